@@ -1,0 +1,168 @@
+package fakellm
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/openai/openai-go/v3"
+	"github.com/openai/openai-go/v3/shared"
+)
+
+var demoTools = []string{
+	"list_files", "read_file", "write_file", "run_command",
+	"ask_user", "copy_to_clipboard", "open_url",
+}
+
+func demoParams(msgs ...openai.ChatCompletionMessageParamUnion) openai.ChatCompletionNewParams {
+	p := openai.ChatCompletionNewParams{Model: "fake-model", Messages: msgs}
+	for _, name := range demoTools {
+		p.Tools = append(p.Tools, openai.ChatCompletionFunctionTool(shared.FunctionDefinitionParam{Name: name}))
+	}
+	return withUsage(p)
+}
+
+// startDemo is a server answering with the demo, without pacing.
+func startDemo(t *testing.T) (*Server, openai.Client) {
+	srv := Start(t)
+	srv.SetFallback((&demo{}).respond)
+	return srv, newClient(srv)
+}
+
+func TestDemoAnswers(t *testing.T) {
+	t.Parallel()
+	_, c := startDemo(t)
+	for _, tc := range []struct {
+		say       string
+		tool      string // expected tool call, "" for a text answer
+		args      string // expected arguments, if checked
+		content   string // substring of the content
+		reasoning bool
+	}{
+		{say: "Hello!", content: "| `list files` | I call the `list_files` tool |"},
+		{say: "what is this?", content: "```go\n"},
+		{say: "Please think about it", content: "> Please think about it", reasoning: true},
+		{say: "list files", tool: "list_files", args: `{"path":"."}`},
+		{say: "Can you read the file go.mod?", tool: "read_file", args: `{"path":"go.mod"}`},
+		{say: "read notes", tool: "read_file", args: `{"path":"notes"}`},
+		{say: "write a note", tool: "write_file"},
+		{say: "run it", tool: "run_command", args: `{"command":"ls -la"}`},
+		{say: "ask me something", tool: "ask_user"},
+		{say: "copy this", tool: "copy_to_clipboard"},
+		{say: "open a website", tool: "open_url", args: `{"url":"https://example.com"}`},
+		{say: "think, then list files", tool: "list_files", reasoning: true},
+	} {
+		r := collect(t, t.Context(), c, demoParams(openai.UserMessage(tc.say)))
+		if r.err != nil {
+			t.Fatalf("%q: %v", tc.say, r.err)
+		}
+		msg := r.acc.Choices[0].Message
+		if tc.tool == "" {
+			if len(msg.ToolCalls) != 0 || !strings.Contains(msg.Content, tc.content) || r.finishReason() != "stop" {
+				t.Errorf("%q: content %q, %d tool calls", tc.say, msg.Content, len(msg.ToolCalls))
+			}
+		} else {
+			if len(msg.ToolCalls) != 1 || msg.ToolCalls[0].Function.Name != tc.tool || r.finishReason() != "tool_calls" {
+				t.Errorf("%q: tool calls %+v", tc.say, msg.ToolCalls)
+				continue
+			}
+			args := msg.ToolCalls[0].Function.Arguments
+			if !json.Valid([]byte(args)) || (tc.args != "" && args != tc.args) {
+				t.Errorf("%q: arguments %s, want %s", tc.say, args, tc.args)
+			}
+		}
+		if got := r.reasoningContent != ""; got != tc.reasoning {
+			t.Errorf("%q: reasoning %q", tc.say, r.reasoningContent)
+		}
+		if last := r.chunks[len(r.chunks)-1]; last.Usage.CompletionTokens == 0 {
+			t.Errorf("%q: no usage chunk", tc.say)
+		}
+	}
+}
+
+func TestDemoLongAnswerAndToolResult(t *testing.T) {
+	t.Parallel()
+	_, c := startDemo(t)
+
+	r := collect(t, t.Context(), c, demoParams(openai.UserMessage("Write me a long essay")))
+	if n := len(strings.Fields(r.acc.Choices[0].Message.Content)); r.err != nil || n < 550 || n > 700 {
+		t.Errorf("essay: %d words, err %v", n, r.err)
+	}
+	if !strings.Contains(r.acc.Choices[0].Message.Content, "|---|") {
+		t.Errorf("essay has no table")
+	}
+
+	// After the tool result the demo quotes its first line.
+	call := openai.ChatCompletionMessageParamUnion{OfAssistant: &openai.ChatCompletionAssistantMessageParam{
+		ToolCalls: []openai.ChatCompletionMessageToolCallUnionParam{{
+			OfFunction: &openai.ChatCompletionMessageFunctionToolCallParam{
+				ID:       "call_1",
+				Function: openai.ChatCompletionMessageFunctionToolCallFunctionParam{Name: "list_files", Arguments: `{"path":"."}`},
+			},
+		}},
+	}}
+	r = collect(t, t.Context(), c, demoParams(
+		openai.UserMessage("list files"), call, openai.ToolMessage("go.mod\nmain.go\nREADME.md", "call_1")))
+	if got := r.acc.Choices[0].Message.Content; r.err != nil || !strings.Contains(got, "The `list_files` tool returned:\n\n> go.mod") ||
+		!strings.Contains(got, "3 lines") {
+		t.Errorf("summary = %q, err %v", got, r.err)
+	}
+
+	// A tool the chat does not offer is not called.
+	p := demoParams(openai.UserMessage("open a website"))
+	p.Tools = p.Tools[:1]
+	r = collect(t, t.Context(), c, p)
+	if msg := r.acc.Choices[0].Message; len(msg.ToolCalls) != 0 || !strings.Contains(msg.Content, "`open_url`") {
+		t.Errorf("unavailable tool: %+v", msg)
+	}
+}
+
+func TestDemoTitle(t *testing.T) {
+	t.Parallel()
+	_, c := startDemo(t)
+	for _, msgs := range [][]openai.ChatCompletionMessageParamUnion{
+		{openai.SystemMessage("Generate a short title for this conversation."), openai.UserMessage("How do I bake sourdough bread at home?")},
+		{openai.UserMessage("Write a 3-5 word title for this conversation:\nUser: hello there\nAssistant: Hi!")},
+		{openai.SystemMessage("Reply with a title."), openai.UserMessage("?")},
+	} {
+		res, err := c.Chat.Completions.New(t.Context(), openai.ChatCompletionNewParams{Model: "fake-model", Messages: msgs})
+		if err != nil {
+			t.Fatal(err)
+		}
+		title := res.Choices[0].Message.Content
+		if n := len(strings.Fields(title)); n < 3 || n > 5 || strings.ContainsAny(title, "\n:?") {
+			t.Errorf("title %q", title)
+		}
+	}
+}
+
+func TestDemoIsPaced(t *testing.T) {
+	t.Parallel()
+	resp := Demo()(Request{Stream: true, Messages: []RequestMessage{{Role: "user", Content: "write me a story"}}})
+	var delay time.Duration
+	for _, st := range resp.Steps {
+		if st.kind == kindDelay {
+			delay += st.d
+		}
+	}
+	// Long enough to press Stop, short enough to finish while watching.
+	if delay < 5*time.Second || delay > 20*time.Second {
+		t.Errorf("story streams for %v", delay)
+	}
+}
+
+func TestServe(t *testing.T) {
+	t.Parallel()
+	ctx, cancel := context.WithCancel(t.Context())
+	errc := make(chan error, 1)
+	go func() { errc <- Serve(ctx, "127.0.0.1:0") }()
+	cancel()
+	if err := <-errc; err != nil {
+		t.Fatal(err)
+	}
+	if err := Serve(t.Context(), "256.0.0.1:0"); err == nil {
+		t.Error("Serve on a bad address should fail")
+	}
+}

@@ -1,0 +1,143 @@
+// Package history defines the conversation records Juncture keeps: threads,
+// messages, runs and tool executions, and the rules that keep the history sent
+// to the model valid for the Chat Completions API.
+//
+// These are plain values shared by the runtime (agent/), the store (store/)
+// and the facade (app/). They carry no behaviour that needs I/O.
+package history
+
+import (
+	"encoding/json"
+	"strings"
+)
+
+// InterruptMarker is appended to an assistant message the person stopped.
+// The model sees it on the next turn; the UI shows an "Interrupted" mark
+// instead of the raw tag.
+const InterruptMarker = "<system>User interrupted this message</system>"
+
+// Role is who wrote a message.
+type Role string
+
+const (
+	RoleUser      Role = "user"
+	RoleAssistant Role = "assistant"
+	RoleTool      Role = "tool"
+	RoleSystem    Role = "system"
+)
+
+// Status is the life-cycle state of a message.
+type Status string
+
+const (
+	StatusComplete    Status = "complete"
+	StatusStreaming   Status = "streaming"   // being written; a crash leaves it here until recovery
+	StatusInterrupted Status = "interrupted" // the person stopped it (or the app stopped mid-stream)
+	StatusError       Status = "error"       // the endpoint failed; Error says why
+)
+
+// Tool result texts the runtime writes when a tool did not run to completion.
+const (
+	ResultInterrupted       = "Interrupted"
+	ResultInterruptedMidRun = "Interrupted mid-run; side effects unknown"
+	ResultAppStoppedMidRun  = "Interrupted mid-run (the app stopped); side effects unknown"
+)
+
+// ToolCall is one function call requested by the model.
+type ToolCall struct {
+	ID        string `json:"id"`
+	Name      string `json:"name"`
+	Arguments string `json:"arguments"` // JSON text as the model wrote it; never empty once stored ("{}" at least)
+}
+
+// Message is one entry of a thread.
+type Message struct {
+	ID        string     `json:"id"`
+	ThreadID  string     `json:"threadId"`
+	RunID     string     `json:"runId,omitempty"`
+	Role      Role       `json:"role"`
+	Content   string     `json:"content"`             // answer text; for tool messages the result text
+	Reasoning string     `json:"reasoning,omitempty"` // kept apart from Content, never sent back as answer text
+	ToolCalls []ToolCall `json:"toolCalls,omitempty"` // assistant only
+	// ToolCallID and ToolName are set on tool messages.
+	ToolCallID string `json:"toolCallId,omitempty"`
+	ToolName   string `json:"toolName,omitempty"`
+	IsError    bool   `json:"isError,omitempty"` // tool result is an error the model should read as such
+	Status     Status `json:"status"`
+	Error      string `json:"error,omitempty"` // StatusError: the endpoint's message
+	CreatedAt  int64  `json:"createdAt"`       // ms since epoch
+}
+
+// Thread is one conversation.
+type Thread struct {
+	ID        string `json:"id"`
+	Title     string `json:"title"`
+	Pinned    bool   `json:"pinned"`
+	CreatedAt int64  `json:"createdAt"` // ms since epoch
+	UpdatedAt int64  `json:"updatedAt"` // ms since epoch: last activity
+}
+
+// RunStatus is the state of one AG-UI run.
+type RunStatus string
+
+const (
+	RunRunning     RunStatus = "running"
+	RunFinished    RunStatus = "finished"    // success
+	RunInterrupted RunStatus = "interrupted" // paused for decisions (outcome interrupt)
+	RunCancelled   RunStatus = "cancelled"   // the person stopped it
+	RunError       RunStatus = "error"
+)
+
+// Run is one AG-UI run: a turn, or the continuation of a paused turn.
+type Run struct {
+	ID          string          `json:"id"`
+	ThreadID    string          `json:"threadId"`
+	ParentRunID string          `json:"parentRunId,omitempty"`
+	Generation  int             `json:"generation"`
+	Status      RunStatus       `json:"status"`
+	Outcome     json.RawMessage `json:"outcome,omitempty"` // the RUN_FINISHED outcome or RUN_ERROR, as emitted
+	StartedAt   int64           `json:"startedAt"`
+	FinishedAt  int64           `json:"finishedAt,omitempty"`
+}
+
+// ToolExecState is where a tool execution stands. The record is written
+// before a tool runs so that a tool call id executes at most once.
+type ToolExecState string
+
+const (
+	ToolStarted  ToolExecState = "started"
+	ToolFinished ToolExecState = "finished"
+)
+
+// ToolExecution is the exactly-once record of running one tool call.
+type ToolExecution struct {
+	ToolCallID string        `json:"toolCallId"`
+	ThreadID   string        `json:"threadId"`
+	RunID      string        `json:"runId"`
+	ToolName   string        `json:"toolName"`
+	Arguments  string        `json:"arguments"`
+	State      ToolExecState `json:"state"`
+	Result     string        `json:"result,omitempty"`
+	IsError    bool          `json:"isError,omitempty"`
+	StartedAt  int64         `json:"startedAt"`
+	FinishedAt int64         `json:"finishedAt,omitempty"`
+}
+
+// WithMarker returns content with the interrupt marker appended once.
+func WithMarker(content string) string {
+	if strings.HasSuffix(content, InterruptMarker) {
+		return content
+	}
+	if content == "" {
+		return InterruptMarker
+	}
+	return content + "\n\n" + InterruptMarker
+}
+
+// StripMarker removes a trailing interrupt marker (for display and export).
+func StripMarker(content string) (string, bool) {
+	if !strings.HasSuffix(content, InterruptMarker) {
+		return content, false
+	}
+	return strings.TrimRight(strings.TrimSuffix(content, InterruptMarker), "\n"), true
+}

@@ -1,0 +1,75 @@
+package history
+
+import "encoding/json"
+
+// InterruptStatus is where a pause item stands.
+type InterruptStatus string
+
+const (
+	InterruptPending   InterruptStatus = "pending"
+	InterruptResolved  InterruptStatus = "resolved"
+	InterruptCancelled InterruptStatus = "cancelled"
+)
+
+// Interrupt kinds (TanStack AI's classification of AG-UI interrupts).
+const (
+	KindToolApproval = "tool-approval"
+	KindGeneric      = "generic"
+)
+
+// Interrupt is one item a paused run waits on: a tool approval or a typed
+// question. Descriptor is the AG-UI Interrupt object exactly as emitted in
+// RUN_FINISHED (binding metadata included), so a restart re-emits the same
+// bytes and the same ids stay resolvable.
+type Interrupt struct {
+	ID         string          `json:"id"`
+	ThreadID   string          `json:"threadId"`
+	RunID      string          `json:"runId"` // the interrupted run
+	Generation int             `json:"generation"`
+	Kind       string          `json:"kind"`
+	ToolCallID string          `json:"toolCallId,omitempty"`
+	Descriptor json.RawMessage `json:"descriptor"`
+	Status     InterruptStatus `json:"status"`
+	Response   json.RawMessage `json:"response,omitempty"` // the resume entry that answered it
+	CreatedAt  int64           `json:"createdAt"`
+	ResolvedAt int64           `json:"resolvedAt,omitempty"`
+}
+
+// ClientToolState is where a frontend-executed tool call stands.
+type ClientToolState string
+
+const (
+	ClientToolPending   ClientToolState = "pending"
+	ClientToolDone      ClientToolState = "done"
+	ClientToolCancelled ClientToolState = "cancelled"
+)
+
+// ClientToolCall is a tool call the frontend executes (copy_to_clipboard,
+// open_url). It is persisted while pending; after a restart it is shown as
+// pending and never re-run by itself.
+type ClientToolCall struct {
+	ToolCallID string          `json:"toolCallId"`
+	ThreadID   string          `json:"threadId"`
+	RunID      string          `json:"runId"`
+	ToolName   string          `json:"toolName"`
+	Arguments  string          `json:"arguments"`
+	State      ClientToolState `json:"state"`
+	Result     string          `json:"result,omitempty"`
+	CreatedAt  int64           `json:"createdAt"`
+}
+
+// Permission rule scopes.
+const (
+	ScopeTool          = "tool"           // every call of the tool
+	ScopeCommandPrefix = "command-prefix" // run_command whose parsed command starts with Pattern's words
+	ScopeFolder        = "folder"         // file tools whose resolved path is inside Pattern
+)
+
+// PermissionRule is a remembered "Always allow".
+type PermissionRule struct {
+	ID        string `json:"id"`
+	Tool      string `json:"tool"`
+	Scope     string `json:"scope"`
+	Pattern   string `json:"pattern,omitempty"`
+	CreatedAt int64  `json:"createdAt"`
+}

@@ -1,0 +1,327 @@
+// Package model talks to any OpenAI-compatible Chat Completions endpoint
+// (OpenAI, Ollama, LM Studio, OpenRouter, llama.cpp, vLLM) through openai-go
+// v3, streaming, and turns its chunks into plain deltas the runtime consumes.
+//
+// The package does not retry: retry policy belongs to the runtime, which must
+// be able to honour Stop during a backoff. openai-go's own retries are off.
+package model
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/juncture-app/juncture/agent/history"
+	"github.com/openai/openai-go/v3"
+	"github.com/openai/openai-go/v3/option"
+	"github.com/openai/openai-go/v3/packages/ssestream"
+	"github.com/openai/openai-go/v3/shared"
+)
+
+// Config says which endpoint and model to use.
+type Config struct {
+	BaseURL string // e.g. http://127.0.0.1:11434/v1
+	APIKey  string // may be empty for local servers
+	Model   string
+	// HTTPClient is optional; the default has no overall timeout (streams
+	// are long) but a dial timeout, so "connection refused" is quick.
+	HTTPClient *http.Client
+}
+
+// ToolSpec is a function the model may call.
+type ToolSpec struct {
+	Name        string
+	Description string
+	Parameters  json.RawMessage
+}
+
+// Request is one model call.
+type Request struct {
+	System   string
+	Messages []history.Message // already valid for the API (history.ForModel)
+	Tools    []ToolSpec
+}
+
+// ToolCallDelta is a fragment of a streamed tool call, keyed by Index.
+type ToolCallDelta struct {
+	Index     int
+	ID        string // set on the first fragment
+	Name      string // set on the first fragment
+	Arguments string
+}
+
+// Delta is what one chunk added.
+type Delta struct {
+	Text         string
+	Reasoning    string
+	ToolCalls    []ToolCallDelta
+	FinishReason string
+}
+
+// Client calls one endpoint.
+type Client struct {
+	oa    openai.Client
+	model string
+}
+
+// New returns a client for cfg.
+func New(cfg Config) *Client {
+	hc := cfg.HTTPClient
+	if hc == nil {
+		hc = DefaultHTTPClient()
+	}
+	key := cfg.APIKey
+	if key == "" {
+		key = "none" // local servers ignore it; openai-go insists on one
+	}
+	opts := []option.RequestOption{
+		option.WithBaseURL(strings.TrimRight(cfg.BaseURL, "/") + "/"),
+		option.WithAPIKey(key),
+		option.WithMaxRetries(0),
+		option.WithHTTPClient(hc),
+	}
+	return &Client{oa: openai.NewClient(opts...), model: cfg.Model}
+}
+
+// DefaultHTTPClient dials quickly and never times a whole stream out.
+func DefaultHTTPClient() *http.Client {
+	t := http.DefaultTransport.(*http.Transport).Clone()
+	t.ResponseHeaderTimeout = 0
+	return &http.Client{Transport: t}
+}
+
+// Model is the model name this client asks for.
+func (c *Client) Model() string { return c.model }
+
+// Stream starts a streaming call. The returned stream must be closed.
+func (c *Client) Stream(ctx context.Context, req Request) *Stream {
+	params := c.params(req)
+	params.StreamOptions = openai.ChatCompletionStreamOptionsParam{IncludeUsage: openai.Bool(true)}
+	s := c.oa.Chat.Completions.NewStreaming(ctx, params)
+	return &Stream{s: s}
+}
+
+// Complete makes a non-streaming call and returns the answer text (used for
+// thread titles).
+func (c *Client) Complete(ctx context.Context, req Request) (string, error) {
+	resp, err := c.oa.Chat.Completions.New(ctx, c.params(req))
+	if err != nil {
+		return "", Classify(err)
+	}
+	if len(resp.Choices) == 0 {
+		return "", &EndpointError{Message: "the endpoint returned no choices"}
+	}
+	return resp.Choices[0].Message.Content, nil
+}
+
+// Models lists the endpoint's models.
+func (c *Client) Models(ctx context.Context) ([]string, error) {
+	page, err := c.oa.Models.List(ctx)
+	if err != nil {
+		return nil, Classify(err)
+	}
+	var ids []string
+	for _, m := range page.Data {
+		ids = append(ids, m.ID)
+	}
+	return ids, nil
+}
+
+func (c *Client) params(req Request) openai.ChatCompletionNewParams {
+	msgs := make([]openai.ChatCompletionMessageParamUnion, 0, len(req.Messages)+1)
+	if req.System != "" {
+		msgs = append(msgs, openai.SystemMessage(req.System))
+	}
+	for _, m := range req.Messages {
+		msgs = append(msgs, toParam(m))
+	}
+	p := openai.ChatCompletionNewParams{Model: shared.ChatModel(c.model), Messages: msgs}
+	for _, t := range req.Tools {
+		var params shared.FunctionParameters
+		if len(t.Parameters) > 0 {
+			_ = json.Unmarshal(t.Parameters, &params)
+		}
+		p.Tools = append(p.Tools, openai.ChatCompletionFunctionTool(shared.FunctionDefinitionParam{
+			Name:        t.Name,
+			Description: openai.String(t.Description),
+			Parameters:  params,
+		}))
+	}
+	return p
+}
+
+func toParam(m history.Message) openai.ChatCompletionMessageParamUnion {
+	switch m.Role {
+	case history.RoleSystem:
+		return openai.SystemMessage(m.Content)
+	case history.RoleTool:
+		return openai.ToolMessage(m.Content, m.ToolCallID)
+	case history.RoleAssistant:
+		a := openai.ChatCompletionAssistantMessageParam{}
+		if m.Content != "" {
+			a.Content.OfString = openai.String(m.Content)
+		}
+		for _, tc := range m.ToolCalls {
+			a.ToolCalls = append(a.ToolCalls, openai.ChatCompletionMessageToolCallUnionParam{
+				OfFunction: &openai.ChatCompletionMessageFunctionToolCallParam{
+					ID:       tc.ID,
+					Function: openai.ChatCompletionMessageFunctionToolCallFunctionParam{Name: tc.Name, Arguments: tc.Arguments},
+				},
+			})
+		}
+		return openai.ChatCompletionMessageParamUnion{OfAssistant: &a}
+	default:
+		return openai.UserMessage(m.Content)
+	}
+}
+
+// Stream yields deltas of one streaming call.
+type Stream struct {
+	s        *ssestream.Stream[openai.ChatCompletionChunk]
+	cur      Delta
+	finished bool
+}
+
+// Next advances to the next non-empty delta.
+func (s *Stream) Next() bool {
+	for s.s.Next() {
+		ch := s.s.Current()
+		if len(ch.Choices) == 0 {
+			continue // usage-only chunk
+		}
+		c := ch.Choices[0]
+		d := Delta{Text: c.Delta.Content, FinishReason: c.FinishReason}
+		d.Reasoning = reasoningOf(c.Delta)
+		for _, tc := range c.Delta.ToolCalls {
+			d.ToolCalls = append(d.ToolCalls, ToolCallDelta{
+				Index: int(tc.Index), ID: tc.ID, Name: tc.Function.Name, Arguments: tc.Function.Arguments,
+			})
+		}
+		if d.FinishReason != "" {
+			s.finished = true
+		}
+		if d.Text == "" && d.Reasoning == "" && len(d.ToolCalls) == 0 && d.FinishReason == "" {
+			continue
+		}
+		s.cur = d
+		return true
+	}
+	return false
+}
+
+// reasoningOf reads the non-standard reasoning fields some servers stream:
+// "reasoning_content" (DeepSeek, vLLM, llama.cpp) or "reasoning" (OpenRouter,
+// Ollama).
+func reasoningOf(d openai.ChatCompletionChunkChoiceDelta) string {
+	for _, key := range [...]string{"reasoning_content", "reasoning"} {
+		f, ok := d.JSON.ExtraFields[key]
+		if !ok {
+			continue
+		}
+		raw := f.Raw()
+		if raw == "" || raw == "null" {
+			continue
+		}
+		var s string
+		if json.Unmarshal([]byte(raw), &s) == nil {
+			return s
+		}
+	}
+	return ""
+}
+
+// Current is the delta Next moved to.
+func (s *Stream) Current() Delta { return s.cur }
+
+// Err reports why the stream ended early: an *EndpointError, or the context's
+// error when the caller cancelled. A stream that ends without a finish reason
+// is reported as cut.
+func (s *Stream) Err() error {
+	if err := s.s.Err(); err != nil {
+		return Classify(err)
+	}
+	if !s.finished {
+		return &EndpointError{Message: "the endpoint closed the stream before the answer was complete", Retryable: true, Cut: true}
+	}
+	return nil
+}
+
+// Close releases the connection.
+func (s *Stream) Close() error { return s.s.Close() }
+
+// EndpointError is a failure of the endpoint, with its own message.
+type EndpointError struct {
+	Status     int           // HTTP status, 0 for network errors
+	Message    string        // the endpoint's message, or what went wrong
+	RetryAfter time.Duration // from Retry-After, when given
+	Retryable  bool
+	Cut        bool // the stream ended early
+}
+
+func (e *EndpointError) Error() string {
+	if e.Status != 0 {
+		return fmt.Sprintf("endpoint answered %d: %s", e.Status, e.Message)
+	}
+	return e.Message
+}
+
+// Classify maps an openai-go / network error to an *EndpointError. Context
+// cancellation is returned unchanged so callers can tell Stop from failure.
+func Classify(err error) error {
+	if err == nil {
+		return nil
+	}
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return err
+	}
+	var ee *EndpointError
+	if errors.As(err, &ee) {
+		return ee
+	}
+	var apiErr *openai.Error
+	if errors.As(err, &apiErr) {
+		msg := apiErr.Message
+		if msg == "" {
+			msg = strings.TrimSpace(apiErr.RawJSON())
+		}
+		if msg == "" {
+			msg = http.StatusText(apiErr.StatusCode)
+		}
+		out := &EndpointError{Status: apiErr.StatusCode, Message: msg}
+		switch {
+		case apiErr.StatusCode == http.StatusTooManyRequests:
+			out.Retryable = true
+		case apiErr.StatusCode >= 500:
+			out.Retryable = true
+		}
+		if apiErr.Response != nil {
+			out.RetryAfter = parseRetryAfter(apiErr.Response.Header.Get("Retry-After"))
+		}
+		return out
+	}
+	msg := err.Error()
+	if strings.Contains(msg, "connection refused") {
+		return &EndpointError{Message: "cannot reach the endpoint (connection refused): " + msg, Retryable: true}
+	}
+	return &EndpointError{Message: msg, Retryable: true, Cut: true}
+}
+
+func parseRetryAfter(v string) time.Duration {
+	if v == "" {
+		return 0
+	}
+	var secs float64
+	if _, err := fmt.Sscanf(v, "%g", &secs); err == nil && secs >= 0 {
+		return time.Duration(secs * float64(time.Second))
+	}
+	if t, err := http.ParseTime(v); err == nil {
+		if d := time.Until(t); d > 0 {
+			return d
+		}
+	}
+	return 0
+}

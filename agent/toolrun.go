@@ -1,0 +1,124 @@
+package agent
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/juncture-app/juncture/agent/agui"
+	"github.com/juncture-app/juncture/agent/history"
+	"github.com/juncture-app/juncture/agent/tools"
+)
+
+// Tool states shown in the UI (docs/contract.md).
+const (
+	ToolRunning          = "running"
+	ToolDone             = "done"
+	ToolFailed           = "failed"
+	ToolDenied           = "denied"
+	ToolInterrupted      = "interrupted"
+	ToolInterruptedMidRn = "interrupted-mid-run"
+)
+
+// runTools executes the calls of one assistant message in order
+// (situation 3 of Stop: a running MustComplete tool finishes, an Abortable
+// one is cancelled, calls not started get "Interrupted").
+func (tr *turn) runTools(msg history.Message, calls []history.ToolCall) ending {
+	for i, call := range calls {
+		if tr.ctx.Err() != nil {
+			for _, rest := range calls[i:] {
+				tr.toolResult(rest, tools.Result{Content: history.ResultInterrupted, IsError: true}, ToolInterrupted)
+			}
+			tr.markInterrupted(msg)
+			return endCancelled
+		}
+		tr.runTool(call)
+	}
+	if tr.ctx.Err() != nil {
+		// Every tool finished, but Stop came while they ran: the turn
+		// ends here, no model call follows.
+		tr.markInterrupted(msg)
+		return endCancelled
+	}
+	return endSuccess
+}
+
+// runTool runs one call exactly once and records its result.
+func (tr *turn) runTool(call history.ToolCall) {
+	rt := tr.rt
+	if tr.tools == nil {
+		tr.toolResult(call, tools.Result{Content: fmt.Sprintf("Unknown tool %q: no tools are available.", call.Name), IsError: true}, ToolFailed)
+		return
+	}
+	prepared, bad := tr.tools.Prepare(call.Name, call.Arguments)
+	if bad != nil {
+		tr.toolResult(call, *bad, ToolFailed)
+		return
+	}
+	exec := history.ToolExecution{
+		ToolCallID: call.ID, ThreadID: tr.run.ThreadID, RunID: tr.run.ID, ToolName: call.Name,
+		Arguments: string(prepared.Args), State: history.ToolStarted, StartedAt: rt.now(),
+	}
+	prior, err := rt.opts.Store.BeginToolExecution(tr.save, exec)
+	if err != nil {
+		tr.toolResult(call, tools.Result{Content: "Not run: the app could not record the execution: " + err.Error(), IsError: true}, ToolFailed)
+		return
+	}
+	if prior != nil {
+		// Already executed (a replay or a retry): never run twice.
+		res := tools.Result{Content: prior.Result, IsError: prior.IsError}
+		if prior.State != history.ToolFinished {
+			res = tools.Result{Content: history.ResultAppStoppedMidRun, IsError: true}
+		}
+		tr.toolResult(call, res, stateOf(res))
+		return
+	}
+	rt.emit(tr.run.ThreadID, agui.NewCustom(CustomToolState, map[string]any{"toolCallId": call.ID, "state": ToolRunning}))
+	res := tr.tools.Execute(tr.ctx, prepared)
+	state := stateOf(res)
+	if prepared.Tool.OnStop == tools.Abortable && tr.ctx.Err() != nil {
+		state = ToolInterruptedMidRn
+		if res.Content == "" || !startsWith(res.Content, history.ResultInterruptedMidRun) {
+			res = tools.Result{Content: history.ResultInterruptedMidRun + "\n" + res.Content, IsError: true}
+		}
+	}
+	exec.State, exec.Result, exec.IsError, exec.FinishedAt = history.ToolFinished, res.Content, res.IsError, rt.now()
+	if err := rt.opts.Store.FinishToolExecution(tr.save, exec); err != nil {
+		rt.log.Error("recording a tool result", "tool", call.Name, "err", err)
+	}
+	tr.toolResult(call, res, state)
+}
+
+func startsWith(s, prefix string) bool { return len(s) >= len(prefix) && s[:len(prefix)] == prefix }
+
+func stateOf(r tools.Result) string {
+	if r.IsError {
+		return ToolFailed
+	}
+	return ToolDone
+}
+
+// toolResult saves the tool message and emits TOOL_CALL_RESULT.
+func (tr *turn) toolResult(call history.ToolCall, res tools.Result, state string) {
+	rt, tid := tr.rt, tr.run.ThreadID
+	m := history.Message{
+		ID: NewID("msg"), ThreadID: tid, RunID: tr.run.ID, Role: history.RoleTool,
+		ToolCallID: call.ID, ToolName: call.Name, Content: res.Content, IsError: res.IsError,
+		Status: history.StatusComplete, CreatedAt: rt.now(),
+	}
+	if err := rt.opts.Store.PutMessage(tr.save, m); err != nil {
+		rt.log.Error("saving a tool result", "tool", call.Name, "err", err)
+	}
+	rt.emit(tid, agui.NewToolCallResult(m.ID, call.ID, res.Content))
+	rt.emit(tid, agui.NewCustom(CustomToolState, map[string]any{"toolCallId": call.ID, "state": state}))
+}
+
+// markInterrupted appends the interrupt marker to the assistant message
+// whose tools were cut short.
+func (tr *turn) markInterrupted(msg history.Message) {
+	msg.Content = history.WithMarker(msg.Content)
+	msg.Status = history.StatusInterrupted
+	if err := tr.rt.opts.Store.PutMessage(context.WithoutCancel(tr.ctx), msg); err != nil {
+		tr.rt.log.Error("marking the answer interrupted", "err", err)
+	}
+	tr.marked = true
+}

@@ -1,0 +1,232 @@
+package tools
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os/exec"
+	"strings"
+	"sync"
+	"time"
+	"unicode/utf8"
+
+	"github.com/juncture-app/juncture/agent/history"
+)
+
+// outputDrain is how long run_command keeps reading output after the shell
+// exits, for background processes that inherited the output pipe.
+const outputDrain = 500 * time.Millisecond
+
+type commandArgs struct {
+	Command        string `json:"command"`
+	TimeoutSeconds int    `json:"timeoutSeconds"`
+}
+
+func runCommandTool(w Workspace, opts BuiltinOptions) Tool {
+	return Tool{
+		Name: ToolRunCommand,
+		Description: "Run a shell command in the workspace folder (" + shellName + "). Output (stdout and " +
+			"stderr together) is capped at 64 KiB, keeping the start and the end. The person approves each " +
+			"command. Commands time out after 120 seconds unless timeoutSeconds says otherwise.",
+		Schema: json.RawMessage(`{
+  "type": "object",
+  "properties": {
+    "command": {"type": "string", "minLength": 1, "description": "The command line to run."},
+    "timeoutSeconds": {"type": "integer", "minimum": 1, "maximum": 3600, "description": "Stop the command after this many seconds. Default: 120."}
+  },
+  "required": ["command"],
+  "additionalProperties": false
+}`),
+		OnStop:        Abortable,
+		NeedsApproval: always,
+		Preview: func(ctx context.Context, args json.RawMessage) (Preview, error) {
+			var a commandArgs
+			if err := decodeArgs(args, &a); err != nil {
+				return Preview{}, err
+			}
+			root, err := w.root()
+			if err != nil {
+				return Preview{}, err
+			}
+			return Preview{Kind: PreviewCommand, Title: "Run a command", Body: a.Command, Folder: root}, nil
+		},
+		Run: func(ctx context.Context, args json.RawMessage) (Result, error) {
+			var a commandArgs
+			if err := decodeArgs(args, &a); err != nil {
+				return Result{}, err
+			}
+			return runCommand(ctx, w, a, opts.KillGrace)
+		},
+	}
+}
+
+// runCommand runs a.Command in its own process group. On Stop (ctx done)
+// or timeout the group gets a polite signal, then a kill after grace; the
+// call returns only once the shell has been reaped.
+func runCommand(ctx context.Context, w Workspace, a commandArgs, grace time.Duration) (Result, error) {
+	root, err := w.root()
+	if err != nil {
+		return Result{}, err
+	}
+	if grace <= 0 {
+		grace = DefaultKillGrace
+	}
+	timeout := DefaultCommandTimeout
+	if a.TimeoutSeconds > 0 {
+		timeout = min(time.Duration(a.TimeoutSeconds)*time.Second, MaxCommandTimeout)
+	}
+	if ctx.Err() != nil {
+		return Result{Content: history.ResultInterrupted, IsError: true}, nil
+	}
+
+	out := &capBuffer{limit: MaxCommandOutput}
+	cmd := shellCommand(a.Command)
+	cmd.Dir = root
+	cmd.Stdout, cmd.Stderr = out, out
+	cmd.WaitDelay = outputDrain
+	if err := cmd.Start(); err != nil {
+		return Result{}, fmt.Errorf("cannot start the command: %w", err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+
+	timer := time.NewTimer(timeout)
+	defer timer.Stop()
+	var waitErr error
+	aborted, timedOut := false, false
+	select {
+	case waitErr = <-done:
+	case <-ctx.Done():
+		aborted = true
+		waitErr = terminate(cmd, done, grace)
+	case <-timer.C:
+		timedOut = true
+		waitErr = terminate(cmd, done, grace)
+	}
+
+	output := out.String()
+	shown := output
+	if shown == "" {
+		shown = "(no output)"
+	}
+	switch {
+	case aborted:
+		return Result{Content: history.ResultInterruptedMidRun + "\n\nOutput so far:\n" + shown, IsError: true}, nil
+	case timedOut:
+		return Result{Content: fmt.Sprintf("Command timed out after %s and was stopped; side effects unknown.\n\nOutput so far:\n%s",
+			timeout, shown), IsError: true}, nil
+	}
+	var b strings.Builder
+	res := Result{}
+	st := cmd.ProcessState
+	switch {
+	case st == nil:
+		res.IsError = true
+		fmt.Fprintf(&b, "Command failed: %v\n", waitErr)
+	case st.ExitCode() == -1:
+		res.IsError = true
+		fmt.Fprintf(&b, "Command ended abnormally (%s)\n", st)
+	default:
+		res.IsError = st.ExitCode() != 0
+		fmt.Fprintf(&b, "Exit code: %d\n", st.ExitCode())
+	}
+	var exitErr *exec.ExitError
+	switch {
+	case errors.Is(waitErr, exec.ErrWaitDelay):
+		b.WriteString("[Background processes kept the output open; output after the command exited is not shown.]\n")
+	case waitErr != nil && st != nil && !errors.As(waitErr, &exitErr):
+		fmt.Fprintf(&b, "[Reading the output failed: %v]\n", waitErr)
+	}
+	b.WriteString("\n")
+	b.WriteString(shown)
+	res.Content = b.String()
+	return res, nil
+}
+
+// terminate stops the command's process group: the polite signal first,
+// the kill after grace. It returns cmd.Wait's error.
+func terminate(cmd *exec.Cmd, done <-chan error, grace time.Duration) error {
+	signalGroup(cmd, false)
+	t := time.NewTimer(grace)
+	defer t.Stop()
+	select {
+	case err := <-done:
+		if !errors.Is(err, exec.ErrWaitDelay) {
+			// The shell and everything holding its output are gone; kill
+			// stragglers that closed their output, if any.
+			signalGroup(cmd, true)
+			return err
+		}
+		// Something in the group outlived the shell and kept the output
+		// open: it gets the rest of its grace, then the kill.
+		<-t.C
+		signalGroup(cmd, true)
+		return err
+	case <-t.C:
+	}
+	signalGroup(cmd, true)
+	return <-done
+}
+
+// capBuffer keeps the first and the last limit/2 bytes written to it and
+// counts the rest.
+type capBuffer struct {
+	mu    sync.Mutex
+	limit int
+	head  []byte
+	tail  []byte
+	total int64
+}
+
+func (c *capBuffer) Write(p []byte) (int, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	n := len(p)
+	c.total += int64(n)
+	half := c.limit / 2
+	if room := half - len(c.head); room > 0 {
+		k := min(room, len(p))
+		c.head = append(c.head, p[:k]...)
+		p = p[k:]
+	}
+	if len(p) > half {
+		p = p[len(p)-half:]
+	}
+	c.tail = append(c.tail, p...)
+	if len(c.tail) > half {
+		k := copy(c.tail, c.tail[len(c.tail)-half:])
+		c.tail = c.tail[:k]
+	}
+	return n, nil
+}
+
+// String returns the kept output, with a note where bytes were dropped.
+func (c *capBuffer) String() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	omitted := c.total - int64(len(c.head)) - int64(len(c.tail))
+	if omitted <= 0 {
+		return strings.ToValidUTF8(string(c.head)+string(c.tail), "\uFFFD")
+	}
+	head := completeRunes(c.head)
+	tail := c.tail
+	for i := 0; i < utf8.UTFMax && len(tail) > 0 && !utf8.RuneStart(tail[0]); i++ {
+		tail = tail[1:]
+	}
+	omitted += int64(len(c.head)-len(head)) + int64(len(c.tail)-len(tail))
+	return strings.ToValidUTF8(fmt.Sprintf("%s\n… %d bytes omitted …\n%s", head, omitted, tail), "\uFFFD")
+}
+
+// completeRunes drops a UTF-8 sequence cut short at the end of b.
+func completeRunes(b []byte) []byte {
+	for i := len(b) - 1; i >= 0 && i >= len(b)-utf8.UTFMax; i-- {
+		if utf8.RuneStart(b[i]) {
+			if utf8.FullRune(b[i:]) {
+				return b
+			}
+			return b[:i]
+		}
+	}
+	return b
+}

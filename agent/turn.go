@@ -1,0 +1,289 @@
+package agent
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/juncture-app/juncture/agent/agui"
+	"github.com/juncture-app/juncture/agent/history"
+	"github.com/juncture-app/juncture/agent/model"
+	"github.com/juncture-app/juncture/agent/tools"
+)
+
+// Custom event names Juncture emits inside runs (see docs/contract.md).
+const (
+	CustomToolState    = "juncture.tool_state"
+	CustomStopped      = "juncture.stopped"
+	CustomMessageError = "juncture.message_error"
+	CustomRetrying     = "juncture.retrying"
+)
+
+// ending is how a turn ends.
+type ending int
+
+const (
+	endSuccess ending = iota
+	endCancelled
+	endError
+)
+
+// turn is the state of one running turn; owned by its goroutine.
+type turn struct {
+	rt     *Runtime
+	ctx    context.Context // cancelled by Stop
+	save   context.Context // never cancelled by Stop: saving always happens
+	run    history.Run
+	client *model.Client
+	tools  *tools.Registry
+	err    error // endError: what to report
+	errMsg string
+	// pendingSave is written after the terminal event (Stop while
+	// streaming), before the thread's next turn can start.
+	pendingSave *history.Message
+	// lastAnswer is the last assistant message saved in this turn; marked
+	// says the interrupt marker was already added.
+	lastAnswer *history.Message
+	marked     bool
+}
+
+func (rt *Runtime) runTurn(ctx context.Context, in Input) {
+	tr := &turn{rt: rt, ctx: ctx, save: context.WithoutCancel(ctx)}
+	tr.run = history.Run{ID: in.RunID, ThreadID: in.ThreadID, ParentRunID: in.ParentRunID, Status: history.RunRunning, StartedAt: rt.now()}
+	rt.emit(in.ThreadID, agui.NewRunStarted(in.ThreadID, in.RunID, in.ParentRunID))
+	end := tr.start(in)
+	if end == endSuccess {
+		end = tr.loop()
+	}
+	tr.finish(end)
+}
+
+// start saves the thread, the run and the new input.
+func (tr *turn) start(in Input) ending {
+	rt, tid := tr.rt, in.ThreadID
+	client, err := rt.opts.Model()
+	if err != nil {
+		return tr.fail(err, "")
+	}
+	tr.client = client
+	if rt.opts.Tools != nil {
+		tr.tools = rt.opts.Tools()
+	}
+	now := rt.now()
+	if err := rt.opts.Store.CreateThread(tr.save, history.Thread{ID: tid, CreatedAt: now, UpdatedAt: now}); err != nil {
+		return tr.fail(fmt.Errorf("saving the thread: %w", err), "")
+	}
+	if err := rt.opts.Store.PutRun(tr.save, tr.run); err != nil {
+		return tr.fail(fmt.Errorf("saving the run: %w", err), "")
+	}
+	if len(in.Messages) > 0 {
+		stored, err := rt.opts.Store.Messages(tr.save, tid)
+		if err != nil {
+			return tr.fail(fmt.Errorf("loading the thread: %w", err), "")
+		}
+		known := make(map[string]bool, len(stored))
+		for _, m := range stored {
+			known[m.ID] = true
+		}
+		for _, m := range in.Messages {
+			if known[m.ID] {
+				continue
+			}
+			m.ThreadID, m.RunID = tid, tr.run.ID
+			if m.CreatedAt == 0 {
+				m.CreatedAt = rt.now()
+			}
+			if m.Status == "" {
+				m.Status = history.StatusComplete
+			}
+			if err := rt.opts.Store.PutMessage(tr.save, m); err != nil {
+				return tr.fail(fmt.Errorf("saving message %s: %w", m.ID, err), "")
+			}
+			stored = append(stored, m)
+		}
+		rt.emit(tid, agui.NewMessagesSnapshot(ToAGUI(stored)))
+	}
+	if in.Text != "" {
+		m := history.Message{ID: NewID("msg"), ThreadID: tid, RunID: tr.run.ID, Role: history.RoleUser, Content: in.Text, Status: history.StatusComplete, CreatedAt: rt.now()}
+		if err := rt.opts.Store.PutMessage(tr.save, m); err != nil {
+			return tr.fail(fmt.Errorf("saving your message: %w", err), "")
+		}
+		start := agui.NewTextStart(m.ID)
+		start.Role = "user"
+		rt.emit(tid, start)
+		rt.emit(tid, agui.NewTextContent(m.ID, m.Content))
+		rt.emit(tid, agui.NewTextEnd(m.ID))
+	}
+	return endSuccess
+}
+
+// loop alternates model calls and tool runs until the model answers
+// without tool calls, the person stops, or something fails.
+func (tr *turn) loop() ending {
+	for step := 0; ; step++ {
+		if tr.ctx.Err() != nil {
+			// Stop in the gap between tools and the next model call.
+			return endCancelled
+		}
+		if step >= tr.rt.opts.MaxSteps {
+			return tr.fail(fmt.Errorf("the turn made %d model calls without finishing; stopped as a safety limit", step), "")
+		}
+		msg, calls, end := tr.callModel()
+		if end != endSuccess || len(calls) == 0 {
+			return end
+		}
+		if end := tr.runTools(msg, calls); end != endSuccess {
+			return end
+		}
+	}
+}
+
+// callModel makes one model call with retries and returns the saved
+// assistant message and its tool calls.
+func (tr *turn) callModel() (history.Message, []history.ToolCall, ending) {
+	rt := tr.rt
+	msgs, err := rt.opts.Store.Messages(tr.save, tr.run.ThreadID)
+	if err != nil {
+		return history.Message{}, nil, tr.fail(fmt.Errorf("loading the thread: %w", err), "")
+	}
+	valid, repaired := history.ForModel(msgs)
+	if repaired {
+		rt.log.Warn("repaired the history sent to the model", "thread", tr.run.ThreadID)
+	}
+	req := model.Request{System: rt.opts.System, Messages: valid}
+	if tr.tools != nil {
+		for _, s := range tr.tools.Specs() {
+			req.Tools = append(req.Tools, model.ToolSpec{Name: s.Name, Description: s.Description, Parameters: s.Parameters})
+		}
+	}
+	msgID := NewID("msg")
+	for attempt := 1; ; attempt++ {
+		res := tr.stream(req, msgID)
+		switch {
+		case res.stopped:
+			tr.stoppedWhileStreaming(res)
+			return history.Message{}, nil, endCancelled
+		case res.err == nil:
+			m := res.message(history.StatusComplete)
+			if err := rt.opts.Store.PutMessage(tr.save, m); err != nil {
+				return m, nil, tr.fail(fmt.Errorf("saving the answer: %w", err), m.ID)
+			}
+			tr.lastAnswer = &m
+			return m, m.ToolCalls, endSuccess
+		}
+		var ee *model.EndpointError
+		retry := errors.As(res.err, &ee) && ee.Retryable && !res.emitted && attempt < rt.opts.MaxAttempts
+		if !retry {
+			m := res.message(history.StatusError)
+			m.ToolCalls = nil // an answer cut short never runs tools
+			m.Error = res.err.Error()
+			if err := rt.opts.Store.PutMessage(tr.save, m); err != nil {
+				rt.log.Error("saving a failed answer", "err", err)
+			}
+			return m, nil, tr.fail(res.err, m.ID)
+		}
+		delay := rt.opts.BackoffBase << (attempt - 1)
+		if ee.RetryAfter > 0 {
+			delay = ee.RetryAfter
+		}
+		delay = min(delay, rt.opts.BackoffMax)
+		rt.emit(tr.run.ThreadID, agui.NewCustom(CustomRetrying, map[string]any{
+			"attempt": attempt + 1, "delayMs": delay.Milliseconds(), "reason": res.err.Error(),
+		}))
+		timer := time.NewTimer(delay)
+		select {
+		case <-timer.C:
+		case <-tr.ctx.Done():
+			timer.Stop()
+			return history.Message{}, nil, endCancelled // Stop during backoff
+		}
+	}
+}
+
+// stoppedWhileStreaming applies situation 1: the events are already closed
+// and RUN_FINISHED follows at once; the partial answer is saved after it.
+func (tr *turn) stoppedWhileStreaming(res *streamResult) {
+	m := res.message(history.StatusInterrupted)
+	m.ToolCalls = nil
+	if !res.reasoningDone {
+		m.Reasoning = ""
+	}
+	m.Content = history.WithMarker(m.Content)
+	tr.rt.emit(tr.run.ThreadID, agui.NewCustom(CustomStopped, map[string]any{
+		"messageId": m.ID, "droppedToolCallIds": res.callIDs(), "reasoningDropped": res.reasoning.Len() > 0 && !res.reasoningDone,
+	}))
+	tr.pendingSave = &m
+	tr.marked = true
+}
+
+// fail records why the turn ends in error.
+func (tr *turn) fail(err error, messageID string) ending {
+	tr.err = err
+	tr.errMsg = messageID
+	return endError
+}
+
+// finish emits the run's terminal event, then saves what is left.
+func (tr *turn) finish(end ending) {
+	rt, tid := tr.rt, tr.run.ThreadID
+	if end == endCancelled && !tr.marked {
+		// Stopped in a gap (between tools and the next model call, or
+		// during a retry backoff): the marker still tells the model.
+		m := history.Message{ID: NewID("msg"), ThreadID: tid, RunID: tr.run.ID, Role: history.RoleAssistant, CreatedAt: rt.now()}
+		if tr.lastAnswer != nil {
+			m = *tr.lastAnswer
+		}
+		m.Content, m.Status = history.WithMarker(m.Content), history.StatusInterrupted
+		tr.pendingSave = &m
+		rt.emit(tid, agui.NewCustom(CustomStopped, map[string]any{"messageId": m.ID, "droppedToolCallIds": []string{}, "reasoningDropped": false}))
+	}
+	switch end {
+	case endSuccess:
+		tr.run.Status = history.RunFinished
+		rt.emit(tid, agui.NewRunFinished(tid, tr.run.ID, &agui.Outcome{Type: agui.OutcomeSuccess}))
+	case endCancelled:
+		tr.run.Status = history.RunCancelled
+		rt.emit(tid, agui.NewRunFinished(tid, tr.run.ID, &agui.Outcome{Type: agui.OutcomeCancelled}))
+	case endError:
+		tr.run.Status = history.RunError
+		msg := tr.err.Error()
+		code := "runtime_error"
+		var ee *model.EndpointError
+		if errors.As(tr.err, &ee) {
+			code = "endpoint_error"
+			if ee.Status != 0 {
+				code = fmt.Sprintf("endpoint_%d", ee.Status)
+			}
+		} else if errors.Is(tr.err, ErrNotConfigured) {
+			code = "not_configured"
+		}
+		if tr.errMsg != "" {
+			rt.emit(tid, agui.NewCustom(CustomMessageError, map[string]any{"messageId": tr.errMsg, "error": msg}))
+		}
+		rt.emit(tid, agui.NewRunError(msg, code, map[string]any{"threadId": tid, "runId": tr.run.ID}))
+	}
+	if tr.pendingSave != nil {
+		if err := rt.opts.Store.PutMessage(tr.save, *tr.pendingSave); err != nil {
+			rt.log.Error("saving the interrupted answer", "thread", tid, "err", err)
+		}
+	}
+	tr.run.FinishedAt = rt.now()
+	if err := rt.opts.Store.PutRun(tr.save, tr.run); err != nil {
+		rt.log.Error("saving the run", "thread", tid, "err", err)
+	}
+}
+
+// keepUnsent saves queued input that will not run (shutdown) as messages.
+func (rt *Runtime) keepUnsent(threadID string, left []Input) {
+	ctx := context.Background()
+	for _, in := range left {
+		if in.Text == "" {
+			continue
+		}
+		m := history.Message{ID: NewID("msg"), ThreadID: threadID, Role: history.RoleUser, Content: in.Text, Status: history.StatusComplete, CreatedAt: rt.now()}
+		if err := rt.opts.Store.PutMessage(ctx, m); err != nil {
+			rt.log.Error("saving queued input at shutdown", "thread", threadID, "err", err)
+		}
+	}
+}

@@ -1,0 +1,229 @@
+// Package app is the facade bound to the frontend: the same App methods
+// serve the desktop window (Wails bindings) and the browser (HTTP). It wires
+// the runtime, the store and the settings, and forwards; events leave
+// through an Emitter so the package is tested without a window.
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/juncture-app/juncture/agent"
+	"github.com/juncture-app/juncture/agent/history"
+	"github.com/juncture-app/juncture/agent/model"
+	"github.com/juncture-app/juncture/agent/tools"
+	"github.com/juncture-app/juncture/store"
+)
+
+// Emitter sends a named event to the frontend.
+type Emitter interface {
+	Emit(name string, data any)
+}
+
+// Config configures a Service.
+type Config struct {
+	DataDir string // holds juncture.db
+	Mode    string // "desktop" or "browser"
+	Getenv  func(string) string
+	Logger  *slog.Logger
+	// DetectLocal probes Ollama / LM Studio when nothing is configured.
+	DetectLocal bool
+	// ReadOnlyCopy opens a copy of a damaged database for browsing.
+	ReadOnlyCopy bool
+}
+
+// Service owns the app's parts and their lifetimes. Its methods are not
+// bound to the frontend; App's are.
+type Service struct {
+	app *App
+}
+
+// App holds the bound methods. Every exported method is callable from the
+// frontend (both transports).
+type App struct {
+	cfg      Config
+	log      *slog.Logger
+	db       *store.DB
+	cp       *store.Checkpointer
+	rt       *agent.Runtime
+	settings *settings
+	readOnly string // path of the copy when browsing a damaged database
+
+	emitMu  sync.RWMutex
+	emitter Emitter
+
+	bg     sync.WaitGroup // background work (titles, event forwarding)
+	stopBg context.CancelFunc
+	bgCtx  context.Context
+
+	clientMu sync.Mutex
+	model    *model.Client
+	modelVer int
+	modelCfg model.Config
+}
+
+// DatabasePath is where the database of a data dir lives.
+func DatabasePath(dataDir string) string { return filepath.Join(dataDir, "juncture.db") }
+
+// Start opens the store (recovering after a crash), loads settings and
+// starts the runtime. A damaged or newer database is reported, never
+// overwritten; with cfg.ReadOnlyCopy a damaged one opens as a read-only copy.
+func Start(ctx context.Context, cfg Config) (*Service, error) {
+	return StartWith(ctx, &App{}, cfg)
+}
+
+// StartWith is Start for an App value that already exists: the desktop
+// window binds its methods before the window starts, and the store is only
+// opened then (the bindings generator runs main up to wails.Run and must not
+// touch the database).
+func StartWith(ctx context.Context, a *App, cfg Config) (*Service, error) {
+	if cfg.Getenv == nil {
+		cfg.Getenv = os.Getenv
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.Default()
+	}
+	if err := os.MkdirAll(cfg.DataDir, 0o700); err != nil {
+		return nil, fmt.Errorf("creating the data folder: %w", err)
+	}
+	a.cfg, a.log, a.settings = cfg, cfg.Logger, &settings{getenv: cfg.Getenv}
+	path := DatabasePath(cfg.DataDir)
+	db, err := store.Open(ctx, path)
+	var corrupt *store.CorruptError
+	if errors.As(err, &corrupt) && cfg.ReadOnlyCopy {
+		db, a.readOnly, err = store.OpenReadOnlyCopy(ctx, path)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("opening the history database: %w", err)
+	}
+	a.db = db
+	if a.readOnly == "" {
+		rep, err := db.Recover(ctx)
+		if err != nil {
+			db.Close()
+			return nil, fmt.Errorf("recovering after the last run: %w", err)
+		}
+		a.log.Info("store ready", "path", path, "recovery", fmt.Sprintf("%+v", rep))
+	}
+	saved, err := db.Settings(ctx)
+	if err != nil {
+		db.Close()
+		return nil, fmt.Errorf("loading settings: %w", err)
+	}
+	a.settings.saved = saved
+	a.cp = db.NewCheckpointer(200 * time.Millisecond)
+	a.bgCtx, a.stopBg = context.WithCancel(context.Background())
+	a.rt = agent.New(agent.Options{
+		Store:  runtimeStore{DB: db, cp: a.cp},
+		Model:  a.modelClient,
+		Tools:  a.toolRegistry,
+		System: systemPrompt,
+		Logger: a.log,
+	})
+	if cfg.DetectLocal {
+		a.bg.Add(1)
+		go func() {
+			defer a.bg.Done()
+			a.settings.detect(a.bgCtx)
+			if st, _ := a.settings.effective(); st.BaseURL != "" {
+				a.emit("status", a.Status())
+			}
+		}()
+	}
+	a.bg.Add(1)
+	go a.forward(a.rt.Subscribe(""))
+	return &Service{app: a}, nil
+}
+
+const systemPrompt = "You are Juncture, a helpful desktop assistant. Tools act on the person's workspace folder; risky ones ask the person first. Answer in Markdown."
+
+// App returns the bound facade.
+func (s *Service) App() *App { return s.app }
+
+// SetEmitter routes events to e (the Wails runtime, or the SSE hub).
+func (s *Service) SetEmitter(e Emitter) {
+	s.app.emitMu.Lock()
+	s.app.emitter = e
+	s.app.emitMu.Unlock()
+}
+
+// Runtime exposes the agent runtime (the AG-UI endpoint drives it directly).
+func (s *Service) Runtime() *agent.Runtime { return s.app.rt }
+
+// Shutdown stops running turns as Stop does, saves everything and closes
+// the database.
+func (s *Service) Shutdown(ctx context.Context) error {
+	a := s.app
+	err := a.rt.Shutdown(ctx)
+	a.stopBg()
+	a.bg.Wait()
+	if cerr := a.cp.Close(); cerr != nil && err == nil {
+		err = cerr
+	}
+	if cerr := a.db.Close(); cerr != nil && err == nil {
+		err = cerr
+	}
+	return err
+}
+
+func (a *App) emit(name string, data any) {
+	a.emitMu.RLock()
+	e := a.emitter
+	a.emitMu.RUnlock()
+	if e != nil {
+		e.Emit(name, data)
+	}
+}
+
+// modelClient builds (and caches) the client for the effective settings.
+func (a *App) modelClient() (*model.Client, error) {
+	st, _ := a.settings.effective()
+	if st.BaseURL == "" || st.Model == "" {
+		return nil, agent.ErrNotConfigured
+	}
+	cfg := model.Config{BaseURL: st.BaseURL, APIKey: st.APIKey, Model: st.Model}
+	a.clientMu.Lock()
+	defer a.clientMu.Unlock()
+	if a.model == nil || a.modelCfg != cfg {
+		a.model, a.modelCfg = model.New(cfg), cfg
+	}
+	return a.model, nil
+}
+
+// toolRegistry builds the tools for the next turn from the settings.
+func (a *App) toolRegistry() *tools.Registry {
+	st, _ := a.settings.effective()
+	root := st.Workspace
+	if root == "" {
+		var err error
+		if root, err = tools.DefaultWorkspace(); err != nil {
+			a.log.Warn("no workspace folder; file tools are off", "err", err)
+			return nil
+		}
+	}
+	reg, err := tools.NewRegistry(tools.Builtins(tools.Workspace{Root: root}, tools.BuiltinOptions{EnableWriteTools: st.EnableWriteTools})...)
+	if err != nil {
+		a.log.Error("building the tool registry", "err", err)
+		return nil
+	}
+	return reg
+}
+
+// runtimeStore adapts the store to what the runtime needs: streaming
+// snapshots go through the checkpointer, and final writes supersede them.
+type runtimeStore struct {
+	*store.DB
+	cp *store.Checkpointer
+}
+
+func (s runtimeStore) Checkpoint(m history.Message) { s.cp.Update(m) }
+
+func (s runtimeStore) PutMessage(ctx context.Context, m history.Message) error {
+	return s.cp.Commit(ctx, m)
+}

@@ -1,0 +1,82 @@
+package app
+
+import (
+	"encoding/json"
+	"errors"
+	"net/http"
+
+	"github.com/juncture-app/juncture/agent"
+	"github.com/juncture-app/juncture/store"
+)
+
+// Error codes the frontend can rely on.
+const (
+	CodeNotImplemented  = "not-implemented"
+	CodeNotConfigured   = "not-configured"
+	CodeNotFound        = "not-found"
+	CodeInvalidArgument = "invalid-argument"
+	CodeInvalidSettings = "invalid-settings"
+	CodeConflict        = "conflict"
+	CodeInternal        = "internal"
+	CodeUnavailable     = "unavailable"
+)
+
+// Error is what a bound method returns on failure. Its Error() text is its
+// JSON form, so the Wails transport (which passes error strings) and the
+// HTTP transport (which sends {"error": …}) carry the same object.
+type Error struct {
+	Code    string            `json:"code"`
+	Message string            `json:"message"`
+	Details map[string]string `json:"details,omitempty"`
+}
+
+func (e *Error) Error() string {
+	b, _ := json.Marshal(e)
+	return string(b)
+}
+
+func errorf(code, msg string) *Error { return &Error{Code: code, Message: msg} }
+
+// asError maps any error to an *Error with a user-facing code.
+func asError(err error) *Error {
+	var e *Error
+	switch {
+	case err == nil:
+		return nil
+	case errors.As(err, &e):
+		return e
+	case errors.Is(err, agent.ErrNotConfigured):
+		return errorf(CodeNotConfigured, "No model endpoint is configured yet. Open Settings and choose an endpoint (OpenAI, Ollama, LM Studio, OpenRouter or a custom URL) and a model.")
+	case errors.Is(err, agent.ErrEmptyInput):
+		return errorf(CodeInvalidArgument, err.Error())
+	case errors.Is(err, agent.ErrClosed):
+		return errorf(CodeUnavailable, err.Error())
+	case errors.Is(err, agent.ErrBusy):
+		return errorf(CodeConflict, err.Error())
+	case errors.Is(err, store.ErrNotFound):
+		return errorf(CodeNotFound, err.Error())
+	}
+	var conflict *store.ConflictError
+	if errors.As(err, &conflict) {
+		return errorf(CodeConflict, err.Error())
+	}
+	return errorf(CodeInternal, err.Error())
+}
+
+// httpStatus is the HTTP status for an error code.
+func httpStatus(code string) int {
+	switch code {
+	case CodeNotImplemented:
+		return http.StatusNotImplemented
+	case CodeNotFound:
+		return http.StatusNotFound
+	case CodeInvalidArgument, CodeInvalidSettings:
+		return http.StatusBadRequest
+	case CodeNotConfigured, CodeConflict:
+		return http.StatusConflict
+	case CodeUnavailable:
+		return http.StatusServiceUnavailable
+	default:
+		return http.StatusInternalServerError
+	}
+}

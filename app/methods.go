@@ -1,0 +1,449 @@
+package app
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/juncture-app/juncture/agent"
+	"github.com/juncture-app/juncture/agent/agui"
+	"github.com/juncture-app/juncture/agent/history"
+	"github.com/juncture-app/juncture/agent/model"
+	"github.com/juncture-app/juncture/store"
+)
+
+// Bound methods take no context (Wails passes none); each bounds its own
+// work with callTimeout where it waits on I/O.
+const callTimeout = 30 * time.Second
+
+func (a *App) ctx() (context.Context, context.CancelFunc) {
+	return context.WithTimeout(a.bgCtx, callTimeout)
+}
+
+// Status says whether a model is configured, and where it came from.
+type Status struct {
+	Mode       string `json:"mode"`
+	Configured bool   `json:"configured"`
+	Endpoint   string `json:"endpoint"`
+	Model      string `json:"model"`
+	Detected   string `json:"detected,omitempty"`
+	Problem    string `json:"problem,omitempty"`
+	ReadOnly   string `json:"readOnly,omitempty"` // path of the read-only copy being browsed
+}
+
+// Status reports the app's configuration state.
+func (a *App) Status() Status {
+	st, _ := a.settings.effective()
+	s := Status{Mode: a.cfg.Mode, Endpoint: st.BaseURL, Model: st.Model, ReadOnly: a.readOnly}
+	a.settings.mu.Lock()
+	s.Detected = a.settings.detectOK
+	a.settings.mu.Unlock()
+	switch {
+	case a.readOnly != "":
+		s.Problem = "The history database is damaged. You are browsing a read-only copy; nothing new can be saved."
+	case st.BaseURL == "":
+		s.Problem = "No model endpoint is configured. Open Settings to choose OpenAI, Ollama, LM Studio, OpenRouter or a custom URL — or set OPENAI_BASE_URL / OPENAI_API_KEY and JUNCTURE_MODEL."
+	case st.Model == "":
+		s.Problem = "No model is chosen. Open Settings and pick one from the endpoint's list."
+	default:
+		s.Configured = true
+	}
+	return s
+}
+
+// SendResult says whether input started a turn or waits in the queue.
+type SendResult struct {
+	ThreadID string `json:"threadId"`
+	Queued   bool   `json:"queued"`
+}
+
+// SendInput sends the person's message. An empty threadID starts a new thread.
+func (a *App) SendInput(threadID, text string) (SendResult, error) {
+	if strings.TrimSpace(text) == "" {
+		return SendResult{}, errorf(CodeInvalidArgument, "The message is empty.")
+	}
+	if a.readOnly != "" {
+		return SendResult{}, errorf(CodeUnavailable, "This is a read-only copy of a damaged database; new messages cannot be saved.")
+	}
+	if threadID == "" {
+		t, err := a.NewThread()
+		if err != nil {
+			return SendResult{}, err
+		}
+		threadID = t.ID
+	}
+	queued, err := a.rt.SendInput(a.bgCtx, threadID, text)
+	if err != nil {
+		return SendResult{}, asError(err)
+	}
+	return SendResult{ThreadID: threadID, Queued: queued}, nil
+}
+
+// Interrupt stops the thread's current turn (no-op when idle).
+func (a *App) Interrupt(threadID string) error {
+	a.rt.Interrupt(threadID)
+	return nil
+}
+
+// RemoveQueued removes queued input i.
+func (a *App) RemoveQueued(threadID string, index int) error {
+	if err := a.rt.RemoveQueued(threadID, index); err != nil {
+		return errorf(CodeNotFound, err.Error())
+	}
+	return nil
+}
+
+// NewThread creates an empty thread.
+func (a *App) NewThread() (history.Thread, error) {
+	now := time.Now().UnixMilli()
+	t := history.Thread{ID: agent.NewID("thread"), CreatedAt: now, UpdatedAt: now}
+	ctx, cancel := a.ctx()
+	defer cancel()
+	if err := a.db.CreateThread(ctx, t); err != nil {
+		return history.Thread{}, asError(err)
+	}
+	a.emit("threads", ThreadsEvent{ThreadID: t.ID})
+	return t, nil
+}
+
+// ThreadPage is one page of ListThreads.
+type ThreadPage struct {
+	Threads    []history.Thread `json:"threads"`
+	NextCursor string           `json:"nextCursor"`
+}
+
+// ListThreads lists threads, pinned first then newest activity first.
+func (a *App) ListThreads(cursor string, limit int) (ThreadPage, error) {
+	if limit <= 0 || limit > 500 {
+		limit = 100
+	}
+	ctx, cancel := a.ctx()
+	defer cancel()
+	p, err := a.db.ListThreads(ctx, cursor, limit)
+	if err != nil {
+		return ThreadPage{}, asError(err)
+	}
+	if p.Threads == nil {
+		p.Threads = []history.Thread{}
+	}
+	return ThreadPage{Threads: p.Threads, NextCursor: p.NextCursor}, nil
+}
+
+// ThreadView is a thread with everything the window shows.
+type ThreadView struct {
+	Thread      history.Thread           `json:"thread"`
+	Messages    []history.Message        `json:"messages"`
+	Running     bool                     `json:"running"`
+	RunID       string                   `json:"runId,omitempty"`
+	Queued      []string                 `json:"queued"`
+	Interrupts  []agui.Interrupt         `json:"interrupts"`
+	ClientTools []history.ClientToolCall `json:"clientTools"`
+	ToolStates  map[string]string        `json:"toolStates"`
+}
+
+// GetThread returns a thread with its messages and live state.
+func (a *App) GetThread(threadID string) (ThreadView, error) {
+	ctx, cancel := a.ctx()
+	defer cancel()
+	t, err := a.db.Thread(ctx, threadID)
+	if err != nil {
+		return ThreadView{}, asError(err)
+	}
+	msgs, err := a.db.Messages(ctx, threadID)
+	if err != nil {
+		return ThreadView{}, asError(err)
+	}
+	running, runID := a.rt.Running(threadID)
+	v := ThreadView{
+		Thread: t, Messages: msgs, Running: running, RunID: runID, Queued: a.rt.Queued(threadID),
+		Interrupts: []agui.Interrupt{}, ClientTools: []history.ClientToolCall{},
+		ToolStates: toolStates(msgs, running),
+	}
+	if v.Messages == nil {
+		v.Messages = []history.Message{}
+	}
+	return v, nil
+}
+
+// toolStates derives each tool call's status from the stored results.
+func toolStates(msgs []history.Message, running bool) map[string]string {
+	states := map[string]string{}
+	for _, m := range msgs {
+		switch m.Role {
+		case history.RoleAssistant:
+			for _, c := range m.ToolCalls {
+				if running {
+					states[c.ID] = agent.ToolRunning
+				} else {
+					states[c.ID] = agent.ToolInterrupted
+				}
+			}
+		case history.RoleTool:
+			switch {
+			case m.Content == history.ResultInterrupted:
+				states[m.ToolCallID] = agent.ToolInterrupted
+			case strings.HasPrefix(m.Content, history.ResultInterruptedMidRun), strings.HasPrefix(m.Content, history.ResultAppStoppedMidRun):
+				states[m.ToolCallID] = agent.ToolInterruptedMidRn
+			case m.IsError:
+				states[m.ToolCallID] = agent.ToolFailed
+			default:
+				states[m.ToolCallID] = agent.ToolDone
+			}
+		}
+	}
+	return states
+}
+
+// RenameThread sets a thread's title.
+func (a *App) RenameThread(threadID, title string) error {
+	title = strings.TrimSpace(title)
+	if title == "" {
+		return errorf(CodeInvalidArgument, "The title is empty.")
+	}
+	ctx, cancel := a.ctx()
+	defer cancel()
+	if err := a.db.RenameThread(ctx, threadID, clip(title, 200)); err != nil {
+		return asError(err)
+	}
+	a.emit("threads", ThreadsEvent{ThreadID: threadID})
+	return nil
+}
+
+// PinThread pins or unpins a thread.
+func (a *App) PinThread(threadID string, pinned bool) error {
+	ctx, cancel := a.ctx()
+	defer cancel()
+	if err := a.db.SetPinned(ctx, threadID, pinned); err != nil {
+		return asError(err)
+	}
+	a.emit("threads", ThreadsEvent{ThreadID: threadID})
+	return nil
+}
+
+// DeleteThread deletes a thread for good (search index included). A running
+// turn is stopped first.
+func (a *App) DeleteThread(threadID string) error {
+	a.rt.Interrupt(threadID)
+	for i := 0; i < 100; i++ {
+		if running, _ := a.rt.Running(threadID); !running {
+			break
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if running, _ := a.rt.Running(threadID); running {
+		return errorf(CodeConflict, "The thread is still finishing a tool; try again in a moment.")
+	}
+	ctx, cancel := a.ctx()
+	defer cancel()
+	if err := a.db.DeleteThread(ctx, threadID); err != nil {
+		return asError(err)
+	}
+	a.emit("threads", ThreadsEvent{ThreadID: threadID})
+	return nil
+}
+
+// SearchHistory searches every thread's messages and titles.
+func (a *App) SearchHistory(query string, limit int) ([]store.SearchHit, error) {
+	if limit <= 0 || limit > 200 {
+		limit = 50
+	}
+	ctx, cancel := a.ctx()
+	defer cancel()
+	hits, err := a.db.SearchHistory(ctx, query, limit)
+	if err != nil {
+		return nil, asError(err)
+	}
+	if hits == nil {
+		hits = []store.SearchHit{}
+	}
+	return hits, nil
+}
+
+// Export is an exported thread.
+type Export struct {
+	Filename string `json:"filename"`
+	Content  string `json:"content"`
+}
+
+// ExportThread exports a thread as "markdown" or "json".
+func (a *App) ExportThread(threadID, format string) (Export, error) {
+	ctx, cancel := a.ctx()
+	defer cancel()
+	t, err := a.db.Thread(ctx, threadID)
+	if err != nil {
+		return Export{}, asError(err)
+	}
+	name := safeFilename(t.Title)
+	switch format {
+	case "markdown":
+		s, err := a.db.ExportMarkdown(ctx, threadID)
+		if err != nil {
+			return Export{}, asError(err)
+		}
+		return Export{Filename: name + ".md", Content: s}, nil
+	case "json":
+		b, err := a.db.ExportJSON(ctx, threadID)
+		if err != nil {
+			return Export{}, asError(err)
+		}
+		return Export{Filename: name + ".json", Content: string(b)}, nil
+	}
+	return Export{}, errorf(CodeInvalidArgument, fmt.Sprintf("Unknown export format %q (use markdown or json).", format))
+}
+
+// ImportThread imports a thread exported as JSON.
+func (a *App) ImportThread(content string) (history.Thread, error) {
+	ctx, cancel := a.ctx()
+	defer cancel()
+	t, err := a.db.ImportJSON(ctx, []byte(content))
+	if err != nil {
+		return history.Thread{}, errorf(CodeInvalidArgument, err.Error())
+	}
+	a.emit("threads", ThreadsEvent{ThreadID: t.ID})
+	return t, nil
+}
+
+func safeFilename(title string) string {
+	if title == "" {
+		title = "thread"
+	}
+	var b strings.Builder
+	for _, r := range title {
+		switch {
+		case r == '/' || r == '\\' || r == ':' || r == '*' || r == '?' || r == '"' || r == '<' || r == '>' || r == '|' || r < 32:
+			b.WriteRune('-')
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return clip(b.String(), 80)
+}
+
+// GetSettings returns the effective settings and where each came from.
+func (a *App) GetSettings() SettingsView {
+	st, src := a.settings.effective()
+	st.APIKey = maskKey(st.APIKey)
+	return SettingsView{Settings: st, Sources: src}
+}
+
+// SaveSettings validates and saves settings all at once (nothing is saved
+// when any field is invalid). A masked API key keeps the stored key.
+func (a *App) SaveSettings(st Settings) (SettingsView, error) {
+	cur, _ := a.settings.effective()
+	if strings.HasPrefix(st.APIKey, "••••") {
+		a.settings.mu.Lock()
+		st.APIKey = a.settings.saved["apiKey"]
+		a.settings.mu.Unlock()
+	}
+	st.BaseURL, st.Model, st.Workspace = strings.TrimSpace(st.BaseURL), strings.TrimSpace(st.Model), strings.TrimSpace(st.Workspace)
+	probe := st
+	if probe.BaseURL == "" {
+		probe.BaseURL = cur.BaseURL // the environment may supply it
+	}
+	if probe.Model == "" {
+		probe.Model = cur.Model
+	}
+	if bad := validate(probe); len(bad) > 0 {
+		return SettingsView{}, &Error{Code: CodeInvalidSettings, Message: "Some settings need a fix; nothing was saved.", Details: bad}
+	}
+	ctx, cancel := a.ctx()
+	defer cancel()
+	m := st.toMap()
+	if err := a.db.SaveSettings(ctx, m); err != nil {
+		return SettingsView{}, asError(err)
+	}
+	a.settings.mu.Lock()
+	a.settings.saved = m
+	a.settings.version++
+	a.settings.mu.Unlock()
+	a.emit("status", a.Status())
+	return a.GetSettings(), nil
+}
+
+// ConnectionResult is what TestConnection found.
+type ConnectionResult struct {
+	OK      bool     `json:"ok"`
+	Message string   `json:"message"`
+	Models  []string `json:"models"`
+}
+
+// TestConnection lists the models of the endpoint in st (a masked key means
+// the stored one).
+func (a *App) TestConnection(st Settings) ConnectionResult {
+	cur, _ := a.settings.effective()
+	if st.BaseURL == "" {
+		st.BaseURL = cur.BaseURL
+	}
+	if st.APIKey == "" || strings.HasPrefix(st.APIKey, "••••") {
+		st.APIKey = cur.APIKey
+	}
+	if bad := validate(Settings{BaseURL: st.BaseURL, Model: "x", LoopGuard: 1, Theme: "system"}); bad["baseUrl"] != "" || st.BaseURL == "" {
+		return ConnectionResult{Message: "Enter the endpoint's base URL first.", Models: []string{}}
+	}
+	ctx, cancel := context.WithTimeout(a.bgCtx, 10*time.Second)
+	defer cancel()
+	models, err := model.New(model.Config{BaseURL: st.BaseURL, APIKey: st.APIKey}).Models(ctx)
+	if err != nil {
+		return ConnectionResult{Message: "Could not list models: " + err.Error(), Models: []string{}}
+	}
+	return ConnectionResult{OK: true, Message: fmt.Sprintf("Connected: %d model(s) available.", len(models)), Models: models}
+}
+
+// ListPermissionRules lists the remembered "Always allow" rules.
+func (a *App) ListPermissionRules() ([]history.PermissionRule, error) {
+	ctx, cancel := a.ctx()
+	defer cancel()
+	rules, err := a.db.PermissionRules(ctx)
+	if err != nil {
+		return nil, asError(err)
+	}
+	if rules == nil {
+		rules = []history.PermissionRule{}
+	}
+	return rules, nil
+}
+
+// RevokePermissionRule deletes a remembered rule.
+func (a *App) RevokePermissionRule(id string) error {
+	ctx, cancel := a.ctx()
+	defer cancel()
+	return asErrorOrNil(a.db.RevokePermissionRule(ctx, id))
+}
+
+func asErrorOrNil(err error) error {
+	if err == nil {
+		return nil
+	}
+	return asError(err)
+}
+
+// RememberScope is an "Always allow" choice.
+type RememberScope struct {
+	Scope   string `json:"scope"`
+	Pattern string `json:"pattern,omitempty"`
+}
+
+// ResolveInterrupts answers a batch of pending interrupts.
+func (a *App) ResolveInterrupts(threadID string, resolutions []agui.ResumeEntry) error {
+	return errorf(CodeNotImplemented, "Approvals and questions are not available in this version yet.")
+}
+
+// RespondPermission answers one pending tool approval.
+func (a *App) RespondPermission(threadID, toolCallID string, allow bool, remember *RememberScope) error {
+	return errorf(CodeNotImplemented, "Approvals are not available in this version yet.")
+}
+
+// ToolOutput is a client tool's result.
+type ToolOutput struct {
+	Content string `json:"content"`
+	IsError bool   `json:"isError,omitempty"`
+}
+
+// CompleteClientTool reports the result of a tool the window ran (nil = cancel).
+func (a *App) CompleteClientTool(threadID, toolCallID string, result *ToolOutput) error {
+	return errorf(CodeNotImplemented, "Client tools are not available in this version yet.")
+}
+
+var _ = json.Valid

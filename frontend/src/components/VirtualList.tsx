@@ -1,0 +1,275 @@
+import {
+  useCallback,
+  useEffect,
+  useLayoutEffect,
+  useMemo,
+  useRef,
+  useState,
+  type ReactNode,
+  type UIEvent,
+} from 'react';
+import './VirtualList.css';
+
+// A small windowing list for rows of variable height. Only rows near the
+// viewport are mounted; each is measured with one shared ResizeObserver and
+// the measured heights (kept by key) replace the estimate. The list sticks
+// to the bottom while new content arrives unless the person scrolled up,
+// and keeps what they are reading in place when rows above it resize.
+
+export interface VirtualListProps<T> {
+  items: readonly T[];
+  getKey: (item: T) => string;
+  renderItem: (item: T, index: number) => ReactNode;
+  estimateHeight?: (item: T) => number;
+  /** Extra pixels rendered above and below the viewport. */
+  overscan?: number;
+  /** Scroll to this key (e.g. a search hit); `nonce` repeats a request. */
+  scrollTo?: { key: string; nonce: number } | null;
+  /** Changes when a different list is shown (thread switched): start at the bottom again. */
+  resetKey?: string | null;
+  className?: string;
+  label?: string;
+  /** Padding below the last row, px. */
+  bottomPadding?: number;
+  onAtBottomChange?: (atBottom: boolean) => void;
+}
+
+const DEFAULT_ESTIMATE = 120;
+const BOTTOM_SLACK = 48;
+
+/** First index whose bottom edge is below `y`. */
+function findFirst(offsets: Float64Array, n: number, y: number): number {
+  let lo = 0;
+  let hi = n - 1;
+  let ans = n;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if (offsets[mid + 1]! > y) {
+      ans = mid;
+      hi = mid - 1;
+    } else lo = mid + 1;
+  }
+  return ans;
+}
+
+export function VirtualList<T>({
+  items,
+  getKey,
+  renderItem,
+  estimateHeight,
+  overscan = 800,
+  scrollTo,
+  resetKey,
+  className,
+  label,
+  bottomPadding = 24,
+  onAtBottomChange,
+}: VirtualListProps<T>) {
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const heights = useRef(new Map<string, number>());
+  const [version, setVersion] = useState(0);
+  const [scrollTop, setScrollTop] = useState(0);
+  const [viewport, setViewport] = useState(0);
+  const atBottom = useRef(true);
+  const [showJump, setShowJump] = useState(false);
+  const pendingScroll = useRef<{ key: string; tries: number } | null>(null);
+  const layoutRef = useRef<{ keys: string[]; offsets: Float64Array }>({ keys: [], offsets: new Float64Array(1) });
+  const observer = useRef<ResizeObserver | null>(null);
+  const rafRef = useRef<number | null>(null);
+
+  const setBottom = useCallback(
+    (v: boolean) => {
+      if (atBottom.current !== v) {
+        atBottom.current = v;
+        setShowJump(!v);
+        onAtBottomChange?.(v);
+      }
+    },
+    [onAtBottomChange],
+  );
+
+  // Layout: prefix sums of measured-or-estimated heights.
+  const { keys, offsets, total } = useMemo(() => {
+    const n = items.length;
+    const ks = new Array<string>(n);
+    const off = new Float64Array(n + 1);
+    for (let i = 0; i < n; i++) {
+      const it = items[i]!;
+      const k = getKey(it);
+      ks[i] = k;
+      const h = heights.current.get(k) ?? (estimateHeight ? estimateHeight(it) : DEFAULT_ESTIMATE);
+      off[i + 1] = off[i]! + h;
+    }
+    return { keys: ks, offsets: off, total: off[n]! };
+    // `version` bumps when a measurement changes.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [items, getKey, estimateHeight, version]);
+  layoutRef.current = { keys, offsets };
+
+  // One ResizeObserver for every mounted row.
+  useEffect(() => {
+    if (typeof ResizeObserver === 'undefined') return;
+    const ro = new ResizeObserver((entries) => {
+      let changed = false;
+      let shift = 0;
+      const el = scrollRef.current;
+      const top = el?.scrollTop ?? 0;
+      const { keys: ks, offsets: off } = layoutRef.current;
+      for (const entry of entries) {
+        const target = entry.target as HTMLElement;
+        const key = target.dataset.vkey;
+        if (!key) continue;
+        const box = entry.borderBoxSize?.[0];
+        const h = box ? box.blockSize : target.getBoundingClientRect().height;
+        if (h <= 0) continue;
+        const prev = heights.current.get(key);
+        if (prev === h) continue;
+        heights.current.set(key, h);
+        changed = true;
+        const idx = Number(target.dataset.vindex);
+        if (prev !== undefined && ks[idx] === key && off[idx]! + prev <= top) shift += h - prev;
+      }
+      if (!changed) return;
+      if (el && shift && !atBottom.current) el.scrollTop = top + shift;
+      setVersion((v) => v + 1);
+    });
+    observer.current = ro;
+    return () => {
+      ro.disconnect();
+      observer.current = null;
+    };
+  }, []);
+
+  const rowRef = useCallback((el: HTMLDivElement | null) => {
+    if (!el) return;
+    const key = el.dataset.vkey;
+    if (key && !heights.current.has(key)) {
+      const h = el.getBoundingClientRect().height;
+      if (h > 0) heights.current.set(key, h);
+    }
+    const ro = observer.current;
+    ro?.observe(el);
+    return () => ro?.unobserve(el);
+  }, []);
+
+  // Viewport size.
+  useLayoutEffect(() => {
+    const el = scrollRef.current;
+    if (!el) return;
+    const update = () => setViewport(el.clientHeight);
+    update();
+    if (typeof ResizeObserver === 'undefined') return;
+    const ro = new ResizeObserver(update);
+    ro.observe(el);
+    return () => ro.disconnect();
+  }, []);
+
+  // A different list: forget the scroll position, start at the bottom.
+  useLayoutEffect(() => {
+    atBottom.current = true;
+    setShowJump(false);
+    const el = scrollRef.current;
+    if (el) el.scrollTop = el.scrollHeight;
+  }, [resetKey]);
+
+  // Follow the bottom after every layout change while at the bottom.
+  useLayoutEffect(() => {
+    const el = scrollRef.current;
+    if (!el) return;
+    const p = pendingScroll.current;
+    if (p) {
+      const i = keys.indexOf(p.key);
+      if (i >= 0) {
+        el.scrollTop = Math.max(0, offsets[i]! - 72);
+        setScrollTop(el.scrollTop);
+        p.tries += 1;
+        if (p.tries > 3) pendingScroll.current = null;
+      } else pendingScroll.current = null;
+      return;
+    }
+    if (atBottom.current) {
+      const target = Math.max(0, el.scrollHeight - el.clientHeight);
+      if (Math.abs(el.scrollTop - target) > 1) el.scrollTop = target;
+      if (el.scrollTop !== scrollTop) setScrollTop(el.scrollTop);
+    }
+  });
+
+  // Scroll-to requests (search hits).
+  useEffect(() => {
+    if (!scrollTo) return;
+    pendingScroll.current = { key: scrollTo.key, tries: 0 };
+    setBottom(false);
+    setVersion((v) => v + 1);
+  }, [scrollTo, setBottom]);
+
+  const onScroll = useCallback(
+    (e: UIEvent<HTMLDivElement>) => {
+      const el = e.currentTarget;
+      const bottom = el.scrollHeight - el.scrollTop - el.clientHeight < BOTTOM_SLACK;
+      if (pendingScroll.current && pendingScroll.current.tries > 0) pendingScroll.current = null;
+      setBottom(bottom);
+      if (rafRef.current === null) {
+        rafRef.current = requestAnimationFrame(() => {
+          rafRef.current = null;
+          if (scrollRef.current) setScrollTop(scrollRef.current.scrollTop);
+        });
+      }
+    },
+    [setBottom],
+  );
+
+  useEffect(
+    () => () => {
+      if (rafRef.current !== null) cancelAnimationFrame(rafRef.current);
+    },
+    [],
+  );
+
+  const jumpToBottom = () => {
+    const el = scrollRef.current;
+    if (!el) return;
+    setBottom(true);
+    el.scrollTop = el.scrollHeight;
+    setScrollTop(el.scrollTop);
+  };
+
+  const n = items.length;
+  const vh = viewport > 0 ? viewport : 800;
+  const effectiveTop = atBottom.current ? Math.max(0, total - vh) : scrollTop;
+  const first = Math.max(0, findFirst(offsets, n, effectiveTop - overscan));
+  let last = first;
+  while (last < n && offsets[last]! < effectiveTop + vh + overscan) last++;
+
+  const rows: ReactNode[] = [];
+  for (let i = first; i < last; i++) {
+    const it = items[i]!;
+    const k = keys[i]!;
+    rows.push(
+      <div
+        key={k}
+        ref={rowRef}
+        className="vlist-row"
+        data-vkey={k}
+        data-vindex={i}
+        style={{ transform: `translateY(${offsets[i]}px)` }}
+      >
+        {renderItem(it, i)}
+      </div>,
+    );
+  }
+
+  return (
+    <div className={`vlist-wrap ${className ?? ''}`}>
+      <div ref={scrollRef} className="vlist" onScroll={onScroll} role="log" aria-label={label} aria-live="off" tabIndex={0}>
+        <div className="vlist-inner" style={{ height: total + bottomPadding }}>
+          {rows}
+        </div>
+      </div>
+      {showJump && n > 0 && (
+        <button type="button" className="vlist-jump" onClick={jumpToBottom} aria-label="Jump to latest message">
+          ↓ Latest
+        </button>
+      )}
+    </div>
+  );
+}

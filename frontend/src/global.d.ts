@@ -1,0 +1,18 @@
+// Globals injected by the Wails v2 runtime in the desktop window. In the
+// browser they are absent; the transport checks for them at runtime.
+
+export interface WailsRuntime {
+  EventsOn?: (name: string, callback: (...data: unknown[]) => void) => unknown;
+  EventsOff?: (name: string, ...additional: string[]) => void;
+  ClipboardSetText?: (text: string) => Promise<boolean>;
+  BrowserOpenURL?: (url: string) => void;
+}
+
+export type WailsBoundMethod = (...args: unknown[]) => Promise<unknown>;
+
+declare global {
+  interface Window {
+    go?: { app?: { App?: Record<string, WailsBoundMethod | undefined> } };
+    runtime?: WailsRuntime;
+  }
+}

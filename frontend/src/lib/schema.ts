@@ -1,0 +1,243 @@
+// A small JSON Schema subset for the question forms: object (nested),
+// string (length, pattern, enum, long text), number/integer (bounds),
+// boolean, array of enum (multi-select). The validator runs as the person
+// types; the Go side remains the authority.
+
+import { isNumber, isObject, isString, type JsonValue } from '../transport/json';
+
+export type Schema = Record<string, unknown>;
+
+export type FieldKind =
+  | 'object'
+  | 'string'
+  | 'text'
+  | 'enum'
+  | 'number'
+  | 'integer'
+  | 'boolean'
+  | 'multi-enum'
+  | 'json';
+
+/** Primary type of a schema (`["string","null"]` → "string"). */
+export function schemaType(s: Schema): string | undefined {
+  const t = s.type;
+  if (isString(t)) return t;
+  if (Array.isArray(t)) return t.find((x): x is string => isString(x) && x !== 'null');
+  if (isObject(s.properties)) return 'object';
+  if (Array.isArray(s.enum)) return 'enum';
+  return undefined;
+}
+
+export function enumValues(s: Schema): JsonValue[] | undefined {
+  if (Array.isArray(s.enum)) return s.enum as JsonValue[];
+  if ('const' in s) return [s.const as JsonValue];
+  return undefined;
+}
+
+export function fieldKind(s: Schema): FieldKind {
+  const t = schemaType(s);
+  const en = enumValues(s);
+  if (en && (t === undefined || t === 'enum' || t === 'string' || t === 'number' || t === 'integer')) return 'enum';
+  switch (t) {
+    case 'object':
+      return isObject(s.properties) ? 'object' : 'json';
+    case 'string':
+      return isLongText(s) ? 'text' : 'string';
+    case 'number':
+      return 'number';
+    case 'integer':
+      return 'integer';
+    case 'boolean':
+      return 'boolean';
+    case 'array': {
+      const items = isObject(s.items) ? s.items : undefined;
+      return items && enumValues(items) ? 'multi-enum' : 'json';
+    }
+    default:
+      return 'json';
+  }
+}
+
+function isLongText(s: Schema): boolean {
+  if (isNumber(s.maxLength) && s.maxLength > 200) return true;
+  if (s.format === 'textarea' || s.format === 'multiline' || s['x-multiline'] === true) return true;
+  return isString(s.contentMediaType) && s.contentMediaType.startsWith('text/');
+}
+
+export function properties(s: Schema): [string, Schema][] {
+  if (!isObject(s.properties)) return [];
+  return Object.entries(s.properties).filter((e): e is [string, Schema] => isObject(e[1]));
+}
+
+export function requiredKeys(s: Schema): Set<string> {
+  return new Set(Array.isArray(s.required) ? s.required.filter(isString) : []);
+}
+
+export function label(key: string, s: Schema): string {
+  if (isString(s.title) && s.title) return s.title;
+  if (!key) return 'Answer';
+  const words = key.replace(/[_-]+/g, ' ').replace(/([a-z])([A-Z])/g, '$1 $2');
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+/** The initial form value: defaults where given, nothing chosen otherwise. */
+export function initialValue(s: Schema): unknown {
+  if ('default' in s) return structuredClone(s.default);
+  switch (fieldKind(s)) {
+    case 'object': {
+      const out: Record<string, unknown> = {};
+      for (const [k, ps] of properties(s)) {
+        const v = initialValue(ps);
+        if (v !== undefined) out[k] = v;
+      }
+      return out;
+    }
+    case 'boolean':
+      return false;
+    case 'multi-enum':
+      return [];
+    default:
+      return undefined;
+  }
+}
+
+export type Errors = Record<string, string>;
+
+export function joinPath(base: string, key: string | number): string {
+  return base ? `${base}.${key}` : String(key);
+}
+
+function isEmpty(v: unknown): boolean {
+  return v === undefined || v === null || v === '';
+}
+
+function sameJson(a: unknown, b: unknown): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+/** Validates `value` against the supported subset. Keys are dotted paths ('' = root). */
+export function validate(s: Schema, value: unknown, path = '', out: Errors = {}): Errors {
+  const kind = fieldKind(s);
+  if (isEmpty(value) && kind !== 'object') return out; // "required" is decided by the parent
+  switch (kind) {
+    case 'object': {
+      const obj = isObject(value) ? value : {};
+      const req = requiredKeys(s);
+      for (const [k, ps] of properties(s)) {
+        const v = obj[k];
+        const p = joinPath(path, k);
+        const pk = fieldKind(ps);
+        const missing = isEmpty(v) || (pk === 'multi-enum' && Array.isArray(v) && v.length === 0 && !isNumber(ps.minItems));
+        if (req.has(k) && missing && pk !== 'boolean') {
+          out[p] = pk === 'enum' || pk === 'multi-enum' ? 'Choose an option' : 'Required';
+          continue;
+        }
+        validate(ps, v, p, out);
+      }
+      return out;
+    }
+    case 'enum': {
+      const en = enumValues(s) ?? [];
+      if (!en.some((e) => sameJson(e, value))) out[path] = 'Choose one of the options';
+      return out;
+    }
+    case 'string':
+    case 'text': {
+      if (!isString(value)) {
+        out[path] = 'Enter text';
+        return out;
+      }
+      const len = [...value].length;
+      if (isNumber(s.minLength) && len < s.minLength) {
+        out[path] = `Enter at least ${s.minLength} character${s.minLength === 1 ? '' : 's'}`;
+      } else if (isNumber(s.maxLength) && len > s.maxLength) {
+        out[path] = `Enter at most ${s.maxLength} characters (${len} now)`;
+      } else if (isString(s.pattern)) {
+        let re: RegExp | null = null;
+        try {
+          re = new RegExp(s.pattern, 'u');
+        } catch {
+          re = null;
+        }
+        if (re && !re.test(value)) out[path] = 'This does not have the expected format';
+      }
+      if (!out[path] && s.format === 'email' && !/^[^\s@]+@[^\s@]+$/.test(value)) out[path] = 'Enter an email address';
+      if (!out[path] && s.format === 'uri') {
+        try {
+          new URL(value);
+        } catch {
+          out[path] = 'Enter a full address (https://…)';
+        }
+      }
+      return out;
+    }
+    case 'number':
+    case 'integer': {
+      if (!isNumber(value)) {
+        out[path] = 'Enter a number';
+        return out;
+      }
+      if (kind === 'integer' && !Number.isInteger(value)) out[path] = 'Enter a whole number';
+      else if (isNumber(s.minimum) && value < s.minimum) out[path] = `Must be at least ${s.minimum}`;
+      else if (isNumber(s.maximum) && value > s.maximum) out[path] = `Must be at most ${s.maximum}`;
+      else if (isNumber(s.exclusiveMinimum) && value <= s.exclusiveMinimum) out[path] = `Must be more than ${s.exclusiveMinimum}`;
+      else if (isNumber(s.exclusiveMaximum) && value >= s.exclusiveMaximum) out[path] = `Must be less than ${s.exclusiveMaximum}`;
+      else if (isNumber(s.multipleOf) && s.multipleOf > 0 && !Number.isInteger(value / s.multipleOf)) {
+        out[path] = `Must be a multiple of ${s.multipleOf}`;
+      }
+      return out;
+    }
+    case 'boolean':
+      if (typeof value !== 'boolean') out[path] = 'Choose yes or no';
+      return out;
+    case 'multi-enum': {
+      const items = isObject(s.items) ? s.items : {};
+      const en = enumValues(items) ?? [];
+      if (!Array.isArray(value)) {
+        out[path] = 'Choose options';
+        return out;
+      }
+      if (value.some((v) => !en.some((e) => sameJson(e, v)))) out[path] = 'Choose from the listed options';
+      else if (isNumber(s.minItems) && value.length < s.minItems) out[path] = `Choose at least ${s.minItems}`;
+      else if (isNumber(s.maxItems) && value.length > s.maxItems) out[path] = `Choose at most ${s.maxItems}`;
+      return out;
+    }
+    case 'json':
+      if (value instanceof InvalidJson) out[path] = `Not valid JSON: ${value.error}`;
+      return out;
+  }
+}
+
+/** Marker for a JSON field whose text does not parse (kept so the text is not lost). */
+export class InvalidJson {
+  constructor(
+    readonly text: string,
+    readonly error: string,
+  ) {}
+}
+
+/** The payload to send: unset and empty optional values are left out. */
+export function toPayload(s: Schema, value: unknown): JsonValue | undefined {
+  const kind = fieldKind(s);
+  if (value === undefined || value instanceof InvalidJson) return undefined;
+  if (kind === 'object') {
+    const obj = isObject(value) ? value : {};
+    const out: Record<string, JsonValue> = {};
+    for (const [k, ps] of properties(s)) {
+      const v = obj[k];
+      if (v === '' || v === undefined) continue;
+      const p = toPayload(ps, v);
+      if (p !== undefined) out[k] = p;
+    }
+    return out;
+  }
+  return value as JsonValue;
+}
+
+/** True when every part of the schema is rendered by a dedicated control. */
+export function fullySupported(s: Schema): boolean {
+  const kind = fieldKind(s);
+  if (kind === 'json') return false;
+  if (kind === 'object') return properties(s).every(([, ps]) => fullySupported(ps));
+  return true;
+}

@@ -1,0 +1,109 @@
+// The derived view of a thread: messages with their tool blocks (results
+// attached to the calls), run status, pending interrupts (classified),
+// pending client tools and queued inputs. Memoised per state object, and
+// per message so unchanged rows keep their identity (React.memo skips them).
+
+import { classifyInterrupt, type ClassifiedInterrupt } from './interrupts';
+import type { PendingClientTool, RunError, RunPhase, ThreadState, ToolCallView, UIMessage } from './types';
+
+export interface MessageItem {
+  key: string;
+  message: UIMessage;
+  tools: ToolCallView[];
+  isLastUser: boolean;
+  isLastAssistant: boolean;
+}
+
+export type RunStatus = 'idle' | 'running' | 'awaiting-decisions' | 'error';
+
+export interface ThreadDerived {
+  items: MessageItem[];
+  status: RunStatus;
+  phase: RunPhase;
+  runError: RunError | null;
+  interrupts: ClassifiedInterrupt[];
+  /** Bound items that need an answer: they block new input until answered or stopped. */
+  actionable: ClassifiedInterrupt[];
+  unbound: ClassifiedInterrupt[];
+  clientTools: PendingClientTool[];
+  queued: string[];
+  lastUserText: string | null;
+  streaming: boolean;
+}
+
+const itemCache = new WeakMap<UIMessage, MessageItem>();
+const derivedCache = new WeakMap<ThreadState, ThreadDerived>();
+
+function sameTools(a: ToolCallView[], b: ToolCallView[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+function itemFor(m: UIMessage, tools: ToolCallView[], isLastUser: boolean, isLastAssistant: boolean): MessageItem {
+  const cached = itemCache.get(m);
+  if (
+    cached &&
+    cached.isLastUser === isLastUser &&
+    cached.isLastAssistant === isLastAssistant &&
+    sameTools(cached.tools, tools)
+  ) {
+    return cached;
+  }
+  const item: MessageItem = { key: m.id, message: m, tools, isLastUser, isLastAssistant };
+  itemCache.set(m, item);
+  return item;
+}
+
+const EMPTY_TOOLS: ToolCallView[] = [];
+
+export function deriveThread(s: ThreadState): ThreadDerived {
+  const hit = derivedCache.get(s);
+  if (hit) return hit;
+  let lastUser = -1;
+  let lastAssistant = -1;
+  for (let i = s.messages.length - 1; i >= 0 && (lastUser < 0 || lastAssistant < 0); i--) {
+    const r = s.messages[i]!.role;
+    if (r === 'user' && lastUser < 0) lastUser = i;
+    if (r === 'assistant' && lastAssistant < 0) lastAssistant = i;
+  }
+  const items: MessageItem[] = new Array<MessageItem>(s.messages.length);
+  let streaming = false;
+  for (let i = 0; i < s.messages.length; i++) {
+    const m = s.messages[i]!;
+    if (m.status === 'streaming') streaming = true;
+    let tools = EMPTY_TOOLS;
+    if (m.toolCallIds.length) {
+      tools = [];
+      for (const id of m.toolCallIds) {
+        const t = s.toolCalls[id];
+        if (t) tools.push(t);
+      }
+    }
+    items[i] = itemFor(m, tools, i === lastUser, i === lastAssistant);
+  }
+  const interrupts = s.interrupts.map((it) => classifyInterrupt(it, s.toolCalls));
+  const actionable = interrupts.filter((c) => c.kind !== 'unbound');
+  const unbound = interrupts.filter((c) => c.kind === 'unbound');
+  let status: RunStatus;
+  if (s.phase === 'running') status = 'running';
+  else if (actionable.length) status = 'awaiting-decisions';
+  else if (s.phase === 'error') status = 'error';
+  else status = 'idle';
+  const lu = lastUser >= 0 ? s.messages[lastUser]! : null;
+  const d: ThreadDerived = {
+    items,
+    status,
+    phase: s.phase,
+    runError: s.runError,
+    interrupts,
+    actionable,
+    unbound,
+    clientTools: s.clientTools,
+    queued: s.queued,
+    lastUserText: lu ? lu.content : null,
+    streaming,
+  };
+  derivedCache.set(s, d);
+  return d;
+}

@@ -1,0 +1,318 @@
+import { describe, expect, it } from 'vitest';
+import { fixtures } from '../test/fixtures';
+import { reduceEvents, threadReducer } from './threadReducer';
+import { emptyThreadState, type ThreadState } from './types';
+import { deriveThread } from './derive';
+import type { AguiEvent } from '../transport/agui';
+import type { ThreadView } from '../transport/contract';
+
+function run(events: AguiEvent[], one = false, start: ThreadState = emptyThreadState('th-1')): ThreadState {
+  if (!one) return threadReducer(start, { type: 'events', events });
+  // Event by event must give the same result as one batch.
+  return events.reduce((s, e) => threadReducer(s, { type: 'events', events: [e] }), start);
+}
+
+describe.each([
+  ['one batch', false],
+  ['event by event', true],
+])('threadReducer (%s)', (_name, one) => {
+  it('reduces a plain answer', () => {
+    const s = run(fixtures.plain, one);
+    const v = deriveThread(s);
+    expect(v.status).toBe('idle');
+    expect(v.items.map((i) => [i.message.role, i.message.content, i.message.status])).toEqual([
+      ['user', 'What is 2 + 2?', 'complete'],
+      ['assistant', '2 + 2 equals **4**.\n\nAnything else?', 'complete'],
+    ]);
+    expect(v.items[1]!.isLastAssistant).toBe(true);
+    expect(v.lastUserText).toBe('What is 2 + 2?');
+  });
+
+  it('reduces a stream stopped mid-way (juncture.stopped + cancelled)', () => {
+    const s = run(fixtures.stopped, one);
+    const v = deriveThread(s);
+    expect(v.status).toBe('idle');
+    expect(v.items).toHaveLength(1);
+    const m = v.items[0]!.message;
+    expect(m.status).toBe('interrupted');
+    expect(m.content).toBe('Let me look at the files in your');
+    // The dropped call is gone from the message and the map.
+    expect(m.toolCallIds).toEqual([]);
+    expect(v.items[0]!.tools).toEqual([]);
+    expect(s.toolCalls['tc-9']).toBeUndefined();
+  });
+
+  it('reduces an interrupt with two approvals, a question and an unbound item', () => {
+    const s = run(fixtures.interrupt, one);
+    const v = deriveThread(s);
+    expect(v.status).toBe('awaiting-decisions');
+    expect(v.phase).toBe('awaiting');
+    expect(v.interrupts.map((i) => i.kind)).toEqual(['approval', 'approval', 'question', 'unbound']);
+    expect(v.actionable).toHaveLength(3);
+    expect(v.unbound).toHaveLength(1);
+    const [w, r] = v.interrupts;
+    if (w?.kind !== 'approval' || r?.kind !== 'approval') throw new Error('expected approvals');
+    expect(w.toolName).toBe('write_file');
+    expect(w.toolCallId).toBe('tc-w');
+    expect(w.preview?.kind).toBe('diff');
+    expect(w.reasonField).toBe('payload');
+    expect(w.canEditArgs).toBe(true);
+    expect(r.args).toEqual({ command: 'git status --short', cwd: '/home/ada/project' });
+    expect(r.suggestedRules).toEqual([{ scope: 'command-prefix', pattern: 'git status' }]);
+    const msg = v.items[1]!;
+    expect(msg.tools.map((t) => [t.name, t.state, t.argsComplete])).toEqual([
+      ['write_file', 'awaiting-approval', true],
+      ['run_command', 'awaiting-approval', true],
+    ]);
+    expect(JSON.parse(msg.tools[0]!.args)).toEqual({ path: 'notes/todo.md', content: '- buy milk\n- call Ada\n' });
+  });
+
+  it('reduces a success with pendingToolCallIds into a pending client tool', () => {
+    const s = run(fixtures.clientTool, one);
+    const v = deriveThread(s);
+    expect(v.status).toBe('idle');
+    expect(v.clientTools).toEqual([
+      { toolCallId: 'tc-c', toolName: 'copy_to_clipboard', arguments: '{"text":"hello world"}', restored: false },
+    ]);
+    expect(v.items[0]!.tools[0]!.state).toBe('pending-client');
+  });
+
+  it('reduces a RUN_ERROR ending', () => {
+    const s = run(fixtures.runError, one);
+    const v = deriveThread(s);
+    expect(v.status).toBe('error');
+    expect(v.runError?.message).toMatch(/401 Unauthorized/);
+    expect(v.runError?.code).toBe('endpoint');
+    const m = v.items[0]!.message;
+    expect(m.status).toBe('error');
+    expect(m.error).toBe('401 Unauthorized: Incorrect API key provided');
+    expect(s.needsResync).toBe(true);
+  });
+
+  it('reduces reasoning and tool calls with results', () => {
+    const s = run(fixtures.reasoningTools, one);
+    const v = deriveThread(s);
+    expect(v.items.map((i) => i.message.id)).toEqual(['m-a6', 'm-a7']);
+    const first = v.items[0]!;
+    expect(first.message.reasoning).toBe('The user wants the README. I should read it first.');
+    expect(first.message.reasoningStreaming).toBe(false);
+    expect(first.message.content).toBe('Reading the README.');
+    expect(first.tools.map((t) => [t.id, t.state, t.result, !!t.isError])).toEqual([
+      ['tc-1', 'done', '# Juncture\nA desktop assistant.', false],
+      ['tc-2', 'failed', 'open missing.md: no such file', true],
+    ]);
+    // Tool results are attached to their calls, not listed as messages.
+    expect(v.items.some((i) => i.message.role === 'tool')).toBe(false);
+  });
+
+  it('lets a MESSAGES_SNAPSHOT replace the state', () => {
+    const s = run(fixtures.snapshot, one);
+    const v = deriveThread(s);
+    expect(v.items.map((i) => i.message.id)).toEqual(['s-u1', 's-a1', 's-a2']);
+    expect(v.items[1]!.tools).toEqual([
+      expect.objectContaining({ id: 'call-1', name: 'delete_file', result: 'deleted a.txt', state: 'done' }),
+    ]);
+    expect(v.items[2]!.message.status).toBe('interrupted');
+    expect(v.items[2]!.message.reasoning).toBe('All done, summarise.');
+    expect(s.agentState).toEqual({ mode: 'review' });
+    expect(s.messages.find((m) => m.id === 'm-old')).toBeUndefined();
+  });
+});
+
+describe('threadReducer streaming details', () => {
+  it('shows partial text while streaming and marks the run running', () => {
+    const events = fixtures.plain.slice(0, 8);
+    const v = deriveThread(run(events));
+    expect(v.status).toBe('running');
+    expect(v.streaming).toBe(true);
+    expect(v.items[1]!.message.content).toBe('2 + 2 equals **4**.');
+  });
+
+  it('a new run clears answered interrupts', () => {
+    const paused = run(fixtures.interrupt);
+    const s = run([{ type: 'RUN_STARTED', threadId: 'th-1', runId: 'run-3b', parentRunId: 'run-3' }], false, paused);
+    expect(deriveThread(s).interrupts).toEqual([]);
+    expect(deriveThread(s).status).toBe('running');
+  });
+
+  it('keeps interrupts and maps item errors on a failure terminal (RUN_ERROR without RUN_STARTED)', () => {
+    const paused = run(fixtures.interrupt);
+    const s = run(
+      [
+        {
+          type: 'RUN_ERROR',
+          message: 'Missing resume entry for interrupt approval_tc-r.',
+          code: 'unknown-interrupt',
+          metadata: {
+            tanstack: {
+              interruptErrors: [{ scope: 'item', interruptId: 'approval_tc-r', message: 'Missing resume entry.' }],
+            },
+          },
+        },
+      ],
+      false,
+      paused,
+    );
+    const v = deriveThread(s);
+    expect(v.actionable).toHaveLength(3);
+    expect(v.status).toBe('awaiting-decisions');
+    expect(v.runError?.itemErrors).toEqual({ 'approval_tc-r': 'Missing resume entry.' });
+  });
+
+  it('falls back to interrupted states for calls left open by a cancelled run', () => {
+    const s = run([
+      { type: 'RUN_STARTED', threadId: 'th-1', runId: 'r' },
+      { type: 'TOOL_CALL_START', toolCallId: 'a', toolCallName: 'run_command' },
+      { type: 'TOOL_CALL_END', toolCallId: 'a' },
+      { type: 'CUSTOM', name: 'juncture.tool_state', value: { toolCallId: 'a', state: 'running' } },
+      { type: 'TOOL_CALL_START', toolCallId: 'b', toolCallName: 'write_file' },
+      { type: 'TOOL_CALL_END', toolCallId: 'b' },
+      { type: 'RUN_FINISHED', threadId: 'th-1', runId: 'r', outcome: { type: 'cancelled' } },
+    ]);
+    expect(s.toolCalls.a?.state).toBe('interrupted-mid-run');
+    expect(s.toolCalls.b?.state).toBe('interrupted');
+    // Both calls hang off one synthesised assistant message.
+    expect(s.messages).toHaveLength(1);
+    expect(s.messages[0]!.toolCallIds).toEqual(['a', 'b']);
+  });
+
+  it('expands TEXT_MESSAGE_CHUNK and TOOL_CALL_CHUNK', () => {
+    const s = run([
+      { type: 'RUN_STARTED', threadId: 'th-1', runId: 'r' },
+      { type: 'TEXT_MESSAGE_CHUNK', messageId: 'c1', delta: 'Hel' },
+      { type: 'TEXT_MESSAGE_CHUNK', delta: 'lo' },
+      { type: 'TOOL_CALL_CHUNK', toolCallId: 't1', toolCallName: 'read_file', parentMessageId: 'c1', delta: '{"p' },
+      { type: 'TOOL_CALL_CHUNK', delta: '":1}' },
+    ]);
+    expect(s.messages[0]!.content).toBe('Hello');
+    expect(s.toolCalls.t1).toMatchObject({ name: 'read_file', args: '{"p":1}', messageId: 'c1' });
+  });
+
+  it('replaces an optimistic user message with the echoed one', () => {
+    let s = threadReducer(emptyThreadState('th-1'), { type: 'localUser', id: 'local-1', text: 'Hi', createdAt: 1 });
+    expect(s.messages[0]!.local).toBe(true);
+    s = run(fixtures.plain.slice(0, 4), false, s);
+    expect(s.messages.map((m) => [m.id, !!m.local])).toEqual([['m-u1', false]]);
+  });
+
+  it('leaves untouched messages with the same identity across a batch', () => {
+    const a = run(fixtures.plain);
+    const b = run(
+      [
+        { type: 'RUN_STARTED', threadId: 'th-1', runId: 'r2' },
+        { type: 'TEXT_MESSAGE_START', messageId: 'n', role: 'assistant' },
+        { type: 'TEXT_MESSAGE_CONTENT', messageId: 'n', delta: 'x' },
+      ],
+      false,
+      a,
+    );
+    expect(b.messages[0]).toBe(a.messages[0]);
+    expect(b.messages[1]).toBe(a.messages[1]);
+    expect(deriveThread(b).items[0]).toBe(deriveThread(a).items[0]);
+  });
+});
+
+describe('load from GetThread', () => {
+  const view: ThreadView = {
+    thread: { id: 'th-1', title: 'Todo', pinned: false, createdAt: 1, updatedAt: 2 },
+    messages: [
+      { id: 'u', threadId: 'th-1', role: 'user', content: 'copy it', status: 'complete', createdAt: 1 },
+      {
+        id: 'a',
+        threadId: 'th-1',
+        role: 'assistant',
+        content: 'Sure',
+        toolCalls: [
+          { id: 'c1', name: 'copy_to_clipboard', arguments: '{"text":"x"}' },
+          { id: 'c2', name: 'read_file', arguments: '{"path":"a"}' },
+        ],
+        status: 'complete',
+        createdAt: 2,
+      },
+      {
+        id: 't2',
+        threadId: 'th-1',
+        role: 'tool',
+        toolCallId: 'c2',
+        toolName: 'read_file',
+        content: 'boom',
+        isError: true,
+        status: 'complete',
+        createdAt: 3,
+      },
+      {
+        id: 'b',
+        threadId: 'th-1',
+        role: 'assistant',
+        content: 'Half an answ<system>User interrupted this message</system>',
+        status: 'interrupted',
+        createdAt: 4,
+      },
+    ],
+    running: false,
+    queued: ['later'],
+    interrupts: [],
+    clientTools: [
+      {
+        toolCallId: 'c1',
+        threadId: 'th-1',
+        runId: 'r',
+        toolName: 'copy_to_clipboard',
+        arguments: '{"text":"x"}',
+        state: 'pending',
+        createdAt: 2,
+      },
+    ],
+    toolStates: { c1: 'pending-client', c2: 'failed' },
+  };
+
+  it('builds messages, tool results, restored client tools and the queue', () => {
+    const s = threadReducer(emptyThreadState('th-1'), { type: 'load', view });
+    const v = deriveThread(s);
+    expect(v.items.map((i) => i.message.id)).toEqual(['u', 'a', 'b']);
+    expect(v.items[1]!.tools.map((t) => [t.id, t.state, t.result ?? null])).toEqual([
+      ['c1', 'pending-client', null],
+      ['c2', 'failed', 'boom'],
+    ]);
+    expect(v.clientTools).toEqual([
+      { toolCallId: 'c1', toolName: 'copy_to_clipboard', arguments: '{"text":"x"}', restored: true },
+    ]);
+    expect(v.queued).toEqual(['later']);
+    expect(v.status).toBe('idle');
+  });
+
+  it('drops deltas that arrived while loading for messages the snapshot has, and asks for a resync', () => {
+    const running = { ...view, running: true, messages: [...view.messages.slice(0, 1), { ...view.messages[1]!, status: 'streaming' as const }] };
+    const s = threadReducer(emptyThreadState('th-1'), {
+      type: 'load',
+      view: running,
+      pending: [
+        { type: 'TEXT_MESSAGE_CONTENT', messageId: 'a', delta: ' (dup)' },
+        { type: 'TEXT_MESSAGE_END', messageId: 'a' },
+        { type: 'TEXT_MESSAGE_START', messageId: 'z', role: 'assistant' },
+        { type: 'TEXT_MESSAGE_CONTENT', messageId: 'z', delta: 'new' },
+      ],
+    });
+    expect(s.messages.find((m) => m.id === 'a')?.content).toBe('Sure');
+    expect(s.messages.find((m) => m.id === 'a')?.status).toBe('complete');
+    expect(s.messages.find((m) => m.id === 'z')?.content).toBe('new');
+    expect(s.needsResync).toBe(true);
+  });
+
+  it('ignores a load for another thread', () => {
+    const s0 = emptyThreadState('th-2');
+    expect(threadReducer(s0, { type: 'load', view })).toBe(s0);
+  });
+
+  it('applies queue updates', () => {
+    const s = threadReducer(emptyThreadState('th-1'), { type: 'queue', queued: ['a', 'b'] });
+    expect(deriveThread(s).queued).toEqual(['a', 'b']);
+  });
+});
+
+describe('reduceEvents', () => {
+  it('returns the same state for an empty batch', () => {
+    const s = emptyThreadState('th-1');
+    expect(reduceEvents(s, [])).toBe(s);
+  });
+});

@@ -1,0 +1,110 @@
+import type { Interrupt, MessageStatus, Thread, ThreadView, ToolState } from '../transport/contract';
+import type { AguiEvent } from '../transport/agui';
+
+export const INTERRUPT_MARKER = '<system>User interrupted this message</system>';
+
+/** One tool call with its live status and (attached) result. */
+export interface ToolCallView {
+  id: string;
+  name: string;
+  /** JSON text of the arguments as streamed / stored. */
+  args: string;
+  argsComplete: boolean;
+  /** Assistant message that made the call ('' while only a status is known). */
+  messageId: string;
+  state?: ToolState;
+  result?: string;
+  isError?: boolean;
+  runId?: string;
+}
+
+export interface UIMessage {
+  id: string;
+  role: 'user' | 'assistant' | 'tool' | 'system' | 'developer';
+  content: string;
+  reasoning: string;
+  reasoningStreaming: boolean;
+  toolCallIds: string[];
+  status: MessageStatus;
+  error?: string;
+  createdAt: number;
+  runId?: string;
+  /** Tool messages that answer no known call keep their call id here. */
+  toolCallId?: string;
+  /** An optimistic user message not yet confirmed by Go. */
+  local?: boolean;
+  /** Created by reasoning before the answer's own START; adopted by it. */
+  placeholder?: boolean;
+}
+
+export type RunPhase = 'idle' | 'running' | 'awaiting' | 'error';
+
+export interface RunError {
+  message: string;
+  code?: string;
+  /** Item errors by interrupt id (RUN_ERROR metadata.tanstack.interruptErrors). */
+  itemErrors: Record<string, string>;
+}
+
+export interface PendingClientTool {
+  toolCallId: string;
+  toolName: string;
+  arguments: string;
+  /** Restored from GetThread (e.g. after a restart): never run automatically. */
+  restored: boolean;
+}
+
+export interface ThreadState {
+  threadId: string | null;
+  thread: Thread | null;
+  loaded: boolean;
+  messages: UIMessage[];
+  toolCalls: Record<string, ToolCallView>;
+  phase: RunPhase;
+  runId: string | null;
+  runError: RunError | null;
+  interrupts: Interrupt[];
+  clientTools: PendingClientTool[];
+  queued: string[];
+  agentState: unknown;
+  /** Reasoning message / span id → the UI message that shows it. */
+  reasoningTarget: Record<string, string>;
+  lastTextChunkId: string | null;
+  lastReasoningChunkId: string | null;
+  lastToolChunkId: string | null;
+  /** The view may have missed or double-counted deltas: refetch at the next quiet point. */
+  needsResync: boolean;
+}
+
+export type ThreadAction =
+  | { type: 'reset'; threadId: string | null; thread?: Thread | null }
+  | { type: 'load'; view: ThreadView; pending?: AguiEvent[]; keepError?: boolean }
+  | { type: 'events'; events: AguiEvent[] }
+  | { type: 'queue'; queued: string[] }
+  | { type: 'localUser'; id: string; text: string; createdAt: number }
+  | { type: 'dropLocal'; id: string }
+  | { type: 'clientToolHandled'; toolCallId: string }
+  | { type: 'resynced' }
+  | { type: 'setThread'; thread: Thread };
+
+export function emptyThreadState(threadId: string | null = null, thread: Thread | null = null): ThreadState {
+  return {
+    threadId,
+    thread,
+    loaded: threadId === null,
+    messages: [],
+    toolCalls: {},
+    phase: 'idle',
+    runId: null,
+    runError: null,
+    interrupts: [],
+    clientTools: [],
+    queued: [],
+    agentState: null,
+    reasoningTarget: {},
+    lastTextChunkId: null,
+    lastReasoningChunkId: null,
+    lastToolChunkId: null,
+    needsResync: false,
+  };
+}

@@ -1,0 +1,83 @@
+// Events pushed by Juncture (contract "Events"), narrowed from unknown JSON,
+// plus `connection`, which the transport itself emits when the event stream
+// drops or comes back (so the UI can refetch what it may have missed).
+
+import { isObject, isString, isStringArray, optStr } from './json';
+import { parseAguiEvent, type AguiEvent } from './agui';
+
+export interface EventMap {
+  agui: { threadId: string; event: AguiEvent };
+  threads: { threadId?: string };
+  queue: { threadId: string; queued: string[] };
+  connection: { state: 'connected' | 'disconnected' | 'reconnected' };
+}
+
+export type EventName = keyof EventMap;
+
+export const SERVER_EVENTS = ['agui', 'threads', 'queue'] as const;
+export type ServerEventName = (typeof SERVER_EVENTS)[number];
+
+export function isServerEventName(s: string): s is ServerEventName {
+  return (SERVER_EVENTS as readonly string[]).includes(s);
+}
+
+/** Narrows the payload of a server event; `null` drops a malformed one. */
+export function parseEventData<N extends ServerEventName>(name: N, data: unknown): EventMap[N] | null {
+  switch (name) {
+    case 'agui': {
+      if (!isObject(data) || !isString(data.threadId)) return null;
+      const event = parseAguiEvent(data.event);
+      if (!event) return null;
+      const v: EventMap['agui'] = { threadId: data.threadId, event };
+      return v as EventMap[N];
+    }
+    case 'threads': {
+      const threadId = isObject(data) ? optStr(data, 'threadId') : undefined;
+      const v: EventMap['threads'] = threadId ? { threadId } : {};
+      return v as EventMap[N];
+    }
+    case 'queue': {
+      if (!isObject(data) || !isString(data.threadId)) return null;
+      const v: EventMap['queue'] = { threadId: data.threadId, queued: isStringArray(data.queued) ? data.queued : [] };
+      return v as EventMap[N];
+    }
+    default:
+      return null;
+  }
+}
+
+export type Handler<N extends EventName> = (data: EventMap[N]) => void;
+
+/** One set of handlers per event name; transports feed it. */
+export class EventHub {
+  private handlers = new Map<EventName, Set<(data: never) => void>>();
+
+  on<N extends EventName>(name: N, handler: Handler<N>): () => void {
+    let set = this.handlers.get(name);
+    if (!set) {
+      set = new Set();
+      this.handlers.set(name, set);
+    }
+    const h = handler as (data: never) => void;
+    set.add(h);
+    return () => {
+      set.delete(h);
+    };
+  }
+
+  count(name: EventName): number {
+    return this.handlers.get(name)?.size ?? 0;
+  }
+
+  emit<N extends EventName>(name: N, data: EventMap[N]): void {
+    const set = this.handlers.get(name);
+    if (!set) return;
+    for (const h of [...set]) {
+      try {
+        (h as Handler<N>)(data);
+      } catch (e) {
+        console.error(`[juncture] handler for ${name} failed`, e);
+      }
+    }
+  }
+}

@@ -1,0 +1,180 @@
+import type { Transport } from './types';
+import type { MethodArgs, MethodName, Result } from './methods';
+import { parseResult } from './methods';
+import { EventHub, isServerEventName, parseEventData, type EventName, type Handler } from './events';
+import { JunctureError, errorFromObject, toJunctureError } from './errors';
+import { isObject, isString, tryParseJson } from './json';
+import { webCopyText, webOpenExternal } from './platform';
+
+const TOKEN_KEY = 'juncture.token';
+
+/**
+ * The access token comes from the page's fragment (`#token=…`), is kept in
+ * sessionStorage so a reload keeps working, and the fragment is then removed
+ * from the address bar (and so from history and screenshots).
+ */
+export function resolveToken(loc: Location = window.location, store: Storage | undefined = safeSession()): string {
+  const hash = loc.hash.startsWith('#') ? loc.hash.slice(1) : loc.hash;
+  const params = new URLSearchParams(hash);
+  const fromHash = params.get('token');
+  if (fromHash) {
+    try {
+      store?.setItem(TOKEN_KEY, fromHash);
+    } catch {
+      // storage disabled: the token still works for this page's lifetime
+    }
+    params.delete('token');
+    const rest = params.toString();
+    try {
+      window.history.replaceState(window.history.state, '', loc.pathname + loc.search + (rest ? `#${rest}` : ''));
+    } catch {
+      // non-browser test environments
+    }
+    return fromHash;
+  }
+  try {
+    return store?.getItem(TOKEN_KEY) ?? '';
+  } catch {
+    return '';
+  }
+}
+
+function safeSession(): Storage | undefined {
+  try {
+    return window.sessionStorage;
+  } catch {
+    return undefined;
+  }
+}
+
+export interface HttpTransportOptions {
+  token: string;
+  baseUrl?: string;
+  /** Backoff before reconnect attempt n (0-based), in ms. */
+  backoff?: (attempt: number) => number;
+}
+
+export function defaultBackoff(attempt: number): number {
+  const base = Math.min(10_000, 500 * 2 ** attempt);
+  return base / 2 + Math.random() * (base / 2);
+}
+
+/** Browser mode: POST /api/call/<Method> and one EventSource on /api/events. */
+export class HttpTransport implements Transport {
+  readonly kind = 'browser' as const;
+  private hub = new EventHub();
+  private es: EventSource | null = null;
+  private attempt = 0;
+  private timer: ReturnType<typeof setTimeout> | null = null;
+  private everConnected = false;
+  private disconnected = false;
+  private closed = false;
+  private readonly token: string;
+  private readonly baseUrl: string;
+  private readonly backoff: (attempt: number) => number;
+
+  constructor(opts: HttpTransportOptions) {
+    this.token = opts.token;
+    this.baseUrl = opts.baseUrl ?? '';
+    this.backoff = opts.backoff ?? defaultBackoff;
+  }
+
+  async call<M extends MethodName>(method: M, ...args: MethodArgs[M]): Promise<Result<M>> {
+    let res: Response;
+    try {
+      res = await fetch(`${this.baseUrl}/api/call/${method}`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${this.token}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify(args),
+      });
+    } catch (e) {
+      throw toJunctureError(e);
+    }
+    let text: string;
+    try {
+      text = await res.text();
+    } catch (e) {
+      throw toJunctureError(e);
+    }
+    const parsed = text.trim() === '' ? { ok: true as const, value: null } : tryParseJson(text);
+    if (!res.ok) {
+      if (parsed.ok && isObject(parsed.value)) {
+        const err = errorFromObject(parsed.value);
+        if (err) throw err;
+      }
+      if (res.status === 401 || res.status === 403) {
+        throw new JunctureError(
+          'unauthorized',
+          'This page is not authorised. Open Juncture from the link it printed when it started.',
+        );
+      }
+      throw new JunctureError('http', `Juncture answered HTTP ${res.status}${text ? `: ${text.slice(0, 200)}` : ''}`);
+    }
+    if (!parsed.ok) throw new JunctureError('bad-response', `Unreadable answer to ${method}: ${parsed.error}`);
+    return parseResult(method, parsed.value);
+  }
+
+  subscribe<N extends EventName>(name: N, handler: Handler<N>): () => void {
+    const off = this.hub.on(name, handler);
+    if (!this.es && !this.timer && !this.closed) this.connect();
+    return off;
+  }
+
+  private connect(): void {
+    this.timer = null;
+    if (this.closed) return;
+    const es = new EventSource(`${this.baseUrl}/api/events?token=${encodeURIComponent(this.token)}`);
+    this.es = es;
+    es.onopen = () => {
+      this.attempt = 0;
+      const wasDown = this.disconnected;
+      this.disconnected = false;
+      if (this.everConnected && wasDown) this.hub.emit('connection', { state: 'reconnected' });
+      else if (!this.everConnected) this.hub.emit('connection', { state: 'connected' });
+      this.everConnected = true;
+    };
+    es.onmessage = (ev: MessageEvent) => {
+      const raw = typeof ev.data === 'string' ? tryParseJson(ev.data) : { ok: false as const, error: 'binary' };
+      if (!raw.ok || !isObject(raw.value) || !isString(raw.value.name)) return;
+      const name = raw.value.name;
+      if (!isServerEventName(name)) return;
+      const data = parseEventData(name, raw.value.data);
+      if (data) this.hub.emit(name, data);
+    };
+    es.onerror = () => {
+      // Take over from the browser's fixed-interval retry: close and
+      // reconnect with backoff; after reconnecting the UI refetches.
+      if (this.es !== es) return;
+      es.close();
+      this.es = null;
+      if (!this.disconnected) {
+        this.disconnected = true;
+        this.hub.emit('connection', { state: 'disconnected' });
+      }
+      this.scheduleReconnect();
+    };
+  }
+
+  private scheduleReconnect(): void {
+    if (this.closed || this.timer) return;
+    const delay = this.backoff(this.attempt);
+    this.attempt += 1;
+    this.timer = setTimeout(() => this.connect(), delay);
+  }
+
+  copyText(text: string): Promise<void> {
+    return webCopyText(text);
+  }
+
+  openExternal(url: string): boolean {
+    return webOpenExternal(url);
+  }
+
+  close(): void {
+    this.closed = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    this.es?.close();
+    this.es = null;
+  }
+}

@@ -1,0 +1,23 @@
+import { createContext, useContext } from 'react';
+import type { Transport } from './types';
+import { WailsTransport } from './wails';
+import { HttpTransport, resolveToken } from './http';
+
+export type { Transport } from './types';
+export type { MethodArgs, MethodName, Result } from './methods';
+export type { EventMap, EventName } from './events';
+export { JunctureError, toJunctureError } from './errors';
+
+/** Picks the transport at runtime: Wails bindings when present, else HTTP. */
+export function createTransport(): Transport {
+  if (typeof window !== 'undefined' && window.go?.app?.App) return new WailsTransport();
+  return new HttpTransport({ token: resolveToken() });
+}
+
+export const TransportContext = createContext<Transport | null>(null);
+
+export function useTransport(): Transport {
+  const t = useContext(TransportContext);
+  if (!t) throw new Error('useTransport outside <TransportContext.Provider>');
+  return t;
+}

@@ -1,0 +1,81 @@
+// The method map: argument tuples and result parsers for every contract
+// method. `Transport.call` is typed from it, and every result is narrowed
+// from `unknown` by the parser before it reaches a component.
+
+import {
+  parseExportResult,
+  parseNull,
+  parsePermissionRules,
+  parseSearchHits,
+  parseSendInputResult,
+  parseSettingsView,
+  parseStatus,
+  parseTestConnection,
+  parseThread,
+  parseThreadPage,
+  parseThreadView,
+  type ClientToolResult,
+  type RememberScope,
+  type Resolution,
+  type Settings,
+} from './contract';
+
+export interface MethodArgs {
+  Status: [];
+  SendInput: [threadId: string, text: string];
+  Interrupt: [threadId: string];
+  RemoveQueued: [threadId: string, index: number];
+  ResolveInterrupts: [threadId: string, resolutions: Resolution[]];
+  RespondPermission: [threadId: string, toolCallId: string, allow: boolean, remember: RememberScope | null];
+  CompleteClientTool: [threadId: string, toolCallId: string, result: ClientToolResult | null];
+  NewThread: [];
+  ListThreads: [cursor: string, limit: number];
+  GetThread: [threadId: string];
+  RenameThread: [threadId: string, title: string];
+  PinThread: [threadId: string, pinned: boolean];
+  DeleteThread: [threadId: string];
+  SearchHistory: [query: string, limit: number];
+  ExportThread: [threadId: string, format: 'markdown' | 'json'];
+  GetSettings: [];
+  SaveSettings: [settings: Settings];
+  TestConnection: [settings: Settings];
+  ListPermissionRules: [];
+  RevokePermissionRule: [id: string];
+}
+
+export const resultParsers = {
+  Status: parseStatus,
+  SendInput: parseSendInputResult,
+  Interrupt: parseNull,
+  RemoveQueued: parseNull,
+  ResolveInterrupts: parseNull,
+  RespondPermission: parseNull,
+  CompleteClientTool: parseNull,
+  NewThread: parseThread,
+  ListThreads: parseThreadPage,
+  GetThread: parseThreadView,
+  RenameThread: parseNull,
+  PinThread: parseNull,
+  DeleteThread: parseNull,
+  SearchHistory: parseSearchHits,
+  ExportThread: parseExportResult,
+  GetSettings: parseSettingsView,
+  SaveSettings: parseSettingsView,
+  TestConnection: parseTestConnection,
+  ListPermissionRules: parsePermissionRules,
+  RevokePermissionRule: parseNull,
+} satisfies { [M in keyof MethodArgs]: (u: unknown) => unknown };
+
+export type MethodName = keyof MethodArgs;
+export type Result<M extends MethodName> = ReturnType<(typeof resultParsers)[M]>;
+
+export const METHOD_NAMES = Object.keys(resultParsers) as MethodName[];
+
+export function isMethodName(s: string): s is MethodName {
+  return Object.prototype.hasOwnProperty.call(resultParsers, s);
+}
+
+export function parseResult<M extends MethodName>(method: M, raw: unknown): Result<M> {
+  const parser: (u: unknown) => unknown = resultParsers[method];
+  return parser(raw) as Result<M>;
+}

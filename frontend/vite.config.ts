@@ -1,0 +1,59 @@
+/// <reference types="vitest/config" />
+import { defineConfig } from 'vite';
+import react from '@vitejs/plugin-react';
+import type { Plugin } from 'vite';
+
+// Content-Security-Policy for the built app only (the dev server injects an
+// inline React-refresh preamble that a strict policy would block). Model text
+// never reaches innerHTML, and this is the second line of defence.
+const CSP = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data:",
+  "connect-src 'self'",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "frame-src 'none'",
+  "form-action 'none'",
+].join('; ');
+
+function cspMeta(): Plugin {
+  return {
+    name: 'juncture-csp',
+    apply: 'build',
+    transformIndexHtml(html) {
+      return html.replace(
+        '<meta charset="UTF-8" />',
+        `<meta charset="UTF-8" />\n    <meta http-equiv="Content-Security-Policy" content="${CSP}" />`,
+      );
+    },
+  };
+}
+
+// The same build serves the Wails window (embedded assets) and the browser
+// mode (served by the Go binary), so every asset path is relative.
+export default defineConfig({
+  base: './',
+  plugins: [react(), cspMeta()],
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true,
+    sourcemap: false,
+    chunkSizeWarningLimit: 1200,
+  },
+  server: {
+    // `npm run dev` against a running `juncture -serve` on 127.0.0.1:18081.
+    proxy: {
+      '/api': { target: 'http://127.0.0.1:18081', changeOrigin: false },
+    },
+  },
+  test: {
+    environment: 'jsdom',
+    include: ['src/**/*.test.{ts,tsx}'],
+    setupFiles: ['src/test/setup.ts'],
+    benchmark: { include: ['src/**/*.bench.{ts,tsx}'] },
+    pool: 'threads',
+    poolOptions: { threads: { maxThreads: 2, minThreads: 1 } },
+  },
+});

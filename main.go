@@ -1,0 +1,178 @@
+// Command juncture is a desktop AI assistant that asks before it acts.
+//
+//	juncture                       open the desktop window
+//	juncture serve [--addr A]      browser mode: no window, no GTK; prints the address to open
+//	juncture version
+//
+// Wails parses os.Args with its own flag sets, so the subcommands are
+// recognised here by hand, before wails.Run.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"syscall"
+	"time"
+
+	"github.com/adrg/xdg"
+	"github.com/juncture-app/juncture/app"
+	"github.com/juncture-app/juncture/frontend"
+	"github.com/juncture-app/juncture/store"
+	"github.com/wailsapp/wails/v2"
+	"github.com/wailsapp/wails/v2/pkg/options"
+	"github.com/wailsapp/wails/v2/pkg/options/assetserver"
+	"github.com/wailsapp/wails/v2/pkg/runtime"
+)
+
+const version = "0.1.0"
+
+func main() {
+	logger := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
+	slog.SetDefault(logger)
+	if len(os.Args) > 1 {
+		switch os.Args[1] {
+		case "serve":
+			if err := serve(os.Args[2:], logger); err != nil {
+				fmt.Fprintln(os.Stderr, "juncture:", err)
+				os.Exit(1)
+			}
+			return
+		case "version", "--version":
+			fmt.Println("juncture", version)
+			return
+		case "help", "-h", "--help":
+			fmt.Println("usage: juncture            open the desktop window\n       juncture serve [--addr 127.0.0.1:8765]   browser mode\n       juncture version")
+			return
+		}
+	}
+	if err := desktop(logger); err != nil {
+		fmt.Fprintln(os.Stderr, "juncture:", err)
+		os.Exit(1)
+	}
+}
+
+func dataDir() string { return filepath.Join(xdg.DataHome, "juncture") }
+
+// serve runs browser mode until SIGINT/SIGTERM.
+func serve(args []string, logger *slog.Logger) error {
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	addr := fs.String("addr", "127.0.0.1:8765", "address to listen on (loopback only)")
+	readOnly := fs.Bool("read-only-copy", false, "if the database is damaged, browse a read-only copy of it")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	host, _, err := net.SplitHostPort(*addr)
+	if err != nil {
+		return fmt.Errorf("--addr %q: %w", *addr, err)
+	}
+	if ip := net.ParseIP(host); host != "localhost" && (ip == nil || !ip.IsLoopback()) {
+		return fmt.Errorf("--addr %q: browser mode only listens on loopback addresses (127.0.0.1, ::1, localhost)", *addr)
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	svc, err := app.Start(ctx, app.Config{DataDir: dataDir(), Mode: "browser", Logger: logger, DetectLocal: true, ReadOnlyCopy: *readOnly})
+	if err != nil {
+		return explainStartError(err)
+	}
+	token := os.Getenv("JUNCTURE_TOKEN")
+	if token == "" {
+		token = app.NewToken()
+	}
+	ln, err := net.Listen("tcp", *addr)
+	if err != nil {
+		_ = svc.Shutdown(context.Background())
+		return fmt.Errorf("listening on %s: %w", *addr, err)
+	}
+	srv := &http.Server{Handler: app.NewServer(svc, frontend.Dist(), token), ReadHeaderTimeout: 10 * time.Second}
+	fmt.Printf("Juncture is running. Open http://%s/#token=%s\n", ln.Addr(), token)
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	select {
+	case <-ctx.Done():
+	case err = <-errc:
+	}
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	serr := svc.Shutdown(shutdownCtx) // stops runs first: their streams end cleanly
+	_ = srv.Shutdown(shutdownCtx)
+	if err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return serr
+}
+
+func explainStartError(err error) error {
+	var newer *store.NewerSchemaError
+	var corrupt *store.CorruptError
+	switch {
+	case errors.As(err, &newer):
+		return fmt.Errorf("%w\nYour history was written by a newer Juncture. It was not changed; install the newer version to open it", err)
+	case errors.As(err, &corrupt):
+		return fmt.Errorf("%w\nThe file was kept as it is. Run `juncture serve --read-only-copy` to browse a read-only copy", err)
+	}
+	return err
+}
+
+// wailsEmitter sends events through the Wails runtime.
+type wailsEmitter struct{ ctx context.Context }
+
+func (e wailsEmitter) Emit(name string, data any) { runtime.EventsEmit(e.ctx, name, data) }
+
+// desktop opens the window. The store opens in OnStartup, not before
+// wails.Run: the bindings generator runs main up to that call.
+func desktop(logger *slog.Logger) error {
+	a := &app.App{}
+	var svc *app.Service
+	return wails.Run(&options.App{
+		Title:            "Juncture",
+		Width:            1100,
+		Height:           760,
+		MinWidth:         720,
+		MinHeight:        480,
+		AssetServer:      &assetserver.Options{Assets: frontend.Dist()},
+		BackgroundColour: &options.RGBA{R: 250, G: 250, B: 249, A: 255},
+		Bind:             []any{a},
+		OnStartup: func(ctx context.Context) {
+			cfg := app.Config{DataDir: dataDir(), Mode: "desktop", Logger: logger, DetectLocal: true}
+			s, err := app.StartWith(ctx, a, cfg)
+			var corrupt *store.CorruptError
+			if errors.As(err, &corrupt) {
+				answer, _ := runtime.MessageDialog(ctx, runtime.MessageDialogOptions{
+					Type: runtime.QuestionDialog, Title: "Juncture's history is damaged",
+					Message: err.Error() + "\n\nThe file was kept as it is. Open a read-only copy to browse it?",
+				})
+				if answer == "Yes" {
+					cfg.ReadOnlyCopy = true
+					s, err = app.StartWith(ctx, a, cfg)
+				}
+			}
+			if err != nil {
+				_, _ = runtime.MessageDialog(ctx, runtime.MessageDialogOptions{Type: runtime.ErrorDialog, Title: "Juncture cannot start", Message: explainStartError(err).Error()})
+				logger.Error("start failed", "err", err)
+				runtime.Quit(ctx)
+				return
+			}
+			svc = s
+			svc.SetEmitter(wailsEmitter{ctx})
+			logger.Info("desktop window ready", "data", dataDir())
+		},
+		OnShutdown: func(ctx context.Context) {
+			if svc == nil {
+				return
+			}
+			sctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			if err := svc.Shutdown(sctx); err != nil {
+				logger.Error("shutdown", "err", err)
+			}
+		},
+	})
+}

@@ -1,0 +1,277 @@
+package store
+
+import (
+	"context"
+	"crypto/rand"
+	"database/sql"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"modernc.org/sqlite"
+	sqlite3 "modernc.org/sqlite/lib"
+)
+
+// readers is the size of the read pool. Reads run beside the single writer
+// thanks to WAL; more readers than cores buys nothing on a desktop.
+const readers = 4
+
+// Connection settings shared by both pools. busy_timeout matters only when
+// another process holds the database (a second Juncture); in-process writes
+// are serialised by the single writer connection.
+const (
+	pragmaBusy  = "_pragma=busy_timeout(5000)"
+	pragmaCache = "_pragma=cache_size(-16000)" // 16 MiB page cache per connection
+)
+
+// DB is the Juncture history database. It is safe for concurrent use.
+type DB struct {
+	path     string
+	w        *sql.DB // exactly one connection: every change goes through it
+	r        *sql.DB // read pool (the same pool as w for a read-only copy)
+	readOnly bool
+	tmpDir   string // removed on Close (read-only copies)
+	now      func() int64
+
+	mu     sync.Mutex
+	cps    map[*Checkpointer]struct{}
+	closed bool
+}
+
+// Open opens (creating it if needed) the history database at path, checks
+// it, backs it up and migrates it to the current schema.
+//
+// It returns a *NewerSchemaError for a database written by a newer Juncture
+// and a *CorruptError for one that fails PRAGMA quick_check; in both cases
+// nothing is written to the file.
+func Open(ctx context.Context, path string) (*DB, error) {
+	if path == "" {
+		return nil, errors.New("store: open: empty path")
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return nil, fmt.Errorf("store: open %s: %w", path, err)
+	}
+	// journal_mode is deliberately not in the DSN: switching a database to
+	// WAL writes its header, and nothing may be written before the checks
+	// below have passed.
+	w, err := sql.Open("sqlite", dsn(path,
+		pragmaBusy, pragmaCache,
+		"_pragma=foreign_keys(1)",
+		"_pragma=synchronous(FULL)",
+		"_txlock=immediate"))
+	if err != nil {
+		return nil, fmt.Errorf("store: open %s: %w", path, err)
+	}
+	w.SetMaxOpenConns(1)
+	w.SetMaxIdleConns(1)
+	w.SetConnMaxLifetime(0)
+	w.SetConnMaxIdleTime(0)
+
+	if err := prepare(ctx, w, path); err != nil {
+		w.Close()
+		return nil, err
+	}
+
+	r, err := sql.Open("sqlite", dsn(path, pragmaBusy, pragmaCache, "_pragma=query_only(1)"))
+	if err != nil {
+		w.Close()
+		return nil, fmt.Errorf("store: open %s: %w", path, err)
+	}
+	r.SetMaxOpenConns(readers)
+	r.SetMaxIdleConns(readers)
+	return newDB(path, w, r, false, ""), nil
+}
+
+// prepare runs the open-time checks, the backup and the migrations on the
+// writer connection.
+func prepare(ctx context.Context, w *sql.DB, path string) error {
+	version, err := userVersion(ctx, w)
+	if err != nil {
+		if isCorruption(err) {
+			return &CorruptError{Path: path, Detail: err.Error()}
+		}
+		return fmt.Errorf("store: open %s: %w", path, err)
+	}
+	if version > SchemaVersion {
+		return &NewerSchemaError{Path: path, Found: version, Supported: SchemaVersion}
+	}
+	if err := quickCheck(ctx, w, path); err != nil {
+		return err
+	}
+	if version < SchemaVersion {
+		if err := backupBeforeMigrating(ctx, w, path, version); err != nil {
+			return err
+		}
+	}
+	var mode string
+	if err := w.QueryRowContext(ctx, "PRAGMA journal_mode=WAL").Scan(&mode); err != nil {
+		return fmt.Errorf("store: open %s: enable WAL: %w", path, err)
+	}
+	if err := migrate(ctx, w, version); err != nil {
+		return fmt.Errorf("store: open %s: %w", path, err)
+	}
+	return nil
+}
+
+func newDB(path string, w, r *sql.DB, readOnly bool, tmpDir string) *DB {
+	return &DB{
+		path: path, w: w, r: r, readOnly: readOnly, tmpDir: tmpDir,
+		now: func() int64 { return time.Now().UnixMilli() },
+		cps: make(map[*Checkpointer]struct{}),
+	}
+}
+
+// OpenReadOnlyCopy copies the database at path (with its -wal file, if any)
+// into a new temporary directory and opens the copy read-only, without any
+// check or migration, so a person whose database is damaged or too new can
+// still browse what it holds. The original is only read. Every change
+// through the returned DB fails with ErrReadOnly. Close removes the copy.
+func OpenReadOnlyCopy(ctx context.Context, path string) (*DB, string, error) {
+	dir, err := os.MkdirTemp("", "juncture-readonly-")
+	if err != nil {
+		return nil, "", fmt.Errorf("store: read-only copy of %s: %w", path, err)
+	}
+	copyPath := filepath.Join(dir, filepath.Base(path))
+	fail := func(err error) (*DB, string, error) {
+		os.RemoveAll(dir)
+		return nil, "", fmt.Errorf("store: read-only copy of %s: %w", path, err)
+	}
+	if err := copyFile(path, copyPath); err != nil {
+		return fail(err)
+	}
+	if err := copyFile(path+"-wal", copyPath+"-wal"); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return fail(err)
+	}
+	r, err := sql.Open("sqlite", dsn(copyPath, "mode=ro", pragmaBusy, pragmaCache, "_pragma=query_only(1)"))
+	if err != nil {
+		return fail(err)
+	}
+	r.SetMaxOpenConns(readers)
+	if err := r.PingContext(ctx); err != nil {
+		r.Close()
+		return fail(err)
+	}
+	return newDB(copyPath, r, r, true, dir), copyPath, nil
+}
+
+func copyFile(from, to string) error {
+	data, err := os.ReadFile(from)
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(to, data, 0o600)
+}
+
+// Path is the file the database was opened from (the copy, for a read-only
+// copy).
+func (db *DB) Path() string { return db.path }
+
+// Close flushes and stops every open Checkpointer, then closes the database.
+func (db *DB) Close() error {
+	db.mu.Lock()
+	if db.closed {
+		db.mu.Unlock()
+		return nil
+	}
+	db.closed = true
+	cps := make([]*Checkpointer, 0, len(db.cps))
+	for cp := range db.cps {
+		cps = append(cps, cp)
+	}
+	db.mu.Unlock()
+
+	var errs []error
+	for _, cp := range cps {
+		errs = append(errs, cp.Close())
+	}
+	if db.r != db.w {
+		errs = append(errs, db.r.Close())
+	}
+	errs = append(errs, db.w.Close())
+	if db.tmpDir != "" {
+		errs = append(errs, os.RemoveAll(db.tmpDir))
+	}
+	if err := errors.Join(errs...); err != nil {
+		return fmt.Errorf("store: close: %w", err)
+	}
+	return nil
+}
+
+// dsn builds a modernc.org/sqlite URI for path with the given parameters.
+func dsn(path string, params ...string) string {
+	p := filepath.ToSlash(path)
+	if len(p) >= 2 && p[1] == ':' { // Windows drive letter: file:/C:/...
+		p = "/" + p
+	}
+	p = strings.NewReplacer("%", "%25", "?", "%3F", "#", "%23").Replace(p)
+	return "file:" + p + "?" + strings.Join(params, "&")
+}
+
+// writeTx runs fn in one IMMEDIATE transaction on the writer connection.
+// fn's error is returned as is (the caller wraps it).
+func (db *DB) writeTx(ctx context.Context, fn func(tx *sql.Tx) error) error {
+	if db.readOnly {
+		return ErrReadOnly
+	}
+	tx, err := db.w.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	if err := fn(tx); err != nil {
+		tx.Rollback()
+		return err
+	}
+	return tx.Commit()
+}
+
+// readTx runs fn in one read transaction (a consistent snapshot) on the
+// read pool.
+func (db *DB) readTx(ctx context.Context, fn func(tx *sql.Tx) error) error {
+	tx, err := db.r.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	return fn(tx)
+}
+
+// newID returns a random 128-bit identifier as 32 hex digits.
+func newID() string {
+	var b [16]byte
+	rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
+// isCorruption reports whether err is SQLite saying the file is not a sound
+// database.
+func isCorruption(err error) bool {
+	var se *sqlite.Error
+	if !errors.As(err, &se) {
+		return false
+	}
+	switch se.Code() & 0xff {
+	case sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB:
+		return true
+	}
+	return false
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// nullJSON stores an empty raw JSON value as NULL.
+func nullJSON(b []byte) any {
+	if len(b) == 0 {
+		return nil
+	}
+	return string(b)
+}

@@ -1,0 +1,62 @@
+package store
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// ErrNotFound is returned (wrapped) when the thread, message, run or record
+// asked for does not exist.
+var ErrNotFound = errors.New("not found")
+
+// ErrReadOnly is returned (wrapped) by every change made through a database
+// opened with OpenReadOnlyCopy.
+var ErrReadOnly = errors.New("database is open read-only")
+
+// ErrInvalidImport is wrapped by every ImportJSON error about the document
+// itself (as opposed to a failure of the database).
+var ErrInvalidImport = errors.New("invalid Juncture thread export")
+
+// ErrBadCursor is returned (wrapped) by ListThreads for a cursor it did not
+// produce.
+var ErrBadCursor = errors.New("invalid thread list cursor")
+
+// NewerSchemaError refuses a database written by a newer Juncture. The file
+// is left exactly as it was.
+type NewerSchemaError struct {
+	Path      string
+	Found     int // the database's schema version
+	Supported int // the newest schema version this build understands
+}
+
+func (e *NewerSchemaError) Error() string {
+	return fmt.Sprintf("the history database %s was written by a newer version of Juncture "+
+		"(schema version %d; this version understands up to %d). "+
+		"Please use a newer Juncture to open it; the file has not been changed.",
+		e.Path, e.Found, e.Supported)
+}
+
+// CorruptError reports a database that failed its integrity check at open.
+// Nothing was written to it; OpenReadOnlyCopy can still open a copy of it so
+// the person can browse what survives.
+type CorruptError struct {
+	Path   string
+	Detail string // what SQLite reported
+}
+
+func (e *CorruptError) Error() string {
+	return fmt.Sprintf("the history database %s is damaged (%s); it has not been changed. "+
+		"A read-only copy can still be opened to browse it.", e.Path, e.Detail)
+}
+
+// ConflictError is returned by ResolveInterrupts when some of the listed
+// interrupts are not pending in the thread (already answered, cancelled, of
+// another thread, or unknown). Nothing was changed.
+type ConflictError struct {
+	IDs []string
+}
+
+func (e *ConflictError) Error() string {
+	return "interrupts not pending: " + strings.Join(e.IDs, ", ")
+}

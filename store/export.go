@@ -1,0 +1,357 @@
+package store
+
+import (
+	"bytes"
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/juncture-app/juncture/agent/history"
+)
+
+// The JSON export format.
+const (
+	ExportFormat  = "juncture.thread"
+	ExportVersion = 1
+
+	MaxImportBytes    = 64 << 20 // a larger document is refused before parsing
+	MaxImportMessages = 100_000
+)
+
+// exportDoc is the versioned JSON document of one thread.
+type exportDoc struct {
+	Format   string            `json:"format"`
+	Version  int               `json:"version"`
+	Thread   history.Thread    `json:"thread"`
+	Messages []history.Message `json:"messages"`
+}
+
+// ExportJSON returns a thread and its messages as a versioned JSON document
+// ({"format":"juncture.thread","version":1,"thread":…,"messages":[…]})
+// that ImportJSON reads back exactly.
+func (db *DB) ExportJSON(ctx context.Context, threadID string) ([]byte, error) {
+	t, msgs, err := db.threadWithMessages(ctx, threadID)
+	if err != nil {
+		return nil, fmt.Errorf("store: export thread %s: %w", threadID, err)
+	}
+	b, err := json.MarshalIndent(exportDoc{Format: ExportFormat, Version: ExportVersion, Thread: t, Messages: msgs}, "", "  ")
+	if err != nil {
+		return nil, fmt.Errorf("store: export thread %s: %w", threadID, err)
+	}
+	return append(b, '\n'), nil
+}
+
+func (db *DB) threadWithMessages(ctx context.Context, threadID string) (history.Thread, []history.Message, error) {
+	var t history.Thread
+	var msgs []history.Message
+	err := db.readTx(ctx, func(tx *sql.Tx) error {
+		var err error
+		t, err = scanThread(tx.QueryRowContext(ctx, "SELECT "+threadCols+" FROM threads WHERE id = ?", threadID))
+		if errors.Is(err, sql.ErrNoRows) {
+			return ErrNotFound
+		}
+		if err != nil {
+			return err
+		}
+		msgs, err = queryMessages(ctx, tx, "SELECT "+messageCols+" FROM messages WHERE thread_id = ? ORDER BY seq", threadID)
+		return err
+	})
+	return t, msgs, err
+}
+
+// ExportMarkdown renders a thread for people: the title, then each message
+// under a role heading, reasoning as a quote, tool calls and results as
+// fenced code, and an interrupted message marked "_(interrupted)_".
+func (db *DB) ExportMarkdown(ctx context.Context, threadID string) (string, error) {
+	t, msgs, err := db.threadWithMessages(ctx, threadID)
+	if err != nil {
+		return "", fmt.Errorf("store: export thread %s: %w", threadID, err)
+	}
+	return renderMarkdown(t, msgs), nil
+}
+
+func renderMarkdown(t history.Thread, msgs []history.Message) string {
+	var b strings.Builder
+	title := strings.TrimSpace(t.Title)
+	if title == "" {
+		title = "Untitled conversation"
+	}
+	fmt.Fprintf(&b, "# %s\n\n", oneLine(title))
+	fmt.Fprintf(&b, "_Exported from Juncture. Started %s._\n", formatTime(t.CreatedAt))
+	for _, m := range msgs {
+		b.WriteString("\n")
+		switch m.Role {
+		case history.RoleUser:
+			b.WriteString("## You\n\n")
+		case history.RoleAssistant:
+			b.WriteString("## Assistant\n\n")
+		case history.RoleSystem:
+			b.WriteString("## System\n\n")
+		case history.RoleTool:
+			name := m.ToolName
+			if name == "" {
+				name = "tool"
+			}
+			fmt.Fprintf(&b, "## Tool result: `%s`", oneLine(name))
+			if m.IsError {
+				b.WriteString(" (error)")
+			}
+			b.WriteString("\n\n")
+			writeFence(&b, "", m.Content)
+			continue
+		}
+		if m.Reasoning != "" {
+			b.WriteString("> **Reasoning**\n>\n")
+			for _, line := range strings.Split(strings.TrimRight(m.Reasoning, "\n"), "\n") {
+				b.WriteString(strings.TrimRight("> "+line, " ") + "\n")
+			}
+			b.WriteString("\n")
+		}
+		content, interrupted := history.StripMarker(m.Content)
+		interrupted = interrupted || m.Status == history.StatusInterrupted
+		if content != "" {
+			b.WriteString(strings.TrimRight(content, "\n"))
+			b.WriteString("\n\n")
+		}
+		if interrupted {
+			b.WriteString("_(interrupted)_\n\n")
+		}
+		if m.Status == history.StatusError {
+			fmt.Fprintf(&b, "_(error: %s)_\n\n", oneLine(m.Error))
+		}
+		for _, c := range m.ToolCalls {
+			fmt.Fprintf(&b, "**Tool call:** `%s`\n\n", oneLine(c.Name))
+			writeFence(&b, "json", prettyJSON(c.Arguments))
+		}
+	}
+	return strings.TrimRight(b.String(), "\n") + "\n"
+}
+
+// writeFence writes text as a fenced code block whose fence is longer than
+// any run of backticks inside it.
+func writeFence(b *strings.Builder, lang, text string) {
+	longest, run := 0, 0
+	for _, r := range text {
+		if r == '`' {
+			run++
+			longest = max(longest, run)
+		} else {
+			run = 0
+		}
+	}
+	fence := strings.Repeat("`", max(3, longest+1))
+	b.WriteString(fence + lang + "\n")
+	b.WriteString(strings.TrimRight(text, "\n"))
+	b.WriteString("\n" + fence + "\n\n")
+}
+
+func prettyJSON(s string) string {
+	var out bytes.Buffer
+	if err := json.Indent(&out, []byte(s), "", "  "); err != nil {
+		return s
+	}
+	return out.String()
+}
+
+func oneLine(s string) string {
+	return strings.Join(strings.Fields(s), " ")
+}
+
+func formatTime(ms int64) string {
+	if ms == 0 {
+		return "at an unknown time"
+	}
+	return time.UnixMilli(ms).UTC().Format("2006-01-02 15:04 UTC")
+}
+
+// ImportJSON reads a document written by ExportJSON and stores it as a
+// thread, all in one transaction (nothing is stored if anything is wrong).
+// If the thread id or any message id is already in use, the thread is
+// imported as a new one with fresh ids, tool-call links kept. A message
+// still streaming in the document is stored as interrupted. Problems with
+// the document wrap ErrInvalidImport.
+func (db *DB) ImportJSON(ctx context.Context, data []byte) (history.Thread, error) {
+	doc, err := parseImport(data)
+	if err != nil {
+		return history.Thread{}, fmt.Errorf("store: import: %w", err)
+	}
+	t := doc.Thread
+	err = db.writeTx(ctx, func(tx *sql.Tx) error {
+		taken, err := importCollides(ctx, tx, doc)
+		if err != nil {
+			return err
+		}
+		t = doc.Thread
+		msgs := doc.Messages
+		if taken {
+			t, msgs = freshIDs(t, msgs)
+		}
+		if err := insertThread(ctx, tx, t, false); err != nil {
+			return err
+		}
+		return putMessages(ctx, tx, msgs, 0, false)
+	})
+	if err != nil {
+		return history.Thread{}, fmt.Errorf("store: import thread %s: %w", doc.Thread.ID, err)
+	}
+	return t, nil
+}
+
+func invalid(format string, args ...any) error {
+	return fmt.Errorf("%w: %s", ErrInvalidImport, fmt.Sprintf(format, args...))
+}
+
+// parseImport decodes and validates an export document.
+func parseImport(data []byte) (exportDoc, error) {
+	if len(data) > MaxImportBytes {
+		return exportDoc{}, invalid("the file is %d MiB; at most %d MiB can be imported", len(data)>>20, MaxImportBytes>>20)
+	}
+	var head struct {
+		Format  *string `json:"format"`
+		Version *int    `json:"version"`
+	}
+	if err := json.Unmarshal(data, &head); err != nil {
+		return exportDoc{}, invalid("not a JSON document (%v)", err)
+	}
+	switch {
+	case head.Format == nil:
+		return exportDoc{}, invalid(`missing "format": not a Juncture thread export`)
+	case *head.Format != ExportFormat:
+		return exportDoc{}, invalid("format %q is not a Juncture thread export (%q)", *head.Format, ExportFormat)
+	case head.Version == nil:
+		return exportDoc{}, invalid(`missing "version"`)
+	case *head.Version > ExportVersion:
+		return exportDoc{}, invalid("export version %d was written by a newer Juncture; this one reads version %d", *head.Version, ExportVersion)
+	case *head.Version < 1:
+		return exportDoc{}, invalid("unknown export version %d", *head.Version)
+	}
+	var doc exportDoc
+	var body struct {
+		Thread   *history.Thread    `json:"thread"`
+		Messages *[]history.Message `json:"messages"`
+	}
+	if err := json.Unmarshal(data, &body); err != nil {
+		return exportDoc{}, invalid("%v", err)
+	}
+	if body.Thread == nil {
+		return exportDoc{}, invalid(`missing "thread"`)
+	}
+	if body.Messages == nil {
+		return exportDoc{}, invalid(`missing "messages"`)
+	}
+	doc.Format, doc.Version, doc.Thread, doc.Messages = ExportFormat, ExportVersion, *body.Thread, *body.Messages
+	t := &doc.Thread
+	if t.ID == "" {
+		return exportDoc{}, invalid("the thread has no id")
+	}
+	if len(doc.Messages) > MaxImportMessages {
+		return exportDoc{}, invalid("%d messages; at most %d can be imported", len(doc.Messages), MaxImportMessages)
+	}
+	if t.CreatedAt == 0 && len(doc.Messages) > 0 {
+		t.CreatedAt = doc.Messages[0].CreatedAt
+	}
+	if t.UpdatedAt < t.CreatedAt {
+		t.UpdatedAt = t.CreatedAt
+	}
+	ids := make(map[string]bool, len(doc.Messages))
+	calls := make(map[string]bool)
+	for i := range doc.Messages {
+		m := &doc.Messages[i]
+		if m.ThreadID == "" {
+			m.ThreadID = t.ID
+		}
+		if m.ThreadID != t.ID {
+			return exportDoc{}, invalid("message %d (%s) belongs to thread %q, not %q", i+1, m.ID, m.ThreadID, t.ID)
+		}
+		if err := checkMessage(m); err != nil {
+			return exportDoc{}, invalid("message %d: %v", i+1, err)
+		}
+		if ids[m.ID] {
+			return exportDoc{}, invalid("message id %s appears twice", m.ID)
+		}
+		ids[m.ID] = true
+		if m.Role == history.RoleTool && m.ToolCallID == "" {
+			return exportDoc{}, invalid("tool message %s has no toolCallId", m.ID)
+		}
+		for _, c := range m.ToolCalls {
+			if c.ID == "" {
+				return exportDoc{}, invalid("message %s has a tool call without id", m.ID)
+			}
+			if calls[c.ID] {
+				return exportDoc{}, invalid("tool call id %s appears twice", c.ID)
+			}
+			calls[c.ID] = true
+		}
+		if m.Status == history.StatusStreaming {
+			// Nothing will ever finish it: store it the way Recover would.
+			m.Status = history.StatusInterrupted
+			m.Content = history.WithMarker(m.Content)
+		}
+	}
+	return doc, nil
+}
+
+// importCollides reports whether the document's thread id or any message id
+// is already used.
+func importCollides(ctx context.Context, tx *sql.Tx, doc exportDoc) (bool, error) {
+	var n int
+	if err := tx.QueryRowContext(ctx, "SELECT count(*) FROM threads WHERE id = ?", doc.Thread.ID).Scan(&n); err != nil {
+		return false, err
+	}
+	if n > 0 {
+		return true, nil
+	}
+	stmt, err := tx.PrepareContext(ctx, "SELECT count(*) FROM messages WHERE id = ?")
+	if err != nil {
+		return false, err
+	}
+	defer stmt.Close()
+	for _, m := range doc.Messages {
+		if err := stmt.QueryRowContext(ctx, m.ID).Scan(&n); err != nil {
+			return false, err
+		}
+		if n > 0 {
+			return true, nil
+		}
+	}
+	return false, nil
+}
+
+// freshIDs gives the thread, its messages, runs and tool calls new ids,
+// keeping every tool result linked to its call.
+func freshIDs(t history.Thread, msgs []history.Message) (history.Thread, []history.Message) {
+	t.ID = newID()
+	mapped := make(map[string]string)
+	remap := func(kind, id string) string {
+		if id == "" {
+			return ""
+		}
+		if n, ok := mapped[kind+id]; ok {
+			return n
+		}
+		n := newID()
+		mapped[kind+id] = n
+		return n
+	}
+	out := make([]history.Message, len(msgs))
+	for i, m := range msgs {
+		m.ID = newID()
+		m.ThreadID = t.ID
+		m.RunID = remap("run:", m.RunID)
+		m.ToolCallID = remap("call:", m.ToolCallID)
+		if len(m.ToolCalls) > 0 {
+			calls := make([]history.ToolCall, len(m.ToolCalls))
+			for j, c := range m.ToolCalls {
+				c.ID = remap("call:", c.ID)
+				calls[j] = c
+			}
+			m.ToolCalls = calls
+		}
+		out[i] = m
+	}
+	return t, out
+}

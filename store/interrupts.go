@@ -1,0 +1,248 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/juncture-app/juncture/agent/history"
+)
+
+// Resolution answers one pending interrupt.
+type Resolution struct {
+	ID       string                  `json:"id"`
+	Status   history.InterruptStatus `json:"status"` // InterruptResolved or InterruptCancelled
+	Response json.RawMessage         `json:"response,omitempty"`
+}
+
+const interruptCols = "id, thread_id, run_id, generation, kind, tool_call_id, descriptor, status, response, created_at, resolved_at"
+
+func scanInterrupt(s interface{ Scan(...any) error }) (history.Interrupt, error) {
+	var it history.Interrupt
+	var desc string
+	var resp sql.NullString
+	err := s.Scan(&it.ID, &it.ThreadID, &it.RunID, &it.Generation, &it.Kind, &it.ToolCallID, &desc,
+		&it.Status, &resp, &it.CreatedAt, &it.ResolvedAt)
+	it.Descriptor = json.RawMessage(desc)
+	if resp.Valid {
+		it.Response = json.RawMessage(resp.String)
+	}
+	return it, err
+}
+
+// PutInterrupts stores interrupts (upsert by id) in one transaction. The
+// descriptor is kept byte for byte, so a restart re-emits the same object.
+func (db *DB) PutInterrupts(ctx context.Context, its []history.Interrupt) error {
+	for _, it := range its {
+		if it.ID == "" || it.ThreadID == "" {
+			return errors.New("store: put interrupts: empty id or thread id")
+		}
+		if !json.Valid(it.Descriptor) {
+			return fmt.Errorf("store: put interrupt %s: descriptor is not valid JSON", it.ID)
+		}
+		if len(it.Response) > 0 && !json.Valid(it.Response) {
+			return fmt.Errorf("store: put interrupt %s: response is not valid JSON", it.ID)
+		}
+	}
+	now := db.now()
+	err := db.writeTx(ctx, func(tx *sql.Tx) error {
+		for _, it := range its {
+			if it.Status == "" {
+				it.Status = history.InterruptPending
+			}
+			if it.CreatedAt == 0 {
+				it.CreatedAt = now
+			}
+			res, err := tx.ExecContext(ctx, `INSERT INTO interrupts (`+interruptCols+`)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+ON CONFLICT (id) DO UPDATE SET run_id = excluded.run_id, generation = excluded.generation,
+    kind = excluded.kind, tool_call_id = excluded.tool_call_id, descriptor = excluded.descriptor,
+    status = excluded.status, response = excluded.response, created_at = excluded.created_at,
+    resolved_at = excluded.resolved_at
+WHERE interrupts.thread_id = excluded.thread_id`,
+				it.ID, it.ThreadID, it.RunID, it.Generation, it.Kind, it.ToolCallID, string(it.Descriptor),
+				string(it.Status), nullJSON(it.Response), it.CreatedAt, it.ResolvedAt)
+			if err != nil {
+				return fmt.Errorf("interrupt %s: %w", it.ID, err)
+			}
+			if n, _ := res.RowsAffected(); n == 0 {
+				return fmt.Errorf("interrupt %s already belongs to another thread", it.ID)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("store: put interrupts: %w", err)
+	}
+	return nil
+}
+
+// PendingInterrupts returns the thread's pending interrupts in the order
+// they were stored.
+func (db *DB) PendingInterrupts(ctx context.Context, threadID string) ([]history.Interrupt, error) {
+	rows, err := db.r.QueryContext(ctx, "SELECT "+interruptCols+
+		" FROM interrupts WHERE thread_id = ? AND status = 'pending' ORDER BY seq", threadID)
+	if err != nil {
+		return nil, fmt.Errorf("store: pending interrupts of %s: %w", threadID, err)
+	}
+	defer rows.Close()
+	its := []history.Interrupt{}
+	for rows.Next() {
+		it, err := scanInterrupt(rows)
+		if err != nil {
+			return nil, fmt.Errorf("store: pending interrupts of %s: %w", threadID, err)
+		}
+		its = append(its, it)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("store: pending interrupts of %s: %w", threadID, err)
+	}
+	return its, nil
+}
+
+// Interrupt returns one interrupt, or ErrNotFound.
+func (db *DB) Interrupt(ctx context.Context, id string) (history.Interrupt, error) {
+	it, err := scanInterrupt(db.r.QueryRowContext(ctx, "SELECT "+interruptCols+" FROM interrupts WHERE id = ?", id))
+	if errors.Is(err, sql.ErrNoRows) {
+		err = ErrNotFound
+	}
+	if err != nil {
+		return history.Interrupt{}, fmt.Errorf("store: interrupt %s: %w", id, err)
+	}
+	return it, nil
+}
+
+// ResolveInterrupts answers pending interrupts of a thread, all or nothing:
+// if any listed id is not pending in that thread (answered already, of
+// another thread, unknown, or listed twice) nothing changes and a
+// *ConflictError lists the offending ids. First answer wins.
+func (db *DB) ResolveInterrupts(ctx context.Context, threadID string, res []Resolution) error {
+	for _, r := range res {
+		if r.Status != history.InterruptResolved && r.Status != history.InterruptCancelled {
+			return fmt.Errorf("store: resolve interrupt %s: status must be resolved or cancelled, not %q", r.ID, r.Status)
+		}
+		if len(r.Response) > 0 && !json.Valid(r.Response) {
+			return fmt.Errorf("store: resolve interrupt %s: response is not valid JSON", r.ID)
+		}
+	}
+	now := db.now()
+	var conflict *ConflictError
+	err := db.writeTx(ctx, func(tx *sql.Tx) error {
+		seen := make(map[string]bool, len(res))
+		var bad []string
+		for _, r := range res {
+			var n int
+			err := tx.QueryRowContext(ctx,
+				"SELECT count(*) FROM interrupts WHERE id = ? AND thread_id = ? AND status = 'pending'", r.ID, threadID).Scan(&n)
+			if err != nil {
+				return err
+			}
+			if n == 0 || seen[r.ID] {
+				bad = append(bad, r.ID)
+			}
+			seen[r.ID] = true
+		}
+		if len(bad) > 0 {
+			conflict = &ConflictError{IDs: bad}
+			return conflict
+		}
+		for _, r := range res {
+			if _, err := tx.ExecContext(ctx,
+				"UPDATE interrupts SET status = ?, response = ?, resolved_at = ? WHERE id = ?",
+				string(r.Status), nullJSON(r.Response), now, r.ID); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if conflict != nil {
+		return conflict
+	}
+	if err != nil {
+		return fmt.Errorf("store: resolve interrupts of %s: %w", threadID, err)
+	}
+	return nil
+}
+
+const clientToolCols = "tool_call_id, thread_id, run_id, tool_name, arguments, state, result, created_at"
+
+func scanClientTool(s interface{ Scan(...any) error }) (history.ClientToolCall, error) {
+	var c history.ClientToolCall
+	err := s.Scan(&c.ToolCallID, &c.ThreadID, &c.RunID, &c.ToolName, &c.Arguments, &c.State, &c.Result, &c.CreatedAt)
+	return c, err
+}
+
+// PutClientToolCall stores a frontend-executed tool call (upsert by tool
+// call id).
+func (db *DB) PutClientToolCall(ctx context.Context, c history.ClientToolCall) error {
+	if c.ToolCallID == "" || c.ThreadID == "" {
+		return errors.New("store: put client tool call: empty tool call id or thread id")
+	}
+	if c.Arguments == "" {
+		c.Arguments = "{}"
+	}
+	if c.State == "" {
+		c.State = history.ClientToolPending
+	}
+	if c.CreatedAt == 0 {
+		c.CreatedAt = db.now()
+	}
+	err := db.writeTx(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, `INSERT INTO client_tool_calls (`+clientToolCols+`)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+ON CONFLICT (tool_call_id) DO UPDATE SET run_id = excluded.run_id, tool_name = excluded.tool_name,
+    arguments = excluded.arguments, state = excluded.state, result = excluded.result,
+    created_at = excluded.created_at
+WHERE client_tool_calls.thread_id = excluded.thread_id`,
+			c.ToolCallID, c.ThreadID, c.RunID, c.ToolName, c.Arguments, string(c.State), c.Result, c.CreatedAt)
+		if err != nil {
+			return err
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return errors.New("tool call already belongs to another thread")
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("store: put client tool call %s: %w", c.ToolCallID, err)
+	}
+	return nil
+}
+
+// PendingClientToolCalls returns the thread's pending client tool calls in
+// the order they were stored.
+func (db *DB) PendingClientToolCalls(ctx context.Context, threadID string) ([]history.ClientToolCall, error) {
+	rows, err := db.r.QueryContext(ctx, "SELECT "+clientToolCols+
+		" FROM client_tool_calls WHERE thread_id = ? AND state = 'pending' ORDER BY seq", threadID)
+	if err != nil {
+		return nil, fmt.Errorf("store: pending client tool calls of %s: %w", threadID, err)
+	}
+	defer rows.Close()
+	calls := []history.ClientToolCall{}
+	for rows.Next() {
+		c, err := scanClientTool(rows)
+		if err != nil {
+			return nil, fmt.Errorf("store: pending client tool calls of %s: %w", threadID, err)
+		}
+		calls = append(calls, c)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("store: pending client tool calls of %s: %w", threadID, err)
+	}
+	return calls, nil
+}
+
+// ClientToolCall returns one client tool call, or ErrNotFound.
+func (db *DB) ClientToolCall(ctx context.Context, toolCallID string) (history.ClientToolCall, error) {
+	c, err := scanClientTool(db.r.QueryRowContext(ctx,
+		"SELECT "+clientToolCols+" FROM client_tool_calls WHERE tool_call_id = ?", toolCallID))
+	if errors.Is(err, sql.ErrNoRows) {
+		err = ErrNotFound
+	}
+	if err != nil {
+		return history.ClientToolCall{}, fmt.Errorf("store: client tool call %s: %w", toolCallID, err)
+	}
+	return c, nil
+}

@@ -1,0 +1,96 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"path/filepath"
+	"sync/atomic"
+	"testing"
+
+	"go.uber.org/goleak"
+
+	"github.com/juncture-app/juncture/agent/history"
+)
+
+func TestMain(m *testing.M) {
+	goleak.VerifyTestMain(m)
+}
+
+// openTest opens a fresh database in a temporary directory, closed at the
+// end of the test. Its clock starts at 1,000,000 ms and ticks 1 ms per read.
+func openTest(t testing.TB) *DB {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "juncture.db")
+	db, err := Open(context.Background(), path)
+	if err != nil {
+		t.Fatalf("Open: %v", err)
+	}
+	var clock atomic.Int64
+	clock.Store(1_000_000)
+	db.now = func() int64 { return clock.Add(1) }
+	t.Cleanup(func() {
+		if err := db.Close(); err != nil {
+			t.Errorf("Close: %v", err)
+		}
+	})
+	return db
+}
+
+func mustThread(t testing.TB, db *DB, id, title string) history.Thread {
+	t.Helper()
+	th := history.Thread{ID: id, Title: title, CreatedAt: 100, UpdatedAt: 100}
+	if err := db.CreateThread(context.Background(), th); err != nil {
+		t.Fatalf("CreateThread: %v", err)
+	}
+	return th
+}
+
+func mustPut(t testing.TB, db *DB, msgs ...history.Message) {
+	t.Helper()
+	if err := db.PutMessages(context.Background(), msgs); err != nil {
+		t.Fatalf("PutMessages: %v", err)
+	}
+}
+
+func userMsg(thread, id, text string) history.Message {
+	return history.Message{ID: id, ThreadID: thread, Role: history.RoleUser, Content: text, Status: history.StatusComplete, CreatedAt: 200}
+}
+
+func assistantMsg(thread, id, text string, calls ...history.ToolCall) history.Message {
+	return history.Message{ID: id, ThreadID: thread, Role: history.RoleAssistant, Content: text, ToolCalls: calls, Status: history.StatusComplete, CreatedAt: 300}
+}
+
+func toolMsg(thread, id, callID, name, result string) history.Message {
+	return history.Message{ID: id, ThreadID: thread, Role: history.RoleTool, ToolCallID: callID, ToolName: name, Content: result, Status: history.StatusComplete, CreatedAt: 400}
+}
+
+func mustMessages(t testing.TB, db *DB, thread string) []history.Message {
+	t.Helper()
+	msgs, err := db.Messages(context.Background(), thread)
+	if err != nil {
+		t.Fatalf("Messages(%s): %v", thread, err)
+	}
+	return msgs
+}
+
+func ids(msgs []history.Message) string {
+	s := ""
+	for i, m := range msgs {
+		if i > 0 {
+			s += ","
+		}
+		s += m.ID
+	}
+	return s
+}
+
+func isNotFound(err error) bool { return errors.Is(err, ErrNotFound) }
+
+func search(t testing.TB, db *DB, q string) []SearchHit {
+	t.Helper()
+	hits, err := db.SearchHistory(context.Background(), q, 20)
+	if err != nil {
+		t.Fatalf("SearchHistory(%q): %v", q, err)
+	}
+	return hits
+}

@@ -1,0 +1,216 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/juncture-app/juncture/agent/history"
+)
+
+const messageCols = "id, thread_id, run_id, role, content, reasoning, tool_calls, tool_call_id, tool_name, is_error, status, error, created_at"
+
+func scanMessage(s interface{ Scan(...any) error }) (history.Message, error) {
+	var m history.Message
+	var calls sql.NullString
+	err := s.Scan(&m.ID, &m.ThreadID, &m.RunID, &m.Role, &m.Content, &m.Reasoning, &calls,
+		&m.ToolCallID, &m.ToolName, &m.IsError, &m.Status, &m.Error, &m.CreatedAt)
+	if err != nil {
+		return m, err
+	}
+	if calls.Valid && calls.String != "" {
+		if err := json.Unmarshal([]byte(calls.String), &m.ToolCalls); err != nil {
+			return m, fmt.Errorf("message %s: tool calls: %w", m.ID, err)
+		}
+	}
+	return m, nil
+}
+
+// Messages returns a thread's messages in thread order: the order in which
+// they were first stored, whatever their timestamps. It returns ErrNotFound
+// if there is no such thread.
+func (db *DB) Messages(ctx context.Context, threadID string) ([]history.Message, error) {
+	var msgs []history.Message
+	err := db.readTx(ctx, func(tx *sql.Tx) error {
+		var one int
+		if err := tx.QueryRowContext(ctx, "SELECT 1 FROM threads WHERE id = ?", threadID).Scan(&one); err != nil {
+			if errors.Is(err, sql.ErrNoRows) {
+				return ErrNotFound
+			}
+			return err
+		}
+		var err error
+		msgs, err = queryMessages(ctx, tx, "SELECT "+messageCols+" FROM messages WHERE thread_id = ? ORDER BY seq", threadID)
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("store: messages of thread %s: %w", threadID, err)
+	}
+	return msgs, nil
+}
+
+type querier interface {
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+}
+
+func queryMessages(ctx context.Context, q querier, query string, args ...any) ([]history.Message, error) {
+	rows, err := q.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	msgs := []history.Message{}
+	for rows.Next() {
+		m, err := scanMessage(rows)
+		if err != nil {
+			return nil, err
+		}
+		msgs = append(msgs, m)
+	}
+	return msgs, rows.Err()
+}
+
+// Message returns one message, or ErrNotFound.
+func (db *DB) Message(ctx context.Context, id string) (history.Message, error) {
+	m, err := scanMessage(db.r.QueryRowContext(ctx, "SELECT "+messageCols+" FROM messages WHERE id = ?", id))
+	if errors.Is(err, sql.ErrNoRows) {
+		err = ErrNotFound
+	}
+	if err != nil {
+		return history.Message{}, fmt.Errorf("store: message %s: %w", id, err)
+	}
+	return m, nil
+}
+
+// PutMessage stores a message: inserted at the end of its thread if its id
+// is new, otherwise updated in place (keeping its position). It counts as
+// activity on the thread, which must exist (ErrNotFound otherwise). A
+// message id belongs to one thread for ever: updating it with another
+// ThreadID is an error.
+func (db *DB) PutMessage(ctx context.Context, m history.Message) error {
+	return db.PutMessages(ctx, []history.Message{m})
+}
+
+// PutMessages stores several messages, in order, in one transaction: all of
+// them or none.
+func (db *DB) PutMessages(ctx context.Context, msgs []history.Message) error {
+	if len(msgs) == 0 {
+		return nil
+	}
+	msgs = slices.Clone(msgs) // checkMessage fills defaults
+	for i := range msgs {
+		if err := checkMessage(&msgs[i]); err != nil {
+			return fmt.Errorf("store: put message %s: %w", msgs[i].ID, err)
+		}
+	}
+	now := db.now()
+	err := db.writeTx(ctx, func(tx *sql.Tx) error {
+		return putMessages(ctx, tx, msgs, now, false)
+	})
+	if err != nil {
+		if len(msgs) == 1 {
+			return fmt.Errorf("store: put message %s: %w", msgs[0].ID, err)
+		}
+		return fmt.Errorf("store: put %d messages: %w", len(msgs), err)
+	}
+	return nil
+}
+
+// checkMessage validates m and fills the defaults the schema relies on.
+func checkMessage(m *history.Message) error {
+	if m.ID == "" {
+		return errors.New("empty message id")
+	}
+	if m.ThreadID == "" {
+		return errors.New("empty thread id")
+	}
+	switch m.Role {
+	case history.RoleUser, history.RoleAssistant, history.RoleTool, history.RoleSystem:
+	default:
+		return fmt.Errorf("unknown role %q", m.Role)
+	}
+	switch m.Status {
+	case "":
+		m.Status = history.StatusComplete
+	case history.StatusComplete, history.StatusStreaming, history.StatusInterrupted, history.StatusError:
+	default:
+		return fmt.Errorf("unknown status %q", m.Status)
+	}
+	return nil
+}
+
+const upsertMessage = `INSERT INTO messages (` + messageCols + `)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+ON CONFLICT (id) DO UPDATE SET
+    run_id = excluded.run_id, role = excluded.role, content = excluded.content,
+    reasoning = excluded.reasoning, tool_calls = excluded.tool_calls,
+    tool_call_id = excluded.tool_call_id, tool_name = excluded.tool_name,
+    is_error = excluded.is_error, status = excluded.status, error = excluded.error,
+    created_at = excluded.created_at
+WHERE messages.thread_id = excluded.thread_id`
+
+// A streaming snapshot never replaces a message that is no longer
+// streaming: the final state written by Commit (or anyone) wins over a
+// snapshot that arrives late.
+const upsertSnapshot = upsertMessage + ` AND messages.status = 'streaming'`
+
+// putMessages writes msgs (already checked) and, unless now is 0, records
+// activity at now on their threads (which must exist).
+// snapshot selects the streaming-snapshot rule above; a snapshot that loses
+// to a final state is skipped silently.
+func putMessages(ctx context.Context, tx *sql.Tx, msgs []history.Message, now int64, snapshot bool) error {
+	q := upsertMessage
+	if snapshot {
+		q = upsertSnapshot
+	}
+	stmt, err := tx.PrepareContext(ctx, q)
+	if err != nil {
+		return err
+	}
+	defer stmt.Close()
+	touched := make(map[string]bool)
+	for _, m := range msgs {
+		if now != 0 && !touched[m.ThreadID] {
+			if err := touchThread(ctx, tx, m.ThreadID, now); err != nil {
+				return err
+			}
+			touched[m.ThreadID] = true
+		}
+		calls, err := encodeToolCalls(m.ToolCalls)
+		if err != nil {
+			return fmt.Errorf("message %s: %w", m.ID, err)
+		}
+		res, err := stmt.ExecContext(ctx, m.ID, m.ThreadID, m.RunID, string(m.Role), m.Content, m.Reasoning, calls,
+			m.ToolCallID, m.ToolName, boolInt(m.IsError), string(m.Status), m.Error, m.CreatedAt)
+		if err != nil {
+			return fmt.Errorf("message %s: %w", m.ID, err)
+		}
+		if n, _ := res.RowsAffected(); n == 0 && !snapshot {
+			return fmt.Errorf("message %s already belongs to another thread", m.ID)
+		}
+	}
+	return nil
+}
+
+// encodeToolCalls stores tool calls as a JSON array (NULL when none), with
+// empty arguments stored as "{}" as history.ToolCall documents.
+func encodeToolCalls(calls []history.ToolCall) (any, error) {
+	if len(calls) == 0 {
+		return nil, nil
+	}
+	norm := make([]history.ToolCall, len(calls))
+	for i, c := range calls {
+		if c.Arguments == "" {
+			c.Arguments = "{}"
+		}
+		norm[i] = c
+	}
+	b, err := json.Marshal(norm)
+	if err != nil {
+		return nil, err
+	}
+	return string(b), nil
+}

@@ -1,0 +1,303 @@
+package store
+
+import (
+	"bytes"
+	"context"
+	"database/sql"
+	"errors"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/juncture-app/juncture/agent/history"
+)
+
+func TestOpenConfiguresDurability(t *testing.T) {
+	t.Parallel()
+	db := openTest(t)
+	ctx := context.Background()
+	for _, c := range []struct {
+		pragma string
+		want   string
+	}{
+		{"journal_mode", "wal"},
+		{"foreign_keys", "1"},
+		{"synchronous", "2"}, // FULL
+		{"busy_timeout", "5000"},
+		{"user_version", strconv.Itoa(SchemaVersion)},
+	} {
+		var got string
+		if err := db.w.QueryRowContext(ctx, "PRAGMA "+c.pragma).Scan(&got); err != nil {
+			t.Fatal(err)
+		}
+		if got != c.want {
+			t.Errorf("PRAGMA %s = %s, want %s", c.pragma, got, c.want)
+		}
+	}
+	// The read pool cannot write, whatever a bug would try.
+	if _, err := db.r.ExecContext(ctx, "INSERT INTO settings (key, value) VALUES ('x', 'y')"); err == nil {
+		t.Error("read pool accepted a write")
+	}
+	// A brand-new database has nothing to back up.
+	if matches, _ := filepath.Glob(db.Path() + ".pre-*"); len(matches) != 0 {
+		t.Errorf("backup made for a new database: %v", matches)
+	}
+}
+
+func TestReopenKeepsData(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "sub", "dir", "j?#%.db") // odd characters must not break the URI
+	db, err := Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustThread(t, db, "t1", "kept")
+	mustPut(t, db, userMsg("t1", "m1", "hello"))
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(path); err != nil {
+		t.Fatalf("database not at the given path: %v", err)
+	}
+	db, err = Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if got := ids(mustMessages(t, db, "t1")); got != "m1" {
+		t.Errorf("after reopen messages = %q", got)
+	}
+	if matches, _ := filepath.Glob(path + ".pre-*"); len(matches) != 0 {
+		t.Errorf("backup made when nothing was migrated: %v", matches)
+	}
+}
+
+func TestMigrateFromV1(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	path := copyFixture(t, fixtureV1)
+	db, err := Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+
+	// The pre-migration backup is a faithful v1 copy.
+	bak, err := sql.Open("sqlite", dsn(BackupPath(path, 2), "mode=ro"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer bak.Close()
+	if v, err := userVersion(ctx, bak); err != nil || v != 1 {
+		t.Errorf("backup user_version = %d, %v; want 1", v, err)
+	}
+	var n int
+	if err := bak.QueryRow("SELECT count(*) FROM messages").Scan(&n); err != nil || n != 6 {
+		t.Errorf("backup holds %d messages (%v), want 6", n, err)
+	}
+
+	// Every record survived.
+	page, err := db.ListThreads(ctx, "", 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(page.Threads) != 2 || page.Threads[0].ID != "t-zurich" || !page.Threads[0].Pinned {
+		t.Fatalf("threads after migration = %+v", page.Threads)
+	}
+	msgs := mustMessages(t, db, "t-zurich")
+	if ids(msgs) != "m1,m2,m3,m4" {
+		t.Fatalf("messages after migration = %s", ids(msgs))
+	}
+	if len(msgs[1].ToolCalls) != 1 || msgs[1].ToolCalls[0].Arguments != `{"q":"fondue"}` {
+		t.Errorf("tool call after migration = %+v", msgs[1].ToolCalls)
+	}
+	if r, err := db.Run(ctx, "r2"); err != nil || string(r.Outcome) != `{"type":"success"}` {
+		t.Errorf("run r2 = %+v, %v", r, err)
+	}
+	if e, err := db.ToolExecution(ctx, "call-1"); err != nil || e.State != history.ToolFinished {
+		t.Errorf("tool execution = %+v, %v", e, err)
+	}
+	if s, err := db.Settings(ctx); err != nil || s["model"] != "llama3" {
+		t.Errorf("settings = %v, %v", s, err)
+	}
+	if r, err := db.PermissionRules(ctx); err != nil || len(r) != 1 {
+		t.Errorf("rules = %v, %v", r, err)
+	}
+
+	// v1 text is searchable after the upgrade, marker excluded.
+	for _, c := range []struct{ q, wantMsg, wantThread string }{
+		{"fondue tonight", "m1", "t-zurich"},
+		{"dezaley", "m3", "t-zurich"}, // tool result, diacritics folded
+		{"frost", "m6", "t-garden"},
+	} {
+		hits := search(t, db, c.q)
+		if len(hits) == 0 || hits[0].MessageID != c.wantMsg || hits[0].ThreadID != c.wantThread {
+			t.Errorf("search %q = %+v, want message %s", c.q, hits, c.wantMsg)
+		}
+	}
+	if hits := search(t, db, "zurich"); len(hits) == 0 || hits[0].MessageID != "" || hits[0].ThreadTitle != "Trip to Zürich" {
+		t.Errorf("title search after migration = %+v", hits)
+	}
+	if hits := search(t, db, "system user interrupted "); len(hits) != 0 {
+		t.Errorf("the interrupt marker was indexed: %+v", hits)
+	}
+	// New writes are indexed too.
+	mustPut(t, db, userMsg("t-garden", "m7", "and raclette?"))
+	if hits := search(t, db, "raclette"); len(hits) != 1 {
+		t.Errorf("new message not searchable: %+v", hits)
+	}
+}
+
+func TestFailedMigrationChangesNothing(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	path := copyFixture(t, fixtureV1)
+	// Something in the way of migration 2.
+	raw, err := sql.Open("sqlite", dsn(path))
+	if err != nil {
+		t.Fatal(err)
+	}
+	exec(t, raw, "CREATE TABLE messages_fts (x)")
+	raw.Close()
+
+	if _, err := Open(ctx, path); err == nil {
+		t.Fatal("Open succeeded despite a failing migration")
+	}
+	raw, err = sql.Open("sqlite", dsn(path))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer raw.Close()
+	if v, _ := userVersion(ctx, raw); v != 1 {
+		t.Errorf("user_version = %d after a failed migration, want 1", v)
+	}
+	var n int
+	if err := raw.QueryRow("SELECT count(*) FROM messages").Scan(&n); err != nil || n != 6 {
+		t.Errorf("messages after failed migration = %d, %v", n, err)
+	}
+	if _, err := os.Stat(BackupPath(path, 2)); err != nil {
+		t.Errorf("no backup before the failed migration: %v", err)
+	}
+}
+
+func TestRefuseNewerSchema(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	path := copyFixture(t, fixtureNewer)
+	before, _ := os.ReadFile(path)
+
+	_, err := Open(ctx, path)
+	var newer *NewerSchemaError
+	if !errors.As(err, &newer) {
+		t.Fatalf("Open = %v, want *NewerSchemaError", err)
+	}
+	if newer.Found != newerVersion || newer.Supported != SchemaVersion || newer.Path != path {
+		t.Errorf("error = %+v", newer)
+	}
+	if !strings.Contains(err.Error(), "newer Juncture") {
+		t.Errorf("message does not tell the person what to do: %s", err)
+	}
+	after, _ := os.ReadFile(path)
+	if !bytes.Equal(before, after) {
+		t.Error("the newer database was modified")
+	}
+	if matches, _ := filepath.Glob(path + "*"); len(matches) != 1 {
+		t.Errorf("files left next to the database: %v", matches)
+	}
+
+	// It can still be browsed through a copy.
+	ro, _, err := OpenReadOnlyCopy(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ro.Close()
+	if th, err := ro.Thread(ctx, "t-future"); err != nil || th.Title != "From the future" {
+		t.Errorf("read-only copy thread = %+v, %v", th, err)
+	}
+}
+
+func TestCorruptDatabase(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "juncture.db")
+	db, err := Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustThread(t, db, "t1", "Survivor")
+	mustPut(t, db, userMsg("t1", "m1", "still readable"))
+	if err := db.SaveSettings(ctx, map[string]string{"theme": "dark"}); err != nil {
+		t.Fatal(err)
+	}
+	var root, pageSize int64
+	db.w.QueryRow("SELECT rootpage FROM sqlite_schema WHERE name = 'settings'").Scan(&root)
+	db.w.QueryRow("PRAGMA page_size").Scan(&pageSize)
+	if err := db.Close(); err != nil { // checkpoints the WAL into the file
+		t.Fatal(err)
+	}
+	// Break the settings table's root page: invalid b-tree page type.
+	f, err := os.OpenFile(path, os.O_RDWR, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.WriteAt([]byte{0x77}, (root-1)*pageSize); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	before, _ := os.ReadFile(path)
+
+	_, err = Open(ctx, path)
+	var corrupt *CorruptError
+	if !errors.As(err, &corrupt) || corrupt.Path != path || corrupt.Detail == "" {
+		t.Fatalf("Open = %v, want *CorruptError", err)
+	}
+	if after, _ := os.ReadFile(path); !bytes.Equal(before, after) {
+		t.Error("the corrupt database was modified")
+	}
+	if _, err := os.Stat(BackupPath(path, SchemaVersion+1)); err == nil {
+		t.Error("a backup was attempted")
+	}
+
+	ro, copyPath, err := OpenReadOnlyCopy(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if copyPath == path || filepath.Dir(copyPath) == filepath.Dir(path) {
+		t.Errorf("copy at %s is not a separate copy", copyPath)
+	}
+	if got := ids(mustMessages(t, ro, "t1")); got != "m1" {
+		t.Errorf("read-only copy messages = %q", got)
+	}
+	if err := ro.RenameThread(ctx, "t1", "x"); !errors.Is(err, ErrReadOnly) {
+		t.Errorf("write through read-only copy = %v, want ErrReadOnly", err)
+	}
+	if err := ro.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(copyPath); !os.IsNotExist(err) {
+		t.Errorf("copy not removed on Close: %v", err)
+	}
+	if after, _ := os.ReadFile(path); !bytes.Equal(before, after) {
+		t.Error("the corrupt database was modified by the copy")
+	}
+}
+
+func TestNotADatabase(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "juncture.db")
+	junk := bytes.Repeat([]byte("this is not sqlite "), 400)
+	if err := os.WriteFile(path, junk, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	_, err := Open(context.Background(), path)
+	var corrupt *CorruptError
+	if !errors.As(err, &corrupt) {
+		t.Fatalf("Open = %v, want *CorruptError", err)
+	}
+	if after, _ := os.ReadFile(path); !bytes.Equal(junk, after) {
+		t.Error("the file was modified")
+	}
+}

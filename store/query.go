@@ -1,0 +1,203 @@
+package store
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// searchTerm is one word or phrase of a person's search text.
+type searchTerm struct {
+	text   string // the words, as typed (never FTS5 syntax)
+	prefix bool   // match words starting with the last word
+	not    bool   // exclude messages containing it
+	or     bool   // joined to the previous term with OR rather than AND
+}
+
+// ftsQuery turns anything a person can type into a safe FTS5 MATCH
+// expression, or "" when the text holds nothing searchable.
+//
+// The person's text is never given to FTS5 as syntax: every word or phrase
+// becomes a double-quoted FTS5 string (embedded quotes doubled), so FTS5
+// operators, column filters, parentheses, carets and stray quotes are just
+// text. On top of that, a small, forgiving syntax is understood:
+//
+//	"exact words"   a phrase (an unclosed quote runs to the end)
+//	word*  "a b"*   prefix: words starting with word
+//	a OR b          either (upper-case OR between two terms)
+//	-word, NOT word exclude (only when something else is searched for)
+//	AND             ignored (terms are AND-ed anyway)
+//
+// The last word, when the text does not end in a space, is matched as a
+// prefix: it is probably still being typed.
+func ftsQuery(input string) string {
+	terms := parseSearch(input)
+	if len(terms) == 0 {
+		return ""
+	}
+	var groups [][]searchTerm // OR of AND-groups
+	var excluded []searchTerm
+	for _, t := range terms {
+		switch {
+		case t.not:
+			excluded = append(excluded, t)
+		case t.or && len(groups) > 0:
+			groups = append(groups, []searchTerm{t})
+		case len(groups) == 0:
+			groups = append(groups, []searchTerm{t})
+		default:
+			groups[len(groups)-1] = append(groups[len(groups)-1], t)
+		}
+	}
+	if len(groups) == 0 {
+		// Only exclusions: FTS5 cannot express "everything but"; search
+		// for the words instead, as a person typing "-foo" half expects.
+		for _, t := range excluded {
+			t.not = false
+			groups = append(groups, []searchTerm{t})
+		}
+		excluded = nil
+		if len(groups) > 1 {
+			groups = [][]searchTerm{concat(groups)}
+		}
+	}
+	var b strings.Builder
+	for i, g := range groups {
+		if i > 0 {
+			b.WriteString(" OR ")
+		}
+		b.WriteByte('(')
+		for j, t := range g {
+			if j > 0 {
+				b.WriteByte(' ')
+			}
+			writeTerm(&b, t)
+		}
+		b.WriteByte(')')
+	}
+	if len(excluded) > 0 {
+		q := "(" + b.String() + ") NOT ("
+		b.Reset()
+		b.WriteString(q)
+		for i, t := range excluded {
+			if i > 0 {
+				b.WriteString(" OR ")
+			}
+			writeTerm(&b, t)
+		}
+		b.WriteByte(')')
+	}
+	return b.String()
+}
+
+func concat(groups [][]searchTerm) []searchTerm {
+	var all []searchTerm
+	for _, g := range groups {
+		all = append(all, g...)
+	}
+	return all
+}
+
+func writeTerm(b *strings.Builder, t searchTerm) {
+	b.WriteByte('"')
+	b.WriteString(strings.ReplaceAll(t.text, `"`, `""`))
+	b.WriteByte('"')
+	if t.prefix {
+		b.WriteString(" *")
+	}
+}
+
+// parseSearch splits the person's text into terms (see ftsQuery). Terms
+// with nothing the FTS5 tokenizer would index (punctuation, emoji) are
+// dropped.
+func parseSearch(input string) []searchTerm {
+	if !utf8.ValidString(input) {
+		input = strings.ToValidUTF8(input, " ")
+	}
+	input = strings.ReplaceAll(input, "\x00", " ")
+	var terms []searchTerm
+	pendingOr, pendingNot := false, false
+	add := func(t searchTerm) {
+		t.text = strings.TrimSpace(t.text)
+		if !searchable(t.text) {
+			return
+		}
+		t.or = pendingOr && len(terms) > 0
+		t.not = t.not || pendingNot
+		pendingOr, pendingNot = false, false
+		terms = append(terms, t)
+	}
+	rs := []rune(input)
+	for i := 0; i < len(rs); {
+		r := rs[i]
+		switch {
+		case unicode.IsSpace(r):
+			i++
+		case r == '"':
+			j := i + 1
+			for j < len(rs) && rs[j] != '"' {
+				j++
+			}
+			t := searchTerm{text: string(rs[i+1 : j])}
+			if j >= len(rs) { // unclosed: still being typed
+				t.prefix = true
+				i = j
+			} else {
+				i = j + 1
+				if i < len(rs) && rs[i] == '*' {
+					t.prefix = true
+					for i < len(rs) && rs[i] == '*' {
+						i++
+					}
+				}
+			}
+			add(t)
+		default:
+			j := i
+			for j < len(rs) && !unicode.IsSpace(rs[j]) && rs[j] != '"' {
+				j++
+			}
+			word := string(rs[i:j])
+			atEnd := j == len(rs)
+			i = j
+			switch word {
+			case "OR":
+				if len(terms) > 0 {
+					pendingOr = true
+					continue
+				}
+			case "AND":
+				continue
+			case "NOT":
+				pendingNot = true
+				continue
+			}
+			t := searchTerm{}
+			if strings.HasPrefix(word, "-") && len(word) > 1 {
+				t.not = true
+				word = strings.TrimLeft(word, "-")
+			}
+			if strings.HasSuffix(word, "*") {
+				t.prefix = true
+				word = strings.TrimRight(word, "*")
+			}
+			if atEnd {
+				t.prefix = true
+			}
+			t.text = word
+			add(t)
+		}
+	}
+	return terms
+}
+
+// searchable reports whether s holds a character the unicode61 tokenizer
+// treats as part of a word (letters, numbers, private-use characters).
+func searchable(s string) bool {
+	for _, r := range s {
+		if unicode.IsLetter(r) || unicode.IsNumber(r) || unicode.Is(unicode.Co, r) {
+			return true
+		}
+	}
+	return false
+}
