@@ -231,7 +231,8 @@ func TestHTTPErrors(t *testing.T) {
 		{HTTPError(429, `{"error":{"message":"Rate limit reached","type":"rate_limit"}}`, "Retry-After", "1"), 429, "Rate limit reached", "1"},
 		{HTTPError(500, `{"error":{"message":"boom","type":"server_error"}}`), 500, "boom", ""},
 		{HTTPError(401, `{"error":{"message":"Incorrect API key provided","type":"invalid_request_error","code":"invalid_api_key"}}`), 401, "Incorrect API key provided", ""},
-		{Response{}, 500, "fakellm: no scripted response", ""}, // queue empty, no fallback
+		{HTTPError(502, "<html>Bad Gateway</html>"), 502, "", ""}, // a proxy's non-JSON body
+		{Response{}, 500, "fakellm: no scripted response", ""},    // queue empty, no fallback
 	} {
 		if tc.resp.status != 0 {
 			srv.Enqueue(tc.resp)
@@ -254,8 +255,8 @@ func TestHTTPErrors(t *testing.T) {
 	if !errors.As(err, &apiErr) || apiErr.StatusCode != 503 {
 		t.Errorf("non-stream error = %v", err)
 	}
-	if n := len(srv.Requests()); n != 5 {
-		t.Errorf("recorded %d requests, want 5", n)
+	if n := len(srv.Requests()); n != 6 {
+		t.Errorf("recorded %d requests, want 6", n)
 	}
 }
 

@@ -296,8 +296,8 @@ func Reply(steps ...Step) Response {
 //
 //	HTTPError(429, `{"error":{"message":"Rate limit reached","type":"rate_limit"}}`, "Retry-After", "1")
 //
-// The Content-Type is application/json when the body looks like JSON and
-// text/plain otherwise. It panics on an odd number of header arguments.
+// Unless the headers set it, the Content-Type is application/json when the
+// body looks like JSON and text/plain otherwise. It panics on an odd number of header arguments.
 func HTTPError(status int, body string, header ...string) Response {
 	if len(header)%2 != 0 {
 		panic("fakellm: HTTPError header arguments must be key, value pairs")

@@ -23,21 +23,20 @@ type Server struct {
 	// e.g. "http://127.0.0.1:41234/v1".
 	URL string
 
-	ln       net.Listener
 	srv      *http.Server
 	done     chan struct{} // closed by Close: ends stalls and delays
 	serveErr chan error
 
-	mu        sync.Mutex
-	closed    bool
-	active    int        // handlers running
-	idle      *sync.Cond // signalled when active drops to 0
-	queue     []Response
-	fallback  func(Request) Response
-	reqs      []Request
-	arrived   chan struct{} // closed and replaced on every new request
-	models    []string
-	logger    *log.Logger
+	mu       sync.Mutex
+	closed   bool
+	active   int        // handlers running
+	idle     *sync.Cond // signalled when active drops to 0
+	queue    []Response
+	fallback func(Request) Response
+	reqs     []Request
+	arrived  chan struct{} // closed and replaced on every new request
+	models   []string
+	logger   *log.Logger
 }
 
 // Start starts a server on 127.0.0.1 with a random port and closes it when
@@ -63,7 +62,6 @@ func New(addr string) (*Server, error) {
 		return nil, fmt.Errorf("listen: %w", err)
 	}
 	s := &Server{
-		ln:       ln,
 		done:     make(chan struct{}),
 		serveErr: make(chan error, 1),
 		arrived:  make(chan struct{}),
@@ -324,7 +322,9 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 		for i := 0; i+1 < len(resp.header); i += 2 {
 			w.Header().Add(resp.header[i], resp.header[i+1])
 		}
-		w.Header().Set("Content-Type", resp.contentType())
+		if w.Header().Get("Content-Type") == "" {
+			w.Header().Set("Content-Type", resp.contentType())
+		}
 		w.WriteHeader(resp.status)
 		_, _ = io.WriteString(w, resp.body)
 	case resp.headerOnly:

@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 )
 
 func TestBuiltinsGating(t *testing.T) {
@@ -191,41 +190,32 @@ func TestWriteFile(t *testing.T) {
 		{name: "new folder below symlink", path: "out/a/b/evil.txt", content: "x", want: []string{"outside the workspace"}, isError: true},
 		{name: "folder", path: "dir", content: "x", want: []string{"is a folder"}, isError: true},
 	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			t.Parallel()
-			res := call(t, context.Background(), r, ToolWriteFile, map[string]any{"path": tc.path, "content": tc.content})
-			if res.IsError != tc.isError {
-				t.Fatalf("IsError = %v: %s", res.IsError, res.Content)
-			}
-			mustContain(t, res.Content, tc.want...)
-			if tc.isError {
-				return
-			}
-			got, err := os.ReadFile(filepath.Join(root, tc.path))
-			if err != nil || string(got) != tc.content {
-				t.Errorf("file = %q, %v; want %q", got, err, tc.content)
-			}
-		})
-	}
-	t.Run("checks", func(t *testing.T) {
-		t.Parallel()
-		// Wait for the writes above: subtests of a parallel test run
-		// together, so poll for their results.
-		deadline := time.Now().Add(10 * time.Second)
-		for {
-			if b, _ := os.ReadFile(filepath.Join(root, "old.txt")); string(b) == "a\nB\nc\n" || time.Now().After(deadline) {
-				break
-			}
-			time.Sleep(10 * time.Millisecond)
-		}
-		if info, err := os.Stat(filepath.Join(root, "old.txt")); err != nil || info.Mode().Perm() != 0o600 {
-			t.Errorf("overwrite lost the file mode: %v %v", info.Mode(), err)
-		}
-		if entries, _ := os.ReadDir(outside); len(entries) != 0 {
-			t.Errorf("something was written outside: %v", entries)
+	// The group returns once its parallel subtests are done.
+	t.Run("group", func(t *testing.T) {
+		for _, tc := range tests {
+			t.Run(tc.name, func(t *testing.T) {
+				t.Parallel()
+				res := call(t, context.Background(), r, ToolWriteFile, map[string]any{"path": tc.path, "content": tc.content})
+				if res.IsError != tc.isError {
+					t.Fatalf("IsError = %v: %s", res.IsError, res.Content)
+				}
+				mustContain(t, res.Content, tc.want...)
+				if tc.isError {
+					return
+				}
+				got, err := os.ReadFile(filepath.Join(root, tc.path))
+				if err != nil || string(got) != tc.content {
+					t.Errorf("file = %q, %v; want %q", got, err, tc.content)
+				}
+			})
 		}
 	})
+	if info, err := os.Stat(filepath.Join(root, "old.txt")); err != nil || info.Mode().Perm() != 0o600 {
+		t.Errorf("overwrite lost the file mode: %v %v", info.Mode(), err)
+	}
+	if entries, _ := os.ReadDir(outside); len(entries) != 0 {
+		t.Errorf("something was written outside: %v", entries)
+	}
 }
 
 func TestWriteFileLeavesNoTempFiles(t *testing.T) {

@@ -54,16 +54,13 @@ func readFile(w Workspace, a readArgs) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	f, err := os.Open(p)
+	// Stat before opening: opening a FIFO would block, and read_file runs
+	// to completion whatever Stop says.
+	info, err := os.Stat(p)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return Result{}, fmt.Errorf("file %q does not exist", a.Path)
 		}
-		return Result{}, fmt.Errorf("cannot read %q: %w", a.Path, err)
-	}
-	defer f.Close()
-	info, err := f.Stat()
-	if err != nil {
 		return Result{}, fmt.Errorf("cannot read %q: %w", a.Path, err)
 	}
 	if info.IsDir() {
@@ -72,6 +69,11 @@ func readFile(w Workspace, a readArgs) (Result, error) {
 	if !info.Mode().IsRegular() {
 		return Result{}, fmt.Errorf("%q is not a regular file", a.Path)
 	}
+	f, err := os.Open(p)
+	if err != nil {
+		return Result{}, fmt.Errorf("cannot read %q: %w", a.Path, err)
+	}
+	defer f.Close()
 	if info.Size() == 0 {
 		return Result{Content: "(empty file)"}, nil
 	}

@@ -348,3 +348,25 @@ func (r *Registry) Execute(ctx context.Context, c Call) (res Result) {
 	}
 	return out
 }
+
+// Preview describes a prepared call for the approval card: the tool's own
+// Preview when it has one, otherwise the arguments as indented JSON. A
+// panicking Preview becomes an error.
+func (r *Registry) Preview(ctx context.Context, c Call) (pv Preview, err error) {
+	t := c.Tool
+	if t.Preview == nil {
+		var buf bytes.Buffer
+		if json.Indent(&buf, c.Args, "", "  ") != nil {
+			buf.Reset()
+			buf.Write(c.Args)
+		}
+		return Preview{Kind: PreviewJSON, Title: t.Name, Body: buf.String()}, nil
+	}
+	defer func() {
+		if p := recover(); p != nil {
+			slog.Error("Tool preview panicked", "tool", t.Name, "panic", p, "stack", string(debug.Stack()))
+			err = fmt.Errorf("preview of %s crashed: %v", t.Name, p)
+		}
+	}()
+	return t.Preview(ctx, c.Args)
+}

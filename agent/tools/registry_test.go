@@ -211,3 +211,36 @@ func TestSpecsAndLookup(t *testing.T) {
 		t.Error("Lookup matched a prefix")
 	}
 }
+
+func TestRegistryPreview(t *testing.T) {
+	t.Parallel()
+	run := func(context.Context, json.RawMessage) (Result, error) { return Result{}, nil }
+	r, err := NewRegistry(
+		Tool{Name: "plain", Run: run},
+		Tool{Name: "custom", Run: run, Preview: func(_ context.Context, args json.RawMessage) (Preview, error) {
+			return Preview{Kind: PreviewCommand, Body: string(args)}, nil
+		}},
+		Tool{Name: "broken", Run: run, Preview: func(context.Context, json.RawMessage) (Preview, error) { panic("oops") }},
+	)
+	if err != nil {
+		t.Fatal(err)
+	}
+	prep := func(name string) Call {
+		c, res := r.Prepare(name, `{"b":1,"a":[1,2]}`)
+		if res != nil {
+			t.Fatal(res.Content)
+		}
+		return c
+	}
+	got, err := r.Preview(context.Background(), prep("plain"))
+	want := Preview{Kind: PreviewJSON, Title: "plain", Body: "{\n  \"a\": [\n    1,\n    2\n  ],\n  \"b\": 1\n}"}
+	if err != nil || got != want {
+		t.Errorf("plain = %+v, %v; want %+v", got, err, want)
+	}
+	if got, err := r.Preview(context.Background(), prep("custom")); err != nil || got.Body != `{"a":[1,2],"b":1}` {
+		t.Errorf("custom = %+v, %v", got, err)
+	}
+	if _, err := r.Preview(context.Background(), prep("broken")); err == nil || !strings.Contains(err.Error(), "crashed: oops") {
+		t.Errorf("broken = %v", err)
+	}
+}

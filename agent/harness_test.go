@@ -1,0 +1,275 @@
+package agent_test
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/juncture-app/juncture/agent"
+	"github.com/juncture-app/juncture/agent/agui"
+	"github.com/juncture-app/juncture/agent/fakellm"
+	"github.com/juncture-app/juncture/agent/history"
+	"github.com/juncture-app/juncture/agent/model"
+	"github.com/juncture-app/juncture/agent/tools"
+	"github.com/juncture-app/juncture/store"
+	"go.uber.org/goleak"
+)
+
+func TestMain(m *testing.M) {
+	goleak.VerifyTestMain(m)
+}
+
+// rtStore is the runtime's view of the real SQLite store.
+type rtStore struct {
+	*store.DB
+	cp *store.Checkpointer
+}
+
+func (s rtStore) Checkpoint(m history.Message) { s.cp.Update(m) }
+func (s rtStore) PutMessage(ctx context.Context, m history.Message) error {
+	return s.cp.Commit(ctx, m)
+}
+
+// harness is a runtime on a real SQLite file and the fake streaming server,
+// with test tools next to the built-ins.
+type harness struct {
+	t      *testing.T
+	srv    *fakellm.Server
+	db     *store.DB
+	rt     *agent.Runtime
+	sub    *agent.Subscription
+	ws     string
+	tools  *tools.Registry
+	mu     sync.Mutex
+	events []agent.Envelope
+	// slowStarted is signalled when a slow test tool starts.
+	slowStarted chan string
+	slowRuns    map[string]int
+}
+
+type harnessOpt func(*agent.Options)
+
+func newHarness(t *testing.T, opts ...harnessOpt) *harness {
+	t.Helper()
+	h := &harness{t: t, srv: fakellm.Start(t), ws: t.TempDir(), slowStarted: make(chan string, 16), slowRuns: map[string]int{}}
+	db, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "juncture.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.db = db
+	cp := db.NewCheckpointer(20 * time.Millisecond)
+	ts := append(tools.Builtins(tools.Workspace{Root: h.ws}, tools.BuiltinOptions{EnableWriteTools: true, KillGrace: 200 * time.Millisecond}), h.testTools()...)
+	reg, err := tools.NewRegistry(ts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.tools = reg
+	client := model.New(model.Config{BaseURL: h.srv.URL, Model: "fake-model"})
+	o := agent.Options{
+		Store:       rtStore{DB: db, cp: cp},
+		Model:       func() (*model.Client, error) { return client, nil },
+		Tools:       func() *tools.Registry { return reg },
+		BackoffBase: 10 * time.Millisecond,
+	}
+	for _, f := range opts {
+		f(&o)
+	}
+	h.rt = agent.New(o)
+	h.sub = h.rt.Subscribe("")
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		if err := h.rt.Shutdown(ctx); err != nil {
+			t.Errorf("shutdown: %v", err)
+		}
+		if err := cp.Close(); err != nil {
+			t.Errorf("closing the checkpointer: %v", err)
+		}
+		if err := db.Close(); err != nil {
+			t.Errorf("closing the store: %v", err)
+		}
+	})
+	return h
+}
+
+// testTools are a slow MustComplete tool and a slow Abortable tool.
+func (h *harness) testTools() []tools.Tool {
+	schema := json.RawMessage(`{"type":"object","properties":{"ms":{"type":"integer"}},"additionalProperties":false}`)
+	slow := func(abortable bool) func(ctx context.Context, args json.RawMessage) (tools.Result, error) {
+		return func(ctx context.Context, args json.RawMessage) (tools.Result, error) {
+			var a struct{ Ms int }
+			_ = json.Unmarshal(args, &a)
+			h.mu.Lock()
+			name := "slow_finish"
+			if abortable {
+				name = "slow_abortable"
+			}
+			h.slowRuns[name]++
+			h.mu.Unlock()
+			h.slowStarted <- name
+			select {
+			case <-time.After(time.Duration(a.Ms) * time.Millisecond):
+				return tools.Result{Content: "finished after " + time.Duration(a.Ms*int(time.Millisecond)).String()}, nil
+			case <-ctx.Done():
+				return tools.Result{Content: history.ResultInterruptedMidRun, IsError: true}, nil
+			}
+		}
+	}
+	return []tools.Tool{
+		{Name: "slow_finish", Description: "waits, cannot be aborted", Schema: schema, OnStop: tools.MustComplete, Run: slow(false)},
+		{Name: "slow_abortable", Description: "waits, can be aborted", Schema: schema, OnStop: tools.Abortable, Run: slow(true)},
+	}
+}
+
+// next returns the next envelope of the thread, failing after d.
+func (h *harness) next(d time.Duration) agent.Envelope {
+	h.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), d)
+	defer cancel()
+	env, err := h.sub.Next(ctx)
+	if err != nil {
+		h.t.Fatalf("waiting for an event: %v (seen %d)", err, len(h.events))
+	}
+	h.events = append(h.events, env)
+	return env
+}
+
+// until reads events until one of type typ arrives and returns it.
+func (h *harness) until(typ string) agui.Event {
+	h.t.Helper()
+	for {
+		env := h.next(10 * time.Second)
+		if env.Name == agent.EnvelopeAGUI && env.Event.EventType() == typ {
+			return env.Event
+		}
+	}
+}
+
+// terminal reads until the run's RUN_FINISHED or RUN_ERROR.
+func (h *harness) terminal() agui.Event {
+	h.t.Helper()
+	for {
+		env := h.next(10 * time.Second)
+		if env.Name != agent.EnvelopeAGUI {
+			continue
+		}
+		switch env.Event.EventType() {
+		case agui.TypeRunFinished, agui.TypeRunError:
+			return env.Event
+		}
+	}
+}
+
+// idle waits until the thread has no running turn (its state is saved).
+func (h *harness) idle(threadID string) {
+	h.t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		if running, _ := h.rt.Running(threadID); !running {
+			return
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
+	h.t.Fatalf("thread %s still running", threadID)
+}
+
+func (h *harness) send(threadID, text string) {
+	h.t.Helper()
+	if _, err := h.rt.SendInput(context.Background(), threadID, text); err != nil {
+		h.t.Fatal(err)
+	}
+}
+
+func (h *harness) messages(threadID string) []history.Message {
+	h.t.Helper()
+	msgs, err := h.db.Messages(context.Background(), threadID)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	return msgs
+}
+
+// assertValidHistory checks what the next model request would carry.
+func (h *harness) assertValidHistory(threadID string) {
+	h.t.Helper()
+	assertValid(h.t, h.messages(threadID))
+}
+
+func assertValid(t *testing.T, msgs []history.Message) {
+	t.Helper()
+	out, _ := history.ForModel(msgs)
+	open := map[string]bool{}
+	for _, m := range out {
+		switch m.Role {
+		case history.RoleAssistant:
+			if len(open) > 0 {
+				t.Fatalf("assistant message %s follows unanswered tool calls %v", m.ID, open)
+			}
+			for _, c := range m.ToolCalls {
+				if !json.Valid([]byte(c.Arguments)) {
+					t.Fatalf("tool call %s has invalid arguments %q", c.ID, c.Arguments)
+				}
+				open[c.ID] = true
+			}
+		case history.RoleTool:
+			if !open[m.ToolCallID] {
+				t.Fatalf("tool result for %s answers no open call", m.ToolCallID)
+			}
+			delete(open, m.ToolCallID)
+		default:
+			if len(open) > 0 {
+				t.Fatalf("%s message follows unanswered tool calls %v", m.Role, open)
+			}
+		}
+	}
+	if len(open) > 0 {
+		t.Fatalf("tool calls without results: %v", open)
+	}
+}
+
+// sse renders the recorded events of the thread as an AG-UI SSE stream.
+func (h *harness) sse(threadID string) []byte {
+	var out []byte
+	for _, env := range h.events {
+		if env.Name != agent.EnvelopeAGUI || env.ThreadID != threadID {
+			continue
+		}
+		b, err := json.Marshal(env.Event)
+		if err != nil {
+			h.t.Fatal(err)
+		}
+		out = append(out, "data: "...)
+		out = append(out, b...)
+		out = append(out, "\n\n"...)
+	}
+	return out
+}
+
+// validateAGUI runs the official AG-UI 1.0 validator (strict) on a stream.
+// It is skipped only when node or the validator's packages are missing.
+func validateAGUI(t *testing.T, stream []byte) {
+	t.Helper()
+	validator := os.Getenv("AGUI_VALIDATOR")
+	if validator == "" {
+		validator, _ = filepath.Abs("../tools/agui-conformance/validate-sse.mjs")
+	}
+	if _, err := exec.LookPath("node"); err != nil {
+		t.Skip("node not installed; AG-UI conformance check skipped")
+	}
+	if _, err := os.Stat(filepath.Join(filepath.Dir(validator), "node_modules")); err != nil {
+		t.Skip("AG-UI validator not installed (make test installs it)")
+	}
+	f := filepath.Join(t.TempDir(), "stream.sse")
+	if err := os.WriteFile(f, stream, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command("node", validator, "--strict", f).CombinedOutput()
+	if err != nil {
+		t.Fatalf("AG-UI 1.0 conformance failed:\n%s\nstream:\n%s", out, stream)
+	}
+}

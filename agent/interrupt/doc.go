@@ -1,0 +1,2 @@
+// Package interrupt is Juncture's TanStack-AI-compatible interrupt model.
+package interrupt

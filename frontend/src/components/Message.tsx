@@ -1,0 +1,142 @@
+import { memo, useContext, useState } from 'react';
+import type { MessageItem } from '../state/derive';
+import { stripMarker, formatTime } from '../lib/format';
+import { TransportContext } from '../transport';
+import { webCopyText } from '../transport/platform';
+import { Markdown } from './Markdown';
+import { ToolBlock } from './ToolBlock';
+import { IconCheck, IconCopy, IconEdit, IconRetry } from './icons';
+import './Message.css';
+
+export interface MessageActions {
+  onContinue?: () => void;
+  onRegenerate?: () => void;
+  onEdit?: () => void;
+}
+
+export interface MessageRowProps extends MessageActions {
+  item: MessageItem;
+  highlighted: boolean;
+  /** The run is idle: follow-up actions are offered. */
+  idle: boolean;
+}
+
+function CopyButton({ text }: { text: string }) {
+  const transport = useContext(TransportContext);
+  const [done, setDone] = useState(false);
+  return (
+    <button
+      type="button"
+      className="icon-btn msg-action"
+      aria-label={done ? 'Copied' : 'Copy message'}
+      title={done ? 'Copied' : 'Copy'}
+      onClick={() => {
+        void (transport ? transport.copyText(text) : webCopyText(text)).then(
+          () => {
+            setDone(true);
+            setTimeout(() => setDone(false), 1500);
+          },
+          () => setDone(false),
+        );
+      }}
+    >
+      {done ? <IconCheck /> : <IconCopy />}
+    </button>
+  );
+}
+
+function MessageRowImpl({ item, highlighted, idle, onContinue, onRegenerate, onEdit }: MessageRowProps) {
+  const m = item.message;
+  const cls = `msg msg-${m.role}${highlighted ? ' is-highlighted' : ''}${m.local ? ' is-local' : ''}`;
+
+  if (m.role === 'user') {
+    return (
+      <article className={cls} aria-label="You said" data-message-id={m.id}>
+        <div className="msg-user-bubble">{m.content}</div>
+        <div className="msg-actions">
+          <span className="msg-time">{m.local ? 'Sending…' : formatTime(m.createdAt)}</span>
+          <CopyButton text={m.content} />
+          {onEdit && idle && item.isLastUser && (
+            <button type="button" className="icon-btn msg-action" aria-label="Edit and resend" title="Edit and resend" onClick={onEdit}>
+              <IconEdit />
+            </button>
+          )}
+        </div>
+      </article>
+    );
+  }
+
+  if (m.role === 'tool') {
+    return (
+      <article className={cls} aria-label="Tool result" data-message-id={m.id}>
+        <details className="tool-block">
+          <summary>Tool result {m.toolCallId ? <span className="mono">{m.toolCallId}</span> : null}</summary>
+          <pre className="tool-pre mono">{m.content}</pre>
+        </details>
+      </article>
+    );
+  }
+
+  if (m.role === 'system' || m.role === 'developer') {
+    return (
+      <article className={cls} aria-label="System note" data-message-id={m.id}>
+        <div className="msg-system">{m.content}</div>
+      </article>
+    );
+  }
+
+  const interrupted = m.status === 'interrupted';
+  const streaming = m.status === 'streaming';
+  const text = stripMarker(m.content);
+  const empty = !text && !item.tools.length && !m.reasoning;
+  return (
+    <article className={cls} aria-label="Juncture said" aria-busy={streaming || undefined} data-message-id={m.id}>
+      {text && <Markdown text={text} highlight={!streaming} />}
+      {streaming && empty && (
+        <div className="msg-typing" aria-label="Writing">
+          <span />
+          <span />
+          <span />
+        </div>
+      )}
+      {m.reasoning && (
+        <details className="msg-reasoning">
+          <summary>{m.reasoningStreaming ? 'Thinking…' : 'Reasoning'}</summary>
+          <div className="msg-reasoning-body">{m.reasoning}</div>
+        </details>
+      )}
+      {item.tools.length > 0 && (
+        <div className="msg-tools">
+          {item.tools.map((t) => (
+            <ToolBlock key={t.id} tool={t} />
+          ))}
+        </div>
+      )}
+      {m.status === 'error' && (
+        <div className="msg-error" role="alert">
+          <strong>The model endpoint returned an error.</strong>
+          <div className="msg-error-text">{m.error || 'No details were given.'}</div>
+        </div>
+      )}
+      {interrupted && empty && <p className="msg-muted">Stopped before any answer.</p>}
+      {!streaming && (
+        <div className="msg-actions">
+          {interrupted && <span className="msg-badge">Interrupted</span>}
+          {text && <CopyButton text={text} />}
+          {idle && item.isLastAssistant && interrupted && onContinue && (
+            <button type="button" className="btn small" onClick={onContinue}>
+              Continue
+            </button>
+          )}
+          {idle && item.isLastAssistant && (interrupted || m.status === 'error') && onRegenerate && (
+            <button type="button" className="btn small subtle" onClick={onRegenerate}>
+              <IconRetry /> Regenerate
+            </button>
+          )}
+        </div>
+      )}
+    </article>
+  );
+}
+
+export const MessageRow = memo(MessageRowImpl);

@@ -1,0 +1,209 @@
+import { useCallback, useEffect, useMemo, useReducer, useRef, useState } from 'react';
+import type { Transport } from '../transport';
+import { toJunctureError, type JunctureError } from '../transport';
+import type { AguiEvent } from '../transport/agui';
+import type { ClientToolResult, RememberScope, Resolution, Thread } from '../transport/contract';
+import { threadReducer } from '../state/threadReducer';
+import { emptyThreadState, type ThreadState } from '../state/types';
+import { EventBatcher } from '../state/batcher';
+import { deriveThread, type ThreadDerived } from '../state/derive';
+
+export interface ThreadController {
+  threadId: string | null;
+  state: ThreadState;
+  view: ThreadDerived;
+  loadError: JunctureError | null;
+  open: (id: string | null) => void;
+  reload: () => void;
+  send: (text: string) => Promise<void>;
+  stop: () => Promise<void>;
+  removeQueued: (index: number) => Promise<void>;
+  resolve: (resolutions: Resolution[]) => Promise<void>;
+  respondPermission: (toolCallId: string, allow: boolean, remember: RememberScope | null) => Promise<void>;
+  completeClientTool: (toolCallId: string, result: ClientToolResult | null) => Promise<void>;
+  clientToolHandled: (toolCallId: string) => void;
+}
+
+let localSeq = 0;
+
+/**
+ * The open thread: GetThread on open, live AG-UI events through the
+ * per-frame batcher into the reducer, refetch after a reconnect or when the
+ * reducer asks for a resync, and the actions that act on the thread.
+ */
+export function useThread(transport: Transport, onThreadCreated?: (t: Thread) => void): ThreadController {
+  const [threadId, setThreadId] = useState<string | null>(null);
+  const [state, dispatch] = useReducer(threadReducer, null, () => emptyThreadState(null));
+  const [loadError, setLoadError] = useState<JunctureError | null>(null);
+  const threadRef = useRef<string | null>(null);
+  const loadingRef = useRef<{ id: string; pending: AguiEvent[] } | null>(null);
+  const stateRef = useRef(state);
+  stateRef.current = state;
+  const createdRef = useRef(onThreadCreated);
+  createdRef.current = onThreadCreated;
+
+  const batcher = useMemo(() => new EventBatcher((events) => dispatch({ type: 'events', events })), []);
+
+  const load = useCallback(
+    async (id: string, keepError = false) => {
+      batcher.flush();
+      const loading = { id, pending: [] as AguiEvent[] };
+      loadingRef.current = loading;
+      try {
+        const view = await transport.call('GetThread', id);
+        if (loadingRef.current !== loading || threadRef.current !== id) return;
+        loadingRef.current = null;
+        setLoadError(null);
+        dispatch({ type: 'load', view, pending: loading.pending, keepError });
+      } catch (e) {
+        if (loadingRef.current !== loading) return;
+        loadingRef.current = null;
+        setLoadError(toJunctureError(e));
+        if (loading.pending.length) dispatch({ type: 'events', events: loading.pending });
+      }
+    },
+    [transport, batcher],
+  );
+
+  const open = useCallback(
+    (id: string | null, fresh?: Thread) => {
+      threadRef.current = id;
+      loadingRef.current = null;
+      batcher.clear();
+      setThreadId(id);
+      setLoadError(null);
+      dispatch({ type: 'reset', threadId: id, thread: fresh ?? null });
+      if (id && !fresh) void load(id);
+    },
+    [batcher, load],
+  );
+
+  // Live events for the open thread.
+  useEffect(() => {
+    const offAgui = transport.subscribe('agui', ({ threadId: t, event }) => {
+      if (t !== threadRef.current) return;
+      if (loadingRef.current) loadingRef.current.pending.push(event);
+      else batcher.push(event);
+    });
+    const offQueue = transport.subscribe('queue', ({ threadId: t, queued }) => {
+      if (t === threadRef.current) dispatch({ type: 'queue', queued });
+    });
+    const offConn = transport.subscribe('connection', ({ state: s }) => {
+      // Events may have been missed while the stream was down.
+      if (s === 'reconnected' && threadRef.current) void load(threadRef.current, true);
+    });
+    return () => {
+      offAgui();
+      offQueue();
+      offConn();
+      batcher.clear();
+    };
+  }, [transport, batcher, load]);
+
+  // Resync once the run is quiet (after RUN_ERROR, or deltas dropped around a load).
+  useEffect(() => {
+    if (!state.needsResync || state.phase === 'running' || !threadRef.current || loadingRef.current) return;
+    dispatch({ type: 'resynced' });
+    void load(threadRef.current, true);
+  }, [state.needsResync, state.phase, load]);
+
+  const send = useCallback(
+    async (raw: string) => {
+      const text = raw.trim();
+      if (!text) return;
+      let id = threadRef.current;
+      if (!id) {
+        const t = await transport.call('NewThread');
+        open(t.id, t);
+        createdRef.current?.(t);
+        id = t.id;
+      }
+      const s = stateRef.current;
+      const busy = s.threadId === id && (s.phase === 'running' || s.phase === 'awaiting');
+      let localId: string | null = null;
+      if (!busy) {
+        localId = `local-${++localSeq}`;
+        dispatch({ type: 'localUser', id: localId, text, createdAt: Date.now() });
+      }
+      try {
+        const r = await transport.call('SendInput', id, text);
+        if (r.queued && localId) dispatch({ type: 'dropLocal', id: localId });
+      } catch (e) {
+        if (localId) dispatch({ type: 'dropLocal', id: localId });
+        throw toJunctureError(e);
+      }
+    },
+    [transport, open],
+  );
+
+  const withThread = useCallback(
+    async <T,>(fn: (id: string) => Promise<T>): Promise<T | undefined> => {
+      const id = threadRef.current;
+      if (!id) return undefined;
+      try {
+        return await fn(id);
+      } catch (e) {
+        throw toJunctureError(e);
+      }
+    },
+    [],
+  );
+
+  const stop = useCallback(async () => {
+    await withThread((id) => transport.call('Interrupt', id));
+  }, [transport, withThread]);
+
+  const removeQueued = useCallback(
+    async (index: number) => {
+      await withThread((id) => transport.call('RemoveQueued', id, index));
+    },
+    [transport, withThread],
+  );
+
+  const resolve = useCallback(
+    async (resolutions: Resolution[]) => {
+      await withThread((id) => transport.call('ResolveInterrupts', id, resolutions));
+    },
+    [transport, withThread],
+  );
+
+  const respondPermission = useCallback(
+    async (toolCallId: string, allow: boolean, remember: RememberScope | null) => {
+      await withThread((id) => transport.call('RespondPermission', id, toolCallId, allow, remember));
+    },
+    [transport, withThread],
+  );
+
+  const completeClientTool = useCallback(
+    async (toolCallId: string, result: ClientToolResult | null) => {
+      await withThread((id) => transport.call('CompleteClientTool', id, toolCallId, result));
+    },
+    [transport, withThread],
+  );
+
+  const clientToolHandled = useCallback((toolCallId: string) => {
+    dispatch({ type: 'clientToolHandled', toolCallId });
+  }, []);
+
+  const reload = useCallback(() => {
+    if (threadRef.current) void load(threadRef.current, true);
+  }, [load]);
+
+  const view = deriveThread(state);
+
+  return {
+    threadId,
+    state,
+    view,
+    loadError,
+    open,
+    reload,
+    send,
+    stop,
+    removeQueued,
+    resolve,
+    respondPermission,
+    completeClientTool,
+    clientToolHandled,
+  };
+}

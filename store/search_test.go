@@ -1,0 +1,198 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/juncture-app/juncture/agent/history"
+)
+
+// searchCorpus is a small history with one thread per subject.
+func searchCorpus(t *testing.T) *DB {
+	t.Helper()
+	db := openTest(t)
+	mustThread(t, db, "k8s", "Kubernetes deployment")
+	mustPut(t, db,
+		userMsg("k8s", "k1", "How do I roll back a deployment in Kubernetes?"),
+		assistantMsg("k8s", "k2", "Use kubectl rollout undo. The lazy dog sleeps.", history.ToolCall{ID: "kc", Name: "run_command", Arguments: `{"cmd":"kubectl rollout history"}`}),
+		toolMsg("k8s", "k3", "kc", "run_command", "REVISION  CHANGE-CAUSE\n1 initial\n2 hotfix-xylophone"),
+	)
+	mustThread(t, db, "cafe", "Café recommendations")
+	mustPut(t, db,
+		userMsg("cafe", "c1", "Where is a good café in Zürich? café café"),
+		assistantMsg("cafe", "c2", history.WithMarker("The dog lazy at the café…")),
+		history.Message{ID: "c3", ThreadID: "cafe", Role: history.RoleSystem, Content: "secret system prompt", Status: history.StatusComplete},
+		history.Message{ID: "c4", ThreadID: "cafe", Role: history.RoleAssistant, Content: "reasoned", Reasoning: "hidden thoughts", Status: history.StatusComplete},
+		history.Message{ID: "c5", ThreadID: "cafe", Role: history.RoleAssistant, Content: "still streaming words", Status: history.StatusStreaming},
+	)
+	mustThread(t, db, "emoji", "Party 🎉 planning")
+	mustPut(t, db, userMsg("emoji", "e1", "Bring 🎉 confetti and 日本語のテキスト too; C++ and node.js, error: ENOENT"))
+	return db
+}
+
+func hitIDs(hits []SearchHit) []string {
+	var out []string
+	for _, h := range hits {
+		if h.MessageID == "" {
+			out = append(out, "title:"+h.ThreadID)
+		} else {
+			out = append(out, h.MessageID)
+		}
+	}
+	return out
+}
+
+func TestSearchHistory(t *testing.T) {
+	t.Parallel()
+	db := searchCorpus(t)
+	for _, c := range []struct {
+		query string
+		want  []string // in rank order; nil = no hits
+	}{
+		{"rollback ", nil},
+		{"rollout ", []string{"k2"}},
+		{"ROLLOUT ", []string{"k2"}},
+		{"xylophone ", []string{"k3"}}, // tool results are searchable
+		{"hotfix-xylophone", []string{"k3"}},
+		{"kubernetes ", []string{"title:k8s", "k1"}},
+		{"zurich ", []string{"c1"}}, // diacritics folded
+		{"cafe ", []string{"title:cafe", "c1", "c2"}},
+		{"café ", []string{"title:cafe", "c1", "c2"}},
+		{"kube", []string{"title:k8s", "k2", "k1"}}, // still typing: prefix (kubectl, Kubernetes)
+		{"kube ", nil},                        // finished word: exact
+		{"kube* ", []string{"title:k8s", "k2", "k1"}},
+		{`"lazy dog"`, []string{"k2"}},
+		{`"dog lazy"`, []string{"c2"}},
+		{`"lazy dog`, []string{"k2"}}, // unbalanced quote
+		{"lazy dog ", []string{"c2", "k2"}}, // the shorter message ranks first
+		{"lazy -rollout ", []string{"c2"}},
+		{"lazy NOT rollout ", []string{"c2"}},
+		{"xylophone OR zurich ", []string{"k3", "c1"}},
+		{"confetti 🎉", []string{"e1"}},
+		{"日本語のテキスト", []string{"e1"}},
+		{"node.js ", []string{"e1"}},
+		{"error: ENOENT", []string{"e1"}},
+		{"C++ ", []string{"e1"}},
+		{"(rollout) ", []string{"k2"}},
+		{"^rollout ", []string{"k2"}},
+		{"NEAR(rollout undo) ", nil}, // just words: "near rollout" is not in any message
+		{"interrupted ", nil}, // the marker is not indexed
+		{"system ", nil},      // neither are system messages
+		{"hidden ", nil},      // nor reasoning
+		{"streaming ", nil},   // nor text still streaming
+		{"", nil},
+		{"   \t\n", nil},
+		{`""`, nil},
+		{`"`, nil},
+		{"*", nil},
+		{"🎉", nil},
+		{"AND OR NOT", nil},
+		{"-", nil},
+	} {
+		got := hitIDs(search(t, db, c.query))
+		if !slices.Equal(got, c.want) {
+			t.Errorf("search %q = %v, want %v", c.query, got, c.want)
+		}
+	}
+}
+
+func TestSearchHitDetails(t *testing.T) {
+	t.Parallel()
+	db := searchCorpus(t)
+	hits := search(t, db, "rollout undo ")
+	if len(hits) != 1 {
+		t.Fatalf("hits = %+v", hits)
+	}
+	h := hits[0]
+	if h.ThreadID != "k8s" || h.ThreadTitle != "Kubernetes deployment" || h.Role != "assistant" || h.CreatedAt != 300 || h.Rank >= 0 {
+		t.Errorf("hit = %+v", h)
+	}
+	var text strings.Builder
+	var matched []string
+	for _, p := range h.Parts {
+		text.WriteString(p.Text)
+		if p.Match {
+			matched = append(matched, p.Text)
+		}
+		if strings.ContainsAny(p.Text, "\uE000\uE001<>") {
+			t.Errorf("markup left in part %q", p.Text)
+		}
+	}
+	if text.String() != "Use kubectl rollout undo. The lazy dog sleeps." {
+		t.Errorf("snippet text = %q", text.String())
+	}
+	if !slices.Equal(matched, []string{"rollout", "undo"}) {
+		t.Errorf("matched parts = %q", matched)
+	}
+	titles := search(t, db, "planning")
+	if len(titles) != 1 || titles[0].MessageID != "" || titles[0].Role != "" || titles[0].ThreadTitle != "Party 🎉 planning" {
+		t.Fatalf("title hit = %+v", titles)
+	}
+	if p := titles[0].Parts; len(p) != 2 || p[1] != (SnippetPart{Text: "planning", Match: true}) {
+		t.Errorf("title parts = %+v", p)
+	}
+}
+
+func TestSearchRanksAndLimits(t *testing.T) {
+	t.Parallel()
+	db := openTest(t)
+	ctx := context.Background()
+	mustThread(t, db, "t", "")
+	// More than the rank window of matches: a common word must still
+	// return a full page, best (and newest) first.
+	var msgs []history.Message
+	for i := range rankWindow + 300 {
+		text := fmt.Sprintf("common filler %d", i)
+		if i == rankWindow+250 {
+			text = "common common common common needle"
+		}
+		msgs = append(msgs, userMsg("t", fmt.Sprint("m", i), text))
+	}
+	mustPut(t, db, msgs...)
+	hits, err := db.SearchHistory(ctx, "common ", 7)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(hits) != 7 {
+		t.Fatalf("%d hits for limit 7", len(hits))
+	}
+	if hits[0].MessageID != fmt.Sprint("m", rankWindow+250) {
+		t.Errorf("best match not first: %+v", hits[0])
+	}
+	for i := 1; i < len(hits); i++ {
+		if hits[i].Rank < hits[i-1].Rank {
+			t.Errorf("hits not in rank order at %d", i)
+		}
+	}
+	if hits, _ := db.SearchHistory(ctx, "needle ", 0); len(hits) != 1 {
+		t.Errorf("default limit: %d hits", len(hits))
+	}
+}
+
+func TestFTSQuery(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct{ in, want string }{
+		{"", ""},
+		{"hello", `("hello" *)`},
+		{"hello ", `("hello")`},
+		{`say "hi there" now`, `("say" "hi there" "now" *)`},
+		{`a"b`, `("a" "b" *)`},
+		{`"quote""d"`, `("quote" "d")`},
+		{`x OR y `, `("x") OR ("y")`},
+		{`OR y `, `("OR" "y")`},
+		{`x -y `, `(("x")) NOT ("y")`},
+		{`-y `, `("y")`},
+		{`col:val `, `("col:val")`},
+		{`it's `, `("it's")`},
+		{`"it""s"`, `("it" "s")`},
+		{`say "he said ""hi"""`, `("say" "he said" "hi")`},
+		{`NEAR(a b) `, `("NEAR(a" "b)")`},
+	} {
+		if got := ftsQuery(c.in); got != c.want {
+			t.Errorf("ftsQuery(%q) = %s, want %s", c.in, got, c.want)
+		}
+	}
+}
