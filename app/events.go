@@ -47,6 +47,7 @@ func (a *App) forward(sub *agent.Subscription) {
 			case agui.TypeRunStarted:
 				a.emit("threads", ThreadsEvent{ThreadID: env.ThreadID})
 			case agui.TypeRunFinished, agui.TypeRunError:
+				a.logTerminal(env)
 				a.emit("threads", ThreadsEvent{ThreadID: env.ThreadID})
 				a.maybeTitle(env.ThreadID)
 			}
@@ -137,4 +138,18 @@ func cleanTitle(t string) string {
 		return ""
 	}
 	return t
+}
+
+// logTerminal logs how each run ended (the desktop smoke test reads it).
+func (a *App) logTerminal(env agent.Envelope) {
+	switch e := env.Event.(type) {
+	case *agui.RunFinished:
+		out := agui.OutcomeSuccess
+		if e.Outcome != nil {
+			out = e.Outcome.Type
+		}
+		a.log.Info("run finished", "thread", env.ThreadID, "run", e.RunID, "outcome", out)
+	case *agui.RunError:
+		a.log.Warn("run failed", "thread", env.ThreadID, "code", e.Code, "message", e.Message)
+	}
 }

@@ -47,7 +47,9 @@ function CopyButton({ text }: { text: string }) {
 
 function MessageRowImpl({ item, highlighted, idle, onContinue, onRegenerate, onEdit }: MessageRowProps) {
   const m = item.message;
-  const cls = `msg msg-${m.role}${highlighted ? ' is-highlighted' : ''}${m.local ? ' is-local' : ''}`;
+  const cls = `msg msg-${m.role}${highlighted ? ' is-highlighted' : ''}${m.local ? ' is-local' : ''}${
+    item.isLastAssistant ? ' is-last' : ''
+  }`;
 
   if (m.role === 'user') {
     return (

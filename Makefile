@@ -1,0 +1,99 @@
+# Juncture — two commands on a fresh Debian/Ubuntu machine:
+#   make run    install what is missing, build, open the app
+#   make test   install test dependencies, run every test
+SHELL := /bin/bash
+.DEFAULT_GOAL := help
+
+GO        ?= go
+BIN       := build/bin/juncture
+DESKTOP_TAGS := desktop,production,webkit2_41
+APT_RUN   := libgtk-3-dev libwebkit2gtk-4.1-dev pkg-config build-essential
+APT_TEST  := xvfb xauth xdotool imagemagick x11-apps chromium fonts-dejavu-core
+export GOTOOLCHAIN ?= auto
+export GOFLAGS ?= -mod=mod
+
+.PHONY: help run serve demo build desktop web frontend deps deps-run deps-test bindings test test-go test-frontend test-e2e test-desktop test-windows conformance bench screenshots clean
+
+help:
+	@echo "make run      install what is missing, build, open the desktop app"
+	@echo "make serve    browser mode (no window): prints the address to open"
+	@echo "make demo     the app against a built-in fake model (offline)"
+	@echo "make test     install test dependencies and run every test"
+	@echo "make bench    benchmarks (runtime, store, frontend)"
+
+## ---- dependencies ----------------------------------------------------------
+deps-run:
+	@scripts/apt-ensure.sh $(APT_RUN)
+	@scripts/check-toolchain.sh
+
+deps-test: deps-run
+	@scripts/apt-ensure.sh $(APT_TEST)
+
+frontend/node_modules/.installed: frontend/package-lock.json
+	cd frontend && npm ci --no-audit --no-fund
+	@touch $@
+
+tools/agui-conformance/node_modules/.installed: tools/agui-conformance/package-lock.json
+	cd tools/agui-conformance && npm ci --no-audit --no-fund
+	@touch $@
+
+e2e/node_modules/.installed: e2e/package-lock.json
+	cd e2e && npm ci --no-audit --no-fund
+	@touch $@
+
+## ---- build ------------------------------------------------------------------
+frontend: frontend/node_modules/.installed
+	cd frontend && npm run build
+
+build desktop: deps-run frontend
+	$(GO) build -tags $(DESKTOP_TAGS) -ldflags "-w -s" -o $(BIN) .
+
+web: frontend
+	CGO_ENABLED=0 $(GO) build -ldflags "-w -s" -o build/bin/juncture-web .
+
+# Regenerate frontend/wailsjs after changing a bound method (committed).
+bindings:
+	CGO_ENABLED=0 $(GO) build -tags bindings -o build/bin/wailsbindings . && build/bin/wailsbindings && rm -f build/bin/wailsbindings
+
+## ---- run --------------------------------------------------------------------
+run: build
+	@scripts/run-desktop.sh $(BIN)
+
+serve: web
+	build/bin/juncture-web serve $(ARGS)
+
+demo: web
+	@scripts/demo.sh
+
+## ---- tests ------------------------------------------------------------------
+test: deps-test frontend conformance-deps e2e-deps
+	@scripts/test-all.sh
+
+conformance-deps: tools/agui-conformance/node_modules/.installed
+e2e-deps: e2e/node_modules/.installed
+
+test-go: conformance-deps
+	$(GO) vet ./...
+	$(GO) test -race -count=1 ./...
+
+test-frontend: frontend/node_modules/.installed
+	cd frontend && npm test
+
+test-e2e: web e2e-deps
+	cd e2e && node --test --test-concurrency=1
+
+test-desktop: build
+	scripts/desktop-smoke.sh $(BIN)
+
+test-windows:
+	GOOS=windows GOARCH=amd64 CGO_ENABLED=0 $(GO) build -tags desktop,production -ldflags "-w -s -H windowsgui" -o build/bin/juncture.exe .
+
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem ./agent/ ./store/
+	cd frontend && npx vitest bench --run
+
+screenshots: web e2e-deps
+	cd e2e && node screenshots.mjs
+
+clean:
+	rm -rf build/bin frontend/dist/assets frontend/dist/index.html

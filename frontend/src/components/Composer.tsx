@@ -1,0 +1,227 @@
+import { useEffect, useId, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
+import type { RunStatus } from '../state/derive';
+import { IconClose, IconSend, IconStop } from './icons';
+import './Composer.css';
+
+export interface ComposerProps {
+  status: RunStatus;
+  configured: boolean;
+  problem?: string | undefined;
+  onOpenSettings: () => void;
+  queued: readonly string[];
+  onRemoveQueued: (index: number) => Promise<void>;
+  onSend: (text: string) => Promise<void>;
+  onStop: () => Promise<void>;
+  /** Why new input cannot be sent right now (bound decisions are pending). */
+  blockedReason?: string | null;
+  /** Fill the box for edit-and-resend of the last user message. */
+  editRequest?: { text: string; nonce: number } | null;
+  focusNonce?: number;
+}
+
+export function Composer({
+  status,
+  configured,
+  problem,
+  onOpenSettings,
+  queued,
+  onRemoveQueued,
+  onSend,
+  onStop,
+  blockedReason,
+  editRequest,
+  focusNonce,
+}: ComposerProps) {
+  const [text, setText] = useState('');
+  const [editing, setEditing] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [sending, setSending] = useState(false);
+  const [stopping, setStopping] = useState(false);
+  const ref = useRef<HTMLTextAreaElement>(null);
+  const hintId = useId();
+  const busy = status === 'running' || status === 'awaiting-decisions';
+  const disabled = !configured;
+  const blocked = !!blockedReason;
+
+  useLayoutEffect(() => {
+    const el = ref.current;
+    if (!el) return;
+    el.style.height = 'auto';
+    el.style.height = `${Math.min(el.scrollHeight, Math.round(window.innerHeight * 0.4))}px`;
+  }, [text]);
+
+  useEffect(() => {
+    if (!editRequest) return;
+    setText(editRequest.text);
+    setEditing(true);
+    const el = ref.current;
+    if (el) {
+      el.focus();
+      el.setSelectionRange(editRequest.text.length, editRequest.text.length);
+    }
+  }, [editRequest]);
+
+  useEffect(() => {
+    if (focusNonce) ref.current?.focus();
+  }, [focusNonce]);
+
+  useEffect(() => {
+    if (!busy) setStopping(false);
+  }, [busy]);
+
+  const send = async () => {
+    const t = text.trim();
+    if (!t || disabled || blocked || sending) return;
+    setSending(true);
+    setError(null);
+    setText('');
+    setEditing(false);
+    try {
+      await onSend(t);
+    } catch (e) {
+      setText(t);
+      setError(e instanceof Error ? e.message : String(e));
+    } finally {
+      setSending(false);
+      ref.current?.focus();
+    }
+  };
+
+  const stop = async () => {
+    setStopping(true);
+    setError(null);
+    try {
+      await onStop();
+    } catch (e) {
+      setStopping(false);
+      setError(e instanceof Error ? e.message : String(e));
+    }
+  };
+
+  const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
+      e.preventDefault();
+      void send();
+    } else if (e.key === 'Escape') {
+      if (busy) {
+        e.preventDefault();
+        e.stopPropagation();
+        void stop();
+      } else if (editing) {
+        setEditing(false);
+        setText('');
+      }
+    }
+  };
+
+  const placeholder = !configured
+    ? 'Set up a model endpoint to start'
+    : busy
+      ? 'Type to queue a follow-up…'
+      : 'Message Juncture';
+
+  return (
+    <div className="composer" aria-label="Message composer">
+      {!configured && (
+        <div className="composer-setup" role="status">
+          <div>
+            <strong>Juncture is not connected to a model yet.</strong>{' '}
+            {problem || 'Choose an endpoint (OpenAI, Ollama, LM Studio…) and a model in Settings.'}
+          </div>
+          <button type="button" className="btn primary small" onClick={onOpenSettings}>
+            Open settings
+          </button>
+        </div>
+      )}
+      {queued.length > 0 && (
+        <ul className="composer-queue" aria-label="Queued messages">
+          {queued.map((q, i) => (
+            <li key={`${i}-${q}`} className="queue-chip">
+              <span className="queue-label">Queued</span>
+              <span className="queue-text" title={q}>
+                {q}
+              </span>
+              <button
+                type="button"
+                className="queue-remove"
+                aria-label={`Remove queued message: ${q.slice(0, 40)}`}
+                onClick={() => {
+                  void onRemoveQueued(i).catch((e: unknown) => setError(e instanceof Error ? e.message : String(e)));
+                }}
+              >
+                <IconClose />
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+      {editing && (
+        <div className="composer-editing">
+          Editing your last message — it will be sent as a new message.
+          <button
+            type="button"
+            className="btn small subtle"
+            onClick={() => {
+              setEditing(false);
+              setText('');
+            }}
+          >
+            Cancel
+          </button>
+        </div>
+      )}
+      <div className={`composer-box${disabled ? ' is-disabled' : ''}`}>
+        <label className="visually-hidden" htmlFor={`${hintId}-input`}>
+          Message
+        </label>
+        <textarea
+          id={`${hintId}-input`}
+          ref={ref}
+          rows={1}
+          value={text}
+          placeholder={placeholder}
+          disabled={disabled}
+          aria-describedby={hintId}
+          onChange={(e) => setText(e.target.value)}
+          onKeyDown={onKeyDown}
+        />
+        {busy ? (
+          <button
+            type="button"
+            className="composer-btn stop"
+            onClick={() => void stop()}
+            disabled={stopping}
+            aria-label={stopping ? 'Stopping' : 'Stop (Esc)'}
+            title="Stop (Esc)"
+          >
+            <IconStop />
+          </button>
+        ) : (
+          <button
+            type="button"
+            className="composer-btn send"
+            onClick={() => void send()}
+            disabled={disabled || blocked || sending || !text.trim()}
+            aria-label="Send (Enter)"
+            title="Send (Enter)"
+          >
+            <IconSend />
+          </button>
+        )}
+      </div>
+      <div className="composer-hint" id={hintId}>
+        {error ? (
+          <span className="composer-error" role="alert">
+            {error}
+          </span>
+        ) : blocked ? (
+          blockedReason
+        ) : busy ? (
+          'Enter queues a follow-up · Esc stops'
+        ) : (
+          'Enter to send · Shift+Enter for a new line'
+        )}
+      </div>
+    </div>
+  );
+}

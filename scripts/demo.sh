@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# Browser mode against the built-in fake model: try Juncture offline.
+set -euo pipefail
+fake_addr=${FAKE_ADDR:-127.0.0.1:11435}
+addr=${ADDR:-127.0.0.1:8765}
+go build -o build/bin/fakellm ./agent/fakellm/cmd/fakellm
+build/bin/fakellm -addr "$fake_addr" &
+fake=$!
+trap 'kill $fake 2>/dev/null; wait $fake 2>/dev/null || true' EXIT
+echo "Demo model at http://$fake_addr/v1 — try: \"write a long essay\", \"think about it\", \"list files\"."
+OPENAI_BASE_URL="http://$fake_addr/v1" JUNCTURE_MODEL=fake-model OPENAI_API_KEY=demo \
+  build/bin/juncture-web serve --addr "$addr"

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Every test: Go (vet, race), frontend (Vitest), browser end-to-end
+# (Playwright + Debian chromium), the real desktop window under Xvfb, and
+# the Windows cross-build. Prints a closing "N passed, N failed" line.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+passed=0; failed=0; failures=()
+step() {
+  local name=$1; shift
+  echo "==> $name"
+  local t0=$SECONDS
+  if "$@"; then passed=$((passed+1)); echo "<== $name ok ($((SECONDS-t0)) s)"
+  else failed=$((failed+1)); failures+=("$name"); echo "<== $name FAILED ($((SECONDS-t0)) s)"; fi
+}
+export AGUI_VALIDATOR="$PWD/tools/agui-conformance/validate-sse.mjs"
+step "go vet (no cgo)"          env CGO_ENABLED=0 go vet ./...
+step "go vet (desktop tags)"    go vet -tags desktop,production,webkit2_41 .
+step "go test -race"            go test -race -count=1 ./...
+step "frontend typecheck+tests" bash -c 'cd frontend && npx tsc -b && npm test --silent'
+step "browser build (no cgo)"   env CGO_ENABLED=0 go build -o build/bin/juncture-web .
+step "bindings up to date"      bash -c 'make -s bindings >/dev/null && git diff --exit-code --stat frontend/wailsjs'
+step "end-to-end (Playwright)"  bash -c 'cd e2e && node --test --test-concurrency=1'
+step "desktop window (Xvfb)"    bash -c 'go build -tags desktop,production,webkit2_41 -o build/bin/juncture . && scripts/desktop-smoke.sh build/bin/juncture'
+step "windows cross-build"      env GOOS=windows GOARCH=amd64 CGO_ENABLED=0 go build -tags desktop,production -ldflags "-w -s -H windowsgui" -o build/bin/juncture.exe .
+echo
+[ $failed -gt 0 ] && printf 'failed step: %s\n' "${failures[@]}"
+echo "steps: $passed passed, $failed failed"
+[ $failed -eq 0 ]
