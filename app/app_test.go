@@ -1,0 +1,430 @@
+package app
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"testing/fstest"
+	"time"
+
+	"github.com/juncture-app/juncture/agent/fakellm"
+	"go.uber.org/goleak"
+)
+
+func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+
+type fixture struct {
+	t     *testing.T
+	fake  *fakellm.Server
+	svc   *Service
+	srv   *httptest.Server
+	token string
+	dir   string
+}
+
+func newFixture(t *testing.T, env map[string]string) *fixture {
+	t.Helper()
+	f := &fixture{t: t, fake: fakellm.Start(t), token: "test-token", dir: t.TempDir()}
+	if env == nil {
+		env = map[string]string{"OPENAI_BASE_URL": f.fake.URL, "JUNCTURE_MODEL": "fake-model"}
+	}
+	env["JUNCTURE_WORKSPACE"] = t.TempDir()
+	t.Setenv("JUNCTURE_WORKSPACE", env["JUNCTURE_WORKSPACE"])
+	f.start(env)
+	return f
+}
+
+func (f *fixture) start(env map[string]string) {
+	t := f.t
+	svc, err := Start(context.Background(), Config{DataDir: f.dir, Mode: "browser", Getenv: func(k string) string { return env[k] }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.svc = svc
+	assets := fstest.MapFS{"index.html": {Data: []byte("<!doctype html><title>Juncture</title>")}}
+	f.srv = httptest.NewServer(NewServer(svc, assets, f.token))
+	t.Cleanup(f.stop)
+}
+
+func (f *fixture) stop() {
+	if f.srv == nil {
+		return
+	}
+	f.srv.CloseClientConnections()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := f.svc.Shutdown(ctx); err != nil {
+		f.t.Errorf("shutdown: %v", err)
+	}
+	f.srv.Close()
+	f.srv = nil
+}
+
+func (f *fixture) request(method, path string, body any, hdr map[string]string) *http.Response {
+	f.t.Helper()
+	var r io.Reader
+	if body != nil {
+		b, _ := json.Marshal(body)
+		r = strings.NewReader(string(b))
+	}
+	req, _ := http.NewRequest(method, f.srv.URL+path, r)
+	req.Header.Set("Authorization", "Bearer "+f.token)
+	for k, v := range hdr {
+		if v == "" {
+			req.Header.Del(k)
+		} else {
+			req.Header.Set(k, v)
+		}
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	return resp
+}
+
+// call invokes a method over HTTP and decodes the result into out.
+func (f *fixture) call(out any, method string, args ...any) *Error {
+	f.t.Helper()
+	if args == nil {
+		args = []any{}
+	}
+	resp := f.request("POST", "/api/call/"+method, args, nil)
+	defer resp.Body.Close()
+	if resp.StatusCode != 200 {
+		var e struct{ Error *Error }
+		_ = json.NewDecoder(resp.Body).Decode(&e)
+		if e.Error == nil {
+			f.t.Fatalf("%s: status %d without an error body", method, resp.StatusCode)
+		}
+		return e.Error
+	}
+	if out != nil {
+		if err := json.NewDecoder(resp.Body).Decode(out); err != nil {
+			f.t.Fatal(err)
+		}
+	}
+	return nil
+}
+
+func TestAPIRefusesMissingTokenForeignOriginAndForeignHost(t *testing.T) {
+	f := newFixture(t, nil)
+	cases := []struct {
+		name string
+		hdr  map[string]string
+		want int
+	}{
+		{"no token", map[string]string{"Authorization": ""}, 401},
+		{"wrong token", map[string]string{"Authorization": "Bearer nope"}, 401},
+		{"foreign origin", map[string]string{"Origin": "https://evil.example"}, 403},
+		{"foreign host (DNS rebinding)", map[string]string{"Host": "evil.example"}, 403},
+		{"own origin", map[string]string{"Origin": f.srv.URL}, 200},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			req, _ := http.NewRequest("POST", f.srv.URL+"/api/call/ListThreads", strings.NewReader(`["",10]`))
+			req.Header.Set("Authorization", "Bearer "+f.token)
+			for k, v := range tc.hdr {
+				if k == "Host" {
+					req.Host = v
+				} else if v == "" {
+					req.Header.Del(k)
+				} else {
+					req.Header.Set(k, v)
+				}
+			}
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp.Body.Close()
+			if resp.StatusCode != tc.want {
+				t.Fatalf("status %d, want %d", resp.StatusCode, tc.want)
+			}
+		})
+	}
+	// The page itself loads without a token (the token is in the URL fragment).
+	resp, err := http.Get(f.srv.URL + "/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != 200 {
+		t.Fatalf("index: %d", resp.StatusCode)
+	}
+}
+
+func TestCallErrorsAreStructured(t *testing.T) {
+	f := newFixture(t, nil)
+	cases := []struct {
+		method string
+		args   []any
+		code   string
+	}{
+		{"NoSuchMethod", nil, CodeNotFound},
+		{"GetThread", []any{"missing-thread"}, CodeNotFound},
+		{"GetThread", []any{}, CodeInvalidArgument},
+		{"GetThread", []any{42}, CodeInvalidArgument},
+		{"SendInput", []any{"", "   "}, CodeInvalidArgument},
+		{"RespondPermission", []any{"t", "c", true, nil}, CodeNotImplemented},
+	}
+	for _, tc := range cases {
+		if e := f.call(nil, tc.method, tc.args...); e == nil || e.Code != tc.code || e.Message == "" {
+			t.Errorf("%s%v: got %+v, want code %s", tc.method, tc.args, e, tc.code)
+		}
+	}
+}
+
+// events reads /api/events frames in the background.
+func (f *fixture) events(ctx context.Context) <-chan map[string]any {
+	ch := make(chan map[string]any, 1024)
+	req, _ := http.NewRequestWithContext(ctx, "GET", f.srv.URL+"/api/events?token="+f.token, nil)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	go func() {
+		defer close(ch)
+		defer resp.Body.Close()
+		sc := bufio.NewScanner(resp.Body)
+		sc.Buffer(make([]byte, 1<<20), 1<<24)
+		for sc.Scan() {
+			line := sc.Text()
+			if !strings.HasPrefix(line, "data: ") {
+				continue
+			}
+			var m map[string]any
+			if json.Unmarshal([]byte(line[6:]), &m) == nil {
+				ch <- m
+			}
+		}
+	}()
+	return ch
+}
+
+func TestConversationOverHTTPSurvivesARestart(t *testing.T) {
+	f := newFixture(t, nil)
+	f.fake.Enqueue(fakellm.Reply(fakellm.Words("A streamed answer in several words.", 2)...))
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	evs := f.events(ctx)
+	var sent SendResult
+	if e := f.call(&sent, "SendInput", "", "Hello"); e != nil {
+		t.Fatal(e)
+	}
+	var deltas int
+	for ev := range evs {
+		if ev["name"] != "agui" {
+			continue
+		}
+		e := ev["data"].(map[string]any)["event"].(map[string]any)
+		if e["type"] == "TEXT_MESSAGE_CONTENT" {
+			deltas++
+		}
+		if e["type"] == "RUN_FINISHED" {
+			break
+		}
+	}
+	if deltas < 3 {
+		t.Fatalf("%d deltas: not streamed", deltas)
+	}
+	cancel()
+	// Restart the app on the same data folder: the thread is there.
+	f.fake.SetFallback(func(fakellm.Request) fakellm.Response { return fakellm.Reply(fakellm.Text("Greeting")) })
+	f.waitIdle(sent.ThreadID)
+	f.stop()
+	f.start(map[string]string{"OPENAI_BASE_URL": f.fake.URL, "JUNCTURE_MODEL": "fake-model"})
+	var v ThreadView
+	if e := f.call(&v, "GetThread", sent.ThreadID); e != nil {
+		t.Fatal(e)
+	}
+	if len(v.Messages) != 2 || v.Messages[1].Content != "A streamed answer in several words." {
+		t.Fatalf("after restart: %+v", v.Messages)
+	}
+	var page ThreadPage
+	if e := f.call(&page, "ListThreads", "", 10); e != nil || len(page.Threads) != 1 || page.Threads[0].Title == "" {
+		t.Fatalf("threads %+v err %v", page, e)
+	}
+}
+
+func (f *fixture) waitIdle(threadID string) {
+	f.t.Helper()
+	for i := 0; i < 500; i++ {
+		if running, _ := f.svc.Runtime().Running(threadID); !running {
+			time.Sleep(50 * time.Millisecond) // let the title finish
+			return
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	f.t.Fatal("thread still running")
+}
+
+func TestNoEndpointExplainsWhatToConfigure(t *testing.T) {
+	f := newFixture(t, map[string]string{})
+	var st Status
+	if e := f.call(&st, "Status"); e != nil {
+		t.Fatal(e)
+	}
+	if st.Configured || !strings.Contains(st.Problem, "Settings") {
+		t.Fatalf("status %+v", st)
+	}
+	e := f.call(nil, "SendInput", "", "hello")
+	if e == nil || e.Code != CodeNotConfigured {
+		t.Fatalf("send without endpoint: %+v", e)
+	}
+	var page ThreadPage
+	if e := f.call(&page, "ListThreads", "", 10); e != nil {
+		t.Fatalf("history must stay browsable: %v", e)
+	}
+}
+
+func TestSettingsAreValidatedAndSavedAtOnce(t *testing.T) {
+	f := newFixture(t, map[string]string{"JUNCTURE_MODEL": "env-model"})
+	bad := Settings{BaseURL: "not a url", Model: "m", LoopGuard: 500, Theme: "purple"}
+	e := f.call(nil, "SaveSettings", bad)
+	if e == nil || e.Code != CodeInvalidSettings || e.Details["baseUrl"] == "" || e.Details["loopGuard"] == "" || e.Details["theme"] == "" {
+		t.Fatalf("got %+v", e)
+	}
+	var v SettingsView
+	f.call(&v, "GetSettings")
+	if v.Settings.BaseURL != "" {
+		t.Fatalf("an invalid save changed settings: %+v", v)
+	}
+	good := Settings{BaseURL: f.fake.URL, APIKey: "sk-secret-1234", Model: "saved-model", LoopGuard: 10, Theme: "dark"}
+	if e := f.call(&v, "SaveSettings", good); e != nil {
+		t.Fatal(e)
+	}
+	if v.Settings.Model != "env-model" || v.Sources["model"] != SourceEnvironment {
+		t.Fatalf("the environment must win for this start: %+v", v)
+	}
+	if v.Settings.APIKey != "••••1234" || v.Sources["baseUrl"] != SourceSaved {
+		t.Fatalf("view %+v", v)
+	}
+	var conn ConnectionResult
+	f.call(&conn, "TestConnection", Settings{BaseURL: f.fake.URL})
+	if !conn.OK || len(conn.Models) == 0 {
+		t.Fatalf("test connection %+v", conn)
+	}
+	f.call(&conn, "TestConnection", Settings{BaseURL: "http://127.0.0.1:1/v1"})
+	if conn.OK || conn.Message == "" {
+		t.Fatalf("refused endpoint reported as %+v", conn)
+	}
+}
+
+func TestEndpointErrorsAppearInTheThread(t *testing.T) {
+	f := newFixture(t, nil)
+	f.fake.Enqueue(fakellm.HTTPError(401, `{"error":{"message":"Incorrect API key provided","type":"invalid_request_error"}}`))
+	var sent SendResult
+	if e := f.call(&sent, "SendInput", "", "hi"); e != nil {
+		t.Fatal(e)
+	}
+	f.waitIdle(sent.ThreadID)
+	var v ThreadView
+	f.call(&v, "GetThread", sent.ThreadID)
+	last := v.Messages[len(v.Messages)-1]
+	if last.Status != "error" || !strings.Contains(last.Error, "Incorrect API key provided") || v.Messages[0].Content != "hi" {
+		t.Fatalf("messages %+v", v.Messages)
+	}
+}
+
+func TestAGUIEndpointStreamsAConformantRun(t *testing.T) {
+	f := newFixture(t, nil)
+	f.fake.Enqueue(fakellm.Reply(fakellm.Words("Hello from the AG-UI endpoint.", 2)...))
+	in := map[string]any{
+		"threadId": "th-agui", "runId": "run-client-1", "protocolVersion": "1.0",
+		"messages": []any{map[string]any{"id": "u1", "role": "user", "content": "hi"}},
+		"tools": []any{}, "context": []any{}, "forwardedProps": map[string]any{},
+	}
+	resp := f.request("POST", "/agui", in, map[string]string{"Accept": "text/event-stream"})
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if ct := resp.Header.Get("Content-Type"); ct != "text/event-stream" {
+		t.Fatalf("content type %q", ct)
+	}
+	s := string(body)
+	for _, want := range []string{`"type":"RUN_STARTED"`, `"runId":"run-client-1"`, `"TEXT_MESSAGE_CONTENT"`, `"type":"RUN_FINISHED"`} {
+		if !strings.Contains(s, want) {
+			t.Fatalf("missing %s in\n%s", want, s)
+		}
+	}
+	validateAGUI(t, body)
+	// A second request with the client's full history appends only new messages.
+	f.fake.Enqueue(fakellm.Reply(fakellm.Text("Second.")))
+	in["runId"] = "run-client-2"
+	in["messages"] = []any{
+		map[string]any{"id": "u1", "role": "user", "content": "hi"},
+		map[string]any{"id": "u2", "role": "user", "content": "and again"},
+	}
+	resp = f.request("POST", "/agui", in, nil)
+	body, _ = io.ReadAll(resp.Body)
+	resp.Body.Close()
+	validateAGUI(t, body)
+	f.waitIdle("th-agui")
+	var v ThreadView
+	f.call(&v, "GetThread", "th-agui")
+	var users int
+	for _, m := range v.Messages {
+		if m.Role == "user" {
+			users++
+		}
+	}
+	if users != 2 || len(v.Messages) != 4 {
+		t.Fatalf("history %+v", v.Messages)
+	}
+}
+
+func TestClosingTheAGUIResponseStopsTheRun(t *testing.T) {
+	f := newFixture(t, nil)
+	f.fake.Enqueue(fakellm.Response{Steps: []fakellm.Step{fakellm.Text("partial "), fakellm.Stall()}})
+	in := map[string]any{"threadId": "th-x", "runId": "r1", "messages": []any{map[string]any{"id": "u1", "role": "user", "content": "go"}}}
+	ctx, cancel := context.WithCancel(context.Background())
+	b, _ := json.Marshal(in)
+	req, _ := http.NewRequestWithContext(ctx, "POST", f.srv.URL+"/agui", strings.NewReader(string(b)))
+	req.Header.Set("Authorization", "Bearer "+f.token)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc := bufio.NewScanner(resp.Body)
+	for sc.Scan() {
+		if strings.Contains(sc.Text(), "partial") {
+			break
+		}
+	}
+	cancel()
+	resp.Body.Close()
+	f.waitIdle("th-x")
+	var v ThreadView
+	f.call(&v, "GetThread", "th-x")
+	last := v.Messages[len(v.Messages)-1]
+	if last.Status != "interrupted" || !strings.HasPrefix(last.Content, "partial") {
+		t.Fatalf("after disconnect: %+v", last)
+	}
+}
+
+func validateAGUI(t *testing.T, stream []byte) {
+	t.Helper()
+	validator := os.Getenv("AGUI_VALIDATOR")
+	if validator == "" {
+		validator, _ = filepath.Abs("../tools/agui-conformance/validate-sse.mjs")
+	}
+	if _, err := exec.LookPath("node"); err != nil {
+		t.Skip("node not installed")
+	}
+	if _, err := os.Stat(filepath.Join(filepath.Dir(validator), "node_modules")); err != nil {
+		t.Skip("AG-UI validator not installed (make test installs it)")
+	}
+	p := filepath.Join(t.TempDir(), "s.sse")
+	_ = os.WriteFile(p, stream, 0o644)
+	if out, err := exec.Command("node", validator, "--strict", p).CombinedOutput(); err != nil {
+		t.Fatalf("AG-UI conformance: %s\n%s", out, stream)
+	}
+}

@@ -1,0 +1,254 @@
+import { useId, useState } from 'react';
+import type { ClassifiedInterrupt } from '../state/interrupts';
+import type { RememberScope } from '../transport/contract';
+import { isObject, isString, tryParseJson, type JsonValue } from '../transport/json';
+import { DiffView } from './DiffView';
+import type { Staged } from './staging';
+
+type Approval = Extract<ClassifiedInterrupt, { kind: 'approval' }>;
+
+export interface ApprovalCardProps {
+  item: Approval;
+  staged: Staged | undefined;
+  onStage: (s: Staged) => void;
+  onUndo: () => void;
+  error?: string | undefined;
+  busy: boolean;
+}
+
+type Mode = 'idle' | 'always' | 'deny' | 'edit';
+
+function ruleLabel(tool: string, r: RememberScope): string {
+  switch (r.scope) {
+    case 'tool':
+      return `Every ${tool} call`;
+    case 'command-prefix':
+      return `Commands starting with “${r.pattern ?? ''}”`;
+    case 'folder':
+      return `${tool} inside ${r.pattern ?? 'this folder'}`;
+  }
+}
+
+export function stagedLabel(s: Staged): string {
+  switch (s.kind) {
+    case 'approve':
+      return s.remember ? 'Always allowed' : s.editedArgs !== undefined ? 'Approved with edits' : 'Approved';
+    case 'deny':
+      return 'Denied';
+    case 'answer':
+      return 'Answered';
+    case 'cancel':
+      return 'Skipped';
+  }
+}
+
+function commandOf(args: unknown): { command: string; folder: string } | null {
+  if (!isObject(args)) return null;
+  const cmd = args.command ?? args.cmd;
+  const command = isString(cmd) ? cmd : Array.isArray(cmd) ? cmd.filter(isString).join(' ') : '';
+  if (!command) return null;
+  const f = args.cwd ?? args.folder ?? args.dir ?? args.workdir;
+  return { command, folder: isString(f) ? f : '' };
+}
+
+/** Approval for one tool call: Allow once / Always allow / Deny / Edit arguments. */
+export function ApprovalCard({ item, staged, onStage, onUndo, error, busy }: ApprovalCardProps) {
+  const id = useId();
+  const [mode, setMode] = useState<Mode>('idle');
+  const [reason, setReason] = useState('');
+  const [edited, setEdited] = useState(item.argsText);
+  const [editError, setEditError] = useState<string | null>(null);
+  const rules: RememberScope[] = [{ scope: 'tool' }, ...item.suggestedRules.filter((r) => r.scope !== 'tool')];
+  const [ruleIndex, setRuleIndex] = useState(item.suggestedRules.length ? 1 : 0);
+  const cmd = item.toolName === 'run_command' ? commandOf(item.args) : null;
+  const folder = cmd?.folder || item.preview?.folder || '';
+
+  const submitEdit = () => {
+    const p = tryParseJson(edited);
+    if (!p.ok) {
+      setEditError(`Not valid JSON: ${p.error}`);
+      return;
+    }
+    if (!isObject(p.value)) {
+      setEditError('The arguments must be a JSON object ({ … }).');
+      return;
+    }
+    setEditError(null);
+    onStage({ kind: 'approve', editedArgs: p.value as JsonValue });
+    setMode('idle');
+  };
+
+  return (
+    <>
+      <header className="icard-head">
+        <span className="icard-kind">Approval</span>
+        <h3 id={`${id}-title`} className="icard-title">
+          Allow <span className="mono">{item.toolName}</span>?
+        </h3>
+      </header>
+      {item.interrupt.message && item.interrupt.message !== `Approval required to run ${item.toolName}` && (
+        <p className="icard-message">{item.interrupt.message}</p>
+      )}
+      {cmd ? (
+        <div className="icard-command">
+          <pre className="mono" aria-label="Command">
+            <span aria-hidden="true">$ </span>
+            {cmd.command}
+          </pre>
+          {folder && (
+            <div className="icard-folder">
+              in <span className="mono">{folder}</span>
+            </div>
+          )}
+        </div>
+      ) : item.preview ? (
+        <DiffView preview={item.preview} />
+      ) : null}
+      {(!cmd || !item.preview) && (
+        <details className="icard-args" open={!cmd && !item.preview}>
+          <summary>Arguments</summary>
+          <pre className="mono">{item.argsText}</pre>
+        </details>
+      )}
+
+      {staged ? (
+        <div className="icard-staged" role="status">
+          <span className={`icard-staged-label ${staged.kind}`}>{stagedLabel(staged)}</span>
+          {staged.kind === 'approve' && staged.remember && (
+            <span className="icard-staged-note">{ruleLabel(item.toolName, staged.remember)}</span>
+          )}
+          {staged.kind === 'deny' && staged.reason && <span className="icard-staged-note">“{staged.reason}”</span>}
+          <button type="button" className="btn small subtle" onClick={onUndo} disabled={busy}>
+            Undo
+          </button>
+        </div>
+      ) : mode === 'always' ? (
+        <fieldset className="icard-sub">
+          <legend>Always allow without asking:</legend>
+          {rules.map((r, i) => (
+            <label key={i} className="icard-radio">
+              <input type="radio" name={`${id}-rule`} checked={ruleIndex === i} onChange={() => setRuleIndex(i)} />
+              {ruleLabel(item.toolName, r)}
+            </label>
+          ))}
+          <p className="icard-note">You can revoke this in Settings › Permissions.</p>
+          <div className="icard-actions">
+            <button
+              type="button"
+              className="btn primary"
+              disabled={busy}
+              onClick={() => {
+                onStage({ kind: 'approve', remember: rules[ruleIndex] ?? { scope: 'tool' } });
+                setMode('idle');
+              }}
+            >
+              Always allow
+            </button>
+            <button type="button" className="btn subtle" onClick={() => setMode('idle')}>
+              Back
+            </button>
+          </div>
+        </fieldset>
+      ) : mode === 'deny' ? (
+        <div className="icard-sub">
+          <label htmlFor={`${id}-reason`} className="icard-sub-label">
+            Reason (optional){item.reasonField ? ' — the model will see it' : ''}
+          </label>
+          <input
+            id={`${id}-reason`}
+            type="text"
+            value={reason}
+            onChange={(e) => setReason(e.target.value)}
+            onKeyDown={(e) => {
+              if (e.key === 'Enter') e.preventDefault();
+            }}
+            placeholder="e.g. use the staging folder instead"
+          />
+          {!item.reasonField && reason.trim() && (
+            <p className="icard-note">This request has no place for a reason; only the denial is sent.</p>
+          )}
+          <div className="icard-actions">
+            <button
+              type="button"
+              className="btn danger"
+              disabled={busy}
+              onClick={() => {
+                const r = reason.trim();
+                onStage(r ? { kind: 'deny', reason: r } : { kind: 'deny' });
+                setMode('idle');
+              }}
+            >
+              Deny
+            </button>
+            <button type="button" className="btn subtle" onClick={() => setMode('idle')}>
+              Back
+            </button>
+          </div>
+        </div>
+      ) : mode === 'edit' ? (
+        <div className="icard-sub">
+          <label htmlFor={`${id}-edit`} className="icard-sub-label">
+            Arguments (JSON)
+          </label>
+          <textarea
+            id={`${id}-edit`}
+            className="mono"
+            rows={Math.min(14, Math.max(4, edited.split('\n').length + 1))}
+            spellCheck={false}
+            value={edited}
+            aria-invalid={editError ? true : undefined}
+            aria-describedby={editError ? `${id}-edit-err` : undefined}
+            onChange={(e) => {
+              setEdited(e.target.value);
+              const p = tryParseJson(e.target.value);
+              setEditError(p.ok ? (isObject(p.value) ? null : 'The arguments must be a JSON object ({ … }).') : `Not valid JSON: ${p.error}`);
+            }}
+          />
+          {editError && (
+            <p className="icard-error" id={`${id}-edit-err`} role="alert">
+              {editError}
+            </p>
+          )}
+          <div className="icard-actions">
+            <button type="button" className="btn primary" disabled={busy || !!editError} onClick={submitEdit}>
+              Allow with these arguments
+            </button>
+            <button
+              type="button"
+              className="btn subtle"
+              onClick={() => {
+                setEdited(item.argsText);
+                setEditError(null);
+                setMode('idle');
+              }}
+            >
+              Back
+            </button>
+          </div>
+        </div>
+      ) : (
+        <div className="icard-actions">
+          <button type="button" className="btn primary" disabled={busy} onClick={() => onStage({ kind: 'approve' })}>
+            Allow once
+          </button>
+          <button type="button" className="btn" disabled={busy} onClick={() => setMode('always')}>
+            Always allow…
+          </button>
+          <button type="button" className="btn danger" disabled={busy} onClick={() => setMode('deny')}>
+            Deny…
+          </button>
+          {item.canEditArgs && (
+            <button type="button" className="btn subtle" disabled={busy} onClick={() => setMode('edit')}>
+              Edit arguments
+            </button>
+          )}
+        </div>
+      )}
+      {error && (
+        <p className="icard-error" role="alert">
+          {error}
+        </p>
+      )}
+    </>
+  );
+}
