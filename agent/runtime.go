@@ -79,7 +79,7 @@ type Options struct {
 	Store  Store
 	Model  ModelSource
 	Tools  ToolSource // may be nil: no tools
-	System string          // system prompt
+	System string     // system prompt
 	Logger *slog.Logger
 	// Retry policy for endpoint errors that may pass (429, 5xx, refused,
 	// a stream cut before any output).

@@ -341,7 +341,7 @@ func TestAGUIEndpointStreamsAConformantRun(t *testing.T) {
 	in := map[string]any{
 		"threadId": "th-agui", "runId": "run-client-1", "protocolVersion": "1.0",
 		"messages": []any{map[string]any{"id": "u1", "role": "user", "content": "hi"}},
-		"tools": []any{}, "context": []any{}, "forwardedProps": map[string]any{},
+		"tools":    []any{}, "context": []any{}, "forwardedProps": map[string]any{},
 	}
 	resp := f.request("POST", "/agui", in, map[string]string{"Accept": "text/event-stream"})
 	body, _ := io.ReadAll(resp.Body)

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -153,6 +154,13 @@ func (s *Schema) ValidateValue(v any) []Issue {
 	if len(issues) == 0 {
 		issues = append(issues, Issue{Message: "value is invalid"})
 	}
+	// The library visits properties in map order; make the result stable.
+	sort.SliceStable(issues, func(i, j int) bool {
+		if issues[i].Pointer != issues[j].Pointer {
+			return issues[i].Pointer < issues[j].Pointer
+		}
+		return issues[i].Message < issues[j].Message
+	})
 	return issues
 }
 

@@ -3,7 +3,7 @@ import type { ClassifiedInterrupt } from '../state/interrupts';
 import type { RememberScope } from '../transport/contract';
 import { isObject, isString, tryParseJson, type JsonValue } from '../transport/json';
 import { DiffView } from './DiffView';
-import type { Staged } from './staging';
+import type { Staged } from '../state/staging';
 
 type Approval = Extract<ClassifiedInterrupt, { kind: 'approval' }>;
 

@@ -1,0 +1,173 @@
+import { memo, useEffect, useRef, useState } from 'react';
+import type { Thread } from '../transport/contract';
+import type { Activity } from '../hooks/useThreadActivity';
+import { IconMore, IconPin } from './icons';
+
+export interface ThreadItemProps {
+  thread: Thread;
+  active: boolean;
+  activity: Activity | undefined;
+  onOpen: (id: string) => void;
+  onRename: (id: string, title: string) => void;
+  onPin: (id: string, pinned: boolean) => void;
+  onExport: (id: string, format: 'markdown' | 'json') => void;
+  onDelete: (t: Thread) => void;
+}
+
+function ThreadItemImpl({ thread, active, activity, onOpen, onRename, onPin, onExport, onDelete }: ThreadItemProps) {
+  const [menu, setMenu] = useState(false);
+  const [renaming, setRenaming] = useState(false);
+  const [draft, setDraft] = useState(thread.title);
+  const menuRef = useRef<HTMLDivElement>(null);
+  const moreRef = useRef<HTMLButtonElement>(null);
+  const inputRef = useRef<HTMLInputElement>(null);
+  const title = thread.title || 'New chat';
+
+  useEffect(() => {
+    if (!menu) return;
+    menuRef.current?.querySelector<HTMLElement>('[role="menuitem"]')?.focus();
+    const onDown = (e: MouseEvent) => {
+      if (!menuRef.current?.contains(e.target as Node) && e.target !== moreRef.current) setMenu(false);
+    };
+    document.addEventListener('mousedown', onDown);
+    return () => document.removeEventListener('mousedown', onDown);
+  }, [menu]);
+
+  useEffect(() => {
+    if (renaming) {
+      inputRef.current?.focus();
+      inputRef.current?.select();
+    }
+  }, [renaming]);
+
+  const closeMenu = () => {
+    setMenu(false);
+    moreRef.current?.focus();
+  };
+
+  const commit = () => {
+    setRenaming(false);
+    const t = draft.trim();
+    if (t && t !== thread.title) onRename(thread.id, t);
+  };
+
+  const act = (fn: () => void) => () => {
+    setMenu(false);
+    fn();
+  };
+
+  if (renaming) {
+    return (
+      <li className="titem is-renaming">
+        <input
+          ref={inputRef}
+          className="titem-rename"
+          aria-label="Conversation title"
+          value={draft}
+          maxLength={200}
+          onChange={(e) => setDraft(e.target.value)}
+          onBlur={commit}
+          onKeyDown={(e) => {
+            if (e.key === 'Enter') {
+              e.preventDefault();
+              commit();
+            } else if (e.key === 'Escape') {
+              e.preventDefault();
+              setDraft(thread.title);
+              setRenaming(false);
+            }
+          }}
+        />
+      </li>
+    );
+  }
+
+  return (
+    <li className={`titem${active ? ' is-active' : ''}`}>
+      <button
+        type="button"
+        className="titem-open"
+        aria-current={active ? 'page' : undefined}
+        onClick={() => onOpen(thread.id)}
+        onDoubleClick={() => {
+          setDraft(thread.title);
+          setRenaming(true);
+        }}
+        title={title}
+      >
+        {thread.pinned && (
+          <span className="titem-pin" aria-label="Pinned">
+            <IconPin />
+          </span>
+        )}
+        <span className="titem-title">{title}</span>
+        {activity === 'running' && <span className="titem-activity running" aria-label="Running" />}
+        {activity === 'awaiting' && (
+          <span className="titem-activity awaiting" aria-label="Waiting for your decision">
+            !
+          </span>
+        )}
+      </button>
+      <button
+        ref={moreRef}
+        type="button"
+        className="icon-btn titem-more"
+        aria-label={`Options for ${title}`}
+        aria-haspopup="menu"
+        aria-expanded={menu}
+        onClick={() => setMenu((m) => !m)}
+      >
+        <IconMore />
+      </button>
+      {menu && (
+        <div
+          ref={menuRef}
+          className="titem-menu"
+          role="menu"
+          aria-label={`Options for ${title}`}
+          onKeyDown={(e) => {
+            const items = [...(menuRef.current?.querySelectorAll<HTMLElement>('[role="menuitem"]') ?? [])];
+            const i = items.indexOf(document.activeElement as HTMLElement);
+            if (e.key === 'Escape') {
+              e.preventDefault();
+              closeMenu();
+            } else if (e.key === 'ArrowDown') {
+              e.preventDefault();
+              items[(i + 1) % items.length]?.focus();
+            } else if (e.key === 'ArrowUp') {
+              e.preventDefault();
+              items[(i - 1 + items.length) % items.length]?.focus();
+            } else if (e.key === 'Tab') {
+              setMenu(false);
+            }
+          }}
+        >
+          <button
+            type="button"
+            role="menuitem"
+            onClick={act(() => {
+              setDraft(thread.title);
+              setRenaming(true);
+            })}
+          >
+            Rename
+          </button>
+          <button type="button" role="menuitem" onClick={act(() => onPin(thread.id, !thread.pinned))}>
+            {thread.pinned ? 'Unpin' : 'Pin'}
+          </button>
+          <button type="button" role="menuitem" onClick={act(() => onExport(thread.id, 'markdown'))}>
+            Export as Markdown
+          </button>
+          <button type="button" role="menuitem" onClick={act(() => onExport(thread.id, 'json'))}>
+            Export as JSON
+          </button>
+          <button type="button" role="menuitem" className="danger" onClick={act(() => onDelete(thread))}>
+            Delete
+          </button>
+        </div>
+      )}
+    </li>
+  );
+}
+
+export const ThreadItem = memo(ThreadItemImpl);

@@ -1,0 +1,482 @@
+export namespace agui {
+	
+	export class Interrupt {
+	    id: string;
+	    reason: string;
+	    message?: string;
+	    toolCallId?: string;
+	    responseSchema?: number[];
+	    expiresAt?: string;
+	    metadata?: Record<string, any>;
+	
+	    static createFrom(source: any = {}) {
+	        return new Interrupt(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.reason = source["reason"];
+	        this.message = source["message"];
+	        this.toolCallId = source["toolCallId"];
+	        this.responseSchema = source["responseSchema"];
+	        this.expiresAt = source["expiresAt"];
+	        this.metadata = source["metadata"];
+	    }
+	}
+	export class ResumeEntry {
+	    interruptId: string;
+	    status: string;
+	    payload?: number[];
+	    metadata?: Record<string, any>;
+	
+	    static createFrom(source: any = {}) {
+	        return new ResumeEntry(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.interruptId = source["interruptId"];
+	        this.status = source["status"];
+	        this.payload = source["payload"];
+	        this.metadata = source["metadata"];
+	    }
+	}
+
+}
+
+export namespace app {
+	
+	export class ConnectionResult {
+	    ok: boolean;
+	    message: string;
+	    models: string[];
+	
+	    static createFrom(source: any = {}) {
+	        return new ConnectionResult(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.ok = source["ok"];
+	        this.message = source["message"];
+	        this.models = source["models"];
+	    }
+	}
+	export class Export {
+	    filename: string;
+	    content: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Export(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.filename = source["filename"];
+	        this.content = source["content"];
+	    }
+	}
+	export class RememberScope {
+	    scope: string;
+	    pattern?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new RememberScope(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.scope = source["scope"];
+	        this.pattern = source["pattern"];
+	    }
+	}
+	export class SendResult {
+	    threadId: string;
+	    queued: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new SendResult(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.threadId = source["threadId"];
+	        this.queued = source["queued"];
+	    }
+	}
+	export class Settings {
+	    baseUrl: string;
+	    apiKey: string;
+	    model: string;
+	    workspace: string;
+	    loopGuard: number;
+	    theme: string;
+	    enableWriteTools: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new Settings(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.baseUrl = source["baseUrl"];
+	        this.apiKey = source["apiKey"];
+	        this.model = source["model"];
+	        this.workspace = source["workspace"];
+	        this.loopGuard = source["loopGuard"];
+	        this.theme = source["theme"];
+	        this.enableWriteTools = source["enableWriteTools"];
+	    }
+	}
+	export class SettingsView {
+	    settings: Settings;
+	    sources: Record<string, string>;
+	
+	    static createFrom(source: any = {}) {
+	        return new SettingsView(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.settings = this.convertValues(source["settings"], Settings);
+	        this.sources = source["sources"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class Status {
+	    mode: string;
+	    configured: boolean;
+	    endpoint: string;
+	    model: string;
+	    detected?: string;
+	    problem?: string;
+	    readOnly?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Status(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.mode = source["mode"];
+	        this.configured = source["configured"];
+	        this.endpoint = source["endpoint"];
+	        this.model = source["model"];
+	        this.detected = source["detected"];
+	        this.problem = source["problem"];
+	        this.readOnly = source["readOnly"];
+	    }
+	}
+	export class ThreadPage {
+	    threads: history.Thread[];
+	    nextCursor: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new ThreadPage(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.threads = this.convertValues(source["threads"], history.Thread);
+	        this.nextCursor = source["nextCursor"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class ThreadView {
+	    thread: history.Thread;
+	    messages: history.Message[];
+	    running: boolean;
+	    runId?: string;
+	    queued: string[];
+	    interrupts: agui.Interrupt[];
+	    clientTools: history.ClientToolCall[];
+	    toolStates: Record<string, string>;
+	
+	    static createFrom(source: any = {}) {
+	        return new ThreadView(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.thread = this.convertValues(source["thread"], history.Thread);
+	        this.messages = this.convertValues(source["messages"], history.Message);
+	        this.running = source["running"];
+	        this.runId = source["runId"];
+	        this.queued = source["queued"];
+	        this.interrupts = this.convertValues(source["interrupts"], agui.Interrupt);
+	        this.clientTools = this.convertValues(source["clientTools"], history.ClientToolCall);
+	        this.toolStates = source["toolStates"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class ToolOutput {
+	    content: string;
+	    isError?: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new ToolOutput(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.content = source["content"];
+	        this.isError = source["isError"];
+	    }
+	}
+
+}
+
+export namespace history {
+	
+	export class ClientToolCall {
+	    toolCallId: string;
+	    threadId: string;
+	    runId: string;
+	    toolName: string;
+	    arguments: string;
+	    state: string;
+	    result?: string;
+	    createdAt: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new ClientToolCall(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.toolCallId = source["toolCallId"];
+	        this.threadId = source["threadId"];
+	        this.runId = source["runId"];
+	        this.toolName = source["toolName"];
+	        this.arguments = source["arguments"];
+	        this.state = source["state"];
+	        this.result = source["result"];
+	        this.createdAt = source["createdAt"];
+	    }
+	}
+	export class ToolCall {
+	    id: string;
+	    name: string;
+	    arguments: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new ToolCall(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.name = source["name"];
+	        this.arguments = source["arguments"];
+	    }
+	}
+	export class Message {
+	    id: string;
+	    threadId: string;
+	    runId?: string;
+	    role: string;
+	    content: string;
+	    reasoning?: string;
+	    toolCalls?: ToolCall[];
+	    toolCallId?: string;
+	    toolName?: string;
+	    isError?: boolean;
+	    status: string;
+	    error?: string;
+	    createdAt: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new Message(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.threadId = source["threadId"];
+	        this.runId = source["runId"];
+	        this.role = source["role"];
+	        this.content = source["content"];
+	        this.reasoning = source["reasoning"];
+	        this.toolCalls = this.convertValues(source["toolCalls"], ToolCall);
+	        this.toolCallId = source["toolCallId"];
+	        this.toolName = source["toolName"];
+	        this.isError = source["isError"];
+	        this.status = source["status"];
+	        this.error = source["error"];
+	        this.createdAt = source["createdAt"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class PermissionRule {
+	    id: string;
+	    tool: string;
+	    scope: string;
+	    pattern?: string;
+	    createdAt: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new PermissionRule(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.tool = source["tool"];
+	        this.scope = source["scope"];
+	        this.pattern = source["pattern"];
+	        this.createdAt = source["createdAt"];
+	    }
+	}
+	export class Thread {
+	    id: string;
+	    title: string;
+	    pinned: boolean;
+	    createdAt: number;
+	    updatedAt: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new Thread(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.title = source["title"];
+	        this.pinned = source["pinned"];
+	        this.createdAt = source["createdAt"];
+	        this.updatedAt = source["updatedAt"];
+	    }
+	}
+
+}
+
+export namespace store {
+	
+	export class SnippetPart {
+	    text: string;
+	    match: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new SnippetPart(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.text = source["text"];
+	        this.match = source["match"];
+	    }
+	}
+	export class SearchHit {
+	    threadId: string;
+	    threadTitle: string;
+	    messageId: string;
+	    role: string;
+	    parts: SnippetPart[];
+	    createdAt: number;
+	    rank: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new SearchHit(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.threadId = source["threadId"];
+	        this.threadTitle = source["threadTitle"];
+	        this.messageId = source["messageId"];
+	        this.role = source["role"];
+	        this.parts = this.convertValues(source["parts"], SnippetPart);
+	        this.createdAt = source["createdAt"];
+	        this.rank = source["rank"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+
+}
+
