@@ -36,7 +36,9 @@ type namedKind string
 
 func TestCanonicalGoValues(t *testing.T) {
 	one := 1.0
-	ptrCycle := &struct{ self any }{}
+	ptrStruct := &struct{ self any }{}
+	var selfPtr any
+	selfPtr = &selfPtr
 	selfMap := map[string]any{}
 	selfMap["m"] = map[string]any{"back": selfMap}
 	selfSlice := make([]any, 1)
@@ -47,7 +49,7 @@ func TestCanonicalGoValues(t *testing.T) {
 		want string
 		err  error
 	}{
-		{"ints", []any{int8(-3), uint64(1 << 60), int64(1<<53 + 1)}, "[-3,1152921504606846976,9007199254740992]", nil},
+		{"ints", []any{int8(-3), uint64(1 << 60), int64(1<<53 + 1)}, "[-3,1152921504606847000,9007199254740992]", nil},
 		{"float32 shortest", float32(0.1), "0.1", nil},
 		{"json.Number", json.Number("1.0e2"), "100", nil},
 		{"typed map and slice", map[string][]int{"b": {2}, "a": nil}, `{"a":null,"b":[2]}`, nil},
@@ -69,7 +71,8 @@ func TestCanonicalGoValues(t *testing.T) {
 		{"float32 NaN", float32(math.NaN()), "", ErrNotJSONCompatible},
 		{"cycle through maps", selfMap, "", ErrCycle},
 		{"cycle through slices", selfSlice, "", ErrCycle},
-		{"pointer without cycle", ptrCycle, "", ErrNotPlainObject},
+		{"pointer to struct", ptrStruct, "", ErrNotPlainObject},
+		{"cycle through pointers", selfPtr, "", ErrCycle},
 		{"invalid JSON text", json.RawMessage(`{"a":}`), "", ErrInvalidJSON},
 		{"overflowing number text", json.RawMessage(`1e400`), "", ErrNotJSONCompatible},
 		{"underflowing number text", json.RawMessage(`-1e-400`), "0", nil},
@@ -181,7 +184,7 @@ func FuzzCanonicalJSON(f *testing.F) {
 		if fromValue, err := CanonicalJSON(v); err != nil || fromValue != c {
 			t.Fatalf("value path %q != %q (%v)", fromValue, c, err)
 		}
-		if utf8.Valid(data) && !bytes.Contains(data, []byte(`\u`)) && !bytes.Contains(data, []byte(`\U`)) {
+		if utf8.Valid(data) && !bytes.Contains(data, []byte(`\u`)) {
 			var std any
 			if json.Unmarshal(data, &std) == nil {
 				if viaStd, err := CanonicalJSON(std); err != nil || viaStd != c {

@@ -10,7 +10,7 @@ import './Message.css';
 
 export interface MessageActions {
   onContinue?: () => void;
-  onRegenerate?: () => void;
+  onRegenerate?: (item: MessageItem) => void;
   onEdit?: () => void;
 }
 
@@ -131,7 +131,7 @@ function MessageRowImpl({ item, highlighted, idle, onContinue, onRegenerate, onE
             </button>
           )}
           {idle && item.isLastAssistant && (interrupted || m.status === 'error') && onRegenerate && (
-            <button type="button" className="btn small subtle" onClick={onRegenerate}>
+            <button type="button" className="btn small subtle" onClick={() => onRegenerate(item)}>
               <IconRetry /> Regenerate
             </button>
           )}

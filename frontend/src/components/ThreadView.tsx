@@ -52,7 +52,7 @@ export function ThreadView({ threadId, view, highlight, onContinue, onRegenerate
           highlighted={r.item.key === highlightId}
           idle={idle}
           onContinue={onContinue}
-          onRegenerate={() => onRegenerate(r.item)}
+          onRegenerate={onRegenerate}
           onEdit={onEditLast}
         />
       );

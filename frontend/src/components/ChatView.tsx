@@ -1,0 +1,161 @@
+import { useCallback, useRef, useState } from 'react';
+import type { ThreadController } from '../hooks/useThread';
+import type { Status } from '../transport/contract';
+import type { MessageItem } from '../state/derive';
+import type { Submission } from '../state/staging';
+import type { ClientToolRunner } from '../lib/clientTools';
+import { ThreadView } from './ThreadView';
+import { Composer } from './Composer';
+import { InterruptPanel } from './InterruptPanel';
+import { ClientToolPanel } from './ClientToolPanel';
+import './ChatView.css';
+
+export const CONTINUE_TEXT = 'Continue from where you stopped.';
+
+export interface ChatViewProps {
+  ctrl: ThreadController;
+  title: string;
+  status: Status | null;
+  runner: ClientToolRunner;
+  highlight: { messageId: string; nonce: number } | null;
+  focusNonce: number;
+  onOpenSettings: () => void;
+}
+
+function statusLine(ctrl: ThreadController): string {
+  const v = ctrl.view;
+  switch (v.status) {
+    case 'running': {
+      const running = Object.values(ctrl.state.toolCalls).find((t) => t.state === 'running');
+      if (running) return `Running ${running.name}…`;
+      return v.streaming ? 'Juncture is writing…' : 'Juncture is working…';
+    }
+    case 'awaiting-decisions':
+      return v.actionable.length === 1 ? 'Waiting for your decision' : `Waiting for ${v.actionable.length} decisions`;
+    case 'error':
+      return 'The last turn failed';
+    default:
+      return '';
+  }
+}
+
+/** The open conversation: header, messages, pending decisions and the composer. */
+export function ChatView({ ctrl, title, status, runner, highlight, focusNonce, onOpenSettings }: ChatViewProps) {
+  const { view } = ctrl;
+  // The controller's functions are stable; the object is not.
+  const { send: ctrlSend, respondPermission, resolve, removeQueued, stop, reload } = ctrl;
+  const [editRequest, setEditRequest] = useState<{ text: string; nonce: number } | null>(null);
+  const [actionError, setActionError] = useState<string | null>(null);
+
+  const send = useCallback(
+    async (text: string) => {
+      setActionError(null);
+      await ctrlSend(text);
+    },
+    [ctrlSend],
+  );
+
+  const onContinue = useCallback(() => {
+    void ctrlSend(CONTINUE_TEXT).catch((e: unknown) => setActionError(e instanceof Error ? e.message : String(e)));
+  }, [ctrlSend]);
+
+  const itemsRef = useRef(view.items);
+  itemsRef.current = view.items;
+  const onRegenerate = useCallback(
+    (item: MessageItem) => {
+      const items = itemsRef.current;
+      const i = items.indexOf(item);
+      for (let j = (i < 0 ? items.length : i) - 1; j >= 0; j--) {
+        const m = items[j]!.message;
+        if (m.role === 'user') {
+          void ctrlSend(m.content).catch((e: unknown) => setActionError(e instanceof Error ? e.message : String(e)));
+          return;
+        }
+      }
+    },
+    [ctrlSend],
+  );
+
+  const onEditLast = useCallback(() => {
+    if (view.lastUserText !== null) setEditRequest({ text: view.lastUserText, nonce: Date.now() });
+  }, [view.lastUserText]);
+
+  const submitDecisions = useCallback(
+    async (sub: Submission) => {
+      for (const p of sub.permissions) await respondPermission(p.toolCallId, p.allow, p.remember);
+      if (sub.resolutions.length) await resolve(sub.resolutions);
+    },
+    [respondPermission, resolve],
+  );
+
+  const line = statusLine(ctrl);
+  const blocked = view.actionable.length
+    ? 'Answer the request above, or press Stop to cancel it.'
+    : null;
+  const configured = status ? status.configured : true;
+
+  return (
+    <main className="chat" aria-label={title || 'New chat'}>
+      <header className="chat-head">
+        <h1 className="chat-title">{title || 'New chat'}</h1>
+        <div className="chat-status" role="status" aria-live="polite">
+          {line && (
+            <span className={`chat-pill ${view.status}`}>
+              {view.status === 'running' && <span className="chat-pill-dot" aria-hidden="true" />}
+              {line}
+            </span>
+          )}
+        </div>
+        {status?.model && <span className="chat-model mono" title={status.endpoint}>{status.model}</span>}
+      </header>
+      {ctrl.loadError && (
+        <div className="chat-banner error" role="alert">
+          Could not open this conversation: {ctrl.loadError.message}{' '}
+          <button type="button" className="btn small" onClick={reload}>
+            Retry
+          </button>
+        </div>
+      )}
+      {ctrl.threadId && !ctrl.state.loaded && !ctrl.loadError ? (
+        <div className="chat-loading" aria-busy="true">
+          Loading…
+        </div>
+      ) : (
+        <ThreadView
+          threadId={ctrl.threadId}
+          view={view}
+          highlight={highlight}
+          onContinue={onContinue}
+          onRegenerate={onRegenerate}
+          onEditLast={onEditLast}
+        />
+      )}
+      <div className="chat-bottom">
+        {ctrl.threadId && (
+          <InterruptPanel threadId={ctrl.threadId} items={view.interrupts} runError={view.runError} onSubmit={submitDecisions} />
+        )}
+        {ctrl.threadId && view.clientTools.length > 0 && (
+          <ClientToolPanel threadId={ctrl.threadId} tools={view.clientTools} runner={runner} />
+        )}
+        {actionError && (
+          <p className="chat-banner error" role="alert">
+            {actionError}
+          </p>
+        )}
+        <Composer
+          status={view.status}
+          configured={configured}
+          problem={status?.problem}
+          onOpenSettings={onOpenSettings}
+          queued={view.queued}
+          onRemoveQueued={removeQueued}
+          onSend={send}
+          onStop={stop}
+          blockedReason={blocked}
+          editRequest={editRequest}
+          focusNonce={focusNonce}
+        />
+      </div>
+    </main>
+  );
+}
