@@ -128,6 +128,14 @@ func (s *Server) Pending() int {
 	return len(s.queue)
 }
 
+// Reset drops the responses not consumed yet (a test that stops a turn
+// early leaves some behind).
+func (s *Server) Reset() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.queue = nil
+}
+
 // SetFallback sets the function that answers when the queue is empty. With
 // nil (the default) such requests get HTTP 500
 // "fakellm: no scripted response". f runs on the request's goroutine and

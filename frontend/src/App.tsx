@@ -1,0 +1,282 @@
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { toJunctureError, useTransport } from './transport';
+import type { SearchHit, SettingsView, Status, Theme, Thread } from './transport/contract';
+import { useThread } from './hooks/useThread';
+import { useThreadList } from './hooks/useThreadList';
+import { useThreadActivity } from './hooks/useThreadActivity';
+import { useAttention } from './hooks/useAttention';
+import { ClientToolRunner } from './lib/clientTools';
+import { downloadText } from './lib/download';
+import { Sidebar, type SidebarHandle } from './components/Sidebar';
+import { ChatView } from './components/ChatView';
+import { SettingsDialog } from './components/SettingsDialog';
+import { Toasts, type ToastData } from './components/Toast';
+import './App.css';
+
+const UNDO_MS = 5000;
+
+export function applyTheme(theme: Theme): void {
+  const root = document.documentElement;
+  if (theme === 'system') delete root.dataset.theme;
+  else root.dataset.theme = theme;
+}
+
+let toastSeq = 0;
+
+export function App() {
+  const transport = useTransport();
+  const [status, setStatus] = useState<Status | null>(null);
+  const [settingsOpen, setSettingsOpen] = useState(false);
+  const [toasts, setToasts] = useState<ToastData[]>([]);
+  const [hidden, setHidden] = useState<ReadonlySet<string>>(new Set());
+  const [highlight, setHighlight] = useState<{ messageId: string; nonce: number } | null>(null);
+  const [focusNonce, setFocusNonce] = useState(1);
+  const [connection, setConnection] = useState<'connected' | 'disconnected'>('connected');
+  const sidebar = useRef<SidebarHandle>(null);
+  const deletes = useRef(new Map<string, ReturnType<typeof setTimeout>>());
+
+  const list = useThreadList(transport);
+  const activity = useThreadActivity(transport);
+  useAttention(transport);
+  const ctrl = useThread(transport, list.upsert);
+  const { open, stop } = ctrl;
+
+  // Client tools (copy_to_clipboard, open_url) for every thread.
+  const runner = useMemo(() => new ClientToolRunner(transport), [transport]);
+  useEffect(() => transport.subscribe('agui', ({ threadId, event }) => runner.observe(threadId, event)), [transport, runner]);
+
+  const toast = useCallback((t: Omit<ToastData, 'id'>, ms = 6000) => {
+    const id = ++toastSeq;
+    setToasts((ts) => [...ts.slice(-2), { ...t, id }]);
+    setTimeout(() => setToasts((ts) => ts.filter((x) => x.id !== id)), ms);
+    return id;
+  }, []);
+  const dismiss = useCallback((id: number) => setToasts((ts) => ts.filter((x) => x.id !== id)), []);
+  const fail = useCallback((what: string, e: unknown) => toast({ text: `${what}: ${toJunctureError(e).message}`, tone: 'error' }), [toast]);
+
+  const refreshStatus = useCallback(() => {
+    transport
+      .call('Status')
+      .then(setStatus)
+      .catch((e: unknown) => fail('Could not read Juncture’s status', e));
+  }, [transport, fail]);
+
+  useEffect(() => {
+    refreshStatus();
+    transport
+      .call('GetSettings')
+      .then((v) => applyTheme(v.settings.theme))
+      .catch(() => applyTheme('system'));
+    return transport.subscribe('connection', ({ state }) => {
+      setConnection(state === 'disconnected' ? 'disconnected' : 'connected');
+      if (state === 'reconnected') refreshStatus();
+    });
+  }, [transport, refreshStatus]);
+
+  const newChat = useCallback(() => {
+    open(null);
+    setHighlight(null);
+    setFocusNonce((n) => n + 1);
+  }, [open]);
+
+  const openThread = useCallback(
+    (id: string) => {
+      setHighlight(null);
+      if (id !== ctrl.threadId) open(id);
+      setFocusNonce((n) => n + 1);
+    },
+    [open, ctrl.threadId],
+  );
+
+  const openHit = useCallback(
+    (hit: SearchHit) => {
+      if (hit.threadId !== ctrl.threadId) open(hit.threadId);
+      setHighlight({ messageId: hit.messageId, nonce: Date.now() });
+    },
+    [open, ctrl.threadId],
+  );
+
+  useEffect(() => {
+    if (!highlight) return;
+    const t = setTimeout(() => setHighlight(null), 3000);
+    return () => clearTimeout(t);
+  }, [highlight]);
+
+  const rename = useCallback(
+    (id: string, title: string) => {
+      list.patch(id, { title });
+      transport.call('RenameThread', id, title).catch((e: unknown) => {
+        fail('Could not rename', e);
+        list.refresh();
+      });
+    },
+    [transport, list, fail],
+  );
+
+  const pin = useCallback(
+    (id: string, pinned: boolean) => {
+      list.patch(id, { pinned });
+      transport.call('PinThread', id, pinned).catch((e: unknown) => {
+        fail(pinned ? 'Could not pin' : 'Could not unpin', e);
+        list.refresh();
+      });
+    },
+    [transport, list, fail],
+  );
+
+  const exportThread = useCallback(
+    (id: string, format: 'markdown' | 'json') => {
+      transport
+        .call('ExportThread', id, format)
+        .then((r) => downloadText(r.filename, r.content, format === 'json' ? 'application/json' : 'text/markdown'))
+        .catch((e: unknown) => fail('Could not export', e));
+    },
+    [transport, fail],
+  );
+
+  // Delete with Undo: hidden at once, DeleteThread after ~5 s unless undone.
+  const remove = useCallback(
+    (t: Thread) => {
+      setHidden((h) => new Set(h).add(t.id));
+      if (ctrl.threadId === t.id) open(null);
+      const unhide = () =>
+        setHidden((h) => {
+          const c = new Set(h);
+          c.delete(t.id);
+          return c;
+        });
+      const timer = setTimeout(() => {
+        deletes.current.delete(t.id);
+        transport
+          .call('DeleteThread', t.id)
+          .then(() => list.refresh())
+          .catch((e: unknown) => {
+            unhide();
+            fail('Could not delete', e);
+          });
+      }, UNDO_MS);
+      deletes.current.set(t.id, timer);
+      toast(
+        {
+          text: `Deleted “${t.title || 'New chat'}”.`,
+          action: {
+            label: 'Undo',
+            run: () => {
+              const tm = deletes.current.get(t.id);
+              if (tm) clearTimeout(tm);
+              deletes.current.delete(t.id);
+              unhide();
+            },
+          },
+        },
+        UNDO_MS,
+      );
+    },
+    [transport, list, ctrl.threadId, open, toast, fail],
+  );
+
+  // Deletes still waiting for their Undo window go through if the page closes.
+  useEffect(() => {
+    const pending = deletes.current;
+    const flush = () => {
+      for (const [id, tm] of pending) {
+        clearTimeout(tm);
+        void transport.call('DeleteThread', id).catch(() => undefined);
+      }
+      pending.clear();
+    };
+    window.addEventListener('pagehide', flush);
+    return () => window.removeEventListener('pagehide', flush);
+  }, [transport]);
+
+  // Keyboard: Ctrl/Cmd+N new chat, Ctrl/Cmd+K search, Ctrl/Cmd+, settings, Esc stop.
+  const busy = ctrl.view.status === 'running' || ctrl.view.status === 'awaiting-decisions';
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      const mod = e.ctrlKey || e.metaKey;
+      if (mod && !e.shiftKey && !e.altKey) {
+        const k = e.key.toLowerCase();
+        if (k === 'n') {
+          e.preventDefault();
+          newChat();
+          return;
+        }
+        if (k === 'k') {
+          e.preventDefault();
+          sidebar.current?.focusSearch();
+          return;
+        }
+        if (e.key === ',') {
+          e.preventDefault();
+          setSettingsOpen(true);
+          return;
+        }
+      }
+      if (e.key === 'Escape' && !e.defaultPrevented && busy && !settingsOpen) {
+        e.preventDefault();
+        void stop().catch((err: unknown) => fail('Could not stop', err));
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [newChat, busy, settingsOpen, stop, fail]);
+
+  const onSaved = useCallback(
+    (v: SettingsView) => {
+      applyTheme(v.settings.theme);
+      refreshStatus();
+    },
+    [refreshStatus],
+  );
+
+  const active = ctrl.threadId;
+  const title = (active && list.threads.find((t) => t.id === active)?.title) || ctrl.state.thread?.title || '';
+
+  useEffect(() => {
+    const prefix = document.title.match(/^\(\d+\) Approval needed — /)?.[0] ?? '';
+    document.title = `${prefix}${title ? `${title} — ` : ''}Juncture`;
+  }, [title]);
+
+  return (
+    <div className="app">
+      <Sidebar
+        ref={sidebar}
+        transport={transport}
+        threads={list.threads}
+        hiddenIds={hidden}
+        activeId={active}
+        activity={activity}
+        hasMore={list.hasMore}
+        loading={list.loading}
+        listError={list.error ? `Could not load conversations: ${list.error.message}` : null}
+        connection={connection}
+        onNew={newChat}
+        onOpen={openThread}
+        onOpenHit={openHit}
+        onRename={rename}
+        onPin={pin}
+        onExport={exportThread}
+        onDelete={remove}
+        onLoadMore={list.loadMore}
+        onSettings={() => setSettingsOpen(true)}
+      />
+      <ChatView
+        ctrl={ctrl}
+        title={title}
+        status={status}
+        runner={runner}
+        highlight={highlight}
+        focusNonce={focusNonce}
+        onOpenSettings={() => setSettingsOpen(true)}
+      />
+      <SettingsDialog
+        open={settingsOpen}
+        transport={transport}
+        status={status}
+        onClose={() => setSettingsOpen(false)}
+        onSaved={onSaved}
+      />
+      <Toasts toasts={toasts} onDismiss={dismiss} />
+    </div>
+  );
+}

@@ -1,0 +1,17 @@
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { App } from './App';
+import { TransportContext, createTransport } from './transport';
+import './styles/global.css';
+
+const transport = createTransport();
+const root = document.getElementById('root');
+if (root) {
+  createRoot(root).render(
+    <StrictMode>
+      <TransportContext.Provider value={transport}>
+        <App />
+      </TransportContext.Provider>
+    </StrictMode>,
+  );
+}
