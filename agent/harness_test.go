@@ -38,7 +38,7 @@ func (s rtStore) PutMessage(ctx context.Context, m history.Message) error {
 // harness is a runtime on a real SQLite file and the fake streaming server,
 // with test tools next to the built-ins.
 type harness struct {
-	t      *testing.T
+	t      testing.TB
 	srv    *fakellm.Server
 	db     *store.DB
 	rt     *agent.Runtime
@@ -54,7 +54,7 @@ type harness struct {
 
 type harnessOpt func(*agent.Options)
 
-func newHarness(t *testing.T, opts ...harnessOpt) *harness {
+func newHarness(t testing.TB, opts ...harnessOpt) *harness {
 	t.Helper()
 	h := &harness{t: t, srv: fakellm.Start(t), ws: t.TempDir(), slowStarted: make(chan string, 16), slowRuns: map[string]int{}}
 	db, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "juncture.db"))
@@ -200,7 +200,7 @@ func (h *harness) assertValidHistory(threadID string) {
 	assertValid(h.t, h.messages(threadID))
 }
 
-func assertValid(t *testing.T, msgs []history.Message) {
+func assertValid(t testing.TB, msgs []history.Message) {
 	t.Helper()
 	out, _ := history.ForModel(msgs)
 	open := map[string]bool{}
@@ -252,7 +252,7 @@ func (h *harness) sse(threadID string) []byte {
 
 // validateAGUI runs the official AG-UI 1.0 validator (strict) on a stream.
 // It is skipped only when node or the validator's packages are missing.
-func validateAGUI(t *testing.T, stream []byte) {
+func validateAGUI(t testing.TB, stream []byte) {
 	t.Helper()
 	validator := os.Getenv("AGUI_VALIDATOR")
 	if validator == "" {

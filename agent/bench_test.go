@@ -1,0 +1,80 @@
+package agent_test
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"testing"
+	"time"
+
+	"github.com/juncture-app/juncture/agent"
+	"github.com/juncture-app/juncture/agent/agui"
+	"github.com/juncture-app/juncture/agent/fakellm"
+)
+
+// BenchmarkStreamThroughput measures tokens/s from the fake server through
+// openai-go, the runtime and its event bus, with the store's checkpointing
+// on. One token per chunk is the worst case for per-chunk overhead.
+func BenchmarkStreamThroughput(b *testing.B) {
+	for _, perChunk := range []int{1, 8} {
+		b.Run(fmt.Sprintf("tokens-per-chunk=%d", perChunk), func(b *testing.B) {
+			h := newHarness(b)
+			const chunks = 20000
+			tok := " tok"
+			for i := 1; i < perChunk; i++ {
+				tok += " tok"
+			}
+			b.ResetTimer()
+			var total time.Duration
+			for i := 0; i < b.N; i++ {
+				h.srv.Enqueue(fakellm.TokenStream(chunks, tok).WithSteps(fakellm.Batch(64)))
+				start := time.Now()
+				h.send(fmt.Sprintf("b-%d-%d", perChunk, i), "go")
+				for {
+					env, err := h.sub.Next(context.Background())
+					if err != nil {
+						b.Fatal(err)
+					}
+					if env.Name == agent.EnvelopeAGUI && env.Event.EventType() == agui.TypeRunFinished {
+						break
+					}
+				}
+				total += time.Since(start)
+			}
+			b.ReportMetric(float64(chunks*perChunk*b.N)/total.Seconds(), "tokens/s")
+		})
+	}
+}
+
+// BenchmarkStopLatency measures Stop → RUN_FINISHED(cancelled) while the
+// model streams, as the subscriber sees it.
+func BenchmarkStopLatency(b *testing.B) {
+	h := newHarness(b)
+	var lat []time.Duration
+	for i := 0; i < b.N; i++ {
+		h.srv.Enqueue(fakellm.Response{Steps: []fakellm.Step{fakellm.Text("a"), fakellm.Text("b"), fakellm.Stall()}})
+		tid := fmt.Sprintf("s-%d", i)
+		h.send(tid, "go")
+		for n := 0; n < 2; {
+			env, _ := h.sub.Next(context.Background())
+			if env.Name == agent.EnvelopeAGUI && env.Event.EventType() == agui.TypeTextMessageContent {
+				n++
+			}
+		}
+		start := time.Now()
+		h.rt.Interrupt(tid)
+		for {
+			env, _ := h.sub.Next(context.Background())
+			if env.Name == agent.EnvelopeAGUI && env.Event.EventType() == agui.TypeRunFinished {
+				break
+			}
+		}
+		lat = append(lat, time.Since(start))
+		for running, _ := h.rt.Running(tid); running; running, _ = h.rt.Running(tid) {
+			time.Sleep(100 * time.Microsecond)
+		}
+	}
+	sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
+	b.ReportMetric(float64(lat[len(lat)/2].Microseconds()), "p50-µs")
+	b.ReportMetric(float64(lat[len(lat)*99/100].Microseconds()), "p99-µs")
+}
