@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"sort"
+	"syscall"
 	"testing"
 	"time"
 
@@ -26,6 +27,7 @@ func BenchmarkStreamThroughput(b *testing.B) {
 			}
 			b.ResetTimer()
 			var total time.Duration
+			cpu0 := cpuTime()
 			for i := 0; i < b.N; i++ {
 				h.srv.Enqueue(fakellm.TokenStream(chunks, tok).WithSteps(fakellm.Batch(64)))
 				start := time.Now()
@@ -41,7 +43,10 @@ func BenchmarkStreamThroughput(b *testing.B) {
 				}
 				total += time.Since(start)
 			}
-			b.ReportMetric(float64(chunks*perChunk*b.N)/total.Seconds(), "tokens/s")
+			tokens := float64(chunks * perChunk * b.N)
+			b.ReportMetric(tokens/total.Seconds(), "tokens/s")
+			// Process CPU, the fake server's share included: an upper bound.
+			b.ReportMetric(float64((cpuTime()-cpu0).Nanoseconds())/1000/tokens, "cpu-µs/token")
 		})
 	}
 }
@@ -77,4 +82,10 @@ func BenchmarkStopLatency(b *testing.B) {
 	sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
 	b.ReportMetric(float64(lat[len(lat)/2].Microseconds()), "p50-µs")
 	b.ReportMetric(float64(lat[len(lat)*99/100].Microseconds()), "p99-µs")
+}
+
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

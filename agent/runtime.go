@@ -20,6 +20,11 @@
 //   - The history sent to the model is always valid (history.ForModel).
 //   - A tool call id executes at most once: the execution is recorded before
 //     the tool runs.
+//   - A call whose tool needs approval, and that no remembered rule covers,
+//     never runs unanswered: its approval request is stored, then the run
+//     ends with an interrupt outcome. Resume answers the whole batch (all or
+//     nothing) in a continuation run; new input cancels the batch; Stop
+//     answers each waiting call "Interrupted" without a model call.
 //
 // The runtime owns one goroutine per running turn (plus one stream reader
 // while the model streams); Shutdown stops and waits for all of them.
@@ -39,6 +44,7 @@ import (
 	"github.com/juncture-app/juncture/agent/history"
 	"github.com/juncture-app/juncture/agent/model"
 	"github.com/juncture-app/juncture/agent/tools"
+	"github.com/juncture-app/juncture/store"
 )
 
 // Errors returned by the runtime.
@@ -63,6 +69,18 @@ type Store interface {
 	// call already has a record it returns it and records nothing.
 	BeginToolExecution(ctx context.Context, e history.ToolExecution) (prior *history.ToolExecution, err error)
 	FinishToolExecution(ctx context.Context, e history.ToolExecution) error
+	// LatestRun returns the thread's most recent run (store.ErrNotFound
+	// when it has none); the interrupt generation is carried from it.
+	LatestRun(ctx context.Context, threadID string) (history.Run, error)
+	// PutInterrupts stores pause items (upsert by id) in one transaction.
+	PutInterrupts(ctx context.Context, its []history.Interrupt) error
+	// PendingInterrupts returns the thread's pending items in stored order.
+	PendingInterrupts(ctx context.Context, threadID string) ([]history.Interrupt, error)
+	// ResolveInterrupts answers pending items, all or nothing
+	// (*store.ConflictError when one is not pending).
+	ResolveInterrupts(ctx context.Context, threadID string, res []store.Resolution) error
+	// PermissionRules returns the remembered "Always allow" rules.
+	PermissionRules(ctx context.Context) ([]history.PermissionRule, error)
 }
 
 // ModelSource returns the client for the current settings, or
@@ -76,11 +94,14 @@ type ToolSource func() *tools.Registry
 
 // Options configure a Runtime.
 type Options struct {
-	Store  Store
-	Model  ModelSource
-	Tools  ToolSource // may be nil: no tools
-	System string     // system prompt
-	Logger *slog.Logger
+	Store Store
+	Model ModelSource
+	Tools ToolSource // may be nil: no tools
+	// Workspace returns the folder permission rules are matched in (nil:
+	// the zero Workspace, so folder rules never match).
+	Workspace func() tools.Workspace
+	System    string // system prompt
+	Logger    *slog.Logger
 	// Retry policy for endpoint errors that may pass (429, 5xx, refused,
 	// a stream cut before any output).
 	MaxAttempts int           // default 3
@@ -127,6 +148,11 @@ type Input struct {
 	ParentRunID string
 	Text        string            // the person's message; may be empty for a continuation
 	Messages    []history.Message // messages to append first (AG-UI clients), by id
+
+	// Set by the runtime for runs that are not plain turns.
+	kind      inputKind
+	decisions []decision     // kindResume
+	refusal   *agui.RunError // kindRefused
 }
 
 // New returns a started runtime.
@@ -250,46 +276,58 @@ func (rt *Runtime) launch(t *thread, in Input) {
 	ctx, stop := context.WithCancel(rt.baseCx)
 	t.running, t.runID, t.stop, t.stopped = true, in.RunID, stop, false
 	rt.turns.Add(1)
-	go func() {
-		defer rt.turns.Done()
-		for {
-			rt.runTurn(ctx, in)
-			stop()
-			rt.mu.Lock()
-			if len(t.queue) == 0 || rt.closed {
-				left := t.queue
-				t.queue = nil
-				t.running, t.runID, t.stop, t.stopped = false, "", nil, false
-				rt.mu.Unlock()
-				rt.keepUnsent(t.id, left)
-				return
-			}
-			in = t.queue[0]
-			t.queue = t.queue[1:]
-			if in.RunID == "" {
-				in.RunID = NewID("run")
-			}
-			ctx, stop = context.WithCancel(rt.baseCx)
-			t.runID, t.stop, t.stopped = in.RunID, stop, false
-			rt.publishQueue(t)
+	go rt.drive(t, ctx, stop, in)
+}
+
+// drive runs in, then the queued input, until the queue is empty. The
+// thread is marked running and rt.turns counts this goroutine.
+func (rt *Runtime) drive(t *thread, ctx context.Context, stop context.CancelFunc, in Input) {
+	defer rt.turns.Done()
+	for {
+		rt.runTurn(ctx, in)
+		stop()
+		rt.mu.Lock()
+		if len(t.queue) == 0 || rt.closed {
+			left := t.queue
+			t.queue = nil
+			t.running, t.runID, t.stop, t.stopped = false, "", nil, false
 			rt.mu.Unlock()
+			rt.keepUnsent(t.id, left)
+			return
 		}
-	}()
+		in = t.queue[0]
+		t.queue = t.queue[1:]
+		if in.RunID == "" {
+			in.RunID = NewID("run")
+		}
+		ctx, stop = context.WithCancel(rt.baseCx)
+		t.runID, t.stop, t.stopped = in.RunID, stop, false
+		rt.publishQueue(t)
+		rt.mu.Unlock()
+	}
 }
 
 // Interrupt stops the thread's current turn (see the package doc for the
 // exact effects). It does not wait: the run's terminal event follows at
-// once while streaming, or after a MustComplete tool finishes. Idle or
-// repeated calls are no-ops.
+// once while streaming, or after a MustComplete tool finishes. When no turn
+// runs but approvals are pending, a short run answers each pending call
+// "Interrupted" (no model call). Idle or repeated calls are no-ops.
 func (rt *Runtime) Interrupt(threadID string) {
 	rt.mu.Lock()
-	defer rt.mu.Unlock()
 	t := rt.threads[threadID]
-	if t == nil || !t.running || t.stopped {
+	if t != nil && t.running {
+		if !t.stopped {
+			t.stopped = true
+			t.stop()
+		}
+		rt.mu.Unlock()
 		return
 	}
-	t.stopped = true
-	t.stop()
+	closed := rt.closed
+	rt.mu.Unlock()
+	if !closed {
+		rt.stopPending(threadID)
+	}
 }
 
 // Running reports whether the thread has a turn running, and its run id.

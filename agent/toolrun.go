@@ -17,27 +17,45 @@ const (
 	ToolDenied           = "denied"
 	ToolInterrupted      = "interrupted"
 	ToolInterruptedMidRn = "interrupted-mid-run"
+	ToolAwaitingApproval = "awaiting-approval"
 )
 
 // runTools executes the calls of one assistant message in order
 // (situation 3 of Stop: a running MustComplete tool finishes, an Abortable
-// one is cancelled, calls not started get "Interrupted").
+// one is cancelled, calls not started get "Interrupted"). Calls that need
+// the person's approval (and that no remembered rule covers) are not run:
+// once the others ran, the turn pauses on them (endInterrupt).
 func (tr *turn) runTools(msg history.Message, calls []history.ToolCall) ending {
+	gated := tr.gate(calls)
+	var waiting []gatedCall
 	for i, call := range calls {
 		if tr.ctx.Err() != nil {
+			for _, w := range waiting {
+				tr.toolResult(w.call, tools.Result{Content: history.ResultInterrupted, IsError: true}, ToolInterrupted)
+			}
 			for _, rest := range calls[i:] {
 				tr.toolResult(rest, tools.Result{Content: history.ResultInterrupted, IsError: true}, ToolInterrupted)
 			}
 			tr.markInterrupted(msg)
 			return endCancelled
 		}
+		if p, ok := gated[call.ID]; ok {
+			waiting = append(waiting, gatedCall{call: call, prepared: p})
+			continue
+		}
 		tr.runTool(call)
 	}
 	if tr.ctx.Err() != nil {
 		// Every tool finished, but Stop came while they ran: the turn
 		// ends here, no model call follows.
+		for _, w := range waiting {
+			tr.toolResult(w.call, tools.Result{Content: history.ResultInterrupted, IsError: true}, ToolInterrupted)
+		}
 		tr.markInterrupted(msg)
 		return endCancelled
+	}
+	if len(waiting) > 0 {
+		return tr.pause(msg, waiting)
 	}
 	return endSuccess
 }

@@ -2,6 +2,7 @@ package agent
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"time"
@@ -27,6 +28,7 @@ const (
 	endSuccess ending = iota
 	endCancelled
 	endError
+	endInterrupt // paused for approvals: RUN_FINISHED with an interrupt outcome
 )
 
 // turn is the state of one running turn; owned by its goroutine.
@@ -46,13 +48,27 @@ type turn struct {
 	// says the interrupt marker was already added.
 	lastAnswer *history.Message
 	marked     bool
+	// interrupts is the outcome of endInterrupt, as emitted.
+	interrupts []agui.Interrupt
 }
 
 func (rt *Runtime) runTurn(ctx context.Context, in Input) {
 	tr := &turn{rt: rt, ctx: ctx, save: context.WithoutCancel(ctx)}
 	tr.run = history.Run{ID: in.RunID, ThreadID: in.ThreadID, ParentRunID: in.ParentRunID, Status: history.RunRunning, StartedAt: rt.now()}
 	rt.emit(in.ThreadID, agui.NewRunStarted(in.ThreadID, in.RunID, in.ParentRunID))
+	switch in.kind {
+	case kindRefused:
+		// A refused continuation changes nothing: no record, one RUN_ERROR.
+		rt.emit(in.ThreadID, in.refusal)
+		return
+	case kindStopPending:
+		tr.finish(tr.stopPendingRun())
+		return
+	}
 	end := tr.start(in)
+	if end == endSuccess && in.kind == kindResume {
+		end = tr.applyDecisions(in.decisions)
+	}
 	if end == endSuccess {
 		end = tr.loop()
 	}
@@ -74,8 +90,13 @@ func (tr *turn) start(in Input) ending {
 	if err := rt.opts.Store.CreateThread(tr.save, history.Thread{ID: tid, CreatedAt: now, UpdatedAt: now}); err != nil {
 		return tr.fail(fmt.Errorf("saving the thread: %w", err), "")
 	}
+	tr.loadGeneration()
 	if err := rt.opts.Store.PutRun(tr.save, tr.run); err != nil {
 		return tr.fail(fmt.Errorf("saving the run: %w", err), "")
+	}
+	if in.kind != kindResume {
+		// New input while approvals wait: the person moved on.
+		tr.cancelPending(ResultRepliedInChat, ToolInterrupted)
 	}
 	if len(in.Messages) > 0 {
 		stored, err := rt.opts.Store.Messages(tr.save, tid)
@@ -245,6 +266,13 @@ func (tr *turn) finish(end ending) {
 	case endCancelled:
 		tr.run.Status = history.RunCancelled
 		rt.emit(tid, agui.NewRunFinished(tid, tr.run.ID, &agui.Outcome{Type: agui.OutcomeCancelled}))
+	case endInterrupt:
+		tr.run.Status = history.RunInterrupted
+		o := &agui.Outcome{Type: agui.OutcomeInterrupt, Interrupts: tr.interrupts}
+		if b, err := json.Marshal(o); err == nil {
+			tr.run.Outcome = b
+		}
+		rt.emit(tid, agui.NewRunFinished(tid, tr.run.ID, o))
 	case endError:
 		tr.run.Status = history.RunError
 		msg := tr.err.Error()

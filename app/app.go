@@ -62,6 +62,9 @@ type App struct {
 	stopBg context.CancelFunc
 	bgCtx  context.Context
 
+	approvalMu sync.Mutex
+	staged     map[string]*stagedAnswers // by thread: RespondPermission answers until the batch is complete
+
 	clientMu sync.Mutex
 	model    *model.Client
 	modelVer int
@@ -120,11 +123,12 @@ func StartWith(ctx context.Context, a *App, cfg Config) (*Service, error) {
 	a.cp = db.NewCheckpointer(200 * time.Millisecond)
 	a.bgCtx, a.stopBg = context.WithCancel(context.Background())
 	a.rt = agent.New(agent.Options{
-		Store:  runtimeStore{DB: db, cp: a.cp},
-		Model:  a.modelClient,
-		Tools:  a.toolRegistry,
-		System: systemPrompt,
-		Logger: a.log,
+		Store:     runtimeStore{DB: db, cp: a.cp},
+		Model:     a.modelClient,
+		Tools:     a.toolRegistry,
+		Workspace: a.workspace,
+		System:    systemPrompt,
+		Logger:    a.log,
 	})
 	if cfg.DetectLocal {
 		a.bg.Add(1)
@@ -213,6 +217,16 @@ func (a *App) toolRegistry() *tools.Registry {
 		return nil
 	}
 	return reg
+}
+
+// workspace is the folder permission rules are matched in.
+func (a *App) workspace() tools.Workspace {
+	st, _ := a.settings.effective()
+	root := st.Workspace
+	if root == "" {
+		root, _ = tools.DefaultWorkspace()
+	}
+	return tools.Workspace{Root: root}
 }
 
 // runtimeStore adapts the store to what the runtime needs: streaming

@@ -174,7 +174,8 @@ func TestCallErrorsAreStructured(t *testing.T) {
 		{"GetThread", []any{}, CodeInvalidArgument},
 		{"GetThread", []any{42}, CodeInvalidArgument},
 		{"SendInput", []any{"", "   "}, CodeInvalidArgument},
-		{"RespondPermission", []any{"t", "c", true, nil}, CodeNotImplemented},
+		{"RespondPermission", []any{"t", "c", true, nil}, CodeNotFound},
+		{"ResolveInterrupts", []any{"t", []any{}}, CodeConflict},
 	}
 	for _, tc := range cases {
 		if e := f.call(nil, tc.method, tc.args...); e == nil || e.Code != tc.code || e.Message == "" {

@@ -56,6 +56,16 @@ func asError(err error) *Error {
 	case errors.Is(err, store.ErrNotFound):
 		return errorf(CodeNotFound, err.Error())
 	}
+	var refused *agent.RefusedError
+	if errors.As(err, &refused) {
+		if refused.Err != nil {
+			return errorf(CodeInternal, refused.Error())
+		}
+		return &Error{Code: CodeInvalidArgument, Message: refused.Error(), Details: map[string]string{"code": string(refused.Batch.Code()), "runId": refused.RunID}}
+	}
+	if errors.Is(err, agent.ErrNothingPending) {
+		return errorf(CodeConflict, "Nothing in this thread is waiting for an answer.")
+	}
 	var conflict *store.ConflictError
 	if errors.As(err, &conflict) {
 		return errorf(CodeConflict, err.Error())

@@ -161,6 +161,14 @@ func (a *App) GetThread(threadID string) (ThreadView, error) {
 		Interrupts: []agui.Interrupt{}, ClientTools: []history.ClientToolCall{},
 		ToolStates: toolStates(msgs, running),
 	}
+	if pending, _, err := a.rt.PendingApprovals(ctx, threadID); err != nil {
+		return ThreadView{}, asError(err)
+	} else if len(pending) > 0 {
+		v.Interrupts = pending
+		for _, it := range pending {
+			v.ToolStates[it.ToolCallID] = agent.ToolAwaitingApproval
+		}
+	}
 	if v.Messages == nil {
 		v.Messages = []history.Message{}
 	}
@@ -423,16 +431,6 @@ func asErrorOrNil(err error) error {
 type RememberScope struct {
 	Scope   string `json:"scope"`
 	Pattern string `json:"pattern,omitempty"`
-}
-
-// ResolveInterrupts answers a batch of pending interrupts.
-func (a *App) ResolveInterrupts(threadID string, resolutions []agui.ResumeEntry) error {
-	return errorf(CodeNotImplemented, "Approvals and questions are not available in this version yet.")
-}
-
-// RespondPermission answers one pending tool approval.
-func (a *App) RespondPermission(threadID, toolCallID string, allow bool, remember *RememberScope) error {
-	return errorf(CodeNotImplemented, "Approvals are not available in this version yet.")
 }
 
 // ToolOutput is a client tool's result.

@@ -198,18 +198,30 @@ func (s *Server) handleAGUI(w http.ResponseWriter, r *http.Request) {
 	}
 	rt := s.svc.Runtime()
 	sse := agui.NewSSEWriter(w)
-	if len(in.Resume) > 0 {
-		ids := make([]string, 0, len(in.Resume))
-		for _, e := range in.Resume {
-			ids = append(ids, e.InterruptID)
+	pending, _, err := rt.PendingApprovals(r.Context(), in.ThreadID)
+	if err != nil {
+		e := asError(err)
+		_ = sse.Write(agui.NewRunError(e.Message, e.Code, map[string]any{"threadId": in.ThreadID, "runId": in.RunID}))
+		return
+	}
+	if len(in.Resume) > 0 || len(pending) > 0 {
+		// A continuation; input without resume while approvals wait is
+		// refused the same way (every pending item reported missing).
+		sub := rt.Subscribe(in.ThreadID)
+		defer sub.Close()
+		err := rt.Resume(r.Context(), in.ThreadID, in.ParentRunID, in.Resume, in.RunID)
+		var refused *agent.RefusedError
+		if err != nil && !errors.As(err, &refused) {
+			e := asError(err)
+			_ = sse.Write(agui.NewRunError(e.Message, e.Code, map[string]any{"threadId": in.ThreadID, "runId": in.RunID}))
+			return
 		}
-		_ = sse.Write(agui.NewRunError("This thread has no pending interrupts to resume.", "unknown-interrupt",
-			map[string]any{"threadId": in.ThreadID, "runId": in.RunID, "interruptIds": ids}))
+		streamRun(r.Context(), sse, sub, in.RunID, func() { rt.Interrupt(in.ThreadID) })
 		return
 	}
 	sub := rt.Subscribe(in.ThreadID)
 	defer sub.Close()
-	err := rt.StartExclusive(r.Context(), agent.Input{
+	err = rt.StartExclusive(r.Context(), agent.Input{
 		ThreadID: in.ThreadID, RunID: in.RunID, ParentRunID: in.ParentRunID,
 		Messages: agent.FromAGUI(in.ThreadID, in.Messages),
 	})

@@ -52,6 +52,7 @@ export default defineConfig({
     environment: 'jsdom',
     include: ['src/**/*.test.{ts,tsx}'],
     setupFiles: ['src/test/setup.ts'],
+    testTimeout: 30_000,
     benchmark: { include: ['src/**/*.bench.{ts,tsx}'] },
     pool: 'threads',
     poolOptions: { threads: { maxThreads: 2, minThreads: 1 } },

@@ -268,14 +268,23 @@ func benchSearch(b *testing.B, q string) {
 
 func BenchmarkSearchCommonWord(b *testing.B) { benchSearch(b, benchCommonWord+" ") }
 
+// BenchmarkSearchMidWord searches a word in about 8% of messages: just
+// under bm25Budget, the most expensive case that is still bm25-ranked.
+func BenchmarkSearchMidWord(b *testing.B) { benchSearch(b, "like ") }
+
 func BenchmarkSearchRareWord(b *testing.B) {
 	benchData(b)
 	benchSearch(b, benchRare+" ")
 }
 
-// BenchmarkSearchTyping is a search while the last word is being typed
-// (implicit prefix).
-func BenchmarkSearchTyping(b *testing.B) { benchSearch(b, "error ret") }
+// BenchmarkSearchTyping* are searches while the last word is being typed
+// (implicit prefix): a 3-letter prefix (served by the prefix index) and a
+// 5-letter prefix of a common word (doclists merged).
+func BenchmarkSearchTyping3(b *testing.B) { benchSearch(b, "error ret") }
+
+func BenchmarkSearchTypingCommon5(b *testing.B) { benchSearch(b, "retur") }
+
+func BenchmarkSearchTypingCommon3(b *testing.B) { benchSearch(b, "the") }
 
 func BenchmarkSearchTwoCommonWords(b *testing.B) { benchSearch(b, "file error ") }
 

@@ -38,6 +38,9 @@ type DB struct {
 	tmpDir   string // removed on Close (read-only copies)
 	now      func() int64
 
+	prefixBudget time.Duration // see DefaultPrefixBudget; 0 = unlimited
+	rankBudget   float64       // see bm25Budget
+
 	mu     sync.Mutex
 	cps    map[*Checkpointer]struct{}
 	closed bool
@@ -121,8 +124,10 @@ func prepare(ctx context.Context, w *sql.DB, path string) error {
 func newDB(path string, w, r *sql.DB, readOnly bool, tmpDir string) *DB {
 	return &DB{
 		path: path, w: w, r: r, readOnly: readOnly, tmpDir: tmpDir,
-		now: func() int64 { return time.Now().UnixMilli() },
-		cps: make(map[*Checkpointer]struct{}),
+		now:          func() int64 { return time.Now().UnixMilli() },
+		prefixBudget: DefaultPrefixBudget,
+		rankBudget:   bm25Budget,
+		cps:          make(map[*Checkpointer]struct{}),
 	}
 }
 

@@ -1,8 +1,56 @@
 // Package store is Juncture's history database: threads, messages, runs,
 // tool executions, interrupts, client tool calls, permission rules and
 // settings, in one SQLite file (modernc.org/sqlite, pure Go), with
-// full-text search and export/import.
+// full-text search and export/import. It imports neither Wails nor any
+// agent/ package but agent/history, whose record types it stores as they
+// are.
 //
-// The store does not import Wails nor any agent/ package but agent/history,
-// whose record types it persists as they are.
+// # Durability
+//
+// The database runs in WAL mode with foreign keys on, busy_timeout 5 s and
+// synchronous=FULL: a change is on disk when its call returns, even across
+// a power cut. FULL costs one fsync per commit; measured here (ext4, 2
+// vCPUs) appending one committed message takes 0.6 ms median, 3.8 ms p95
+// (NORMAL: 0.28 / 0.42 ms, but the last commits may be lost on power
+// loss). Streaming text does not pay it per token: a Checkpointer batches
+// snapshots every 200 ms.
+//
+// All changes go through one writer connection (a pool of exactly one, so
+// writes never contend for SQLite's lock and BEGIN IMMEDIATE never waits
+// on ourselves); reads use a separate pool of read-only connections, which
+// WAL lets run beside the writer, so a search or a long thread never holds
+// up a write. Every multi-row change is one transaction.
+//
+// Open checks before it writes anything: a database whose schema version
+// (PRAGMA user_version) is newer than this build's is refused with a
+// *NewerSchemaError, one failing PRAGMA quick_check with a *CorruptError;
+// neither file is modified. (quick_check reads the whole file: about
+// 15 ms per MB here, 9 s for a 600 MB history of a million messages.)
+// OpenReadOnlyCopy opens a copy of such a file for browsing. Before
+// migrating an existing database Open copies it to <path>.pre-vN.bak with
+// VACUUM INTO; migrations (migrations/NNNN_*.sql, embedded, forward-only,
+// never deleting data) then run in one transaction, so a failed upgrade
+// leaves the database as it was.
+//
+// Schema v1 holds the records; v2 adds search (messages.search_text, a
+// generated column, and FTS5 external-content tables fed by triggers).
+//
+// # Streaming and recovery
+//
+// See Checkpointer for how streamed text is persisted and why a late
+// snapshot can never overwrite a committed message, and Recover for what
+// the app repairs at start after a crash.
+//
+// # Search
+//
+// SearchHistory searches user, assistant and tool-result text and thread
+// titles with FTS5 (unicode61, diacritics removed), ranks with bm25 and
+// highlights with snippet(), returning plain-text parts. Streaming
+// snapshots, system messages, reasoning and the interrupt marker are not
+// indexed. The person's text is never passed to FTS5 as syntax (see
+// parseQuery). Costs are bounded for large histories: bm25 ranks the
+// newest 1,000 matches; words too common for bm25 to be worth its cost
+// give newest-first hits; a 3-character prefix index serves words still
+// being typed. Over a million messages, a search takes about 2 ms (p95
+// 2–3 ms) for common and rare words alike (bench_test.go).
 package store

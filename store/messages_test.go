@@ -48,7 +48,7 @@ func TestMessageRoundTrip(t *testing.T) {
 		{ID: "u", ThreadID: "t", RunID: "r", Role: history.RoleUser, Content: "héllo 👋\x00nul", Status: history.StatusComplete, CreatedAt: 1},
 		{ID: "a", ThreadID: "t", RunID: "r", Role: history.RoleAssistant, Content: "calling", Reasoning: "think",
 			ToolCalls: []history.ToolCall{{ID: "c1", Name: "read_file", Arguments: `{"path":"a b"}`}, {ID: "c2", Name: "list", Arguments: "{}"}},
-			Status: history.StatusComplete, CreatedAt: 2},
+			Status:    history.StatusComplete, CreatedAt: 2},
 		{ID: "tl", ThreadID: "t", RunID: "r", Role: history.RoleTool, Content: "boom", ToolCallID: "c1", ToolName: "read_file", IsError: true, Status: history.StatusComplete, CreatedAt: 3},
 		{ID: "e", ThreadID: "t", Role: history.RoleAssistant, Status: history.StatusError, Error: "HTTP 500", CreatedAt: 4},
 		{ID: "s", ThreadID: "t", Role: history.RoleSystem, Content: "sys", Status: history.StatusComplete, CreatedAt: 5},

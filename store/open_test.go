@@ -301,3 +301,27 @@ func TestNotADatabase(t *testing.T) {
 		t.Error("the file was modified")
 	}
 }
+
+// A crash leaves recent commits in the -wal file; a read-only copy must
+// include them.
+func TestReadOnlyCopyIncludesWAL(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	db := openTest(t) // still open: its last commits are only in the WAL
+	mustThread(t, db, "t1", "Only in the WAL")
+	mustPut(t, db, userMsg("t1", "m1", "recent words"))
+	if fi, err := os.Stat(db.Path() + "-wal"); err != nil || fi.Size() == 0 {
+		t.Fatalf("setup: no WAL content (%v)", err)
+	}
+	ro, _, err := OpenReadOnlyCopy(ctx, db.Path())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ro.Close()
+	if th, err := ro.Thread(ctx, "t1"); err != nil || th.Title != "Only in the WAL" {
+		t.Errorf("copy thread = %+v, %v", th, err)
+	}
+	if hits := search(t, ro, "recent words"); len(hits) != 1 {
+		t.Errorf("copy search = %+v", hits)
+	}
+}

@@ -1,21 +1,38 @@
 package store
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
 )
 
+// maxTerms bounds the words and phrases taken from one search text.
+const maxTerms = 32
+
 // searchTerm is one word or phrase of a person's search text.
 type searchTerm struct {
-	text   string // the words, as typed (never FTS5 syntax)
-	prefix bool   // match words starting with the last word
-	not    bool   // exclude messages containing it
-	or     bool   // joined to the previous term with OR rather than AND
+	text     string // the words, as typed (never FTS5 syntax)
+	prefix   bool   // match words starting with the last word
+	implicit bool   // prefix only because the word is still being typed
+	not      bool   // exclude messages containing it
+	or       bool   // joined to the previous term with OR rather than AND
 }
 
-// ftsQuery turns anything a person can type into a safe FTS5 MATCH
-// expression, or "" when the text holds nothing searchable.
+// searchQuery is a person's search text turned into FTS5 MATCH expressions.
+type searchQuery struct {
+	match   string   // "" when there is nothing to search for
+	phrases []string // each positive term alone, for cost estimates
+	// exact is the query without the implicit prefix on the last word
+	// (with its own phrases), or nil when no such prefix was added.
+	exact *searchQuery
+}
+
+// ftsQuery returns the MATCH expression for input (see parseQuery).
+func ftsQuery(input string) string { return parseQuery(input).match }
+
+// parseQuery turns anything a person can type into a safe FTS5 MATCH
+// expression.
 //
 // The person's text is never given to FTS5 as syntax: every word or phrase
 // becomes a double-quoted FTS5 string (embedded quotes doubled), so FTS5
@@ -28,12 +45,27 @@ type searchTerm struct {
 //	-word, NOT word exclude (only when something else is searched for)
 //	AND             ignored (terms are AND-ed anyway)
 //
-// The last word, when the text does not end in a space, is matched as a
-// prefix: it is probably still being typed.
-func ftsQuery(input string) string {
+// The last word, when the text does not end in a space, is also matched as
+// a prefix, as it is probably still being typed: if it has at least 3
+// characters (or is CJK text, which has no spaces between words), so that
+// "a" does not ask for every word starting with a.
+func parseQuery(input string) searchQuery {
 	terms := parseSearch(input)
+	q := buildQuery(terms)
+	for i, t := range terms {
+		if t.implicit {
+			exact := slices.Clone(terms)
+			exact[i].prefix, exact[i].implicit = false, false
+			e := buildQuery(exact)
+			q.exact = &e
+		}
+	}
+	return q
+}
+
+func buildQuery(terms []searchTerm) searchQuery {
 	if len(terms) == 0 {
-		return ""
+		return searchQuery{}
 	}
 	var groups [][]searchTerm // OR of AND-groups
 	var excluded []searchTerm
@@ -61,6 +93,7 @@ func ftsQuery(input string) string {
 			groups = [][]searchTerm{concat(groups)}
 		}
 	}
+	var q searchQuery
 	var b strings.Builder
 	for i, g := range groups {
 		if i > 0 {
@@ -72,13 +105,16 @@ func ftsQuery(input string) string {
 				b.WriteByte(' ')
 			}
 			writeTerm(&b, t)
+			var one strings.Builder
+			writeTerm(&one, t)
+			q.phrases = append(q.phrases, one.String())
 		}
 		b.WriteByte(')')
 	}
 	if len(excluded) > 0 {
-		q := "(" + b.String() + ") NOT ("
+		s := "(" + b.String() + ") NOT ("
 		b.Reset()
-		b.WriteString(q)
+		b.WriteString(s)
 		for i, t := range excluded {
 			if i > 0 {
 				b.WriteString(" OR ")
@@ -87,7 +123,8 @@ func ftsQuery(input string) string {
 		}
 		b.WriteByte(')')
 	}
-	return b.String()
+	q.match = b.String()
+	return q
 }
 
 func concat(groups [][]searchTerm) []searchTerm {
@@ -122,6 +159,9 @@ func parseSearch(input string) []searchTerm {
 		if !searchable(t.text) {
 			return
 		}
+		if len(terms) == maxTerms {
+			return // a pasted page is not a query: keep its cost bounded
+		}
 		t.or = pendingOr && len(terms) > 0
 		t.not = t.not || pendingNot
 		pendingOr, pendingNot = false, false
@@ -140,7 +180,10 @@ func parseSearch(input string) []searchTerm {
 			}
 			t := searchTerm{text: string(rs[i+1 : j])}
 			if j >= len(rs) { // unclosed: still being typed
-				t.prefix = true
+				words := strings.Fields(t.text)
+				if len(words) > 0 && typing(words[len(words)-1]) {
+					t.prefix, t.implicit = true, true
+				}
 				i = j
 			} else {
 				i = j + 1
@@ -181,14 +224,29 @@ func parseSearch(input string) []searchTerm {
 				t.prefix = true
 				word = strings.TrimRight(word, "*")
 			}
-			if atEnd {
-				t.prefix = true
+			if atEnd && !t.prefix && typing(word) {
+				t.prefix, t.implicit = true, true
 			}
 			t.text = word
 			add(t)
 		}
 	}
 	return terms
+}
+
+// typing reports whether a last word is long enough to be matched as a
+// prefix while it is being typed.
+func typing(word string) bool {
+	n := 0
+	for _, r := range word {
+		if unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul) {
+			return true
+		}
+		if unicode.IsLetter(r) || unicode.IsNumber(r) {
+			n++
+		}
+	}
+	return n >= 3
 }
 
 // searchable reports whether s holds a character the unicode61 tokenizer

@@ -6,17 +6,34 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 )
 
-// Search limits.
+// Search limits and tuning (measured on 1,000,000 messages; see
+// bench_test.go).
 const (
 	DefaultSearchLimit = 20
 	MaxSearchLimit     = 200
 
-	// rankWindow bounds the work a search does for a very common word: only
-	// the newest rankWindow matching messages are ranked by bm25. A rarer
-	// word (fewer matches) is ranked over all of them.
-	rankWindow = 2000
+	// rankWindow bounds the bm25 work: only the newest rankWindow messages
+	// matching the query are ranked (a rare word has fewer matches: all of
+	// them are ranked). titleWindow does the same for titles.
+	rankWindow  = 1000
+	titleWindow = 200
+
+	// bm25 first counts, for every term, all the messages containing it
+	// (its IDF), whatever the LIMIT: about 50 ns a message, 50 ms for a
+	// word in nearly every message of a million. When the terms' estimated
+	// message counts add up to more than bm25Budget, relevance is not worth
+	// that cost (such words rank nothing apart) and hits are newest first.
+	bm25Budget = 100_000
+	probeDepth = 256
+
+	// DefaultPrefixBudget is how long a search may spend on the implicit
+	// prefix of a word still being typed before it settles for the word as
+	// typed so far (a 4+ letter prefix of a very common word merges large
+	// doclists).
+	DefaultPrefixBudget = 60 * time.Millisecond
 )
 
 // Snippet highlight markers: private-use characters, split into
@@ -42,58 +59,119 @@ type SearchHit struct {
 	Role        string        `json:"role"`
 	Parts       []SnippetPart `json:"parts"`
 	CreatedAt   int64         `json:"createdAt"` // the message's, or the thread's for a title hit
-	Rank        float64       `json:"rank"`      // FTS5 bm25: lower is a better match
+	// Rank is the FTS5 bm25 score (lower is better), or 0 when the hits
+	// are ordered newest first because the words are too common to rank.
+	Rank float64 `json:"rank"`
 }
 
 // SearchHistory searches message text (user, assistant and tool results)
-// and thread titles. Any text a person can type is accepted (see ftsQuery
-// for what it understands); text with nothing searchable returns no hits
-// and no error. limit <= 0 means DefaultSearchLimit.
+// and thread titles. Any text a person can type is accepted (see
+// parseQuery for what it understands); text with nothing searchable
+// returns no hits and no error. limit <= 0 means DefaultSearchLimit.
 //
 // Title hits come first (at most a quarter of limit, at least one), then
-// message hits, each ranked by bm25. For speed on large histories, message
-// ranking considers the newest rankWindow matching messages.
+// message hits. Hits are ranked by bm25 among the newest matches
+// (rankWindow); when the words are so common that bm25 would cost more
+// than it tells (bm25Budget), message hits are newest first instead.
 func (db *DB) SearchHistory(ctx context.Context, query string, limit int) ([]SearchHit, error) {
 	if limit <= 0 {
 		limit = DefaultSearchLimit
 	}
 	limit = min(limit, MaxSearchLimit)
-	match := ftsQuery(query)
-	if match == "" {
+	q := parseQuery(query)
+	if q.match == "" {
 		return []SearchHit{}, nil
 	}
-	var hits []SearchHit
-	err := db.readTx(ctx, func(tx *sql.Tx) error {
-		titles, err := searchTitles(ctx, tx, match, max(1, limit/4))
-		if err != nil {
-			return err
-		}
-		msgs, err := searchMessages(ctx, tx, match, limit-len(titles))
-		if err != nil {
-			return err
-		}
-		hits = append(titles, msgs...)
-		return nil
-	})
+	hits, err := db.search(ctx, q, limit)
 	if err != nil {
-		if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-			return nil, fmt.Errorf("store: search history: %w", err)
-		}
 		return nil, fmt.Errorf("store: search history for %q: %w", query, err)
-	}
-	if hits == nil {
-		hits = []SearchHit{}
 	}
 	return hits, nil
 }
 
-func searchTitles(ctx context.Context, tx *sql.Tx, match string, limit int) ([]SearchHit, error) {
+func (db *DB) search(ctx context.Context, q searchQuery, limit int) ([]SearchHit, error) {
+	if q.exact != nil && db.prefixBudget > 0 {
+		pctx, cancel := context.WithTimeout(ctx, db.prefixBudget)
+		hits, err := db.searchOnce(pctx, q, limit)
+		cancel()
+		if err == nil || ctx.Err() != nil || pctx.Err() == nil {
+			return hits, err
+		}
+		q = *q.exact // over budget: the last word as typed so far
+		if q.match == "" {
+			return []SearchHit{}, nil
+		}
+	}
+	return db.searchOnce(ctx, q, limit)
+}
+
+func (db *DB) searchOnce(ctx context.Context, q searchQuery, limit int) ([]SearchHit, error) {
+	hits := []SearchHit{}
+	err := db.readTx(ctx, func(tx *sql.Tx) error {
+		titles, err := searchTitles(ctx, tx, q, max(1, limit/4))
+		if err != nil {
+			return err
+		}
+		msgs, err := searchMessages(ctx, tx, q, limit-len(titles), db.rankBudget)
+		if err != nil {
+			return err
+		}
+		hits = append(append(hits, titles...), msgs...)
+		return nil
+	})
+	return hits, err
+}
+
+// windowFloor returns the rowid of the n-th newest row of table matching
+// match, or 0 when fewer rows match. FTS5 walks the doclists backwards and
+// stops there, so this is cheap however common the words are.
+func windowFloor(ctx context.Context, tx *sql.Tx, table, match string, n int) (int64, error) {
+	var floor int64
+	err := tx.QueryRowContext(ctx, "SELECT rowid FROM "+table+" WHERE "+table+
+		" MATCH ? ORDER BY rowid DESC LIMIT 1 OFFSET ?", match, n-1).Scan(&floor)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, nil
+	}
+	return floor, err
+}
+
+// tooCommonToRank estimates, from the density of its newest matches, how
+// many messages contain each term, and reports whether bm25's IDF pass
+// over them would exceed bm25Budget.
+func tooCommonToRank(ctx context.Context, tx *sql.Tx, phrases []string, budget float64) (bool, error) {
+	var maxSeq int64
+	if err := tx.QueryRowContext(ctx, "SELECT coalesce(max(seq), 0) FROM messages").Scan(&maxSeq); err != nil {
+		return false, err
+	}
+	total := 0.0
+	for _, p := range phrases {
+		floor, err := windowFloor(ctx, tx, "messages_fts", p, probeDepth)
+		if err != nil {
+			return false, err
+		}
+		if floor == 0 {
+			total += probeDepth
+		} else {
+			total += probeDepth * float64(maxSeq) / float64(maxSeq-floor+1)
+		}
+		if total > budget {
+			return true, nil
+		}
+	}
+	return false, nil
+}
+
+func searchTitles(ctx context.Context, tx *sql.Tx, q searchQuery, limit int) ([]SearchHit, error) {
+	floor, err := windowFloor(ctx, tx, "threads_fts", q.match, titleWindow)
+	if err != nil {
+		return nil, err
+	}
 	rows, err := tx.QueryContext(ctx, `
-SELECT t.id, t.title, t.created_at, h.snip, h.rank
-FROM (SELECT rowid, rank, highlight(threads_fts, 0, char(57344), char(57345)) AS snip
-      FROM threads_fts WHERE threads_fts MATCH ? ORDER BY rank LIMIT ?) AS h
+SELECT t.id, t.title, t.created_at, h.snip, h.r
+FROM (SELECT rowid, bm25(threads_fts) AS r, highlight(threads_fts, 0, char(57344), char(57345)) AS snip
+      FROM threads_fts WHERE threads_fts MATCH ? AND rowid >= ? ORDER BY r LIMIT ?) AS h
 JOIN threads AS t ON t.seq = h.rowid
-ORDER BY h.rank`, match, limit)
+ORDER BY h.r`, q.match, floor, limit)
 	if err != nil {
 		return nil, err
 	}
@@ -111,26 +189,41 @@ ORDER BY h.rank`, match, limit)
 	return hits, rows.Err()
 }
 
-func searchMessages(ctx context.Context, tx *sql.Tx, match string, limit int) ([]SearchHit, error) {
+const snippetSQL = "snippet(messages_fts, 0, char(57344), char(57345), '…', 24)"
+
+func searchMessages(ctx context.Context, tx *sql.Tx, q searchQuery, limit int, budget float64) ([]SearchHit, error) {
 	if limit <= 0 {
 		return nil, nil
 	}
-	// The rowid (= insertion order) of the rankWindow-th newest match:
-	// FTS5 walks a doclist backwards by rowid and stops there, so this is
-	// cheap however common the words are.
-	var floor int64
-	err := tx.QueryRowContext(ctx, `SELECT rowid FROM messages_fts WHERE messages_fts MATCH ?
-ORDER BY rowid DESC LIMIT 1 OFFSET ?`, match, rankWindow-1).Scan(&floor)
-	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+	recency, err := tooCommonToRank(ctx, tx, q.phrases, budget)
+	if err != nil {
 		return nil, err
 	}
+	// Snippets are computed in the FTS5 scan itself: looking hits up again
+	// by rowid would repeat any prefix expansion once per hit.
+	var inner string
+	args := []any{q.match}
+	if recency {
+		inner = `SELECT rowid, 0.0 AS r, ` + snippetSQL + ` AS snip
+      FROM messages_fts WHERE messages_fts MATCH ? ORDER BY rowid DESC LIMIT ?`
+	} else {
+		floor, err := windowFloor(ctx, tx, "messages_fts", q.match, rankWindow)
+		if err != nil {
+			return nil, err
+		}
+		// bm25() rather than FTS5's rank column: ORDER BY rank makes FTS5
+		// rank every match, ignoring the rowid window.
+		inner = `SELECT rowid, bm25(messages_fts) AS r, ` + snippetSQL + ` AS snip
+      FROM messages_fts WHERE messages_fts MATCH ? AND rowid >= ? ORDER BY r LIMIT ?`
+		args = append(args, floor)
+	}
+	args = append(args, limit)
 	rows, err := tx.QueryContext(ctx, `
-SELECT m.id, m.thread_id, t.title, m.role, m.created_at, h.snip, h.rank
-FROM (SELECT rowid, rank, snippet(messages_fts, 0, char(57344), char(57345), '…', 24) AS snip
-      FROM messages_fts WHERE messages_fts MATCH ? AND rowid >= ? ORDER BY rank LIMIT ?) AS h
+SELECT m.id, m.thread_id, t.title, m.role, m.created_at, h.snip, h.r
+FROM (`+inner+`) AS h
 JOIN messages AS m ON m.seq = h.rowid
 JOIN threads AS t ON t.id = m.thread_id
-ORDER BY h.rank`, match, floor, limit)
+ORDER BY h.r, h.rowid DESC`, args...)
 	if err != nil {
 		return nil, err
 	}

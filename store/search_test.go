@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/juncture-app/juncture/agent/history"
 )
@@ -62,11 +63,11 @@ func TestSearchHistory(t *testing.T) {
 		{"cafe ", []string{"title:cafe", "c1", "c2"}},
 		{"café ", []string{"title:cafe", "c1", "c2"}},
 		{"kube", []string{"title:k8s", "k2", "k1"}}, // still typing: prefix (kubectl, Kubernetes)
-		{"kube ", nil},                        // finished word: exact
+		{"kube ", nil},                              // finished word: exact
 		{"kube* ", []string{"title:k8s", "k2", "k1"}},
 		{`"lazy dog"`, []string{"k2"}},
 		{`"dog lazy"`, []string{"c2"}},
-		{`"lazy dog`, []string{"k2"}}, // unbalanced quote
+		{`"lazy dog`, []string{"k2"}},       // unbalanced quote
 		{"lazy dog ", []string{"c2", "k2"}}, // the shorter message ranks first
 		{"lazy -rollout ", []string{"c2"}},
 		{"lazy NOT rollout ", []string{"c2"}},
@@ -79,10 +80,10 @@ func TestSearchHistory(t *testing.T) {
 		{"(rollout) ", []string{"k2"}},
 		{"^rollout ", []string{"k2"}},
 		{"NEAR(rollout undo) ", nil}, // just words: "near rollout" is not in any message
-		{"interrupted ", nil}, // the marker is not indexed
-		{"system ", nil},      // neither are system messages
-		{"hidden ", nil},      // nor reasoning
-		{"streaming ", nil},   // nor text still streaming
+		{"interrupted ", nil},        // the marker is not indexed
+		{"system ", nil},             // neither are system messages
+		{"hidden ", nil},             // nor reasoning
+		{"streaming ", nil},          // nor text still streaming
 		{"", nil},
 		{"   \t\n", nil},
 		{`""`, nil},
@@ -179,7 +180,12 @@ func TestFTSQuery(t *testing.T) {
 		{"hello", `("hello" *)`},
 		{"hello ", `("hello")`},
 		{`say "hi there" now`, `("say" "hi there" "now" *)`},
-		{`a"b`, `("a" "b" *)`},
+		{`a"b`, `("a" "b")`},
+		{"ab", `("ab")`}, // too short to expand while typing
+		{"abc", `("abc" *)`},
+		{"ab*", `("ab" *)`}, // asked for
+		{"日本", `("日本" *)`},
+		{`say "hello wor`, `("say" "hello wor" *)`},
 		{`"quote""d"`, `("quote" "d")`},
 		{`x OR y `, `("x") OR ("y")`},
 		{`OR y `, `("OR" "y")`},
@@ -190,9 +196,52 @@ func TestFTSQuery(t *testing.T) {
 		{`"it""s"`, `("it" "s")`},
 		{`say "he said ""hi"""`, `("say" "he said" "hi")`},
 		{`NEAR(a b) `, `("NEAR(a" "b)")`},
+		{strings.Repeat("w ", 40) + "last", "(" + strings.TrimSpace(strings.Repeat(`"w" `, maxTerms)) + ")"},
 	} {
 		if got := ftsQuery(c.in); got != c.want {
 			t.Errorf("ftsQuery(%q) = %s, want %s", c.in, got, c.want)
 		}
+	}
+}
+
+func TestSearchPrefixOverBudgetFallsBackToExactWord(t *testing.T) {
+	t.Parallel()
+	db := searchCorpus(t)
+	db.prefixBudget = time.Nanosecond // every prefix expansion is "too slow"
+	if got := hitIDs(search(t, db, "rollou")); got != nil {
+		t.Errorf("search \"rollou\" over budget = %v, want the exact word only (no hits)", got)
+	}
+	if got := hitIDs(search(t, db, "rollout")); !slices.Equal(got, []string{"k2"}) {
+		t.Errorf("search \"rollout\" over budget = %v, want [k2]", got)
+	}
+	db.prefixBudget = time.Minute
+	if got := hitIDs(search(t, db, "rollou")); !slices.Equal(got, []string{"k2"}) {
+		t.Errorf("search \"rollou\" within budget = %v, want [k2]", got)
+	}
+}
+
+func TestSearchCommonWordsNewestFirst(t *testing.T) {
+	t.Parallel()
+	db := openTest(t)
+	mustThread(t, db, "t", "")
+	var msgs []history.Message
+	for i := range 30 {
+		text := "routine word"
+		if i == 3 {
+			text = "routine routine routine routine" // the best bm25 match, but old
+		}
+		msgs = append(msgs, userMsg("t", fmt.Sprint("m", i), text))
+	}
+	mustPut(t, db, msgs...)
+	if got := hitIDs(search(t, db, "routine ")); len(got) != 20 || got[0] != "m3" {
+		t.Fatalf("ranked search = %v, want m3 first", got)
+	}
+	db.rankBudget = 10 // "routine" is now too common to rank
+	hits := search(t, db, "routine ")
+	if got := hitIDs(hits); len(got) != 20 || got[0] != "m29" || got[19] != "m10" {
+		t.Errorf("common-word search = %v, want m29 … m10 (newest first)", got)
+	}
+	if hits[0].Rank != 0 {
+		t.Errorf("rank of an unranked hit = %v", hits[0].Rank)
 	}
 }

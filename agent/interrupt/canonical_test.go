@@ -30,7 +30,9 @@ func (k textKey) MarshalText() ([]byte, error) { return []byte("<" + k.s + ">"),
 
 type withJSON struct{ A int }
 
-func (w withJSON) MarshalJSON() ([]byte, error) { return []byte(`{"z":1,"a":` + FormatNumber(float64(w.A)) + `}`), nil }
+func (w withJSON) MarshalJSON() ([]byte, error) {
+	return []byte(`{"z":1,"a":` + FormatNumber(float64(w.A)) + `}`), nil
+}
 
 type namedKind string
 

@@ -33,7 +33,8 @@ type Metadata map[string]json.RawMessage
 
 // UnmarshalJSON implements json.Unmarshaler.
 func (m *Metadata) UnmarshalJSON(data []byte) error {
-	members, isObject, err := parseMembers(data)
+	// The members alias their input; the decoder may reuse data.
+	members, isObject, err := parseMembers(append([]byte(nil), data...))
 	if err != nil || !isObject {
 		*m = nil
 		return nil

@@ -78,7 +78,8 @@ func (a ApprovalSchema) IsZero() bool { return a.Approve == nil && a.Reject == n
 // null/absent, a single raw JSON Schema (used for both branches), or a
 // nonempty object whose keys are only "approve" and/or "reject".
 func ParseApprovalSchema(raw json.RawMessage) (ApprovalSchema, error) {
-	if raw == nil || string(bytes.TrimSpace(raw)) == "null" {
+	raw = append(json.RawMessage(nil), raw...) // results must not alias the argument
+	if len(raw) == 0 || string(bytes.TrimSpace(raw)) == "null" {
 		return ApprovalSchema{}, nil
 	}
 	if IsRawJSONSchema(raw) {

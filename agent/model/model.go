@@ -11,6 +11,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"strings"
 	"time"
@@ -18,7 +19,6 @@ import (
 	"github.com/juncture-app/juncture/agent/history"
 	"github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
-	"github.com/openai/openai-go/v3/packages/ssestream"
 	"github.com/openai/openai-go/v3/shared"
 )
 
@@ -101,8 +101,12 @@ func (c *Client) Model() string { return c.model }
 func (c *Client) Stream(ctx context.Context, req Request) *Stream {
 	params := c.params(req)
 	params.StreamOptions = openai.ChatCompletionStreamOptionsParam{IncludeUsage: openai.Bool(true)}
-	s := c.oa.Chat.Completions.NewStreaming(ctx, params)
-	return &Stream{s: s}
+	var resp *http.Response
+	err := c.oa.Post(ctx, "chat/completions", params, &resp, option.WithJSONSet("stream", true))
+	if err != nil {
+		return &Stream{err: Classify(err)}
+	}
+	return &Stream{resp: resp, sse: newSSEReader(resp)}
 }
 
 // Complete makes a non-streaming call and returns the answer text (used for
@@ -181,25 +185,36 @@ func toParam(m history.Message) openai.ChatCompletionMessageParamUnion {
 
 // Stream yields deltas of one streaming call.
 type Stream struct {
-	s        *ssestream.Stream[openai.ChatCompletionChunk]
+	resp     *http.Response
+	sse      *sseReader
 	cur      Delta
+	err      error
 	finished bool
+	done     bool
 }
 
 // Next advances to the next non-empty delta.
 func (s *Stream) Next() bool {
-	for s.s.Next() {
-		ch := s.s.Current()
-		if len(ch.Choices) == 0 {
-			continue // usage-only chunk
+	if s.err != nil || s.done {
+		return false
+	}
+	for {
+		data, err := s.sse.next()
+		if err != nil {
+			s.done = true
+			if err != errDone && err != io.EOF {
+				s.err = Classify(err)
+			}
+			return false
 		}
-		c := ch.Choices[0]
-		d := Delta{Text: c.Delta.Content, FinishReason: c.FinishReason}
-		d.Reasoning = reasoningOf(c.Delta)
-		for _, tc := range c.Delta.ToolCalls {
-			d.ToolCalls = append(d.ToolCalls, ToolCallDelta{
-				Index: int(tc.Index), ID: tc.ID, Name: tc.Function.Name, Arguments: tc.Function.Arguments,
-			})
+		d, endpointErr, err := decodeChunk(data)
+		if err != nil {
+			s.err = &EndpointError{Message: "the endpoint sent a malformed chunk: " + err.Error()}
+			return false
+		}
+		if endpointErr != nil {
+			s.err = endpointErr
+			return false
 		}
 		if d.FinishReason != "" {
 			s.finished = true
@@ -210,28 +225,6 @@ func (s *Stream) Next() bool {
 		s.cur = d
 		return true
 	}
-	return false
-}
-
-// reasoningOf reads the non-standard reasoning fields some servers stream:
-// "reasoning_content" (DeepSeek, vLLM, llama.cpp) or "reasoning" (OpenRouter,
-// Ollama).
-func reasoningOf(d openai.ChatCompletionChunkChoiceDelta) string {
-	for _, key := range [...]string{"reasoning_content", "reasoning"} {
-		f, ok := d.JSON.ExtraFields[key]
-		if !ok {
-			continue
-		}
-		raw := f.Raw()
-		if raw == "" || raw == "null" {
-			continue
-		}
-		var s string
-		if json.Unmarshal([]byte(raw), &s) == nil {
-			return s
-		}
-	}
-	return ""
 }
 
 // Current is the delta Next moved to.
@@ -241,8 +234,8 @@ func (s *Stream) Current() Delta { return s.cur }
 // error when the caller cancelled. A stream that ends without a finish reason
 // is reported as cut.
 func (s *Stream) Err() error {
-	if err := s.s.Err(); err != nil {
-		return Classify(err)
+	if s.err != nil {
+		return s.err
 	}
 	if !s.finished {
 		return &EndpointError{Message: "the endpoint closed the stream before the answer was complete", Retryable: true, Cut: true}
@@ -251,7 +244,12 @@ func (s *Stream) Err() error {
 }
 
 // Close releases the connection.
-func (s *Stream) Close() error { return s.s.Close() }
+func (s *Stream) Close() error {
+	if s.resp == nil {
+		return nil
+	}
+	return s.resp.Body.Close()
+}
 
 // EndpointError is a failure of the endpoint, with its own message.
 type EndpointError struct {

@@ -1,8 +1,8 @@
+import './styles/global.css';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App';
 import { TransportContext, createTransport } from './transport';
-import './styles/global.css';
 
 const transport = createTransport();
 const root = document.getElementById('root');

@@ -116,7 +116,9 @@ export function Composer({
 
   const placeholder = !configured
     ? 'Set up a model endpoint to start'
-    : busy
+    : blocked
+      ? 'Answer the request above first'
+      : busy
       ? 'Type to queue a follow-up…'
       : 'Message Juncture';
 

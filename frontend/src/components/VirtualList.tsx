@@ -8,6 +8,7 @@ import {
   type ReactNode,
   type UIEvent,
 } from 'react';
+import { flushSync } from 'react-dom';
 import './VirtualList.css';
 
 // A small windowing list for rows of variable height. Only rows near the
@@ -106,51 +107,68 @@ export function VirtualList<T>({
   }, [items, getKey, estimateHeight, version]);
   layoutRef.current = { keys, offsets };
 
-  // One ResizeObserver for every mounted row.
-  useEffect(() => {
-    if (typeof ResizeObserver === 'undefined') return;
-    const ro = new ResizeObserver((entries) => {
-      let changed = false;
-      let shift = 0;
-      const el = scrollRef.current;
-      const top = el?.scrollTop ?? 0;
-      const { keys: ks, offsets: off } = layoutRef.current;
-      for (const entry of entries) {
-        const target = entry.target as HTMLElement;
-        const key = target.dataset.vkey;
-        if (!key) continue;
-        const box = entry.borderBoxSize?.[0];
-        const h = box ? box.blockSize : target.getBoundingClientRect().height;
-        if (h <= 0) continue;
-        const prev = heights.current.get(key);
-        if (prev === h) continue;
-        heights.current.set(key, h);
-        changed = true;
-        const idx = Number(target.dataset.vindex);
-        if (prev !== undefined && ks[idx] === key && off[idx]! + prev <= top) shift += h - prev;
-      }
-      if (!changed) return;
-      if (el && shift && !atBottom.current) el.scrollTop = top + shift;
-      setVersion((v) => v + 1);
-    });
-    observer.current = ro;
-    return () => {
-      ro.disconnect();
-      observer.current = null;
-    };
+  // One ResizeObserver for every mounted row. Created on first use (rows
+  // mount, and are observed, before effects run).
+  const onResize = useCallback((entries: ResizeObserverEntry[]) => {
+    let changed = false;
+    let shift = 0;
+    const el = scrollRef.current;
+    const top = el?.scrollTop ?? 0;
+    const { keys: ks, offsets: off } = layoutRef.current;
+    for (const entry of entries) {
+      const target = entry.target as HTMLElement;
+      const key = target.dataset.vkey;
+      if (!key) continue;
+      const box = entry.borderBoxSize?.[0];
+      const h = box ? box.blockSize : target.getBoundingClientRect().height;
+      if (h <= 0) continue;
+      const prev = heights.current.get(key);
+      if (prev === h) continue;
+      heights.current.set(key, h);
+      changed = true;
+      const idx = Number(target.dataset.vindex);
+      if (prev !== undefined && ks[idx] === key && off[idx]! + prev <= top) shift += h - prev;
+    }
+    if (!changed) return;
+    if (el && shift && !atBottom.current) el.scrollTop = top + shift;
+    // ResizeObserver runs after layout and before paint: re-lay out now so
+    // a row that grew (details opened, text streamed) never overlaps the next.
+    flushSync(() => setVersion((v) => v + 1));
   }, []);
 
-  const rowRef = useCallback((el: HTMLDivElement | null) => {
-    if (!el) return;
-    const key = el.dataset.vkey;
-    if (key && !heights.current.has(key)) {
-      const h = el.getBoundingClientRect().height;
-      if (h > 0) heights.current.set(key, h);
-    }
-    const ro = observer.current;
-    ro?.observe(el);
-    return () => ro?.unobserve(el);
-  }, []);
+  const getObserver = useCallback((): ResizeObserver | null => {
+    if (!observer.current && typeof ResizeObserver !== 'undefined') observer.current = new ResizeObserver(onResize);
+    return observer.current;
+  }, [onResize]);
+
+  useEffect(() => {
+    const ro = getObserver();
+    // (Re)observe rows mounted before this effect (e.g. after a StrictMode remount).
+    scrollRef.current?.querySelectorAll('.vlist-row').forEach((row) => ro?.observe(row));
+    return () => {
+      ro?.disconnect();
+      observer.current = null;
+    };
+  }, [getObserver]);
+
+  const rowRef = useCallback(
+    (el: HTMLDivElement | null) => {
+      if (!el) return;
+      const key = el.dataset.vkey;
+      if (key) {
+        // Measure at mount (commit phase: the re-layout happens before paint).
+        const h = el.getBoundingClientRect().height;
+        if (h > 0 && heights.current.get(key) !== h) {
+          heights.current.set(key, h);
+          setVersion((v) => v + 1);
+        }
+      }
+      const ro = getObserver();
+      ro?.observe(el);
+      return () => ro?.unobserve(el);
+    },
+    [getObserver],
+  );
 
   // Viewport size.
   useLayoutEffect(() => {

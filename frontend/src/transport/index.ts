@@ -10,7 +10,9 @@ export { JunctureError, toJunctureError } from './errors';
 
 /** Picks the transport at runtime: Wails bindings when present, else HTTP. */
 export function createTransport(): Transport {
-  if (typeof window !== 'undefined' && window.go?.app?.App) return new WailsTransport();
+  // The Wails runtime without bindings is still the desktop window: calls
+  // then fail with "not-implemented" instead of going to a missing server.
+  if (typeof window !== 'undefined' && (window.go?.app?.App || window.runtime?.EventsOn)) return new WailsTransport();
   return new HttpTransport({ token: resolveToken() });
 }
 

@@ -1,0 +1,350 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { App } from './App';
+import { TransportContext } from './transport';
+import { FakeTransport } from './test/fakeTransport';
+import { bigThreadView, emptyView, thread } from './test/builders';
+import type { Status, ThreadView } from './transport/contract';
+import type { AguiEvent } from './transport/agui';
+import { fixtures } from './test/fixtures';
+import { CONTINUE_TEXT } from './components/ChatView';
+
+const STATUS: Status = { mode: 'desktop', configured: true, endpoint: 'http://127.0.0.1:11434/v1', model: 'llama3.1' };
+
+function setup(views: Record<string, ThreadView>, status: Status = STATUS) {
+  const threads = Object.values(views).map((v) => v.thread);
+  const t = new FakeTransport({
+    Status: () => status,
+    GetSettings: () => ({
+      settings: {
+        baseUrl: 'http://127.0.0.1:11434/v1',
+        apiKey: '',
+        model: 'llama3.1',
+        workspace: '/home/ada',
+        loopGuard: 25,
+        theme: 'system',
+        enableWriteTools: false,
+      },
+      sources: { baseUrl: 'environment', model: 'saved', loopGuard: 'default' },
+    }),
+    ListThreads: () => ({ threads, nextCursor: '' }),
+    GetThread: (id) => {
+      const v = views[id];
+      if (!v) throw new Error('no such thread');
+      return v;
+    },
+    SendInput: (threadId) => ({ threadId, queued: false }),
+    Interrupt: () => null,
+    RemoveQueued: () => null,
+    CompleteClientTool: () => null,
+    ResolveInterrupts: () => null,
+    NewThread: () => thread('new-1', ''),
+    SearchHistory: () => [],
+    DeleteThread: () => null,
+    RenameThread: () => null,
+    PinThread: () => null,
+  });
+  const r = render(
+    <TransportContext.Provider value={t}>
+      <App />
+    </TransportContext.Provider>,
+  );
+  return { ...r, t };
+}
+
+async function openThread(title: string) {
+  const item = await screen.findByRole('button', { name: title });
+  await act(async () => {
+    fireEvent.click(item);
+  });
+}
+
+function emit(t: FakeTransport, threadId: string, events: AguiEvent[]) {
+  act(() => {
+    for (const event of events) t.emit('agui', { threadId, event });
+  });
+}
+
+describe('App', () => {
+  beforeEach(() => {
+    document.title = 'Juncture';
+  });
+  afterEach(() => {
+    vi.restoreAllMocks();
+    vi.useRealTimers();
+  });
+
+  it('opens a 2,000-message thread quickly and mounts only a window of rows', async () => {
+    const view = bigThreadView('big', 2000);
+    const { t, container } = setup({ big: view });
+    const item = await screen.findByRole('button', { name: 'Big thread' });
+    const start = performance.now();
+    await act(async () => {
+      fireEvent.click(item);
+    });
+    await screen.findByText(/Question number 1998/);
+    const ms = performance.now() - start;
+    const rows = container.querySelectorAll('.vlist-row');
+    expect(rows.length).toBeGreaterThan(0);
+    expect(rows.length).toBeLessThan(60);
+    expect(t.callsOf('GetThread')).toEqual([['big']]);
+    // Rendering every row would take many seconds in jsdom; the bound is
+    // generous for a loaded 2-core CI machine. The bench and the Chromium
+    // check report the real figure (≈85 ms jsdom render, ≈220 ms in Chromium
+    // including the HTTP round trip).
+    expect(ms).toBeLessThan(5000);
+  });
+
+  it('streams an answer into the open thread, then shows it complete', async () => {
+    const { t } = setup({ 'th-1': emptyView(thread('th-1', 'Maths')) });
+    await openThread('Maths');
+    emit(t, 'th-1', fixtures.plain.slice(0, 8));
+    await screen.findByText('Juncture is writing…');
+    expect(screen.getByRole('button', { name: 'Stop (Esc)' })).toBeTruthy();
+    emit(t, 'th-1', fixtures.plain.slice(8));
+    await waitFor(() => expect(screen.queryByText('Juncture is writing…')).toBeNull());
+    expect(screen.getByText('4').tagName).toBe('STRONG');
+    expect(screen.getByRole('button', { name: 'Send (Enter)' })).toBeTruthy();
+  });
+
+  it('Enter sends (new chat creates the thread first); Shift+Enter does not', async () => {
+    const { t } = setup({});
+    const box = await screen.findByLabelText('Message');
+    fireEvent.change(box, { target: { value: 'line one' } });
+    fireEvent.keyDown(box, { key: 'Enter', shiftKey: true });
+    expect(t.callsOf('SendInput')).toEqual([]);
+    await act(async () => {
+      fireEvent.keyDown(box, { key: 'Enter' });
+    });
+    expect(t.callsOf('NewThread')).toHaveLength(1);
+    expect(t.callsOf('SendInput')).toEqual([['new-1', 'line one']]);
+    // The optimistic message is shown until Go echoes it.
+    expect(screen.getByText('line one')).toBeTruthy();
+  });
+
+  it('Stop and Esc call Interrupt while a turn runs; queued inputs show as removable chips', async () => {
+    const { t } = setup({ 'th-1': emptyView(thread('th-1', 'Busy')) });
+    await openThread('Busy');
+    emit(t, 'th-1', [{ type: 'RUN_STARTED', threadId: 'th-1', runId: 'r' }]);
+    await screen.findByRole('button', { name: 'Stop (Esc)' });
+    act(() => t.emit('queue', { threadId: 'th-1', queued: ['and then this', 'one more'] }));
+    const queue = await screen.findByRole('list', { name: 'Queued messages' });
+    expect(within(queue).getAllByRole('listitem')).toHaveLength(2);
+    await act(async () => {
+      fireEvent.click(within(queue).getByRole('button', { name: /Remove queued message: one more/ }));
+    });
+    expect(t.callsOf('RemoveQueued')).toEqual([['th-1', 1]]);
+    await act(async () => {
+      fireEvent.keyDown(window, { key: 'Escape' });
+    });
+    expect(t.callsOf('Interrupt')).toEqual([['th-1']]);
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: 'Stop (Esc)' }));
+    });
+    expect(t.callsOf('Interrupt')).toHaveLength(2);
+  });
+
+  it('an interrupted answer shows the badge without the marker, and Continue resends', async () => {
+    const view = emptyView(thread('th-1', 'Stopped'));
+    view.messages = [
+      { id: 'u', threadId: 'th-1', role: 'user', content: 'Write a poem', status: 'complete', createdAt: 1 },
+      {
+        id: 'a',
+        threadId: 'th-1',
+        role: 'assistant',
+        content: 'Roses are red,<system>User interrupted this message</system>',
+        status: 'interrupted',
+        createdAt: 2,
+      },
+    ];
+    const { t, container } = setup({ 'th-1': view });
+    await openThread('Stopped');
+    await screen.findByText('Interrupted');
+    expect(container.textContent).not.toContain('<system>');
+    expect(container.textContent).toContain('Roses are red,');
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: 'Continue' }));
+    });
+    expect(t.callsOf('SendInput')).toEqual([['th-1', CONTINUE_TEXT]]);
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: /Regenerate/ }));
+    });
+    expect(t.callsOf('SendInput')[1]).toEqual(['th-1', 'Write a poem']);
+  });
+
+  it('shows an endpoint error message clearly', async () => {
+    const view = emptyView(thread('th-1', 'Broken'));
+    const { t } = setup({ 'th-1': view });
+    await openThread('Broken');
+    // What Go has stored by the time the UI resyncs after RUN_ERROR.
+    view.messages = [
+      {
+        id: 'm-a5',
+        threadId: 'th-1',
+        role: 'assistant',
+        content: '',
+        status: 'error',
+        error: '401 Unauthorized: Incorrect API key provided',
+        createdAt: 1,
+      },
+    ];
+    emit(t, 'th-1', fixtures.runError);
+    await screen.findByText('401 Unauthorized: Incorrect API key provided');
+    expect(screen.getAllByRole('alert').some((a) => a.textContent?.includes('The model endpoint returned an error.'))).toBe(true);
+    await waitFor(() => expect(t.callsOf('GetThread')).toHaveLength(2));
+    expect(screen.getByText('401 Unauthorized: Incorrect API key provided')).toBeTruthy();
+    expect(screen.getByText(/The last turn failed\./)).toBeTruthy();
+  });
+
+  it('disables the composer with an explanation when no model is configured', async () => {
+    setup({}, { ...STATUS, configured: false, problem: 'No model endpoint is set.' });
+    await screen.findByText('No model endpoint is set.');
+    expect((screen.getByLabelText('Message') as HTMLTextAreaElement).disabled).toBe(true);
+    fireEvent.click(screen.getByRole('button', { name: 'Open settings' }));
+    await screen.findByRole('heading', { name: 'Settings' });
+  });
+
+  it('runs a live client tool and reports it; a restored one waits for "Run now"', async () => {
+    const view = emptyView(thread('th-1', 'Tools'));
+    const { t } = setup({ 'th-1': view, 'th-2': restoredView() });
+    await openThread('Tools');
+    emit(t, 'th-1', fixtures.clientTool);
+    await waitFor(() => expect(t.callsOf('CompleteClientTool')).toHaveLength(1));
+    expect(t.copied).toEqual(['hello world']);
+    expect(t.callsOf('CompleteClientTool')[0]).toEqual([
+      'th-1',
+      'tc-c',
+      { content: 'Copied 11 characters to the clipboard.' },
+    ]);
+
+    await openThread('Restored');
+    await screen.findByText('This action was waiting when Juncture closed.');
+    expect(t.opened).toEqual([]);
+    expect(t.callsOf('CompleteClientTool')).toHaveLength(1);
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: 'Run now' }));
+    });
+    expect(t.opened).toEqual(['https://example.org/docs']);
+    expect(t.callsOf('CompleteClientTool')[1]).toEqual([
+      'th-2',
+      'tc-o',
+      { content: 'Opened https://example.org/docs in the browser.' },
+    ]);
+  });
+
+  it('search shows highlighted parts and opens the hit', async () => {
+    const { t } = setup({ big: bigThreadView('big', 50) });
+    t.responders.SearchHistory = () => [
+      {
+        threadId: 'big',
+        threadTitle: 'Big thread',
+        messageId: 'big-m10',
+        role: 'user',
+        parts: [
+          { text: 'Question number 10: can you help with ', match: false },
+          { text: 'item', match: true },
+          { text: ' <img src=x onerror=alert(1)>', match: false },
+        ],
+        createdAt: 1,
+      },
+    ];
+    await screen.findByRole('button', { name: 'Big thread' });
+    act(() => {
+      fireEvent.keyDown(window, { key: 'k', ctrlKey: true });
+    });
+    const search = screen.getByLabelText('Search conversations');
+    expect(document.activeElement).toBe(search);
+    fireEvent.change(search, { target: { value: 'item' } });
+    const hit = await screen.findByRole('button', { name: /Question number 10/ });
+    expect(within(hit).getByText('item').tagName).toBe('MARK');
+    expect(hit.querySelector('img')).toBeNull();
+    await act(async () => {
+      fireEvent.click(hit);
+    });
+    await waitFor(() => expect(document.querySelector('[data-message-id="big-m10"].is-highlighted')).not.toBeNull());
+  });
+
+  it('delete hides the thread with an Undo toast and calls DeleteThread only after ~5 s', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    const { t } = setup({ 'th-1': emptyView(thread('th-1', 'Keep me')), 'th-2': emptyView(thread('th-2', 'Drop me')) });
+    await screen.findByRole('button', { name: 'Drop me' });
+    fireEvent.click(screen.getByRole('button', { name: 'Options for Drop me' }));
+    fireEvent.click(screen.getByRole('menuitem', { name: 'Delete' }));
+    expect(screen.queryByRole('button', { name: 'Drop me' })).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'Undo' }));
+    expect(screen.getByRole('button', { name: 'Drop me' })).toBeTruthy();
+    await act(async () => {
+      vi.advanceTimersByTime(6000);
+    });
+    expect(t.callsOf('DeleteThread')).toEqual([]);
+
+    fireEvent.click(screen.getByRole('button', { name: 'Options for Drop me' }));
+    fireEvent.click(screen.getByRole('menuitem', { name: 'Delete' }));
+    await act(async () => {
+      vi.advanceTimersByTime(4000);
+    });
+    expect(t.callsOf('DeleteThread')).toEqual([]);
+    await act(async () => {
+      vi.advanceTimersByTime(1500);
+    });
+    expect(t.callsOf('DeleteThread')).toEqual([['th-2']]);
+  });
+
+  it('renames inline and pins', async () => {
+    const { t } = setup({ 'th-1': emptyView(thread('th-1', 'Old name')) });
+    await screen.findByRole('button', { name: 'Old name' });
+    fireEvent.click(screen.getByRole('button', { name: 'Options for Old name' }));
+    fireEvent.click(screen.getByRole('menuitem', { name: 'Rename' }));
+    const input = screen.getByLabelText('Conversation title');
+    fireEvent.change(input, { target: { value: 'New name' } });
+    fireEvent.keyDown(input, { key: 'Enter' });
+    expect(t.callsOf('RenameThread')).toEqual([['th-1', 'New name']]);
+    await screen.findByRole('button', { name: 'New name' });
+    fireEvent.click(screen.getByRole('button', { name: 'Options for New name' }));
+    fireEvent.click(screen.getByRole('menuitem', { name: 'Pin' }));
+    expect(t.callsOf('PinThread')).toEqual([['th-1', true]]);
+    expect(screen.getByRole('region', { name: 'Pinned' })).toBeTruthy();
+  });
+
+  it('prefixes the title when an approval arrives while the window is not focused', async () => {
+    vi.spyOn(document, 'hasFocus').mockReturnValue(false);
+    const { t } = setup({ 'th-1': emptyView(thread('th-1', 'Todo')) });
+    await openThread('Todo');
+    emit(t, 'th-1', fixtures.interrupt);
+    await waitFor(() => expect(document.title.startsWith('(3) Approval needed — ')).toBe(true));
+    await screen.findByRole('article', { name: 'Approval for write_file' });
+    expect(screen.getByText(/Waiting for an external reviewer/)).toBeTruthy();
+    act(() => {
+      window.dispatchEvent(new Event('focus'));
+    });
+    expect(document.title.startsWith('(')).toBe(false);
+  });
+});
+
+function restoredView(): ThreadView {
+  const v = emptyView(thread('th-2', 'Restored'));
+  v.messages = [
+    {
+      id: 'a',
+      threadId: 'th-2',
+      role: 'assistant',
+      content: 'Opening the docs.',
+      toolCalls: [{ id: 'tc-o', name: 'open_url', arguments: '{"url":"https://example.org/docs"}' }],
+      status: 'complete',
+      createdAt: 1,
+    },
+  ];
+  v.clientTools = [
+    {
+      toolCallId: 'tc-o',
+      threadId: 'th-2',
+      runId: 'r',
+      toolName: 'open_url',
+      arguments: '{"url":"https://example.org/docs"}',
+      state: 'pending',
+      createdAt: 1,
+    },
+  ];
+  v.toolStates = { 'tc-o': 'pending-client' };
+  return v;
+}

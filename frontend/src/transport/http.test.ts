@@ -1,0 +1,292 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { HttpTransport, resolveToken } from './http';
+import { WailsTransport } from './wails';
+import { JunctureError, toJunctureError } from './errors';
+import type { EventMap } from './events';
+
+// fetch and EventSource are mocked at the global boundary; the real server
+// path is covered end to end by the Playwright suite on the Go side.
+
+class FakeEventSource {
+  static instances: FakeEventSource[] = [];
+  readyState = 0;
+  onopen: ((ev: Event) => void) | null = null;
+  onmessage: ((ev: MessageEvent) => void) | null = null;
+  onerror: ((ev: Event) => void) | null = null;
+  closed = false;
+  constructor(public url: string) {
+    FakeEventSource.instances.push(this);
+  }
+  open() {
+    this.readyState = 1;
+    this.onopen?.(new Event('open'));
+  }
+  frame(data: unknown) {
+    this.onmessage?.(new MessageEvent('message', { data: typeof data === 'string' ? data : JSON.stringify(data) }));
+  }
+  fail() {
+    this.onerror?.(new Event('error'));
+  }
+  close() {
+    this.closed = true;
+    this.readyState = 2;
+  }
+}
+
+function jsonResponse(status: number, body: unknown): Response {
+  return new Response(body === undefined ? '' : JSON.stringify(body), {
+    status,
+    headers: { 'Content-Type': 'application/json' },
+  });
+}
+
+describe('HttpTransport.call', () => {
+  const fetchMock = vi.fn<(input: RequestInfo | URL, init?: RequestInit) => Promise<Response>>();
+  beforeEach(() => {
+    fetchMock.mockReset();
+    vi.stubGlobal('fetch', fetchMock);
+  });
+  afterEach(() => {
+    vi.unstubAllGlobals();
+  });
+
+  it('POSTs the arguments as a JSON array with the bearer token and parses the result', async () => {
+    fetchMock.mockResolvedValue(jsonResponse(200, { threadId: 'th-1', queued: true }));
+    const t = new HttpTransport({ token: 'tok-1' });
+    const r = await t.call('SendInput', 'th-1', 'hello');
+    expect(r).toEqual({ threadId: 'th-1', queued: true });
+    const [url, init] = fetchMock.mock.calls[0]!;
+    expect(url).toBe('/api/call/SendInput');
+    expect(init?.method).toBe('POST');
+    expect(new Headers(init?.headers).get('Authorization')).toBe('Bearer tok-1');
+    expect(new Headers(init?.headers).get('Content-Type')).toBe('application/json');
+    expect(JSON.parse(String(init?.body))).toEqual(['th-1', 'hello']);
+  });
+
+  it('sends [] for methods without arguments and maps null results', async () => {
+    fetchMock.mockResolvedValueOnce(jsonResponse(200, null));
+    const t = new HttpTransport({ token: 'x' });
+    await expect(t.call('Interrupt', 'th')).resolves.toBeNull();
+    fetchMock.mockResolvedValueOnce(new Response('', { status: 200 }));
+    await expect(t.call('DeleteThread', 'th')).resolves.toBeNull();
+    fetchMock.mockResolvedValueOnce(
+      jsonResponse(200, { mode: 'browser', configured: false, endpoint: '', model: '', problem: 'No model' }),
+    );
+    await expect(t.call('Status')).resolves.toEqual({
+      mode: 'browser',
+      configured: false,
+      endpoint: '',
+      model: '',
+      problem: 'No model',
+    });
+    expect(JSON.parse(String(fetchMock.mock.calls[2]![1]?.body))).toEqual([]);
+  });
+
+  it('normalises error bodies into JunctureError with details', async () => {
+    fetchMock.mockResolvedValue(
+      jsonResponse(400, {
+        error: { code: 'invalid-settings', message: 'Invalid settings', details: { baseUrl: 'not a URL', loopGuard: 'too big' } },
+      }),
+    );
+    const t = new HttpTransport({ token: 'x' });
+    const err = await t.call('GetSettings').catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(JunctureError);
+    expect(err).toMatchObject({
+      code: 'invalid-settings',
+      message: 'Invalid settings',
+      details: { baseUrl: 'not a URL', loopGuard: 'too big' },
+    });
+  });
+
+  it('maps 401 without a body, non-JSON 500s and network failures', async () => {
+    const t = new HttpTransport({ token: 'bad' });
+    fetchMock.mockResolvedValueOnce(new Response('', { status: 401 }));
+    await expect(t.call('Status')).rejects.toMatchObject({ code: 'unauthorized' });
+    fetchMock.mockResolvedValueOnce(new Response('boom', { status: 500 }));
+    await expect(t.call('Status')).rejects.toMatchObject({ code: 'http', message: expect.stringContaining('500') });
+    fetchMock.mockRejectedValueOnce(new TypeError('Failed to fetch'));
+    await expect(t.call('Status')).rejects.toMatchObject({ code: 'network' });
+    fetchMock.mockResolvedValueOnce(new Response('{not json', { status: 200 }));
+    await expect(t.call('Status')).rejects.toMatchObject({ code: 'bad-response' });
+  });
+
+  it('narrows results: a malformed thread view is rejected, not passed on', async () => {
+    fetchMock.mockResolvedValue(jsonResponse(200, { thread: { title: 'no id' }, messages: [] }));
+    const t = new HttpTransport({ token: 'x' });
+    await expect(t.call('GetThread', 'th')).rejects.toMatchObject({ code: 'bad-response' });
+  });
+});
+
+describe('HttpTransport events', () => {
+  beforeEach(() => {
+    FakeEventSource.instances = [];
+    vi.stubGlobal('EventSource', FakeEventSource);
+    vi.useFakeTimers();
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+    vi.unstubAllGlobals();
+  });
+
+  it('opens one EventSource with the token and dispatches {name,data} frames', () => {
+    const t = new HttpTransport({ token: 'a b', backoff: () => 100 });
+    const agui: EventMap['agui'][] = [];
+    const queue: EventMap['queue'][] = [];
+    const threads: EventMap['threads'][] = [];
+    t.subscribe('agui', (d) => agui.push(d));
+    t.subscribe('queue', (d) => queue.push(d));
+    t.subscribe('threads', (d) => threads.push(d));
+    expect(FakeEventSource.instances).toHaveLength(1);
+    const es = FakeEventSource.instances[0]!;
+    expect(es.url).toBe('/api/events?token=a%20b');
+    es.open();
+    es.frame({ name: 'agui', data: { threadId: 'th', event: { type: 'RUN_STARTED', threadId: 'th', runId: 'r' } } });
+    es.frame({ name: 'queue', data: { threadId: 'th', queued: ['x'] } });
+    es.frame({ name: 'threads', data: { threadId: 'th' } });
+    es.frame({ name: 'threads', data: null });
+    // Malformed frames are dropped.
+    es.frame('not json');
+    es.frame({ name: 'agui', data: { event: { type: 'RUN_STARTED' } } });
+    es.frame({ name: 'unknown', data: {} });
+    es.frame({ name: 'agui', data: { threadId: 'th', event: { nope: 1 } } });
+    expect(agui).toEqual([{ threadId: 'th', event: { type: 'RUN_STARTED', threadId: 'th', runId: 'r' } }]);
+    expect(queue).toEqual([{ threadId: 'th', queued: ['x'] }]);
+    expect(threads).toEqual([{ threadId: 'th' }, {}]);
+    t.close();
+    expect(es.closed).toBe(true);
+  });
+
+  it('reconnects with backoff and reports disconnected / reconnected', () => {
+    const delays: number[] = [];
+    const t = new HttpTransport({
+      token: 't',
+      backoff: (n) => {
+        delays.push(n);
+        return 1000 * (n + 1);
+      },
+    });
+    const states: string[] = [];
+    t.subscribe('connection', (d) => states.push(d.state));
+    t.subscribe('agui', () => undefined);
+    FakeEventSource.instances[0]!.open();
+    expect(states).toEqual(['connected']);
+
+    FakeEventSource.instances[0]!.fail();
+    expect(FakeEventSource.instances[0]!.closed).toBe(true);
+    expect(states).toEqual(['connected', 'disconnected']);
+    vi.advanceTimersByTime(999);
+    expect(FakeEventSource.instances).toHaveLength(1);
+    vi.advanceTimersByTime(1);
+    expect(FakeEventSource.instances).toHaveLength(2);
+
+    // Fails again before opening: a longer wait, no duplicate "disconnected".
+    FakeEventSource.instances[1]!.fail();
+    vi.advanceTimersByTime(1999);
+    expect(FakeEventSource.instances).toHaveLength(2);
+    vi.advanceTimersByTime(1);
+    expect(FakeEventSource.instances).toHaveLength(3);
+    FakeEventSource.instances[2]!.open();
+    expect(states).toEqual(['connected', 'disconnected', 'reconnected']);
+    expect(delays).toEqual([0, 1]);
+
+    // The attempt counter resets after a successful open.
+    FakeEventSource.instances[2]!.fail();
+    expect(delays).toEqual([0, 1, 0]);
+    t.close();
+    vi.advanceTimersByTime(10_000);
+    expect(FakeEventSource.instances).toHaveLength(3);
+  });
+});
+
+describe('resolveToken', () => {
+  afterEach(() => {
+    sessionStorage.clear();
+    window.history.replaceState(null, '', '/');
+  });
+
+  it('takes the token from the fragment, stores it and removes it from the address bar', () => {
+    window.history.replaceState(null, '', '/app?x=1#token=s3cret');
+    expect(resolveToken()).toBe('s3cret');
+    expect(sessionStorage.getItem('juncture.token')).toBe('s3cret');
+    expect(window.location.hash).toBe('');
+    expect(window.location.search).toBe('?x=1');
+    // A reload (no fragment) still works.
+    expect(resolveToken()).toBe('s3cret');
+  });
+
+  it('keeps other fragment parameters', () => {
+    window.history.replaceState(null, '', '/#token=abc&view=1');
+    expect(resolveToken()).toBe('abc');
+    expect(window.location.hash).toBe('#view=1');
+  });
+});
+
+describe('WailsTransport', () => {
+  afterEach(() => {
+    delete window.go;
+    delete window.runtime;
+  });
+
+  it('calls window.go.app.App[method] with the arguments and narrows the result', async () => {
+    const SendInput = vi.fn(async (..._a: unknown[]) => ({ threadId: 'th', queued: false }));
+    window.go = { app: { App: { SendInput } } };
+    const t = new WailsTransport();
+    await expect(t.call('SendInput', 'th', 'hi')).resolves.toEqual({ threadId: 'th', queued: false });
+    expect(SendInput).toHaveBeenCalledWith('th', 'hi');
+  });
+
+  it('normalises a rejected string carrying the JSON error', async () => {
+    window.go = {
+      app: {
+        App: {
+          SaveSettings: () => Promise.reject('{"code":"invalid-settings","message":"bad","details":{"model":"required"}}'),
+          Status: () => Promise.reject('plain failure'),
+        },
+      },
+    };
+    const t = new WailsTransport();
+    await expect(t.call('SaveSettings', {} as never)).rejects.toMatchObject({
+      code: 'invalid-settings',
+      message: 'bad',
+      details: { model: 'required' },
+    });
+    await expect(t.call('Status')).rejects.toMatchObject({ code: 'error', message: 'plain failure' });
+    await expect(t.call('GetThread', 'x')).rejects.toMatchObject({ code: 'not-implemented' });
+  });
+
+  it('binds runtime events once per name and uses the Wails clipboard/browser', async () => {
+    const handlers = new Map<string, (...d: unknown[]) => void>();
+    const EventsOn = vi.fn((name: string, cb: (...d: unknown[]) => void) => {
+      handlers.set(name, cb);
+    });
+    const EventsOff = vi.fn();
+    const ClipboardSetText = vi.fn(async () => true);
+    const BrowserOpenURL = vi.fn();
+    window.runtime = { EventsOn, EventsOff, ClipboardSetText, BrowserOpenURL };
+    const t = new WailsTransport();
+    const got: unknown[] = [];
+    t.subscribe('queue', (d) => got.push(d));
+    const off = t.subscribe('queue', (d) => got.push(d));
+    expect(EventsOn).toHaveBeenCalledTimes(1);
+    handlers.get('queue')!({ threadId: 'th', queued: [] });
+    expect(got).toHaveLength(2);
+    off();
+    handlers.get('queue')!({ threadId: 'th', queued: [] });
+    expect(got).toHaveLength(3);
+    await t.copyText('hi');
+    expect(ClipboardSetText).toHaveBeenCalledWith('hi');
+    expect(t.openExternal('javascript:alert(1)')).toBe(false);
+    expect(t.openExternal('https://example.org')).toBe(true);
+    expect(BrowserOpenURL).toHaveBeenCalledWith('https://example.org');
+    t.close();
+    expect(EventsOff).toHaveBeenCalledWith('queue');
+  });
+});
+
+describe('toJunctureError', () => {
+  it('handles every shape a call can fail with', () => {
+    expect(toJunctureError({ error: { code: 'x', message: 'y' } })).toMatchObject({ code: 'x', message: 'y' });
+    expect(toJunctureError(new Error('{"code":"busy","message":"Thread is busy"}'))).toMatchObject({ code: 'busy' });
+    expect(toJunctureError(42)).toMatchObject({ code: 'error' });
+  });
+});
