@@ -23,9 +23,14 @@ type searchTerm struct {
 type searchQuery struct {
 	match   string   // "" when there is nothing to search for
 	phrases []string // each positive term alone, for cost estimates
-	// exact is the query without the implicit prefix on the last word
-	// (with its own phrases), or nil when no such prefix was added.
-	exact *searchQuery
+	// longPrefix is set when a term is a prefix longer than the prefix
+	// index (3): FTS5 then merges the doclists of every word starting with
+	// it, in every query that uses the term.
+	longPrefix bool
+	// fallback is the cheap form of a query whose last word is being typed:
+	// that word cut to its first 3 letters, still a prefix (served by the
+	// prefix index). nil when no implicit prefix was added.
+	fallback *searchQuery
 }
 
 // ftsQuery returns the MATCH expression for input (see parseQuery).
@@ -54,10 +59,11 @@ func parseQuery(input string) searchQuery {
 	q := buildQuery(terms)
 	for i, t := range terms {
 		if t.implicit {
-			exact := slices.Clone(terms)
-			exact[i].prefix, exact[i].implicit = false, false
-			e := buildQuery(exact)
-			q.exact = &e
+			cheap := slices.Clone(terms)
+			cheap[i].text = cutLastWord(t.text, 3)
+			cheap[i].implicit = false
+			f := buildQuery(cheap)
+			q.fallback = &f
 		}
 	}
 	return q
@@ -105,6 +111,9 @@ func buildQuery(terms []searchTerm) searchQuery {
 				b.WriteByte(' ')
 			}
 			writeTerm(&b, t)
+			if t.prefix && lastWordLen(t.text) > 3 {
+				q.longPrefix = true
+			}
 			var one strings.Builder
 			writeTerm(&one, t)
 			q.phrases = append(q.phrases, one.String())
@@ -232,6 +241,42 @@ func parseSearch(input string) []searchTerm {
 		}
 	}
 	return terms
+}
+
+// lastWordLen is the number of letters and digits of the last word of text.
+func lastWordLen(text string) int {
+	rs := []rune(text)
+	end := len(rs)
+	for end > 0 && !wordRune(rs[end-1]) {
+		end--
+	}
+	n := 0
+	for end > 0 && wordRune(rs[end-1]) {
+		end--
+		n++
+	}
+	return n
+}
+
+// cutLastWord shortens the last word of text to n letters or digits.
+func cutLastWord(text string, n int) string {
+	rs := []rune(text)
+	end := len(rs)
+	for end > 0 && !wordRune(rs[end-1]) {
+		end--
+	}
+	start := end
+	for start > 0 && wordRune(rs[start-1]) {
+		start--
+	}
+	if end-start <= n {
+		return text
+	}
+	return string(rs[:start+n])
+}
+
+func wordRune(r rune) bool {
+	return unicode.IsLetter(r) || unicode.IsNumber(r) || unicode.Is(unicode.Co, r)
 }
 
 // typing reports whether a last word is long enough to be matched as a

@@ -30,9 +30,9 @@ const (
 	probeDepth = 256
 
 	// DefaultPrefixBudget is how long a search may spend on the implicit
-	// prefix of a word still being typed before it settles for the word as
-	// typed so far (a 4+ letter prefix of a very common word merges large
-	// doclists).
+	// prefix of a word still being typed (a 4+ letter prefix of a very
+	// common word merges large doclists) before it settles for the word's
+	// first 3 letters, which the prefix index serves at once.
 	DefaultPrefixBudget = 60 * time.Millisecond
 )
 
@@ -71,8 +71,10 @@ type SearchHit struct {
 //
 // Title hits come first (at most a quarter of limit, at least one), then
 // message hits. Hits are ranked by bm25 among the newest matches
-// (rankWindow); when the words are so common that bm25 would cost more
-// than it tells (bm25Budget), message hits are newest first instead.
+// (rankWindow). Message hits are newest first instead when the words are
+// so common that bm25 would cost more than it tells (bm25Budget), or when
+// a word is matched as a prefix of more than 3 letters (typically the word
+// still being typed).
 func (db *DB) SearchHistory(ctx context.Context, query string, limit int) ([]SearchHit, error) {
 	if limit <= 0 {
 		limit = DefaultSearchLimit
@@ -90,17 +92,14 @@ func (db *DB) SearchHistory(ctx context.Context, query string, limit int) ([]Sea
 }
 
 func (db *DB) search(ctx context.Context, q searchQuery, limit int) ([]SearchHit, error) {
-	if q.exact != nil && db.prefixBudget > 0 {
+	if q.fallback != nil && db.prefixBudget > 0 {
 		pctx, cancel := context.WithTimeout(ctx, db.prefixBudget)
 		hits, err := db.searchOnce(pctx, q, limit)
 		cancel()
 		if err == nil || ctx.Err() != nil || pctx.Err() == nil {
 			return hits, err
 		}
-		q = *q.exact // over budget: the last word as typed so far
-		if q.match == "" {
-			return []SearchHit{}, nil
-		}
+		q = *q.fallback // over budget: its first 3 letters, from the prefix index
 	}
 	return db.searchOnce(ctx, q, limit)
 }
@@ -195,9 +194,14 @@ func searchMessages(ctx context.Context, tx *sql.Tx, q searchQuery, limit int, b
 	if limit <= 0 {
 		return nil, nil
 	}
-	recency, err := tooCommonToRank(ctx, tx, q.phrases, budget)
-	if err != nil {
-		return nil, err
+	// A long prefix would be merged again by every query below (probe,
+	// window, bm25's IDF pass): list its hits newest first, in one query.
+	recency := q.longPrefix
+	if !recency {
+		var err error
+		if recency, err = tooCommonToRank(ctx, tx, q.phrases, budget); err != nil {
+			return nil, err
+		}
 	}
 	// Snippets are computed in the FTS5 scan itself: looking hits up again
 	// by rowid would repeat any prefix expansion once per hit.

@@ -62,7 +62,7 @@ func TestSearchHistory(t *testing.T) {
 		{"zurich ", []string{"c1"}}, // diacritics folded
 		{"cafe ", []string{"title:cafe", "c1", "c2"}},
 		{"café ", []string{"title:cafe", "c1", "c2"}},
-		{"kube", []string{"title:k8s", "k2", "k1"}}, // still typing: prefix (kubectl, Kubernetes)
+		{"kube", []string{"title:k8s", "k2", "k1"}}, // still typing: prefix (kubectl, Kubernetes), newest first
 		{"kube ", nil},                              // finished word: exact
 		{"kube* ", []string{"title:k8s", "k2", "k1"}},
 		{`"lazy dog"`, []string{"k2"}},
@@ -204,19 +204,32 @@ func TestFTSQuery(t *testing.T) {
 	}
 }
 
-func TestSearchPrefixOverBudgetFallsBackToExactWord(t *testing.T) {
+func TestSearchPrefixOverBudgetFallsBackToThreeLetters(t *testing.T) {
 	t.Parallel()
 	db := searchCorpus(t)
-	db.prefixBudget = time.Nanosecond // every prefix expansion is "too slow"
-	if got := hitIDs(search(t, db, "rollou")); got != nil {
-		t.Errorf("search \"rollou\" over budget = %v, want the exact word only (no hits)", got)
+	mustPut(t, db, userMsg("cafe", "c9", "a rolling stone"))
+	db.prefixBudget = time.Nanosecond // every long prefix expansion is "too slow"
+	if got := hitIDs(search(t, db, "rollou")); !slices.Equal(got, []string{"c9", "k2", "k1"}) {
+		t.Errorf("search \"rollou\" over budget = %v, want the \"rol\" matches [c9 k2 k1] (rolling, rollout, roll)", got)
 	}
-	if got := hitIDs(search(t, db, "rollout")); !slices.Equal(got, []string{"k2"}) {
-		t.Errorf("search \"rollout\" over budget = %v, want [k2]", got)
+	if got := hitIDs(search(t, db, "rollout ")); !slices.Equal(got, []string{"k2"}) {
+		t.Errorf("search \"rollout \" over budget = %v, want [k2]", got)
 	}
 	db.prefixBudget = time.Minute
 	if got := hitIDs(search(t, db, "rollou")); !slices.Equal(got, []string{"k2"}) {
 		t.Errorf("search \"rollou\" within budget = %v, want [k2]", got)
+	}
+}
+
+func TestCutLastWord(t *testing.T) {
+	t.Parallel()
+	for in, want := range map[string]string{
+		"rollout": "rol", "ab": "ab", "abc": "abc", "node.js": "node.js", "hello world": "hello wor",
+		"日本語のテキスト": "日本語", "trail!!": "tra", "": "",
+	} {
+		if got := cutLastWord(in, 3); got != want {
+			t.Errorf("cutLastWord(%q) = %q, want %q", in, got, want)
+		}
 	}
 }
 
@@ -235,6 +248,10 @@ func TestSearchCommonWordsNewestFirst(t *testing.T) {
 	mustPut(t, db, msgs...)
 	if got := hitIDs(search(t, db, "routine ")); len(got) != 20 || got[0] != "m3" {
 		t.Fatalf("ranked search = %v, want m3 first", got)
+	}
+	// A word being typed (long prefix) lists newest first, whatever bm25 says.
+	if got := hitIDs(search(t, db, "routi")); len(got) != 20 || got[0] != "m29" {
+		t.Errorf("typing search = %v, want m29 first", got)
 	}
 	db.rankBudget = 10 // "routine" is now too common to rank
 	hits := search(t, db, "routine ")

@@ -123,7 +123,7 @@ export function Composer({
       : 'Message Juncture';
 
   return (
-    <div className="composer" aria-label="Message composer">
+    <section className="composer" aria-label="Message composer">
       {!configured && (
         <div className="composer-setup" role="status">
           <div>
@@ -224,6 +224,6 @@ export function Composer({
           'Enter to send · Shift+Enter for a new line'
         )}
       </div>
-    </div>
+    </section>
   );
 }

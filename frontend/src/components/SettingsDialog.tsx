@@ -103,8 +103,7 @@ export function SettingsDialog({ open, transport, status, onClose, onSaved }: Se
       })
       .catch((e: unknown) => setLoadError(toJunctureError(e).message));
     loadRules();
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [open, transport]);
+  }, [open, transport]); // loadRules only closes over transport
 
   const locked = (f: SettingsField) => view?.sources[f] === 'environment';
 
@@ -159,7 +158,8 @@ export function SettingsDialog({ open, transport, status, onClose, onSaved }: Se
     setTest(null);
     setTestError(null);
     try {
-      setTest(await transport.call('TestConnection', draft));
+      const loopGuard = Number.isInteger(draft.loopGuard) ? draft.loopGuard : 25;
+      setTest(await transport.call('TestConnection', { ...draft, loopGuard }));
     } catch (e) {
       setTestError(toJunctureError(e).message);
     } finally {

@@ -102,9 +102,7 @@ export function VirtualList<T>({
       off[i + 1] = off[i]! + h;
     }
     return { keys: ks, offsets: off, total: off[n]! };
-    // `version` bumps when a measurement changes.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [items, getKey, estimateHeight, version]);
+  }, [items, getKey, estimateHeight, version]); // `version` bumps when a measurement changes
   layoutRef.current = { keys, offsets };
 
   // One ResizeObserver for every mounted row. Created on first use (rows

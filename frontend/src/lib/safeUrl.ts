@@ -10,7 +10,6 @@ export function safeUrl(url: string): string {
   const v = url.trim();
   if (v === '') return '';
   if (v.startsWith('#')) return v;
-  // eslint-disable-next-line no-control-regex
   const compact = v.replace(/[\u0000-\u0020\u007f-\u009f]/g, '');
   const m = /^([a-zA-Z][a-zA-Z0-9+.-]*):/.exec(compact);
   if (!m) return '';
