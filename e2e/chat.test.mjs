@@ -21,17 +21,25 @@ test('stream a reply and stop it halfway', async () => {
     await page.waitForFunction(() => document.body.innerText.split(/\s+/).length > 80, null, { timeout: 15000 });
     await stop.click();
     await page.getByText(/interrupted/i).first().waitFor({ timeout: 5000 });
-    const partial = await page.evaluate(() => document.body.innerText);
-    assert.ok(!partial.includes('<system>'), 'the raw interrupt tag is never shown');
+    // The answer is the text between the essay's heading and its "Interrupted" mark.
+    const answer = () => page.evaluate(() => {
+      const t = document.querySelector('main')?.innerText ?? document.body.innerText;
+      const from = t.indexOf('On Working Offline');
+      return t.slice(from, t.indexOf('Interrupted', from));
+    });
+    const partial = await answer();
+    assert.ok(partial.split(/\s+/).length > 40, `too little text kept: ${partial}`);
+    assert.ok(!(await page.evaluate(() => document.body.innerText)).includes('<system>'), 'the raw interrupt tag is never shown');
     // Nothing more arrives after Stop.
     await page.waitForTimeout(800);
-    const after = await page.evaluate(() => document.body.innerText);
-    assert.equal(after.split(/\s+/).length, partial.split(/\s+/).length, 'the answer kept growing after Stop');
+    assert.equal(await answer(), partial, 'the answer kept growing after Stop');
     // The send button is back, and the partial answer survives a reload.
     await page.getByRole('button', { name: /^send/i }).waitFor({ timeout: 5000 });
     await page.screenshot({ path: 'artifacts/stopped.png' }).catch(() => {});
     await page.reload();
+    await page.getByText('Long Essay Rivers').first().click().catch(() => {});
     await page.getByText(/interrupted/i).first().waitFor({ timeout: 10000 });
+    assert.equal(await answer(), partial, 'the partial answer changed after a reload');
     assert.deepEqual(app.consoleErrors, []);
   } finally {
     await app.close();

@@ -139,5 +139,19 @@ func TestSearchIndexFollowsUpdates(t *testing.T) {
 			t.Errorf("snippet shows the marker: %+v", hits[0].Parts)
 		}
 	}
+	// Titles follow renames.
+	ctx := context.Background()
+	if err := db.RenameThread(ctx, "t", "Quarterly budget"); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.RenameThread(ctx, "t", "Holiday plans"); err != nil {
+		t.Fatal(err)
+	}
+	if hits := search(t, db, "quarterly "); len(hits) != 0 {
+		t.Errorf("old title still found: %+v", hits)
+	}
+	if hits := search(t, db, "holiday "); len(hits) != 1 || hits[0].MessageID != "" {
+		t.Errorf("new title not found: %+v", hits)
+	}
 	checkIndex(t, db)
 }

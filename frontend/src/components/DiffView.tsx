@@ -2,7 +2,7 @@ import type { Preview } from '../state/interrupts';
 import './DiffView.css';
 
 function isUnifiedDiff(p: Preview): boolean {
-  if (p.kind === 'diff' || p.kind === 'patch') return true;
+  // kind "diff" may also carry a plain note ("No changes…", binary file).
   return /^(---|\+\+\+|@@) /m.test(p.body);
 }
 
@@ -15,7 +15,9 @@ export function DiffView({ preview }: { preview: Preview }) {
       <figcaption>
         <span className="diff-title mono">{preview.title || 'Changes'}</span>
         {preview.folder && <span className="diff-folder mono">in {preview.folder}</span>}
-        {!diff && preview.kind && <span className="diff-kind">{preview.kind.replace(/[-_]/g, ' ')}</span>}
+        {!diff && preview.kind && preview.kind !== 'diff' && (
+          <span className="diff-kind">{preview.kind.replace(/[-_]/g, ' ')}</span>
+        )}
       </figcaption>
       <pre className="diff-body mono" aria-label={diff ? 'Proposed changes' : 'Proposed content'}>
         {diff

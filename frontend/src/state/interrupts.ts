@@ -22,11 +22,13 @@ export interface Binding {
   expiresAt?: string;
 }
 
+/** `juncture:preview`: kind "diff" | "command" | "json", or `{error}` when Go could not build it. */
 export interface Preview {
   kind: string;
   title: string;
   body: string;
   folder: string;
+  error?: string;
 }
 
 export type ClassifiedInterrupt =
@@ -94,8 +96,9 @@ export function readBinding(it: Interrupt): Binding | null {
 function parsePreview(v: unknown): Preview | undefined {
   if (!isObject(v)) return undefined;
   const s = (k: string) => (isString(v[k]) ? v[k] : '');
-  const p = { kind: s('kind'), title: s('title'), body: s('body'), folder: s('folder') };
-  return p.body || p.title ? p : undefined;
+  const p: Preview = { kind: s('kind'), title: s('title'), body: s('body'), folder: s('folder') };
+  if (s('error')) p.error = s('error');
+  return p.body || p.title || p.error ? p : undefined;
 }
 
 function parseRules(v: unknown): RememberScope[] {
@@ -207,6 +210,9 @@ export function approvalPayload(
     return decision.editedArgs !== undefined ? { approved: true, editedArgs: decision.editedArgs } : { approved: true };
   }
   const reason = decision.reason?.trim();
+  // A reject branch with a schema requires the payload object (Juncture's
+  // DenialReasonSchema): send {} when no reason was given.
+  if (c.reasonField === 'payload') return { approved: false, payload: reason ? { reason } : {} };
   if (!reason || !c.reasonField) return { approved: false };
-  return c.reasonField === 'payload' ? { approved: false, payload: { reason } } : { approved: false, reason };
+  return { approved: false, reason };
 }

@@ -1,6 +1,9 @@
 // Local, per-item resolutions of a pending interrupt batch, and how they go
-// out: remembered approvals through RespondPermission (which records the
-// rule), everything else in ONE ResolveInterrupts call.
+// out. "Always allow" goes through RespondPermission, which stores the rule
+// and stages that answer on the Go side; Go resumes by itself once every
+// item has a RespondPermission answer. Otherwise the complete batch —
+// remembered approvals included — goes in ONE ResolveInterrupts call (which
+// replaces anything staged on the Go side).
 
 import type { RememberScope, Resolution } from '../transport/contract';
 import type { JsonValue } from '../transport/json';
@@ -13,7 +16,9 @@ export type Staged =
   | { kind: 'cancel' };
 
 export interface Submission {
+  /** RespondPermission calls, in order, before `resolutions`. */
   permissions: { toolCallId: string; allow: boolean; remember: RememberScope }[];
+  /** The complete batch for ResolveInterrupts; empty when the permissions answer everything. */
   resolutions: Resolution[];
 }
 
@@ -43,14 +48,16 @@ export function buildSubmission(
   const actionable = items.filter((i) => i.kind !== 'unbound');
   if (!actionable.length || actionable.some((i) => !staged[i.interrupt.id])) return null;
   const sub: Submission = { permissions: [], resolutions: [] };
+  let allRemembered = true;
   for (const item of actionable) {
     const s = staged[item.interrupt.id]!;
     if (item.kind === 'approval' && s.kind === 'approve' && s.remember) {
       sub.permissions.push({ toolCallId: item.toolCallId, allow: true, remember: s.remember });
     } else {
-      sub.resolutions.push(toResolution(item, s));
+      allRemembered = false;
     }
   }
+  if (!allRemembered) sub.resolutions = actionable.map((item) => toResolution(item, staged[item.interrupt.id]!));
   return sub;
 }
 
