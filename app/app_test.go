@@ -19,7 +19,13 @@ import (
 	"go.uber.org/goleak"
 )
 
-func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+func TestMain(m *testing.M) {
+	if os.Getenv("JUNCTURE_CRASH_CHILD") == "1" {
+		crashChild()
+		return
+	}
+	goleak.VerifyTestMain(m)
+}
 
 type fixture struct {
 	t     *testing.T
