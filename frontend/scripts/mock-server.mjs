@@ -278,10 +278,20 @@ const methods = {
   SendInput: (threadId, text) => {
     const tv = threads.get(threadId);
     if (!tv) return err(404, 'not-found', 'No such thread');
-    if (tv.running || tv.interrupts.length) {
+    if (tv.running) {
       tv.queued.push(text);
       send('queue', { threadId, queued: tv.queued });
       return { threadId, queued: true };
+    }
+    if (tv.interrupts.length) {
+      // Like Go: the person moved on; pending calls are answered "not run".
+      for (const c of tv.pendingRun?.calls ?? []) {
+        tv.toolStates[c.id] = 'interrupted';
+        agui(threadId, { type: 'CUSTOM', name: 'juncture.tool_state', value: { toolCallId: c.id, state: 'interrupted', result: 'Not run: the person replied in chat instead of answering the approval request.' } });
+      }
+      tv.interrupts = [];
+      tv.pendingRun = null;
+      tv.permissionAnswers = [];
     }
     run(tv, text);
     return { threadId, queued: false };
@@ -310,9 +320,11 @@ const methods = {
     return null;
   },
   ResolveInterrupts: (threadId, resolutions) => {
+    // Like Go: the batch replaces anything staged by RespondPermission.
     const tv = threads.get(threadId);
-    continueAfterDecisions(tv, [...(tv.permissionAnswers ?? []), ...resolutions]);
+    if (!tv.interrupts.length) return err(409, 'nothing-pending', 'Nothing is waiting for an answer.');
     tv.permissionAnswers = [];
+    continueAfterDecisions(tv, resolutions);
     return null;
   },
   RespondPermission: (threadId, toolCallId, allow, remember) => {

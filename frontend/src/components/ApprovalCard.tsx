@@ -60,8 +60,16 @@ export function ApprovalCard({ item, staged, onStage, onUndo, error, busy }: App
   const [editError, setEditError] = useState<string | null>(null);
   const rules: RememberScope[] = [{ scope: 'tool' }, ...item.suggestedRules.filter((r) => r.scope !== 'tool')];
   const [ruleIndex, setRuleIndex] = useState(item.suggestedRules.length ? 1 : 0);
-  const cmd = item.toolName === 'run_command' ? commandOf(item.args) : null;
-  const folder = cmd?.folder || item.preview?.folder || '';
+  const pv = item.preview;
+  const cmd =
+    pv?.kind === 'command' && pv.body
+      ? { command: pv.body, folder: pv.folder }
+      : item.toolName === 'run_command'
+        ? commandOf(item.args)
+        : null;
+  const folder = cmd?.folder || pv?.folder || '';
+  // A "json" preview is the arguments again; the Arguments block shows them.
+  const showPreview = !!pv && !pv.error && pv.kind !== 'json' && pv.kind !== 'command';
 
   const submitEdit = () => {
     const p = tryParseJson(edited);
@@ -101,11 +109,12 @@ export function ApprovalCard({ item, staged, onStage, onUndo, error, busy }: App
             </div>
           )}
         </div>
-      ) : item.preview ? (
-        <DiffView preview={item.preview} />
+      ) : showPreview && pv ? (
+        <DiffView preview={pv} />
       ) : null}
-      {(!cmd || !item.preview) && (
-        <details className="icard-args" open={!cmd && !item.preview}>
+      {pv?.error && <p className="icard-note">Preview unavailable: {pv.error}</p>}
+      {(!cmd || !showPreview) && (
+        <details className="icard-args" open={!cmd && !showPreview}>
           <summary>Arguments</summary>
           <pre className="mono">{item.argsText}</pre>
         </details>

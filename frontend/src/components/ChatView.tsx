@@ -89,8 +89,8 @@ export function ChatView({ ctrl, title, status, runner, highlight, focusNonce, o
   );
 
   const line = statusLine(ctrl);
-  const blocked = view.actionable.length
-    ? 'Answer the request above, or press Stop to cancel it.'
+  const pendingNote = view.actionable.length
+    ? 'Answer above · Stop cancels it · sending a message skips it'
     : null;
   const configured = status ? status.configured : true;
 
@@ -151,7 +151,7 @@ export function ChatView({ ctrl, title, status, runner, highlight, focusNonce, o
           onRemoveQueued={removeQueued}
           onSend={send}
           onStop={stop}
-          blockedReason={blocked}
+          pendingNote={pendingNote}
           editRequest={editRequest}
           focusNonce={focusNonce}
         />

@@ -12,8 +12,8 @@ export interface ComposerProps {
   onRemoveQueued: (index: number) => Promise<void>;
   onSend: (text: string) => Promise<void>;
   onStop: () => Promise<void>;
-  /** Why new input cannot be sent right now (bound decisions are pending). */
-  blockedReason?: string | null;
+  /** Shown while decisions are pending: sending a message answers them "not run" (Go's rule). */
+  pendingNote?: string | null;
   /** Fill the box for edit-and-resend of the last user message. */
   editRequest?: { text: string; nonce: number } | null;
   focusNonce?: number;
@@ -28,7 +28,7 @@ export function Composer({
   onRemoveQueued,
   onSend,
   onStop,
-  blockedReason,
+  pendingNote,
   editRequest,
   focusNonce,
 }: ComposerProps) {
@@ -41,7 +41,6 @@ export function Composer({
   const hintId = useId();
   const busy = status === 'running' || status === 'awaiting-decisions';
   const disabled = !configured;
-  const blocked = !!blockedReason;
 
   useLayoutEffect(() => {
     const el = ref.current;
@@ -71,7 +70,7 @@ export function Composer({
 
   const send = async () => {
     const t = text.trim();
-    if (!t || disabled || blocked || sending) return;
+    if (!t || disabled || sending) return;
     setSending(true);
     setError(null);
     setText('');
@@ -116,8 +115,8 @@ export function Composer({
 
   const placeholder = !configured
     ? 'Set up a model endpoint to start'
-    : blocked
-      ? 'Answer the request above first'
+    : pendingNote
+      ? 'Or reply here to skip the request…'
       : busy
       ? 'Type to queue a follow-up…'
       : 'Message Juncture';
@@ -203,7 +202,7 @@ export function Composer({
             type="button"
             className="composer-btn send"
             onClick={() => void send()}
-            disabled={disabled || blocked || sending || !text.trim()}
+            disabled={disabled || sending || !text.trim()}
             aria-label="Send (Enter)"
             title="Send (Enter)"
           >
@@ -216,8 +215,8 @@ export function Composer({
           <span className="composer-error" role="alert">
             {error}
           </span>
-        ) : blocked ? (
-          blockedReason
+        ) : pendingNote ? (
+          pendingNote
         ) : busy ? (
           'Enter queues a follow-up · Esc stops'
         ) : (

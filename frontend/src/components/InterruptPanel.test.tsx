@@ -161,6 +161,19 @@ describe('InterruptPanel', () => {
     expect(screen.getByRole('alert').textContent).toContain('envelope is invalid');
   });
 
+  it('uses Go\'s command preview (command + workspace folder) and reports a preview error', () => {
+    const base = batch()[1]!.interrupt;
+    const withPreview = (pv: unknown): Interrupt => ({ ...base, metadata: { ...base.metadata, 'juncture:preview': pv } });
+    const { unmount } = setup([
+      classifyInterrupt(withPreview({ kind: 'command', title: 'Run a command', body: 'make test', folder: '/srv/app' }), {}),
+    ]);
+    expect(screen.getByLabelText('Command').textContent).toContain('make test');
+    expect(screen.getByText('/srv/app')).toBeTruthy();
+    unmount();
+    setup([classifyInterrupt(withPreview({ error: 'path escapes the workspace' }), {})]);
+    expect(screen.getByText(/Preview unavailable: path escapes the workspace/)).toBeTruthy();
+  });
+
   it('a question without a schema asks for free text', async () => {
     const it0: Interrupt = {
       id: 'q-1',

@@ -119,7 +119,10 @@ export function useThread(transport: Transport, onThreadCreated?: (t: Thread) =>
         id = t.id;
       }
       const s = stateRef.current;
-      const busy = s.threadId === id && (s.phase === 'running' || s.phase === 'awaiting');
+      // While a turn runs the input is queued (shown as a chip). While
+      // decisions wait, Go starts a new turn at once (the pending calls are
+      // answered "not run"), so the message is shown right away.
+      const busy = s.threadId === id && s.phase === 'running';
       let localId: string | null = null;
       if (!busy) {
         localId = `local-${++localSeq}`;

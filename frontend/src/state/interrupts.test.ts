@@ -62,7 +62,8 @@ describe('classifyInterrupt', () => {
       approved: false,
       payload: { reason: 'not now' },
     });
-    expect(approvalPayload(c, { approved: false })).toEqual({ approved: false });
+    // Juncture's reject branch requires the payload object.
+    expect(approvalPayload(c, { approved: false })).toEqual({ approved: false, payload: {} });
     expect(approvalPayload({ ...c, reasonField: null }, { approved: false, reason: 'x' })).toEqual({ approved: false });
     expect(approvalPayload({ ...c, reasonField: 'reason' }, { approved: false, reason: 'x' })).toEqual({
       approved: false,
@@ -83,7 +84,7 @@ describe('buildSubmission', () => {
     expect(buildSubmission(items, { [w!]: { kind: 'approve' } })).toBeNull();
   });
 
-  it('sends remembered approvals as permissions and the rest as one batch', () => {
+  it('sends remembered approvals through RespondPermission, then the complete batch', () => {
     const staged: Record<string, Staged> = {
       [w!]: { kind: 'deny', reason: 'wrong file' },
       [r!]: { kind: 'approve', remember: { scope: 'command-prefix', pattern: 'git status' } },
@@ -93,8 +94,24 @@ describe('buildSubmission', () => {
       permissions: [{ toolCallId: 'tc-r', allow: true, remember: { scope: 'command-prefix', pattern: 'git status' } }],
       resolutions: [
         { interruptId: 'approval_tc-w', status: 'resolved', payload: { approved: false, payload: { reason: 'wrong file' } } },
+        { interruptId: 'approval_tc-r', status: 'resolved', payload: { approved: true } },
         { interruptId: q, status: 'resolved', payload: { list: 'home' } },
       ],
+    });
+  });
+
+  it('only RespondPermission calls when every item is a remembered approval', () => {
+    const two = items.slice(0, 2);
+    const staged: Record<string, Staged> = {
+      [w!]: { kind: 'approve', remember: { scope: 'tool' } },
+      [r!]: { kind: 'approve', remember: { scope: 'command-prefix', pattern: 'git status' } },
+    };
+    expect(buildSubmission(two, staged)).toEqual({
+      permissions: [
+        { toolCallId: 'tc-w', allow: true, remember: { scope: 'tool' } },
+        { toolCallId: 'tc-r', allow: true, remember: { scope: 'command-prefix', pattern: 'git status' } },
+      ],
+      resolutions: [],
     });
   });
 
