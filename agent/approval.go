@@ -30,10 +30,11 @@ const (
 type inputKind int
 
 const (
-	kindTurn        inputKind = iota
-	kindResume                // a continuation: apply decisions, then the model loop
-	kindRefused               // a refused continuation: RUN_STARTED + RUN_ERROR only
-	kindStopPending           // Stop while approvals wait: answer them "Interrupted"
+	kindTurn          inputKind = iota
+	kindResume                  // a continuation: apply decisions, then the model loop
+	kindRefused                 // a refused continuation: RUN_STARTED + RUN_ERROR only
+	kindStopPending             // Stop while approvals wait: answer them "Interrupted"
+	kindClientResults           // client tool results: record them, then the model loop
 )
 
 // decision is what a continuation does with one decided call.
@@ -42,6 +43,11 @@ type decision struct {
 	approved bool
 	result   string // not approved: the tool result the model reads
 	state    string // not approved: the UI state
+	isError  bool   // not approved: the result is an error
+	// A middleware question (no call): its definition and answer.
+	hookDef   string
+	answer    json.RawMessage
+	cancelled bool
 }
 
 type gatedCall struct {
@@ -95,7 +101,7 @@ func (tr *turn) gate(calls []history.ToolCall) map[string]tools.Call {
 	loaded := false
 	for _, call := range calls {
 		c, bad := tr.tools.Prepare(call.Name, call.Arguments)
-		if bad != nil || c.Tool.Client || c.Tool.NeedsApproval == nil || !c.Tool.NeedsApproval(c.Args) {
+		if bad != nil || c.Tool.NeedsApproval == nil || !c.Tool.NeedsApproval(c.Args) {
 			continue
 		}
 		if !loaded {
@@ -124,16 +130,30 @@ func (tr *turn) gate(calls []history.ToolCall) map[string]tools.Call {
 	return gated
 }
 
-// pause stores the approval requests of the waiting calls, then announces
-// them: a tool state per call, MESSAGES_SNAPSHOT, and (in finish)
-// RUN_FINISHED with the interrupt outcome.
-func (tr *turn) pause(msg history.Message, waiting []gatedCall) ending {
+// pendingGeneric is a generic item of a pausing batch: an ask_user
+// question (call set) or a middleware question.
+type pendingGeneric struct {
+	desc interrupt.Descriptor
+	call *history.ToolCall
+}
+
+// pause stores the approval requests of the waiting calls and the generic
+// questions, then announces them: a tool state per call,
+// MESSAGES_SNAPSHOT, and (in finish) RUN_FINISHED with the interrupt
+// outcome. msg is the answer whose calls wait (zero for a middleware
+// question).
+func (tr *turn) pause(msg history.Message, waiting []gatedCall, questions []pendingGeneric) ending {
 	rt, tid := tr.rt, tr.run.ThreadID
 	notRun := func(err error) ending {
 		for _, w := range waiting {
 			tr.toolResult(w.call, tools.Result{Content: "Not run: the approval request could not be saved: " + err.Error(), IsError: true}, ToolFailed)
 		}
-		return tr.fail(fmt.Errorf("asking for approval: %w", err), "")
+		for _, q := range questions {
+			if q.call != nil {
+				tr.toolResult(*q.call, tools.Result{Content: "Not asked: the question could not be saved: " + err.Error(), IsError: true}, ToolFailed)
+			}
+		}
+		return tr.fail(fmt.Errorf("asking the person: %w", err), "")
 	}
 	ws := rt.workspace()
 	descs := make([]interrupt.Descriptor, 0, len(waiting))
@@ -161,7 +181,11 @@ func (tr *turn) pause(msg history.Message, waiting []gatedCall) ending {
 		d.Metadata[MetaSuggestedRules] = rulesJSON
 		descs = append(descs, d)
 	}
-	batch, err := interrupt.BuildBatch(tr.run.ID, tr.run.Generation, descs, nil, nil)
+	generics := make([]interrupt.Descriptor, 0, len(questions))
+	for _, q := range questions {
+		generics = append(generics, q.desc)
+	}
+	batch, err := interrupt.BuildBatch(tr.run.ID, tr.run.Generation, descs, nil, generics)
 	if err != nil {
 		return notRun(err)
 	}
@@ -176,10 +200,19 @@ func (tr *turn) pause(msg history.Message, waiting []gatedCall) ending {
 		if err != nil {
 			return notRun(err)
 		}
-		records = append(records, history.Interrupt{
+		rec := history.Interrupt{
 			ID: d.ID, ThreadID: tid, RunID: tr.run.ID, Generation: tr.run.Generation, Kind: history.KindToolApproval,
-			ToolCallID: waiting[i].call.ID, Descriptor: raw, Status: history.InterruptPending, CreatedAt: rt.now(),
-		})
+			Descriptor: raw, Status: history.InterruptPending, CreatedAt: rt.now(),
+		}
+		if i < len(waiting) {
+			rec.ToolCallID = waiting[i].call.ID
+		} else {
+			rec.Kind = history.KindGeneric
+			if q := questions[i-len(waiting)]; q.call != nil {
+				rec.ToolCallID = q.call.ID
+			}
+		}
+		records = append(records, rec)
 		outcome = append(outcome, ai)
 	}
 	if tr.ctx.Err() != nil {
@@ -187,7 +220,14 @@ func (tr *turn) pause(msg history.Message, waiting []gatedCall) ending {
 		for _, w := range waiting {
 			tr.toolResult(w.call, tools.Result{Content: history.ResultInterrupted, IsError: true}, ToolInterrupted)
 		}
-		tr.markInterrupted(msg)
+		for _, q := range questions {
+			if q.call != nil {
+				tr.toolResult(*q.call, tools.Result{Content: history.ResultInterrupted, IsError: true}, ToolInterrupted)
+			}
+		}
+		if msg.ID != "" {
+			tr.markInterrupted(msg)
+		}
 		return endCancelled
 	}
 	if err := rt.opts.Store.PutInterrupts(tr.save, records); err != nil {
@@ -195,6 +235,11 @@ func (tr *turn) pause(msg history.Message, waiting []gatedCall) ending {
 	}
 	for _, w := range waiting {
 		rt.emit(tid, agui.NewCustom(CustomToolState, map[string]any{"toolCallId": w.call.ID, "state": ToolAwaitingApproval}))
+	}
+	for _, q := range questions {
+		if q.call != nil {
+			rt.emit(tid, agui.NewCustom(CustomToolState, map[string]any{"toolCallId": q.call.ID, "state": ToolAwaitingAnswer}))
+		}
 	}
 	msgs, err := rt.opts.Store.Messages(tr.save, tid)
 	if err != nil {
@@ -240,26 +285,29 @@ func callsByID(msgs []history.Message) (map[string]history.ToolCall, map[string]
 	return calls, owner
 }
 
-// cancelPending cancels every pending approval of the thread and gives each
-// call result text. It returns the assistant messages those calls belong
-// to, in order.
+// cancelPending cancels every pending item of the thread (approvals,
+// questions, client tool calls) and gives each waiting call result text.
+// It returns the assistant messages those calls belong to, in order.
 func (tr *turn) cancelPending(text, state string) []history.Message {
 	rt, tid := tr.rt, tr.run.ThreadID
+	clientRuns := tr.cancelClients(text, state)
 	pending, err := rt.opts.Store.PendingInterrupts(tr.save, tid)
 	if err != nil {
 		rt.log.Error("loading pending approvals", "thread", tid, "err", err)
 		return nil
 	}
-	if len(pending) == 0 {
+	if len(pending) == 0 && len(clientRuns) == 0 {
 		return nil
 	}
-	res := make([]store.Resolution, 0, len(pending))
-	for _, it := range pending {
-		res = append(res, store.Resolution{ID: it.ID, Status: history.InterruptCancelled})
-	}
-	if err := rt.opts.Store.ResolveInterrupts(tr.save, tid, res); err != nil {
-		rt.log.Error("cancelling pending approvals", "thread", tid, "err", err)
-		return nil
+	if len(pending) > 0 {
+		res := make([]store.Resolution, 0, len(pending))
+		for _, it := range pending {
+			res = append(res, store.Resolution{ID: it.ID, Status: history.InterruptCancelled})
+		}
+		if err := rt.opts.Store.ResolveInterrupts(tr.save, tid, res); err != nil {
+			rt.log.Error("cancelling pending approvals", "thread", tid, "err", err)
+			return nil
+		}
 	}
 	msgs, err := rt.opts.Store.Messages(tr.save, tid)
 	if err != nil {
@@ -268,7 +316,14 @@ func (tr *turn) cancelPending(text, state string) []history.Message {
 	calls, owner := callsByID(msgs)
 	var owners []history.Message
 	seen := map[string]bool{}
+	hook := false
 	for _, it := range pending {
+		if it.ToolCallID == "" {
+			if it.Kind == history.KindGeneric {
+				hook = true
+			}
+			continue
+		}
 		call, ok := calls[it.ToolCallID]
 		if !ok {
 			continue // the call is gone from the history: nothing to answer
@@ -277,6 +332,18 @@ func (tr *turn) cancelPending(text, state string) []history.Message {
 		if m := owner[it.ToolCallID]; !seen[m.ID] {
 			seen[m.ID] = true
 			owners = append(owners, m)
+		}
+	}
+	if hook {
+		// A middleware question between an answer and its tools: the
+		// calls that never ran get the same result.
+		if m, open := tr.openCalls(); len(open) > 0 {
+			for _, c := range open {
+				tr.toolResult(c, tools.Result{Content: text, IsError: true}, state)
+			}
+			if !seen[m.ID] {
+				owners = append(owners, m)
+			}
 		}
 	}
 	return owners
@@ -288,8 +355,22 @@ func (rt *Runtime) stopPending(threadID string) {
 	ctx, cancel := context.WithTimeout(rt.baseCx, 10*time.Second)
 	defer cancel()
 	pending, err := rt.opts.Store.PendingInterrupts(ctx, threadID)
-	if err != nil || len(pending) == 0 {
+	if err != nil {
 		return
+	}
+	parent := ""
+	for _, it := range pending {
+		if resumable(it) {
+			parent = it.RunID
+			break
+		}
+	}
+	if parent == "" {
+		clients, err := rt.opts.Store.PendingClientToolCalls(ctx, threadID)
+		if err != nil || len(clients) == 0 {
+			return
+		}
+		parent = clients[0].RunID
 	}
 	rt.mu.Lock()
 	defer rt.mu.Unlock()
@@ -297,7 +378,7 @@ func (rt *Runtime) stopPending(threadID string) {
 	if rt.closed || t.running {
 		return
 	}
-	rt.launch(t, Input{ThreadID: threadID, RunID: NewID("run"), ParentRunID: pending[0].RunID, kind: kindStopPending})
+	rt.launch(t, Input{ThreadID: threadID, RunID: NewID("run"), ParentRunID: parent, kind: kindStopPending})
 }
 
 // stopPendingRun is situation 2 of Stop: each pending call gets

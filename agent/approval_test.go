@@ -28,7 +28,7 @@ type approvals struct {
 	runs []string // arguments of every gated_echo execution
 }
 
-func newApprovals(t *testing.T) *approvals {
+func newApprovals(t testing.TB) *approvals {
 	t.Helper()
 	a := &approvals{}
 	gated := tools.Tool{

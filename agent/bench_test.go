@@ -89,3 +89,66 @@ func cpuTime() time.Duration {
 	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
+
+// BenchmarkApprovalRoundTrip measures one approval round trip against the
+// fake model, SQLite store included: a turn pauses on a gated call
+// (interrupt stored, RUN_FINISHED interrupt), Resume validates and records
+// the answer, the tool runs once, the model answers with final text. The
+// "direct" case makes the same two model calls with an ungated tool in
+// one turn; the difference is what pausing and resuming costs.
+func BenchmarkApprovalRoundTrip(b *testing.B) {
+	for _, gated := range []bool{true, false} {
+		name := "approval"
+		if !gated {
+			name = "direct"
+		}
+		b.Run(name, func(b *testing.B) {
+			a := newApprovals(b)
+			var total time.Duration
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				tid := fmt.Sprintf("bench-%d", i)
+				call := fakellm.ToolCall(0, "call-"+tid, "list_files", `{}`)
+				if gated {
+					call = fakellm.ToolCall(0, "call-"+tid, "gated_echo", `{"text":"hi"}`)
+				}
+				a.srv.Enqueue(fakellm.Reply(call), fakellm.Reply(fakellm.Text("Done.")))
+				start := time.Now()
+				if _, err := a.rt.SendInput(context.Background(), tid, "go"); err != nil {
+					b.Fatal(err)
+				}
+				ev := waitTerminal(b, a.harness)
+				if gated {
+					rf := ev.(*agui.RunFinished)
+					a.idle(tid)
+					if err := a.rt.Resume(context.Background(), tid, rf.RunID, []agui.ResumeEntry{entry("approval_call-"+tid, "resolved", "true")}, ""); err != nil {
+						b.Fatal(err)
+					}
+					ev = waitTerminal(b, a.harness)
+				}
+				if rf, ok := ev.(*agui.RunFinished); !ok || rf.Outcome == nil || rf.Outcome.Type != agui.OutcomeSuccess {
+					b.Fatalf("run ended %#v", ev)
+				}
+				a.idle(tid)
+				total += time.Since(start)
+			}
+			b.ReportMetric(float64(total.Microseconds())/float64(b.N), "µs/roundtrip")
+		})
+	}
+}
+
+func waitTerminal(b *testing.B, h *harness) agui.Event {
+	for {
+		env, err := h.sub.Next(context.Background())
+		if err != nil {
+			b.Fatal(err)
+		}
+		if env.Name != agent.EnvelopeAGUI {
+			continue
+		}
+		switch env.Event.EventType() {
+		case agui.TypeRunFinished, agui.TypeRunError:
+			return env.Event
+		}
+	}
+}

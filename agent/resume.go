@@ -97,8 +97,54 @@ func (rt *Runtime) Resume(ctx context.Context, threadID, parentRunID string, ent
 	return out
 }
 
-// PendingApprovals returns the thread's pending approvals as AG-UI
-// interrupts, and the run they interrupted.
+// PendingItem is a pending interrupt as the UI lists it. Kind is
+// "tool-approval", "generic" or "unbound" (display-only: its binding is
+// missing, malformed or of an unknown version; it never blocks input and
+// cannot be answered).
+type PendingItem struct {
+	Kind      string         `json:"kind"`
+	Interrupt agui.Interrupt `json:"interrupt"`
+}
+
+// resumable reports whether a stored item can be answered (its binding
+// reads and correlates with its run).
+func resumable(it history.Interrupt) bool {
+	return classify(it) != string(interrupt.ClassUnbound)
+}
+
+func classify(it history.Interrupt) string {
+	var d interrupt.Descriptor
+	if err := json.Unmarshal(it.Descriptor, &d); err != nil {
+		return string(interrupt.ClassUnbound)
+	}
+	items := interrupt.ClassifyBatch([]interrupt.Descriptor{d}, it.RunID)
+	if len(items) == 0 || !items[0].Resumable {
+		return string(interrupt.ClassUnbound)
+	}
+	return string(items[0].Class)
+}
+
+// PendingItems returns every pending interrupt of the thread, unbound ones
+// included, with its kind.
+func (rt *Runtime) PendingItems(ctx context.Context, threadID string) ([]PendingItem, error) {
+	pending, err := rt.opts.Store.PendingInterrupts(ctx, threadID)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]PendingItem, 0, len(pending))
+	for _, it := range pending {
+		ai, err := InterruptToAGUI(it.Descriptor)
+		if err != nil {
+			ai = agui.Interrupt{ID: it.ID, Reason: "unknown"}
+		}
+		out = append(out, PendingItem{Kind: classify(it), Interrupt: ai})
+	}
+	return out, nil
+}
+
+// PendingApprovals returns the thread's answerable pending interrupts
+// (approvals and questions) as AG-UI interrupts, and the run they
+// interrupted. Unbound items are left out (see PendingItems).
 func (rt *Runtime) PendingApprovals(ctx context.Context, threadID string) ([]agui.Interrupt, string, error) {
 	pending, err := rt.opts.Store.PendingInterrupts(ctx, threadID)
 	if err != nil {
@@ -107,6 +153,9 @@ func (rt *Runtime) PendingApprovals(ctx context.Context, threadID string) ([]agu
 	out := make([]agui.Interrupt, 0, len(pending))
 	runID := ""
 	for _, it := range pending {
+		if !resumable(it) {
+			continue
+		}
 		ai, err := InterruptToAGUI(it.Descriptor)
 		if err != nil {
 			return nil, "", err
@@ -131,9 +180,15 @@ func entryIDs(entries []agui.ResumeEntry) []string {
 // check itself failed.
 func (rt *Runtime) checkResume(ctx context.Context, threadID, parentRunID string, entries []agui.ResumeEntry, reg *tools.Registry) (ds []decision, refused *interrupt.BatchError, err error) {
 	st := rt.opts.Store
-	stored, err := st.PendingInterrupts(ctx, threadID)
+	all, err := st.PendingInterrupts(ctx, threadID)
 	if err != nil {
 		return nil, nil, err
+	}
+	var stored []history.Interrupt // unbound items are display-only
+	for _, it := range all {
+		if resumable(it) {
+			stored = append(stored, it)
+		}
 	}
 	if len(stored) == 0 && len(entries) == 0 {
 		return nil, nil, ErrNothingPending
@@ -209,10 +264,30 @@ func (rt *Runtime) checkResume(ctx context.Context, threadID, parentRunID string
 		if !ok {
 			call = history.ToolCall{ID: it.ToolCallID, Name: pending[i].Binding.ToolName, Arguments: "{}"}
 		}
+		if pending[i].Binding.Kind == interrupt.KindGeneric {
+			g := acc.State.GenericInterrupts[it.ID]
+			cancelled := e.Status == string(interrupt.StatusCancelled)
+			if cancelled {
+				r.Status = history.InterruptCancelled
+			}
+			switch {
+			case it.ToolCallID != "" && ok:
+				// An ask_user question: the answer is the tool result.
+				d := decision{call: call, result: answerText(g.Payload), state: ToolDone}
+				if cancelled {
+					d = decision{call: call, result: ResultQuestionDismissed, state: ToolInterrupted, isError: true}
+				}
+				ds = append(ds, d)
+			case it.ToolCallID == "":
+				ds = append(ds, decision{hookDef: pending[i].Binding.DefinitionID, answer: g.Payload, cancelled: cancelled})
+			}
+			res = append(res, r)
+			continue
+		}
 		switch {
 		case e.Status == string(interrupt.StatusCancelled):
 			r.Status = history.InterruptCancelled
-			ds = append(ds, decision{call: call, result: history.ResultInterrupted, state: ToolInterrupted})
+			ds = append(ds, decision{call: call, result: history.ResultInterrupted, state: ToolInterrupted, isError: true})
 		case acc.State.Approvals[it.ToolCallID].Approved:
 			a := acc.State.Approvals[it.ToolCallID]
 			if a.EditedArgs != nil {
@@ -233,7 +308,7 @@ func (rt *Runtime) checkResume(ctx context.Context, threadID, parentRunID string
 			if reason := acc.State.Approvals[it.ToolCallID].Reason(); reason != "" {
 				text += " Their reason: " + reason
 			}
-			ds = append(ds, decision{call: call, result: text, state: ToolDenied})
+			ds = append(ds, decision{call: call, result: text, state: ToolDenied, isError: true})
 		}
 		res = append(res, r)
 	}
@@ -264,12 +339,14 @@ func editError(c interrupt.Correlation, id, msg string) interrupt.Error {
 }
 
 // applyDecisions gives every decided call of a continuation its one
-// result: approved calls run (exactly once), the others get their text.
-// Stop between calls answers the rest "Interrupted" and ends the run.
-func (tr *turn) applyDecisions(ds []decision) ending {
+// result: approved calls run (exactly once), the others get their text;
+// a middleware answer is applied. Stop between calls answers the rest
+// "Interrupted" and ends the run. stage is where the model loop goes on
+// ("" = the run ends).
+func (tr *turn) applyDecisions(ds []decision) (ending, Boundary) {
 	msgs, err := tr.rt.opts.Store.Messages(tr.save, tr.run.ThreadID)
 	if err != nil {
-		return tr.fail(fmt.Errorf("loading the thread: %w", err), "")
+		return tr.fail(fmt.Errorf("loading the thread: %w", err), ""), ""
 	}
 	_, owner := callsByID(msgs)
 	mark := func() {
@@ -282,27 +359,41 @@ func (tr *turn) applyDecisions(ds []decision) ending {
 		}
 		tr.marked = true
 	}
+	stage := AfterTools
 	for i, d := range ds {
+		if d.hookDef != "" {
+			if m, ok := tr.rt.middlewareByDef(d.hookDef); ok {
+				stage = map[Boundary]Boundary{BeforeModel: BeforeModel, AfterModel: BeforeTools, BeforeTools: BeforeTools, AfterTools: BeforeModel}[m.Boundary]
+			}
+			end, stop := tr.applyHook(d)
+			if stop {
+				return end, ""
+			}
+			continue
+		}
 		if tr.ctx.Err() != nil {
 			for _, rest := range ds[i:] {
+				if rest.hookDef != "" {
+					continue
+				}
 				if rest.approved {
 					tr.toolResult(rest.call, tools.Result{Content: history.ResultInterrupted, IsError: true}, ToolInterrupted)
 				} else {
-					tr.toolResult(rest.call, tools.Result{Content: rest.result, IsError: true}, rest.state)
+					tr.toolResult(rest.call, tools.Result{Content: rest.result, IsError: rest.isError}, rest.state)
 				}
 			}
 			mark()
-			return endCancelled
+			return endCancelled, ""
 		}
 		if d.approved {
 			tr.runTool(d.call)
 		} else {
-			tr.toolResult(d.call, tools.Result{Content: d.result, IsError: true}, d.state)
+			tr.toolResult(d.call, tools.Result{Content: d.result, IsError: d.isError}, d.state)
 		}
 	}
 	if tr.ctx.Err() != nil {
 		mark()
-		return endCancelled
+		return endCancelled, ""
 	}
-	return endSuccess
+	return endSuccess, stage
 }

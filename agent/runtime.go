@@ -25,6 +25,17 @@
 //     ends with an interrupt outcome. Resume answers the whole batch (all or
 //     nothing) in a continuation run; new input cancels the batch; Stop
 //     answers each waiting call "Interrupted" without a model call.
+//   - ask_user questions and middleware questions (generic interrupts,
+//     raised at beforeModel, afterModel, beforeTools or afterTools; the
+//     loop guard is one) join the same batch and follow the same rules;
+//     answers are validated against the question's schema before anything
+//     changes. Stored items whose binding cannot be read are unbound:
+//     listed, never answerable, never blocking.
+//   - A client tool call (tools.Tool.Client) is recorded pending before
+//     the run ends RUN_FINISHED success with pendingToolCallIds; it is
+//     never run by the runtime and never re-run after a restart.
+//     CompleteClientTools records the results once every pending call of
+//     that run has one, in a continuation run; new input cancels them.
 //
 // The runtime owns one goroutine per running turn (plus one stream reader
 // while the model streams); Shutdown stops and waits for all of them.
@@ -42,6 +53,7 @@ import (
 
 	"github.com/juncture-app/juncture/agent/agui"
 	"github.com/juncture-app/juncture/agent/history"
+	"github.com/juncture-app/juncture/agent/interrupt"
 	"github.com/juncture-app/juncture/agent/model"
 	"github.com/juncture-app/juncture/agent/tools"
 	"github.com/juncture-app/juncture/store"
@@ -81,6 +93,12 @@ type Store interface {
 	ResolveInterrupts(ctx context.Context, threadID string, res []store.Resolution) error
 	// PermissionRules returns the remembered "Always allow" rules.
 	PermissionRules(ctx context.Context) ([]history.PermissionRule, error)
+	// PutClientToolCall stores a frontend-executed call (upsert by id).
+	PutClientToolCall(ctx context.Context, c history.ClientToolCall) error
+	// PendingClientToolCalls returns the thread's pending client calls.
+	PendingClientToolCalls(ctx context.Context, threadID string) ([]history.ClientToolCall, error)
+	// ClientToolCall returns one client call (store.ErrNotFound if none).
+	ClientToolCall(ctx context.Context, toolCallID string) (history.ClientToolCall, error)
 }
 
 // ModelSource returns the client for the current settings, or
@@ -113,7 +131,16 @@ type Options struct {
 	// MaxSteps ends a turn after this many model calls (a safety net until
 	// the loop guard asks the person; default 50).
 	MaxSteps int
-	Now      func() time.Time
+	// LoopGuard asks the person "keep going?" before a model call once a
+	// run made this many model calls (default 25; negative: never).
+	LoopGuard int
+	// LoopGuardSource, when set, is read at each check instead (settings).
+	LoopGuardSource func() int
+	// Middleware may pause runs at the four boundaries (generic interrupts).
+	Middleware []Middleware
+	// DisableAskUser hides the built-in ask_user tool.
+	DisableAskUser bool
+	Now            func() time.Time
 }
 
 // Runtime runs turns for many threads.
@@ -123,6 +150,14 @@ type Runtime struct {
 	bus    *bus
 	baseCx context.Context
 	cancel context.CancelFunc
+
+	mws     []Middleware
+	schemas *interrupt.SchemaCache
+
+	// clientMu serialises client tool results; staged holds results given
+	// while other client calls of the same run still wait, by thread.
+	clientMu sync.Mutex
+	staged   map[string]map[string]clientResult
 
 	mu      sync.Mutex
 	threads map[string]*thread
@@ -150,9 +185,10 @@ type Input struct {
 	Messages    []history.Message // messages to append first (AG-UI clients), by id
 
 	// Set by the runtime for runs that are not plain turns.
-	kind      inputKind
-	decisions []decision     // kindResume
-	refusal   *agui.RunError // kindRefused
+	kind          inputKind
+	decisions     []decision     // kindResume
+	refusal       *agui.RunError // kindRefused
+	clientResults []clientResult // kindClientResults
 }
 
 // New returns a started runtime.
@@ -178,8 +214,18 @@ func New(opts Options) *Runtime {
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
+	if opts.LoopGuard == 0 {
+		opts.LoopGuard = DefaultLoopGuard
+	}
+	mws := append([]Middleware(nil), opts.Middleware...)
+	if opts.LoopGuardSource != nil {
+		mws = append([]Middleware{loopGuard(opts.LoopGuardSource)}, mws...)
+	} else if opts.LoopGuard > 0 {
+		mws = append([]Middleware{LoopGuard(opts.LoopGuard)}, mws...)
+	}
 	ctx, cancel := context.WithCancel(context.Background())
-	return &Runtime{opts: opts, log: opts.Logger, bus: newBus(), baseCx: ctx, cancel: cancel, threads: make(map[string]*thread)}
+	return &Runtime{opts: opts, log: opts.Logger, bus: newBus(), baseCx: ctx, cancel: cancel, threads: make(map[string]*thread),
+		mws: mws, schemas: interrupt.NewSchemaCache(0), staged: map[string]map[string]clientResult{}}
 }
 
 // Subscribe returns a subscription to one thread's envelopes ("" = all).

@@ -18,6 +18,8 @@ const (
 	ToolInterrupted      = "interrupted"
 	ToolInterruptedMidRn = "interrupted-mid-run"
 	ToolAwaitingApproval = "awaiting-approval"
+	ToolAwaitingAnswer   = "awaiting-answer" // ask_user waits for the person
+	ToolPendingClient    = "pending-client"  // the app window runs it
 )
 
 // runTools executes the calls of one assistant message in order
@@ -28,11 +30,18 @@ const (
 func (tr *turn) runTools(msg history.Message, calls []history.ToolCall) ending {
 	gated := tr.gate(calls)
 	var waiting []gatedCall
+	var questions []pendingGeneric
+	interruptWaiting := func() {
+		for _, w := range waiting {
+			tr.toolResult(w.call, tools.Result{Content: history.ResultInterrupted, IsError: true}, ToolInterrupted)
+		}
+		for _, q := range questions {
+			tr.toolResult(*q.call, tools.Result{Content: history.ResultInterrupted, IsError: true}, ToolInterrupted)
+		}
+	}
 	for i, call := range calls {
 		if tr.ctx.Err() != nil {
-			for _, w := range waiting {
-				tr.toolResult(w.call, tools.Result{Content: history.ResultInterrupted, IsError: true}, ToolInterrupted)
-			}
+			interruptWaiting()
 			for _, rest := range calls[i:] {
 				tr.toolResult(rest, tools.Result{Content: history.ResultInterrupted, IsError: true}, ToolInterrupted)
 			}
@@ -43,21 +52,37 @@ func (tr *turn) runTools(msg history.Message, calls []history.ToolCall) ending {
 			waiting = append(waiting, gatedCall{call: call, prepared: p})
 			continue
 		}
+		if call.Name == AskUserTool && !tr.hasTool(AskUserTool) {
+			d, err := tr.askDescriptor(call)
+			if err != nil {
+				tr.toolResult(call, tools.Result{Content: err.Error(), IsError: true}, ToolFailed)
+				continue
+			}
+			c := call
+			questions = append(questions, pendingGeneric{desc: d, call: &c})
+			continue
+		}
 		tr.runTool(call)
 	}
 	if tr.ctx.Err() != nil {
 		// Every tool finished, but Stop came while they ran: the turn
 		// ends here, no model call follows.
-		for _, w := range waiting {
-			tr.toolResult(w.call, tools.Result{Content: history.ResultInterrupted, IsError: true}, ToolInterrupted)
-		}
+		interruptWaiting()
 		tr.markInterrupted(msg)
 		return endCancelled
 	}
-	if len(waiting) > 0 {
-		return tr.pause(msg, waiting)
+	if len(waiting) > 0 || len(questions) > 0 {
+		return tr.pause(msg, waiting, questions)
 	}
 	return endSuccess
+}
+
+func (tr *turn) hasTool(name string) bool {
+	if tr.tools == nil {
+		return false
+	}
+	_, ok := tr.tools.Lookup(name)
+	return ok
 }
 
 // runTool runs one call exactly once and records its result.
@@ -70,6 +95,10 @@ func (tr *turn) runTool(call history.ToolCall) {
 	prepared, bad := tr.tools.Prepare(call.Name, call.Arguments)
 	if bad != nil {
 		tr.toolResult(call, *bad, ToolFailed)
+		return
+	}
+	if prepared.Tool.Client {
+		tr.pendClient(call, prepared)
 		return
 	}
 	exec := history.ToolExecution{

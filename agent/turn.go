@@ -28,7 +28,8 @@ const (
 	endSuccess ending = iota
 	endCancelled
 	endError
-	endInterrupt // paused for approvals: RUN_FINISHED with an interrupt outcome
+	endInterrupt     // paused for approvals: RUN_FINISHED with an interrupt outcome
+	endClientPending // client tools wait: RUN_FINISHED success with pendingToolCallIds
 )
 
 // turn is the state of one running turn; owned by its goroutine.
@@ -50,6 +51,14 @@ type turn struct {
 	marked     bool
 	// interrupts is the outcome of endInterrupt, as emitted.
 	interrupts []agui.Interrupt
+	// clientIDs are the pending client tool calls of endClientPending.
+	clientIDs []string
+	// modelCalls counts this run's model calls (loop guard, MaxSteps).
+	modelCalls int
+	// skip names middleware answered in this run, not asked again at once.
+	skip map[string]bool
+	// system replaces the system prompt when set (middleware).
+	system string
 }
 
 func (rt *Runtime) runTurn(ctx context.Context, in Input) {
@@ -66,11 +75,19 @@ func (rt *Runtime) runTurn(ctx context.Context, in Input) {
 		return
 	}
 	end := tr.start(in)
-	if end == endSuccess && in.kind == kindResume {
-		end = tr.applyDecisions(in.decisions)
+	stage := BeforeModel
+	switch {
+	case end != endSuccess:
+	case in.kind == kindResume:
+		end, stage = tr.applyDecisions(in.decisions)
+	case in.kind == kindClientResults:
+		end, stage = tr.applyClientResults(in.clientResults), AfterTools
 	}
 	if end == endSuccess {
-		end = tr.loop()
+		end = tr.clientPending()
+	}
+	if end == endSuccess && stage != "" {
+		end = tr.loopFrom(stage)
 	}
 	tr.finish(end)
 }
@@ -94,8 +111,9 @@ func (tr *turn) start(in Input) ending {
 	if err := rt.opts.Store.PutRun(tr.save, tr.run); err != nil {
 		return tr.fail(fmt.Errorf("saving the run: %w", err), "")
 	}
-	if in.kind != kindResume {
-		// New input while approvals wait: the person moved on.
+	if in.kind != kindResume && in.kind != kindClientResults {
+		// New input while approvals, questions or client tools wait:
+		// the person moved on.
 		tr.cancelPending(ResultRepliedInChat, ToolInterrupted)
 	}
 	if len(in.Messages) > 0 {
@@ -141,23 +159,94 @@ func (tr *turn) start(in Input) ending {
 
 // loop alternates model calls and tool runs until the model answers
 // without tool calls, the person stops, or something fails.
-func (tr *turn) loop() ending {
-	for step := 0; ; step++ {
-		if tr.ctx.Err() != nil {
-			// Stop in the gap between tools and the next model call.
-			return endCancelled
-		}
-		if step >= tr.rt.opts.MaxSteps {
-			return tr.fail(fmt.Errorf("the turn made %d model calls without finishing; stopped as a safety limit", step), "")
-		}
-		msg, calls, end := tr.callModel()
-		if end != endSuccess || len(calls) == 0 {
-			return end
-		}
-		if end := tr.runTools(msg, calls); end != endSuccess {
-			return end
+func (tr *turn) loop() ending { return tr.loopFrom(BeforeModel) }
+
+// loopFrom runs the model loop from a boundary (a continuation resumes
+// right after the boundary it paused at). Middleware may pause the run at
+// each boundary.
+func (tr *turn) loopFrom(stage Boundary) ending {
+	at := map[Boundary]int{BeforeModel: 0, AfterModel: 1, BeforeTools: 2, AfterTools: 3}[stage]
+	var msg history.Message
+	var calls []history.ToolCall
+	if at == 1 || at == 2 {
+		msg, calls = tr.openCalls()
+		if len(calls) == 0 {
+			if at == 2 {
+				at = 3
+			} else {
+				return endSuccess
+			}
 		}
 	}
+	for {
+		if at <= 0 {
+			if tr.ctx.Err() != nil {
+				// Stop in the gap between tools and the next model call.
+				return endCancelled
+			}
+			if tr.modelCalls >= tr.rt.opts.MaxSteps {
+				return tr.fail(fmt.Errorf("the turn made %d model calls without finishing; stopped as a safety limit", tr.modelCalls), "")
+			}
+			if end, paused := tr.hooks(BeforeModel, nil); paused {
+				return end
+			}
+			var end ending
+			msg, calls, end = tr.callModel()
+			if end != endSuccess {
+				return end
+			}
+			tr.modelCalls++
+		}
+		if at <= 1 {
+			if end, paused := tr.hooks(AfterModel, calls); paused {
+				return end
+			}
+			if len(calls) == 0 {
+				return endSuccess
+			}
+		}
+		if at <= 2 {
+			if end, paused := tr.hooks(BeforeTools, calls); paused {
+				return end
+			}
+			if end := tr.runTools(msg, calls); end != endSuccess {
+				return end
+			}
+			if end := tr.clientPending(); end != endSuccess {
+				return end
+			}
+		}
+		if end, paused := tr.hooks(AfterTools, calls); paused {
+			return end
+		}
+		at = 0
+	}
+}
+
+// openCalls returns the latest assistant message and its calls that have
+// no result yet (a run paused between an answer and its tools).
+func (tr *turn) openCalls() (history.Message, []history.ToolCall) {
+	msgs, err := tr.rt.opts.Store.Messages(tr.save, tr.run.ThreadID)
+	if err != nil {
+		return history.Message{}, nil
+	}
+	answered := map[string]bool{}
+	for i := len(msgs) - 1; i >= 0; i-- {
+		m := msgs[i]
+		switch m.Role {
+		case history.RoleTool:
+			answered[m.ToolCallID] = true
+		case history.RoleAssistant:
+			var open []history.ToolCall
+			for _, c := range m.ToolCalls {
+				if !answered[c.ID] {
+					open = append(open, c)
+				}
+			}
+			return m, open
+		}
+	}
+	return history.Message{}, nil
 }
 
 // callModel makes one model call with retries and returns the saved
@@ -173,10 +262,16 @@ func (tr *turn) callModel() (history.Message, []history.ToolCall, ending) {
 		rt.log.Warn("repaired the history sent to the model", "thread", tr.run.ThreadID)
 	}
 	req := model.Request{System: rt.opts.System, Messages: valid}
+	if tr.system != "" {
+		req.System = tr.system
+	}
 	if tr.tools != nil {
 		for _, s := range tr.tools.Specs() {
 			req.Tools = append(req.Tools, model.ToolSpec{Name: s.Name, Description: s.Description, Parameters: s.Parameters})
 		}
+	}
+	if !rt.opts.DisableAskUser && !tr.hasTool(AskUserTool) {
+		req.Tools = append(req.Tools, askUserSpec)
 	}
 	msgID := NewID("msg")
 	for attempt := 1; ; attempt++ {
@@ -263,6 +358,9 @@ func (tr *turn) finish(end ending) {
 	case endSuccess:
 		tr.run.Status = history.RunFinished
 		rt.emit(tid, agui.NewRunFinished(tid, tr.run.ID, &agui.Outcome{Type: agui.OutcomeSuccess}))
+	case endClientPending:
+		tr.run.Status = history.RunFinished
+		rt.emit(tid, agui.NewRunFinished(tid, tr.run.ID, &agui.Outcome{Type: agui.OutcomeSuccess, PendingToolCallIDs: tr.clientIDs}))
 	case endCancelled:
 		tr.run.Status = history.RunCancelled
 		rt.emit(tid, agui.NewRunFinished(tid, tr.run.ID, &agui.Outcome{Type: agui.OutcomeCancelled}))

@@ -129,6 +129,13 @@ func StartWith(ctx context.Context, a *App, cfg Config) (*Service, error) {
 		Workspace: a.workspace,
 		System:    systemPrompt,
 		Logger:    a.log,
+		LoopGuardSource: func() int {
+			st, _ := a.settings.effective()
+			if st.LoopGuard <= 0 {
+				return defaultLoopGuard
+			}
+			return st.LoopGuard
+		},
 	})
 	if cfg.DetectLocal {
 		a.bg.Add(1)
@@ -211,7 +218,7 @@ func (a *App) toolRegistry() *tools.Registry {
 			return nil
 		}
 	}
-	reg, err := tools.NewRegistry(tools.Builtins(tools.Workspace{Root: root}, tools.BuiltinOptions{EnableWriteTools: st.EnableWriteTools})...)
+	reg, err := tools.NewRegistry(append(tools.Builtins(tools.Workspace{Root: root}, tools.BuiltinOptions{EnableWriteTools: st.EnableWriteTools}), tools.ClientTools()...)...)
 	if err != nil {
 		a.log.Error("building the tool registry", "err", err)
 		return nil

@@ -53,7 +53,7 @@ func (a *App) RespondPermission(threadID, toolCallID string, allow bool, remembe
 	}
 	var item *history.Interrupt
 	for i := range pending {
-		if pending[i].ToolCallID == toolCallID {
+		if pending[i].ToolCallID == toolCallID && pending[i].Kind == history.KindToolApproval {
 			item = &pending[i]
 			break
 		}

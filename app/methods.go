@@ -2,7 +2,7 @@ package app
 
 import (
 	"context"
-	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -10,6 +10,7 @@ import (
 	"github.com/juncture-app/juncture/agent"
 	"github.com/juncture-app/juncture/agent/agui"
 	"github.com/juncture-app/juncture/agent/history"
+	"github.com/juncture-app/juncture/agent/interrupt"
 	"github.com/juncture-app/juncture/agent/model"
 	"github.com/juncture-app/juncture/store"
 )
@@ -133,14 +134,17 @@ func (a *App) ListThreads(cursor string, limit int) (ThreadPage, error) {
 
 // ThreadView is a thread with everything the window shows.
 type ThreadView struct {
-	Thread      history.Thread           `json:"thread"`
-	Messages    []history.Message        `json:"messages"`
-	Running     bool                     `json:"running"`
-	RunID       string                   `json:"runId,omitempty"`
-	Queued      []string                 `json:"queued"`
-	Interrupts  []agui.Interrupt         `json:"interrupts"`
-	ClientTools []history.ClientToolCall `json:"clientTools"`
-	ToolStates  map[string]string        `json:"toolStates"`
+	Thread     history.Thread    `json:"thread"`
+	Messages   []history.Message `json:"messages"`
+	Running    bool              `json:"running"`
+	RunID      string            `json:"runId,omitempty"`
+	Queued     []string          `json:"queued"`
+	Interrupts []agui.Interrupt  `json:"interrupts"`
+	// InterruptKinds gives each listed interrupt's kind by id:
+	// "tool-approval", "generic" or "unbound" (display-only, never blocks).
+	InterruptKinds map[string]string        `json:"interruptKinds"`
+	ClientTools    []history.ClientToolCall `json:"clientTools"`
+	ToolStates     map[string]string        `json:"toolStates"`
 }
 
 // GetThread returns a thread with its messages and live state.
@@ -158,16 +162,33 @@ func (a *App) GetThread(threadID string) (ThreadView, error) {
 	running, runID := a.rt.Running(threadID)
 	v := ThreadView{
 		Thread: t, Messages: msgs, Running: running, RunID: runID, Queued: a.rt.Queued(threadID),
-		Interrupts: []agui.Interrupt{}, ClientTools: []history.ClientToolCall{},
+		Interrupts: []agui.Interrupt{}, InterruptKinds: map[string]string{}, ClientTools: []history.ClientToolCall{},
 		ToolStates: toolStates(msgs, running),
 	}
-	if pending, _, err := a.rt.PendingApprovals(ctx, threadID); err != nil {
+	items, err := a.rt.PendingItems(ctx, threadID)
+	if err != nil {
 		return ThreadView{}, asError(err)
-	} else if len(pending) > 0 {
-		v.Interrupts = pending
-		for _, it := range pending {
-			v.ToolStates[it.ToolCallID] = agent.ToolAwaitingApproval
+	}
+	for _, it := range items {
+		v.Interrupts = append(v.Interrupts, it.Interrupt)
+		v.InterruptKinds[it.Interrupt.ID] = it.Kind
+		if it.Interrupt.ToolCallID == "" {
+			continue
 		}
+		switch it.Kind {
+		case string(interrupt.ClassToolApproval):
+			v.ToolStates[it.Interrupt.ToolCallID] = agent.ToolAwaitingApproval
+		case string(interrupt.ClassGeneric):
+			v.ToolStates[it.Interrupt.ToolCallID] = agent.ToolAwaitingAnswer
+		}
+	}
+	clients, err := a.rt.PendingClientTools(ctx, threadID)
+	if err != nil {
+		return ThreadView{}, asError(err)
+	}
+	for _, c := range clients {
+		v.ClientTools = append(v.ClientTools, c)
+		v.ToolStates[c.ToolCallID] = agent.ToolPendingClient
 	}
 	if v.Messages == nil {
 		v.Messages = []history.Message{}
@@ -439,9 +460,22 @@ type ToolOutput struct {
 	IsError bool   `json:"isError,omitempty"`
 }
 
-// CompleteClientTool reports the result of a tool the window ran (nil = cancel).
+// CompleteClientTool reports the result of a tool the window ran (nil =
+// the person cancelled it). Once every pending client call of that run
+// has a result, a continuation run records them and the model goes on.
 func (a *App) CompleteClientTool(threadID, toolCallID string, result *ToolOutput) error {
-	return errorf(CodeNotImplemented, "Client tools are not available in this version yet.")
+	if a.readOnly != "" {
+		return errorf(CodeUnavailable, "This is a read-only copy of a damaged database; results cannot be saved.")
+	}
+	ctx, cancel := a.ctx()
+	defer cancel()
+	r := agent.ClientToolResult{ToolCallID: toolCallID, Cancelled: result == nil}
+	if result != nil {
+		r.Content, r.IsError = result.Content, result.IsError
+	}
+	_, err := a.rt.CompleteClientTools(ctx, threadID, []agent.ClientToolResult{r}, "")
+	if errors.Is(err, agent.ErrNoClientCall) {
+		return errorf(CodeNotFound, "No client tool call is waiting with this id.")
+	}
+	return asErrorOrNil(err)
 }
-
-var _ = json.Valid

@@ -18,6 +18,7 @@ import (
 
 	"github.com/juncture-app/juncture/agent"
 	"github.com/juncture-app/juncture/agent/agui"
+	"github.com/juncture-app/juncture/agent/history"
 )
 
 // NewToken returns a random bearer token.
@@ -204,6 +205,27 @@ func (s *Server) handleAGUI(w http.ResponseWriter, r *http.Request) {
 		_ = sse.Write(agui.NewRunError(e.Message, e.Code, map[string]any{"threadId": in.ThreadID, "runId": in.RunID}))
 		return
 	}
+	if len(in.Resume) == 0 {
+		if results := clientResults(r.Context(), rt, in); len(results) > 0 {
+			// Tool results for pending client calls complete them.
+			sub := rt.Subscribe(in.ThreadID)
+			defer sub.Close()
+			waiting, err := rt.CompleteClientTools(r.Context(), in.ThreadID, results, in.RunID)
+			if err != nil {
+				e := asError(err)
+				_ = sse.Write(agui.NewRunError(e.Message, e.Code, map[string]any{"threadId": in.ThreadID, "runId": in.RunID}))
+				return
+			}
+			if len(waiting) > 0 {
+				// Other client calls of that run still wait: nothing runs.
+				_ = sse.Write(agui.NewRunStarted(in.ThreadID, in.RunID, in.ParentRunID))
+				_ = sse.Write(agui.NewRunFinished(in.ThreadID, in.RunID, &agui.Outcome{Type: agui.OutcomeSuccess, PendingToolCallIDs: waiting}))
+				return
+			}
+			streamRun(r.Context(), sse, sub, in.RunID, func() { rt.Interrupt(in.ThreadID) })
+			return
+		}
+	}
 	if len(in.Resume) > 0 || len(pending) > 0 {
 		// A continuation; input without resume while approvals wait is
 		// refused the same way (every pending item reported missing).
@@ -268,4 +290,25 @@ func streamRun(ctx context.Context, sse *agui.SSEWriter, sub *agent.Subscription
 			return
 		}
 	}
+}
+
+// clientResults picks the tool results of in that answer pending client
+// tool calls of the thread.
+func clientResults(ctx context.Context, rt *agent.Runtime, in agui.RunAgentInput) []agent.ClientToolResult {
+	pending, err := rt.PendingClientTools(ctx, in.ThreadID)
+	if err != nil || len(pending) == 0 {
+		return nil
+	}
+	waiting := map[string]bool{}
+	for _, c := range pending {
+		waiting[c.ToolCallID] = true
+	}
+	var out []agent.ClientToolResult
+	for _, m := range agent.FromAGUI(in.ThreadID, in.Messages) {
+		if m.Role == history.RoleTool && waiting[m.ToolCallID] {
+			out = append(out, agent.ClientToolResult{ToolCallID: m.ToolCallID, Content: m.Content, IsError: m.IsError})
+			delete(waiting, m.ToolCallID)
+		}
+	}
+	return out
 }
