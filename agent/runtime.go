@@ -126,7 +126,7 @@ type Options struct {
 	BackoffBase time.Duration // default 500 ms; doubled per attempt; Retry-After wins
 	BackoffMax  time.Duration // default 30 s
 	// CheckpointEvery bounds how often streaming text is checkpointed
-	// (default 100 ms; the store adds its own write delay).
+	// (default 50 ms; the store adds its own write delay).
 	CheckpointEvery time.Duration
 	// MaxSteps ends a turn after this many model calls (a safety net until
 	// the loop guard asks the person; default 50).
@@ -206,7 +206,7 @@ func New(opts Options) *Runtime {
 		opts.BackoffMax = 30 * time.Second
 	}
 	if opts.CheckpointEvery <= 0 {
-		opts.CheckpointEvery = 100 * time.Millisecond
+		opts.CheckpointEvery = 50 * time.Millisecond
 	}
 	if opts.MaxSteps <= 0 {
 		opts.MaxSteps = 50

@@ -120,7 +120,10 @@ func StartWith(ctx context.Context, a *App, cfg Config) (*Service, error) {
 		return nil, fmt.Errorf("loading settings: %w", err)
 	}
 	a.settings.saved = saved
-	a.cp = db.NewCheckpointer(200 * time.Millisecond)
+	// A crash loses at most 250 ms of a streaming answer: the runtime hands
+	// a snapshot over at least every 50 ms (agent.Options.CheckpointEvery)
+	// and the checkpointer writes within 180 ms, leaving ~20 ms to commit.
+	a.cp = db.NewCheckpointer(180 * time.Millisecond)
 	a.bgCtx, a.stopBg = context.WithCancel(context.Background())
 	a.rt = agent.New(agent.Options{
 		Store:     runtimeStore{DB: db, cp: a.cp},
