@@ -108,8 +108,23 @@ func (tr *turn) stream(req model.Request, msgID string) *streamResult {
 		}
 	}
 
+	// A delta that arrives just after a checkpoint is handed over by the
+	// timer if no further delta comes (a model that pauses mid-answer).
+	checkpoint := func() {
+		lastCheckpoint = time.Now()
+		m := res.message(history.StatusStreaming)
+		m.ToolCalls = nil // not complete yet
+		rt.opts.Store.Checkpoint(m)
+	}
+	cpTimer := time.NewTimer(time.Hour)
+	cpTimer.Stop()
+	defer cpTimer.Stop()
+	cpArmed := false
 	for {
 		select {
+		case <-cpTimer.C:
+			cpArmed = false
+			checkpoint()
 		case <-tr.ctx.Done():
 			res.stopped = true
 			closeAll(false)
@@ -183,11 +198,15 @@ func (tr *turn) stream(req model.Request, msgID string) *streamResult {
 					}
 				}
 			}
-			if now := time.Now(); now.Sub(lastCheckpoint) >= rt.opts.CheckpointEvery {
-				lastCheckpoint = now
-				m := res.message(history.StatusStreaming)
-				m.ToolCalls = nil // not complete yet
-				rt.opts.Store.Checkpoint(m)
+			if since := time.Since(lastCheckpoint); since >= rt.opts.CheckpointEvery {
+				if cpArmed {
+					cpTimer.Stop()
+					cpArmed = false
+				}
+				checkpoint()
+			} else if !cpArmed {
+				cpTimer.Reset(rt.opts.CheckpointEvery - since)
+				cpArmed = true
 			}
 		}
 	}

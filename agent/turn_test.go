@@ -348,3 +348,22 @@ func TestStopInTheGapBeforeTheNextModelCall(t *testing.T) {
 	h.idle("th-1")
 	h.assertValidHistory("th-1")
 }
+
+func TestStreamingTextIsCheckpointedWhileTheModelPauses(t *testing.T) {
+	h := newHarness(t)
+	h.srv.Enqueue(fakellm.Reply(fakellm.Text("first "), fakellm.Text("second"), fakellm.Delay(600*time.Millisecond), fakellm.Text(" third")))
+	h.send("th-1", "go")
+	for n := 0; n < 3; { // the person's message, then two answer chunks
+		if h.until(agui.TypeTextMessageContent) != nil {
+			n++
+		}
+	}
+	time.Sleep(250 * time.Millisecond) // the 50 ms hand-over plus the store's 20 ms write
+	msgs := h.messages("th-1")
+	if len(msgs) != 2 || msgs[1].Content != "first second" || msgs[1].Status != history.StatusStreaming {
+		t.Fatalf("while the model pauses, the store holds %+v", msgs)
+	}
+	if got := outcome(t, h.terminal()); got != agui.OutcomeSuccess {
+		t.Fatalf("outcome %q", got)
+	}
+}
