@@ -238,4 +238,3 @@ func assertValidForModel(t *testing.T, msgs []history.Message) {
 		t.Fatalf("unanswered calls %v", open)
 	}
 }
-
