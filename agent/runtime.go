@@ -376,6 +376,18 @@ func (rt *Runtime) Interrupt(threadID string) {
 	}
 }
 
+// Busy reports whether any thread has a turn running.
+func (rt *Runtime) Busy() bool {
+	rt.mu.Lock()
+	defer rt.mu.Unlock()
+	for _, t := range rt.threads {
+		if t.running {
+			return true
+		}
+	}
+	return false
+}
+
 // Running reports whether the thread has a turn running, and its run id.
 func (rt *Runtime) Running(threadID string) (bool, string) {
 	rt.mu.Lock()

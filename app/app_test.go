@@ -435,3 +435,28 @@ func validateAGUI(t *testing.T, stream []byte) {
 		t.Fatalf("AG-UI conformance: %s\n%s", out, stream)
 	}
 }
+
+func TestDeleteAllHistoryRemovesThreadsAndSearchHits(t *testing.T) {
+	f := newFixture(t, nil)
+	f.fake.SetFallback(func(fakellm.Request) fakellm.Response { return fakellm.Reply(fakellm.Text("zebra crossing answer")) })
+	for i := 0; i < 3; i++ {
+		var sent SendResult
+		if e := f.call(&sent, "SendInput", "", "tell me about zebras"); e != nil {
+			t.Fatal(e)
+		}
+		f.waitIdle(sent.ThreadID)
+	}
+	var hits []map[string]any
+	if f.call(&hits, "SearchHistory", "zebra", 10); len(hits) == 0 {
+		t.Fatal("no search hits before deleting")
+	}
+	if e := f.call(nil, "DeleteAllHistory"); e != nil {
+		t.Fatal(e)
+	}
+	var page ThreadPage
+	f.call(&page, "ListThreads", "", 10)
+	f.call(&hits, "SearchHistory", "zebra", 10)
+	if len(page.Threads) != 0 || len(hits) != 0 {
+		t.Fatalf("after delete-all: %d threads, %d hits", len(page.Threads), len(hits))
+	}
+}

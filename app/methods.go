@@ -479,3 +479,37 @@ func (a *App) CompleteClientTool(threadID, toolCallID string, result *ToolOutput
 	}
 	return asErrorOrNil(err)
 }
+
+// DeleteAllHistory deletes every thread, message and search entry for
+// good. Running turns are stopped first; settings and permission rules stay.
+func (a *App) DeleteAllHistory() error {
+	if a.readOnly != "" {
+		return errorf(CodeUnavailable, "This is a read-only copy of a damaged database.")
+	}
+	ctx, cancel := a.ctx()
+	defer cancel()
+	page, err := a.db.ListThreads(ctx, "", 500)
+	for err == nil {
+		for _, t := range page.Threads {
+			a.rt.Interrupt(t.ID)
+		}
+		if page.NextCursor == "" {
+			break
+		}
+		page, err = a.db.ListThreads(ctx, page.NextCursor, 500)
+	}
+	if err != nil {
+		return asError(err)
+	}
+	for i := 0; i < 100 && a.rt.Busy(); i++ {
+		time.Sleep(50 * time.Millisecond)
+	}
+	if a.rt.Busy() {
+		return errorf(CodeConflict, "A tool is still finishing; try again in a moment.")
+	}
+	if err := a.db.DeleteAllHistory(ctx); err != nil {
+		return asError(err)
+	}
+	a.emit("threads", ThreadsEvent{})
+	return nil
+}

@@ -224,6 +224,7 @@ export namespace app {
 	    runId?: string;
 	    queued: string[];
 	    interrupts: agui.Interrupt[];
+	    interruptKinds: Record<string, string>;
 	    clientTools: history.ClientToolCall[];
 	    toolStates: Record<string, string>;
 	
@@ -239,6 +240,7 @@ export namespace app {
 	        this.runId = source["runId"];
 	        this.queued = source["queued"];
 	        this.interrupts = this.convertValues(source["interrupts"], agui.Interrupt);
+	        this.interruptKinds = source["interruptKinds"];
 	        this.clientTools = this.convertValues(source["clientTools"], history.ClientToolCall);
 	        this.toolStates = source["toolStates"];
 	    }

@@ -7,6 +7,8 @@ import {store} from '../models';
 
 export function CompleteClientTool(arg1:string,arg2:string,arg3:app.ToolOutput):Promise<void>;
 
+export function DeleteAllHistory():Promise<void>;
+
 export function DeleteThread(arg1:string):Promise<void>;
 
 export function ExportThread(arg1:string,arg2:string):Promise<app.Export>;

@@ -6,6 +6,10 @@ export function CompleteClientTool(arg1, arg2, arg3) {
   return window['go']['app']['App']['CompleteClientTool'](arg1, arg2, arg3);
 }
 
+export function DeleteAllHistory() {
+  return window['go']['app']['App']['DeleteAllHistory']();
+}
+
 export function DeleteThread(arg1) {
   return window['go']['app']['App']['DeleteThread'](arg1);
 }
