@@ -92,7 +92,7 @@ func (s *settings) effective() (Settings, map[string]string) {
 		Theme:     get("theme", "system"),
 	}
 	st.LoopGuard, _ = strconv.Atoi(get("loopGuard", strconv.Itoa(defaultLoopGuard)))
-	st.EnableWriteTools = get("enableWriteTools", "false") == "true"
+	st.EnableWriteTools = get("enableWriteTools", "true") == "true"
 	return st, src
 }
 

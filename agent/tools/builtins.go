@@ -35,9 +35,10 @@ type BuiltinOptions struct {
 	// KillGrace is how long run_command waits after SIGTERM before it
 	// sends SIGKILL to the command's process group. Zero means 2 s.
 	KillGrace time.Duration
-	// EnableWriteTools adds write_file and run_command. Leave it off until
-	// the approval flow is wired in: both tools change things and rely on
-	// NeedsApproval being honoured.
+	// EnableWriteTools adds write_file and run_command. Both change
+	// things and rely on NeedsApproval being honoured by the runtime (it is:
+	// they ask first unless a permission rule covers the call). The app
+	// turns them on by default; the person can switch them off in Settings.
 	EnableWriteTools bool
 }
 
