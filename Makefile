@@ -37,6 +37,10 @@ tools/agui-conformance/node_modules/.installed: tools/agui-conformance/package-l
 	cd tools/agui-conformance && npm ci --no-audit --no-fund
 	@touch $@
 
+interop/node_modules/.installed: interop/package-lock.json
+	cd interop && npm ci --no-audit --no-fund
+	@touch $@
+
 e2e/node_modules/.installed: e2e/package-lock.json
 	cd e2e && npm ci --no-audit --no-fund
 	@touch $@
@@ -66,11 +70,12 @@ demo: web
 	@scripts/demo.sh
 
 ## ---- tests ------------------------------------------------------------------
-test: deps-test frontend conformance-deps e2e-deps
+test: deps-test frontend conformance-deps e2e-deps interop-deps
 	@scripts/test-all.sh
 
 conformance-deps: tools/agui-conformance/node_modules/.installed
 e2e-deps: e2e/node_modules/.installed
+interop-deps: interop/node_modules/.installed
 
 test-go: conformance-deps
 	$(GO) vet ./...

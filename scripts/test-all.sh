@@ -18,6 +18,8 @@ step "go vet (desktop tags)"    go vet -tags desktop,production,webkit2_41 .
 step "go test -race"            go test -race -count=1 ./...
 step "frontend typecheck+tests" bash -c 'cd frontend && npx tsc -b && npm test --silent'
 step "browser build (no cgo)"   env CGO_ENABLED=0 go build -o build/bin/juncture-web .
+step "fake model build"         go build -o build/bin/fakellm ./agent/fakellm/cmd/fakellm
+step "TanStack client interop"  bash -c 'cd interop && JUNCTURE_WEB_BIN=$PWD/../build/bin/juncture-web FAKELLM_BIN=$PWD/../build/bin/fakellm npm test --silent'
 step "bindings up to date"      bash -c 'make -s bindings >/dev/null && git diff --exit-code --stat frontend/wailsjs'
 step "end-to-end (Playwright)"  bash -c 'cd e2e && node --test --test-concurrency=1'
 step "desktop window (Xvfb)"    bash -c 'go build -tags desktop,production,webkit2_41 -o build/bin/juncture . && scripts/desktop-smoke.sh build/bin/juncture'
