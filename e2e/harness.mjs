@@ -48,8 +48,29 @@ async function stop(p) {
   if (p.exitCode === null) p.kill('SIGKILL');
 }
 
+// callApi posts one facade call (docs/contract.md) with the bearer token and
+// returns its JSON result; an error answer throws with its code and message.
+async function callApi(base, token, method, ...args) {
+  const r = await fetch(`${base}/api/call/${method}`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+    body: JSON.stringify(args),
+  });
+  const body = await r.json().catch(() => null);
+  if (!r.ok) {
+    const e = new Error(`${method}: ${body?.error?.code ?? r.status} ${body?.error?.message ?? ''}`);
+    e.code = body?.error?.code;
+    e.details = body?.error?.details;
+    throw e;
+  }
+  return body;
+}
+
 // launch starts the fake model, the app and a browser page on it.
-export async function launch({ dir } = {}) {
+//   settings: fields merged into the saved settings (SaveSettings) before the
+//             page loads, e.g. { enableWriteTools: true };
+//   open:     false to leave the page blank (call app.open() later).
+export async function launch({ dir, settings, open = true } = {}) {
   const data = dir ?? mkdtempSync(join(tmpdir(), 'juncture-e2e-'));
   for (const d of ['data', 'config', 'cache', 'ws']) mkdirSync(join(data, d), { recursive: true });
   const fakePort = port();
@@ -63,8 +84,14 @@ export async function launch({ dir } = {}) {
     OPENAI_BASE_URL: `http://127.0.0.1:${fakePort}/v1`, OPENAI_API_KEY: 'e2e', JUNCTURE_MODEL: 'fake-model',
   };
   const app = start(bin, ['serve', '--addr', `127.0.0.1:${appPort}`], env, 'juncture');
-  const url = `http://127.0.0.1:${appPort}/#token=${token}`;
-  await waitFor(`http://127.0.0.1:${appPort}/`);
+  const base = `http://127.0.0.1:${appPort}`;
+  const url = `${base}/#token=${token}`;
+  await waitFor(`${base}/`);
+  const api = (method, ...args) => callApi(base, token, method, ...args);
+  if (settings) {
+    const cur = await api('GetSettings');
+    await api('SaveSettings', { ...cur.settings, ...settings });
+  }
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
     headless: true,
@@ -73,14 +100,30 @@ export async function launch({ dir } = {}) {
   const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
   const consoleErrors = [];
   page.on('pageerror', (e) => consoleErrors.push(String(e)));
-  await page.goto(url);
+  if (open) await page.goto(url);
   return {
-    page, url, data, consoleErrors, app, fake,
-    async restartApp() {
-      await stop(app);
-      this.app = start(bin, ['serve', '--addr', `127.0.0.1:${appPort}`], env, 'juncture');
-      await waitFor(`http://127.0.0.1:${appPort}/`);
+    page, url, data, consoleErrors, app, fake, api, browser,
+    workspace: env.JUNCTURE_WORKSPACE,
+    async open() {
       await page.goto(url);
+    },
+    // restartApp stops the server (SIGTERM) and starts it again on the same
+    // data; the page reloads unless reload is false.
+    async restartApp({ reload = true } = {}) {
+      await stop(this.app);
+      this.app = start(bin, ['serve', '--addr', `127.0.0.1:${appPort}`], env, 'juncture');
+      await waitFor(`${base}/`);
+      if (reload) await page.goto(url);
+    },
+    // waitThread polls GetThread until pred(view) holds.
+    async waitThread(threadId, pred, ms = 15000) {
+      const end = Date.now() + ms;
+      for (;;) {
+        const v = await api('GetThread', threadId);
+        if (pred(v)) return v;
+        if (Date.now() > end) throw new Error(`thread ${threadId} never reached the state: ${JSON.stringify(v).slice(0, 2000)}`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
     },
     async close() {
       await browser.close();
@@ -89,4 +132,47 @@ export async function launch({ dir } = {}) {
       if (!dir) rmSync(data, { recursive: true, force: true });
     },
   };
+}
+
+// send types text into the composer and sends it with Enter.
+export async function send(page, text) {
+  const composer = page.getByRole('textbox', { name: /message/i });
+  await composer.waitFor({ timeout: 15000 });
+  await composer.fill(text);
+  await composer.press('Enter');
+}
+
+// latestThread is the id of the most recently updated conversation.
+export async function latestThread(app) {
+  const { threads } = await app.api('ListThreads', '', 50);
+  if (!threads?.length) throw new Error('no conversations');
+  return [...threads].sort((a, b) => b.updatedAt - a.updatedAt)[0].id;
+}
+
+// chatText is the visible text of the open conversation.
+export function chatText(page) {
+  return page.evaluate(() => document.querySelector('main')?.innerText ?? '');
+}
+
+// openThread clicks a conversation in the sidebar by (part of) its title.
+export async function openThread(page, title) {
+  const item = page.getByRole('navigation', { name: 'Conversation history' }).getByRole('button', { name: title }).first();
+  await item.waitFor({ timeout: 10000 });
+  await item.click();
+}
+
+// askUserLanded probes the runtime: a run that makes the demo model call
+// ask_user must stop at a question, not come back with an unknown-tool
+// error. Returns true when ask_user works, else a reason string.
+export async function askUserLanded(app) {
+  const t = await app.api('NewThread');
+  await app.api('SendInput', t.id, 'ask me something');
+  const v = await app.waitThread(t.id, (x) => !x.running && (x.interrupts.length > 0 || x.messages.some((m) => m.role === 'tool') ||
+    x.messages.at(-1)?.role === 'assistant' && !x.messages.at(-1).toolCalls));
+  if (v.interrupts.length) {
+    await app.api('DeleteThread', t.id).catch(() => {});
+    return true;
+  }
+  const tool = v.messages.find((m) => m.role === 'tool');
+  return `ask_user not landed (${tool ? tool.content.slice(0, 120) : v.messages.at(-1)?.content.slice(0, 120)})`;
 }

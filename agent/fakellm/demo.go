@@ -28,11 +28,16 @@ const demoWordsPerChunk = 3
 //   - a non-streaming request whose system or user prompt mentions "title":
 //     a 3–5 word title;
 //   - "think": reasoning_content first, then the answer;
+//   - "hostile": Markdown full of script-injection attempts (raw HTML
+//     with event handlers, javascript: and data: links), for the XSS tests;
 //   - "list files": a list_files {"path":"."} call;
 //   - "essay", "story" or "long": about 600 words (long enough to try Stop);
 //   - "read <file>": a read_file {"path":"<file>"} call;
 //   - "write": write_file {"path":"notes.txt","content":…};
 //   - "run": run_command {"command":"ls -la"};
+//   - "batch": write_file {"path":"batch.txt",…} and ask_user in one
+//     reply (two decisions answered together);
+//   - "form": ask_user with a JSON Schema (a name and an age 0–150);
 //   - "ask": ask_user {"question":…,"options":[…]};
 //   - "copy": copy_to_clipboard {"text":…};
 //   - "open": open_url {"url":"https://example.com"};
@@ -85,6 +90,8 @@ func (d *demo) respond(req Request) Response {
 	}
 
 	switch {
+	case words["hostile"]:
+		return d.answer(req, thinking, demoHostile)
 	case strings.Contains(strings.ToLower(user), "list files") || (words["list"] && words["files"]):
 		return d.tool(req, thinking, "Let me look at the files in the current folder.",
 			"list_files", map[string]any{"path": "."})
@@ -103,6 +110,27 @@ func (d *demo) respond(req Request) Response {
 	case words["run"]:
 		return d.tool(req, thinking, "Let me run that in the workspace.",
 			"run_command", map[string]any{"command": "ls -la"})
+	case words["batch"]:
+		return d.tools(req, thinking, "I need two decisions from you.",
+			toolCall{"write_file", map[string]any{"path": "batch.txt", "content": "Written by a batch of decisions\n"}},
+			toolCall{"ask_user", map[string]any{
+				"question": "Which theme do you prefer?",
+				"options":  []string{"Light", "Dark", "System"},
+			}})
+	case words["form"]:
+		return d.tool(req, thinking, "Please fill in this form.",
+			"ask_user", map[string]any{
+				"question": "Tell me about yourself.",
+				"schema": map[string]any{
+					"type":  "object",
+					"title": "About you",
+					"properties": map[string]any{
+						"name": map[string]any{"type": "string", "title": "Name", "minLength": 1},
+						"age":  map[string]any{"type": "integer", "title": "Age", "minimum": 0, "maximum": 150},
+					},
+					"required": []string{"name", "age"},
+				},
+			})
 	case words["ask"]:
 		return d.tool(req, thinking, "Let me ask you first.",
 			"ask_user", map[string]any{
@@ -142,30 +170,46 @@ func (d *demo) answer(req Request, thinking []Step, text string) Response {
 	return Reply(append(steps, Usage(estimatePromptTokens(req), countChunks(steps)))...)
 }
 
+// toolCall is one call of a demo reply.
+type toolCall struct {
+	name string
+	args map[string]any
+}
+
 // tool streams thinking, a short preface and a tool call whose arguments
 // arrive in a few fragments. If the request offers tools but not this one,
 // it explains that instead.
 func (d *demo) tool(req Request, thinking []Step, preface, name string, args map[string]any) Response {
-	if len(req.Tools) > 0 && !req.HasTool(name) {
-		return d.answer(req, thinking, fmt.Sprintf(
-			"I would use the `%s` tool for that, but it is not enabled in this chat.", name))
-	}
-	enc, err := json.Marshal(args)
-	if err != nil {
-		panic(err) // the demo's own literals always encode
+	return d.tools(req, thinking, preface, toolCall{name, args})
+}
+
+// tools is [demo.tool] for several calls in one reply, streamed one after
+// the other.
+func (d *demo) tools(req Request, thinking []Step, preface string, calls ...toolCall) Response {
+	for _, c := range calls {
+		if len(req.Tools) > 0 && !req.HasTool(c.name) {
+			return d.answer(req, thinking, fmt.Sprintf(
+				"I would use the `%s` tool for that, but it is not enabled in this chat.", c.name))
+		}
 	}
 	steps := append([]Step(nil), thinking...)
 	steps = append(steps, d.paced(Text, preface)...)
-	if d.pace > 0 {
-		steps = append(steps, Delay(d.pace))
-	}
-	id := fmt.Sprintf("call_demo%04d", d.calls.Add(1))
-	steps = append(steps, ToolCall(0, id, name, ""))
-	for _, frag := range splitArgs(string(enc), 3) {
-		if d.pace > 0 {
-			steps = append(steps, Delay(d.pace/2))
+	for i, c := range calls {
+		enc, err := json.Marshal(c.args)
+		if err != nil {
+			panic(err) // the demo's own literals always encode
 		}
-		steps = append(steps, ToolArgs(0, frag))
+		if d.pace > 0 {
+			steps = append(steps, Delay(d.pace))
+		}
+		id := fmt.Sprintf("call_demo%04d", d.calls.Add(1))
+		steps = append(steps, ToolCall(i, id, c.name, ""))
+		for _, frag := range splitArgs(string(enc), 3) {
+			if d.pace > 0 {
+				steps = append(steps, Delay(d.pace/2))
+			}
+			steps = append(steps, ToolArgs(i, frag))
+		}
 	}
 	return Reply(append(steps, Usage(estimatePromptTokens(req), countChunks(steps)))...)
 }
@@ -398,6 +442,20 @@ func demoDefault(user string) string {
 		"| Reasoning | ✅ |\n\n" +
 		"Say **hello** to see everything you can try."
 }
+
+// demoHostile is Markdown that tries every usual way to run script in the
+// chat view; a safe renderer shows it as text or drops it.
+const demoHostile = "Here is some **hostile Markdown**; none of it may run.\n\n" +
+	"<img src=x onerror=\"window.__pwned=1\">\n\n" +
+	"[click me](javascript:window.__pwned=1)\n\n" +
+	"<script>window.__pwned=1</script>\n\n" +
+	"<svg onload=\"window.__pwned=1\"><circle r=\"5\"/></svg>\n\n" +
+	"<iframe src=\"javascript:window.parent.__pwned=1\"></iframe>\n\n" +
+	"[data link](data:text/html;base64,PHNjcmlwdD53aW5kb3cub3BlbmVyLl9fcHduZWQ9MTwvc2NyaXB0Pg==)\n\n" +
+	"<a href=\"javascript:window.__pwned=1\" onclick=\"window.__pwned=1\">raw anchor</a>\n\n" +
+	"![image](javascript:window.__pwned=1)\n\n" +
+	"<div onmouseover=\"window.__pwned=1\" style=\"position:fixed;inset:0\">hover</div>\n\n" +
+	"End of the hostile sample."
 
 // demoEssay is about 600 words, long enough to press Stop halfway.
 const demoEssay = `## On Working Offline

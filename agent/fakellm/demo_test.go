@@ -53,6 +53,8 @@ func TestDemoAnswers(t *testing.T) {
 		{say: "copy this", tool: "copy_to_clipboard"},
 		{say: "open a website", tool: "open_url", args: `{"url":"https://example.com"}`},
 		{say: "think, then list files", tool: "list_files", reasoning: true},
+		{say: "show hostile markdown", content: "<script>window.__pwned=1</script>"},
+		{say: "fill in a form", tool: "ask_user"},
 	} {
 		r := collect(t, t.Context(), c, demoParams(openai.UserMessage(tc.say)))
 		if r.err != nil {
@@ -116,6 +118,45 @@ func TestDemoLongAnswerAndToolResult(t *testing.T) {
 	r = collect(t, t.Context(), c, p)
 	if msg := r.acc.Choices[0].Message; len(msg.ToolCalls) != 0 || !strings.Contains(msg.Content, "`open_url`") {
 		t.Errorf("unavailable tool: %+v", msg)
+	}
+}
+
+func TestDemoHostileAndBatch(t *testing.T) {
+	t.Parallel()
+	_, c := startDemo(t)
+
+	r := collect(t, t.Context(), c, demoParams(openai.UserMessage("show hostile markdown")))
+	got := r.acc.Choices[0].Message.Content
+	for _, want := range []string{
+		`<img src=x onerror="window.__pwned=1">`, "](javascript:", `<svg onload=`, `<iframe src="javascript:`, "](data:text/html",
+	} {
+		if r.err != nil || !strings.Contains(got, want) {
+			t.Errorf("hostile answer lacks %q (err %v)", want, r.err)
+		}
+	}
+
+	// "batch": two calls in one reply, each with its own index and id.
+	r = collect(t, t.Context(), c, demoParams(openai.UserMessage("do a batch")))
+	calls := r.acc.Choices[0].Message.ToolCalls
+	if r.err != nil || len(calls) != 2 || calls[0].Function.Name != "write_file" || calls[1].Function.Name != "ask_user" ||
+		calls[0].ID == calls[1].ID || r.finishReason() != "tool_calls" {
+		t.Fatalf("batch: %+v, err %v", calls, r.err)
+	}
+	for _, tc := range calls {
+		if !json.Valid([]byte(tc.Function.Arguments)) {
+			t.Errorf("batch %s arguments %s", tc.Function.Name, tc.Function.Arguments)
+		}
+	}
+
+	// "form": an ask_user call carrying a JSON Schema.
+	r = collect(t, t.Context(), c, demoParams(openai.UserMessage("fill in a form")))
+	var args struct {
+		Question string         `json:"question"`
+		Schema   map[string]any `json:"schema"`
+	}
+	if err := json.Unmarshal([]byte(r.acc.Choices[0].Message.ToolCalls[0].Function.Arguments), &args); err != nil ||
+		args.Schema["type"] != "object" || args.Question == "" {
+		t.Errorf("form arguments %+v, err %v", args, err)
 	}
 }
 
