@@ -126,6 +126,28 @@ type wailsEmitter struct{ ctx context.Context }
 
 func (e wailsEmitter) Emit(name string, data any) { runtime.EventsEmit(e.ctx, name, data) }
 
+// wailsDesktop gives the facade native dialogs and notifications.
+type wailsDesktop struct {
+	ctx      context.Context
+	notifyOK bool
+}
+
+func (d *wailsDesktop) SaveFile(name string) (string, error) {
+	return runtime.SaveFileDialog(d.ctx, runtime.SaveDialogOptions{
+		Title: "Export conversation", DefaultFilename: name, CanCreateDirectories: true,
+	})
+}
+
+func (d *wailsDesktop) Notify(title, body string) error {
+	if !d.notifyOK {
+		if err := runtime.InitializeNotifications(d.ctx); err != nil {
+			return err
+		}
+		d.notifyOK = true
+	}
+	return runtime.SendNotification(d.ctx, runtime.NotificationOptions{ID: "juncture-attention", Title: title, Body: body})
+}
+
 // desktop opens the window. The store opens in OnStartup, not before
 // wails.Run: the bindings generator runs main up to that call.
 func desktop(logger *slog.Logger) error {
@@ -162,6 +184,7 @@ func desktop(logger *slog.Logger) error {
 			}
 			svc = s
 			svc.SetEmitter(wailsEmitter{ctx})
+			svc.SetDesktop(&wailsDesktop{ctx: ctx})
 			logger.Info("desktop window ready", "data", dataDir())
 		},
 		OnShutdown: func(ctx context.Context) {

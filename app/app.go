@@ -57,6 +57,7 @@ type App struct {
 
 	emitMu  sync.RWMutex
 	emitter Emitter
+	desktop Desktop
 
 	bg     sync.WaitGroup // background work (titles, event forwarding)
 	stopBg context.CancelFunc

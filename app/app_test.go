@@ -460,3 +460,37 @@ func TestDeleteAllHistoryRemovesThreadsAndSearchHits(t *testing.T) {
 		t.Fatalf("after delete-all: %d threads, %d hits", len(page.Threads), len(hits))
 	}
 }
+
+type fakeDesktop struct {
+	path     string
+	notified []string
+}
+
+func (d *fakeDesktop) SaveFile(name string) (string, error) { return d.path, nil }
+func (d *fakeDesktop) Notify(title, body string) error {
+	d.notified = append(d.notified, title+": "+body)
+	return nil
+}
+
+func TestDesktopOnlyMethods(t *testing.T) {
+	f := newFixture(t, nil)
+	f.fake.Enqueue(fakellm.Reply(fakellm.Text("exported words")))
+	var sent SendResult
+	f.call(&sent, "SendInput", "", "export me")
+	f.waitIdle(sent.ThreadID)
+	if e := f.call(nil, "SaveExport", sent.ThreadID, "markdown"); e == nil || e.Code != CodeUnavailable {
+		t.Fatalf("browser mode SaveExport: %+v", e)
+	}
+	d := &fakeDesktop{path: filepath.Join(t.TempDir(), "out.md")}
+	f.svc.SetDesktop(d)
+	var path string
+	if e := f.call(&path, "SaveExport", sent.ThreadID, "markdown"); e != nil || path != d.path {
+		t.Fatalf("SaveExport: %q %+v", path, e)
+	}
+	if b, _ := os.ReadFile(d.path); !strings.Contains(string(b), "exported words") {
+		t.Fatalf("exported file: %q", b)
+	}
+	if e := f.call(nil, "Notify", "Approval needed", "write_file wants to write notes.txt"); e != nil || len(d.notified) != 1 {
+		t.Fatalf("Notify: %+v %v", e, d.notified)
+	}
+}

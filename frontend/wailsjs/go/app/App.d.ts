@@ -27,6 +27,8 @@ export function ListThreads(arg1:string,arg2:number):Promise<app.ThreadPage>;
 
 export function NewThread():Promise<history.Thread>;
 
+export function Notify(arg1:string,arg2:string):Promise<void>;
+
 export function PinThread(arg1:string,arg2:boolean):Promise<void>;
 
 export function RemoveQueued(arg1:string,arg2:number):Promise<void>;
@@ -38,6 +40,8 @@ export function ResolveInterrupts(arg1:string,arg2:Array<agui.ResumeEntry>):Prom
 export function RespondPermission(arg1:string,arg2:string,arg3:boolean,arg4:app.RememberScope):Promise<void>;
 
 export function RevokePermissionRule(arg1:string):Promise<void>;
+
+export function SaveExport(arg1:string,arg2:string):Promise<string>;
 
 export function SaveSettings(arg1:app.Settings):Promise<app.SettingsView>;
 

@@ -46,6 +46,10 @@ export function NewThread() {
   return window['go']['app']['App']['NewThread']();
 }
 
+export function Notify(arg1, arg2) {
+  return window['go']['app']['App']['Notify'](arg1, arg2);
+}
+
 export function PinThread(arg1, arg2) {
   return window['go']['app']['App']['PinThread'](arg1, arg2);
 }
@@ -68,6 +72,10 @@ export function RespondPermission(arg1, arg2, arg3, arg4) {
 
 export function RevokePermissionRule(arg1) {
   return window['go']['app']['App']['RevokePermissionRule'](arg1);
+}
+
+export function SaveExport(arg1, arg2) {
+  return window['go']['app']['App']['SaveExport'](arg1, arg2);
 }
 
 export function SaveSettings(arg1) {
