@@ -27,7 +27,7 @@ test('a choice question: nothing chosen is an inline error, a choice continues',
   assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('aria-label')), 'Question');
   // The options come from the schema's enum.
   for (const o of ['Light', 'Dark', 'System']) await card.getByRole('radio', { name: o }).waitFor();
-  const submit = card.locator('button[type=submit]');
+  const submit = card.getByRole('button', { name: 'Submit answer', exact: true });
   await submit.click();
   await card.getByRole('alert').first().waitFor({ timeout: 3000 });
   assert.match(await card.innerText(), /Required|needs attention/);
@@ -51,11 +51,14 @@ test('a form question: an out-of-range age is refused inline, a valid form conti
   const card = page.getByRole('article', { name: 'Question' });
   await card.waitFor({ timeout: 15000 });
   await card.getByText('Tell me about yourself.').waitFor();
+  // Fields follow the schema's `required` order (Go sends keys sorted).
+  const labels = await card.locator('form label').allInnerTexts();
+  assert.ok(labels.findIndex((l) => /Name/.test(l)) < labels.findIndex((l) => /Age/.test(l)), `field order: ${JSON.stringify(labels)}`);
   const name = card.getByRole('textbox', { name: /Name/ });
   const age = card.getByRole('spinbutton', { name: /Age/ }).or(card.getByRole('textbox', { name: /Age/ }));
   await name.fill('Ada');
   await age.fill('999');
-  const submit = card.locator('button[type=submit]');
+  const submit = card.getByRole('button', { name: 'Submit answer', exact: true });
   await submit.click();
   await card.getByRole('alert').first().waitFor({ timeout: 3000 });
   assert.equal(await age.getAttribute('aria-invalid'), 'true', 'the age field is not marked invalid');

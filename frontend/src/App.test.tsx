@@ -8,6 +8,7 @@ import type { Status, ThreadView } from './transport/contract';
 import type { AguiEvent } from './transport/agui';
 import { fixtures } from './test/fixtures';
 import { CONTINUE_TEXT } from './components/ChatView';
+import { JunctureError } from './transport/errors';
 
 const STATUS: Status = { mode: 'desktop', configured: true, endpoint: 'http://127.0.0.1:11434/v1', model: 'llama3.1' };
 
@@ -30,7 +31,7 @@ function setup(views: Record<string, ThreadView>, status: Status = STATUS) {
     ListThreads: () => ({ threads, nextCursor: '' }),
     GetThread: (id) => {
       const v = views[id];
-      if (!v) throw new Error('no such thread');
+      if (!v) throw new JunctureError('not-found', 'no such thread');
       return v;
     },
     SendInput: (threadId) => ({ threadId, queued: false }),
@@ -105,6 +106,44 @@ describe('App', () => {
     await waitFor(() => expect(screen.queryByText('Juncture is writing…')).toBeNull());
     expect(screen.getByText('4').tagName).toBe('STRONG');
     expect(screen.getByRole('button', { name: 'Send (Enter)' })).toBeTruthy();
+  });
+
+  it('a reload reopens the chat that was open; with nothing remembered it starts a new chat', async () => {
+    const views = { 'th-1': emptyView(thread('th-1', 'Maths')), 'th-2': emptyView(thread('th-2', 'Notes')) };
+    const first = setup(views);
+    expect(first.t.callsOf('GetThread')).toEqual([]);
+    await openThread('Notes');
+    expect(window.sessionStorage.getItem('juncture.openThread')).toBe('th-2');
+    first.unmount();
+    const second = setup(views);
+    await waitFor(() => expect(second.t.callsOf('GetThread')).toEqual([['th-2']]));
+    await waitFor(() => expect(document.title).toBe('Notes — Juncture'));
+  });
+
+  it('a remembered chat that no longer exists falls back to a new chat', async () => {
+    window.sessionStorage.setItem('juncture.openThread', 'gone');
+    const { t } = setup({});
+    await waitFor(() => expect(window.sessionStorage.getItem('juncture.openThread')).toBeNull());
+    expect(t.callsOf('GetThread')).toEqual([['gone']]);
+  });
+
+  it('does not show an answer whose beginning was missed until the stored one is loaded', async () => {
+    const stored: ThreadView = emptyView(thread('th-1', 'Maths'));
+    const { t } = setup({ 'th-1': stored });
+    await openThread('Maths');
+    emit(t, 'th-1', [
+      { type: 'RUN_STARTED', threadId: 'th-1', runId: 'r2' },
+      { type: 'TEXT_MESSAGE_CONTENT', messageId: 'x', delta: 'its only line.' },
+    ]);
+    await screen.findByLabelText('Catching up');
+    expect(screen.queryByText(/its only line/)).toBeNull();
+    stored.messages = [{ id: 'x', threadId: 'th-1', role: 'assistant', content: 'The tool returned its only line.', status: 'complete', createdAt: 1 }];
+    emit(t, 'th-1', [
+      { type: 'TEXT_MESSAGE_END', messageId: 'x' },
+      { type: 'RUN_FINISHED', threadId: 'th-1', runId: 'r2', outcome: { type: 'success', pendingToolCallIds: [] } },
+    ]);
+    await screen.findByText('The tool returned its only line.');
+    expect(t.callsOf('GetThread')).toEqual([['th-1'], ['th-1']]);
   });
 
   it('Enter sends (new chat creates the thread first); Shift+Enter does not', async () => {
@@ -264,6 +303,33 @@ describe('App', () => {
     await waitFor(() => expect(document.querySelector('[data-message-id="big-m10"].is-highlighted')).not.toBeNull());
   });
 
+  it('search shows a title hit as the title, and assistant snippets without Markdown syntax', async () => {
+    const { t } = setup({ big: bigThreadView('big', 4) });
+    t.responders.SearchHistory = () => [
+      { threadId: 'big', threadTitle: 'Notes on tools', messageId: '', role: 'system', parts: [{ text: 'Notes on ', match: false }, { text: 'tools', match: true }], createdAt: 1 },
+      {
+        threadId: 'big',
+        threadTitle: 'Notes on tools',
+        messageId: 'big-m1',
+        role: 'assistant',
+        parts: [
+          { text: '> The `write_file` ', match: false },
+          { text: 'tools', match: true },
+          { text: ' are **fast**, see [the docs](https://x.org)', match: false },
+        ],
+        createdAt: 2,
+      },
+    ];
+    await screen.findByRole('button', { name: 'Big thread' });
+    fireEvent.change(screen.getByLabelText('Search conversations'), { target: { value: 'tools' } });
+    const list = await screen.findByRole('list', { name: 'Search results for tools' });
+    const [titleHit, msgHit] = within(list).getAllByRole('button');
+    expect(titleHit!.textContent).not.toMatch(/system:/);
+    expect(within(titleHit!).getByText('tools').tagName).toBe('MARK');
+    expect(titleHit!.querySelector('.search-hit-title')?.textContent).toBe('Notes on tools');
+    expect(msgHit!.querySelector('.search-hit-snippet')?.textContent).toBe('Juncture: The write_file tools are fast, see the docs');
+  });
+
   it('delete hides the thread with an Undo toast and calls DeleteThread only after ~5 s', async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
     const { t } = setup({ 'th-1': emptyView(thread('th-1', 'Keep me')), 'th-2': emptyView(thread('th-2', 'Drop me')) });
@@ -304,6 +370,9 @@ describe('App', () => {
     fireEvent.click(screen.getByRole('menuitem', { name: 'Pin' }));
     expect(t.callsOf('PinThread')).toEqual([['th-1', true]]);
     expect(screen.getByRole('region', { name: 'Pinned' })).toBeTruthy();
+    // The chat button is named by its title alone; the status is its description.
+    const chat = screen.getByRole('button', { name: 'New name', description: 'Pinned' });
+    expect(chat.getAttribute('title')).toBe('New name');
   });
 
   it('prefixes the title when an approval arrives while the window is not focused', async () => {

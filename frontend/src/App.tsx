@@ -23,6 +23,26 @@ export function applyTheme(theme: Theme): void {
 
 let toastSeq = 0;
 
+const OPEN_KEY = 'juncture.openThread';
+
+/** The open chat is remembered for this tab, so a reload reopens it. */
+export function rememberOpenThread(id: string | null): void {
+  try {
+    if (id) window.sessionStorage.setItem(OPEN_KEY, id);
+    else window.sessionStorage.removeItem(OPEN_KEY);
+  } catch {
+    // storage disabled: a reload opens a new chat
+  }
+}
+
+export function rememberedOpenThread(): string | null {
+  try {
+    return window.sessionStorage.getItem(OPEN_KEY);
+  } catch {
+    return null;
+  }
+}
+
 export function App() {
   const transport = useTransport();
   const [status, setStatus] = useState<Status | null>(null);
@@ -40,6 +60,21 @@ export function App() {
   useAttention(transport);
   const ctrl = useThread(transport, list.upsert);
   const { open, stop } = ctrl;
+
+  // Reopen the chat that was open before a reload (nothing remembered: new chat).
+  const restored = useRef<string | null | undefined>(undefined);
+  useEffect(() => {
+    if (restored.current !== undefined) return;
+    restored.current = rememberedOpenThread();
+    if (restored.current) open(restored.current);
+  }, [open]);
+  useEffect(() => {
+    if (restored.current !== undefined) rememberOpenThread(ctrl.threadId);
+  }, [ctrl.threadId]);
+  // The remembered chat is gone (deleted elsewhere): start a new one.
+  useEffect(() => {
+    if (ctrl.loadError?.code === 'not-found' && ctrl.threadId && ctrl.threadId === restored.current) open(null);
+  }, [ctrl.loadError, ctrl.threadId, open]);
 
   // Client tools (copy_to_clipboard, open_url) for every thread.
   const runner = useMemo(() => new ClientToolRunner(transport), [transport]);

@@ -116,7 +116,7 @@ describe('InterruptPanel', () => {
     const question = screen.getByRole('article', { name: 'Question' });
     fireEvent.click(within(question).getByRole('radio', { name: 'work' }));
     await act(async () => {
-      fireEvent.click(within(question).getByRole('button', { name: 'Submit' }));
+      fireEvent.click(within(question).getByRole('button', { name: 'Submit answer' }));
     });
     expect(onSubmit).toHaveBeenCalledTimes(1);
     expect(onSubmit.mock.calls[0]![0]).toEqual({
@@ -184,7 +184,7 @@ describe('InterruptPanel', () => {
     const { onSubmit } = setup([classifyInterrupt(it0, {})]);
     fireEvent.change(screen.getByLabelText(/Your answer/), { target: { value: 'notes.md' } });
     await act(async () => {
-      fireEvent.click(screen.getByRole('button', { name: 'Submit' }));
+      fireEvent.click(screen.getByRole('button', { name: 'Submit answer' }));
     });
     expect(onSubmit.mock.calls[0]![0].resolutions).toEqual([{ interruptId: 'q-1', status: 'resolved', payload: 'notes.md' }]);
   });

@@ -89,12 +89,20 @@ function MessageRowImpl({ item, highlighted, idle, onContinue, onRegenerate, onE
 
   const interrupted = m.status === 'interrupted';
   const streaming = m.status === 'streaming';
-  const text = stripMarker(m.content);
+  // A message whose beginning was missed is not shown until it is refetched.
+  const text = m.partial ? '' : stripMarker(m.content);
   const empty = !text && !item.tools.length && !m.reasoning;
   return (
-    <article className={cls} aria-label="Juncture said" aria-busy={streaming || undefined} data-message-id={m.id}>
+    <article className={cls} aria-label="Juncture said" aria-busy={streaming || m.partial || undefined} data-message-id={m.id}>
       {text && <Markdown text={text} highlight={!streaming} />}
-      {streaming && empty && (
+      {m.partial && (
+        <div className="msg-typing" aria-label="Catching up">
+          <span />
+          <span />
+          <span />
+        </div>
+      )}
+      {streaming && empty && !m.partial && (
         <div className="msg-typing" aria-label="Writing">
           <span />
           <span />
@@ -121,7 +129,7 @@ function MessageRowImpl({ item, highlighted, idle, onContinue, onRegenerate, onE
         </div>
       )}
       {interrupted && empty && <p className="msg-muted">Stopped before any answer.</p>}
-      {!streaming && (
+      {!streaming && !m.partial && (
         <div className="msg-actions">
           {interrupted && <span className="msg-badge">Interrupted</span>}
           {text && <CopyButton text={text} />}

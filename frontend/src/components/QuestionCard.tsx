@@ -62,6 +62,7 @@ export function QuestionCard({
       ) : (
         <SchemaForm
           schema={schema}
+          submitLabel="Submit answer"
           disabled={busy}
           serverError={error ?? null}
           initial={last.current}

@@ -52,6 +52,15 @@ describe('SchemaForm', () => {
     expect(container.querySelectorAll('.sf-req').length).toBeGreaterThanOrEqual(4);
   });
 
+  it('orders fields by `required`, then alphabetically (not by JSON key order)', () => {
+    const { container } = setup();
+    const top = new Set(['Your name', 'Notes', 'Speed', 'City', 'Copies', 'Price', 'Gift wrap', 'Extras', 'Address']);
+    const order = [...container.querySelectorAll('label, legend')]
+      .map((el) => (el.textContent ?? '').replace(/\*/g, '').trim())
+      .filter((t) => top.has(t));
+    expect(order).toEqual(['Your name', 'Speed', 'Copies', 'Address', 'City', 'Extras', 'Gift wrap', 'Notes', 'Price']);
+  });
+
   it('blocks submit with errors, then submits once valid (invalid-then-valid, as typed)', () => {
     const { onSubmit } = setup();
     fireEvent.click(screen.getByRole('button', { name: 'Submit' }));

@@ -1,4 +1,4 @@
-import { memo, useEffect, useRef, useState } from 'react';
+import { memo, useEffect, useId, useRef, useState } from 'react';
 import type { Thread } from '../transport/contract';
 import type { Activity } from '../hooks/useThreadActivity';
 import { IconMore, IconPin } from './icons';
@@ -22,6 +22,14 @@ function ThreadItemImpl({ thread, active, activity, onOpen, onRename, onPin, onE
   const moreRef = useRef<HTMLButtonElement>(null);
   const inputRef = useRef<HTMLInputElement>(null);
   const title = thread.title || 'New chat';
+  const descId = useId();
+  // The button is named by the title alone; its status is its description.
+  const status = [
+    thread.pinned ? 'Pinned' : '',
+    activity === 'running' ? 'Running' : activity === 'awaiting' ? 'Waiting for your decision' : '',
+  ]
+    .filter(Boolean)
+    .join(', ');
 
   useEffect(() => {
     if (!menu) return;
@@ -94,20 +102,26 @@ function ThreadItemImpl({ thread, active, activity, onOpen, onRename, onPin, onE
           setRenaming(true);
         }}
         title={title}
+        aria-describedby={status ? descId : undefined}
       >
         {thread.pinned && (
-          <span className="titem-pin" aria-label="Pinned">
+          <span className="titem-pin" aria-hidden="true">
             <IconPin />
           </span>
         )}
         <span className="titem-title">{title}</span>
-        {activity === 'running' && <span className="titem-activity running" aria-label="Running" />}
+        {activity === 'running' && <span className="titem-activity running" aria-hidden="true" />}
         {activity === 'awaiting' && (
-          <span className="titem-activity awaiting" aria-label="Waiting for your decision">
+          <span className="titem-activity awaiting" aria-hidden="true">
             !
           </span>
         )}
       </button>
+      {status && (
+        <span id={descId} hidden>
+          {status}
+        </span>
+      )}
       <button
         ref={moreRef}
         type="button"

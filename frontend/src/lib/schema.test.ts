@@ -96,3 +96,16 @@ describe('validate', () => {
 function validValue() {
   return { name: 'Ada', color: 'green', count: 3, agree: true, tags: ['x'], address: { zip: '12345' } };
 }
+
+describe('properties order', () => {
+  it('lists required properties in `required` order, then the rest alphabetically (Go sends keys sorted)', async () => {
+    const { properties } = await import('./schema');
+    const s: Schema = {
+      type: 'object',
+      properties: { age: { type: 'integer' }, city: { type: 'string' }, email: { type: 'string' }, name: { type: 'string' }, bio: { type: 'string' } },
+      required: ['name', 'email', 'unknown'],
+    };
+    expect(properties(s).map(([k]) => k)).toEqual(['name', 'email', 'age', 'bio', 'city']);
+    expect(properties({ type: 'object', properties: { b: {}, a: {} } }).map(([k]) => k)).toEqual(['a', 'b']);
+  });
+});

@@ -64,9 +64,25 @@ function isLongText(s: Schema): boolean {
   return isString(s.contentMediaType) && s.contentMediaType.startsWith('text/');
 }
 
+/**
+ * An object schema's properties in display order. Go sends schemas as
+ * canonical JSON (keys sorted), so key order says nothing; arrays keep
+ * theirs: properties listed in `required` come first in that order, then
+ * the rest alphabetically.
+ */
 export function properties(s: Schema): [string, Schema][] {
   if (!isObject(s.properties)) return [];
-  return Object.entries(s.properties).filter((e): e is [string, Schema] => isObject(e[1]));
+  const entries = Object.entries(s.properties).filter((e): e is [string, Schema] => isObject(e[1]));
+  const order = new Map<string, number>();
+  if (Array.isArray(s.required)) for (const k of s.required) if (isString(k) && !order.has(k)) order.set(k, order.size);
+  return entries.sort(([a], [b]) => {
+    const ia = order.get(a);
+    const ib = order.get(b);
+    if (ia !== undefined && ib !== undefined) return ia - ib;
+    if (ia !== undefined) return -1;
+    if (ib !== undefined) return 1;
+    return a < b ? -1 : a > b ? 1 : 0;
+  });
 }
 
 export function requiredKeys(s: Schema): Set<string> {

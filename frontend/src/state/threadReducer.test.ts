@@ -281,13 +281,23 @@ describe('load from GetThread', () => {
     expect(v.status).toBe('idle');
   });
 
-  it('drops deltas that arrived while loading for messages the snapshot has, and asks for a resync', () => {
-    const running = { ...view, running: true, messages: [...view.messages.slice(0, 1), { ...view.messages[1]!, status: 'streaming' as const }] };
+  const streamingView = (content: string, extra: Partial<ThreadView> = {}): ThreadView => ({
+    ...view,
+    running: true,
+    queued: [],
+    clientTools: [],
+    toolStates: {},
+    messages: [view.messages[0]!, { id: 'a', threadId: 'th-1', role: 'assistant', content, status: 'streaming', createdAt: 2 }],
+    ...extra,
+  });
+
+  it('drops buffered deltas of messages the store has finished, and applies the rest', () => {
+    const done = { ...view, running: true, messages: view.messages.slice(0, 2) };
     const s = threadReducer(emptyThreadState('th-1'), {
       type: 'load',
-      view: running,
+      view: done,
       pending: [
-        { type: 'TEXT_MESSAGE_CONTENT', messageId: 'a', delta: ' (dup)' },
+        { type: 'TEXT_MESSAGE_CONTENT', messageId: 'a', delta: 're' },
         { type: 'TEXT_MESSAGE_END', messageId: 'a' },
         { type: 'TEXT_MESSAGE_START', messageId: 'z', role: 'assistant' },
         { type: 'TEXT_MESSAGE_CONTENT', messageId: 'z', delta: 'new' },
@@ -295,8 +305,89 @@ describe('load from GetThread', () => {
     });
     expect(s.messages.find((m) => m.id === 'a')?.content).toBe('Sure');
     expect(s.messages.find((m) => m.id === 'a')?.status).toBe('complete');
-    expect(s.messages.find((m) => m.id === 'z')?.content).toBe('new');
+    // A START for a message the snapshot lacks creates it.
+    expect(s.messages.find((m) => m.id === 'z')).toMatchObject({ content: 'new', status: 'streaming' });
+    expect(s.messages.find((m) => m.id === 'z')?.partial).toBeUndefined();
+    expect(s.needsResync).toBe(false);
+  });
+
+  it('continues a message seen live from its START with the buffered deltas (checkpoint is older)', () => {
+    const live = run([
+      { type: 'RUN_STARTED', threadId: 'th-1', runId: 'r1' },
+      { type: 'TEXT_MESSAGE_START', messageId: 'a', role: 'assistant' },
+      { type: 'TEXT_MESSAGE_CONTENT', messageId: 'a', delta: 'Hello, ' },
+      { type: 'TEXT_MESSAGE_CONTENT', messageId: 'a', delta: 'wor' },
+    ]);
+    const s = threadReducer(live, {
+      type: 'load',
+      view: streamingView('Hello'),
+      pending: [
+        { type: 'TEXT_MESSAGE_CONTENT', messageId: 'a', delta: 'ld' },
+        { type: 'TEXT_MESSAGE_CONTENT', messageId: 'a', delta: '!' },
+      ],
+    });
+    expect(s.messages.map((m) => [m.id, m.content])).toEqual([
+      ['u', 'copy it'],
+      ['a', 'Hello, world!'],
+    ]);
+    expect(s.phase).toBe('running');
+    expect(s.runId).toBe('r1');
+    expect(s.needsResync).toBe(false);
+  });
+
+  it('keeps a live message the store does not have yet, and its buffered deltas', () => {
+    const live = run([
+      { type: 'RUN_STARTED', threadId: 'th-1', runId: 'r1' },
+      { type: 'TEXT_MESSAGE_START', messageId: 'n', role: 'assistant' },
+      { type: 'TEXT_MESSAGE_CONTENT', messageId: 'n', delta: 'The write_file ' },
+      { type: 'TOOL_CALL_START', toolCallId: 'c9', toolCallName: 'write_file', parentMessageId: 'n' },
+      { type: 'TOOL_CALL_ARGS', toolCallId: 'c9', delta: '{"pa' },
+    ]);
+    const s = threadReducer(live, {
+      type: 'load',
+      view: { ...view, running: true, messages: view.messages.slice(0, 2), clientTools: [], toolStates: {} },
+      pending: [
+        { type: 'TEXT_MESSAGE_CONTENT', messageId: 'n', delta: 'tool returned' },
+        { type: 'TOOL_CALL_ARGS', toolCallId: 'c9', delta: 'th":"x"}' },
+      ],
+    });
+    const n = s.messages.find((m) => m.id === 'n')!;
+    expect(n.content).toBe('The write_file tool returned');
+    expect(n.partial).toBeUndefined();
+    expect(s.toolCalls.c9?.args).toBe('{"path":"x"}');
+    expect(s.needsResync).toBe(false);
+  });
+
+  it('overlaps buffered deltas with a checkpointed message it never saw live: nothing lost or doubled', () => {
+    const s = threadReducer(emptyThreadState('th-1'), {
+      type: 'load',
+      view: streamingView('One two thr'),
+      pending: [
+        { type: 'TEXT_MESSAGE_CONTENT', messageId: 'a', delta: ' tw' },
+        { type: 'TEXT_MESSAGE_CONTENT', messageId: 'a', delta: 'o three' },
+        { type: 'TEXT_MESSAGE_CONTENT', messageId: 'a', delta: ' four' },
+      ],
+    });
+    expect(s.messages.find((m) => m.id === 'a')?.content).toBe('One two three four');
+    // A gap before the buffer cannot be ruled out: refetch when quiet.
     expect(s.needsResync).toBe(true);
+  });
+
+  it('hides a message whose START was missed and asks for a resync', () => {
+    const s = run([
+      { type: 'TEXT_MESSAGE_CONTENT', messageId: 'x', delta: 'its only line' },
+      { type: 'TEXT_MESSAGE_END', messageId: 'x' },
+    ]);
+    expect(s.messages[0]).toMatchObject({ id: 'x', partial: true, content: 'its only line' });
+    expect(s.needsResync).toBe(true);
+    // The stored message replaces it.
+    const loaded = threadReducer(s, {
+      type: 'load',
+      view: { ...view, messages: [{ id: 'x', threadId: 'th-1', role: 'assistant', content: 'The tool returned its only line', status: 'complete', createdAt: 5 }] },
+    });
+    expect(loaded.messages[0]).toMatchObject({ id: 'x', content: 'The tool returned its only line' });
+    expect(loaded.messages[0]!.partial).toBeUndefined();
+    expect(loaded.needsResync).toBe(false);
   });
 
   it('ignores a load for another thread', () => {

@@ -35,6 +35,8 @@ export interface UIMessage {
   local?: boolean;
   /** Created by reasoning before the answer's own START; adopted by it. */
   placeholder?: boolean;
+  /** Its beginning was missed (the event stream was down): hidden until refetched. */
+  partial?: boolean;
 }
 
 export type RunPhase = 'idle' | 'running' | 'awaiting' | 'error';

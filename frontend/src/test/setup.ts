@@ -6,4 +6,5 @@ configure({ asyncUtilTimeout: 5000 });
 
 afterEach(() => {
   cleanup();
+  window.sessionStorage.clear();
 });

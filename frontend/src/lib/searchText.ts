@@ -1,0 +1,63 @@
+// Display helpers for search hits: snippets of assistant messages are
+// Markdown source, shown as plain text (the syntax characters are dropped,
+// the highlighted words kept).
+
+import type { SearchHitPart } from '../transport/contract';
+
+type Range = [number, number];
+
+/** Syntax to drop: each rule returns the ranges of one match to remove. */
+const RULES: [RegExp, (m: RegExpExecArray) => Range[]][] = [
+  // [text](url) and ![alt](url): keep the text.
+  [
+    /(!?\[)([^\]\n]*)(\]\([^)\s]*(?:\s+"[^"\n]*")?\))/g,
+    (m) => [
+      [m.index, m.index + m[1]!.length],
+      [m.index + m[1]!.length + m[2]!.length, m.index + m[0].length],
+    ],
+  ],
+  // The end of a link whose start the snippet cut off, or the start of one it cut.
+  [/\]\((?:[a-z]+:|\/|#)[^)\s]*\)?/gi, (m) => [[m.index, m.index + m[0].length]]],
+  [/!?\[(?=[^\]\n]*$)/g, (m) => [[m.index, m.index + m[0].length]]],
+  // <https://…> autolinks.
+  [/<((?:https?|mailto):[^>\s]*)>/g, (m) => [[m.index, m.index + 1], [m.index + m[0].length - 1, m.index + m[0].length]]],
+  // Block markers at the start of a line (after the snippet's "…" if any).
+  [
+    /^((?:…|\.\.\.)?[ \t]*)((?:>[ \t]?)+|#{1,6}[ \t]+|[-*+][ \t]+(?:\[[ xX]\][ \t]+)?|```[\w-]*|~~~[\w-]*)/gm,
+    (m) => [[m.index + m[1]!.length, m.index + m[0].length]],
+  ],
+  // Horizontal rules.
+  [/^[ \t]*([-*_])(?:[ \t]*\1){2,}[ \t]*$/gm, (m) => [[m.index, m.index + m[0].length]]],
+  // Code spans, strong / strike markers.
+  [/`+|\*\*+|__+|~~/g, (m) => [[m.index, m.index + m[0].length]]],
+  // Single * or _ emphasis markers next to a word.
+  [/(?<![\w*])[*_](?=[^\s*_])|(?<=[^\s*_])[*_](?![\w*])/g, (m) => [[m.index, m.index + 1]]],
+];
+
+/** Drops Markdown syntax from snippet parts; the text inside marks is kept, parts re-merged. */
+export function stripMarkdownParts(parts: readonly SearchHitPart[]): SearchHitPart[] {
+  const text = parts.map((p) => p.text).join('');
+  const drop = new Uint8Array(text.length);
+  for (const [re, ranges] of RULES) {
+    re.lastIndex = 0;
+    for (let m = re.exec(text); m; m = re.exec(text)) {
+      if (m[0] === '') {
+        re.lastIndex++;
+        continue;
+      }
+      for (const [a, b] of ranges(m)) drop.fill(1, a, b);
+    }
+  }
+  const out: SearchHitPart[] = [];
+  let at = 0;
+  for (const p of parts) {
+    let kept = '';
+    for (let i = 0; i < p.text.length; i++) if (!drop[at + i]) kept += p.text[i];
+    at += p.text.length;
+    if (!kept) continue;
+    const last = out[out.length - 1];
+    if (last && last.match === p.match) last.text += kept;
+    else out.push({ text: kept, match: p.match });
+  }
+  return out;
+}

@@ -1,0 +1,240 @@
+// Loading a thread from GetThread's ThreadView, and merging it with what
+// the live stream already showed and with the events that arrived while
+// GetThread was in flight.
+//
+// GetThread reads the store: a message being streamed is there as a
+// checkpoint (status "streaming", text up to ~200 ms old, no tool calls) or
+// not at all yet. Events that arrive while the call is in flight are
+// buffered and handed to `loadView`, which applies exactly those the
+// snapshot does not already contain:
+// - a message the live stream showed from its START keeps its live text
+//   (the snapshot is only an older prefix of it) and the buffered deltas
+//   continue it;
+// - a streaming message known only from the snapshot takes the buffered
+//   deltas after their overlap with the checkpoint's end;
+// - messages and tool calls of the running turn that the snapshot does not
+//   have yet are kept from the live view;
+// - deltas for messages the snapshot has as finished are already in it.
+// Whenever a gap cannot be ruled out, a resync is requested for the next
+// quiet point (the stored messages then replace the view).
+
+import type { AguiEvent } from '../transport/agui';
+import type { Message, ThreadView } from '../transport/contract';
+import { reduceEvents } from './reduceEvents';
+import { INTERRUPT_MARKER, emptyThreadState, type ThreadState, type ToolCallView, type UIMessage } from './types';
+
+/** Builds the state from GetThread's ThreadView. */
+export function stateFromView(view: ThreadView, prev?: ThreadState): ThreadState {
+  const s = emptyThreadState(view.thread.id, view.thread);
+  s.loaded = true;
+  const tools: Record<string, ToolCallView> = {};
+  const messages: UIMessage[] = [];
+  const results = new Map<string, Message>();
+  for (const m of view.messages) if (m.role === 'tool' && m.toolCallId) results.set(m.toolCallId, m);
+  const known = new Set<string>();
+  for (const m of view.messages) for (const c of m.toolCalls ?? []) known.add(c.id);
+  for (const m of view.messages) {
+    if (m.role === 'tool' && m.toolCallId && known.has(m.toolCallId)) continue;
+    const u: UIMessage = {
+      id: m.id,
+      role: m.role,
+      content: m.content,
+      reasoning: m.reasoning ?? '',
+      reasoningStreaming: false,
+      toolCallIds: (m.toolCalls ?? []).map((c) => c.id),
+      status: m.status,
+      createdAt: m.createdAt,
+    };
+    if (m.runId) u.runId = m.runId;
+    if (m.error) u.error = m.error;
+    if (m.role === 'tool' && m.toolCallId) u.toolCallId = m.toolCallId;
+    if (m.role === 'assistant' && m.status === 'complete' && m.content.endsWith(INTERRUPT_MARKER)) u.status = 'interrupted';
+    for (const c of m.toolCalls ?? []) {
+      const t: ToolCallView = { id: c.id, name: c.name, args: c.arguments, argsComplete: true, messageId: m.id };
+      if (m.runId) t.runId = m.runId;
+      const r = results.get(c.id);
+      if (r) {
+        t.result = r.content;
+        if (r.isError) t.isError = true;
+      }
+      const st = view.toolStates[c.id];
+      if (st) t.state = st;
+      else if (r) t.state = r.isError ? 'failed' : 'done';
+      tools[c.id] = t;
+    }
+    messages.push(u);
+  }
+  s.messages = messages;
+  s.toolCalls = tools;
+  s.queued = view.queued;
+  s.interrupts = view.interrupts;
+  s.clientTools = view.clientTools
+    .filter((c) => c.state === 'pending' || c.state === '')
+    .map((c) => ({ toolCallId: c.toolCallId, toolName: c.toolName, arguments: c.arguments || '{}', restored: true }));
+  for (const c of s.clientTools) {
+    const t = tools[c.toolCallId];
+    if (t && !t.state) t.state = 'pending-client';
+  }
+  s.phase = view.interrupts.length ? 'awaiting' : view.running ? 'running' : 'idle';
+  if (prev?.runError && !view.running) {
+    s.runError = prev.runError;
+    if (!view.interrupts.length) s.phase = 'error';
+  }
+  return s;
+}
+
+/** Longest k such that `a` ends with the first k characters of `b`. */
+export function overlap(a: string, b: string): number {
+  for (let k = Math.min(a.length, b.length); k > 0; k--) if (a.endsWith(b.slice(0, k))) return k;
+  return 0;
+}
+
+function textDeltaId(e: AguiEvent): string | undefined {
+  if (e.type === 'TEXT_MESSAGE_CONTENT') return e.messageId;
+  if (e.type === 'TEXT_MESSAGE_CHUNK') return e.messageId;
+  return undefined;
+}
+
+function reasoningDeltaId(e: AguiEvent): string | undefined {
+  if (e.type === 'REASONING_MESSAGE_CONTENT') return e.messageId;
+  if (e.type === 'REASONING_MESSAGE_CHUNK') return e.messageId;
+  return undefined;
+}
+
+function toolDeltaId(e: AguiEvent): string | undefined {
+  if (e.type === 'TOOL_CALL_ARGS') return e.toolCallId;
+  if (e.type === 'TOOL_CALL_CHUNK') return e.toolCallId;
+  return undefined;
+}
+
+/**
+ * The state after a GetThread load: the view, merged with the live state
+ * `prev` (same thread, turn still running) and the events `pending` that
+ * arrived while the call was in flight.
+ */
+export function loadView(prev: ThreadState, view: ThreadView, pending: readonly AguiEvent[], keepError: boolean): ThreadState {
+  const s = stateFromView(view, keepError ? prev : undefined);
+  const same = prev.threadId === view.thread.id;
+  let resync = false;
+  /** Messages whose text continues exactly with the buffered deltas. */
+  const exact = new Set<string>();
+  /** Streaming messages known only from the checkpoint: text to overlap. */
+  const fromCheckpoint = new Map<string, UIMessage>();
+  const live = new Map(same ? prev.messages.map((m) => [m.id, m]) : []);
+  const snapIds = new Set(s.messages.map((m) => m.id));
+  const carriedTools = new Set<string>();
+
+  const carryTools = (m: UIMessage) => {
+    for (const id of m.toolCallIds) {
+      const t = prev.toolCalls[id];
+      if (t && !s.toolCalls[id]) {
+        s.toolCalls[id] = t;
+        carriedTools.add(id);
+      }
+    }
+  };
+
+  s.messages = s.messages.map((m) => {
+    if (m.status !== 'streaming') return m;
+    const p = live.get(m.id);
+    if (p && !p.partial && !p.local && p.content.startsWith(m.content)) {
+      // Seen live from its START: the live text is exact and newer.
+      const u: UIMessage = { ...m, content: p.content, status: p.status, reasoningStreaming: p.reasoningStreaming };
+      if (p.reasoning.startsWith(m.reasoning)) u.reasoning = p.reasoning;
+      const ids = [...m.toolCallIds];
+      for (const id of p.toolCallIds) if (!ids.includes(id)) ids.push(id);
+      u.toolCallIds = ids;
+      carryTools(u);
+      exact.add(m.id);
+      return u;
+    }
+    const u: UIMessage = { ...m };
+    if (p) {
+      u.toolCallIds = [...new Set([...m.toolCallIds, ...p.toolCallIds])];
+      carryTools(u);
+      if (p.partial) u.partial = true; // resolved below by the overlap
+    }
+    fromCheckpoint.set(m.id, u);
+    resync = true;
+    return u;
+  });
+
+  if (same && view.running) {
+    // The running turn's messages the store does not have yet.
+    for (const p of prev.messages) {
+      if (snapIds.has(p.id) || p.local) continue;
+      const current = p.status === 'streaming' || p.placeholder || (prev.runId !== null && p.runId === prev.runId);
+      if (!current) continue;
+      s.messages.push(p);
+      carryTools(p);
+      if (p.partial) resync = true;
+      else exact.add(p.id);
+    }
+    if (prev.phase === 'running' && prev.runId) s.runId = prev.runId;
+    const kept = new Set(s.messages.map((m) => m.id));
+    const rt: Record<string, string> = {};
+    for (const [k, v] of Object.entries(prev.reasoningTarget)) if (kept.has(v)) rt[k] = v;
+    s.reasoningTarget = rt;
+    s.lastTextChunkId = prev.lastTextChunkId;
+    s.lastReasoningChunkId = prev.lastReasoningChunkId;
+    s.lastToolChunkId = prev.lastToolChunkId;
+  }
+
+  // Overlap checkpointed text with what came live (a partial message's
+  // text, then the buffered deltas): skip what the checkpoint already has.
+  const skip = new Map<string, number>();
+  for (const [id, m] of fromCheckpoint) {
+    const p = live.get(id);
+    const head = p?.partial ? p.content : '';
+    let rest = '';
+    for (const e of pending) if (textDeltaId(e) === id && 'delta' in e) rest += e.delta;
+    const k = overlap(m.content, head + rest);
+    if (head) {
+      if (k > 0) {
+        m.content += head.slice(k);
+        delete m.partial;
+      } else m.content += head;
+    }
+    skip.set(id, Math.max(0, k - head.length));
+  }
+
+  const snapMsg = new Map(s.messages.map((m) => [m.id, m]));
+  const keep: AguiEvent[] = [];
+  for (const e of pending) {
+    const tid = textDeltaId(e);
+    if (tid !== undefined) {
+      const id = tid;
+      if (snapMsg.has(id) && !exact.has(id)) {
+        if (!fromCheckpoint.has(id)) continue; // finished in the store: already contained
+        const n = skip.get(id) ?? 0;
+        if (n > 0 && 'delta' in e) {
+          const cut = Math.min(n, e.delta.length);
+          skip.set(id, n - cut);
+          if (cut === e.delta.length) continue;
+          keep.push({ ...e, delta: e.delta.slice(cut) });
+          continue;
+        }
+      }
+      keep.push(e);
+      continue;
+    }
+    const rid = reasoningDeltaId(e);
+    if (rid !== undefined) {
+      const target = s.reasoningTarget[rid] ?? rid;
+      if (snapMsg.has(target) && !exact.has(target)) {
+        resync = true;
+        continue;
+      }
+      keep.push(e);
+      continue;
+    }
+    const cid = toolDeltaId(e);
+    if (cid !== undefined && cid in s.toolCalls && !carriedTools.has(cid)) {
+      // The store only has complete arguments.
+      continue;
+    }
+    keep.push(e);
+  }
+  const next = reduceEvents(s, keep);
+  return resync && !next.needsResync ? { ...next, needsResync: true } : next;
+}

@@ -1,0 +1,153 @@
+// Run lifecycle events (start, finish, error) and the Juncture CUSTOM events
+// (live tool states, stop, message errors).
+
+import type { AguiEvent } from '../transport/agui';
+import { isObject, isString, isStringArray, optStr, str } from '../transport/json';
+import { isToolState } from '../transport/contract';
+import { Draft, newMessage } from './draft';
+import { addClientTools, stubTool } from './toolEvents';
+import type { RunError } from './types';
+
+function finishStreaming(d: Draft, to: 'complete' | 'interrupted'): void {
+  const ms = d.s.messages;
+  for (let i = 0; i < ms.length; i++) {
+    const m = ms[i]!;
+    if (m.status === 'streaming' || m.placeholder || m.reasoningStreaming) {
+      const c = d.msgAt(i);
+      if (c.status === 'streaming') c.status = to;
+      c.placeholder = false;
+      c.reasoningStreaming = false;
+    }
+  }
+}
+
+function parseRunError(e: Extract<AguiEvent, { type: 'RUN_ERROR' }>): RunError {
+  const itemErrors: Record<string, string> = {};
+  const tanstack = e.metadata && isObject(e.metadata.tanstack) ? e.metadata.tanstack : undefined;
+  const list = tanstack && Array.isArray(tanstack.interruptErrors) ? tanstack.interruptErrors : [];
+  for (const it of list) {
+    if (!isObject(it)) continue;
+    const id = optStr(it, 'interruptId');
+    const msg = str(it, 'message');
+    if (id && msg) itemErrors[id] = itemErrors[id] ? `${itemErrors[id]} ${msg}` : msg;
+  }
+  const err: RunError = { message: e.message, itemErrors };
+  if (e.code) err.code = e.code;
+  return err;
+}
+
+type RunEvent = Extract<AguiEvent, { type: 'RUN_STARTED' | 'RUN_FINISHED' | 'RUN_ERROR' }>;
+
+export function applyRunEvent(d: Draft, e: RunEvent): void {
+  switch (e.type) {
+    case 'RUN_STARTED':
+      d.s.phase = 'running';
+      d.s.runId = e.runId || null;
+      d.s.runError = null;
+      d.s.interrupts = [];
+      d.s.clientTools = [];
+      return;
+    case 'RUN_FINISHED': {
+      const cancelled = e.outcome.type === 'cancelled';
+      finishStreaming(d, cancelled ? 'interrupted' : 'complete');
+      if (cancelled) {
+        // Go reports each call's fate with juncture.tool_state; this is the
+        // fallback for calls left without one.
+        for (const t of Object.values(d.s.toolCalls)) {
+          if (t.result !== undefined || (t.state && t.state !== 'running' && t.state !== 'awaiting-approval')) continue;
+          if (d.s.runId && t.runId && t.runId !== d.s.runId) continue;
+          const c = d.tool(t.id);
+          if (c) c.state = t.state === 'running' ? 'interrupted-mid-run' : 'interrupted';
+        }
+      }
+      d.s.runError = null;
+      d.s.runId = null;
+      if (e.outcome.type === 'interrupt') {
+        d.s.phase = 'awaiting';
+        d.s.interrupts = e.outcome.interrupts;
+      } else {
+        d.s.phase = 'idle';
+        d.s.interrupts = [];
+      }
+      if (e.outcome.type === 'success') {
+        let ids = e.outcome.pendingToolCallIds;
+        if (!ids.length) {
+          ids = Object.values(d.s.toolCalls)
+            .filter((t) => t.state === 'pending-client' && t.result === undefined)
+            .map((t) => t.id);
+        }
+        addClientTools(d, ids);
+      }
+      return;
+    }
+    case 'RUN_ERROR':
+      finishStreaming(d, 'complete');
+      d.s.phase = 'error';
+      d.s.runError = parseRunError(e);
+      d.s.runId = null;
+      d.s.needsResync = true;
+      return;
+  }
+}
+
+export function applyCustom(d: Draft, name: string, value: unknown, ts: number): void {
+  if (!isObject(value)) return;
+  switch (name) {
+    case 'juncture.tool_state': {
+      const id = optStr(value, 'toolCallId');
+      if (!id || !isToolState(value.state)) return;
+      const t = stubTool(d, id);
+      t.state = value.state;
+      if (isString(value.result)) t.result = value.result;
+      if (value.state === 'failed') t.isError = true;
+      if (value.state === 'pending-client') addClientTools(d, [id]);
+      return;
+    }
+    case 'juncture.stopped': {
+      const dropped = isStringArray(value.droppedToolCallIds) ? value.droppedToolCallIds : [];
+      const mid = optStr(value, 'messageId');
+      let m = mid ? d.msg(mid) : null;
+      if (!m) {
+        const ms = d.s.messages;
+        for (let i = ms.length - 1; i >= 0; i--) {
+          if (ms[i]!.role === 'user') break;
+          if (ms[i]!.role === 'assistant' && ms[i]!.status === 'streaming') {
+            m = d.msgAt(i);
+            break;
+          }
+        }
+      }
+      if (m) {
+        m.status = 'interrupted';
+        m.placeholder = false;
+        m.reasoningStreaming = false;
+      }
+      if (dropped.length) {
+        const drop = new Set(dropped);
+        for (const id of dropped) {
+          const t = d.s.toolCalls[id];
+          const owner = t ? d.msg(t.messageId) : m;
+          if (owner) owner.toolCallIds = owner.toolCallIds.filter((x) => !drop.has(x));
+          d.deleteTool(id);
+        }
+        if (d.s.clientTools.some((c) => drop.has(c.toolCallId))) {
+          d.s.clientTools = d.s.clientTools.filter((c) => !drop.has(c.toolCallId));
+        }
+      }
+      return;
+    }
+    case 'juncture.message_error': {
+      const id = optStr(value, 'messageId');
+      const error = str(value, 'error', 'The model endpoint returned an error.');
+      let m = id ? d.msg(id) : null;
+      if (!m) m = d.push(newMessage(id ?? `error-${ts}`, 'assistant', ts, d.s.runId));
+      m.status = 'error';
+      m.error = error;
+      m.placeholder = false;
+      m.reasoningStreaming = false;
+      return;
+    }
+    default:
+      return;
+  }
+}
