@@ -207,7 +207,7 @@ func (s *Stream) Next() bool {
 			}
 			return false
 		}
-		d, endpointErr, err := decodeChunk(data)
+		d, endpointErr, err := scanChunk(data)
 		if err != nil {
 			s.err = &EndpointError{Message: "the endpoint sent a malformed chunk: " + err.Error()}
 			return false

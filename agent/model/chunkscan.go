@@ -1,0 +1,923 @@
+package model
+
+import (
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf16"
+	"unicode/utf8"
+)
+
+// scanChunk extracts from one chat.completion.chunk exactly what
+// decodeChunk extracts (json.Unmarshal into chunk), in a single pass over
+// the bytes without reflection: choices[0].delta's content, reasoning
+// (reasoning_content, else reasoning), tool_calls, choices[0].finish_reason
+// and the top-level error.message. Every other value is validated and
+// skipped.
+//
+// It follows encoding/json to the letter, so that the stream behaves as it
+// did with json.Unmarshal (FuzzScanChunk holds it to that):
+//   - the input must be one valid JSON value (RFC 8259, nesting ≤ 10000);
+//   - keys match exactly, else case-insensitively with encoding/json's
+//     folding, after unescaping;
+//   - a value of the wrong type for a decoded field is an error, null is a
+//     no-op except for slices and the error pointer, which it resets;
+//   - a repeated key decodes into what is already there: objects merge,
+//     arrays reuse their elements (including ones a shorter array cut off)
+//     and an empty array resets the slice;
+//   - strings are unescaped as encoding/json does: invalid UTF-8 and lone
+//     surrogates become U+FFFD.
+//
+// Strings are kept as spans of b while scanning and converted once at the
+// end, so a chunk costs one small allocation per non-empty field.
+func scanChunk(b []byte) (Delta, *EndpointError, error) {
+	s := chunkScanner{b: b}
+	if err := s.document(); err != nil {
+		return Delta{}, nil, err
+	}
+	if s.errSet {
+		return Delta{}, &EndpointError{Message: s.str(s.errMsg)}, nil
+	}
+	if !s.haveChoices {
+		return Delta{}, nil, nil // usage-only chunk
+	}
+	c := &s.c0
+	d := Delta{Text: s.str(c.content), FinishReason: s.str(c.finish), Reasoning: s.str(c.reasoningContent)}
+	if d.Reasoning == "" {
+		d.Reasoning = s.str(c.reasoning)
+	}
+	if c.ntc > 0 {
+		d.ToolCalls = make([]ToolCallDelta, c.ntc)
+		for k := range c.ntc {
+			tc := c.tc(k)
+			d.ToolCalls[k] = ToolCallDelta{Index: tc.index, ID: s.str(tc.id), Name: s.str(tc.name), Arguments: s.str(tc.args)}
+		}
+	}
+	return d, nil, nil
+}
+
+// maxNestingDepth is encoding/json's limit on nested arrays and objects.
+const maxNestingDepth = 10000
+
+// span is the raw content of a JSON string, between its quotes.
+type span struct {
+	start, end int
+	flags      uint8 // spanEscaped, spanHigh
+}
+
+const (
+	spanEscaped uint8 = 1 << iota // contains a backslash escape
+	spanHigh                      // contains a byte ≥ 0x80
+)
+
+type toolCallState struct {
+	index          int
+	id, name, args span
+}
+
+// choiceState mirrors one element of chunk.Choices.
+type choiceState struct {
+	content, reasoningContent, reasoning, finish span
+	// The tool_calls elements used since the slice was last reset (nAll of
+	// them: tcFix, then tcMore), of which the slice holds the first ntc. As
+	// with reflect, an element a shorter array cut off comes back, stale,
+	// when a later array is longer again.
+	tcFix  [2]toolCallState
+	tcMore []toolCallState
+	nAll   int
+	ntc    int
+}
+
+// tc returns tool_calls element k < c.nAll.
+func (c *choiceState) tc(k int) *toolCallState {
+	if k < len(c.tcFix) {
+		return &c.tcFix[k]
+	}
+	return &c.tcMore[k-len(c.tcFix)]
+}
+
+// resetToolCalls makes tool_calls a new empty (or nil) slice.
+func (c *choiceState) resetToolCalls() {
+	c.nAll, c.ntc, c.tcMore = 0, 0, c.tcMore[:0]
+}
+
+// reset makes c a new zero element.
+func (c *choiceState) reset() {
+	more := c.tcMore[:0]
+	*c = choiceState{tcMore: more}
+}
+
+type chunkScanner struct {
+	b           []byte
+	c0          choiceState // choices[0]
+	other       choiceState // choices[1:], type-checked and dropped
+	haveChoices bool        // len(choices) > 0
+	errSet      bool        // error != nil
+	errMsg      span
+}
+
+// scanError is a syntax or type error; its text follows encoding/json's.
+type scanError struct {
+	msg string
+	off int
+}
+
+func (e *scanError) Error() string {
+	if e.off < 0 {
+		return e.msg
+	}
+	return e.msg + " (offset " + strconv.Itoa(e.off) + ")"
+}
+
+var errUnexpectedEnd = &scanError{msg: "unexpected end of JSON input", off: -1}
+
+func (s *chunkScanner) syntax(i int, context string) error {
+	if i >= len(s.b) {
+		return errUnexpectedEnd
+	}
+	return &scanError{msg: "invalid character " + quoteChar(s.b[i]) + " " + context, off: i}
+}
+
+func quoteChar(c byte) string {
+	if c == '\'' {
+		return `'\''`
+	}
+	if c == '"' {
+		return `'"'`
+	}
+	q := strconv.Quote(string(rune(c)))
+	return "'" + q[1:len(q)-1] + "'"
+}
+
+// typeError reports a JSON value of the wrong type for a field. The value
+// is still checked first, so that a syntax error wins as in encoding/json.
+func (s *chunkScanner) typeError(i, depth int, field, want string) error {
+	if _, err := s.skipValue(i, depth); err != nil {
+		return err
+	}
+	kind := "number"
+	switch s.b[i] {
+	case '"':
+		kind = "string"
+	case '{':
+		kind = "object"
+	case '[':
+		kind = "array"
+	case 't', 'f':
+		kind = "bool"
+	}
+	return &scanError{msg: "json: cannot unmarshal " + kind + " into chunk field " + field + " of type " + want, off: i}
+}
+
+func (s *chunkScanner) ws(i int) int {
+	for i < len(s.b) {
+		switch s.b[i] {
+		case ' ', '\t', '\n', '\r':
+			i++
+		default:
+			return i
+		}
+	}
+	return i
+}
+
+func (s *chunkScanner) document() error {
+	i := s.ws(0)
+	if i >= len(s.b) {
+		return errUnexpectedEnd
+	}
+	var err error
+	switch s.b[i] {
+	case '{':
+		i, err = s.object(i, 1, objTop, nil, nil)
+	case 'n':
+		i, err = s.literal(i, "null") // null into a struct: nothing
+	default:
+		return s.typeError(i, 0, "(top level)", "chunk")
+	}
+	if err != nil {
+		return err
+	}
+	if i = s.ws(i); i < len(s.b) {
+		return s.syntax(i, "after top-level value")
+	}
+	return nil
+}
+
+// Objects the scanner decodes, and their fields.
+type objKind uint8
+
+const (
+	objTop objKind = iota
+	objChoice
+	objDelta
+	objToolCall
+	objFunction
+	objError
+)
+
+const (
+	fNone = iota - 1
+	// objTop
+	fChoices = 0
+	fError   = 1
+	// objChoice
+	fDelta        = 0
+	fFinishReason = 1
+	// objDelta
+	fContent          = 0
+	fReasoningContent = 1
+	fReasoning        = 2
+	fToolCalls        = 3
+	// objToolCall
+	fIndex    = 0
+	fID       = 1
+	fFunction = 2
+	// objFunction
+	fName      = 0
+	fArguments = 1
+	// objError
+	fMessage = 0
+)
+
+var fieldNames = [...][]string{
+	objTop:      {"choices", "error"},
+	objChoice:   {"delta", "finish_reason"},
+	objDelta:    {"content", "reasoning_content", "reasoning", "tool_calls"},
+	objToolCall: {"index", "id", "function"},
+	objFunction: {"name", "arguments"},
+	objError:    {"message"},
+}
+
+// object scans the object at b[i] (a '{') at nesting depth depth, decoding
+// the fields of kind into c (choice, delta) or tc (tool call, function).
+func (s *chunkScanner) object(i, depth int, kind objKind, c *choiceState, tc *toolCallState) (int, error) {
+	if depth > maxNestingDepth {
+		return i, &scanError{msg: "invalid character '{' exceeded max depth", off: i}
+	}
+	i = s.ws(i + 1)
+	if i < len(s.b) && s.b[i] == '}' {
+		return i + 1, nil
+	}
+	for {
+		if i >= len(s.b) || s.b[i] != '"' {
+			return i, s.syntax(i, "looking for beginning of object key string")
+		}
+		key, j, err := s.str0(i)
+		if err != nil {
+			return j, err
+		}
+		i = s.ws(j)
+		if i >= len(s.b) || s.b[i] != ':' {
+			return i, s.syntax(i, "after object key")
+		}
+		i = s.ws(i + 1)
+		if i >= len(s.b) {
+			return i, errUnexpectedEnd
+		}
+		f := s.field(key, fieldNames[kind])
+		if f == fNone {
+			i, err = s.skipValue(i, depth)
+		} else {
+			i, err = s.fieldValue(i, depth, kind, f, c, tc)
+		}
+		if err != nil {
+			return i, err
+		}
+		i = s.ws(i)
+		if i >= len(s.b) {
+			return i, errUnexpectedEnd
+		}
+		switch s.b[i] {
+		case ',':
+			i = s.ws(i + 1)
+		case '}':
+			return i + 1, nil
+		default:
+			return i, s.syntax(i, "after object key:value pair")
+		}
+	}
+}
+
+// fieldValue decodes the value at b[i] into field f of an object of kind.
+func (s *chunkScanner) fieldValue(i, depth int, kind objKind, f int, c *choiceState, tc *toolCallState) (int, error) {
+	b := s.b
+	name := fieldNames[kind][f]
+	switch kind {
+	case objTop:
+		if f == fChoices {
+			return s.choices(i, depth)
+		}
+		switch b[i] {
+		case '{':
+			if !s.errSet {
+				s.errSet, s.errMsg = true, span{} // a new *struct
+			}
+			return s.object(i, depth+1, objError, nil, nil)
+		case 'n':
+			s.errSet, s.errMsg = false, span{} // null sets the pointer to nil
+			return s.literal(i, "null")
+		}
+		return i, s.typeError(i, depth, name, "*struct")
+	case objChoice:
+		if f == fDelta {
+			switch b[i] {
+			case '{':
+				return s.object(i, depth+1, objDelta, c, nil)
+			case 'n':
+				return s.literal(i, "null")
+			}
+			return i, s.typeError(i, depth, name, "struct")
+		}
+		return s.stringField(i, depth, name, &c.finish)
+	case objDelta:
+		switch f {
+		case fContent:
+			return s.stringField(i, depth, name, &c.content)
+		case fReasoningContent:
+			return s.stringField(i, depth, name, &c.reasoningContent)
+		case fReasoning:
+			return s.stringField(i, depth, name, &c.reasoning)
+		}
+		return s.toolCalls(i, depth, c)
+	case objToolCall:
+		switch f {
+		case fIndex:
+			return s.intField(i, depth, name, &tc.index)
+		case fID:
+			return s.stringField(i, depth, name, &tc.id)
+		}
+		switch b[i] {
+		case '{':
+			return s.object(i, depth+1, objFunction, nil, tc)
+		case 'n':
+			return s.literal(i, "null")
+		}
+		return i, s.typeError(i, depth, name, "struct")
+	case objFunction:
+		if f == fName {
+			return s.stringField(i, depth, name, &tc.name)
+		}
+		return s.stringField(i, depth, name, &tc.args)
+	default: // objError
+		return s.stringField(i, depth, name, &s.errMsg)
+	}
+}
+
+// choices decodes the choices array (or null) at b[i].
+func (s *chunkScanner) choices(i, depth int) (int, error) {
+	switch s.b[i] {
+	case 'n':
+		s.haveChoices = false
+		s.c0.reset()
+		return s.literal(i, "null")
+	case '[':
+	default:
+		return i, s.typeError(i, depth, "choices", "[]struct")
+	}
+	if depth+1 > maxNestingDepth {
+		return i, &scanError{msg: "invalid character '[' exceeded max depth", off: i}
+	}
+	n := 0
+	i = s.ws(i + 1)
+	if i < len(s.b) && s.b[i] == ']' {
+		i++
+	} else {
+		for {
+			if i >= len(s.b) {
+				return i, errUnexpectedEnd
+			}
+			c := &s.c0
+			if n > 0 {
+				c = &s.other
+				c.reset()
+			}
+			var err error
+			switch s.b[i] {
+			case '{':
+				i, err = s.object(i, depth+2, objChoice, c, nil)
+			case 'n':
+				i, err = s.literal(i, "null")
+			default:
+				err = s.typeError(i, depth+1, "choices", "struct")
+			}
+			if err != nil {
+				return i, err
+			}
+			n++
+			var done bool
+			if i, done, err = s.arrayNext(i); err != nil || done {
+				if err != nil {
+					return i, err
+				}
+				break
+			}
+		}
+	}
+	if n == 0 {
+		s.haveChoices = false
+		s.c0.reset() // a new empty slice
+	} else {
+		s.haveChoices = true
+	}
+	return i, nil
+}
+
+// toolCalls decodes the tool_calls array (or null) at b[i] into c.
+func (s *chunkScanner) toolCalls(i, depth int, c *choiceState) (int, error) {
+	switch s.b[i] {
+	case 'n':
+		c.resetToolCalls()
+		return s.literal(i, "null")
+	case '[':
+	default:
+		return i, s.typeError(i, depth, "tool_calls", "[]struct")
+	}
+	if depth+1 > maxNestingDepth {
+		return i, &scanError{msg: "invalid character '[' exceeded max depth", off: i}
+	}
+	n := 0
+	i = s.ws(i + 1)
+	if i < len(s.b) && s.b[i] == ']' {
+		i++
+	} else {
+		for {
+			if i >= len(s.b) {
+				return i, errUnexpectedEnd
+			}
+			if n == c.nAll {
+				c.nAll++
+				if n < len(c.tcFix) {
+					c.tcFix[n] = toolCallState{}
+				} else {
+					c.tcMore = append(c.tcMore[:n-len(c.tcFix)], toolCallState{})
+				}
+			}
+			var err error
+			switch s.b[i] {
+			case '{':
+				i, err = s.object(i, depth+2, objToolCall, nil, c.tc(n))
+			case 'n':
+				i, err = s.literal(i, "null")
+			default:
+				err = s.typeError(i, depth+1, "tool_calls", "struct")
+			}
+			if err != nil {
+				return i, err
+			}
+			n++
+			var done bool
+			if i, done, err = s.arrayNext(i); err != nil || done {
+				if err != nil {
+					return i, err
+				}
+				break
+			}
+		}
+	}
+	c.ntc = n
+	if n == 0 {
+		c.resetToolCalls() // a new empty slice
+	}
+	return i, nil
+}
+
+// arrayNext consumes what follows an array element: ',' (and the space
+// before the next element) or ']' (done).
+func (s *chunkScanner) arrayNext(i int) (int, bool, error) {
+	i = s.ws(i)
+	if i >= len(s.b) {
+		return i, false, errUnexpectedEnd
+	}
+	switch s.b[i] {
+	case ',':
+		return s.ws(i + 1), false, nil
+	case ']':
+		return i + 1, true, nil
+	}
+	return i, false, s.syntax(i, "after array element")
+}
+
+func (s *chunkScanner) stringField(i, depth int, name string, dst *span) (int, error) {
+	switch s.b[i] {
+	case '"':
+		sp, j, err := s.str0(i)
+		if err == nil {
+			*dst = sp
+		}
+		return j, err
+	case 'n':
+		return s.literal(i, "null") // null leaves a string as it is
+	}
+	return i, s.typeError(i, depth, name, "string")
+}
+
+func (s *chunkScanner) intField(i, depth int, name string, dst *int) (int, error) {
+	b := s.b
+	switch c := b[i]; {
+	case c == 'n':
+		return s.literal(i, "null")
+	case c == '-' || '0' <= c && c <= '9':
+	default:
+		return i, s.typeError(i, depth, name, "int")
+	}
+	j, err := s.number(i)
+	if err != nil {
+		return j, err
+	}
+	// strconv.ParseInt(item, 10, 64): an integer within int64.
+	k := i
+	neg := b[k] == '-'
+	if neg {
+		k++
+	}
+	const cutoff = 1 << 63
+	var u uint64
+	for ; k < j; k++ {
+		c := b[k]
+		if c < '0' || c > '9' || u > cutoff/10 {
+			return j, &scanError{msg: "json: cannot unmarshal number " + string(b[i:j]) + " into chunk field " + name + " of type int", off: i}
+		}
+		u = u*10 + uint64(c-'0')
+		if u > cutoff {
+			return j, &scanError{msg: "json: cannot unmarshal number " + string(b[i:j]) + " into chunk field " + name + " of type int", off: i}
+		}
+	}
+	if !neg && u == cutoff {
+		return j, &scanError{msg: "json: cannot unmarshal number " + string(b[i:j]) + " into chunk field " + name + " of type int", off: i}
+	}
+	if neg {
+		*dst = int(-int64(u)) // -(1<<63) wraps to itself
+	} else {
+		*dst = int(u)
+	}
+	return j, nil
+}
+
+// field returns the index in names of the field key (a raw string span)
+// selects, or fNone: an exact match after unescaping, else a match under
+// encoding/json's case folding.
+func (s *chunkScanner) field(key span, names []string) int {
+	raw := s.b[key.start:key.end]
+	if key.flags == 0 {
+		for f, n := range names {
+			if string(raw) == n {
+				return f
+			}
+		}
+		for f, n := range names {
+			if len(n) == len(raw) && asciiFoldEqual(raw, n) {
+				return f
+			}
+		}
+		return fNone
+	}
+	var buf [64]byte
+	k := appendUnquoted(buf[:0], raw)
+	for f, n := range names {
+		if string(k) == n {
+			return f
+		}
+	}
+	var fbuf [64]byte
+	folded := appendFoldedName(fbuf[:0], k)
+	for f, n := range names {
+		// The names are lower-case ASCII: folded, they are upper-case.
+		if string(folded) == strings.ToUpper(n) {
+			return f
+		}
+	}
+	return fNone
+}
+
+// asciiFoldEqual reports whether a and the lower-case ASCII name n are
+// equal once a-z are upper-cased, as encoding/json's foldName does.
+func asciiFoldEqual(a []byte, n string) bool {
+	for i := 0; i < len(a); i++ {
+		c, m := a[i], n[i]
+		if 'a' <= c && c <= 'z' {
+			c -= 'a' - 'A'
+		}
+		if 'a' <= m && m <= 'z' {
+			m -= 'a' - 'A'
+		}
+		if c != m {
+			return false
+		}
+	}
+	return true
+}
+
+// appendFoldedName is encoding/json's key folding (fold.go).
+func appendFoldedName(out, in []byte) []byte {
+	for i := 0; i < len(in); {
+		if c := in[i]; c < utf8.RuneSelf {
+			if 'a' <= c && c <= 'z' {
+				c -= 'a' - 'A'
+			}
+			out = append(out, c)
+			i++
+			continue
+		}
+		r, n := utf8.DecodeRune(in[i:])
+		out = utf8.AppendRune(out, foldRune(r))
+		i += n
+	}
+	return out
+}
+
+// foldRune returns the smallest rune of r's fold set.
+func foldRune(r rune) rune {
+	for {
+		r2 := unicode.SimpleFold(r)
+		if r2 <= r {
+			return r2
+		}
+		r = r2
+	}
+}
+
+// strSafe marks bytes a string's content can hold as they are: not '"',
+// '\\', a control character or the start of a multi-byte sequence.
+var strSafe = func() (t [256]bool) {
+	for c := 0x20; c < 0x80; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return
+}()
+
+// str0 scans the string at b[i] (a '"'), returning its content's span and
+// the offset after the closing quote.
+func (s *chunkScanner) str0(i int) (span, int, error) {
+	b := s.b
+	sp := span{start: i + 1}
+	i++
+	for {
+		for i < len(b) && strSafe[b[i]] {
+			i++
+		}
+		if i >= len(b) {
+			return sp, i, errUnexpectedEnd
+		}
+		switch c := b[i]; {
+		case c == '"':
+			sp.end = i
+			return sp, i + 1, nil
+		case c == '\\':
+			sp.flags |= spanEscaped
+			i++
+			if i >= len(b) {
+				return sp, i, errUnexpectedEnd
+			}
+			switch b[i] {
+			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+				i++
+			case 'u':
+				i++
+				for end := i + 4; i < end; i++ {
+					if i >= len(b) {
+						return sp, i, errUnexpectedEnd
+					}
+					if !isHex(b[i]) {
+						return sp, i, s.syntax(i, `in \u hexadecimal character escape`)
+					}
+				}
+			default:
+				return sp, i, s.syntax(i, "in string escape code")
+			}
+		case c < 0x20:
+			return sp, i, s.syntax(i, "in string literal")
+		default: // ≥ 0x80
+			sp.flags |= spanHigh
+			i++
+		}
+	}
+}
+
+func isHex(c byte) bool {
+	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
+}
+
+// str returns the string a span holds, unescaped as encoding/json does.
+func (s *chunkScanner) str(sp span) string {
+	raw := s.b[sp.start:sp.end]
+	if sp.flags == 0 || sp.flags == spanHigh && utf8.Valid(raw) {
+		return string(raw)
+	}
+	var sb strings.Builder
+	sb.Grow(len(raw))
+	writeUnquoted(&sb, raw)
+	return sb.String()
+}
+
+// appendUnquoted appends the unescaped form of the valid string content s.
+func appendUnquoted(out, s []byte) []byte {
+	var sb strings.Builder
+	writeUnquoted(&sb, s)
+	return append(out, sb.String()...)
+}
+
+// writeUnquoted is encoding/json's unquoteBytes for content the scanner has
+// already validated.
+func writeUnquoted(sb *strings.Builder, s []byte) {
+	for r := 0; r < len(s); {
+		c := s[r]
+		switch {
+		case c == '\\':
+			switch s[r+1] {
+			case 'b':
+				sb.WriteByte('\b')
+			case 'f':
+				sb.WriteByte('\f')
+			case 'n':
+				sb.WriteByte('\n')
+			case 'r':
+				sb.WriteByte('\r')
+			case 't':
+				sb.WriteByte('\t')
+			case 'u':
+				rr := getu4(s[r:])
+				r += 6
+				if utf16.IsSurrogate(rr) {
+					rr1 := getu4(s[r:])
+					if dec := utf16.DecodeRune(rr, rr1); dec != unicode.ReplacementChar {
+						r += 6
+						sb.WriteRune(dec)
+						continue
+					}
+					rr = unicode.ReplacementChar
+				}
+				sb.WriteRune(rr)
+				continue
+			default: // '"', '\\', '/'
+				sb.WriteByte(s[r+1])
+			}
+			r += 2
+		case c < utf8.RuneSelf:
+			sb.WriteByte(c)
+			r++
+		default:
+			rr, size := utf8.DecodeRune(s[r:])
+			sb.WriteRune(rr)
+			r += size
+		}
+	}
+}
+
+// getu4 decodes \uXXXX at the start of s, or returns -1.
+func getu4(s []byte) rune {
+	if len(s) < 6 || s[0] != '\\' || s[1] != 'u' {
+		return -1
+	}
+	var r rune
+	for _, c := range s[2:6] {
+		switch {
+		case '0' <= c && c <= '9':
+			c = c - '0'
+		case 'a' <= c && c <= 'f':
+			c = c - 'a' + 10
+		case 'A' <= c && c <= 'F':
+			c = c - 'A' + 10
+		default:
+			return -1
+		}
+		r = r*16 + rune(c)
+	}
+	return r
+}
+
+// literal checks that b[i:] starts with lit (true, false or null).
+func (s *chunkScanner) literal(i int, lit string) (int, error) {
+	b := s.b
+	for k := 0; k < len(lit); k++ {
+		if i+k >= len(b) {
+			return i + k, errUnexpectedEnd
+		}
+		if b[i+k] != lit[k] {
+			if k == 0 {
+				return i, s.syntax(i, "looking for beginning of value")
+			}
+			return i + k, s.syntax(i+k, "in literal "+lit+" (expecting "+quoteChar(lit[k])+")")
+		}
+	}
+	return i + len(lit), nil
+}
+
+// number scans the number at b[i]: -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?
+func (s *chunkScanner) number(i int) (int, error) {
+	b := s.b
+	if b[i] == '-' {
+		i++
+	}
+	if i >= len(b) {
+		return i, errUnexpectedEnd
+	}
+	switch c := b[i]; {
+	case c == '0':
+		i++
+	case '1' <= c && c <= '9':
+		for i++; i < len(b) && '0' <= b[i] && b[i] <= '9'; i++ {
+		}
+	default:
+		return i, s.syntax(i, "in numeric literal")
+	}
+	if i < len(b) && b[i] == '.' {
+		i++
+		if i >= len(b) {
+			return i, errUnexpectedEnd
+		}
+		if b[i] < '0' || b[i] > '9' {
+			return i, s.syntax(i, "after decimal point in numeric literal")
+		}
+		for i++; i < len(b) && '0' <= b[i] && b[i] <= '9'; i++ {
+		}
+	}
+	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
+		i++
+		if i < len(b) && (b[i] == '+' || b[i] == '-') {
+			i++
+		}
+		if i >= len(b) {
+			return i, errUnexpectedEnd
+		}
+		if b[i] < '0' || b[i] > '9' {
+			return i, s.syntax(i, "in exponent of numeric literal")
+		}
+		for i++; i < len(b) && '0' <= b[i] && b[i] <= '9'; i++ {
+		}
+	}
+	return i, nil
+}
+
+// skipValue checks and skips the value at b[i], inside containers nested
+// depth deep.
+func (s *chunkScanner) skipValue(i, depth int) (int, error) {
+	b := s.b
+	if i >= len(b) {
+		return i, errUnexpectedEnd
+	}
+	switch c := b[i]; c {
+	case '"':
+		_, j, err := s.str0(i)
+		return j, err
+	case 'n':
+		return s.literal(i, "null")
+	case 't':
+		return s.literal(i, "true")
+	case 'f':
+		return s.literal(i, "false")
+	case '{', '[':
+		depth++
+		if depth > maxNestingDepth {
+			return i, &scanError{msg: "invalid character " + quoteChar(c) + " exceeded max depth", off: i}
+		}
+		i = s.ws(i + 1)
+		if i < len(b) && (c == '{' && b[i] == '}' || c == '[' && b[i] == ']') {
+			return i + 1, nil
+		}
+		for {
+			var err error
+			if c == '{' {
+				if i >= len(b) || b[i] != '"' {
+					return i, s.syntax(i, "looking for beginning of object key string")
+				}
+				if _, i, err = s.str0(i); err != nil {
+					return i, err
+				}
+				i = s.ws(i)
+				if i >= len(b) || b[i] != ':' {
+					return i, s.syntax(i, "after object key")
+				}
+				i = s.ws(i + 1)
+			}
+			if i, err = s.skipValue(i, depth); err != nil {
+				return i, err
+			}
+			i = s.ws(i)
+			if i >= len(b) {
+				return i, errUnexpectedEnd
+			}
+			switch b[i] {
+			case ',':
+				i = s.ws(i + 1)
+				continue
+			case '}':
+				if c == '{' {
+					return i + 1, nil
+				}
+			case ']':
+				if c == '[' {
+					return i + 1, nil
+				}
+			}
+			if c == '{' {
+				return i, s.syntax(i, "after object key:value pair")
+			}
+			return i, s.syntax(i, "after array element")
+		}
+	}
+	if c := b[i]; c == '-' || '0' <= c && c <= '9' {
+		return s.number(i)
+	}
+	return i, s.syntax(i, "looking for beginning of value")
+}
