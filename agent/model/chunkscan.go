@@ -547,4 +547,3 @@ func (s *chunkScanner) intField(i, depth int, name string, dst *int) (int, error
 	}
 	return j, nil
 }
-
