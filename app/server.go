@@ -155,10 +155,16 @@ func (s *Server) handleCall(w http.ResponseWriter, r *http.Request) {
 	_ = json.NewEncoder(w).Encode(result)
 }
 
-// handleEvents streams every event the desktop window would receive.
+// handleEvents streams every event the desktop window would receive. A
+// reconnecting page sends the last event id it saw (Last-Event-ID, or
+// ?lastEventId= for a new EventSource) and gets what it missed.
 func (s *Server) handleEvents(w http.ResponseWriter, r *http.Request) {
+	last := r.Header.Get("Last-Event-ID")
+	if last == "" {
+		last = r.URL.Query().Get("lastEventId")
+	}
 	sse := agui.NewSSEWriter(w)
-	c := s.hub.join()
+	c := s.hub.join(last)
 	defer s.hub.leave(c)
 	if err := sse.Comment("connected"); err != nil {
 		return
@@ -175,7 +181,7 @@ func (s *Server) handleEvents(w http.ResponseWriter, r *http.Request) {
 			}
 		case <-c.wake:
 			for _, b := range c.drain() {
-				if sse.WriteRaw(b) != nil {
+				if sse.WriteFrame(b) != nil {
 					return
 				}
 			}

@@ -48,6 +48,17 @@ func (s *SSEWriter) WriteRaw(b []byte) error {
 	return nil
 }
 
+// WriteFrame writes an already framed SSE frame (ending in a blank line).
+func (s *SSEWriter) WriteFrame(frame []byte) error {
+	if _, err := s.w.Write(frame); err != nil {
+		return fmt.Errorf("writing event: %w", err)
+	}
+	if s.f != nil {
+		s.f.Flush()
+	}
+	return nil
+}
+
 // Comment writes an SSE comment (a keepalive clients ignore).
 func (s *SSEWriter) Comment(text string) error {
 	if _, err := fmt.Fprintf(s.w, ": %s\n\n", text); err != nil {
