@@ -161,10 +161,14 @@ export function App() {
 
   const exportThread = useCallback(
     (id: string, format: 'markdown' | 'json') => {
-      transport
-        .call('ExportThread', id, format)
-        .then((r) => downloadText(r.filename, r.content, format === 'json' ? 'application/json' : 'text/markdown'))
-        .catch((e: unknown) => fail('Could not export', e));
+      // The desktop window saves through a native dialog (a web download
+      // does nothing in a webview); the browser downloads the file.
+      const viaDownload = () =>
+        transport
+          .call('ExportThread', id, format)
+          .then((r) => downloadText(r.filename, r.content, format === 'json' ? 'application/json' : 'text/markdown'));
+      const done = transport.kind === 'desktop' ? transport.call('SaveExport', id, format).then(() => undefined) : viaDownload();
+      done.catch((e: unknown) => fail('Could not export', e));
     },
     [transport, fail],
   );

@@ -29,13 +29,14 @@ export function useAttention(transport: Transport): void {
       if (!items.length || document.hasFocus()) return;
       count += items.length;
       setTitle();
-      if (notificationsSupported() && Notification.permission === 'granted') {
-        const first = items[0]!;
+      const title = items.length > 1 ? `${items.length} decisions needed` : 'Juncture needs your decision';
+      const body = items[0]!.message ?? 'A tool is waiting for your approval.';
+      if (transport.kind === 'desktop') {
+        // The webview has no usable Notification API: ask the app.
+        transport.call('Notify', title, body).catch(() => undefined);
+      } else if (notificationsSupported() && Notification.permission === 'granted') {
         try {
-          const n = new Notification(items.length > 1 ? `${items.length} decisions needed` : 'Juncture needs your decision', {
-            body: first.message ?? 'A tool is waiting for your approval.',
-            tag: 'juncture-attention',
-          });
+          const n = new Notification(title, { body, tag: 'juncture-attention' });
           n.onclick = () => {
             window.focus();
             n.close();

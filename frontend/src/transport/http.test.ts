@@ -21,8 +21,10 @@ class FakeEventSource {
     this.readyState = 1;
     this.onopen?.(new Event('open'));
   }
-  frame(data: unknown) {
-    this.onmessage?.(new MessageEvent('message', { data: typeof data === 'string' ? data : JSON.stringify(data) }));
+  frame(data: unknown, lastEventId = '') {
+    this.onmessage?.(
+      new MessageEvent('message', { data: typeof data === 'string' ? data : JSON.stringify(data), lastEventId }),
+    );
   }
   fail() {
     this.onerror?.(new Event('error'));
@@ -288,5 +290,37 @@ describe('toJunctureError', () => {
     expect(toJunctureError({ error: { code: 'x', message: 'y' } })).toMatchObject({ code: 'x', message: 'y' });
     expect(toJunctureError(new Error('{"code":"busy","message":"Thread is busy"}'))).toMatchObject({ code: 'busy' });
     expect(toJunctureError(42)).toMatchObject({ code: 'error' });
+  });
+});
+
+describe('HttpTransport event replay', () => {
+  beforeEach(() => {
+    vi.useFakeTimers();
+    FakeEventSource.instances = [];
+    vi.stubGlobal('EventSource', FakeEventSource);
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+    vi.unstubAllGlobals();
+  });
+
+  it('reconnects with the last event id it saw, and treats "resync" as a reload', () => {
+    const t = new HttpTransport({ token: 't', backoff: () => 10 });
+    const states: string[] = [];
+    t.subscribe('connection', (d) => states.push(d.state));
+    t.subscribe('agui', () => undefined);
+    const first = FakeEventSource.instances[0]!;
+    first.open();
+    expect(first.url).not.toContain('lastEventId');
+    first.frame({ name: 'threads', data: {} }, 'boot1.41');
+    first.frame({ name: 'threads', data: {} }, 'boot1.42');
+    first.fail();
+    vi.advanceTimersByTime(10);
+    const second = FakeEventSource.instances[1]!;
+    expect(second.url).toContain('lastEventId=boot1.42');
+    second.open();
+    second.frame({ name: 'resync', data: {} });
+    expect(states).toEqual(['connected', 'disconnected', 'reconnected', 'reconnected']);
+    t.close();
   });
 });

@@ -69,6 +69,8 @@ export class HttpTransport implements Transport {
   private everConnected = false;
   private disconnected = false;
   private closed = false;
+  /** The last event id seen; a reconnect asks the server to replay what came after it. */
+  private lastEventId = '';
   private readonly token: string;
   private readonly baseUrl: string;
   private readonly backoff: (attempt: number) => number;
@@ -123,7 +125,8 @@ export class HttpTransport implements Transport {
   private connect(): void {
     this.timer = null;
     if (this.closed) return;
-    const es = new EventSource(`${this.baseUrl}/api/events?token=${encodeURIComponent(this.token)}`);
+    const resume = this.lastEventId ? `&lastEventId=${encodeURIComponent(this.lastEventId)}` : '';
+    const es = new EventSource(`${this.baseUrl}/api/events?token=${encodeURIComponent(this.token)}${resume}`);
     this.es = es;
     es.onopen = () => {
       this.attempt = 0;
@@ -134,9 +137,15 @@ export class HttpTransport implements Transport {
       this.everConnected = true;
     };
     es.onmessage = (ev: MessageEvent) => {
+      if (ev.lastEventId) this.lastEventId = ev.lastEventId;
       const raw = typeof ev.data === 'string' ? tryParseJson(ev.data) : { ok: false as const, error: 'binary' };
       if (!raw.ok || !isObject(raw.value) || !isString(raw.value.name)) return;
       const name = raw.value.name;
+      if (name === 'resync') {
+        // Missed events are gone on the server: reload what is shown.
+        this.hub.emit('connection', { state: 'reconnected' });
+        return;
+      }
       if (!isServerEventName(name)) return;
       const data = parseEventData(name, raw.value.data);
       if (data) this.hub.emit(name, data);

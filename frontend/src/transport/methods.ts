@@ -36,11 +36,19 @@ export interface MethodArgs {
   DeleteThread: [threadId: string];
   SearchHistory: [query: string, limit: number];
   ExportThread: [threadId: string, format: 'markdown' | 'json'];
+  SaveExport: [threadId: string, format: 'markdown' | 'json'];
+  Notify: [title: string, body: string];
   GetSettings: [];
   SaveSettings: [settings: Settings];
   TestConnection: [settings: Settings];
   ListPermissionRules: [];
   RevokePermissionRule: [id: string];
+}
+
+/** SaveExport: the path written, or "" when the person cancelled the dialog. */
+function parseSavedPath(u: unknown): string {
+  if (typeof u !== 'string') throw new Error('SaveExport: expected a path string');
+  return u;
 }
 
 export const resultParsers = {
@@ -59,6 +67,8 @@ export const resultParsers = {
   DeleteThread: parseNull,
   SearchHistory: parseSearchHits,
   ExportThread: parseExportResult,
+  SaveExport: parseSavedPath,
+  Notify: parseNull,
   GetSettings: parseSettingsView,
   SaveSettings: parseSettingsView,
   TestConnection: parseTestConnection,
