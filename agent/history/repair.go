@@ -64,6 +64,9 @@ func ForModel(msgs []Message) (out []Message, repaired bool) {
 				calls = append(calls, c)
 			}
 			m.ToolCalls = calls
+			if m.Content == "" && len(m.ToolCalls) == 0 {
+				continue // only repeated calls: nothing left to send
+			}
 			out = append(out, m)
 			for _, c := range m.ToolCalls {
 				answered[c.ID] = true
