@@ -10,6 +10,7 @@ package main
 
 import (
 	"context"
+	_ "embed"
 	"errors"
 	"flag"
 	"fmt"
@@ -29,10 +30,14 @@ import (
 	"github.com/wailsapp/wails/v2"
 	"github.com/wailsapp/wails/v2/pkg/options"
 	"github.com/wailsapp/wails/v2/pkg/options/assetserver"
+	"github.com/wailsapp/wails/v2/pkg/options/linux"
 	"github.com/wailsapp/wails/v2/pkg/runtime"
 )
 
 const version = "0.1.0"
+
+//go:embed build/appicon.png
+var appIcon []byte
 
 func main() {
 	logger := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
@@ -162,6 +167,7 @@ func desktop(logger *slog.Logger) error {
 		AssetServer:      &assetserver.Options{Assets: frontend.Dist()},
 		BackgroundColour: &options.RGBA{R: 250, G: 250, B: 249, A: 255},
 		Bind:             []any{a},
+		Linux:            &linux.Options{Icon: appIcon, ProgramName: "juncture"},
 		OnStartup: func(ctx context.Context) {
 			cfg := app.Config{DataDir: dataDir(), Mode: "desktop", Logger: logger, DetectLocal: true}
 			s, err := app.StartWith(ctx, a, cfg)
