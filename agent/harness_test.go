@@ -3,8 +3,7 @@ package agent_test
 import (
 	"context"
 	"encoding/json"
-	"os"
-	"os/exec"
+	"github.com/juncture-app/juncture/agent/agui/aguitest"
 	"path/filepath"
 	"sync"
 	"testing"
@@ -250,26 +249,7 @@ func (h *harness) sse(threadID string) []byte {
 	return out
 }
 
-// validateAGUI runs the official AG-UI 1.0 validator (strict) on a stream.
-// It is skipped only when node or the validator's packages are missing.
 func validateAGUI(t testing.TB, stream []byte) {
 	t.Helper()
-	validator := os.Getenv("AGUI_VALIDATOR")
-	if validator == "" {
-		validator, _ = filepath.Abs("../tools/agui-conformance/validate-sse.mjs")
-	}
-	if _, err := exec.LookPath("node"); err != nil {
-		t.Skip("node not installed; AG-UI conformance check skipped")
-	}
-	if _, err := os.Stat(filepath.Join(filepath.Dir(validator), "node_modules")); err != nil {
-		t.Skip("AG-UI validator not installed (make test installs it)")
-	}
-	f := filepath.Join(t.TempDir(), "stream.sse")
-	if err := os.WriteFile(f, stream, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	out, err := exec.Command("node", validator, "--strict", f).CombinedOutput()
-	if err != nil {
-		t.Fatalf("AG-UI 1.0 conformance failed:\n%s\nstream:\n%s", out, stream)
-	}
+	aguitest.Validate(t, stream)
 }

@@ -4,11 +4,11 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"github.com/juncture-app/juncture/agent/agui/aguitest"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -417,23 +417,9 @@ func TestClosingTheAGUIResponseStopsTheRun(t *testing.T) {
 	}
 }
 
-func validateAGUI(t *testing.T, stream []byte) {
+func validateAGUI(t testing.TB, stream []byte) {
 	t.Helper()
-	validator := os.Getenv("AGUI_VALIDATOR")
-	if validator == "" {
-		validator, _ = filepath.Abs("../tools/agui-conformance/validate-sse.mjs")
-	}
-	if _, err := exec.LookPath("node"); err != nil {
-		t.Skip("node not installed")
-	}
-	if _, err := os.Stat(filepath.Join(filepath.Dir(validator), "node_modules")); err != nil {
-		t.Skip("AG-UI validator not installed (make test installs it)")
-	}
-	p := filepath.Join(t.TempDir(), "s.sse")
-	_ = os.WriteFile(p, stream, 0o644)
-	if out, err := exec.Command("node", validator, "--strict", p).CombinedOutput(); err != nil {
-		t.Fatalf("AG-UI conformance: %s\n%s", out, stream)
-	}
+	aguitest.Validate(t, stream)
 }
 
 func TestDeleteAllHistoryRemovesThreadsAndSearchHits(t *testing.T) {

@@ -7,7 +7,9 @@ import (
 
 func TestForModelRepairsDamagedHistories(t *testing.T) {
 	t.Parallel()
-	user := func(id, text string) Message { return Message{ID: id, Role: RoleUser, Content: text, Status: StatusComplete} }
+	user := func(id, text string) Message {
+		return Message{ID: id, Role: RoleUser, Content: text, Status: StatusComplete}
+	}
 	asst := func(id, text string, calls ...ToolCall) Message {
 		return Message{ID: id, Role: RoleAssistant, Content: text, ToolCalls: calls, Status: StatusComplete}
 	}
