@@ -168,7 +168,7 @@ func TestApprovalDecisions(t *testing.T) {
 	}{
 		{"approve", entry("approval_call-1", "resolved", `{"approved":true}`), []string{`{"text":"hi"}`}, "echo: hi"},
 		{"approve bare", entry("approval_call-1", "resolved", `true`), []string{`{"text":"hi"}`}, "echo: hi"},
-		{"approve edited", entry("approval_call-1", "resolved", `{"approved":true,"editedArgs":{"text":"edited"}}`), []string{`{"text":"edited"}`}, "echo: edited"},
+		{"approve edited", entry("approval_call-1", "resolved", `{"approved":true,"editedArgs":{"text":"edited"}}`), []string{`{"text":"edited"}`}, `The person edited the arguments before approving; the tool ran with {"text":"edited"}.`},
 		{"reject with reason", entry("approval_call-1", "resolved", `{"approved":false,"payload":{"reason":"Not \"now\", it's late."}}`), nil, `Not "now", it's late.`},
 		{"reject", entry("approval_call-1", "resolved", `{"approved":false,"payload":{}}`), nil, agent.ResultDenied},
 		{"cancel", entry("approval_call-1", "cancelled", ""), nil, history.ResultInterrupted},

@@ -302,7 +302,7 @@ func (rt *Runtime) checkResume(ctx context.Context, threadID, parentRunID string
 				}
 				call.Arguments = string(norm)
 			}
-			ds = append(ds, decision{call: call, approved: true})
+			ds = append(ds, decision{call: call, approved: true, edited: a.EditedArgs != nil})
 		default:
 			text := ResultDenied
 			if reason := acc.State.Approvals[it.ToolCallID].Reason(); reason != "" {
@@ -386,7 +386,13 @@ func (tr *turn) applyDecisions(ds []decision) (ending, Boundary) {
 			return endCancelled, ""
 		}
 		if d.approved {
+			if d.edited {
+				// The model's own call still shows its arguments: say
+				// what actually ran.
+				tr.resultNote = "The person edited the arguments before approving; the tool ran with " + d.call.Arguments + ".\n\n"
+			}
 			tr.runTool(d.call)
+			tr.resultNote = ""
 		} else {
 			tr.toolResult(d.call, tools.Result{Content: d.result, IsError: d.isError}, d.state)
 		}

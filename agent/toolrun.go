@@ -146,6 +146,7 @@ func stateOf(r tools.Result) string {
 
 // toolResult saves the tool message and emits TOOL_CALL_RESULT.
 func (tr *turn) toolResult(call history.ToolCall, res tools.Result, state string) {
+	res.Content = tr.resultNote + res.Content
 	rt, tid := tr.rt, tr.run.ThreadID
 	m := history.Message{
 		ID: NewID("msg"), ThreadID: tid, RunID: tr.run.ID, Role: history.RoleTool,
