@@ -41,7 +41,7 @@ const (
 type decision struct {
 	call     history.ToolCall // Arguments are the ones to run (edited when given)
 	approved bool
-	edited   bool // the person changed the arguments before approving
+	edited   bool   // the person changed the arguments before approving
 	result   string // not approved: the tool result the model reads
 	state    string // not approved: the UI state
 	isError  bool   // not approved: the result is an error
