@@ -480,3 +480,29 @@ func TestDesktopOnlyMethods(t *testing.T) {
 		t.Fatalf("Notify: %+v %v", e, d.notified)
 	}
 }
+
+func TestDetectsALocalServerWhenNothingIsConfigured(t *testing.T) {
+	fake := fakellm.Start(t)
+	fake.SetModels("llama3.2", "qwen3")
+	saved := localServers
+	localServers = []struct{ name, url string }{{"Ollama", "http://127.0.0.1:1/v1"}, {"LM Studio", fake.URL}}
+	defer func() { localServers = saved }()
+	svc, err := Start(context.Background(), Config{DataDir: t.TempDir(), Mode: "browser", DetectLocal: true, Getenv: func(string) string { return "" }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer svc.Shutdown(context.Background())
+	var st Status
+	for i := 0; i < 300; i++ {
+		if st = svc.App().Status(); st.Configured {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if !st.Configured || st.Endpoint != fake.URL || st.Model != "llama3.2" || !strings.Contains(st.Detected, "LM Studio") {
+		t.Fatalf("status %+v", st)
+	}
+	if v := svc.App().GetSettings(); v.Sources["baseUrl"] != SourceDetected {
+		t.Fatalf("sources %v", v.Sources)
+	}
+}
