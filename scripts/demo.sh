@@ -8,5 +8,9 @@ build/bin/fakellm -addr "$fake_addr" &
 fake=$!
 trap 'kill $fake 2>/dev/null; wait $fake 2>/dev/null || true' EXIT
 echo "Demo model at http://$fake_addr/v1 — try: \"write a long essay\", \"think about it\", \"list files\"."
+# The demo keeps its history and workspace under build/demo, apart from yours.
+mkdir -p build/demo/workspace
+echo "Demo history and workspace: $PWD/build/demo"
+XDG_DATA_HOME="$PWD/build/demo/data" JUNCTURE_WORKSPACE="$PWD/build/demo/workspace" \
 OPENAI_BASE_URL="http://$fake_addr/v1" JUNCTURE_MODEL=fake-model OPENAI_API_KEY=demo \
   build/bin/juncture-web serve --addr "$addr"
