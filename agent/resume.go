@@ -118,7 +118,11 @@ func classify(it history.Interrupt) string {
 		return string(interrupt.ClassUnbound)
 	}
 	items := interrupt.ClassifyBatch([]interrupt.Descriptor{d}, it.RunID)
-	if len(items) == 0 || !items[0].Resumable {
+	// Juncture binds every item it stores. One whose binding no longer
+	// reads (another version wrote it, or it was damaged) is unbound, even
+	// if it carries TanStack's legacy metadata marker: the client-side
+	// legacy fallback is for producers that never wrote bindings.
+	if len(items) == 0 || !items[0].Resumable || items[0].Legacy {
 		return string(interrupt.ClassUnbound)
 	}
 	return string(items[0].Class)

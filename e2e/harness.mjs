@@ -9,10 +9,24 @@ import { chromium } from 'playwright-core';
 const root = resolve(import.meta.dirname, '..');
 const bin = join(root, 'build/bin/juncture-web');
 const fakeBin = join(root, 'build/bin/fakellm');
+const unbindBin = join(root, 'build/bin/e2e-unbind');
 
 export function buildBinaries() {
   execFileSync('go', ['build', '-o', fakeBin, './agent/fakellm/cmd/fakellm'], { cwd: root, stdio: 'inherit' });
   execFileSync('go', ['build', '-o', bin, '.'], { cwd: root, stdio: 'inherit', env: { ...process.env, CGO_ENABLED: '0' } });
+}
+
+// buildUnbind builds e2e/unbind (see unbindDatabase).
+export function buildUnbind() {
+  execFileSync('go', ['build', '-o', unbindBin, './e2e/unbind'], { cwd: root, stdio: 'inherit', env: { ...process.env, CGO_ENABLED: '0' } });
+}
+
+// unbindDatabase gives every pending interrupt in the app's database an
+// unknown binding version, as a future Juncture might have written it. The
+// app must be stopped (app.stopApp()). foreign also removes the legacy
+// approval marker (see e2e/unbind). Returns the program's report line.
+export function unbindDatabase(app, { foreign = false } = {}) {
+  return execFileSync(unbindBin, ['-db', app.dbPath, ...(foreign ? ['-foreign'] : [])], { encoding: 'utf8' }).trim();
 }
 
 function port() {
@@ -104,6 +118,7 @@ export async function launch({ dir, settings, open = true } = {}) {
   return {
     page, url, data, consoleErrors, app, fake, api, browser,
     workspace: env.JUNCTURE_WORKSPACE,
+    dbPath: join(env.XDG_DATA_HOME, 'juncture', 'juncture.db'),
     async open() {
       await page.goto(url);
     },
@@ -114,6 +129,19 @@ export async function launch({ dir, settings, open = true } = {}) {
       this.app = start(bin, ['serve', '--addr', `127.0.0.1:${appPort}`], env, 'juncture');
       await waitFor(`${base}/`);
       if (reload) await page.goto(url);
+    },
+    // stopApp stops the server (SIGTERM) and waits for it to exit, so its
+    // database can be changed; startApp starts it again on the same data
+    // and port. The page is left as it is (reload it or call open()).
+    async stopApp() {
+      await stop(this.app);
+      if (this.app.exitCode === null && this.app.signalCode === null) {
+        await new Promise((r) => this.app.once('exit', r));
+      }
+    },
+    async startApp() {
+      this.app = start(bin, ['serve', '--addr', `127.0.0.1:${appPort}`], env, 'juncture');
+      await waitFor(`${base}/`);
     },
     // waitThread polls GetThread until pred(view) holds.
     async waitThread(threadId, pred, ms = 15000) {

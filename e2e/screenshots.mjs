@@ -4,11 +4,14 @@
 import { mkdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { buildBinaries, launch, send, latestThread, askUserLanded } from './harness.mjs';
+import { buildBinaries, buildUnbind, unbindDatabase, launch, send, latestThread, openThread, askUserLanded } from './harness.mjs';
 
 const out = resolve(import.meta.dirname, '../docs/screenshots');
 mkdirSync(out, { recursive: true });
-if (!process.env.SKIP_BUILD) buildBinaries();
+if (!process.env.SKIP_BUILD) {
+  buildBinaries();
+  buildUnbind();
+}
 
 // A short, stable data folder: its workspace path shows in the approval card.
 const dir = join(tmpdir(), 'juncture-screens');
@@ -83,9 +86,29 @@ try {
     skipped.push(['question', landed]);
   }
 
-  // unbound: an interrupt not addressed to Juncture. Nothing in the app or
-  // the demo model creates one yet.
-  skipped.push(['unbound', 'no way to create an unbound interrupt from the demo model or the API yet']);
+  // unbound: an approval whose binding another Juncture version wrote (an
+  // unknown binding version, see e2e/unbind): a status line, no controls,
+  // and the composer stays free.
+  await page.reload();
+  await page.getByRole('textbox', { name: /message/i }).waitFor();
+  await page.getByRole('button', { name: 'New chat' }).click();
+  await page.getByRole('main', { name: 'New chat' }).waitFor();
+  await send(page, 'Write a packing list for the trip');
+  await page.getByRole('article', { name: 'Approval for write_file' }).waitFor({ timeout: 15000 });
+  const utid = await idle();
+  await app.stopApp();
+  unbindDatabase(app);
+  await app.startApp();
+  await page.reload();
+  await page.getByRole('textbox', { name: /message/i }).waitFor({ timeout: 15000 });
+  const waiting = page.getByRole('region', { name: 'Waiting for your decision' });
+  if (!(await waiting.waitFor({ timeout: 5000 }).then(() => true, () => false))) {
+    await openThread(page, (await app.api('GetThread', utid)).thread.title);
+  }
+  await waiting.getByRole('status').first().waitFor({ timeout: 10000 });
+  if (await page.getByRole('article', { name: /^Approval for/ }).count()) throw new Error('unbound: an approval card is still shown');
+  await page.evaluate(() => document.activeElement?.blur());
+  await shot('unbound');
 
   // search: Ctrl+K, a word from an earlier chat, with a chat open.
   await page.reload();

@@ -136,8 +136,10 @@ export function InterruptPanel({ threadId, items, runError, onSubmit }: Interrup
       {unbound.map((item) => (
         <p key={item.interrupt.id} className="interrupts-unbound" role="status">
           <span className="interrupts-unbound-dot" aria-hidden="true" />
-          {item.interrupt.message || item.interrupt.reason || 'Waiting on an external step'}
-          <span className="interrupts-unbound-why"> — {item.kind === 'unbound' ? item.why : ''}</span>
+          <span className="interrupts-unbound-text">
+            {item.interrupt.message || item.interrupt.reason || 'Waiting on an external step'}
+            <span className="interrupts-unbound-why"> — {item.kind === 'unbound' ? item.why : ''}</span>
+          </span>
         </p>
       ))}
     </section>

@@ -159,7 +159,11 @@ function argsOf(it: Interrupt, b: Binding, call: ToolCallView | undefined): { ar
 export function classifyInterrupt(it: Interrupt, toolCalls: Record<string, ToolCallView>): ClassifiedInterrupt {
   const b = readBinding(it);
   if (!b) {
-    return { kind: 'unbound', interrupt: it, why: 'This request is not addressed to Juncture and cannot be answered here.' };
+    return { kind: 'unbound', interrupt: it, why:
+        it.metadata !== undefined && BINDING_KEY in it.metadata
+          ? 'It was recorded in a form this version of Juncture cannot answer; sending a message moves on.'
+          : 'It belongs to another program and cannot be answered here.',
+    };
   }
   if (b.kind === 'tool-approval') {
     const toolCallId = b.toolCallId ?? '';
