@@ -96,6 +96,7 @@ test-windows:
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./agent/ ./store/
 	cd frontend && npx vitest bench --run
+	$(MAKE) --no-print-directory web e2e-deps && cd e2e && node bench-typing.mjs
 
 screenshots: web e2e-deps
 	cd e2e && node screenshots.mjs

@@ -30,6 +30,9 @@ const demoWordsPerChunk = 3
 //   - "think": reasoning_content first, then the answer;
 //   - "hostile": Markdown full of script-injection attempts (raw HTML
 //     with event handlers, javascript: and data: links), for the XSS tests;
+//   - "firehose": about 6,000 words of Markdown prose at about 1,000 words
+//     (tokens) a second, ten words every 10 ms whatever the demo's pacing,
+//     to load the UI the way a fast provider does;
 //   - "list files": a list_files {"path":"."} call;
 //   - "essay", "story" or "long": about 600 words (long enough to try Stop);
 //   - "read <file>": a read_file {"path":"<file>"} call;
@@ -92,6 +95,8 @@ func (d *demo) respond(req Request) Response {
 	switch {
 	case words["hostile"]:
 		return d.answer(req, thinking, demoHostile)
+	case words["firehose"]:
+		return d.firehose(req, thinking)
 	case strings.Contains(strings.ToLower(user), "list files") || (words["list"] && words["files"]):
 		return d.tool(req, thinking, "Let me look at the files in the current folder.",
 			"list_files", map[string]any{"path": "."})
@@ -161,6 +166,60 @@ func (d *demo) paced(mk func(string) Step, text string) []Step {
 		steps = append(steps, mk(part))
 	}
 	return steps
+}
+
+// Firehose pacing: firehoseWordsPerChunk words every firehosePace, that is
+// 1,000 words (tokens) a second, for firehoseWords words.
+const (
+	firehoseWords         = 6000
+	firehoseWordsPerChunk = 10
+	firehosePace          = 10 * time.Millisecond
+)
+
+// firehose streams thinking (if any), then [firehoseText] at a fixed
+// 1,000 words a second, then finish and usage (one token per word).
+func (d *demo) firehose(req Request, thinking []Step) Response {
+	steps := append([]Step(nil), thinking...)
+	for _, part := range splitWords(firehoseText(), firehoseWordsPerChunk) {
+		steps = append(steps, Delay(firehosePace), Text(part))
+	}
+	return Reply(append(steps, Usage(estimatePromptTokens(req), firehoseWords))...)
+}
+
+// firehoseText is firehoseWords words of prose with some Markdown
+// (headings, emphasis, inline code, lists), built from a few paragraphs.
+func firehoseText() string {
+	paras := []string{
+		"The river of tokens never stops. Each word arrives a millisecond after the last, and the interface must " +
+			"keep up without ever making the person at the keyboard wait for their own typing to appear.",
+		"A **responsive** composer is the whole point: the answer can be as fast as it likes, but keystrokes come " +
+			"first. The renderer batches deltas once per `requestAnimationFrame` and leaves the rest of the frame free.",
+		"- Markdown is parsed as it streams, so lists, *emphasis* and `code` appear as soon as they are complete.\n" +
+			"- Long answers grow the transcript, and scrolling must follow without jank.\n" +
+			"- Nothing typed may be lost, however busy the main thread is.",
+		"Fast local models and hosted providers alike can stream a thousand tokens a second. At that rate a naive " +
+			"store update per chunk costs more than a frame, and the page freezes until the answer is done.",
+	}
+	var b strings.Builder
+	words := 0
+	for section := 1; words < firehoseWords; section++ {
+		head := fmt.Sprintf("### Section %d", section)
+		b.WriteString(head + "\n\n")
+		words += len(strings.Fields(head))
+		for _, p := range paras {
+			n := len(strings.Fields(p))
+			if words+n > firehoseWords {
+				// Trim the last paragraph to land exactly on the count.
+				p = strings.Join(strings.Fields(p)[:firehoseWords-words], " ")
+				n = firehoseWords - words
+			}
+			b.WriteString(p + "\n\n")
+			if words += n; words >= firehoseWords {
+				break
+			}
+		}
+	}
+	return strings.TrimSpace(b.String()) + "\n"
 }
 
 // answer streams thinking (if any), then text, then finish and usage.

@@ -207,3 +207,49 @@ func TestServe(t *testing.T) {
 		t.Error("Serve on a bad address should fail")
 	}
 }
+
+// TestDemoFirehose measures the "firehose" rate at the client: about
+// 1,000 words (tokens) a second, within ±30%, for about 6,000 words.
+func TestDemoFirehose(t *testing.T) {
+	t.Parallel()
+	srv := Start(t)
+	srv.SetFallback(Demo())
+	c := newClient(srv)
+
+	stream := c.Chat.Completions.NewStreaming(t.Context(), demoParams(openai.UserMessage("open the firehose")))
+	defer stream.Close()
+	var acc openai.ChatCompletionAccumulator
+	var first, last time.Time
+	firstWords := 0
+	for stream.Next() {
+		ch := stream.Current()
+		acc.AddChunk(ch)
+		if len(ch.Choices) == 0 || ch.Choices[0].Delta.Content == "" {
+			continue
+		}
+		last = time.Now()
+		if first.IsZero() {
+			first, firstWords = last, len(strings.Fields(ch.Choices[0].Delta.Content))
+		}
+	}
+	if err := stream.Err(); err != nil {
+		t.Fatal(err)
+	}
+	content := acc.Choices[0].Message.Content
+	words := len(strings.Fields(content))
+	if words != firehoseWords || !strings.Contains(content, "### Section 2") || !strings.Contains(content, "**responsive**") {
+		t.Fatalf("firehose: %d words, want %d, with Markdown", words, firehoseWords)
+	}
+	if acc.Usage.CompletionTokens != firehoseWords {
+		t.Errorf("usage %d completion tokens, want %d", acc.Usage.CompletionTokens, firehoseWords)
+	}
+	// The first chunk's words were paced before the clock started.
+	elapsed := last.Sub(first)
+	rate := float64(words-firstWords) / elapsed.Seconds()
+	t.Logf("firehose: %d words in %v after the first chunk: %.0f words/s", words, elapsed.Round(time.Millisecond), rate)
+	// Only the upper bound is asserted: a loaded machine can only slow the
+	// stream down (the rate itself is reported by e2e/bench-typing.mjs).
+	if rate > 1300 {
+		t.Errorf("firehose streams %.0f words/s: the 1,000 words/s pacing is missing", rate)
+	}
+}
