@@ -506,3 +506,54 @@ func TestDetectsALocalServerWhenNothingIsConfigured(t *testing.T) {
 		t.Fatalf("sources %v", v.Sources)
 	}
 }
+
+func TestListThreadsSaysWhatWaitsAfterARestart(t *testing.T) {
+	f := newFixture(t, nil)
+	f.enableWriteTools()
+	f.fake.SetFallback(func(fakellm.Request) fakellm.Response { return fakellm.Reply(fakellm.Text("Title")) })
+	f.fake.Enqueue(fakellm.Reply(fakellm.Text("Hello.")))
+	var idle SendResult
+	if e := f.call(&idle, "SendInput", "", "hi"); e != nil {
+		t.Fatal(e)
+	}
+	f.waitIdle(idle.ThreadID)
+	f.fake.Enqueue(fakellm.Reply(writeCall("call-w", "w.txt", "x")), fakellm.Reply(fakellm.Text("Done.")))
+	var paused SendResult
+	if e := f.call(&paused, "SendInput", "", "write w.txt"); e != nil {
+		t.Fatal(e)
+	}
+	f.waitPending(paused.ThreadID, 1)
+	f.waitIdle(paused.ThreadID)
+
+	// A restart forgets every live event: the list alone must tell.
+	f.stop()
+	f.start(map[string]string{"OPENAI_BASE_URL": f.fake.URL, "JUNCTURE_MODEL": "fake-model"})
+	var page ThreadPage
+	if e := f.call(&page, "ListThreads", "", 10); e != nil || len(page.Threads) != 2 {
+		t.Fatalf("threads %+v err %v", page, e)
+	}
+	got := map[string]ThreadListItem{}
+	for _, it := range page.Threads {
+		got[it.ID] = it
+	}
+	if it := got[paused.ThreadID]; it.Waiting != 1 || it.Running || it.Title == "" {
+		t.Errorf("paused thread %+v, want waiting 1, not running", it)
+	}
+	if it := got[idle.ThreadID]; it.Waiting != 0 || it.Running {
+		t.Errorf("idle thread %+v, want waiting 0, not running", it)
+	}
+	// The thread fields stay at the top level of each item.
+	resp := f.request("POST", "/api/call/ListThreads", []any{"", 10}, nil)
+	defer resp.Body.Close()
+	var raw struct {
+		Threads []map[string]any `json:"threads"`
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&raw); err != nil || len(raw.Threads) != 2 {
+		t.Fatalf("raw page %+v %v", raw, err)
+	}
+	for _, k := range []string{"id", "title", "pinned", "createdAt", "updatedAt", "running", "waiting"} {
+		if _, ok := raw.Threads[0][k]; !ok {
+			t.Errorf("list item lacks %q: %v", k, raw.Threads[0])
+		}
+	}
+}

@@ -111,11 +111,23 @@ func (a *App) NewThread() (history.Thread, error) {
 
 // ThreadPage is one page of ListThreads.
 type ThreadPage struct {
-	Threads    []history.Thread `json:"threads"`
+	Threads    []ThreadListItem `json:"threads"`
 	NextCursor string           `json:"nextCursor"`
 }
 
-// ListThreads lists threads, pinned first then newest activity first.
+// ThreadListItem is a thread as the sidebar lists it: the thread's own
+// fields (at the top level) plus what it is doing now. Running is the
+// runtime's view (a turn runs); Waiting counts what waits on the person:
+// every pending interrupt (unbound ones included, see docs/contract.md)
+// plus every pending client tool call.
+type ThreadListItem struct {
+	history.Thread
+	Running bool `json:"running"`
+	Waiting int  `json:"waiting"`
+}
+
+// ListThreads lists threads, pinned first then newest activity first, each
+// with its running and waiting state (one extra store query per page).
 func (a *App) ListThreads(cursor string, limit int) (ThreadPage, error) {
 	if limit <= 0 || limit > 500 {
 		limit = 100
@@ -126,10 +138,20 @@ func (a *App) ListThreads(cursor string, limit int) (ThreadPage, error) {
 	if err != nil {
 		return ThreadPage{}, asError(err)
 	}
-	if p.Threads == nil {
-		p.Threads = []history.Thread{}
+	ids := make([]string, len(p.Threads))
+	for i, t := range p.Threads {
+		ids[i] = t.ID
 	}
-	return ThreadPage{Threads: p.Threads, NextCursor: p.NextCursor}, nil
+	waiting, err := a.db.PendingCounts(ctx, ids)
+	if err != nil {
+		return ThreadPage{}, asError(err)
+	}
+	items := make([]ThreadListItem, len(p.Threads))
+	for i, t := range p.Threads {
+		running, _ := a.rt.Running(t.ID)
+		items[i] = ThreadListItem{Thread: t, Running: running, Waiting: waiting[t.ID]}
+	}
+	return ThreadPage{Threads: items, NextCursor: p.NextCursor}, nil
 }
 
 // ThreadView is a thread with everything the window shows.

@@ -329,3 +329,22 @@ func BenchmarkCheckpointerUpdate(b *testing.B) {
 		i++
 	}
 }
+
+// BenchmarkListThreadsFirstPageWithCounts is the app's ListThreads: the
+// first page plus the one query counting what each thread waits on.
+func BenchmarkListThreadsFirstPageWithCounts(b *testing.B) {
+	db := benchData(b)
+	ctx := context.Background()
+	measure(b, func(int) error {
+		page, err := db.ListThreads(ctx, "", 50)
+		if err != nil {
+			return err
+		}
+		ids := make([]string, len(page.Threads))
+		for i, t := range page.Threads {
+			ids[i] = t.ID
+		}
+		_, err = db.PendingCounts(ctx, ids)
+		return err
+	})
+}

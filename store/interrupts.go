@@ -246,3 +246,42 @@ func (db *DB) ClientToolCall(ctx context.Context, toolCallID string) (history.Cl
 	}
 	return c, nil
 }
+
+// PendingCounts returns, for each of the given threads that waits on the
+// person, how many items it waits on: pending interrupts (every one, unbound
+// items included: the store does not read bindings) plus pending client
+// tool calls. Threads waiting on nothing, and unknown ids, are absent from
+// the map. It is one query whatever the number of threads (the ids travel
+// as one JSON array), so the thread list pays for it once per page.
+func (db *DB) PendingCounts(ctx context.Context, threadIDs []string) (map[string]int, error) {
+	counts := map[string]int{}
+	if len(threadIDs) == 0 {
+		return counts, nil
+	}
+	ids, err := json.Marshal(threadIDs)
+	if err != nil {
+		return nil, fmt.Errorf("store: pending counts: %w", err)
+	}
+	rows, err := db.r.QueryContext(ctx, `WITH ids(id) AS (SELECT DISTINCT value FROM json_each(?1))
+SELECT thread_id, count(*) FROM (
+    SELECT i.thread_id FROM ids JOIN interrupts i ON i.thread_id = ids.id AND i.status = 'pending'
+    UNION ALL
+    SELECT c.thread_id FROM ids JOIN client_tool_calls c ON c.thread_id = ids.id AND c.state = 'pending'
+) GROUP BY thread_id`, string(ids))
+	if err != nil {
+		return nil, fmt.Errorf("store: pending counts: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id string
+		var n int
+		if err := rows.Scan(&id, &n); err != nil {
+			return nil, fmt.Errorf("store: pending counts: %w", err)
+		}
+		counts[id] = n
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("store: pending counts: %w", err)
+	}
+	return counts, nil
+}

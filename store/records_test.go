@@ -243,3 +243,46 @@ func TestSettings(t *testing.T) {
 		t.Errorf("settings = %v, %v; want %v", s, err, want)
 	}
 }
+
+func TestPendingCounts(t *testing.T) {
+	t.Parallel()
+	db := openTest(t)
+	ctx := context.Background()
+	for _, id := range []string{"a", "b", "c", "d"} {
+		mustThread(t, db, id, "")
+	}
+	desc := json.RawMessage(`{"id":"x"}`)
+	its := []history.Interrupt{
+		{ID: "a1", ThreadID: "a", RunID: "r", Kind: history.KindToolApproval, Descriptor: desc},
+		{ID: "a2", ThreadID: "a", RunID: "r", Kind: history.KindGeneric, Descriptor: desc},
+		{ID: "b1", ThreadID: "b", RunID: "r", Kind: history.KindGeneric, Descriptor: desc, Status: history.InterruptResolved},
+		{ID: "d1", ThreadID: "d", RunID: "r", Kind: history.KindGeneric, Descriptor: desc},
+	}
+	if err := db.PutInterrupts(ctx, its); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []history.ClientToolCall{
+		{ToolCallID: "ca", ThreadID: "a", RunID: "r", ToolName: "open_url"},
+		{ToolCallID: "cb", ThreadID: "b", RunID: "r", ToolName: "open_url"},
+		{ToolCallID: "cc", ThreadID: "c", RunID: "r", ToolName: "open_url", State: history.ClientToolDone},
+	} {
+		if err := db.PutClientToolCall(ctx, c); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// d is waiting but not asked about; "nope" is unknown; "a" is listed twice.
+	got, err := db.PendingCounts(ctx, []string{"a", "b", "c", "nope", "a"})
+	if want := map[string]int{"a": 3, "b": 1}; err != nil || !reflect.DeepEqual(got, want) {
+		t.Errorf("PendingCounts = %v, %v; want %v", got, err, want)
+	}
+	if got, err := db.PendingCounts(ctx, nil); err != nil || len(got) != 0 {
+		t.Errorf("PendingCounts(nil) = %v, %v", got, err)
+	}
+	// Answering the last items empties the count.
+	if err := db.ResolveInterrupts(ctx, "d", []Resolution{{ID: "d1", Status: history.InterruptCancelled}}); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := db.PendingCounts(ctx, []string{"d"}); len(got) != 0 {
+		t.Errorf("after resolving d1: %v", got)
+	}
+}

@@ -28,7 +28,7 @@ function setup(views: Record<string, ThreadView>, status: Status = STATUS) {
       },
       sources: { baseUrl: 'environment', model: 'saved', loopGuard: 'default' },
     }),
-    ListThreads: () => ({ threads, nextCursor: '' }),
+    ListThreads: () => ({ threads: threads.map((x) => ({ ...x, running: false, waiting: 0 })), nextCursor: '' }),
     GetThread: (id) => {
       const v = views[id];
       if (!v) throw new JunctureError('not-found', 'no such thread');
@@ -73,6 +73,33 @@ describe('App', () => {
   afterEach(() => {
     vi.restoreAllMocks();
     vi.useRealTimers();
+  });
+
+  it('the sidebar shows what waits from the loaded list; live events win until the next list refresh', async () => {
+    const { t } = setup({ 'th-1': emptyView(thread('th-1', 'Maths')), 'th-2': emptyView(thread('th-2', 'Notes')) });
+    let waiting = 1;
+    t.responders.ListThreads = () => ({
+      threads: [
+        { ...thread('th-1', 'Maths'), running: false, waiting },
+        { ...thread('th-2', 'Notes'), running: true, waiting: 0 },
+      ],
+      nextCursor: '',
+    });
+    act(() => t.emit('threads', {}));
+    // After a reload, no live event has been seen: the list alone tells.
+    await screen.findByRole('button', { name: 'Maths', description: 'Waiting for your decision' });
+    expect(screen.getByRole('button', { name: 'Notes', description: 'Running' })).toBeTruthy();
+    // Live events win over the list…
+    emit(t, 'th-1', [{ type: 'RUN_STARTED', threadId: 'th-1', runId: 'r' }]);
+    expect(screen.getByRole('button', { name: 'Maths', description: 'Running' })).toBeTruthy();
+    emit(t, 'th-1', [
+      { type: 'RUN_FINISHED', threadId: 'th-1', runId: 'r', outcome: { type: 'success', pendingToolCallIds: [] } },
+    ]);
+    expect(screen.getByRole('button', { name: 'Maths' }).getAttribute('aria-describedby')).toBeNull();
+    // …until the list is read again.
+    waiting = 2;
+    act(() => t.emit('threads', {}));
+    await screen.findByRole('button', { name: 'Maths', description: 'Waiting for your decision' });
   });
 
   it('opens a 2,000-message thread quickly and mounts only a window of rows', async () => {

@@ -285,6 +285,7 @@ export function App() {
         hiddenIds={hidden}
         activeId={active}
         activity={activity}
+        listedAt={list.listedAt}
         hasMore={list.hasMore}
         loading={list.loading}
         listError={list.error ? `Could not load conversations: ${list.error.message}` : null}

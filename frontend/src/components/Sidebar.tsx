@@ -1,7 +1,7 @@
 import { forwardRef, useEffect, useImperativeHandle, useMemo, useRef, useState } from 'react';
-import type { SearchHit, Thread } from '../transport/contract';
+import type { SearchHit, Thread, ThreadListItem } from '../transport/contract';
 import type { Transport } from '../transport';
-import type { Activity } from '../hooks/useThreadActivity';
+import { liveActivity, type LiveActivity } from '../hooks/useThreadActivity';
 import { groupThreads } from '../lib/groupThreads';
 import { ThreadItem } from './ThreadItem';
 import { SearchResults } from './SearchResults';
@@ -14,10 +14,12 @@ export interface SidebarHandle {
 
 export interface SidebarProps {
   transport: Transport;
-  threads: readonly Thread[];
+  threads: readonly ThreadListItem[];
   hiddenIds: ReadonlySet<string>;
   activeId: string | null;
-  activity: ReadonlyMap<string, Activity>;
+  /** Live run events per thread; they win over the list's own state when newer than `listedAt`. */
+  activity: ReadonlyMap<string, LiveActivity>;
+  listedAt: number;
   hasMore: boolean;
   loading: boolean;
   listError: string | null;
@@ -144,7 +146,7 @@ export const Sidebar = forwardRef<SidebarHandle, SidebarProps>(function Sidebar(
                       key={t.id}
                       thread={t}
                       active={t.id === p.activeId}
-                      activity={p.activity.get(t.id)}
+                      activity={liveActivity(p.activity.get(t.id), p.listedAt)}
                       onOpen={p.onOpen}
                       onRename={p.onRename}
                       onPin={p.onPin}

@@ -1,12 +1,14 @@
 import { memo, useEffect, useId, useRef, useState } from 'react';
-import type { Thread } from '../transport/contract';
-import type { Activity } from '../hooks/useThreadActivity';
+import type { Thread, ThreadListItem } from '../transport/contract';
+import { threadActivity, type Activity } from '../hooks/useThreadActivity';
 import { IconMore, IconPin } from './icons';
 
 export interface ThreadItemProps {
-  thread: Thread;
+  /** The listed thread; its `running` / `waiting` give the indicator unless live events say otherwise. */
+  thread: ThreadListItem;
   active: boolean;
-  activity: Activity | undefined;
+  /** What live events said since the list was loaded (`null`: idle), or undefined when nothing newer. */
+  activity: Activity | null | undefined;
   onOpen: (id: string) => void;
   onRename: (id: string, title: string) => void;
   onPin: (id: string, pinned: boolean) => void;
@@ -14,7 +16,7 @@ export interface ThreadItemProps {
   onDelete: (t: Thread) => void;
 }
 
-function ThreadItemImpl({ thread, active, activity, onOpen, onRename, onPin, onExport, onDelete }: ThreadItemProps) {
+function ThreadItemImpl({ thread, active, activity: live, onOpen, onRename, onPin, onExport, onDelete }: ThreadItemProps) {
   const [menu, setMenu] = useState(false);
   const [renaming, setRenaming] = useState(false);
   const [draft, setDraft] = useState(thread.title);
@@ -23,6 +25,7 @@ function ThreadItemImpl({ thread, active, activity, onOpen, onRename, onPin, onE
   const inputRef = useRef<HTMLInputElement>(null);
   const title = thread.title || 'New chat';
   const descId = useId();
+  const activity = threadActivity(thread, live);
   // The button is named by the title alone; its status is its description.
   const status = [
     thread.pinned ? 'Pinned' : '',

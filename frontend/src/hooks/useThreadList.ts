@@ -1,12 +1,18 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { Transport } from '../transport';
 import { toJunctureError, type JunctureError } from '../transport';
-import type { Thread } from '../transport/contract';
+import type { Thread, ThreadListItem } from '../transport/contract';
+import { activityClock } from './useThreadActivity';
 
 const PAGE = 50;
 
 export interface ThreadList {
-  threads: Thread[];
+  threads: ThreadListItem[];
+  /**
+   * activityClock() when the request of the list shown started: live run
+   * events newer than this override the items' `running` / `waiting`.
+   */
+  listedAt: number;
   hasMore: boolean;
   loading: boolean;
   error: JunctureError | null;
@@ -14,11 +20,13 @@ export interface ThreadList {
   loadMore: () => void;
   /** Optimistic local edits (Go confirms through the `threads` event). */
   patch: (id: string, p: Partial<Thread>) => void;
+  /** A thread the window knows better (new or renamed); keeps the item's running / waiting. */
   upsert: (t: Thread) => void;
 }
 
 export function useThreadList(transport: Transport): ThreadList {
-  const [threads, setThreads] = useState<Thread[]>([]);
+  const [threads, setThreads] = useState<ThreadListItem[]>([]);
+  const [listedAt, setListedAt] = useState(0);
   const [cursor, setCursor] = useState('');
   const [loading, setLoading] = useState(true);
   const [error, setError] = useState<JunctureError | null>(null);
@@ -28,12 +36,14 @@ export function useThreadList(transport: Transport): ThreadList {
 
   const refresh = useCallback(() => {
     const my = ++seq.current;
+    const at = activityClock();
     setLoading(true);
     transport
       .call('ListThreads', '', Math.max(PAGE, countRef.current))
       .then((page) => {
         if (my !== seq.current) return;
         setThreads(page.threads);
+        setListedAt(at);
         setCursor(page.nextCursor);
         setError(null);
       })
@@ -90,8 +100,12 @@ export function useThreadList(transport: Transport): ThreadList {
   }, []);
 
   const upsert = useCallback((t: Thread) => {
-    setThreads((prev) => (prev.some((x) => x.id === t.id) ? prev.map((x) => (x.id === t.id ? t : x)) : [t, ...prev]));
+    setThreads((prev) =>
+      prev.some((x) => x.id === t.id)
+        ? prev.map((x) => (x.id === t.id ? { ...x, ...t } : x))
+        : [{ running: false, waiting: 0, ...t }, ...prev],
+    );
   }, []);
 
-  return { threads, hasMore: cursor !== '', loading, error, refresh, loadMore, patch, upsert };
+  return { threads, listedAt, hasMore: cursor !== '', loading, error, refresh, loadMore, patch, upsert };
 }

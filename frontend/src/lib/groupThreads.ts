@@ -1,8 +1,8 @@
 import type { Thread } from '../transport/contract';
 
-export interface ThreadGroup {
+export interface ThreadGroup<T extends Thread = Thread> {
   label: 'Pinned' | 'Today' | 'Yesterday' | 'Previous 7 days' | 'Older';
-  threads: Thread[];
+  threads: T[];
 }
 
 function startOfDay(ms: number): number {
@@ -12,11 +12,11 @@ function startOfDay(ms: number): number {
 }
 
 /** Pinned first, then by last activity: Today / Yesterday / Previous 7 days / Older. */
-export function groupThreads(threads: readonly Thread[], now = Date.now()): ThreadGroup[] {
+export function groupThreads<T extends Thread>(threads: readonly T[], now = Date.now()): ThreadGroup<T>[] {
   const today = startOfDay(now);
   const yesterday = startOfDay(today - 1);
   const weekAgo = today - 7 * 24 * 3600 * 1000;
-  const groups: ThreadGroup[] = [
+  const groups: ThreadGroup<T>[] = [
     { label: 'Pinned', threads: [] },
     { label: 'Today', threads: [] },
     { label: 'Yesterday', threads: [] },

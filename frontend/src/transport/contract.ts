@@ -46,6 +46,16 @@ export interface Thread {
   updatedAt: number;
 }
 
+/**
+ * A thread as `ListThreads` lists it: the thread's fields plus what it is
+ * doing when the list was read. `waiting` counts pending interrupts
+ * (approvals, questions; unbound ones included) and pending client tool calls.
+ */
+export interface ThreadListItem extends Thread {
+  running: boolean;
+  waiting: number;
+}
+
 export interface ToolCallRecord {
   id: string;
   name: string;
@@ -175,7 +185,7 @@ export interface SendInputResult {
 }
 
 export interface ThreadPage {
-  threads: Thread[];
+  threads: ThreadListItem[];
   nextCursor: string;
 }
 
@@ -221,6 +231,14 @@ export function parseThread(u: unknown): Thread {
     createdAt: num(u, 'createdAt'),
     updatedAt: num(u, 'updatedAt', num(u, 'createdAt')),
   };
+}
+
+/** A list item; `running`/`waiting` default to idle when an older server leaves them out. */
+export function parseThreadListItem(u: unknown): ThreadListItem {
+  const t = parseThread(u);
+  const o = u as Record<string, unknown>;
+  const waiting = num(o, 'waiting');
+  return { ...t, running: bool(o, 'running'), waiting: waiting > 0 ? Math.floor(waiting) : 0 };
 }
 
 /** Tool calls arrive as `{id,name,arguments}` (contract) or AG-UI `{id,function:{name,arguments}}`. */
@@ -403,7 +421,7 @@ export function parseSendInputResult(u: unknown): SendInputResult {
 
 export function parseThreadPage(u: unknown): ThreadPage {
   if (!isObject(u)) throw bad('thread list');
-  return { threads: arr(u, 'threads').map(parseThread), nextCursor: str(u, 'nextCursor') };
+  return { threads: arr(u, 'threads').map(parseThreadListItem), nextCursor: str(u, 'nextCursor') };
 }
 
 export function parseExportResult(u: unknown): ExportResult {

@@ -185,8 +185,32 @@ export namespace app {
 	        this.readOnly = source["readOnly"];
 	    }
 	}
+	export class ThreadListItem {
+	    id: string;
+	    title: string;
+	    pinned: boolean;
+	    createdAt: number;
+	    updatedAt: number;
+	    running: boolean;
+	    waiting: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new ThreadListItem(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.title = source["title"];
+	        this.pinned = source["pinned"];
+	        this.createdAt = source["createdAt"];
+	        this.updatedAt = source["updatedAt"];
+	        this.running = source["running"];
+	        this.waiting = source["waiting"];
+	    }
+	}
 	export class ThreadPage {
-	    threads: history.Thread[];
+	    threads: ThreadListItem[];
 	    nextCursor: string;
 	
 	    static createFrom(source: any = {}) {
@@ -195,7 +219,7 @@ export namespace app {
 	
 	    constructor(source: any = {}) {
 	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.threads = this.convertValues(source["threads"], history.Thread);
+	        this.threads = this.convertValues(source["threads"], ThreadListItem);
 	        this.nextCursor = source["nextCursor"];
 	    }
 	
