@@ -1,10 +1,11 @@
 // Starts the real Juncture binary in browser mode against the fake model,
 // with a private data folder, and Debian's chromium through playwright-core.
-import { spawn, execFileSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { chromium } from 'playwright-core';
+import { freePort, start, stop, waitFor } from './procs.mjs';
 
 const root = resolve(import.meta.dirname, '..');
 const bin = join(root, 'build/bin/juncture-web');
@@ -27,39 +28,6 @@ export function buildUnbind() {
 // approval marker (see e2e/unbind). Returns the program's report line.
 export function unbindDatabase(app, { foreign = false } = {}) {
   return execFileSync(unbindBin, ['-db', app.dbPath, ...(foreign ? ['-foreign'] : [])], { encoding: 'utf8' }).trim();
-}
-
-function port() {
-  return 20000 + Math.floor(Math.random() * 20000);
-}
-
-async function waitFor(url, ms = 15000) {
-  const end = Date.now() + ms;
-  for (;;) {
-    try {
-      const r = await fetch(url);
-      if (r.status < 500) return;
-    } catch { /* not up yet */ }
-    if (Date.now() > end) throw new Error(`${url} did not answer`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
-function start(cmd, args, env, name) {
-  const p = spawn(cmd, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  p.log = '';
-  p.stdout.on('data', (d) => { p.log += d; });
-  p.stderr.on('data', (d) => { p.log += d; });
-  p.name = name;
-  return p;
-}
-
-async function stop(p) {
-  if (!p || p.exitCode !== null) return;
-  const done = new Promise((r) => p.once('exit', r));
-  p.kill('SIGTERM');
-  await Promise.race([done, new Promise((r) => setTimeout(r, 5000))]);
-  if (p.exitCode === null) p.kill('SIGKILL');
 }
 
 // callApi posts one facade call (docs/contract.md) with the bearer token and
@@ -87,8 +55,8 @@ async function callApi(base, token, method, ...args) {
 export async function launch({ dir, settings, open = true } = {}) {
   const data = dir ?? mkdtempSync(join(tmpdir(), 'juncture-e2e-'));
   for (const d of ['data', 'config', 'cache', 'ws']) mkdirSync(join(data, d), { recursive: true });
-  const fakePort = port();
-  const appPort = port();
+  const fakePort = await freePort();
+  const appPort = await freePort();
   const token = 'e2e-token';
   const fake = start(fakeBin, ['-addr', `127.0.0.1:${fakePort}`], {}, 'fakellm');
   await waitFor(`http://127.0.0.1:${fakePort}/v1/models`);

@@ -1,17 +1,16 @@
 // Starts the real Juncture binary in browser mode (juncture-web serve)
 // against the fake model (fakellm), with a private data folder and
-// workspace. The start/stop logic follows e2e/harness.mjs, without the
-// browser (that file imports playwright-core, which this package does not
-// need).
+// workspace. Process handling is shared with e2e/harness.mjs
+// (e2e/procs.mjs, Node built-ins only).
 //
 // Binaries: JUNCTURE_WEB_BIN and FAKELLM_BIN name prebuilt ones; otherwise
 // both are built from the repository into a temporary folder (the Go build
 // cache makes this a few seconds after the first time).
-import { spawn, execFileSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, mkdirSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { freePort, start, stop, waitFor } from '../e2e/procs.mjs';
 
 const root = resolve(import.meta.dirname, '..');
 
@@ -25,46 +24,6 @@ export function binaries() {
   execFileSync('go', ['build', '-o', fake, './agent/fakellm/cmd/fakellm'], { cwd: root, stdio: 'inherit' });
   execFileSync('go', ['build', '-o', web, '.'], { cwd: root, stdio: 'inherit', env: { ...process.env, CGO_ENABLED: '0' } });
   return { web, fake, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
-}
-
-function freePort() {
-  return new Promise((ok, fail) => {
-    const s = createServer();
-    s.once('error', fail);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => ok(port));
-    });
-  });
-}
-
-async function waitFor(url, ms = 15000) {
-  const end = Date.now() + ms;
-  for (;;) {
-    try {
-      const r = await fetch(url);
-      if (r.status < 500) return;
-    } catch { /* not up yet */ }
-    if (Date.now() > end) throw new Error(`${url} did not answer`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
-function start(cmd, args, env, name) {
-  const p = spawn(cmd, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  p.log = '';
-  p.stdout.on('data', (d) => { p.log += d; });
-  p.stderr.on('data', (d) => { p.log += d; });
-  p.name = name;
-  return p;
-}
-
-async function stop(p) {
-  if (!p || p.exitCode !== null || p.signalCode !== null) return;
-  const done = new Promise((r) => p.once('exit', r));
-  p.kill('SIGTERM');
-  await Promise.race([done, new Promise((r) => setTimeout(r, 5000))]);
-  if (p.exitCode === null && p.signalCode === null) p.kill('SIGKILL');
 }
 
 // launch starts fakellm and juncture-web serve and returns
