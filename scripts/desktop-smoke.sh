@@ -8,26 +8,10 @@ cd "$(dirname "$0")/.."
 if [ -z "${IN_XVFB:-}" ]; then
   IN_XVFB=1 exec xvfb-run -a -s '-screen 0 1280x800x24' "$0" "$@"
 fi
-out=${SMOKE_OUT:-build/smoke}
-mkdir -p "$out"
-tmp=$(mktemp -d)
-export XDG_DATA_HOME=$tmp/data XDG_CONFIG_HOME=$tmp/config XDG_CACHE_HOME=$tmp/cache NO_AT_BRIDGE=1
-export JUNCTURE_WORKSPACE=$tmp/ws; mkdir -p "$JUNCTURE_WORKSPACE"
-go build -o build/bin/fakellm ./agent/fakellm/cmd/fakellm
-port=$((20000 + RANDOM % 20000))
-build/bin/fakellm -addr 127.0.0.1:$port 2>"$out/fakellm.log" &
-fake=$!
-export OPENAI_BASE_URL=http://127.0.0.1:$port/v1 JUNCTURE_MODEL=fake-model OPENAI_API_KEY=smoke
-"$bin" >"$out/app.log" 2>&1 &
-app=$!
-cleanup() { kill $app $fake 2>/dev/null || true; wait $app 2>/dev/null || true; wait $fake 2>/dev/null || true; rm -rf "$tmp"; }
-trap cleanup EXIT
-win=$(timeout 30 xdotool search --sync --onlyvisible --name '^Juncture$' | head -1)
-echo "window $win"
-for i in $(seq 1 40); do grep -q "desktop window ready" "$out/app.log" && break; sleep 0.25; done
-sleep 2
+. scripts/desktop-lib.sh
+desktop_setup ""
+open_window "$out/app.log"
 import -window root "$out/01-start.png"
-xdotool windowactivate --sync "$win" 2>/dev/null || xdotool windowfocus --sync "$win" || true
 # The composer has focus on start; type and send.
 xdotool type --delay 25 'Hello from the desktop smoke test'
 xdotool key Return

@@ -1,0 +1,41 @@
+# Shared by the desktop window scripts (desktop-smoke.sh, desktop-approval.sh);
+# source it after `cd` to the repository root, inside Xvfb.
+#
+#   desktop_setup PREFIX   private XDG dirs and workspace, the fake model
+#                          running, OPENAI_* pointing at it; logs go to
+#                          $out/PREFIXfakellm.log. Sets out, tmp, fake.
+#   open_window LOG        starts "$bin", waits for the window and for the
+#                          app's "desktop window ready", focuses it. Sets app, win.
+# The EXIT trap stops every process started here (and $web if set).
+
+desktop_setup() {
+  out=${SMOKE_OUT:-build/smoke}
+  mkdir -p "$out"
+  tmp=$(mktemp -d)
+  export XDG_DATA_HOME=$tmp/data XDG_CONFIG_HOME=$tmp/config XDG_CACHE_HOME=$tmp/cache NO_AT_BRIDGE=1
+  export JUNCTURE_WORKSPACE=$tmp/ws
+  mkdir -p "$JUNCTURE_WORKSPACE"
+  go build -o build/bin/fakellm ./agent/fakellm/cmd/fakellm
+  local port=$((20000 + RANDOM % 20000))
+  build/bin/fakellm -addr "127.0.0.1:$port" 2>"$out/${1}fakellm.log" &
+  fake=$!
+  export OPENAI_BASE_URL=http://127.0.0.1:$port/v1 JUNCTURE_MODEL=fake-model OPENAI_API_KEY=smoke
+  app= web=
+  trap desktop_cleanup EXIT
+}
+
+desktop_cleanup() {
+  for p in $app $web $fake; do kill "$p" 2>/dev/null || true; done
+  for p in $app $web $fake; do wait "$p" 2>/dev/null || true; done
+  rm -rf "$tmp"
+}
+
+open_window() {
+  "$bin" >"$1" 2>&1 &
+  app=$!
+  win=$(timeout 30 xdotool search --sync --onlyvisible --name '^Juncture$' | head -1)
+  echo "window $win"
+  for _ in $(seq 1 40); do grep -q "desktop window ready" "$1" && break; sleep 0.25; done
+  sleep 2
+  xdotool windowactivate --sync "$win" 2>/dev/null || xdotool windowfocus --sync "$win" || true
+}
