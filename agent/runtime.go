@@ -376,6 +376,18 @@ func (rt *Runtime) Interrupt(threadID string) {
 	}
 }
 
+// InterruptAll stops every running turn, as Interrupt does for each.
+func (rt *Runtime) InterruptAll() {
+	rt.mu.Lock()
+	defer rt.mu.Unlock()
+	for _, t := range rt.threads {
+		if t.running && !t.stopped {
+			t.stopped = true
+			t.stop()
+		}
+	}
+}
+
 // Busy reports whether any thread has a turn running.
 func (rt *Runtime) Busy() bool {
 	rt.mu.Lock()

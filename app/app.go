@@ -68,7 +68,6 @@ type App struct {
 
 	clientMu sync.Mutex
 	model    *model.Client
-	modelVer int
 	modelCfg model.Config
 }
 

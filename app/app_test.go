@@ -264,14 +264,8 @@ func TestConversationOverHTTPSurvivesARestart(t *testing.T) {
 
 func (f *fixture) waitIdle(threadID string) {
 	f.t.Helper()
-	for i := 0; i < 500; i++ {
-		if running, _ := f.svc.Runtime().Running(threadID); !running {
-			time.Sleep(50 * time.Millisecond) // let the title finish
-			return
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	f.t.Fatal("thread still running")
+	waitFor(f.t, func() bool { running, _ := f.svc.Runtime().Running(threadID); return !running })
+	time.Sleep(50 * time.Millisecond) // let the title finish
 }
 
 func TestNoEndpointExplainsWhatToConfigure(t *testing.T) {

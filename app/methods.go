@@ -273,17 +273,20 @@ func (a *App) PinThread(threadID string, pinned bool) error {
 	return nil
 }
 
+// settled waits up to 5 s for busy to turn false (a stopped turn saving
+// its state, or a MustComplete tool finishing) and reports whether it did.
+func settled(busy func() bool) bool {
+	for i := 0; i < 100 && busy(); i++ {
+		time.Sleep(50 * time.Millisecond)
+	}
+	return !busy()
+}
+
 // DeleteThread deletes a thread for good (search index included). A running
 // turn is stopped first.
 func (a *App) DeleteThread(threadID string) error {
 	a.rt.Interrupt(threadID)
-	for i := 0; i < 100; i++ {
-		if running, _ := a.rt.Running(threadID); !running {
-			break
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-	if running, _ := a.rt.Running(threadID); running {
+	if !settled(func() bool { running, _ := a.rt.Running(threadID); return running }) {
 		return errorf(CodeConflict, "The thread is still finishing a tool; try again in a moment.")
 	}
 	ctx, cancel := a.ctx()
@@ -407,7 +410,6 @@ func (a *App) SaveSettings(st Settings) (SettingsView, error) {
 	}
 	a.settings.mu.Lock()
 	a.settings.saved = m
-	a.settings.version++
 	a.settings.mu.Unlock()
 	a.emit("status", a.Status())
 	return a.GetSettings(), nil
@@ -508,27 +510,12 @@ func (a *App) DeleteAllHistory() error {
 	if a.readOnly != "" {
 		return errorf(CodeUnavailable, "This is a read-only copy of a damaged database.")
 	}
-	ctx, cancel := a.ctx()
-	defer cancel()
-	page, err := a.db.ListThreads(ctx, "", 500)
-	for err == nil {
-		for _, t := range page.Threads {
-			a.rt.Interrupt(t.ID)
-		}
-		if page.NextCursor == "" {
-			break
-		}
-		page, err = a.db.ListThreads(ctx, page.NextCursor, 500)
-	}
-	if err != nil {
-		return asError(err)
-	}
-	for i := 0; i < 100 && a.rt.Busy(); i++ {
-		time.Sleep(50 * time.Millisecond)
-	}
-	if a.rt.Busy() {
+	a.rt.InterruptAll()
+	if !settled(a.rt.Busy) {
 		return errorf(CodeConflict, "A tool is still finishing; try again in a moment.")
 	}
+	ctx, cancel := a.ctx()
+	defer cancel()
 	if err := a.db.DeleteAllHistory(ctx); err != nil {
 		return asError(err)
 	}

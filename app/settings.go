@@ -59,7 +59,6 @@ type settings struct {
 	saved    map[string]string
 	detected map[string]string // baseUrl, model of a local server found at start
 	detectOK string            // "Ollama" / "LM Studio"
-	version  int               // bumped on every change
 }
 
 func (s *settings) effective() (Settings, map[string]string) {
@@ -169,7 +168,6 @@ func (s *settings) detect(ctx context.Context) {
 		s.mu.Lock()
 		s.detected = map[string]string{"baseUrl": srv.url, "model": models[0]}
 		s.detectOK = fmt.Sprintf("%s at %s", srv.name, srv.url)
-		s.version++
 		s.mu.Unlock()
 		return
 	}
