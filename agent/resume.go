@@ -390,13 +390,13 @@ func (tr *turn) applyDecisions(ds []decision) (ending, Boundary) {
 			return endCancelled, ""
 		}
 		if d.approved {
+			note := ""
 			if d.edited {
 				// The model's own call still shows its arguments: say
 				// what actually ran.
-				tr.resultNote = "The person edited the arguments before approving; the tool ran with " + d.call.Arguments + ".\n\n"
+				note = "The person edited the arguments before approving; the tool ran with " + d.call.Arguments + ".\n\n"
 			}
-			tr.runTool(d.call)
-			tr.resultNote = ""
+			tr.runTool(d.call, note)
 		} else {
 			tr.toolResult(d.call, tools.Result{Content: d.result, IsError: d.isError}, d.state)
 		}

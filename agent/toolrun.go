@@ -3,6 +3,7 @@ package agent
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/juncture-app/juncture/agent/agui"
 	"github.com/juncture-app/juncture/agent/history"
@@ -62,7 +63,7 @@ func (tr *turn) runTools(msg history.Message, calls []history.ToolCall) ending {
 			questions = append(questions, pendingGeneric{desc: d, call: &c})
 			continue
 		}
-		tr.runTool(call)
+		tr.runTool(call, "")
 	}
 	if tr.ctx.Err() != nil {
 		// Every tool finished, but Stop came while they ran: the turn
@@ -85,16 +86,21 @@ func (tr *turn) hasTool(name string) bool {
 	return ok
 }
 
-// runTool runs one call exactly once and records its result.
-func (tr *turn) runTool(call history.ToolCall) {
+// runTool runs one call exactly once and records its result; note, when
+// not empty, is put before the result the model reads.
+func (tr *turn) runTool(call history.ToolCall, note string) {
 	rt := tr.rt
+	result := func(res tools.Result, state string) {
+		res.Content = note + res.Content
+		tr.toolResult(call, res, state)
+	}
 	if tr.tools == nil {
-		tr.toolResult(call, tools.Result{Content: fmt.Sprintf("Unknown tool %q: no tools are available.", call.Name), IsError: true}, ToolFailed)
+		result(tools.Result{Content: fmt.Sprintf("Unknown tool %q: no tools are available.", call.Name), IsError: true}, ToolFailed)
 		return
 	}
 	prepared, bad := tr.tools.Prepare(call.Name, call.Arguments)
 	if bad != nil {
-		tr.toolResult(call, *bad, ToolFailed)
+		result(*bad, ToolFailed)
 		return
 	}
 	if prepared.Tool.Client {
@@ -107,7 +113,7 @@ func (tr *turn) runTool(call history.ToolCall) {
 	}
 	prior, err := rt.opts.Store.BeginToolExecution(tr.save, exec)
 	if err != nil {
-		tr.toolResult(call, tools.Result{Content: "Not run: the app could not record the execution: " + err.Error(), IsError: true}, ToolFailed)
+		result(tools.Result{Content: "Not run: the app could not record the execution: " + err.Error(), IsError: true}, ToolFailed)
 		return
 	}
 	if prior != nil {
@@ -116,7 +122,7 @@ func (tr *turn) runTool(call history.ToolCall) {
 		if prior.State != history.ToolFinished {
 			res = tools.Result{Content: history.ResultAppStoppedMidRun, IsError: true}
 		}
-		tr.toolResult(call, res, stateOf(res))
+		result(res, stateOf(res))
 		return
 	}
 	rt.emit(tr.run.ThreadID, agui.NewCustom(CustomToolState, map[string]any{"toolCallId": call.ID, "state": ToolRunning}))
@@ -124,7 +130,7 @@ func (tr *turn) runTool(call history.ToolCall) {
 	state := stateOf(res)
 	if prepared.Tool.OnStop == tools.Abortable && tr.ctx.Err() != nil {
 		state = ToolInterruptedMidRn
-		if res.Content == "" || !startsWith(res.Content, history.ResultInterruptedMidRun) {
+		if !strings.HasPrefix(res.Content, history.ResultInterruptedMidRun) {
 			res = tools.Result{Content: history.ResultInterruptedMidRun + "\n" + res.Content, IsError: true}
 		}
 	}
@@ -132,10 +138,8 @@ func (tr *turn) runTool(call history.ToolCall) {
 	if err := rt.opts.Store.FinishToolExecution(tr.save, exec); err != nil {
 		rt.log.Error("recording a tool result", "tool", call.Name, "err", err)
 	}
-	tr.toolResult(call, res, state)
+	result(res, state)
 }
-
-func startsWith(s, prefix string) bool { return len(s) >= len(prefix) && s[:len(prefix)] == prefix }
 
 func stateOf(r tools.Result) string {
 	if r.IsError {
@@ -146,7 +150,6 @@ func stateOf(r tools.Result) string {
 
 // toolResult saves the tool message and emits TOOL_CALL_RESULT.
 func (tr *turn) toolResult(call history.ToolCall, res tools.Result, state string) {
-	res.Content = tr.resultNote + res.Content
 	rt, tid := tr.rt, tr.run.ThreadID
 	m := history.Message{
 		ID: NewID("msg"), ThreadID: tid, RunID: tr.run.ID, Role: history.RoleTool,

@@ -49,8 +49,6 @@ type turn struct {
 	// says the interrupt marker was already added.
 	lastAnswer *history.Message
 	marked     bool
-	// resultNote prefixes the next tool results (approved with edits).
-	resultNote string
 	// interrupts is the outcome of endInterrupt, as emitted.
 	interrupts []agui.Interrupt
 	// clientIDs are the pending client tool calls of endClientPending.
