@@ -63,9 +63,13 @@ type Message struct {
 	ToolCallID string `json:"toolCallId,omitempty"`
 	ToolName   string `json:"toolName,omitempty"`
 	IsError    bool   `json:"isError,omitempty"` // tool result is an error the model should read as such
-	Status     Status `json:"status"`
-	Error      string `json:"error,omitempty"` // StatusError: the endpoint's message
-	CreatedAt  int64  `json:"createdAt"`       // ms since epoch
+	// ToolState is the UI state of a tool message's call as the runtime
+	// decided it (done, failed, denied, interrupted, …); empty in rows
+	// written before it was stored.
+	ToolState string `json:"toolState,omitempty"`
+	Status    Status `json:"status"`
+	Error     string `json:"error,omitempty"` // StatusError: the endpoint's message
+	CreatedAt int64  `json:"createdAt"`       // ms since epoch
 }
 
 // Thread is one conversation.
@@ -96,8 +100,12 @@ type Run struct {
 	Generation  int             `json:"generation"`
 	Status      RunStatus       `json:"status"`
 	Outcome     json.RawMessage `json:"outcome,omitempty"` // the RUN_FINISHED outcome or RUN_ERROR, as emitted
-	StartedAt   int64           `json:"startedAt"`
-	FinishedAt  int64           `json:"finishedAt,omitempty"`
+	// Steps counts the model calls of the turn this run belongs to, up to
+	// the end of this run: a continuation starts from its parent's count,
+	// so the loop guard and step limit hold across continuations.
+	Steps      int   `json:"steps,omitempty"`
+	StartedAt  int64 `json:"startedAt"`
+	FinishedAt int64 `json:"finishedAt,omitempty"`
 }
 
 // ToolExecState is where a tool execution stands. The record is written
