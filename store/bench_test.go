@@ -151,7 +151,7 @@ func generate(db *DB, total int) error {
 			return err
 		}
 		defer insT.Close()
-		insM, err := tx.PrepareContext(ctx, `INSERT INTO messages (`+messageCols+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+		insM, err := tx.PrepareContext(ctx, `INSERT INTO messages (`+messageCols+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
 		if err != nil {
 			return err
 		}
@@ -166,7 +166,7 @@ func generate(db *DB, total int) error {
 			if calls != "" {
 				c = calls
 			}
-			_, err := insM.ExecContext(ctx, fmt.Sprintf("m%07d", msgNo), thread, "", string(role), content, "", c, callID, tool, 0, "complete", "", clock)
+			_, err := insM.ExecContext(ctx, fmt.Sprintf("m%07d", msgNo), thread, "", string(role), content, "", c, callID, tool, 0, "", "complete", "", clock)
 			return err
 		}
 		if _, err := insT.ExecContext(ctx, benchBigThread, "The big one", 0, clock, clock); err != nil {

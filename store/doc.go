@@ -33,7 +33,21 @@
 // leaves the database as it was.
 //
 // Schema v1 holds the records; v2 adds search (messages.search_text, a
-// generated column, and FTS5 external-content tables fed by triggers).
+// generated column, and FTS5 external-content tables fed by triggers); v3
+// makes tool call ids unique per thread only (tool_executions and
+// client_tool_calls rebuilt keyed on thread and call id: endpoints number
+// calls per response, so two threads can both have "call_0"), adds
+// staged_answers, messages.tool_state and runs.steps.
+//
+// # Answering paused runs
+//
+// Settle writes one accepted answer batch (history.Settlement: interrupts,
+// client tool calls, "Always allow" rules) in one transaction, all or
+// nothing: if any listed item is no longer pending in the thread nothing
+// changes and a *ConflictError (history.ConflictError) names the late
+// items, so of two concurrent answers the first wins. StageAnswers keeps
+// partial answers of a batch on disk until then; a staged answer goes in
+// the same transaction that makes its item stop being pending.
 //
 // # Streaming and recovery
 //

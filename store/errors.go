@@ -3,12 +3,14 @@ package store
 import (
 	"errors"
 	"fmt"
-	"strings"
+
+	"github.com/juncture-app/juncture/agent/history"
 )
 
 // ErrNotFound is returned (wrapped) when the thread, message, run or record
-// asked for does not exist.
-var ErrNotFound = errors.New("not found")
+// asked for does not exist. It is history.ErrNotFound, so the runtime, which
+// does not import store, recognises it with errors.Is.
+var ErrNotFound = history.ErrNotFound
 
 // ErrReadOnly is returned (wrapped) by every change made through a database
 // opened with OpenReadOnlyCopy.
@@ -50,13 +52,8 @@ func (e *CorruptError) Error() string {
 		"A read-only copy can still be opened to browse it.", e.Path, e.Detail)
 }
 
-// ConflictError is returned by ResolveInterrupts when some of the listed
-// interrupts are not pending in the thread (already answered, cancelled, of
-// another thread, or unknown). Nothing was changed.
-type ConflictError struct {
-	IDs []string
-}
-
-func (e *ConflictError) Error() string {
-	return "interrupts not pending: " + strings.Join(e.IDs, ", ")
-}
+// ConflictError is returned by Settle, ResolveInterrupts and StageAnswers
+// when some of the listed items are not pending in the thread (already
+// answered, cancelled, of another thread, unknown, or listed twice).
+// Nothing was changed. It is history.ConflictError, the runtime's own type.
+type ConflictError = history.ConflictError

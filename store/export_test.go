@@ -23,7 +23,7 @@ func exportCorpus(t *testing.T, db *DB) {
 		history.Message{ID: "u", ThreadID: "t", RunID: "r1", Role: history.RoleUser, Content: "Why does `go build` fail?", Status: history.StatusComplete, CreatedAt: 1_700_000_000_001},
 		history.Message{ID: "a", ThreadID: "t", RunID: "r1", Role: history.RoleAssistant, Content: "Let me look.", Reasoning: "Check go.mod first.\nThen main.go.",
 			ToolCalls: []history.ToolCall{{ID: "c1", Name: "read_file", Arguments: `{"path":"go.mod"}`}}, Status: history.StatusComplete, CreatedAt: 1_700_000_000_002},
-		history.Message{ID: "tr", ThreadID: "t", RunID: "r1", Role: history.RoleTool, ToolCallID: "c1", ToolName: "read_file", Content: "module x\n```\nfenced inside\n```", Status: history.StatusComplete, CreatedAt: 1_700_000_000_003},
+		history.Message{ID: "tr", ThreadID: "t", RunID: "r1", Role: history.RoleTool, ToolCallID: "c1", ToolName: "read_file", Content: "module x\n```\nfenced inside\n```", ToolState: "done", Status: history.StatusComplete, CreatedAt: 1_700_000_000_003},
 		history.Message{ID: "a2", ThreadID: "t", RunID: "r1", Role: history.RoleAssistant, Content: history.WithMarker("The module path is"), Status: history.StatusInterrupted, CreatedAt: 1_700_000_000_004},
 		history.Message{ID: "a3", ThreadID: "t", RunID: "r2", Role: history.RoleAssistant, Status: history.StatusError, Error: "HTTP 502 from endpoint", CreatedAt: 1_700_000_000_005},
 	)
@@ -78,6 +78,10 @@ func TestExportImportRoundTrip(t *testing.T) {
 		t.Fatalf("document header = %+v, %v", head, err)
 	}
 
+	if !bytes.Contains(doc, []byte(`"toolState": "done"`)) {
+		t.Errorf("export lacks the tool message's toolState:\n%s", doc)
+	}
+
 	dst := openTest(t)
 	th, err := dst.ImportJSON(ctx, doc)
 	if err != nil {
@@ -92,6 +96,9 @@ func TestExportImportRoundTrip(t *testing.T) {
 	}
 	if !bytes.Equal(doc, again) {
 		t.Errorf("round trip changed the document:\n%s\n---\n%s", doc, again)
+	}
+	if m, err := dst.Message(ctx, "tr"); err != nil || m.ToolState != "done" {
+		t.Errorf("imported tool message = %+v, %v; want toolState done", m, err)
 	}
 	if hits := search(t, dst, "module path "); len(hits) != 1 {
 		t.Errorf("imported thread not searchable: %+v", hits)
@@ -127,7 +134,7 @@ func TestImportCollisionGetsFreshIDs(t *testing.T) {
 		if seen[m.ID] || m.ThreadID != th.ID {
 			t.Errorf("message %d kept id %s / thread %s", i, m.ID, m.ThreadID)
 		}
-		if m.Content != orig[i].Content || m.Role != orig[i].Role {
+		if m.Content != orig[i].Content || m.Role != orig[i].Role || m.ToolState != orig[i].ToolState {
 			t.Errorf("message %d changed: %+v", i, m)
 		}
 	}

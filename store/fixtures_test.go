@@ -14,9 +14,13 @@ var updateFixtures = flag.Bool("update-fixtures", false, "rewrite the database f
 // Fixture files (committed):
 //
 //	testdata/v1.db     a schema v1 database, as the first Juncture wrote it
+//	testdata/v2.db     a schema v2 database (search) with pending items and
+//	                   tool executions, the last before tool call ids became
+//	                   per thread
 //	testdata/newer.db  a database claiming a schema newer than this build's
 const (
 	fixtureV1    = "testdata/v1.db"
+	fixtureV2    = "testdata/v2.db"
 	fixtureNewer = "testdata/newer.db"
 	newerVersion = 1000
 )
@@ -55,6 +59,37 @@ INSERT INTO tool_executions (tool_call_id, thread_id, run_id, tool_name, argumen
 INSERT INTO permission_rules (id, tool, scope, pattern, created_at) VALUES ('rule-1', 'web_search', 'tool', '', 1700000000000);
 INSERT INTO settings (key, value) VALUES ('model', 'llama3'), ('theme', 'dark');
 PRAGMA user_version = 1;`)
+	})
+	makeFixture(t, fixtureV2, func(db *sql.DB) {
+		if err := migrateTo(ctx, db, 0, 2); err != nil {
+			t.Fatal(err)
+		}
+		// Raw SQL on purpose: this is what a v2 build wrote.
+		exec(t, db, `
+INSERT INTO threads (id, title, pinned, created_at, updated_at) VALUES
+    ('t-build', 'Fix the build', 0, 1710000000000, 1710000900000),
+    ('t-notes', 'Meeting notes', 0, 1710001000000, 1710001500000);
+INSERT INTO messages (id, thread_id, run_id, role, content, reasoning, tool_calls, tool_call_id, tool_name, is_error, status, error, created_at) VALUES
+    ('b1', 't-build', 'rb1', 'user', 'Why does the build fail?', '', NULL, '', '', 0, 'complete', '', 1710000000000),
+    ('b2', 't-build', 'rb1', 'assistant', 'Reading go.mod.', '', '[{"id":"functions.read_file:0","name":"read_file","arguments":"{\"path\":\"go.mod\"}"},{"id":"functions.write_file:1","name":"write_file","arguments":"{\"path\":\"go.mod\"}"}]', '', '', 0, 'complete', '', 1710000100000),
+    ('b3', 't-build', 'rb1', 'tool', 'module example.com/x', '', NULL, 'functions.read_file:0', 'read_file', 0, 'complete', '', 1710000200000),
+    ('n1', 't-notes', 'rn1', 'user', 'Copy the summary and open the agenda', '', NULL, '', '', 0, 'complete', '', 1710001000000),
+    ('n2', 't-notes', 'rn1', 'assistant', '', '', '[{"id":"call_0","name":"copy_to_clipboard","arguments":"{}"},{"id":"call_1","name":"open_url","arguments":"{\"url\":\"https://example.com\"}"}]', '', '', 0, 'complete', '', 1710001100000);
+INSERT INTO runs (id, thread_id, parent_run_id, generation, status, outcome, started_at, finished_at) VALUES
+    ('rb1', 't-build', '', 0, 'interrupted', '{"type":"interrupt"}', 1710000000000, 1710000300000),
+    ('rn1', 't-notes', '', 0, 'interrupted', '{"type":"interrupt"}', 1710001000000, 1710001200000);
+INSERT INTO tool_executions (tool_call_id, thread_id, run_id, tool_name, arguments, state, result, is_error, started_at, finished_at) VALUES
+    ('functions.read_file:0', 't-build', 'rb1', 'read_file', '{"path":"go.mod"}', 'finished', 'module example.com/x', 0, 1710000150000, 1710000200000),
+    ('call_9', 't-notes', 'rn1', 'run_command', '{"cmd":"sleep 60"}', 'started', '', 0, 1710001150000, 0);
+INSERT INTO interrupts (id, thread_id, run_id, generation, kind, tool_call_id, descriptor, status, response, created_at, resolved_at) VALUES
+    ('int-write', 't-build', 'rb1', 1, 'tool-approval', 'functions.write_file:1', '{"id":"int-write","reason":"tool-approval"}', 'pending', NULL, 1710000300000, 0),
+    ('int-old', 't-build', 'rb0', 0, 'generic', '', '{"id":"int-old"}', 'resolved', '{"answer":"yes"}', 1710000000000, 1710000050000);
+INSERT INTO client_tool_calls (tool_call_id, thread_id, run_id, tool_name, arguments, state, result, created_at) VALUES
+    ('call_0', 't-notes', 'rn1', 'copy_to_clipboard', '{}', 'done', 'copied', 1710001110000),
+    ('call_1', 't-notes', 'rn1', 'open_url', '{"url":"https://example.com"}', 'pending', '', 1710001120000);
+INSERT INTO permission_rules (id, tool, scope, pattern, created_at) VALUES ('rule-git', 'run_command', 'command-prefix', 'git status', 1710000000000);
+INSERT INTO settings (key, value) VALUES ('model', 'kimi-k2');
+PRAGMA user_version = 2;`)
 	})
 	makeFixture(t, fixtureNewer, func(db *sql.DB) {
 		if err := migrateTo(ctx, db, 0, SchemaVersion); err != nil {

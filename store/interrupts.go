@@ -10,13 +10,6 @@ import (
 	"github.com/juncture-app/juncture/agent/history"
 )
 
-// Resolution answers one pending interrupt.
-type Resolution struct {
-	ID       string                  `json:"id"`
-	Status   history.InterruptStatus `json:"status"` // InterruptResolved or InterruptCancelled
-	Response json.RawMessage         `json:"response,omitempty"`
-}
-
 const interruptCols = "id, thread_id, run_id, generation, kind, tool_call_id, descriptor, status, response, created_at, resolved_at"
 
 func scanInterrupt(s interface{ Scan(...any) error }) (history.Interrupt, error) {
@@ -70,6 +63,11 @@ WHERE interrupts.thread_id = excluded.thread_id`,
 			if n, _ := res.RowsAffected(); n == 0 {
 				return fmt.Errorf("interrupt %s already belongs to another thread", it.ID)
 			}
+			if it.Status != history.InterruptPending {
+				if err := dropStaged(ctx, tx, it.ThreadID, it.ID); err != nil {
+					return err
+				}
+			}
 		}
 		return nil
 	})
@@ -114,58 +112,6 @@ func (db *DB) Interrupt(ctx context.Context, id string) (history.Interrupt, erro
 	return it, nil
 }
 
-// ResolveInterrupts answers pending interrupts of a thread, all or nothing:
-// if any listed id is not pending in that thread (answered already, of
-// another thread, unknown, or listed twice) nothing changes and a
-// *ConflictError lists the offending ids. First answer wins.
-func (db *DB) ResolveInterrupts(ctx context.Context, threadID string, res []Resolution) error {
-	for _, r := range res {
-		if r.Status != history.InterruptResolved && r.Status != history.InterruptCancelled {
-			return fmt.Errorf("store: resolve interrupt %s: status must be resolved or cancelled, not %q", r.ID, r.Status)
-		}
-		if len(r.Response) > 0 && !json.Valid(r.Response) {
-			return fmt.Errorf("store: resolve interrupt %s: response is not valid JSON", r.ID)
-		}
-	}
-	now := db.now()
-	var conflict *ConflictError
-	err := db.writeTx(ctx, func(tx *sql.Tx) error {
-		seen := make(map[string]bool, len(res))
-		var bad []string
-		for _, r := range res {
-			var n int
-			err := tx.QueryRowContext(ctx,
-				"SELECT count(*) FROM interrupts WHERE id = ? AND thread_id = ? AND status = 'pending'", r.ID, threadID).Scan(&n)
-			if err != nil {
-				return err
-			}
-			if n == 0 || seen[r.ID] {
-				bad = append(bad, r.ID)
-			}
-			seen[r.ID] = true
-		}
-		if len(bad) > 0 {
-			conflict = &ConflictError{IDs: bad}
-			return conflict
-		}
-		for _, r := range res {
-			if _, err := tx.ExecContext(ctx,
-				"UPDATE interrupts SET status = ?, response = ?, resolved_at = ? WHERE id = ?",
-				string(r.Status), nullJSON(r.Response), now, r.ID); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
-	if conflict != nil {
-		return conflict
-	}
-	if err != nil {
-		return fmt.Errorf("store: resolve interrupts of %s: %w", threadID, err)
-	}
-	return nil
-}
-
 const clientToolCols = "tool_call_id, thread_id, run_id, tool_name, arguments, state, result, created_at"
 
 func scanClientTool(s interface{ Scan(...any) error }) (history.ClientToolCall, error) {
@@ -174,8 +120,10 @@ func scanClientTool(s interface{ Scan(...any) error }) (history.ClientToolCall, 
 	return c, err
 }
 
-// PutClientToolCall stores a frontend-executed tool call (upsert by tool
-// call id).
+// PutClientToolCall stores a frontend-executed tool call (upsert by thread
+// and tool call id: the same id in another thread is another call). A call
+// stored in a state other than pending loses its staged answer, in the same
+// transaction.
 func (db *DB) PutClientToolCall(ctx context.Context, c history.ClientToolCall) error {
 	if c.ToolCallID == "" || c.ThreadID == "" {
 		return errors.New("store: put client tool call: empty tool call id or thread id")
@@ -190,23 +138,22 @@ func (db *DB) PutClientToolCall(ctx context.Context, c history.ClientToolCall) e
 		c.CreatedAt = db.now()
 	}
 	err := db.writeTx(ctx, func(tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, `INSERT INTO client_tool_calls (`+clientToolCols+`)
+		_, err := tx.ExecContext(ctx, `INSERT INTO client_tool_calls (`+clientToolCols+`)
 VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-ON CONFLICT (tool_call_id) DO UPDATE SET run_id = excluded.run_id, tool_name = excluded.tool_name,
+ON CONFLICT (thread_id, tool_call_id) DO UPDATE SET run_id = excluded.run_id, tool_name = excluded.tool_name,
     arguments = excluded.arguments, state = excluded.state, result = excluded.result,
-    created_at = excluded.created_at
-WHERE client_tool_calls.thread_id = excluded.thread_id`,
+    created_at = excluded.created_at`,
 			c.ToolCallID, c.ThreadID, c.RunID, c.ToolName, c.Arguments, string(c.State), c.Result, c.CreatedAt)
 		if err != nil {
 			return err
 		}
-		if n, _ := res.RowsAffected(); n == 0 {
-			return errors.New("tool call already belongs to another thread")
+		if c.State != history.ClientToolPending {
+			return dropStaged(ctx, tx, c.ThreadID, c.ToolCallID)
 		}
 		return nil
 	})
 	if err != nil {
-		return fmt.Errorf("store: put client tool call %s: %w", c.ToolCallID, err)
+		return fmt.Errorf("store: put client tool call %s of thread %s: %w", c.ToolCallID, c.ThreadID, err)
 	}
 	return nil
 }
@@ -234,15 +181,16 @@ func (db *DB) PendingClientToolCalls(ctx context.Context, threadID string) ([]hi
 	return calls, nil
 }
 
-// ClientToolCall returns one client tool call, or ErrNotFound.
-func (db *DB) ClientToolCall(ctx context.Context, toolCallID string) (history.ClientToolCall, error) {
+// ClientToolCall returns client tool call toolCallID of a thread, or
+// ErrNotFound.
+func (db *DB) ClientToolCall(ctx context.Context, threadID, toolCallID string) (history.ClientToolCall, error) {
 	c, err := scanClientTool(db.r.QueryRowContext(ctx,
-		"SELECT "+clientToolCols+" FROM client_tool_calls WHERE tool_call_id = ?", toolCallID))
+		"SELECT "+clientToolCols+" FROM client_tool_calls WHERE thread_id = ? AND tool_call_id = ?", threadID, toolCallID))
 	if errors.Is(err, sql.ErrNoRows) {
 		err = ErrNotFound
 	}
 	if err != nil {
-		return history.ClientToolCall{}, fmt.Errorf("store: client tool call %s: %w", toolCallID, err)
+		return history.ClientToolCall{}, fmt.Errorf("store: client tool call %s of thread %s: %w", toolCallID, threadID, err)
 	}
 	return c, nil
 }

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strconv"
 	"strings"
 	"testing"
@@ -117,7 +118,7 @@ func TestMigrateFromV1(t *testing.T) {
 	if r, err := db.Run(ctx, "r2"); err != nil || string(r.Outcome) != `{"type":"success"}` {
 		t.Errorf("run r2 = %+v, %v", r, err)
 	}
-	if e, err := db.ToolExecution(ctx, "call-1"); err != nil || e.State != history.ToolFinished {
+	if e, err := db.ToolExecution(ctx, "t-zurich", "call-1"); err != nil || e.State != history.ToolFinished {
 		t.Errorf("tool execution = %+v, %v", e, err)
 	}
 	if s, err := db.Settings(ctx); err != nil || s["model"] != "llama3" {
@@ -323,5 +324,190 @@ func TestReadOnlyCopyIncludesWAL(t *testing.T) {
 	}
 	if hits := search(t, ro, "recent words"); len(hits) != 1 {
 		t.Errorf("copy search = %+v", hits)
+	}
+}
+
+// v3 rebuilds tool_executions and client_tool_calls keyed per thread: every
+// row of a v2 database survives, the new columns take their defaults, and
+// the rebuilt tables keep their constraints, indexes and cascade.
+func TestMigrateFromV2(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	path := copyFixture(t, fixtureV2)
+	db, err := Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+
+	bak, err := sql.Open("sqlite", dsn(BackupPath(path, 3), "mode=ro"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer bak.Close()
+	if v, err := userVersion(ctx, bak); err != nil || v != 2 {
+		t.Errorf("backup user_version = %d, %v; want 2", v, err)
+	}
+
+	// Tool executions and client tool calls survived the rebuild.
+	for _, c := range []struct {
+		thread, call string
+		want         history.ToolExecution
+	}{
+		{"t-build", "functions.read_file:0", history.ToolExecution{ToolCallID: "functions.read_file:0", ThreadID: "t-build", RunID: "rb1",
+			ToolName: "read_file", Arguments: `{"path":"go.mod"}`, State: history.ToolFinished, Result: "module example.com/x",
+			StartedAt: 1710000150000, FinishedAt: 1710000200000}},
+		{"t-notes", "call_9", history.ToolExecution{ToolCallID: "call_9", ThreadID: "t-notes", RunID: "rn1",
+			ToolName: "run_command", Arguments: `{"cmd":"sleep 60"}`, State: history.ToolStarted, StartedAt: 1710001150000}},
+	} {
+		if got, err := db.ToolExecution(ctx, c.thread, c.call); err != nil || !reflect.DeepEqual(got, c.want) {
+			t.Errorf("ToolExecution(%s, %s) = %+v, %v; want %+v", c.thread, c.call, got, err, c.want)
+		}
+	}
+	wantDone := history.ClientToolCall{ToolCallID: "call_0", ThreadID: "t-notes", RunID: "rn1", ToolName: "copy_to_clipboard",
+		Arguments: "{}", State: history.ClientToolDone, Result: "copied", CreatedAt: 1710001110000}
+	if got, err := db.ClientToolCall(ctx, "t-notes", "call_0"); err != nil || got != wantDone {
+		t.Errorf("ClientToolCall(call_0) = %+v, %v; want %+v", got, err, wantDone)
+	}
+	if p, err := db.PendingClientToolCalls(ctx, "t-notes"); err != nil || len(p) != 1 || p[0].ToolCallID != "call_1" || p[0].Arguments != `{"url":"https://example.com"}` {
+		t.Errorf("pending client calls = %+v, %v", p, err)
+	}
+	if p, err := db.PendingInterrupts(ctx, "t-build"); err != nil || len(p) != 1 || p[0].ID != "int-write" || p[0].ToolCallID != "functions.write_file:1" {
+		t.Errorf("pending interrupts = %+v, %v", p, err)
+	}
+	if got, err := db.PendingCounts(ctx, []string{"t-build", "t-notes"}); err != nil || !reflect.DeepEqual(got, map[string]int{"t-build": 1, "t-notes": 1}) {
+		t.Errorf("PendingCounts = %v, %v", got, err)
+	}
+	if r, err := db.PermissionRules(ctx); err != nil || len(r) != 1 || r[0].Pattern != "git status" {
+		t.Errorf("rules = %+v, %v", r, err)
+	}
+
+	// New columns default.
+	for _, m := range append(mustMessages(t, db, "t-build"), mustMessages(t, db, "t-notes")...) {
+		if m.ToolState != "" {
+			t.Errorf("message %s: ToolState = %q after migration, want empty", m.ID, m.ToolState)
+		}
+	}
+	if r, err := db.Run(ctx, "rb1"); err != nil || r.Steps != 0 || string(r.Outcome) != `{"type":"interrupt"}` {
+		t.Errorf("run rb1 = %+v, %v", r, err)
+	}
+	if s, err := db.StagedAnswers(ctx, "t-build"); err != nil || len(s) != 0 {
+		t.Errorf("staged answers after migration = %+v, %v", s, err)
+	}
+
+	// The rebuilt tables are sound: keys, indexes, foreign keys.
+	var fkProblems int
+	if err := db.r.QueryRowContext(ctx, "SELECT count(*) FROM pragma_foreign_key_check").Scan(&fkProblems); err != nil || fkProblems != 0 {
+		t.Errorf("foreign_key_check: %d problems, %v", fkProblems, err)
+	}
+	for table, want := range map[string]string{
+		"tool_executions":   "thread_id,tool_call_id",
+		"client_tool_calls": "seq",
+		"staged_answers":    "thread_id,item_id",
+	} {
+		rows, err := db.r.QueryContext(ctx, "SELECT name FROM pragma_table_info(?) WHERE pk > 0 ORDER BY pk", table)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var pk []string
+		for rows.Next() {
+			var n string
+			rows.Scan(&n)
+			pk = append(pk, n)
+		}
+		rows.Close()
+		if got := strings.Join(pk, ","); got != want {
+			t.Errorf("%s primary key = (%s), want (%s)", table, got, want)
+		}
+	}
+	for _, idx := range []string{"tool_executions_started", "client_tool_calls_thread"} {
+		var n int
+		if err := db.r.QueryRowContext(ctx, "SELECT count(*) FROM sqlite_schema WHERE type = 'index' AND name = ?", idx).Scan(&n); err != nil || n != 1 {
+			t.Errorf("index %s: %d, %v", idx, n, err)
+		}
+	}
+	var leftovers int
+	db.r.QueryRowContext(ctx, "SELECT count(*) FROM sqlite_schema WHERE name LIKE '%_v3'").Scan(&leftovers)
+	if leftovers != 0 {
+		t.Errorf("%d temporary v3 tables left in the schema", leftovers)
+	}
+
+	// The ids the v2 schema made global are now per thread.
+	if prior, err := db.BeginToolExecution(ctx, history.ToolExecution{ToolCallID: "functions.read_file:0", ThreadID: "t-notes", ToolName: "read_file"}); err != nil || prior != nil {
+		t.Errorf("Begin of t-build's call id in t-notes = %+v, %v; want a new execution", prior, err)
+	}
+	if err := db.PutClientToolCall(ctx, history.ClientToolCall{ToolCallID: "call_1", ThreadID: "t-build", ToolName: "open_url"}); err != nil {
+		t.Errorf("PutClientToolCall of t-notes's call id in t-build: %v", err)
+	}
+	if c, err := db.ClientToolCall(ctx, "t-notes", "call_1"); err != nil || c.State != history.ClientToolPending || c.RunID != "rn1" {
+		t.Errorf("t-notes's call_1 after t-build stored its own = %+v, %v", c, err)
+	}
+
+	// Recovery finishes the execution the v2 build left started.
+	rep, err := db.Recover(ctx)
+	if err != nil || rep.FinishedToolExecutions != 2 || rep.PendingInterrupts != 1 || rep.PendingClientToolCalls != 2 {
+		t.Errorf("Recover = %+v, %v", rep, err)
+	}
+	if e, _ := db.ToolExecution(ctx, "t-notes", "call_9"); e.State != history.ToolFinished || e.Result != history.ResultAppStoppedMidRun {
+		t.Errorf("call_9 after recovery = %+v", e)
+	}
+	if e, _ := db.ToolExecution(ctx, "t-build", "functions.read_file:0"); e.Result != "module example.com/x" {
+		t.Errorf("t-build's finished execution changed by recovery: %+v", e)
+	}
+
+	// The cascade still reaches the rebuilt tables.
+	if err := db.DeleteThread(ctx, "t-notes"); err != nil {
+		t.Fatal(err)
+	}
+	for _, table := range []string{"tool_executions", "client_tool_calls"} {
+		var n int
+		db.r.QueryRowContext(ctx, "SELECT count(*) FROM "+table+" WHERE thread_id = 't-notes'").Scan(&n)
+		if n != 0 {
+			t.Errorf("%d %s rows of a deleted thread", n, table)
+		}
+	}
+	if _, err := db.ToolExecution(ctx, "t-build", "functions.read_file:0"); err != nil {
+		t.Errorf("the other thread's execution went with the delete: %v", err)
+	}
+	checkIndex(t, db)
+}
+
+// A v3 migration that fails halfway leaves the v2 tables as they were.
+func TestFailedV3MigrationChangesNothing(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	path := copyFixture(t, fixtureV2)
+	raw, err := sql.Open("sqlite", dsn(path))
+	if err != nil {
+		t.Fatal(err)
+	}
+	exec(t, raw, "CREATE TABLE staged_answers (x)") // in the way of the last statement
+	raw.Close()
+
+	if _, err := Open(ctx, path); err == nil {
+		t.Fatal("Open succeeded despite a failing migration")
+	}
+	raw, err = sql.Open("sqlite", dsn(path))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer raw.Close()
+	if v, _ := userVersion(ctx, raw); v != 2 {
+		t.Errorf("user_version = %d after a failed migration, want 2", v)
+	}
+	for table, want := range map[string]int{"tool_executions": 2, "client_tool_calls": 2} {
+		var n int
+		if err := raw.QueryRow("SELECT count(*) FROM " + table).Scan(&n); err != nil || n != want {
+			t.Errorf("%s after failed migration = %d, %v; want %d", table, n, err, want)
+		}
+	}
+	var pk int
+	if err := raw.QueryRow("SELECT pk FROM pragma_table_info('tool_executions') WHERE name = 'tool_call_id'").Scan(&pk); err != nil || pk != 1 {
+		t.Errorf("tool_executions lost its v2 key: pk = %d, %v", pk, err)
+	}
+	var cols int
+	raw.QueryRow("SELECT count(*) FROM pragma_table_info('messages') WHERE name = 'tool_state'").Scan(&cols)
+	if cols != 0 {
+		t.Error("messages.tool_state exists after a failed migration")
 	}
 }

@@ -90,7 +90,7 @@ func TestToolExecutionRunsOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 	done.State = history.ToolFinished
-	if got, err := db.ToolExecution(ctx, "call"); err != nil || !reflect.DeepEqual(got, done) {
+	if got, err := db.ToolExecution(ctx, "t", "call"); err != nil || !reflect.DeepEqual(got, done) {
 		t.Errorf("ToolExecution = %+v, %v; want %+v", got, err, done)
 	}
 	// After it finished, a retry still must not run it again.
@@ -98,7 +98,7 @@ func TestToolExecutionRunsOnce(t *testing.T) {
 	if err != nil || prior == nil || prior.State != history.ToolFinished || prior.Result != "removed" {
 		t.Errorf("Begin after finish = %+v, %v", prior, err)
 	}
-	if _, err := db.ToolExecution(ctx, "nope"); !isNotFound(err) {
+	if _, err := db.ToolExecution(ctx, "t", "nope"); !isNotFound(err) {
 		t.Errorf("ToolExecution(nope) = %v", err)
 	}
 }
@@ -190,10 +190,10 @@ func TestClientToolCalls(t *testing.T) {
 	if p, _ := db.PendingClientToolCalls(ctx, "t"); len(p) != 1 || p[0].ToolCallID != "b" {
 		t.Errorf("pending after done = %+v", p)
 	}
-	if got, err := db.ClientToolCall(ctx, "a"); err != nil || !reflect.DeepEqual(got, a) {
+	if got, err := db.ClientToolCall(ctx, "t", "a"); err != nil || !reflect.DeepEqual(got, a) {
 		t.Errorf("ClientToolCall(a) = %+v, %v", got, err)
 	}
-	if _, err := db.ClientToolCall(ctx, "nope"); !isNotFound(err) {
+	if _, err := db.ClientToolCall(ctx, "t", "nope"); !isNotFound(err) {
 		t.Errorf("ClientToolCall(nope) = %v", err)
 	}
 }

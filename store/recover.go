@@ -57,8 +57,8 @@ func (db *DB) Recover(ctx context.Context) (RecoveryReport, error) {
 		for _, e := range started {
 			rep.FinishedToolExecutions++
 			if _, err := tx.ExecContext(ctx,
-				"UPDATE tool_executions SET state = 'finished', result = ?, is_error = 1, finished_at = ? WHERE tool_call_id = ?",
-				history.ResultAppStoppedMidRun, now, e.ToolCallID); err != nil {
+				"UPDATE tool_executions SET state = 'finished', result = ?, is_error = 1, finished_at = ? WHERE thread_id = ? AND tool_call_id = ?",
+				history.ResultAppStoppedMidRun, now, e.ThreadID, e.ToolCallID); err != nil {
 				return fmt.Errorf("tool execution %s: %w", e.ToolCallID, err)
 			}
 			var n int
@@ -104,7 +104,7 @@ func (db *DB) Recover(ctx context.Context) (RecoveryReport, error) {
 }
 
 func startedToolExecutions(ctx context.Context, tx *sql.Tx) ([]history.ToolExecution, error) {
-	rows, err := tx.QueryContext(ctx, "SELECT "+toolExecCols+" FROM tool_executions WHERE state = 'started' ORDER BY started_at, tool_call_id")
+	rows, err := tx.QueryContext(ctx, "SELECT "+toolExecCols+" FROM tool_executions WHERE state = 'started' ORDER BY started_at, thread_id, tool_call_id")
 	if err != nil {
 		return nil, err
 	}

@@ -70,7 +70,7 @@ func TestRecoverAfterCrash(t *testing.T) {
 		t.Errorf("added tool result = %+v", added)
 	}
 	for id, wantResult := range map[string]string{"c-ran": history.ResultAppStoppedMidRun, "c-answered": history.ResultAppStoppedMidRun} {
-		e, _ := db.ToolExecution(ctx, id)
+		e, _ := db.ToolExecution(ctx, "t", id)
 		if e.State != history.ToolFinished || e.Result != wantResult || !e.IsError || e.FinishedAt == 0 {
 			t.Errorf("tool execution %s = %+v", id, e)
 		}

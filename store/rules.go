@@ -19,14 +19,20 @@ func (db *DB) AddPermissionRule(ctx context.Context, r history.PermissionRule) e
 		r.CreatedAt = db.now()
 	}
 	err := db.writeTx(ctx, func(tx *sql.Tx) error {
-		_, err := tx.ExecContext(ctx, `INSERT INTO permission_rules (id, tool, scope, pattern, created_at)
-VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`, r.ID, r.Tool, r.Scope, r.Pattern, r.CreatedAt)
-		return err
+		return insertRule(ctx, tx, r)
 	})
 	if err != nil {
 		return fmt.Errorf("store: add permission rule %s: %w", r.ID, err)
 	}
 	return nil
+}
+
+// insertRule adds a checked rule; one with the same id, or the same tool,
+// scope and pattern, is kept as it is.
+func insertRule(ctx context.Context, tx *sql.Tx, r history.PermissionRule) error {
+	_, err := tx.ExecContext(ctx, `INSERT INTO permission_rules (id, tool, scope, pattern, created_at)
+VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`, r.ID, r.Tool, r.Scope, r.Pattern, r.CreatedAt)
+	return err
 }
 
 // PermissionRules returns every remembered rule, oldest first.

@@ -10,12 +10,12 @@ import (
 	"github.com/juncture-app/juncture/agent/history"
 )
 
-const runCols = "id, thread_id, parent_run_id, generation, status, outcome, started_at, finished_at"
+const runCols = "id, thread_id, parent_run_id, generation, status, outcome, steps, started_at, finished_at"
 
 func scanRun(s interface{ Scan(...any) error }) (history.Run, error) {
 	var r history.Run
 	var outcome sql.NullString
-	err := s.Scan(&r.ID, &r.ThreadID, &r.ParentRunID, &r.Generation, &r.Status, &outcome, &r.StartedAt, &r.FinishedAt)
+	err := s.Scan(&r.ID, &r.ThreadID, &r.ParentRunID, &r.Generation, &r.Status, &outcome, &r.Steps, &r.StartedAt, &r.FinishedAt)
 	if outcome.Valid {
 		r.Outcome = json.RawMessage(outcome.String)
 	}
@@ -31,13 +31,16 @@ func (db *DB) PutRun(ctx context.Context, r history.Run) error {
 	if len(r.Outcome) > 0 && !json.Valid(r.Outcome) {
 		return fmt.Errorf("store: put run %s: outcome is not valid JSON", r.ID)
 	}
+	if r.Steps < 0 {
+		return fmt.Errorf("store: put run %s: negative step count %d", r.ID, r.Steps)
+	}
 	err := db.writeTx(ctx, func(tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, `INSERT INTO runs (`+runCols+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+		res, err := tx.ExecContext(ctx, `INSERT INTO runs (`+runCols+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
 ON CONFLICT (id) DO UPDATE SET parent_run_id = excluded.parent_run_id, generation = excluded.generation,
-    status = excluded.status, outcome = excluded.outcome, started_at = excluded.started_at,
+    status = excluded.status, outcome = excluded.outcome, steps = excluded.steps, started_at = excluded.started_at,
     finished_at = excluded.finished_at
 WHERE runs.thread_id = excluded.thread_id`,
-			r.ID, r.ThreadID, r.ParentRunID, r.Generation, string(r.Status), nullJSON(r.Outcome), r.StartedAt, r.FinishedAt)
+			r.ID, r.ThreadID, r.ParentRunID, r.Generation, string(r.Status), nullJSON(r.Outcome), r.Steps, r.StartedAt, r.FinishedAt)
 		if err != nil {
 			return err
 		}
@@ -87,8 +90,9 @@ func scanToolExec(s interface{ Scan(...any) error }) (history.ToolExecution, err
 	return e, err
 }
 
-// BeginToolExecution records that tool call e.ToolCallID is about to run,
-// exactly once: if no record exists it inserts e in state started and
+// BeginToolExecution records that tool call e.ToolCallID of thread
+// e.ThreadID is about to run, exactly once (a tool call id is unique only
+// within its thread: the same id in another thread is another call): if no record exists it inserts e in state started and
 // returns (nil, nil) — the caller may run the tool. If a record exists it
 // inserts nothing and returns that record — the caller must not run the tool
 // again.
@@ -105,7 +109,7 @@ func (db *DB) BeginToolExecution(ctx context.Context, e history.ToolExecution) (
 	var prior *history.ToolExecution
 	err := db.writeTx(ctx, func(tx *sql.Tx) error {
 		res, err := tx.ExecContext(ctx, `INSERT INTO tool_executions (`+toolExecCols+`)
-VALUES (?, ?, ?, ?, ?, 'started', '', 0, ?, 0) ON CONFLICT (tool_call_id) DO NOTHING`,
+VALUES (?, ?, ?, ?, ?, 'started', '', 0, ?, 0) ON CONFLICT (thread_id, tool_call_id) DO NOTHING`,
 			e.ToolCallID, e.ThreadID, e.RunID, e.ToolName, e.Arguments, e.StartedAt)
 		if err != nil {
 			return err
@@ -114,7 +118,7 @@ VALUES (?, ?, ?, ?, ?, 'started', '', 0, ?, 0) ON CONFLICT (tool_call_id) DO NOT
 			return nil
 		}
 		p, err := scanToolExec(tx.QueryRowContext(ctx,
-			"SELECT "+toolExecCols+" FROM tool_executions WHERE tool_call_id = ?", e.ToolCallID))
+			"SELECT "+toolExecCols+" FROM tool_executions WHERE thread_id = ? AND tool_call_id = ?", e.ThreadID, e.ToolCallID))
 		if err != nil {
 			return err
 		}
@@ -122,7 +126,7 @@ VALUES (?, ?, ?, ?, ?, 'started', '', 0, ?, 0) ON CONFLICT (tool_call_id) DO NOT
 		return nil
 	})
 	if err != nil {
-		return nil, fmt.Errorf("store: begin tool execution %s: %w", e.ToolCallID, err)
+		return nil, fmt.Errorf("store: begin tool execution %s of thread %s: %w", e.ToolCallID, e.ThreadID, err)
 	}
 	return prior, nil
 }
@@ -146,26 +150,27 @@ func (db *DB) FinishToolExecution(ctx context.Context, e history.ToolExecution) 
 	err := db.writeTx(ctx, func(tx *sql.Tx) error {
 		_, err := tx.ExecContext(ctx, `INSERT INTO tool_executions (`+toolExecCols+`)
 VALUES (?, ?, ?, ?, ?, 'finished', ?, ?, ?, ?)
-ON CONFLICT (tool_call_id) DO UPDATE SET state = 'finished', result = excluded.result,
+ON CONFLICT (thread_id, tool_call_id) DO UPDATE SET state = 'finished', result = excluded.result,
     is_error = excluded.is_error, finished_at = excluded.finished_at`,
 			e.ToolCallID, e.ThreadID, e.RunID, e.ToolName, e.Arguments, e.Result, boolInt(e.IsError), e.StartedAt, e.FinishedAt)
 		return err
 	})
 	if err != nil {
-		return fmt.Errorf("store: finish tool execution %s: %w", e.ToolCallID, err)
+		return fmt.Errorf("store: finish tool execution %s of thread %s: %w", e.ToolCallID, e.ThreadID, err)
 	}
 	return nil
 }
 
-// ToolExecution returns the record of one tool call, or ErrNotFound.
-func (db *DB) ToolExecution(ctx context.Context, toolCallID string) (history.ToolExecution, error) {
+// ToolExecution returns the record of tool call toolCallID of a thread, or
+// ErrNotFound.
+func (db *DB) ToolExecution(ctx context.Context, threadID, toolCallID string) (history.ToolExecution, error) {
 	e, err := scanToolExec(db.r.QueryRowContext(ctx,
-		"SELECT "+toolExecCols+" FROM tool_executions WHERE tool_call_id = ?", toolCallID))
+		"SELECT "+toolExecCols+" FROM tool_executions WHERE thread_id = ? AND tool_call_id = ?", threadID, toolCallID))
 	if errors.Is(err, sql.ErrNoRows) {
 		err = ErrNotFound
 	}
 	if err != nil {
-		return history.ToolExecution{}, fmt.Errorf("store: tool execution %s: %w", toolCallID, err)
+		return history.ToolExecution{}, fmt.Errorf("store: tool execution %s of thread %s: %w", toolCallID, threadID, err)
 	}
 	return e, nil
 }

@@ -161,8 +161,8 @@ func (db *DB) SetPinned(ctx context.Context, id string, pinned bool) error {
 }
 
 // DeleteThread deletes a thread and everything that belongs to it: messages,
-// runs, interrupts, tool executions, client tool calls and their search
-// index entries. It returns ErrNotFound if there is no such thread.
+// runs, interrupts, tool executions, client tool calls, staged answers and
+// their search index entries. It returns ErrNotFound if there is no such thread.
 func (db *DB) DeleteThread(ctx context.Context, id string) error {
 	return db.updateThread(ctx, "delete thread", id, "DELETE FROM threads WHERE id = ?", id)
 }

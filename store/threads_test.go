@@ -146,13 +146,19 @@ func fillThread(t *testing.T, db *DB, id, word string) {
 	if err := db.PutClientToolCall(ctx, history.ClientToolCall{ToolCallID: id + "-client", ThreadID: id, ToolName: "open_url"}); err != nil {
 		t.Fatal(err)
 	}
+	if err := db.StageAnswers(ctx, id, []history.StagedAnswer{
+		{ItemID: id + "-int", Payload: []byte(`{"approved":true}`)},
+		{ItemID: id + "-client", Payload: []byte(`{"result":"opened"}`)},
+	}); err != nil {
+		t.Fatal(err)
+	}
 }
 
 // rowsOf counts every record of a thread, in every table.
 func rowsOf(t *testing.T, db *DB, thread string) map[string]int {
 	t.Helper()
 	counts := map[string]int{}
-	for _, table := range []string{"messages", "runs", "tool_executions", "interrupts", "client_tool_calls", "threads"} {
+	for _, table := range []string{"messages", "runs", "tool_executions", "interrupts", "client_tool_calls", "staged_answers", "threads"} {
 		col := "thread_id"
 		if table == "threads" {
 			col = "id"

@@ -3,6 +3,7 @@ package tools
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -40,6 +41,15 @@ type BuiltinOptions struct {
 	// they ask first unless a permission rule covers the call). The app
 	// turns them on by default; the person can switch them off in Settings.
 	EnableWriteTools bool
+	// ExtraEnv is added to the environment of every command run_command
+	// runs (name → value), over an inherited variable of the same name.
+	// Commands otherwise inherit only PATH, HOME, USER, LOGNAME, the
+	// locale (LANG, LC_ALL, LC_CTYPE) and TMPDIR from the app (on Windows
+	// the variables programs need to start, such as SystemRoot, ComSpec,
+	// PATHEXT, TEMP and USERPROFILE), so the app's own secrets
+	// (OPENAI_API_KEY, JUNCTURE_TOKEN) never reach them. A name that is
+	// empty or holds = or NUL makes every command fail with an error.
+	ExtraEnv map[string]string
 }
 
 // Builtins returns the workspace tools: list_files and read_file, plus
@@ -97,70 +107,114 @@ func listFilesTool(w Workspace) Tool {
 }
 
 func listFiles(w Workspace, a listArgs) (Result, error) {
-	dir, err := w.Resolve(a.Path)
+	r, err := w.open()
 	if err != nil {
 		return Result{}, err
 	}
-	info, err := os.Stat(dir)
+	defer r.Close()
+	rel, dir, err := r.locate(w, a.Path)
+	if err != nil {
+		return Result{}, err
+	}
+	d, info, err := openNoBlock(r.Root, rel)
 	if err != nil {
 		return Result{}, fmt.Errorf("cannot list %q: %w", shown(a.Path), err)
 	}
+	defer d.Close()
 	if !info.IsDir() {
 		return Result{}, fmt.Errorf("%q is a file, not a folder; use read_file to read it", shown(a.Path))
 	}
-	var lines []string
-	truncated := false
-	add := func(rel string, d fs.DirEntry) bool {
-		if len(lines) == MaxListEntries {
-			truncated = true
-			return false
-		}
-		lines = append(lines, entryLine(filepath.ToSlash(rel), d))
-		return true
-	}
+	l := &lister{root: r.Root}
 	if a.Recursive {
-		err = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-			if err != nil {
-				if p == dir {
-					return err
-				}
-				return nil // an unreadable folder below: listed once, not entered
-			}
-			if p == dir {
-				return nil
-			}
-			rel, _ := filepath.Rel(dir, p)
-			if !add(rel, d) {
-				return fs.SkipAll
-			}
-			return nil
-		})
+		err = l.walk(d, rel, "")
 	} else {
-		var entries []fs.DirEntry
-		entries, err = os.ReadDir(dir)
-		sort.Slice(entries, func(i, j int) bool { return entries[i].Name() < entries[j].Name() })
-		for _, d := range entries {
-			if !add(d.Name(), d) {
-				break
-			}
-		}
+		err = l.list(d, rel, "")
 	}
-	if err != nil && len(lines) == 0 {
+	if errors.Is(err, errFull) {
+		err = nil
+	}
+	if err != nil && len(l.lines) == 0 {
 		return Result{}, fmt.Errorf("cannot list %q: %w", shown(a.Path), err)
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "Folder %s:\n", displayDir(w.display(dir)))
-	if len(lines) == 0 {
+	if len(l.lines) == 0 {
 		b.WriteString("(empty folder)\n")
 	}
-	for _, l := range lines {
-		b.WriteString(l)
+	for _, line := range l.lines {
+		b.WriteString(line)
 		b.WriteByte('\n')
 	}
-	if truncated {
+	if l.truncated {
 		fmt.Fprintf(&b, "[Listing truncated after %d entries; list a subfolder to see more.]\n", MaxListEntries)
 	}
 	return Result{Content: strings.TrimRight(b.String(), "\n")}, nil
+}
+
+// lister collects listing lines, at most MaxListEntries. It reads folders
+// and sizes through the root only: a DirEntry's own Info looks the name up
+// by path, which a swapped symlink could redirect.
+type lister struct {
+	root      *os.Root
+	lines     []string
+	truncated bool
+}
+
+// add records an entry; it reports false once the listing is full.
+func (l *lister) add(rel, shownAs string, d fs.DirEntry) bool {
+	if len(l.lines) == MaxListEntries {
+		l.truncated = true
+		return false
+	}
+	l.lines = append(l.lines, entryLine(filepath.ToSlash(shownAs), d, func() (fs.FileInfo, error) {
+		return l.root.Lstat(rel)
+	}))
+	return true
+}
+
+// errFull stops a listing that reached MaxListEntries.
+var errFull = errors.New("the listing is full")
+
+// list adds the entries of the open folder dir (rel below the root, shown
+// with prefix) in name order. It returns errFull once the listing is full.
+func (l *lister) list(dir *os.File, rel, prefix string) error {
+	entries, err := dir.ReadDir(-1)
+	sort.Slice(entries, func(i, j int) bool { return entries[i].Name() < entries[j].Name() })
+	for _, d := range entries {
+		if !l.add(filepath.Join(rel, d.Name()), prefix+d.Name(), d) {
+			return errFull
+		}
+	}
+	return err
+}
+
+// walk is list, depth first: each folder's entries follow it. A folder
+// below that cannot be opened is listed but not entered; symlinks are
+// listed, never followed.
+func (l *lister) walk(dir *os.File, rel, prefix string) error {
+	entries, err := dir.ReadDir(-1)
+	sort.Slice(entries, func(i, j int) bool { return entries[i].Name() < entries[j].Name() })
+	for _, d := range entries {
+		childRel, childShown := filepath.Join(rel, d.Name()), prefix+d.Name()
+		if !l.add(childRel, childShown, d) {
+			return errFull
+		}
+		if !d.IsDir() {
+			continue
+		}
+		sub, info, oerr := openNoBlock(l.root, childRel)
+		if oerr != nil {
+			continue
+		}
+		if info.IsDir() {
+			oerr = l.walk(sub, childRel, childShown+"/")
+		}
+		sub.Close()
+		if errors.Is(oerr, errFull) {
+			return oerr
+		}
+	}
+	return err
 }
 
 // shown is a path as the model wrote it, with "" spelled ".".
@@ -178,7 +232,9 @@ func displayDir(rel string) string {
 	return rel + "/"
 }
 
-func entryLine(rel string, d fs.DirEntry) string {
+// entryLine is one line of a listing; info is asked only for a regular
+// file's size.
+func entryLine(rel string, d fs.DirEntry, info func() (fs.FileInfo, error)) string {
 	if d == nil {
 		return rel
 	}
@@ -188,8 +244,8 @@ func entryLine(rel string, d fs.DirEntry) string {
 	case t&fs.ModeSymlink != 0:
 		return rel + "@ (symlink)"
 	case t.IsRegular():
-		if info, err := d.Info(); err == nil {
-			return rel + "  " + humanSize(info.Size())
+		if fi, err := info(); err == nil {
+			return rel + "  " + humanSize(fi.Size())
 		}
 		return rel
 	default:

@@ -28,7 +28,11 @@ func runCommandTool(w Workspace, opts BuiltinOptions) Tool {
 		Name: ToolRunCommand,
 		Description: "Run a shell command in the workspace folder (" + shellName + "). Output (stdout and " +
 			"stderr together) is capped at 64 KiB, keeping the start and the end. The person approves each " +
-			"command. Commands time out after 120 seconds unless timeoutSeconds says otherwise.",
+			"command. Commands time out after 120 seconds unless timeoutSeconds says otherwise. Nothing the " +
+			"command starts outlives it: when it returns, every process it left behind (such as `server &`) " +
+			"is stopped, so do not use it to start a server or daemon that should keep running. The " +
+			"environment is minimal (PATH, HOME, the locale and what the person configured), without the " +
+			"app's own variables.",
 		Schema: json.RawMessage(`{
   "type": "object",
   "properties": {
@@ -56,19 +60,21 @@ func runCommandTool(w Workspace, opts BuiltinOptions) Tool {
 			if err := decodeArgs(args, &a); err != nil {
 				return Result{}, err
 			}
-			return runCommand(ctx, w, a, opts.KillGrace)
+			return runCommand(ctx, w, a, opts)
 		},
 	}
 }
 
-// runCommand runs a.Command in its own process group. On Stop (ctx done)
-// or timeout the group gets a polite signal, then a kill after grace; the
-// call returns only once the shell has been reaped.
-func runCommand(ctx context.Context, w Workspace, a commandArgs, grace time.Duration) (Result, error) {
+// runCommand runs a.Command in its own process group with the minimal
+// environment. On Stop (ctx done) or timeout the group gets a polite
+// signal, then a kill after grace. The call returns only once the shell
+// has been reaped and whatever it left running has been killed.
+func runCommand(ctx context.Context, w Workspace, a commandArgs, opts BuiltinOptions) (Result, error) {
 	root, err := w.root()
 	if err != nil {
 		return Result{}, err
 	}
+	grace := opts.KillGrace
 	if grace <= 0 {
 		grace = DefaultKillGrace
 	}
@@ -79,15 +85,22 @@ func runCommand(ctx context.Context, w Workspace, a commandArgs, grace time.Dura
 	if ctx.Err() != nil {
 		return Result{Content: history.ResultInterrupted, IsError: true}, nil
 	}
+	env, err := commandEnv(opts.ExtraEnv)
+	if err != nil {
+		return Result{}, fmt.Errorf("cannot start the command: %w", err)
+	}
 
 	out := &capBuffer{limit: MaxCommandOutput}
 	cmd := shellCommand(a.Command)
 	cmd.Dir = root
+	cmd.Env = env
 	cmd.Stdout, cmd.Stderr = out, out
 	cmd.WaitDelay = outputDrain
-	if err := cmd.Start(); err != nil {
+	pg, err := running.start(cmd)
+	if err != nil {
 		return Result{}, fmt.Errorf("cannot start the command: %w", err)
 	}
+	defer running.finish(pg)
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
 
@@ -99,10 +112,10 @@ func runCommand(ctx context.Context, w Workspace, a commandArgs, grace time.Dura
 	case waitErr = <-done:
 	case <-ctx.Done():
 		aborted = true
-		waitErr = terminate(cmd, done, grace)
+		waitErr = terminate(pg, done, grace)
 	case <-timer.C:
 		timedOut = true
-		waitErr = terminate(cmd, done, grace)
+		waitErr = terminate(pg, done, grace)
 	}
 
 	output := out.String()
@@ -134,7 +147,7 @@ func runCommand(ctx context.Context, w Workspace, a commandArgs, grace time.Dura
 	var exitErr *exec.ExitError
 	switch {
 	case errors.Is(waitErr, exec.ErrWaitDelay):
-		b.WriteString("[Background processes kept the output open; output after the command exited is not shown.]\n")
+		b.WriteString("[Background processes kept the output open; they were stopped, and output after the command exited is not shown.]\n")
 	case waitErr != nil && st != nil && !errors.As(waitErr, &exitErr):
 		fmt.Fprintf(&b, "[Reading the output failed: %v]\n", waitErr)
 	}
@@ -146,26 +159,26 @@ func runCommand(ctx context.Context, w Workspace, a commandArgs, grace time.Dura
 
 // terminate stops the command's process group: the polite signal first,
 // the kill after grace. It returns cmd.Wait's error.
-func terminate(cmd *exec.Cmd, done <-chan error, grace time.Duration) error {
-	signalGroup(cmd, false)
+func terminate(pg *procGroup, done <-chan error, grace time.Duration) error {
+	pg.signal(false)
 	t := time.NewTimer(grace)
 	defer t.Stop()
 	select {
 	case err := <-done:
 		if !errors.Is(err, exec.ErrWaitDelay) {
-			// The shell and everything holding its output are gone; kill
-			// stragglers that closed their output, if any.
-			signalGroup(cmd, true)
+			// The shell and everything holding its output are gone;
+			// stragglers that closed their output are killed by
+			// running.finish.
 			return err
 		}
 		// Something in the group outlived the shell and kept the output
 		// open: it gets the rest of its grace, then the kill.
 		<-t.C
-		signalGroup(cmd, true)
+		pg.signal(true)
 		return err
 	case <-t.C:
 	}
-	signalGroup(cmd, true)
+	pg.signal(true)
 	return <-done
 }
 

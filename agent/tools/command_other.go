@@ -6,12 +6,29 @@ import "os/exec"
 
 const shellName = "sh -c"
 
+var inheritedEnv = []string{"PATH", "HOME", "USER", "LANG", "LC_ALL", "LC_CTYPE", "TMPDIR"}
+
 // shellCommand runs the command through sh. This platform has no process
 // groups here: Stop kills the shell only.
 func shellCommand(command string) *exec.Cmd { return exec.Command("sh", "-c", command) }
 
-func signalGroup(cmd *exec.Cmd, kill bool) {
-	if kill && cmd.Process != nil {
-		_ = cmd.Process.Kill()
+type procGroup struct {
+	cmd *exec.Cmd
+}
+
+func startGroup(cmd *exec.Cmd) (*procGroup, error) {
+	if err := cmd.Start(); err != nil {
+		return nil, err
+	}
+	return &procGroup{cmd: cmd}, nil
+}
+
+func (g *procGroup) signal(kill bool) {
+	if kill {
+		_ = g.cmd.Process.Kill()
 	}
 }
+
+// release does nothing: without process groups there is nothing left
+// that this package could find.
+func (g *procGroup) release() {}

@@ -32,9 +32,31 @@
 // programs. Both set [Tool.NeedsApproval] and [Tool.Preview] for that flow.
 //
 // File tools are confined to [Workspace.Root]: paths are resolved after
-// following symlinks, and anything that lands outside the root is refused.
+// following symlinks, and anything that lands outside the root is refused
+// with a clear error. Every open, stat, read, write, mkdir and rename then
+// goes through an [os.Root] opened on the workspace folder, so a symlink
+// swapped in after that check cannot carry the operation outside either;
+// write_file's temporary file and its rename stay inside the root too.
 // run_command is not confined (a shell can reach anything); it only starts
 // in the root, which is why it always needs approval.
+//
+// # Processes
+//
+// run_command runs each command in a process group of its own (a Job
+// Object on Windows) with a minimal environment: PATH, HOME, USER, the
+// locale and TMPDIR (on Windows what programs need to start), plus
+// [BuiltinOptions.ExtraEnv]. The app's own variables, such as
+// OPENAI_API_KEY and JUNCTURE_TOKEN, never reach a command. When the
+// command returns, however it ends, whatever it left running is killed.
+// On Linux the shell also dies with the app (a parent-death signal); what
+// the shell started is ended by [KillAll], which the app calls at
+// shutdown. On Windows the job ends with the app whatever happens.
+//
+// # Client tools
+//
+// [ClientTools] are run by the app window. Both ask first: open_url opens
+// a page, copy_to_clipboard replaces what the person has on the clipboard
+// (its card shows the text, [PreviewText]).
 //
 // # Permission rules
 //

@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
 	"strings"
 	"unicode/utf8"
 )
@@ -50,30 +49,31 @@ func readFileTool(w Workspace) Tool {
 const sniffBytes = 8 << 10
 
 func readFile(w Workspace, a readArgs) (Result, error) {
-	p, err := w.Resolve(a.Path)
+	r, err := w.open()
 	if err != nil {
 		return Result{}, err
 	}
-	// Stat before opening: opening a FIFO would block, and read_file runs
-	// to completion whatever Stop says.
-	info, err := os.Stat(p)
+	defer r.Close()
+	rel, _, err := r.locate(w, a.Path)
+	if err != nil {
+		return Result{}, err
+	}
+	// Opened without blocking and judged by the open file: opening a FIFO
+	// would block, and read_file runs to completion whatever Stop says.
+	f, info, err := openNoBlock(r.Root, rel)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return Result{}, fmt.Errorf("file %q does not exist", a.Path)
 		}
 		return Result{}, fmt.Errorf("cannot read %q: %w", a.Path, err)
 	}
+	defer f.Close()
 	if info.IsDir() {
 		return Result{}, fmt.Errorf("%q is a folder; use list_files to see what is in it", a.Path)
 	}
 	if !info.Mode().IsRegular() {
 		return Result{}, fmt.Errorf("%q is not a regular file", a.Path)
 	}
-	f, err := os.Open(p)
-	if err != nil {
-		return Result{}, fmt.Errorf("cannot read %q: %w", a.Path, err)
-	}
-	defer f.Close()
 	if info.Size() == 0 {
 		return Result{Content: "(empty file)"}, nil
 	}

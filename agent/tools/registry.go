@@ -40,7 +40,7 @@ type Result struct {
 
 // Preview is what an approval card shows before a tool runs.
 type Preview struct {
-	Kind   string // "diff" | "command" | "json"
+	Kind   string // "diff" | "command" | "json" | "text"
 	Title  string
 	Body   string
 	Folder string
@@ -51,6 +51,9 @@ const (
 	PreviewDiff    = "diff"
 	PreviewCommand = "command"
 	PreviewJSON    = "json"
+	// PreviewText is plain text shown as is (what copy_to_clipboard
+	// would put on the clipboard).
+	PreviewText = "text"
 )
 
 // Tool is one function the model may call.

@@ -162,3 +162,58 @@ func (w Workspace) display(p string) string {
 	}
 	return filepath.ToSlash(rel)
 }
+
+// rooted is the workspace opened for one tool call. Every file operation
+// of the tools goes through its os.Root, which refuses to leave the
+// folder at the moment of the operation: Resolve's check gives the
+// friendly error, the root makes a symlink swapped in after that check
+// harmless.
+type rooted struct {
+	*os.Root
+	dir string // the canonical root path the Root was opened on
+}
+
+// open opens the workspace root. The caller closes it.
+func (w Workspace) open() (*rooted, error) {
+	dir, err := w.root()
+	if err != nil {
+		return nil, err
+	}
+	r, err := os.OpenRoot(dir)
+	if err != nil {
+		return nil, fmt.Errorf("the workspace folder %s cannot be used: %w", dir, err)
+	}
+	return &rooted{Root: r, dir: dir}, nil
+}
+
+// locate resolves p like Resolve and returns it both relative to the open
+// root (for the root's methods) and absolute (for messages).
+func (r *rooted) locate(w Workspace, p string) (rel, abs string, err error) {
+	abs, err = w.Resolve(p)
+	if err != nil {
+		return "", "", err
+	}
+	rel, err = filepath.Rel(r.dir, abs)
+	if err != nil || !within(r.dir, abs) {
+		// The workspace folder itself moved since it was opened.
+		return "", "", fmt.Errorf("path %q changed while it was being used; try again", p)
+	}
+	return rel, abs, nil
+}
+
+// openNoBlock opens rel for reading and returns what it is. A FIFO or a
+// device opens without blocking (O_NONBLOCK where the platform has it),
+// so the caller can refuse it after looking at the open file itself rather
+// than at a path that may have changed since.
+func openNoBlock(r *os.Root, rel string) (*os.File, fs.FileInfo, error) {
+	f, err := r.OpenFile(rel, os.O_RDONLY|openNonblock, 0)
+	if err != nil {
+		return nil, nil, err
+	}
+	info, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, nil, err
+	}
+	return f, info, nil
+}

@@ -5,10 +5,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"unicode/utf8"
 )
 
@@ -54,40 +57,58 @@ func writeFileTool(w Workspace) Tool {
 	}
 }
 
-// writeTarget resolves the path and reads what is there now. It returns
-// exists=false for a file that is not there yet.
-func writeTarget(w Workspace, path string) (p string, old []byte, exists bool, mode fs.FileMode, err error) {
-	p, err = w.Resolve(path)
+// target is the file write_file is about to write and what is there now.
+type target struct {
+	rel, abs string // relative to the open root; absolute, for messages
+	old      []byte
+	exists   bool // false for a file that is not there yet
+	mode     fs.FileMode
+}
+
+// writeTarget resolves the path and reads what is there now through the
+// open root.
+func writeTarget(w Workspace, r *rooted, path string) (target, error) {
+	rel, abs, err := r.locate(w, path)
 	if err != nil {
-		return "", nil, false, 0, err
+		return target{}, err
 	}
-	info, err := os.Stat(p)
+	t := target{rel: rel, abs: abs, mode: 0o644}
+	f, info, err := openNoBlock(r.Root, rel)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		return p, nil, false, 0o644, nil
+		return t, nil
 	case err != nil:
-		return "", nil, false, 0, fmt.Errorf("cannot write %q: %w", path, err)
+		return target{}, fmt.Errorf("cannot write %q: %w", path, err)
+	}
+	defer f.Close()
+	switch {
 	case info.IsDir():
-		return "", nil, false, 0, fmt.Errorf("%q is a folder; give a file path", path)
+		return target{}, fmt.Errorf("%q is a folder; give a file path", path)
 	case !info.Mode().IsRegular():
-		return "", nil, false, 0, fmt.Errorf("%q is not a regular file", path)
+		return target{}, fmt.Errorf("%q is not a regular file", path)
 	}
-	old, err = os.ReadFile(p)
-	if err != nil {
-		return "", nil, false, 0, fmt.Errorf("cannot read the current %q: %w", path, err)
+	if t.old, err = io.ReadAll(f); err != nil {
+		return target{}, fmt.Errorf("cannot read the current %q: %w", path, err)
 	}
-	return p, old, true, info.Mode().Perm(), nil
+	t.exists, t.mode = true, info.Mode().Perm()
+	return t, nil
 }
 
 func writePreview(w Workspace, a writeArgs) (Preview, error) {
-	p, old, exists, _, err := writeTarget(w, a.Path)
+	r, err := w.open()
 	if err != nil {
 		return Preview{}, err
 	}
-	name := w.display(p)
-	pv := Preview{Kind: PreviewDiff, Folder: filepath.Dir(p)}
+	defer r.Close()
+	t, err := writeTarget(w, r, a.Path)
+	if err != nil {
+		return Preview{}, err
+	}
+	old := t.old
+	name := w.display(t.abs)
+	pv := Preview{Kind: PreviewDiff, Folder: filepath.Dir(t.abs)}
 	switch {
-	case !exists:
+	case !t.exists:
 		pv.Title = "Create " + name
 		pv.Body = UnifiedDiff("/dev/null", "b/"+name, "", a.Content)
 	case looksBinary(old[:min(len(old), sniffBytes)]):
@@ -110,51 +131,60 @@ func writePreview(w Workspace, a writeArgs) (Preview, error) {
 }
 
 func writeFile(w Workspace, a writeArgs) (Result, error) {
-	p, old, exists, mode, err := writeTarget(w, a.Path)
+	r, err := w.open()
+	if err != nil {
+		return Result{}, err
+	}
+	defer r.Close()
+	t, err := writeTarget(w, r, a.Path)
 	if err != nil {
 		return Result{}, err
 	}
 	if !utf8.ValidString(a.Content) {
 		return Result{}, fmt.Errorf("content for %q is not valid UTF-8 text", a.Path)
 	}
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+	if err := r.MkdirAll(filepath.Dir(t.rel), 0o755); err != nil {
 		return Result{}, fmt.Errorf("cannot create the folder for %q: %w", a.Path, err)
 	}
-	// The folder now exists: resolve again so a symlink raced into the new
-	// path cannot carry the write outside the workspace.
-	if again, err := w.Resolve(a.Path); err != nil {
+	// The folder now exists: resolve again, so that a path that now leads
+	// elsewhere (a symlink raced into it) gets a clear error. The root
+	// would refuse a write outside anyway.
+	if _, again, err := r.locate(w, a.Path); err != nil {
 		return Result{}, err
-	} else if again != p {
+	} else if again != t.abs {
 		return Result{}, fmt.Errorf("path %q changed while it was being written; try again", a.Path)
 	}
-	if err := atomicWrite(p, []byte(a.Content), mode); err != nil {
+	if err := atomicWrite(r.Root, t.rel, []byte(a.Content), t.mode); err != nil {
 		return Result{}, fmt.Errorf("cannot write %q: %w", a.Path, err)
 	}
-	name := w.display(p)
-	if exists {
-		return Result{Content: fmt.Sprintf("Overwrote %s: wrote %d bytes (was %d bytes).", name, len(a.Content), len(old))}, nil
+	name := w.display(t.abs)
+	if t.exists {
+		return Result{Content: fmt.Sprintf("Overwrote %s: wrote %d bytes (was %d bytes).", name, len(a.Content), len(t.old))}, nil
 	}
 	return Result{Content: fmt.Sprintf("Created %s: wrote %d bytes.", name, len(a.Content))}, nil
 }
 
 // atomicWrite writes data to a temporary file in the target's folder,
 // flushes it and renames it over the target, so readers (and a crash) see
-// either the old file or the new one, never half of it.
-func atomicWrite(p string, data []byte, mode fs.FileMode) (err error) {
-	dir := filepath.Dir(p)
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(p)+".juncture-*.tmp")
+// either the old file or the new one, never half of it. Every step goes
+// through the root: the temporary file cannot be created, nor renamed to,
+// outside it.
+func atomicWrite(r *os.Root, rel string, data []byte, mode fs.FileMode) (err error) {
+	dir := filepath.Dir(rel)
+	tmp, tmpName, err := createTemp(r, dir, "."+filepath.Base(rel)+".juncture-")
 	if err != nil {
 		return err
 	}
 	defer func() {
 		if err != nil {
 			tmp.Close()
-			os.Remove(tmp.Name())
+			r.Remove(tmpName)
 		}
 	}()
 	if _, err = tmp.Write(data); err != nil {
 		return err
 	}
+	// Chmod on the open file, not on a name that could be swapped.
 	if cerr := tmp.Chmod(mode); cerr != nil && runtime.GOOS != "windows" {
 		return cerr
 	}
@@ -164,19 +194,34 @@ func atomicWrite(p string, data []byte, mode fs.FileMode) (err error) {
 	if err = tmp.Close(); err != nil {
 		return err
 	}
-	if err = os.Rename(tmp.Name(), p); err != nil {
+	if err = r.Rename(tmpName, rel); err != nil {
 		return err
 	}
-	syncDir(dir)
+	syncDir(r, dir)
 	return nil
 }
 
+// createTemp creates a new file in dir below the root with a random name
+// (prefix, random digits, .tmp), readable only by its owner until
+// atomicWrite sets the final mode. os.CreateTemp has no os.Root form.
+func createTemp(r *os.Root, dir, prefix string) (*os.File, string, error) {
+	for range 100 {
+		name := filepath.Join(dir, prefix+strconv.FormatUint(uint64(rand.Uint32()), 10)+".tmp")
+		f, err := r.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
+		if errors.Is(err, fs.ErrExist) {
+			continue
+		}
+		return f, name, err
+	}
+	return nil, "", fmt.Errorf("cannot create a temporary file in %s", dir)
+}
+
 // syncDir makes a rename durable where the platform supports it.
-func syncDir(dir string) {
+func syncDir(r *os.Root, dir string) {
 	if runtime.GOOS == "windows" {
 		return
 	}
-	if d, err := os.Open(dir); err == nil {
+	if d, err := r.Open(dir); err == nil {
 		_ = d.Sync()
 		_ = d.Close()
 	}
