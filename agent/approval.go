@@ -5,13 +5,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"time"
 
 	"github.com/juncture-app/juncture/agent/agui"
 	"github.com/juncture-app/juncture/agent/history"
 	"github.com/juncture-app/juncture/agent/interrupt"
 	"github.com/juncture-app/juncture/agent/tools"
-	"github.com/juncture-app/juncture/store"
 )
 
 // Descriptor metadata keys Juncture adds to a tool approval.
@@ -30,21 +28,20 @@ const (
 type inputKind int
 
 const (
-	kindTurn          inputKind = iota
-	kindResume                  // a continuation: apply decisions, then the model loop
-	kindRefused                 // a refused continuation: RUN_STARTED + RUN_ERROR only
-	kindStopPending             // Stop while approvals wait: answer them "Interrupted"
-	kindClientResults           // client tool results: record them, then the model loop
+	kindTurn        inputKind = iota
+	kindResume                // a continuation: apply the answers, then the model loop
+	kindRefused               // a refused continuation: RUN_STARTED + RUN_ERROR only
+	kindStopPending           // Stop while items wait: answer them "Interrupted"
 )
 
-// decision is what a continuation does with one decided call.
+// decision is what a continuation does with one answered call.
 type decision struct {
 	call     history.ToolCall // Arguments are the ones to run (edited when given)
 	approved bool
-	edited   bool   // the person changed the arguments before approving
-	result   string // not approved: the tool result the model reads
-	state    string // not approved: the UI state
-	isError  bool   // not approved: the result is an error
+	edited   bool      // the person changed the arguments before approving
+	result   string    // not approved: the tool result the model reads
+	state    ToolState // not approved: the UI state
+	isError  bool      // not approved: the result is an error
 	// A middleware question (no call): its definition and answer.
 	hookDef   string
 	answer    json.RawMessage
@@ -93,7 +90,7 @@ func (rt *Runtime) workspace() tools.Workspace {
 // gate returns the calls that wait for the person, by call id: their tool
 // needs approval for these arguments and no remembered rule covers them.
 // Calls whose arguments are invalid are not gated (they fail when run).
-func (tr *turn) gate(calls []history.ToolCall) map[string]tools.Call {
+func (tr *turn) gate(calls []history.ToolCall, decided map[string]decision) map[string]tools.Call {
 	if tr.tools == nil {
 		return nil
 	}
@@ -101,6 +98,9 @@ func (tr *turn) gate(calls []history.ToolCall) map[string]tools.Call {
 	var rules []history.PermissionRule
 	loaded := false
 	for _, call := range calls {
+		if _, ok := decided[call.ID]; ok {
+			continue
+		}
 		c, bad := tr.tools.Prepare(call.Name, call.Arguments)
 		if bad != nil || c.Tool.NeedsApproval == nil || !c.Tool.NeedsApproval(c.Args) {
 			continue
@@ -108,7 +108,7 @@ func (tr *turn) gate(calls []history.ToolCall) map[string]tools.Call {
 		if !loaded {
 			loaded = true
 			var err error
-			if rules, err = tr.rt.opts.Store.PermissionRules(tr.save); err != nil {
+			if rules, err = tr.rt.st.PermissionRules(tr.save); err != nil {
 				tr.rt.log.Error("loading permission rules; asking for every call", "err", err)
 			}
 		}
@@ -231,18 +231,19 @@ func (tr *turn) pause(msg history.Message, waiting []gatedCall, questions []pend
 		}
 		return endCancelled
 	}
-	if err := rt.opts.Store.PutInterrupts(tr.save, records); err != nil {
+	if err := rt.st.PutInterrupts(tr.save, records); err != nil {
 		return notRun(err)
 	}
+	tr.leftWaiting = true
 	for _, w := range waiting {
-		rt.emit(tid, agui.NewCustom(CustomToolState, map[string]any{"toolCallId": w.call.ID, "state": ToolAwaitingApproval}))
+		rt.emit(tid, agui.NewCustom(CustomToolState, ToolStateEvent{ToolCallID: w.call.ID, State: ToolAwaitingApproval, ToolName: w.call.Name}))
 	}
 	for _, q := range questions {
 		if q.call != nil {
-			rt.emit(tid, agui.NewCustom(CustomToolState, map[string]any{"toolCallId": q.call.ID, "state": ToolAwaitingAnswer}))
+			rt.emit(tid, agui.NewCustom(CustomToolState, ToolStateEvent{ToolCallID: q.call.ID, State: ToolAwaitingAnswer, ToolName: q.call.Name}))
 		}
 	}
-	msgs, err := rt.opts.Store.Messages(tr.save, tid)
+	msgs, err := rt.st.Messages(tr.save, tid)
 	if err != nil {
 		rt.log.Error("loading the thread for the snapshot", "thread", tid, "err", err)
 	} else {
@@ -252,23 +253,23 @@ func (tr *turn) pause(msg history.Message, waiting []gatedCall, questions []pend
 	return endInterrupt
 }
 
-// loadGeneration carries the thread's interrupt generation: the number of
-// approval batches issued before this run. A batch uses its run's value.
-func (tr *turn) loadGeneration() {
-	prev, err := tr.rt.opts.Store.LatestRun(tr.save, tr.run.ThreadID)
+// loadRunState carries the thread's interrupt generation (the number of
+// approval batches issued before this run; a batch uses its run's value)
+// and, for a continuation, the turn's model-call count from its parent.
+func (tr *turn) loadRunState(continuation bool) {
+	prev, err := tr.rt.st.LatestRun(tr.save, tr.run.ThreadID)
 	if err != nil {
-		if !errors.Is(err, store.ErrNotFound) {
+		if !errors.Is(err, history.ErrNotFound) {
 			tr.rt.log.Error("loading the latest run", "thread", tr.run.ThreadID, "err", err)
 		}
 		return
 	}
-	if prev.ID == tr.run.ID {
-		tr.run.Generation = prev.Generation
-		return
-	}
 	tr.run.Generation = prev.Generation
-	if prev.Status == history.RunInterrupted {
+	if prev.ID != tr.run.ID && prev.Status == history.RunInterrupted {
 		tr.run.Generation++
+	}
+	if continuation && prev.ID == tr.run.ParentRunID {
+		tr.modelCalls = prev.Steps
 	}
 }
 
@@ -286,108 +287,139 @@ func callsByID(msgs []history.Message) (map[string]history.ToolCall, map[string]
 	return calls, owner
 }
 
-// cancelPending cancels every pending item of the thread (approvals,
-// questions, client tool calls) and gives each waiting call result text.
-// It returns the assistant messages those calls belong to, in order.
-func (tr *turn) cancelPending(text, state string) []history.Message {
+// cancelPending settles every answerable pending item of the thread as
+// cancelled (approvals, questions, client tool calls) and gives each call
+// still without a result the result text: the waiting ones, and the ones
+// of the paused answer that had not run yet. It returns the assistant
+// messages those calls belong to, in order. Unbound items belong to
+// someone else and stay as they are.
+func (tr *turn) cancelPending(text string, state ToolState) []history.Message {
 	rt, tid := tr.rt, tr.run.ThreadID
-	clientRuns := tr.cancelClients(text, state)
-	pending, err := rt.opts.Store.PendingInterrupts(tr.save, tid)
+	its, clients, err := rt.waitingItems(tr.save, tid)
 	if err != nil {
-		rt.log.Error("loading pending approvals", "thread", tid, "err", err)
+		rt.log.Error("loading pending items", "thread", tid, "err", err)
 		return nil
 	}
-	if len(pending) == 0 && len(clientRuns) == 0 {
+	if len(its) == 0 && len(clients) == 0 {
 		return nil
 	}
-	if len(pending) > 0 {
-		res := make([]store.Resolution, 0, len(pending))
-		for _, it := range pending {
-			res = append(res, store.Resolution{ID: it.ID, Status: history.InterruptCancelled})
-		}
-		if err := rt.opts.Store.ResolveInterrupts(tr.save, tid, res); err != nil {
-			rt.log.Error("cancelling pending approvals", "thread", tid, "err", err)
-			return nil
-		}
+	s := history.Settlement{ThreadID: tid}
+	for _, it := range its {
+		s.Interrupts = append(s.Interrupts, history.Resolution{ID: it.ID, Status: history.InterruptCancelled})
 	}
-	msgs, err := rt.opts.Store.Messages(tr.save, tid)
+	for _, c := range clients {
+		c.State, c.Result = history.ClientToolCancelled, text
+		s.ClientCalls = append(s.ClientCalls, c)
+	}
+	if err := rt.st.Settle(tr.save, s); err != nil {
+		rt.log.Error("cancelling pending items", "thread", tid, "err", err)
+		return nil
+	}
+	msgs, err := rt.st.Messages(tr.save, tid)
 	if err != nil {
 		rt.log.Error("loading the thread", "thread", tid, "err", err)
+		return nil
 	}
 	calls, owner := callsByID(msgs)
+	answered := answeredCalls(msgs)
 	var owners []history.Message
 	seen := map[string]bool{}
-	hook := false
-	for _, it := range pending {
-		if it.ToolCallID == "" {
-			if it.Kind == history.KindGeneric {
-				hook = true
-			}
-			continue
+	give := func(c history.ToolCall) {
+		if answered[c.ID] {
+			return
 		}
-		call, ok := calls[it.ToolCallID]
-		if !ok {
-			continue // the call is gone from the history: nothing to answer
-		}
-		tr.toolResult(call, tools.Result{Content: text, IsError: true}, state)
-		if m := owner[it.ToolCallID]; !seen[m.ID] {
+		answered[c.ID] = true
+		tr.toolResult(c, tools.Result{Content: text, IsError: true}, state)
+		if m := owner[c.ID]; !seen[m.ID] {
 			seen[m.ID] = true
 			owners = append(owners, m)
 		}
 	}
-	if hook {
-		// A middleware question between an answer and its tools: the
-		// calls that never ran get the same result.
-		if m, open := tr.openCalls(); len(open) > 0 {
-			for _, c := range open {
-				tr.toolResult(c, tools.Result{Content: text, IsError: true}, state)
-			}
-			if !seen[m.ID] {
-				owners = append(owners, m)
-			}
+	for _, it := range its {
+		if c, ok := calls[it.ToolCallID]; ok {
+			give(c)
+		}
+	}
+	for _, c := range clients {
+		if call, ok := calls[c.ToolCallID]; ok {
+			give(call)
+		}
+	}
+	// The calls of the paused answer that never started get the same.
+	if _, open := openCallsOf(msgs); len(open) > 0 {
+		for _, c := range open {
+			give(c)
 		}
 	}
 	return owners
 }
 
-// stopPending starts the short run of Stop while approvals wait and no
-// turn runs. It does nothing when nothing is pending.
-func (rt *Runtime) stopPending(threadID string) {
-	ctx, cancel := context.WithTimeout(rt.baseCx, 10*time.Second)
-	defer cancel()
-	pending, err := rt.opts.Store.PendingInterrupts(ctx, threadID)
-	if err != nil {
-		return
-	}
-	parent := ""
-	for _, it := range pending {
-		if resumable(it) {
-			parent = it.RunID
-			break
+// answeredCalls is the set of call ids that have a result, by the latest
+// assistant message that made each call (an id may repeat across turns).
+func answeredCalls(msgs []history.Message) map[string]bool {
+	out := map[string]bool{}
+	for _, m := range msgs {
+		switch m.Role {
+		case history.RoleAssistant:
+			for _, c := range m.ToolCalls {
+				delete(out, c.ID)
+			}
+		case history.RoleTool:
+			out[m.ToolCallID] = true
 		}
 	}
-	if parent == "" {
-		clients, err := rt.opts.Store.PendingClientToolCalls(ctx, threadID)
-		if err != nil || len(clients) == 0 {
-			return
-		}
-		parent = clients[0].RunID
-	}
-	rt.mu.Lock()
-	defer rt.mu.Unlock()
-	t := rt.handle(threadID)
-	if rt.closed || t.running {
-		return
-	}
-	rt.launch(t, Input{ThreadID: threadID, RunID: NewID("run"), ParentRunID: parent, kind: kindStopPending})
+	return out
 }
 
-// stopPendingRun is situation 2 of Stop: each pending call gets
+// waitingItems returns the thread's answerable pending interrupts and its
+// pending client calls.
+func (rt *Runtime) waitingItems(ctx context.Context, threadID string) ([]history.Interrupt, []history.ClientToolCall, error) {
+	all, err := rt.st.PendingInterrupts(ctx, threadID)
+	if err != nil {
+		return nil, nil, fmt.Errorf("loading pending interrupts: %w", err)
+	}
+	var its []history.Interrupt
+	for _, it := range all {
+		if resumable(it) {
+			its = append(its, it)
+		}
+	}
+	clients, err := rt.st.PendingClientToolCalls(ctx, threadID)
+	if err != nil {
+		return nil, nil, fmt.Errorf("loading pending client tool calls: %w", err)
+	}
+	return its, clients, nil
+}
+
+// hasWaiting reports whether anything of the thread waits on the person
+// or the window (unbound items do not count: Stop leaves them).
+func (rt *Runtime) hasWaiting(ctx context.Context, threadID string) bool {
+	its, clients, err := rt.waitingItems(ctx, threadID)
+	if err != nil {
+		rt.log.Error("checking what waits", "thread", threadID, "err", err)
+		return false
+	}
+	return len(its) > 0 || len(clients) > 0
+}
+
+// stopPendingRun is situation 2 of Stop: each waiting call gets
 // "Interrupted", its message gets the marker, and no model call follows.
+// Nothing waiting (it was answered or cancelled meanwhile): no run at all.
 func (tr *turn) stopPendingRun() ending {
-	tr.loadGeneration()
-	if err := tr.rt.opts.Store.PutRun(tr.save, tr.run); err != nil {
-		tr.rt.log.Error("saving the run", "thread", tr.run.ThreadID, "err", err)
+	rt, tid := tr.rt, tr.run.ThreadID
+	its, clients, err := rt.waitingItems(tr.save, tid)
+	if err != nil || (len(its) == 0 && len(clients) == 0) {
+		return endNothing
+	}
+	if len(its) > 0 {
+		tr.run.ParentRunID = its[0].RunID
+	} else {
+		tr.run.ParentRunID = clients[0].RunID
+	}
+	rt.emit(tid, agui.NewRunStarted(tid, tr.run.ID, tr.run.ParentRunID))
+	tr.loadRunState(false)
+	if err := rt.st.PutRun(tr.save, tr.run); err != nil {
+		rt.log.Error("saving the run", "thread", tid, "err", err)
 	}
 	for _, m := range tr.cancelPending(history.ResultInterrupted, ToolInterrupted) {
 		tr.markInterrupted(m)

@@ -123,7 +123,7 @@ func answerText(payload json.RawMessage) string {
 func (tr *turn) note(text string) {
 	rt, tid := tr.rt, tr.run.ThreadID
 	m := history.Message{ID: NewID("msg"), ThreadID: tid, RunID: tr.run.ID, Role: history.RoleAssistant, Content: text, Status: history.StatusComplete, CreatedAt: rt.now()}
-	if err := rt.opts.Store.PutMessage(tr.save, m); err != nil {
+	if err := rt.st.PutMessage(tr.save, m); err != nil {
 		rt.log.Error("saving a note", "thread", tid, "err", err)
 		return
 	}

@@ -9,13 +9,10 @@ import (
 	"github.com/juncture-app/juncture/agent/agui"
 	"github.com/juncture-app/juncture/agent/history"
 	"github.com/juncture-app/juncture/agent/tools"
-	"github.com/juncture-app/juncture/store"
 )
 
-// Errors of client tool results.
-var (
-	ErrNoClientCall = errors.New("no client tool call is waiting with this id")
-)
+// ErrNoClientCall is returned when a result names no pending client call.
+var ErrNoClientCall = errors.New("agent: no client tool call is waiting with this id")
 
 // ResultClientCancelled is the tool result of a client call the person
 // cancelled.
@@ -24,210 +21,94 @@ const ResultClientCancelled = history.ResultInterrupted + ": the person cancelle
 // ClientToolResult is the outcome of a tool the app window ran. Cancelled
 // means the person cancelled it (Content is then ignored).
 type ClientToolResult struct {
-	ToolCallID string
-	Content    string
-	IsError    bool
-	Cancelled  bool
+	ToolCallID string `json:"toolCallId"`
+	Content    string `json:"content"`
+	IsError    bool   `json:"isError,omitempty"`
+	Cancelled  bool   `json:"cancelled,omitempty"`
 }
 
-type clientResult struct {
-	call history.ToolCall
-	res  ClientToolResult
-}
-
-// pendClient records a client tool call as pending: the app window runs
-// it and reports with CompleteClientTools. A call already recorded is
-// never pended again.
-func (tr *turn) pendClient(call history.ToolCall, prepared tools.Call) {
+// pendClient hands a client tool call to the window: it is recorded
+// pending with the arguments to run (the approved ones when the person
+// edited them), and the window is told exactly those. A call already
+// recorded is never pended again. It reports whether the call now waits on
+// the window (false: it got its result here).
+func (tr *turn) pendClient(call history.ToolCall, edited bool) bool {
 	rt, tid := tr.rt, tr.run.ThreadID
+	prepared, bad := tr.tools.Prepare(call.Name, call.Arguments)
+	if bad != nil {
+		tr.toolResult(call, *bad, ToolFailed)
+		return false
+	}
 	if prepared.Tool.Name == tools.ToolOpenURL {
 		var a struct{ URL string }
 		if err := json.Unmarshal(prepared.Args, &a); err != nil || !tools.ValidOpenURL(a.URL) {
 			tr.toolResult(call, tools.Result{Content: "open_url needs an absolute http:// or https:// address with a host.", IsError: true}, ToolFailed)
-			return
+			return false
 		}
 	}
-	prior, err := rt.opts.Store.ClientToolCall(tr.save, call.ID)
+	args := string(prepared.Args)
+	prior, err := rt.st.ClientToolCall(tr.save, tid, call.ID)
 	switch {
 	case err == nil && prior.State == history.ClientToolPending:
-		// Still waiting (a replay): keep it.
+		args = prior.Arguments // still waiting (a replay): keep it
 	case err == nil:
 		res := tools.Result{Content: prior.Result, IsError: prior.State == history.ClientToolCancelled}
 		tr.toolResult(call, res, stateOf(res))
-		return
-	case !errors.Is(err, store.ErrNotFound):
+		return false
+	case !errors.Is(err, history.ErrNotFound):
 		tr.toolResult(call, tools.Result{Content: "Not run: the app could not record the call: " + err.Error(), IsError: true}, ToolFailed)
-		return
+		return false
 	default:
 		c := history.ClientToolCall{ToolCallID: call.ID, ThreadID: tid, RunID: tr.run.ID, ToolName: call.Name,
-			Arguments: string(prepared.Args), State: history.ClientToolPending, CreatedAt: rt.now()}
-		if err := rt.opts.Store.PutClientToolCall(tr.save, c); err != nil {
+			Arguments: args, State: history.ClientToolPending, CreatedAt: rt.now()}
+		if err := rt.st.PutClientToolCall(tr.save, c); err != nil {
 			tr.toolResult(call, tools.Result{Content: "Not run: the app could not record the call: " + err.Error(), IsError: true}, ToolFailed)
-			return
+			return false
 		}
 	}
-	rt.emit(tid, agui.NewCustom(CustomToolState, map[string]any{"toolCallId": call.ID, "state": ToolPendingClient}))
+	rt.emit(tid, agui.NewCustom(CustomToolState, ToolStateEvent{
+		ToolCallID: call.ID, State: ToolPendingClient, ToolName: call.Name, Arguments: args, Edited: edited,
+	}))
+	return true
 }
 
-// clientPending ends the run with the pending client calls of the
-// thread, if any (RUN_FINISHED success with pendingToolCallIds).
-func (tr *turn) clientPending() ending {
-	pending, err := tr.rt.opts.Store.PendingClientToolCalls(tr.save, tr.run.ThreadID)
-	if err != nil {
-		return tr.fail(fmt.Errorf("loading client tool calls: %w", err), "")
-	}
-	if len(pending) == 0 {
-		return endSuccess
-	}
-	tr.clientIDs = make([]string, 0, len(pending))
-	for _, c := range pending {
-		tr.clientIDs = append(tr.clientIDs, c.ToolCallID)
-	}
-	return endClientPending
-}
-
-// cancelClients answers every pending client call of the thread with text.
-func (tr *turn) cancelClients(text, state string) []string {
-	rt, tid := tr.rt, tr.run.ThreadID
-	pending, err := rt.opts.Store.PendingClientToolCalls(tr.save, tid)
-	if err != nil {
-		rt.log.Error("loading pending client tool calls", "thread", tid, "err", err)
-		return nil
-	}
-	rt.clientMu.Lock()
-	delete(rt.staged, tid)
-	rt.clientMu.Unlock()
-	var runs []string
-	for _, c := range pending {
-		c.State, c.Result = history.ClientToolCancelled, text
-		if err := rt.opts.Store.PutClientToolCall(tr.save, c); err != nil {
-			rt.log.Error("cancelling a client tool call", "thread", tid, "err", err)
-			continue
-		}
-		tr.toolResult(history.ToolCall{ID: c.ToolCallID, Name: c.ToolName, Arguments: c.Arguments}, tools.Result{Content: text, IsError: true}, state)
-		runs = append(runs, c.RunID)
-	}
-	return runs
-}
-
-// applyClientResults records the results of a continuation's client calls.
-func (tr *turn) applyClientResults(rs []clientResult) ending {
-	for _, r := range rs {
-		c := history.ClientToolCall{ToolCallID: r.call.ID, ThreadID: tr.run.ThreadID, ToolName: r.call.Name, Arguments: r.call.Arguments}
-		if prior, err := tr.rt.opts.Store.ClientToolCall(tr.save, r.call.ID); err == nil {
-			if prior.State != history.ClientToolPending {
-				continue // answered meanwhile (new input cancelled it): one result only
-			}
-			c = prior
-		}
-		res, state := tools.Result{Content: r.res.Content, IsError: r.res.IsError}, ToolDone
-		c.State = history.ClientToolDone
-		switch {
-		case r.res.Cancelled:
-			res, state, c.State = tools.Result{Content: ResultClientCancelled, IsError: true}, ToolInterrupted, history.ClientToolCancelled
-		case r.res.IsError:
-			state = ToolFailed
-		}
-		c.Result = res.Content
-		if err := tr.rt.opts.Store.PutClientToolCall(tr.save, c); err != nil {
-			return tr.fail(fmt.Errorf("recording a client tool result: %w", err), "")
-		}
-		tr.toolResult(r.call, res, state)
-	}
-	return endSuccess
-}
-
-// CompleteClientTools reports results of tools the app window ran. Results
-// are kept until every pending client call of the same run has one; then
-// a continuation run (runID, generated when empty; parentRunId = the run
-// that asked) records them as tool messages and continues the model loop.
-// It returns the ids still waiting (empty once the continuation started).
-// ErrNoClientCall: an id is not pending in this thread; ErrBusy: a turn
-// runs.
-func (rt *Runtime) CompleteClientTools(ctx context.Context, threadID string, results []ClientToolResult, runID string) ([]string, error) {
-	if len(results) == 0 {
-		return nil, fmt.Errorf("completing client tools: no results")
-	}
-	if _, err := rt.opts.Model(); err != nil {
-		return nil, err
-	}
-	rt.clientMu.Lock()
-	defer rt.clientMu.Unlock()
-	rt.mu.Lock()
-	t := rt.handle(threadID)
-	busy, closed := t.running, rt.closed
-	rt.mu.Unlock()
+// clientDecision turns a window's result into the call's decision: the
+// model reads the result (after a note when the person had edited the
+// arguments), and the record's final state is settled with the batch.
+func clientDecision(c history.ClientToolCall, r ClientToolResult, original history.ToolCall) (decision, history.ClientToolCall) {
+	call := history.ToolCall{ID: c.ToolCallID, Name: c.ToolName, Arguments: c.Arguments}
+	d := decision{call: call, result: r.Content, state: ToolDone, isError: r.IsError}
+	c.State = history.ClientToolDone
 	switch {
-	case closed:
-		return nil, ErrClosed
-	case busy:
-		return nil, ErrBusy
+	case r.Cancelled:
+		d.result, d.state, d.isError = ResultClientCancelled, ToolInterrupted, true
+		c.State = history.ClientToolCancelled
+	case r.IsError:
+		d.state = ToolFailed
 	}
-	pending, err := rt.opts.Store.PendingClientToolCalls(ctx, threadID)
-	if err != nil {
-		return nil, err
+	c.Result = d.result
+	if original.ID != "" && !sameJSON(original.Arguments, c.Arguments) {
+		d.result = editedNote(c.Arguments) + d.result
 	}
-	byID := map[string]history.ClientToolCall{}
-	for _, c := range pending {
-		byID[c.ToolCallID] = c
+	return d, c
+}
+
+// sameJSON reports whether two JSON texts hold the same value.
+func sameJSON(a, b string) bool {
+	var x, y any
+	if json.Unmarshal([]byte(a), &x) != nil || json.Unmarshal([]byte(b), &y) != nil {
+		return a == b
 	}
-	runOf := ""
-	for _, r := range results {
-		c, ok := byID[r.ToolCallID]
-		if !ok {
-			return nil, fmt.Errorf("%w: %s", ErrNoClientCall, r.ToolCallID)
-		}
-		if runOf == "" {
-			runOf = c.RunID
-		}
-	}
-	staged := rt.staged[threadID]
-	if staged == nil {
-		staged = map[string]clientResult{}
-		rt.staged[threadID] = staged
-	}
-	for _, r := range results {
-		c := byID[r.ToolCallID]
-		staged[r.ToolCallID] = clientResult{call: history.ToolCall{ID: c.ToolCallID, Name: c.ToolName, Arguments: c.Arguments}, res: r}
-	}
-	var waiting []string
-	var ready []clientResult
-	for _, c := range pending {
-		if c.RunID != runOf {
-			continue
-		}
-		r, ok := staged[c.ToolCallID]
-		if !ok {
-			waiting = append(waiting, c.ToolCallID)
-			continue
-		}
-		ready = append(ready, r)
-	}
-	if len(waiting) > 0 {
-		return waiting, nil
-	}
-	for _, r := range ready {
-		delete(staged, r.call.ID)
-	}
-	if runID == "" {
-		runID = NewID("run")
-	}
-	rt.mu.Lock()
-	defer rt.mu.Unlock()
-	if rt.closed {
-		return nil, ErrClosed
-	}
-	in := Input{ThreadID: threadID, RunID: runID, ParentRunID: runOf, kind: kindClientResults, clientResults: ready}
-	if t.running {
-		t.queue = append(t.queue, in)
-		rt.publishQueue(t)
-		return []string{}, nil
-	}
-	rt.launch(t, in)
-	return []string{}, nil
+	xa, _ := json.Marshal(x)
+	ya, _ := json.Marshal(y)
+	return string(xa) == string(ya)
 }
 
 // PendingClientTools returns the thread's pending client tool calls.
 func (rt *Runtime) PendingClientTools(ctx context.Context, threadID string) ([]history.ClientToolCall, error) {
-	return rt.opts.Store.PendingClientToolCalls(ctx, threadID)
+	cs, err := rt.st.PendingClientToolCalls(ctx, threadID)
+	if err != nil {
+		return nil, fmt.Errorf("loading the window's pending actions: %w", err)
+	}
+	return cs, nil
 }

@@ -64,7 +64,7 @@ type HookState struct {
 	Boundary   Boundary
 	ThreadID   string
 	RunID      string
-	ModelCalls int                // model calls made so far in this run
+	ModelCalls int                // model calls made so far in this turn (across continuations)
 	Messages   []history.Message  // the thread's history
 	ToolCalls  []history.ToolCall // the latest answer's calls (not at beforeModel)
 }
@@ -79,6 +79,9 @@ type HookAction struct {
 	Append []history.Message
 	// System replaces the system prompt for the rest of the run.
 	System string
+	// CountFromZero restarts the turn's model-call count (the person said
+	// "keep going" to the loop guard).
+	CountFromZero bool
 }
 
 // Middleware raises a generic interrupt at one boundary and applies the
@@ -122,7 +125,7 @@ func loopGuard(limit func() int) Middleware {
 			if cancelled || strings.TrimSpace(string(answer)) != "true" {
 				return HookAction{Stop: true, Note: LoopGuardNote}
 			}
-			return HookAction{}
+			return HookAction{CountFromZero: true}
 		},
 	}
 }
@@ -143,7 +146,7 @@ func (rt *Runtime) middlewareByDef(id string) (Middleware, bool) {
 
 // hookState builds the state a middleware sees.
 func (tr *turn) hookState(b Boundary, calls []history.ToolCall) HookState {
-	msgs, err := tr.rt.opts.Store.Messages(tr.save, tr.run.ThreadID)
+	msgs, err := tr.rt.st.Messages(tr.save, tr.run.ThreadID)
 	if err != nil {
 		tr.rt.log.Error("loading the thread for middleware", "thread", tr.run.ThreadID, "err", err)
 	}
@@ -214,13 +217,16 @@ func (tr *turn) applyHook(d decision) (end ending, stop bool) {
 	if act.System != "" {
 		tr.system = act.System
 	}
+	if act.CountFromZero {
+		tr.modelCalls = 0
+	}
 	for _, am := range act.Append {
 		am.ID, am.ThreadID, am.RunID, am.CreatedAt = NewID("msg"), tr.run.ThreadID, tr.run.ID, tr.rt.now()
 		if am.Role == "" {
 			am.Role = history.RoleUser
 		}
 		am.Status = history.StatusComplete
-		if err := tr.rt.opts.Store.PutMessage(tr.save, am); err != nil {
+		if err := tr.rt.st.PutMessage(tr.save, am); err != nil {
 			return tr.fail(fmt.Errorf("saving a middleware message: %w", err), ""), true
 		}
 	}

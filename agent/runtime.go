@@ -15,16 +15,31 @@
 //     (each pending tool gets "Interrupted", no model call follows); while
 //     tools run (a MustComplete tool finishes, an Abortable one is cancelled,
 //     tools not started get "Interrupted").
-//   - Every run ends with exactly one RUN_FINISHED or RUN_ERROR, and the
-//     partial state of a run is saved before the thread's next turn starts.
+//   - Every run ends with exactly one RUN_FINISHED or RUN_ERROR, and it is
+//     the last thing the run does: everything the run wrote is saved
+//     before it. (Stop while the model streams is the one exception, so
+//     Stop is instant even with a stalled endpoint: the partial answer is
+//     saved right after; every runtime call made after the terminal event
+//     waits for that save, so no caller can observe the difference.)
 //   - The history sent to the model is always valid (history.ForModel).
-//   - A tool call id executes at most once: the execution is recorded before
-//     the tool runs.
+//   - A tool call executes at most once: the execution is recorded (per
+//     thread and call id) before the tool runs. Call ids an endpoint
+//     repeats (some number calls per response) are replaced by fresh ones,
+//     so an old result is never replayed for a new call.
+//   - Calls run in the model's order. Nothing after a call that waits on
+//     the person (an approval, a question) or on the window (a client
+//     action) starts before that call is settled.
 //   - A call whose tool needs approval, and that no remembered rule covers,
 //     never runs unanswered: its approval request is stored, then the run
-//     ends with an interrupt outcome. Resume answers the whole batch (all or
-//     nothing) in a continuation run; new input cancels the batch; Stop
-//     answers each waiting call "Interrupted" without a model call.
+//     ends with an interrupt outcome. Answer is the one way in for every
+//     answer (approvals with their remember scope and edited arguments,
+//     question answers, client action results, cancellations): partial
+//     answers are kept durably; once every pending item of the run has one,
+//     the batch is validated all or nothing, remembered rules are written
+//     in the same transaction that settles it (first resolver wins), and a
+//     continuation run picks up where the run paused. New input cancels
+//     the batch; Stop answers each waiting call "Interrupted" without a
+//     model call, and wins over a concurrent answer or is reported too late.
 //   - ask_user questions and middleware questions (generic interrupts,
 //     raised at beforeModel, afterModel, beforeTools or afterTools; the
 //     loop guard is one) join the same batch and follow the same rules;
@@ -34,12 +49,21 @@
 //   - A client tool call (tools.Tool.Client) is recorded pending before
 //     the run ends RUN_FINISHED success with pendingToolCallIds; it is
 //     never run by the runtime and never re-run after a restart.
-//     CompleteClientTools records the results once every pending call of
-//     that run has one, in a continuation run; new input cancels them.
+//     The window runs exactly the arguments that were approved. Its results
+//     are answers like any other; new input cancels the calls.
+//   - The loop guard and the step limit count model calls per turn (from
+//     the person's message to a final answer), across continuations.
+//   - Unbound interrupts (written by someone else) are never cancelled by
+//     new input or Stop: they stay visible until their owner settles them.
+//   - Events reach subscribers through one broker with two delivery
+//     classes (see broker.go): deltas may be coalesced for a subscriber
+//     that is behind, everything else is delivered, in order.
 //
 // The runtime owns one goroutine per running turn (plus one stream reader
-// while the model streams); Shutdown stops and waits for all of them.
+// while the model streams) and one per title being written; Shutdown stops
+// and waits for all of them.
 package agent
+
 
 import (
 	"context"
@@ -54,57 +78,16 @@ import (
 	"github.com/juncture-app/juncture/agent/agui"
 	"github.com/juncture-app/juncture/agent/history"
 	"github.com/juncture-app/juncture/agent/interrupt"
-	"github.com/juncture-app/juncture/agent/model"
 	"github.com/juncture-app/juncture/agent/tools"
-	"github.com/juncture-app/juncture/store"
 )
 
 // Errors returned by the runtime.
 var (
-	ErrClosed        = errors.New("the agent runtime is shut down")
-	ErrNotConfigured = errors.New("no model endpoint is configured")
-	ErrEmptyInput    = errors.New("the message is empty")
-	ErrBusy          = errors.New("the thread is already running a turn")
+	ErrClosed        = errors.New("agent: the runtime is shut down")
+	ErrNotConfigured = errors.New("agent: no model endpoint is configured")
+	ErrEmptyInput    = errors.New("agent: the message is empty")
+	ErrBusy          = errors.New("agent: the thread is already running a turn")
 )
-
-// Store is the persistence the runtime needs. Writes of one record are
-// atomic; PutMessage supersedes any pending Checkpoint of the same message.
-type Store interface {
-	CreateThread(ctx context.Context, t history.Thread) error
-	Messages(ctx context.Context, threadID string) ([]history.Message, error)
-	PutMessage(ctx context.Context, m history.Message) error
-	// Checkpoint records a streaming snapshot without blocking; it is
-	// written within a bounded delay (or superseded by PutMessage).
-	Checkpoint(m history.Message)
-	PutRun(ctx context.Context, r history.Run) error
-	// BeginToolExecution records that a tool call is about to run. If the
-	// call already has a record it returns it and records nothing.
-	BeginToolExecution(ctx context.Context, e history.ToolExecution) (prior *history.ToolExecution, err error)
-	FinishToolExecution(ctx context.Context, e history.ToolExecution) error
-	// LatestRun returns the thread's most recent run (store.ErrNotFound
-	// when it has none); the interrupt generation is carried from it.
-	LatestRun(ctx context.Context, threadID string) (history.Run, error)
-	// PutInterrupts stores pause items (upsert by id) in one transaction.
-	PutInterrupts(ctx context.Context, its []history.Interrupt) error
-	// PendingInterrupts returns the thread's pending items in stored order.
-	PendingInterrupts(ctx context.Context, threadID string) ([]history.Interrupt, error)
-	// ResolveInterrupts answers pending items, all or nothing
-	// (*store.ConflictError when one is not pending).
-	ResolveInterrupts(ctx context.Context, threadID string, res []store.Resolution) error
-	// PermissionRules returns the remembered "Always allow" rules.
-	PermissionRules(ctx context.Context) ([]history.PermissionRule, error)
-	// PutClientToolCall stores a frontend-executed call (upsert by id).
-	PutClientToolCall(ctx context.Context, c history.ClientToolCall) error
-	// PendingClientToolCalls returns the thread's pending client calls.
-	PendingClientToolCalls(ctx context.Context, threadID string) ([]history.ClientToolCall, error)
-	// ClientToolCall returns one client call (store.ErrNotFound if none).
-	ClientToolCall(ctx context.Context, toolCallID string) (history.ClientToolCall, error)
-}
-
-// ModelSource returns the client for the current settings, or
-// ErrNotConfigured. It is called once per turn, so settings changes apply to
-// the next turn.
-type ModelSource func() (*model.Client, error)
 
 // ToolSource returns the tools for the next turn (settings such as the
 // workspace folder apply from the next turn on). It may return nil.
@@ -114,7 +97,10 @@ type ToolSource func() *tools.Registry
 type Options struct {
 	Store Store
 	Model ModelSource
-	Tools ToolSource // may be nil: no tools
+	// Titles, when set, names untitled threads after their first exchange
+	// (the model is asked; the person's first words are the fallback).
+	Titles ThreadTitles
+	Tools  ToolSource // may be nil: no tools
 	// Workspace returns the folder permission rules are matched in (nil:
 	// the zero Workspace, so folder rules never match).
 	Workspace func() tools.Workspace
@@ -131,8 +117,8 @@ type Options struct {
 	// MaxSteps ends a turn after this many model calls (a safety net until
 	// the loop guard asks the person; default 50).
 	MaxSteps int
-	// LoopGuard asks the person "keep going?" before a model call once a
-	// run made this many model calls (default 25; negative: never).
+	// LoopGuard asks the person "keep going?" before a model call once the
+	// turn made this many model calls (default 25; negative: never).
 	LoopGuard int
 	// LoopGuardSource, when set, is read at each check instead (settings).
 	LoopGuardSource func() int
@@ -146,34 +132,39 @@ type Options struct {
 // Runtime runs turns for many threads.
 type Runtime struct {
 	opts   Options
+	st     Store
 	log    *slog.Logger
-	bus    *bus
+	events *Broker
 	baseCx context.Context
 	cancel context.CancelFunc
 
 	mws     []Middleware
 	schemas *interrupt.SchemaCache
 
-	// clientMu serialises client tool results; staged holds results given
-	// while other client calls of the same run still wait, by thread.
-	clientMu sync.Mutex
-	staged   map[string]map[string]clientResult
+	// answerMu serialises answers (and the runs they start) per runtime:
+	// answers are rare, and one lock keeps "first resolver wins" simple.
+	answerMu sync.Mutex
 
 	mu      sync.Mutex
 	threads map[string]*thread
 	closed  bool
-	turns   sync.WaitGroup
+	turns   sync.WaitGroup // turn goroutines and title writers
 }
 
 // thread is the in-memory handle of one thread; small, so idle threads
 // cost little. Fields are guarded by Runtime.mu.
 type thread struct {
-	id      string
+	id string
+	// running: a run owns the thread, from launch until it settled.
 	running bool
-	runID   string
-	stop    context.CancelFunc // stops the current turn
-	stopped bool               // Stop was requested for the current turn
-	queue   []Input
+	// finishing: the run's terminal event is out (or going out); callers
+	// that act on it wait for settled, so they see the run's final state.
+	finishing bool
+	settled   chan struct{} // closed when the owning run has settled
+	runID     string
+	stop      context.CancelFunc // stops the current run
+	stopped   bool               // Stop was requested for the current run
+	queue     []Input
 }
 
 // Input starts (or queues) a turn.
@@ -183,12 +174,15 @@ type Input struct {
 	ParentRunID string
 	Text        string            // the person's message; may be empty for a continuation
 	Messages    []history.Message // messages to append first (AG-UI clients), by id
+	// MessageID names the person's message (the window's optimistic copy
+	// keeps its id); generated when empty.
+	MessageID string
 
 	// Set by the runtime for runs that are not plain turns.
-	kind          inputKind
-	decisions     []decision     // kindResume
-	refusal       *agui.RunError // kindRefused
-	clientResults []clientResult // kindClientResults
+	kind      inputKind
+	decisions map[string]decision // kindResume, by tool call id
+	hooks     []decision          // kindResume: middleware answers
+	refusal   *agui.RunError      // kindRefused
 }
 
 // New returns a started runtime.
@@ -224,13 +218,22 @@ func New(opts Options) *Runtime {
 		mws = append([]Middleware{LoopGuard(opts.LoopGuard)}, mws...)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	return &Runtime{opts: opts, log: opts.Logger, bus: newBus(), baseCx: ctx, cancel: cancel, threads: make(map[string]*thread),
-		mws: mws, schemas: interrupt.NewSchemaCache(0), staged: map[string]map[string]clientResult{}}
+	return &Runtime{opts: opts, st: opts.Store, log: opts.Logger, events: NewBroker(), baseCx: ctx, cancel: cancel,
+		threads: make(map[string]*thread), mws: mws, schemas: interrupt.NewSchemaCache(0)}
 }
+
+// Events is the runtime's event broker (transports subscribe to it; a
+// reconnecting client resumes with SubscribeSince).
+func (rt *Runtime) Events() *Broker { return rt.events }
 
 // Subscribe returns a subscription to one thread's envelopes ("" = all).
 func (rt *Runtime) Subscribe(threadID string) *Subscription {
-	s := rt.bus.subscribe(threadID)
+	return rt.SubscribeWith(threadID, SubscribeOptions{})
+}
+
+// SubscribeWith is Subscribe with options.
+func (rt *Runtime) SubscribeWith(threadID string, o SubscribeOptions) *Subscription {
+	s := rt.events.Subscribe(threadID, o)
 	rt.mu.Lock()
 	closed := rt.closed
 	rt.mu.Unlock()
@@ -238,6 +241,12 @@ func (rt *Runtime) Subscribe(threadID string) *Subscription {
 		s.Close()
 	}
 	return s
+}
+
+// Publish sends a facade event (name, data) to the thread's subscribers
+// through the same broker, ordered with the runtime's own envelopes.
+func (rt *Runtime) Publish(name, threadID string, data any) {
+	rt.events.Publish(Envelope{Name: name, ThreadID: threadID, Data: data})
 }
 
 // NewID returns a random id with a prefix ("msg", "run", "call", …).
@@ -256,6 +265,27 @@ func (rt *Runtime) handle(id string) *thread {
 		rt.threads[id] = t
 	}
 	return t
+}
+
+// waitSettled waits while the thread's run is finishing (its terminal
+// event is out but its last writes may not be), so a caller reacting to a
+// terminal event sees the run's final state.
+func (rt *Runtime) waitSettled(ctx context.Context, threadID string) error {
+	for {
+		rt.mu.Lock()
+		t := rt.threads[threadID]
+		if t == nil || !t.running || !t.finishing {
+			rt.mu.Unlock()
+			return nil
+		}
+		ch := t.settled
+		rt.mu.Unlock()
+		select {
+		case <-ch:
+		case <-ctx.Done():
+			return fmt.Errorf("waiting for the thread's last run to settle: %w", ctx.Err())
+		}
+	}
 }
 
 // SendInput sends the person's message to a thread, starting a turn or
@@ -277,6 +307,9 @@ func (rt *Runtime) Start(ctx context.Context, in Input) (runID string, queued bo
 	if _, err := rt.opts.Model(); err != nil {
 		return "", false, err
 	}
+	if err := rt.waitSettled(ctx, in.ThreadID); err != nil {
+		return "", false, err
+	}
 	rt.mu.Lock()
 	defer rt.mu.Unlock()
 	if rt.closed {
@@ -296,9 +329,13 @@ func (rt *Runtime) Start(ctx context.Context, in Input) (runID string, queued bo
 }
 
 // StartExclusive starts a turn only if the thread is idle (AG-UI clients
-// expect their run to start now, not later).
+// expect their run to start now, not later). A run that already sent its
+// terminal event is waited for.
 func (rt *Runtime) StartExclusive(ctx context.Context, in Input) error {
 	if _, err := rt.opts.Model(); err != nil {
+		return err
+	}
+	if err := rt.waitSettled(ctx, in.ThreadID); err != nil {
 		return err
 	}
 	rt.mu.Lock()
@@ -317,51 +354,86 @@ func (rt *Runtime) StartExclusive(ctx context.Context, in Input) error {
 	return nil
 }
 
-// launch starts the turn goroutine. rt.mu is held.
+// launch starts the run goroutine. rt.mu is held.
 func (rt *Runtime) launch(t *thread, in Input) {
 	ctx, stop := context.WithCancel(rt.baseCx)
-	t.running, t.runID, t.stop, t.stopped = true, in.RunID, stop, false
+	t.running, t.finishing, t.settled = true, false, make(chan struct{})
+	t.runID, t.stop, t.stopped = in.RunID, stop, false
 	rt.turns.Add(1)
 	go rt.drive(t, ctx, stop, in)
 }
 
 // drive runs in, then the queued input, until the queue is empty. The
-// thread is marked running and rt.turns counts this goroutine.
+// thread is marked running and rt.turns counts this goroutine. Each run's
+// terminal event goes out after the run's writes (after() holds the one
+// exception, see the package doc), then the run settles.
 func (rt *Runtime) drive(t *thread, ctx context.Context, stop context.CancelFunc, in Input) {
 	defer rt.turns.Done()
 	for {
-		rt.runTurn(ctx, in)
+		term, after := rt.runTurn(ctx, in)
 		stop()
 		rt.mu.Lock()
-		if len(t.queue) == 0 || rt.closed {
+		t.finishing = true
+		// Stop that came after the run decided to pause is not lost: the
+		// items it left get "Interrupted" in a stop run right after.
+		stopLate := t.stopped && leftWaiting(term)
+		rt.mu.Unlock()
+		if term != nil {
+			rt.emit(in.ThreadID, term)
+		}
+		if after != nil {
+			after()
+		}
+		if term != nil {
+			rt.afterRun(in.ThreadID, term)
+		}
+		rt.mu.Lock()
+		close(t.settled)
+		switch {
+		case stopLate && !rt.closed:
+			in = Input{ThreadID: t.id, RunID: NewID("run"), kind: kindStopPending}
+		case len(t.queue) == 0 || rt.closed:
 			left := t.queue
 			t.queue = nil
-			t.running, t.runID, t.stop, t.stopped = false, "", nil, false
+			t.running, t.finishing, t.runID, t.stop, t.stopped = false, false, "", nil, false
 			rt.mu.Unlock()
 			rt.keepUnsent(t.id, left)
 			return
-		}
-		in = t.queue[0]
-		t.queue = t.queue[1:]
-		if in.RunID == "" {
-			in.RunID = NewID("run")
+		default:
+			in = t.queue[0]
+			t.queue = t.queue[1:]
+			if in.RunID == "" {
+				in.RunID = NewID("run")
+			}
+			rt.publishQueue(t)
 		}
 		ctx, stop = context.WithCancel(rt.baseCx)
+		t.finishing, t.settled = false, make(chan struct{})
 		t.runID, t.stop, t.stopped = in.RunID, stop, false
-		rt.publishQueue(t)
 		rt.mu.Unlock()
 	}
 }
 
-// Interrupt stops the thread's current turn (see the package doc for the
-// exact effects). It does not wait: the run's terminal event follows at
-// once while streaming, or after a MustComplete tool finishes. When no turn
-// runs but approvals are pending, a short run answers each pending call
-// "Interrupted" (no model call). Idle or repeated calls are no-ops.
+// leftWaiting reports whether a terminal event leaves items waiting.
+func leftWaiting(term agui.Event) bool {
+	rf, ok := term.(*agui.RunFinished)
+	if !ok || rf.Outcome == nil {
+		return false
+	}
+	return rf.Outcome.Type == agui.OutcomeInterrupt || len(rf.Outcome.PendingToolCallIDs) > 0
+}
+
+// Interrupt stops the thread's current run (see the package doc for the
+// exact effects). It does not wait for the run to end: the terminal event
+// follows at once while streaming, or after a MustComplete tool finishes.
+// When no run owns the thread but items wait, the thread is taken for a
+// short run that answers each waiting call "Interrupted" (no model call)
+// before any answer can start a continuation. Idle or repeated calls are
+// no-ops.
 func (rt *Runtime) Interrupt(threadID string) {
 	rt.mu.Lock()
-	t := rt.threads[threadID]
-	if t != nil && t.running {
+	if t := rt.threads[threadID]; t != nil && t.running && !t.finishing {
+		// The common case, kept fast: a run streams or runs tools.
 		if !t.stopped {
 			t.stopped = true
 			t.stop()
@@ -369,10 +441,86 @@ func (rt *Runtime) Interrupt(threadID string) {
 		rt.mu.Unlock()
 		return
 	}
-	closed := rt.closed
 	rt.mu.Unlock()
-	if !closed {
-		rt.stopPending(threadID)
+	ctx, cancel := context.WithTimeout(rt.baseCx, 5*time.Second)
+	defer cancel()
+	// A run that already sent its terminal event cannot be stopped any
+	// more; what it left waiting can.
+	_ = rt.waitSettled(ctx, threadID)
+	// Answers are serialised with this: either an answer started its
+	// continuation first (and Stop stops it), or Stop takes the thread
+	// first (and the answer is too late). Stop never vanishes.
+	rt.answerMu.Lock()
+	defer rt.answerMu.Unlock()
+	waiting := rt.hasWaiting(ctx, threadID)
+	rt.mu.Lock()
+	defer rt.mu.Unlock()
+	if rt.closed {
+		return
+	}
+	t := rt.handle(threadID)
+	switch {
+	case t.running:
+		if !t.stopped {
+			t.stopped = true
+			t.stop()
+		}
+	case waiting:
+		rt.launch(t, Input{ThreadID: threadID, RunID: NewID("run"), kind: kindStopPending})
+	}
+}
+
+// StopAndWait stops the thread's run, drops the input queued behind it,
+// and waits until the thread is idle (a MustComplete tool finishing, the
+// run saving its state).
+func (rt *Runtime) StopAndWait(ctx context.Context, threadID string) error {
+	rt.mu.Lock()
+	if t := rt.threads[threadID]; t != nil && len(t.queue) > 0 {
+		t.queue = nil
+		rt.publishQueue(t)
+	}
+	rt.mu.Unlock()
+	rt.Interrupt(threadID)
+	return rt.waitIdle(ctx, func(t *thread) bool { return t.id == threadID })
+}
+
+// StopAllAndWait is StopAndWait for every thread.
+func (rt *Runtime) StopAllAndWait(ctx context.Context) error {
+	rt.mu.Lock()
+	for _, t := range rt.threads {
+		if len(t.queue) > 0 {
+			t.queue = nil
+			rt.publishQueue(t)
+		}
+		if t.running && !t.stopped {
+			t.stopped = true
+			t.stop()
+		}
+	}
+	rt.mu.Unlock()
+	return rt.waitIdle(ctx, func(*thread) bool { return true })
+}
+
+// waitIdle waits until no thread that match selects runs.
+func (rt *Runtime) waitIdle(ctx context.Context, match func(*thread) bool) error {
+	for {
+		var ch chan struct{}
+		rt.mu.Lock()
+		for _, t := range rt.threads {
+			if t.running && match(t) {
+				ch = t.settled
+				break
+			}
+		}
+		rt.mu.Unlock()
+		if ch == nil {
+			return nil
+		}
+		select {
+		case <-ch:
+		case <-ctx.Done():
+			return fmt.Errorf("waiting for the run to stop: %w", ctx.Err())
+		}
 	}
 }
 
@@ -445,7 +593,7 @@ func queueTexts(t *thread) []string {
 
 // publishQueue announces the queue; rt.mu is held.
 func (rt *Runtime) publishQueue(t *thread) {
-	rt.bus.publish(Envelope{Name: EnvelopeQueue, ThreadID: t.id, Queued: queueTexts(t)})
+	rt.events.Publish(Envelope{Name: EnvelopeQueue, ThreadID: t.id, Queued: queueTexts(t)})
 }
 
 // Shutdown stops every running turn as Interrupt does, saves queued input as
@@ -475,10 +623,10 @@ func (rt *Runtime) Shutdown(ctx context.Context) error {
 		err = fmt.Errorf("shutting down the agent runtime: %w", ctx.Err())
 	}
 	rt.cancel()
-	rt.bus.closeAll()
+	rt.events.closeAll()
 	return err
 }
 
 func (rt *Runtime) emit(threadID string, ev agui.Event) {
-	rt.bus.publish(Envelope{Name: EnvelopeAGUI, ThreadID: threadID, Event: ev})
+	rt.events.Publish(Envelope{Name: EnvelopeAGUI, ThreadID: threadID, Event: ev})
 }

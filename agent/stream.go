@@ -59,25 +59,27 @@ func (r *streamResult) message(st history.Status) history.Message {
 // stream runs one model call, emitting its events live. On Stop it closes
 // every open event at once and returns with stopped set; the stream reader
 // is left to wind down on its own (its request context is cancelled).
-func (tr *turn) stream(req model.Request, msgID string) *streamResult {
+func (tr *turn) stream(req model.Request, msgID string, used map[string]bool) *streamResult {
 	rt, tid := tr.rt, tr.run.ThreadID
 	res := &streamResult{msgID: msgID, threadID: tid, runID: tr.run.ID, createdAt: rt.now()}
-	s := tr.client.Stream(tr.ctx, req)
 
 	deltas := make(chan model.Delta, 64)
 	readErr := make(chan error, 1)
-	go func() { // the stream reader: owns s
+	go func() { // the stream reader: owns the model's stream
 		defer close(deltas)
-		defer s.Close()
-		for s.Next() {
+		for d, err := range tr.model.Deltas(tr.ctx, req) {
+			if err != nil {
+				readErr <- err
+				return
+			}
 			select {
-			case deltas <- s.Current():
+			case deltas <- d:
 			case <-tr.ctx.Done():
 				readErr <- tr.ctx.Err()
 				return
 			}
 		}
-		readErr <- s.Err()
+		readErr <- nil
 	}()
 
 	var (
@@ -85,8 +87,11 @@ func (tr *turn) stream(req model.Request, msgID string) *streamResult {
 		reasoningID             = msgID + "-reasoning"
 		lastCheckpoint          = time.Now()
 		byIndex                 = map[int]*callBuf{}
-		seenIDs                 = map[string]bool{}
+		seenIDs                 = used
 	)
+	if seenIDs == nil {
+		seenIDs = map[string]bool{}
+	}
 	closeReasoning := func(done bool) {
 		if reasoningOpen {
 			rt.emit(tid, agui.NewReasoningMessageEnd(reasoningID))
@@ -114,7 +119,7 @@ func (tr *turn) stream(req model.Request, msgID string) *streamResult {
 		lastCheckpoint = time.Now()
 		m := res.message(history.StatusStreaming)
 		m.ToolCalls = nil // not complete yet
-		rt.opts.Store.Checkpoint(m)
+		rt.st.Checkpoint(m)
 	}
 	cpTimer := time.NewTimer(time.Hour)
 	cpTimer.Stop()
@@ -176,12 +181,16 @@ func (tr *turn) stream(req model.Request, msgID string) *streamResult {
 				if c.id == "" && tc.ID != "" {
 					c.id = tc.ID
 				}
-				if tc.Name != "" {
-					c.name += tc.Name
+				if c.name == "" {
+					// Taken once: some servers repeat the whole name in
+					// every chunk of the call.
+					c.name = tc.Name
 				}
 				if !c.started && c.name != "" {
 					if c.id == "" || seenIDs[c.id] {
-						c.id = NewID("call") // some local servers send no (or repeated) ids
+						// Some local servers send no ids; some number
+						// them per response, repeating earlier turns'.
+						c.id = NewID("call")
 					}
 					seenIDs[c.id] = true
 					rt.emit(tid, agui.NewToolCallStart(c.id, c.name, msgID))

@@ -1,7 +1,6 @@
 package agent
 
 import (
-	"context"
 	"fmt"
 	"strings"
 
@@ -10,72 +9,133 @@ import (
 	"github.com/juncture-app/juncture/agent/tools"
 )
 
-// Tool states shown in the UI (docs/contract.md).
-const (
-	ToolRunning          = "running"
-	ToolDone             = "done"
-	ToolFailed           = "failed"
-	ToolDenied           = "denied"
-	ToolInterrupted      = "interrupted"
-	ToolInterruptedMidRn = "interrupted-mid-run"
-	ToolAwaitingApproval = "awaiting-approval"
-	ToolAwaitingAnswer   = "awaiting-answer" // ask_user waits for the person
-	ToolPendingClient    = "pending-client"  // the app window runs it
-)
 
-// runTools executes the calls of one assistant message in order
-// (situation 3 of Stop: a running MustComplete tool finishes, an Abortable
-// one is cancelled, calls not started get "Interrupted"). Calls that need
-// the person's approval (and that no remembered rule covers) are not run:
-// once the others ran, the turn pauses on them (endInterrupt).
-func (tr *turn) runTools(msg history.Message, calls []history.ToolCall) ending {
-	gated := tr.gate(calls)
-	var waiting []gatedCall
-	var questions []pendingGeneric
-	interruptWaiting := func() {
-		for _, w := range waiting {
-			tr.toolResult(w.call, tools.Result{Content: history.ResultInterrupted, IsError: true}, ToolInterrupted)
-		}
-		for _, q := range questions {
-			tr.toolResult(*q.call, tools.Result{Content: history.ResultInterrupted, IsError: true}, ToolInterrupted)
-		}
-	}
+// runCalls runs the calls of one assistant message in the model's order
+// (situation 3 of Stop: a running MustComplete tool finishes, an
+// Abortable one is cancelled, calls not started get "Interrupted").
+// ds holds the person's decisions of a continuation, by call id.
+//
+// Nothing after a call that waits starts: at the first call that needs
+// the person (an approval no rule covers, an ask_user question) the run
+// pauses on it and on the other questions ahead of the next window
+// action; at the first window action (a client tool) the run hands it,
+// and the window actions right after it, to the window. Whatever comes
+// later runs in the continuation, in order.
+func (tr *turn) runCalls(msg history.Message, calls []history.ToolCall, ds map[string]decision) ending {
+	gated := tr.gate(calls, ds)
+	var handed []string
 	for i, call := range calls {
 		if tr.ctx.Err() != nil {
-			interruptWaiting()
 			for _, rest := range calls[i:] {
+				if d, ok := ds[rest.ID]; ok && !d.approved {
+					tr.toolResult(rest, tools.Result{Content: d.result, IsError: d.isError}, d.state)
+					continue
+				}
 				tr.toolResult(rest, tools.Result{Content: history.ResultInterrupted, IsError: true}, ToolInterrupted)
 			}
 			tr.markInterrupted(msg)
 			return endCancelled
 		}
-		if p, ok := gated[call.ID]; ok {
-			waiting = append(waiting, gatedCall{call: call, prepared: p})
+		d, decided := ds[call.ID]
+		if decided && !d.approved {
+			tr.toolResult(call, tools.Result{Content: d.result, IsError: d.isError}, d.state)
 			continue
 		}
-		if call.Name == AskUserTool && !tr.hasTool(AskUserTool) {
-			d, err := tr.askDescriptor(call)
-			if err != nil {
+		if decided {
+			call = d.call // the arguments the person approved
+		}
+		_, needsApproval := gated[call.ID]
+		asks := call.Name == AskUserTool && !tr.hasTool(AskUserTool)
+		client := tr.isClient(call.Name)
+		switch {
+		case len(handed) > 0 && (!client || needsApproval):
+			// The window acts first; the rest follows its results.
+			return tr.handOff(handed)
+		case !decided && asks:
+			if _, err := tr.askDescriptor(call); err != nil {
+				// An invalid question is answered with its error, in
+				// order; the model reads it and may ask again.
 				tr.toolResult(call, tools.Result{Content: err.Error(), IsError: true}, ToolFailed)
 				continue
 			}
-			c := call
-			questions = append(questions, pendingGeneric{desc: d, call: &c})
-			continue
+			return tr.pauseFrom(msg, calls[i:], gated, ds)
+		case !decided && needsApproval:
+			return tr.pauseFrom(msg, calls[i:], gated, ds)
+		case client:
+			if tr.pendClient(call, d.edited) {
+				handed = append(handed, call.ID)
+			}
+		default:
+			note := ""
+			if d.edited {
+				// The model's own call still shows its arguments: say
+				// what actually ran.
+				note = editedNote(call.Arguments)
+			}
+			tr.runTool(call, note)
 		}
-		tr.runTool(call, "")
+	}
+	if len(handed) > 0 {
+		return tr.handOff(handed)
 	}
 	if tr.ctx.Err() != nil {
 		// Every tool finished, but Stop came while they ran: the turn
 		// ends here, no model call follows.
-		interruptWaiting()
 		tr.markInterrupted(msg)
 		return endCancelled
 	}
-	if len(waiting) > 0 || len(questions) > 0 {
-		return tr.pause(msg, waiting, questions)
-	}
 	return endSuccess
+}
+
+// editedNote is what the model reads before the result of a call whose
+// arguments the person edited before approving.
+func editedNote(args string) string {
+	return "The person edited the arguments before approving; the tool ran with " + args + ".\n\n"
+}
+
+// handOff ends the run with the window's actions pending.
+func (tr *turn) handOff(ids []string) ending {
+	tr.clientIDs = ids
+	tr.leftWaiting = true
+	return endClientPending
+}
+
+// pauseFrom pauses the run on rest[0], which waits on the person, and on
+// every later approval and question up to the next window action (which
+// is asked about, if it needs approval, and ends the batch). Plain calls
+// in between run in the continuation, in order.
+func (tr *turn) pauseFrom(msg history.Message, rest []history.ToolCall, gated map[string]tools.Call, ds map[string]decision) ending {
+	var waiting []gatedCall
+	var questions []pendingGeneric
+	for _, call := range rest {
+		if _, decided := ds[call.ID]; decided {
+			continue
+		}
+		p, needsApproval := gated[call.ID]
+		switch {
+		case needsApproval:
+			waiting = append(waiting, gatedCall{call: call, prepared: p})
+		case call.Name == AskUserTool && !tr.hasTool(AskUserTool):
+			d, err := tr.askDescriptor(call)
+			if err != nil {
+				continue // answered with its error when the walk reaches it
+			}
+			c := call
+			questions = append(questions, pendingGeneric{desc: d, call: &c})
+		}
+		if tr.isClient(call.Name) {
+			break
+		}
+	}
+	return tr.pause(msg, waiting, questions)
+}
+
+func (tr *turn) isClient(name string) bool {
+	if tr.tools == nil {
+		return false
+	}
+	t, ok := tr.tools.Lookup(name)
+	return ok && t.Client
 }
 
 func (tr *turn) hasTool(name string) bool {
@@ -90,7 +150,7 @@ func (tr *turn) hasTool(name string) bool {
 // not empty, is put before the result the model reads.
 func (tr *turn) runTool(call history.ToolCall, note string) {
 	rt := tr.rt
-	result := func(res tools.Result, state string) {
+	result := func(res tools.Result, state ToolState) {
 		res.Content = note + res.Content
 		tr.toolResult(call, res, state)
 	}
@@ -103,15 +163,11 @@ func (tr *turn) runTool(call history.ToolCall, note string) {
 		result(*bad, ToolFailed)
 		return
 	}
-	if prepared.Tool.Client {
-		tr.pendClient(call, prepared)
-		return
-	}
 	exec := history.ToolExecution{
 		ToolCallID: call.ID, ThreadID: tr.run.ThreadID, RunID: tr.run.ID, ToolName: call.Name,
 		Arguments: string(prepared.Args), State: history.ToolStarted, StartedAt: rt.now(),
 	}
-	prior, err := rt.opts.Store.BeginToolExecution(tr.save, exec)
+	prior, err := rt.st.BeginToolExecution(tr.save, exec)
 	if err != nil {
 		result(tools.Result{Content: "Not run: the app could not record the execution: " + err.Error(), IsError: true}, ToolFailed)
 		return
@@ -125,7 +181,7 @@ func (tr *turn) runTool(call history.ToolCall, note string) {
 		result(res, stateOf(res))
 		return
 	}
-	rt.emit(tr.run.ThreadID, agui.NewCustom(CustomToolState, map[string]any{"toolCallId": call.ID, "state": ToolRunning}))
+	rt.emit(tr.run.ThreadID, agui.NewCustom(CustomToolState, ToolStateEvent{ToolCallID: call.ID, State: ToolRunning}))
 	res := tr.tools.Execute(tr.ctx, prepared)
 	state := stateOf(res)
 	if prepared.Tool.OnStop == tools.Abortable && tr.ctx.Err() != nil {
@@ -135,32 +191,33 @@ func (tr *turn) runTool(call history.ToolCall, note string) {
 		}
 	}
 	exec.State, exec.Result, exec.IsError, exec.FinishedAt = history.ToolFinished, res.Content, res.IsError, rt.now()
-	if err := rt.opts.Store.FinishToolExecution(tr.save, exec); err != nil {
+	if err := rt.st.FinishToolExecution(tr.save, exec); err != nil {
 		rt.log.Error("recording a tool result", "tool", call.Name, "err", err)
 	}
 	result(res, state)
 }
 
-func stateOf(r tools.Result) string {
+func stateOf(r tools.Result) ToolState {
 	if r.IsError {
 		return ToolFailed
 	}
 	return ToolDone
 }
 
-// toolResult saves the tool message and emits TOOL_CALL_RESULT.
-func (tr *turn) toolResult(call history.ToolCall, res tools.Result, state string) {
+// toolResult saves the tool message (with its state, so a reload shows
+// what happened) and emits TOOL_CALL_RESULT.
+func (tr *turn) toolResult(call history.ToolCall, res tools.Result, state ToolState) {
 	rt, tid := tr.rt, tr.run.ThreadID
 	m := history.Message{
 		ID: NewID("msg"), ThreadID: tid, RunID: tr.run.ID, Role: history.RoleTool,
 		ToolCallID: call.ID, ToolName: call.Name, Content: res.Content, IsError: res.IsError,
-		Status: history.StatusComplete, CreatedAt: rt.now(),
+		ToolState: string(state), Status: history.StatusComplete, CreatedAt: rt.now(),
 	}
-	if err := rt.opts.Store.PutMessage(tr.save, m); err != nil {
+	if err := rt.st.PutMessage(tr.save, m); err != nil {
 		rt.log.Error("saving a tool result", "tool", call.Name, "err", err)
 	}
 	rt.emit(tid, agui.NewToolCallResult(m.ID, call.ID, res.Content))
-	rt.emit(tid, agui.NewCustom(CustomToolState, map[string]any{"toolCallId": call.ID, "state": state}))
+	rt.emit(tid, agui.NewCustom(CustomToolState, ToolStateEvent{ToolCallID: call.ID, State: state}))
 }
 
 // markInterrupted appends the interrupt marker to the assistant message
@@ -168,7 +225,7 @@ func (tr *turn) toolResult(call history.ToolCall, res tools.Result, state string
 func (tr *turn) markInterrupted(msg history.Message) {
 	msg.Content = history.WithMarker(msg.Content)
 	msg.Status = history.StatusInterrupted
-	if err := tr.rt.opts.Store.PutMessage(context.WithoutCancel(tr.ctx), msg); err != nil {
+	if err := tr.rt.st.PutMessage(tr.save, msg); err != nil {
 		tr.rt.log.Error("marking the answer interrupted", "err", err)
 	}
 	tr.marked = true

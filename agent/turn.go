@@ -13,13 +13,6 @@ import (
 	"github.com/juncture-app/juncture/agent/tools"
 )
 
-// Custom event names Juncture emits inside runs (see docs/contract.md).
-const (
-	CustomToolState    = "juncture.tool_state"
-	CustomStopped      = "juncture.stopped"
-	CustomMessageError = "juncture.message_error"
-	CustomRetrying     = "juncture.retrying"
-)
 
 // ending is how a turn ends.
 type ending int
@@ -30,6 +23,7 @@ const (
 	endError
 	endInterrupt     // paused for approvals: RUN_FINISHED with an interrupt outcome
 	endClientPending // client tools wait: RUN_FINISHED success with pendingToolCallIds
+	endNothing       // a Stop that found nothing waiting: no run at all
 )
 
 // turn is the state of one running turn; owned by its goroutine.
@@ -38,12 +32,12 @@ type turn struct {
 	ctx    context.Context // cancelled by Stop
 	save   context.Context // never cancelled by Stop: saving always happens
 	run    history.Run
-	client *model.Client
+	model  Model
 	tools  *tools.Registry
 	err    error // endError: what to report
 	errMsg string
 	// pendingSave is written after the terminal event (Stop while
-	// streaming), before the thread's next turn can start.
+	// streaming), before the run settles.
 	pendingSave *history.Message
 	// lastAnswer is the last assistant message saved in this turn; marked
 	// says the interrupt marker was already added.
@@ -51,9 +45,13 @@ type turn struct {
 	marked     bool
 	// interrupts is the outcome of endInterrupt, as emitted.
 	interrupts []agui.Interrupt
-	// clientIDs are the pending client tool calls of endClientPending.
+	// clientIDs are the handed-off client tool calls of endClientPending.
 	clientIDs []string
-	// modelCalls counts this run's model calls (loop guard, MaxSteps).
+	// leftWaiting: this run stored items that wait on the person or the
+	// window (a pause, a hand-off).
+	leftWaiting bool
+	// modelCalls counts the turn's model calls, across continuations
+	// (loop guard, MaxSteps).
 	modelCalls int
 	// skip names middleware answered in this run, not asked again at once.
 	skip map[string]bool
@@ -61,91 +59,69 @@ type turn struct {
 	system string
 }
 
-func (rt *Runtime) runTurn(ctx context.Context, in Input) {
+// runTurn runs one run and returns its terminal event (not yet emitted:
+// the caller sends it once the run's writes are done) and what must be
+// saved after it (Stop while streaming), if anything. A nil terminal
+// event means the run never started (a Stop with nothing waiting).
+func (rt *Runtime) runTurn(ctx context.Context, in Input) (agui.Event, func()) {
 	tr := &turn{rt: rt, ctx: ctx, save: context.WithoutCancel(ctx)}
 	tr.run = history.Run{ID: in.RunID, ThreadID: in.ThreadID, ParentRunID: in.ParentRunID, Status: history.RunRunning, StartedAt: rt.now()}
-	rt.emit(in.ThreadID, agui.NewRunStarted(in.ThreadID, in.RunID, in.ParentRunID))
 	switch in.kind {
 	case kindRefused:
 		// A refused continuation changes nothing: no record, one RUN_ERROR.
-		rt.emit(in.ThreadID, in.refusal)
-		return
+		rt.emit(in.ThreadID, agui.NewRunStarted(in.ThreadID, in.RunID, in.ParentRunID))
+		return in.refusal, nil
 	case kindStopPending:
-		tr.finish(tr.stopPendingRun())
-		return
+		return tr.finish(tr.stopPendingRun())
 	}
+	rt.emit(in.ThreadID, agui.NewRunStarted(in.ThreadID, in.RunID, in.ParentRunID))
 	end := tr.start(in)
 	stage := BeforeModel
-	switch {
-	case end != endSuccess:
-	case in.kind == kindResume:
-		end, stage = tr.applyDecisions(in.decisions)
-	case in.kind == kindClientResults:
-		end, stage = tr.applyClientResults(in.clientResults), AfterTools
-	}
-	if end == endSuccess {
-		end = tr.clientPending()
+	if end == endSuccess && in.kind == kindResume {
+		end, stage = tr.resume(in)
 	}
 	if end == endSuccess && stage != "" {
 		end = tr.loopFrom(stage)
 	}
-	tr.finish(end)
+	return tr.finish(end)
 }
 
 // start saves the thread, the run and the new input.
 func (tr *turn) start(in Input) ending {
 	rt, tid := tr.rt, in.ThreadID
-	client, err := rt.opts.Model()
+	m, err := rt.opts.Model()
 	if err != nil {
 		return tr.fail(err, "")
 	}
-	tr.client = client
+	tr.model = m
 	if rt.opts.Tools != nil {
 		tr.tools = rt.opts.Tools()
 	}
 	now := rt.now()
-	if err := rt.opts.Store.CreateThread(tr.save, history.Thread{ID: tid, CreatedAt: now, UpdatedAt: now}); err != nil {
+	if err := rt.st.CreateThread(tr.save, history.Thread{ID: tid, CreatedAt: now, UpdatedAt: now}); err != nil {
 		return tr.fail(fmt.Errorf("saving the thread: %w", err), "")
 	}
-	tr.loadGeneration()
-	if err := rt.opts.Store.PutRun(tr.save, tr.run); err != nil {
+	tr.loadRunState(in.kind == kindResume)
+	if err := rt.st.PutRun(tr.save, tr.run); err != nil {
 		return tr.fail(fmt.Errorf("saving the run: %w", err), "")
 	}
-	if in.kind != kindResume && in.kind != kindClientResults {
+	if in.kind != kindResume {
 		// New input while approvals, questions or client tools wait:
 		// the person moved on.
 		tr.cancelPending(ResultRepliedInChat, ToolInterrupted)
 	}
 	if len(in.Messages) > 0 {
-		stored, err := rt.opts.Store.Messages(tr.save, tid)
-		if err != nil {
-			return tr.fail(fmt.Errorf("loading the thread: %w", err), "")
+		if end := tr.appendMessages(in.Messages); end != endSuccess {
+			return end
 		}
-		known := make(map[string]bool, len(stored))
-		for _, m := range stored {
-			known[m.ID] = true
-		}
-		for _, m := range in.Messages {
-			if known[m.ID] {
-				continue
-			}
-			m.ThreadID, m.RunID = tid, tr.run.ID
-			if m.CreatedAt == 0 {
-				m.CreatedAt = rt.now()
-			}
-			if m.Status == "" {
-				m.Status = history.StatusComplete
-			}
-			if err := rt.opts.Store.PutMessage(tr.save, m); err != nil {
-				return tr.fail(fmt.Errorf("saving message %s: %w", m.ID, err), "")
-			}
-			stored = append(stored, m)
-		}
-		rt.emit(tid, agui.NewMessagesSnapshot(ToAGUI(stored)))
 	}
 	if in.Text != "" {
-		m := history.Message{ID: NewID("msg"), ThreadID: tid, RunID: tr.run.ID, Role: history.RoleUser, Content: in.Text, Status: history.StatusComplete, CreatedAt: rt.now()}
-		if err := rt.opts.Store.PutMessage(tr.save, m); err != nil {
+		id := in.MessageID
+		if id == "" {
+			id = NewID("msg")
+		}
+		m := history.Message{ID: id, ThreadID: tid, RunID: tr.run.ID, Role: history.RoleUser, Content: in.Text, Status: history.StatusComplete, CreatedAt: rt.now()}
+		if err := rt.st.PutMessage(tr.save, m); err != nil {
 			return tr.fail(fmt.Errorf("saving your message: %w", err), "")
 		}
 		start := agui.NewTextStart(m.ID)
@@ -154,6 +130,38 @@ func (tr *turn) start(in Input) ending {
 		rt.emit(tid, agui.NewTextContent(m.ID, m.Content))
 		rt.emit(tid, agui.NewTextEnd(m.ID))
 	}
+	return endSuccess
+}
+
+// appendMessages saves an AG-UI client's messages that are new (by id)
+// and announces the thread as it now is.
+func (tr *turn) appendMessages(msgs []history.Message) ending {
+	rt, tid := tr.rt, tr.run.ThreadID
+	stored, err := rt.st.Messages(tr.save, tid)
+	if err != nil {
+		return tr.fail(fmt.Errorf("loading the thread: %w", err), "")
+	}
+	known := make(map[string]bool, len(stored))
+	for _, m := range stored {
+		known[m.ID] = true
+	}
+	for _, m := range msgs {
+		if known[m.ID] {
+			continue
+		}
+		m.ThreadID, m.RunID = tid, tr.run.ID
+		if m.CreatedAt == 0 {
+			m.CreatedAt = rt.now()
+		}
+		if m.Status == "" {
+			m.Status = history.StatusComplete
+		}
+		if err := rt.st.PutMessage(tr.save, m); err != nil {
+			return tr.fail(fmt.Errorf("saving message %s: %w", m.ID, err), "")
+		}
+		stored = append(stored, m)
+	}
+	rt.emit(tid, agui.NewMessagesSnapshot(ToAGUI(stored)))
 	return endSuccess
 }
 
@@ -209,10 +217,7 @@ func (tr *turn) loopFrom(stage Boundary) ending {
 			if end, paused := tr.hooks(BeforeTools, calls); paused {
 				return end
 			}
-			if end := tr.runTools(msg, calls); end != endSuccess {
-				return end
-			}
-			if end := tr.clientPending(); end != endSuccess {
+			if end := tr.runCalls(msg, calls, nil); end != endSuccess {
 				return end
 			}
 		}
@@ -226,10 +231,15 @@ func (tr *turn) loopFrom(stage Boundary) ending {
 // openCalls returns the latest assistant message and its calls that have
 // no result yet (a run paused between an answer and its tools).
 func (tr *turn) openCalls() (history.Message, []history.ToolCall) {
-	msgs, err := tr.rt.opts.Store.Messages(tr.save, tr.run.ThreadID)
+	msgs, err := tr.rt.st.Messages(tr.save, tr.run.ThreadID)
 	if err != nil {
 		return history.Message{}, nil
 	}
+	return openCallsOf(msgs)
+}
+
+// openCallsOf is openCalls over loaded messages.
+func openCallsOf(msgs []history.Message) (history.Message, []history.ToolCall) {
 	answered := map[string]bool{}
 	for i := len(msgs) - 1; i >= 0; i-- {
 		m := msgs[i]
@@ -249,14 +259,28 @@ func (tr *turn) openCalls() (history.Message, []history.ToolCall) {
 	return history.Message{}, nil
 }
 
+// usedCallIDs is every tool call id the thread already has: an endpoint
+// that numbers calls per response repeats them, and a repeated id gets a
+// fresh one so no old result is ever taken for a new call.
+func usedCallIDs(msgs []history.Message) map[string]bool {
+	used := map[string]bool{}
+	for _, m := range msgs {
+		for _, c := range m.ToolCalls {
+			used[c.ID] = true
+		}
+	}
+	return used
+}
+
 // callModel makes one model call with retries and returns the saved
 // assistant message and its tool calls.
 func (tr *turn) callModel() (history.Message, []history.ToolCall, ending) {
 	rt := tr.rt
-	msgs, err := rt.opts.Store.Messages(tr.save, tr.run.ThreadID)
+	msgs, err := rt.st.Messages(tr.save, tr.run.ThreadID)
 	if err != nil {
 		return history.Message{}, nil, tr.fail(fmt.Errorf("loading the thread: %w", err), "")
 	}
+	used := usedCallIDs(msgs)
 	valid, repaired := history.ForModel(msgs)
 	if repaired {
 		rt.log.Warn("repaired the history sent to the model", "thread", tr.run.ThreadID)
@@ -275,14 +299,14 @@ func (tr *turn) callModel() (history.Message, []history.ToolCall, ending) {
 	}
 	msgID := NewID("msg")
 	for attempt := 1; ; attempt++ {
-		res := tr.stream(req, msgID)
+		res := tr.stream(req, msgID, used)
 		switch {
 		case res.stopped:
 			tr.stoppedWhileStreaming(res)
 			return history.Message{}, nil, endCancelled
 		case res.err == nil:
 			m := res.message(history.StatusComplete)
-			if err := rt.opts.Store.PutMessage(tr.save, m); err != nil {
+			if err := rt.st.PutMessage(tr.save, m); err != nil {
 				return m, nil, tr.fail(fmt.Errorf("saving the answer: %w", err), m.ID)
 			}
 			tr.lastAnswer = &m
@@ -294,7 +318,7 @@ func (tr *turn) callModel() (history.Message, []history.ToolCall, ending) {
 			m := res.message(history.StatusError)
 			m.ToolCalls = nil // an answer cut short never runs tools
 			m.Error = res.err.Error()
-			if err := rt.opts.Store.PutMessage(tr.save, m); err != nil {
+			if err := rt.st.PutMessage(tr.save, m); err != nil {
 				rt.log.Error("saving a failed answer", "err", err)
 			}
 			return m, nil, tr.fail(res.err, m.ID)
@@ -304,9 +328,7 @@ func (tr *turn) callModel() (history.Message, []history.ToolCall, ending) {
 			delay = ee.RetryAfter
 		}
 		delay = min(delay, rt.opts.BackoffMax)
-		rt.emit(tr.run.ThreadID, agui.NewCustom(CustomRetrying, map[string]any{
-			"attempt": attempt + 1, "delayMs": delay.Milliseconds(), "reason": res.err.Error(),
-		}))
+		rt.emit(tr.run.ThreadID, agui.NewCustom(CustomRetrying, RetryingEvent{Attempt: attempt + 1, DelayMs: delay.Milliseconds(), Reason: res.err.Error()}))
 		timer := time.NewTimer(delay)
 		select {
 		case <-timer.C:
@@ -326,8 +348,8 @@ func (tr *turn) stoppedWhileStreaming(res *streamResult) {
 		m.Reasoning = ""
 	}
 	m.Content = history.WithMarker(m.Content)
-	tr.rt.emit(tr.run.ThreadID, agui.NewCustom(CustomStopped, map[string]any{
-		"messageId": m.ID, "droppedToolCallIds": res.callIDs(), "reasoningDropped": res.reasoning.Len() > 0 && !res.reasoningDone,
+	tr.rt.emit(tr.run.ThreadID, agui.NewCustom(CustomStopped, StoppedEvent{
+		MessageID: m.ID, DroppedToolCallIDs: res.callIDs(), ReasoningDropped: res.reasoning.Len() > 0 && !res.reasoningDone,
 	}))
 	tr.pendingSave = &m
 	tr.marked = true
@@ -340,9 +362,22 @@ func (tr *turn) fail(err error, messageID string) ending {
 	return endError
 }
 
-// finish emits the run's terminal event, then saves what is left.
-func (tr *turn) finish(end ending) {
+// finish saves the run's end and returns its terminal event, to be sent
+// once everything is saved, and the one save that follows it (the partial
+// answer of Stop while streaming, so Stop never waits on the disk).
+func (tr *turn) finish(end ending) (agui.Event, func()) {
 	rt, tid := tr.rt, tr.run.ThreadID
+	if end == endNothing {
+		return nil, nil
+	}
+	if tr.leftWaiting && tr.ctx.Err() != nil {
+		// Stop came as the run paused or handed calls off: nothing waits
+		// behind a stopped run.
+		for _, m := range tr.cancelPending(history.ResultInterrupted, ToolInterrupted) {
+			tr.markInterrupted(m)
+		}
+		tr.marked, end = true, endCancelled
+	}
 	if end == endCancelled && !tr.marked {
 		// Stopped in a gap (between tools and the next model call, or
 		// during a retry backoff): the marker still tells the model.
@@ -352,52 +387,65 @@ func (tr *turn) finish(end ending) {
 		}
 		m.Content, m.Status = history.WithMarker(m.Content), history.StatusInterrupted
 		tr.pendingSave = &m
-		rt.emit(tid, agui.NewCustom(CustomStopped, map[string]any{"messageId": m.ID, "droppedToolCallIds": []string{}, "reasoningDropped": false}))
+		rt.emit(tid, agui.NewCustom(CustomStopped, StoppedEvent{MessageID: m.ID, DroppedToolCallIDs: []string{}}))
 	}
+	var term agui.Event
 	switch end {
 	case endSuccess:
 		tr.run.Status = history.RunFinished
-		rt.emit(tid, agui.NewRunFinished(tid, tr.run.ID, &agui.Outcome{Type: agui.OutcomeSuccess}))
+		term = agui.NewRunFinished(tid, tr.run.ID, &agui.Outcome{Type: agui.OutcomeSuccess})
 	case endClientPending:
 		tr.run.Status = history.RunFinished
-		rt.emit(tid, agui.NewRunFinished(tid, tr.run.ID, &agui.Outcome{Type: agui.OutcomeSuccess, PendingToolCallIDs: tr.clientIDs}))
+		term = agui.NewRunFinished(tid, tr.run.ID, &agui.Outcome{Type: agui.OutcomeSuccess, PendingToolCallIDs: tr.clientIDs})
 	case endCancelled:
 		tr.run.Status = history.RunCancelled
-		rt.emit(tid, agui.NewRunFinished(tid, tr.run.ID, &agui.Outcome{Type: agui.OutcomeCancelled}))
+		term = agui.NewRunFinished(tid, tr.run.ID, &agui.Outcome{Type: agui.OutcomeCancelled})
 	case endInterrupt:
 		tr.run.Status = history.RunInterrupted
 		o := &agui.Outcome{Type: agui.OutcomeInterrupt, Interrupts: tr.interrupts}
 		if b, err := json.Marshal(o); err == nil {
 			tr.run.Outcome = b
 		}
-		rt.emit(tid, agui.NewRunFinished(tid, tr.run.ID, o))
+		term = agui.NewRunFinished(tid, tr.run.ID, o)
 	case endError:
 		tr.run.Status = history.RunError
-		msg := tr.err.Error()
-		code := "runtime_error"
-		var ee *model.EndpointError
-		if errors.As(tr.err, &ee) {
-			code = "endpoint_error"
-			if ee.Status != 0 {
-				code = fmt.Sprintf("endpoint_%d", ee.Status)
-			}
-		} else if errors.Is(tr.err, ErrNotConfigured) {
-			code = "not_configured"
-		}
 		if tr.errMsg != "" {
-			rt.emit(tid, agui.NewCustom(CustomMessageError, map[string]any{"messageId": tr.errMsg, "error": msg}))
+			rt.emit(tid, agui.NewCustom(CustomMessageError, MessageErrorEvent{MessageID: tr.errMsg, Error: tr.err.Error()}))
 		}
-		rt.emit(tid, agui.NewRunError(msg, code, map[string]any{"threadId": tid, "runId": tr.run.ID}))
-	}
-	if tr.pendingSave != nil {
-		if err := rt.opts.Store.PutMessage(tr.save, *tr.pendingSave); err != nil {
-			rt.log.Error("saving the interrupted answer", "thread", tid, "err", err)
-		}
+		term = agui.NewRunError(tr.err.Error(), errorCode(tr.err), map[string]any{"threadId": tid, "runId": tr.run.ID})
 	}
 	tr.run.FinishedAt = rt.now()
-	if err := rt.opts.Store.PutRun(tr.save, tr.run); err != nil {
-		rt.log.Error("saving the run", "thread", tid, "err", err)
+	tr.run.Steps = tr.modelCalls
+	saveRun := func() {
+		if err := rt.st.PutRun(tr.save, tr.run); err != nil {
+			rt.log.Error("saving the run", "thread", tid, "err", err)
+		}
 	}
+	if tr.pendingSave == nil {
+		saveRun()
+		return term, nil
+	}
+	m := *tr.pendingSave
+	return term, func() {
+		if err := rt.st.PutMessage(tr.save, m); err != nil {
+			rt.log.Error("saving the interrupted answer", "thread", tid, "err", err)
+		}
+		saveRun()
+	}
+}
+
+// errorCode is the RUN_ERROR code of a failed turn.
+func errorCode(err error) string {
+	var ee *model.EndpointError
+	switch {
+	case errors.As(err, &ee) && ee.Status != 0:
+		return fmt.Sprintf("endpoint_%d", ee.Status)
+	case errors.As(err, &ee):
+		return "endpoint_error"
+	case errors.Is(err, ErrNotConfigured):
+		return "not_configured"
+	}
+	return "runtime_error"
 }
 
 // keepUnsent saves queued input that will not run (shutdown) as messages.
@@ -408,7 +456,7 @@ func (rt *Runtime) keepUnsent(threadID string, left []Input) {
 			continue
 		}
 		m := history.Message{ID: NewID("msg"), ThreadID: threadID, Role: history.RoleUser, Content: in.Text, Status: history.StatusComplete, CreatedAt: rt.now()}
-		if err := rt.opts.Store.PutMessage(ctx, m); err != nil {
+		if err := rt.st.PutMessage(ctx, m); err != nil {
 			rt.log.Error("saving queued input at shutdown", "thread", threadID, "err", err)
 		}
 	}

@@ -63,9 +63,6 @@ type App struct {
 	stopBg context.CancelFunc
 	bgCtx  context.Context
 
-	approvalMu sync.Mutex
-	staged     map[string]*stagedAnswers // by thread: RespondPermission answers until the batch is complete
-
 	clientMu sync.Mutex
 	model    *model.Client
 	modelCfg model.Config
@@ -127,7 +124,8 @@ func StartWith(ctx context.Context, a *App, cfg Config) (*Service, error) {
 	a.bgCtx, a.stopBg = context.WithCancel(context.Background())
 	a.rt = agent.New(agent.Options{
 		Store:     runtimeStore{DB: db, cp: a.cp},
-		Model:     a.modelClient,
+		Model:     a.runtimeModel,
+		Titles:    db,
 		Tools:     a.toolRegistry,
 		Workspace: a.workspace,
 		System:    systemPrompt,
@@ -151,7 +149,7 @@ func StartWith(ctx context.Context, a *App, cfg Config) (*Service, error) {
 		}()
 	}
 	a.bg.Add(1)
-	go a.forward(a.rt.Subscribe(""))
+	go a.logRuns(a.rt.SubscribeWith("", agent.SubscribeOptions{Coalesce: 1}))
 	return &Service{app: a}, nil
 }
 
@@ -160,11 +158,18 @@ const systemPrompt = "You are Juncture, a helpful desktop assistant. Tools act o
 // App returns the bound facade.
 func (s *Service) App() *App { return s.app }
 
-// SetEmitter routes events to e (the Wails runtime, or the SSE hub).
+// SetEmitter routes every event of the runtime's broker to e (the
+// desktop window). Browser mode subscribes to the broker itself.
 func (s *Service) SetEmitter(e Emitter) {
-	s.app.emitMu.Lock()
-	s.app.emitter = e
-	s.app.emitMu.Unlock()
+	a := s.app
+	a.emitMu.Lock()
+	first := a.emitter == nil
+	a.emitter = e
+	a.emitMu.Unlock()
+	if first {
+		a.bg.Add(1)
+		go a.forward(a.rt.SubscribeWith("", agent.SubscribeOptions{Coalesce: 1}))
+	}
 }
 
 // Runtime exposes the agent runtime (the AG-UI endpoint drives it directly).
@@ -175,6 +180,8 @@ func (s *Service) Runtime() *agent.Runtime { return s.app.rt }
 func (s *Service) Shutdown(ctx context.Context) error {
 	a := s.app
 	err := a.rt.Shutdown(ctx)
+	// No command a tool started outlives the app.
+	tools.KillAll()
 	a.stopBg()
 	a.bg.Wait()
 	if cerr := a.cp.Close(); cerr != nil && err == nil {
@@ -186,13 +193,23 @@ func (s *Service) Shutdown(ctx context.Context) error {
 	return err
 }
 
+// emit publishes a facade event through the runtime's broker, in order
+// with the runtime's own events, to every transport.
 func (a *App) emit(name string, data any) {
-	a.emitMu.RLock()
-	e := a.emitter
-	a.emitMu.RUnlock()
-	if e != nil {
-		e.Emit(name, data)
+	threadID := ""
+	if t, ok := data.(ThreadsEvent); ok {
+		threadID = t.ThreadID
 	}
+	a.rt.Publish(name, threadID, data)
+}
+
+// runtimeModel is modelClient as the runtime's model seam.
+func (a *App) runtimeModel() (agent.Model, error) {
+	c, err := a.modelClient()
+	if err != nil {
+		return nil, err
+	}
+	return c, nil
 }
 
 // modelClient builds (and caches) the client for the effective settings.

@@ -2,49 +2,90 @@ package app
 
 import (
 	"encoding/json"
-	"errors"
 
 	"github.com/juncture-app/juncture/agent"
 	"github.com/juncture-app/juncture/agent/agui"
 	"github.com/juncture-app/juncture/agent/history"
-	"github.com/juncture-app/juncture/agent/interrupt"
 )
 
-// stagedAnswers holds RespondPermission answers for one paused run until
-// every pending item of that run has one.
-type stagedAnswers struct {
-	runID   string
-	entries map[string]agui.ResumeEntry // by interrupt id
+// The window's ways to answer a paused thread. Answer is the one the
+// window uses; the others are conversions onto it, kept for scripts and
+// older clients. The runtime owns every rule: what is kept, when the batch
+// is complete, when remembered rules are written, when the run goes on.
+
+// Answer answers part or all of what the thread waits on. Partial answers
+// are kept (a restart keeps them); once every item has one the
+// continuation starts and Continued is true.
+func (a *App) Answer(threadID string, batch AnswerBatch) (AnswerResult, error) {
+	if a.readOnly != "" {
+		return AnswerResult{}, errorf(CodeUnavailable, "This is a read-only copy of a damaged database; answers cannot be saved.")
+	}
+	ctx, cancel := a.ctx()
+	defer cancel()
+	in := agent.Answers{}
+	for _, ia := range batch.Answers {
+		ans := agent.InterruptAnswer{ResumeEntry: agui.ResumeEntry{InterruptID: ia.InterruptID, Status: ia.Status, Payload: ia.Payload}}
+		if ia.Remember != nil {
+			ans.Remember = &agent.Remember{Scope: ia.Remember.Scope, Pattern: ia.Remember.Pattern}
+		}
+		in.Interrupts = append(in.Interrupts, ans)
+	}
+	for _, r := range batch.ClientResults {
+		in.ClientResults = append(in.ClientResults, agent.ClientToolResult(r))
+	}
+	out, err := a.rt.Answer(ctx, threadID, in)
+	if err != nil {
+		return AnswerResult{}, asError(err)
+	}
+	if out.Waiting == nil {
+		out.Waiting = []string{}
+	}
+	return AnswerResult{Continued: out.Continued, RunID: out.RunID, Waiting: out.Waiting}, nil
 }
 
 // ResolveInterrupts answers every pending interrupt of the thread in one
 // batch (all or nothing) and starts the continuation.
 func (a *App) ResolveInterrupts(threadID string, resolutions []agui.ResumeEntry) error {
+	batch := AnswerBatch{}
+	for _, r := range resolutions {
+		batch.Answers = append(batch.Answers, ItemAnswer{InterruptID: r.InterruptID, Status: r.Status, Payload: r.Payload})
+	}
+	_, err := a.answerWhole(threadID, batch)
+	return err
+}
+
+// answerWhole is Answer for a caller that gives the whole batch: it fails
+// unless the continuation started (nothing is kept from it then).
+func (a *App) answerWhole(threadID string, batch AnswerBatch) (AnswerResult, error) {
 	if a.readOnly != "" {
-		return errorf(CodeUnavailable, "This is a read-only copy of a damaged database; answers cannot be saved.")
+		return AnswerResult{}, errorf(CodeUnavailable, "This is a read-only copy of a damaged database; answers cannot be saved.")
 	}
 	ctx, cancel := a.ctx()
 	defer cancel()
 	_, runID, err := a.rt.PendingApprovals(ctx, threadID)
 	if err != nil {
-		return asError(err)
+		return AnswerResult{}, asError(err)
 	}
 	if runID == "" {
-		return asError(agent.ErrNothingPending)
+		return AnswerResult{}, asError(agent.ErrNothingPending)
 	}
-	a.approvalMu.Lock()
-	delete(a.staged, threadID)
-	a.approvalMu.Unlock()
-	return asErrorOrNil(a.rt.Resume(ctx, threadID, runID, resolutions, ""))
+	in := agent.Answers{ParentRunID: runID, Complete: true}
+	for _, ia := range batch.Answers {
+		in.Interrupts = append(in.Interrupts, agent.InterruptAnswer{ResumeEntry: agui.ResumeEntry{InterruptID: ia.InterruptID, Status: ia.Status, Payload: ia.Payload}})
+	}
+	out, err := a.rt.Answer(ctx, threadID, in)
+	if err != nil {
+		return AnswerResult{}, asError(err)
+	}
+	return AnswerResult{Continued: out.Continued, RunID: out.RunID, Waiting: []string{}}, nil
 }
 
-// RespondPermission answers one pending tool approval. Once every pending
-// approval of the paused run has an answer the continuation starts. With
-// remember (allow only), the "Always allow" rule is stored first.
+// RespondPermission answers one pending tool approval (with remember, an
+// "Always allow" rule is recorded when the batch is accepted). The answer
+// is kept until every item of the paused run has one; when the batch also
+// holds questions or window actions it keeps waiting for them, and the
+// error says so rather than reporting a success that changed nothing.
 func (a *App) RespondPermission(threadID, toolCallID string, allow bool, remember *RememberScope) error {
-	if a.readOnly != "" {
-		return errorf(CodeUnavailable, "This is a read-only copy of a damaged database; answers cannot be saved.")
-	}
 	ctx, cancel := a.ctx()
 	defer cancel()
 	pending, err := a.db.PendingInterrupts(ctx, threadID)
@@ -61,74 +102,48 @@ func (a *App) RespondPermission(threadID, toolCallID string, allow bool, remembe
 	if item == nil {
 		return errorf(CodeNotFound, "No approval is waiting for this tool call.")
 	}
-	if allow && remember != nil {
-		var d interrupt.Descriptor
-		if err := json.Unmarshal(item.Descriptor, &d); err != nil {
-			return asError(err)
-		}
-		b, _ := interrupt.ReadBinding(d)
-		scope := remember.Scope
-		if scope == "" {
-			scope = history.ScopeTool
-		}
-		switch scope {
-		case history.ScopeTool, history.ScopeCommandPrefix, history.ScopeFolder:
-		default:
-			return errorf(CodeInvalidArgument, "Unknown rule scope "+scope+".")
-		}
-		if scope != history.ScopeTool && remember.Pattern == "" {
-			return errorf(CodeInvalidArgument, "This rule needs a pattern.")
-		}
-		rule := history.PermissionRule{ID: agent.NewID("rule"), Tool: b.ToolName, Scope: scope, Pattern: remember.Pattern}
-		if rule.Tool == "" {
-			return errorf(CodeInternal, "The approval does not name its tool.")
-		}
-		if err := a.db.AddPermissionRule(ctx, rule); err != nil {
-			return asError(err)
-		}
-	}
 	payload := `{"approved":false,"payload":{}}`
 	if allow {
 		payload = `{"approved":true}`
 	}
-	e := agui.ResumeEntry{InterruptID: item.ID, Status: "resolved", Payload: json.RawMessage(payload)}
-
-	a.approvalMu.Lock()
-	if a.staged == nil {
-		a.staged = map[string]*stagedAnswers{}
+	res, err := a.Answer(threadID, AnswerBatch{Answers: []ItemAnswer{{
+		InterruptID: item.ID, Status: "resolved", Payload: json.RawMessage(payload), Remember: remember,
+	}}})
+	if err != nil {
+		return err
 	}
-	st := a.staged[threadID]
-	if st == nil || st.runID != item.RunID {
-		st = &stagedAnswers{runID: item.RunID, entries: map[string]agui.ResumeEntry{}}
-		a.staged[threadID] = st
-	}
-	st.entries[item.ID] = e
-	var batch []agui.ResumeEntry
-	for _, it := range pending {
-		if it.RunID != item.RunID {
-			continue
-		}
-		answer, ok := st.entries[it.ID]
-		if !ok {
-			a.approvalMu.Unlock()
-			return nil // more answers to come
-		}
-		batch = append(batch, answer)
-	}
-	delete(a.staged, threadID)
-	a.approvalMu.Unlock()
-
-	if err := a.rt.Resume(ctx, threadID, item.RunID, batch, ""); err != nil {
-		var refused *agent.RefusedError
-		if !errors.As(err, &refused) {
-			// Nothing was decided (busy, shut down): keep the answers.
-			a.approvalMu.Lock()
-			if a.staged[threadID] == nil {
-				a.staged[threadID] = st
-			}
-			a.approvalMu.Unlock()
-		}
-		return asError(err)
+	if !res.Continued && a.waitsOnOthers(threadID, res.Waiting) {
+		return &Error{Code: CodePending, Message: "Your answer is kept. The run goes on once the other waiting items are answered too.",
+			Details: map[string]string{"waiting": joinIDs(res.Waiting)}}
 	}
 	return nil
+}
+
+// waitsOnOthers reports whether something other than tool approvals
+// still waits (a question or a window action): RespondPermission alone
+// can never complete such a batch.
+func (a *App) waitsOnOthers(threadID string, waiting []string) bool {
+	ctx, cancel := a.ctx()
+	defer cancel()
+	pending, err := a.db.PendingInterrupts(ctx, threadID)
+	if err != nil {
+		return true
+	}
+	approvals := map[string]bool{}
+	for _, it := range pending {
+		if it.Kind == history.KindToolApproval {
+			approvals[it.ID] = true
+		}
+	}
+	for _, id := range waiting {
+		if !approvals[id] {
+			return true
+		}
+	}
+	return false
+}
+
+func joinIDs(ids []string) string {
+	b, _ := json.Marshal(ids)
+	return string(b)
 }

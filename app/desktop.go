@@ -2,6 +2,7 @@ package app
 
 import (
 	"fmt"
+	"github.com/juncture-app/juncture/agent"
 	"os"
 	"strings"
 )
@@ -63,7 +64,7 @@ func (a *App) Notify(title, body string) error {
 	if strings.TrimSpace(title) == "" {
 		return errorf(CodeInvalidArgument, "The notification has no title.")
 	}
-	if err := d.Notify(clip(title, 120), clip(body, 500)); err != nil {
+	if err := d.Notify(agent.Clip(title, 120), agent.Clip(body, 500)); err != nil {
 		return errorf(CodeUnavailable, "The system did not show the notification: "+err.Error())
 	}
 	return nil

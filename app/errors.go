@@ -19,6 +19,9 @@ const (
 	CodeConflict        = "conflict"
 	CodeInternal        = "internal"
 	CodeUnavailable     = "unavailable"
+	// CodePending: the answer was kept, but the run waits for other items
+	// (a question, a window action) that this call cannot answer.
+	CodePending = "pending"
 )
 
 // Error is what a bound method returns on failure. Its Error() text is its
@@ -55,6 +58,12 @@ func asError(err error) *Error {
 		return errorf(CodeConflict, err.Error())
 	case errors.Is(err, store.ErrNotFound):
 		return errorf(CodeNotFound, err.Error())
+	case errors.Is(err, agent.ErrNoClientCall):
+		return errorf(CodeNotFound, "No client tool call is waiting with this id.")
+	case errors.Is(err, agent.ErrTooLate):
+		return errorf(CodeConflict, "Too late: this no longer waits for an answer (it was answered, you sent a message, or Stop came first).")
+	case errors.Is(err, agent.ErrBadRule):
+		return errorf(CodeInvalidArgument, err.Error())
 	}
 	var refused *agent.RefusedError
 	if errors.As(err, &refused) {
@@ -82,7 +91,7 @@ func httpStatus(code string) int {
 		return http.StatusNotFound
 	case CodeInvalidArgument, CodeInvalidSettings:
 		return http.StatusBadRequest
-	case CodeNotConfigured, CodeConflict:
+	case CodeNotConfigured, CodeConflict, CodePending:
 		return http.StatusConflict
 	case CodeUnavailable:
 		return http.StatusServiceUnavailable

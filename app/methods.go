@@ -2,7 +2,6 @@ package app
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -164,9 +163,12 @@ type ThreadView struct {
 	Interrupts []agui.Interrupt  `json:"interrupts"`
 	// InterruptKinds gives each listed interrupt's kind by id:
 	// "tool-approval", "generic" or "unbound" (display-only, never blocks).
-	InterruptKinds map[string]string        `json:"interruptKinds"`
-	ClientTools    []history.ClientToolCall `json:"clientTools"`
-	ToolStates     map[string]string        `json:"toolStates"`
+	InterruptKinds map[string]string          `json:"interruptKinds"`
+	ClientTools    []history.ClientToolCall   `json:"clientTools"`
+	ToolStates     map[string]agent.ToolState `json:"toolStates"`
+	// Answered lists the waiting items (interrupt ids, client tool call
+	// ids) that already have a kept answer: the batch waits for the rest.
+	Answered []string `json:"answered"`
 }
 
 // GetThread returns a thread with its messages and live state.
@@ -185,7 +187,7 @@ func (a *App) GetThread(threadID string) (ThreadView, error) {
 	v := ThreadView{
 		Thread: t, Messages: msgs, Running: running, RunID: runID, Queued: a.rt.Queued(threadID),
 		Interrupts: []agui.Interrupt{}, InterruptKinds: map[string]string{}, ClientTools: []history.ClientToolCall{},
-		ToolStates: toolStates(msgs, running),
+		ToolStates: agent.ToolStatesOf(msgs, running), Answered: []string{},
 	}
 	items, err := a.rt.PendingItems(ctx, threadID)
 	if err != nil {
@@ -212,39 +214,17 @@ func (a *App) GetThread(threadID string) (ThreadView, error) {
 		v.ClientTools = append(v.ClientTools, c)
 		v.ToolStates[c.ToolCallID] = agent.ToolPendingClient
 	}
+	staged, err := a.db.StagedAnswers(ctx, threadID)
+	if err != nil {
+		return ThreadView{}, asError(err)
+	}
+	for _, s := range staged {
+		v.Answered = append(v.Answered, s.ItemID)
+	}
 	if v.Messages == nil {
 		v.Messages = []history.Message{}
 	}
 	return v, nil
-}
-
-// toolStates derives each tool call's status from the stored results.
-func toolStates(msgs []history.Message, running bool) map[string]string {
-	states := map[string]string{}
-	for _, m := range msgs {
-		switch m.Role {
-		case history.RoleAssistant:
-			for _, c := range m.ToolCalls {
-				if running {
-					states[c.ID] = agent.ToolRunning
-				} else {
-					states[c.ID] = agent.ToolInterrupted
-				}
-			}
-		case history.RoleTool:
-			switch {
-			case m.Content == history.ResultInterrupted:
-				states[m.ToolCallID] = agent.ToolInterrupted
-			case strings.HasPrefix(m.Content, history.ResultInterruptedMidRun), strings.HasPrefix(m.Content, history.ResultAppStoppedMidRun):
-				states[m.ToolCallID] = agent.ToolInterruptedMidRn
-			case m.IsError:
-				states[m.ToolCallID] = agent.ToolFailed
-			default:
-				states[m.ToolCallID] = agent.ToolDone
-			}
-		}
-	}
-	return states
 }
 
 // RenameThread sets a thread's title.
@@ -255,7 +235,7 @@ func (a *App) RenameThread(threadID, title string) error {
 	}
 	ctx, cancel := a.ctx()
 	defer cancel()
-	if err := a.db.RenameThread(ctx, threadID, clip(title, 200)); err != nil {
+	if err := a.db.RenameThread(ctx, threadID, agent.Clip(title, 200)); err != nil {
 		return asError(err)
 	}
 	a.emit("threads", ThreadsEvent{ThreadID: threadID})
@@ -273,24 +253,25 @@ func (a *App) PinThread(threadID string, pinned bool) error {
 	return nil
 }
 
-// settled waits up to 5 s for busy to turn false (a stopped turn saving
-// its state, or a MustComplete tool finishing) and reports whether it did.
-func settled(busy func() bool) bool {
-	for i := 0; i < 100 && busy(); i++ {
-		time.Sleep(50 * time.Millisecond)
+// stopAndWait stops running turns through the runtime and waits up to 5 s
+// for them to settle (a MustComplete tool finishing, a run saving).
+func (a *App) stopAndWait(ctx context.Context, stop func(context.Context) error) error {
+	wait, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	if err := stop(wait); err != nil {
+		return errorf(CodeConflict, "A tool is still finishing; try again in a moment.")
 	}
-	return !busy()
+	return nil
 }
 
 // DeleteThread deletes a thread for good (search index included). A running
 // turn is stopped first.
 func (a *App) DeleteThread(threadID string) error {
-	a.rt.Interrupt(threadID)
-	if !settled(func() bool { running, _ := a.rt.Running(threadID); return running }) {
-		return errorf(CodeConflict, "The thread is still finishing a tool; try again in a moment.")
-	}
 	ctx, cancel := a.ctx()
 	defer cancel()
+	if err := a.stopAndWait(ctx, func(ctx context.Context) error { return a.rt.StopAndWait(ctx, threadID) }); err != nil {
+		return err
+	}
 	if err := a.db.DeleteThread(ctx, threadID); err != nil {
 		return asError(err)
 	}
@@ -372,7 +353,7 @@ func safeFilename(title string) string {
 			b.WriteRune(r)
 		}
 	}
-	return clip(b.String(), 80)
+	return agent.Clip(b.String(), 80)
 }
 
 // GetSettings returns the effective settings and where each came from.
@@ -485,23 +466,14 @@ type ToolOutput struct {
 }
 
 // CompleteClientTool reports the result of a tool the window ran (nil =
-// the person cancelled it). Once every pending client call of that run
-// has a result, a continuation run records them and the model goes on.
+// the person cancelled it): Answer with one client result.
 func (a *App) CompleteClientTool(threadID, toolCallID string, result *ToolOutput) error {
-	if a.readOnly != "" {
-		return errorf(CodeUnavailable, "This is a read-only copy of a damaged database; results cannot be saved.")
-	}
-	ctx, cancel := a.ctx()
-	defer cancel()
-	r := agent.ClientToolResult{ToolCallID: toolCallID, Cancelled: result == nil}
+	r := ClientToolAnswer{ToolCallID: toolCallID, Cancelled: result == nil}
 	if result != nil {
 		r.Content, r.IsError = result.Content, result.IsError
 	}
-	_, err := a.rt.CompleteClientTools(ctx, threadID, []agent.ClientToolResult{r}, "")
-	if errors.Is(err, agent.ErrNoClientCall) {
-		return errorf(CodeNotFound, "No client tool call is waiting with this id.")
-	}
-	return asErrorOrNil(err)
+	_, err := a.Answer(threadID, AnswerBatch{ClientResults: []ClientToolAnswer{r}})
+	return err
 }
 
 // DeleteAllHistory deletes every thread, message and search entry for
@@ -510,12 +482,11 @@ func (a *App) DeleteAllHistory() error {
 	if a.readOnly != "" {
 		return errorf(CodeUnavailable, "This is a read-only copy of a damaged database.")
 	}
-	a.rt.InterruptAll()
-	if !settled(a.rt.Busy) {
-		return errorf(CodeConflict, "A tool is still finishing; try again in a moment.")
-	}
 	ctx, cancel := a.ctx()
 	defer cancel()
+	if err := a.stopAndWait(ctx, a.rt.StopAllAndWait); err != nil {
+		return err
+	}
 	if err := a.db.DeleteAllHistory(ctx); err != nil {
 		return asError(err)
 	}

@@ -12,13 +12,11 @@ import (
 	"io/fs"
 	"net"
 	"net/http"
-	"reflect"
 	"strings"
 	"time"
 
 	"github.com/juncture-app/juncture/agent"
 	"github.com/juncture-app/juncture/agent/agui"
-	"github.com/juncture-app/juncture/agent/history"
 )
 
 // NewToken returns a random bearer token.
@@ -38,7 +36,7 @@ func NewToken() string {
 // person's browser cannot drive the agent.
 type Server struct {
 	svc    *Service
-	hub    *Hub
+	calls  map[string]call
 	token  string
 	assets fs.FS
 	mux    *http.ServeMux
@@ -48,8 +46,7 @@ type Server struct {
 
 // NewServer builds the browser-mode handler and routes svc's events to it.
 func NewServer(svc *Service, assets fs.FS, token string) *Server {
-	s := &Server{svc: svc, hub: NewHub(), token: token, assets: assets, mux: http.NewServeMux(), KeepAlive: 15 * time.Second}
-	svc.SetEmitter(s.hub)
+	s := &Server{svc: svc, calls: svc.app.callTable(), token: token, assets: assets, mux: http.NewServeMux(), KeepAlive: 15 * time.Second}
 	s.mux.HandleFunc("POST /api/call/{method}", s.auth(s.handleCall))
 	s.mux.HandleFunc("GET /api/events", s.auth(s.handleEvents))
 	s.mux.HandleFunc("POST /agui", s.auth(s.handleAGUI))
@@ -106,13 +103,11 @@ func writeError(w http.ResponseWriter, e *Error, status int) {
 	_ = json.NewEncoder(w).Encode(map[string]*Error{"error": e})
 }
 
-var errorType = reflect.TypeFor[error]()
-
 // handleCall calls an App method with the JSON array of its arguments.
 func (s *Server) handleCall(w http.ResponseWriter, r *http.Request) {
 	name := r.PathValue("method")
-	m := reflect.ValueOf(s.svc.app).MethodByName(name)
-	if !m.IsValid() {
+	m, ok := s.calls[name]
+	if !ok {
 		writeError(w, errorf(CodeNotFound, fmt.Sprintf("There is no method %q.", name)), http.StatusNotFound)
 		return
 	}
@@ -125,31 +120,20 @@ func (s *Server) handleCall(w http.ResponseWriter, r *http.Request) {
 		writeError(w, errorf(CodeInvalidArgument, "The body must be a JSON array of arguments: "+err.Error()), http.StatusBadRequest)
 		return
 	}
-	mt := m.Type()
-	if len(raw) != mt.NumIn() {
-		writeError(w, errorf(CodeInvalidArgument, fmt.Sprintf("%s takes %d argument(s), got %d.", name, mt.NumIn(), len(raw))), http.StatusBadRequest)
+	result, err := m(raw)
+	var ae *argError
+	var ce *countError
+	switch {
+	case errors.As(err, &ce):
+		writeError(w, errorf(CodeInvalidArgument, fmt.Sprintf("%s takes %d argument(s), got %d.", name, ce.want, ce.got)), http.StatusBadRequest)
 		return
-	}
-	args := make([]reflect.Value, len(raw))
-	for i, a := range raw {
-		p := reflect.New(mt.In(i))
-		if err := json.Unmarshal(a, p.Interface()); err != nil {
-			writeError(w, errorf(CodeInvalidArgument, fmt.Sprintf("Argument %d of %s: %v", i+1, name, err)), http.StatusBadRequest)
-			return
-		}
-		args[i] = p.Elem()
-	}
-	var result any
-	for _, out := range m.Call(args) {
-		if out.Type() == errorType {
-			if !out.IsNil() {
-				e := asError(out.Interface().(error))
-				writeError(w, e, httpStatus(e.Code))
-				return
-			}
-			continue
-		}
-		result = out.Interface()
+	case errors.As(err, &ae):
+		writeError(w, errorf(CodeInvalidArgument, fmt.Sprintf("Argument %d of %s: %v", ae.n, name, ae.err)), http.StatusBadRequest)
+		return
+	case err != nil:
+		e := asError(err)
+		writeError(w, e, httpStatus(e.Code))
+		return
 	}
 	w.Header().Set("Content-Type", "application/json")
 	_ = json.NewEncoder(w).Encode(result)
@@ -157,20 +141,48 @@ func (s *Server) handleCall(w http.ResponseWriter, r *http.Request) {
 
 // handleEvents streams every event the desktop window would receive. A
 // reconnecting page sends the last event id it saw (Last-Event-ID, or
-// ?lastEventId= for a new EventSource) and gets what it missed.
+// ?lastEventId= for a new EventSource) and gets what it missed, or a
+// "resync" event when that is gone (it reloads what it shows). Whatever
+// is queued is framed at once and flushed once.
 func (s *Server) handleEvents(w http.ResponseWriter, r *http.Request) {
 	last := r.Header.Get("Last-Event-ID")
 	if last == "" {
 		last = r.URL.Query().Get("lastEventId")
 	}
+	rt := s.svc.Runtime()
 	sse := agui.NewSSEWriter(w)
-	c := s.hub.join(last)
-	defer s.hub.leave(c)
+	sub, complete := rt.Events().SubscribeSince("", last, agent.SubscribeOptions{Coalesce: 1})
+	defer sub.Close()
 	if err := sse.Comment("connected"); err != nil {
 		return
 	}
+	if !complete {
+		if sse.WriteFrame([]byte("data: {\"name\":\"resync\",\"data\":{}}\n\n")) != nil {
+			return
+		}
+	}
+	stream := make(chan []agent.Envelope)
+	done := make(chan struct{})
+	defer close(done)
+	go func() { // owns sub's reading side; ends with the request
+		defer close(stream)
+		var batch []agent.Envelope
+		for {
+			var err error
+			batch, err = sub.NextBatch(r.Context(), nil)
+			if err != nil {
+				return
+			}
+			select {
+			case stream <- batch:
+			case <-done:
+				return
+			}
+		}
+	}()
 	tick := time.NewTicker(s.KeepAlive)
 	defer tick.Stop()
+	var buf []byte
 	for {
 		select {
 		case <-r.Context().Done():
@@ -179,19 +191,65 @@ func (s *Server) handleEvents(w http.ResponseWriter, r *http.Request) {
 			if sse.Comment("keepalive") != nil {
 				return
 			}
-		case <-c.wake:
-			for _, b := range c.drain() {
-				if sse.WriteFrame(b) != nil {
-					return
+		case batch, ok := <-stream:
+			if !ok {
+				if !errors.Is(r.Context().Err(), context.Canceled) {
+					// Closed for falling behind (or the app stopped):
+					// the page reloads what it shows.
+					_ = sse.WriteFrame([]byte("data: {\"name\":\"resync\",\"data\":{}}\n\n"))
 				}
+				return
+			}
+			buf = buf[:0]
+			for _, env := range batch {
+				buf = appendFrame(buf, rt.Events().EventID(env), env)
+			}
+			if sse.WriteFrame(buf) != nil {
+				return
 			}
 		}
 	}
 }
 
-// handleAGUI runs one AG-UI run and streams its events. The stored history
-// of the thread is authoritative; input messages with new ids are appended.
-// Closing the response stops the run, as Stop does.
+// appendFrame appends one envelope as an SSE frame with its id; a run
+// start or end is followed by a "threads" frame (the sidebar follows).
+// An AG-UI event's JSON is the broker's, encoded once for every client.
+func appendFrame(buf []byte, id string, env agent.Envelope) []byte {
+	buf = append(buf, "id: "...)
+	buf = append(buf, id...)
+	buf = append(buf, "\ndata: "...)
+	if env.Name == agent.EnvelopeAGUI {
+		threadID, _ := json.Marshal(env.ThreadID)
+		buf = append(buf, `{"name":"agui","data":{"threadId":`...)
+		buf = append(buf, threadID...)
+		buf = append(buf, `,"event":`...)
+		buf = append(buf, env.EventJSON()...)
+		buf = append(buf, "}}\n\n"...)
+	} else {
+		name, data := Frame(env)
+		b, err := json.Marshal(struct {
+			Name string `json:"name"`
+			Data any    `json:"data"`
+		}{name, data})
+		if err != nil {
+			b = []byte(`{"name":"resync","data":{}}`)
+		}
+		buf = append(buf, b...)
+		buf = append(buf, '\n', '\n')
+	}
+	if listChanges(env) {
+		threadID, _ := json.Marshal(env.ThreadID)
+		buf = append(buf, `data: {"name":"threads","data":{"threadId":`...)
+		buf = append(buf, threadID...)
+		buf = append(buf, "}}\n\n"...)
+	}
+	return buf
+}
+
+// handleAGUI runs one AG-UI run and streams its events: the runtime
+// decides what the input means (see agent.Runtime.RunAGUI); this only
+// decodes, calls and encodes. Closing the response stops the run, as Stop
+// does.
 func (s *Server) handleAGUI(w http.ResponseWriter, r *http.Request) {
 	var in agui.RunAgentInput
 	dec := json.NewDecoder(io.LimitReader(r.Body, 16<<20))
@@ -203,118 +261,16 @@ func (s *Server) handleAGUI(w http.ResponseWriter, r *http.Request) {
 		writeError(w, errorf(CodeInvalidArgument, "Invalid RunAgentInput: "+err.Error()), http.StatusBadRequest)
 		return
 	}
-	rt := s.svc.Runtime()
 	sse := agui.NewSSEWriter(w)
-	pending, _, err := rt.PendingApprovals(r.Context(), in.ThreadID)
-	if err != nil {
-		e := asError(err)
-		_ = sse.Write(agui.NewRunError(e.Message, e.Code, map[string]any{"threadId": in.ThreadID, "runId": in.RunID}))
-		return
-	}
-	if len(in.Resume) == 0 {
-		if results := clientResults(r.Context(), rt, in); len(results) > 0 {
-			// Tool results for pending client calls complete them.
-			sub := rt.Subscribe(in.ThreadID)
-			defer sub.Close()
-			waiting, err := rt.CompleteClientTools(r.Context(), in.ThreadID, results, in.RunID)
-			if err != nil {
-				e := asError(err)
-				_ = sse.Write(agui.NewRunError(e.Message, e.Code, map[string]any{"threadId": in.ThreadID, "runId": in.RunID}))
-				return
-			}
-			if len(waiting) > 0 {
-				// Other client calls of that run still wait: nothing runs.
-				_ = sse.Write(agui.NewRunStarted(in.ThreadID, in.RunID, in.ParentRunID))
-				_ = sse.Write(agui.NewRunFinished(in.ThreadID, in.RunID, &agui.Outcome{Type: agui.OutcomeSuccess, PendingToolCallIDs: waiting}))
-				return
-			}
-			streamRun(r.Context(), sse, sub, in.RunID, func() { rt.Interrupt(in.ThreadID) })
-			return
-		}
-	}
-	if len(in.Resume) > 0 || len(pending) > 0 {
-		// A continuation; input without resume while approvals wait is
-		// refused the same way (every pending item reported missing).
-		sub := rt.Subscribe(in.ThreadID)
-		defer sub.Close()
-		err := rt.Resume(r.Context(), in.ThreadID, in.ParentRunID, in.Resume, in.RunID)
-		var refused *agent.RefusedError
-		if err != nil && !errors.As(err, &refused) {
-			e := asError(err)
-			_ = sse.Write(agui.NewRunError(e.Message, e.Code, map[string]any{"threadId": in.ThreadID, "runId": in.RunID}))
-			return
-		}
-		streamRun(r.Context(), sse, sub, in.RunID, func() { rt.Interrupt(in.ThreadID) })
-		return
-	}
-	sub := rt.Subscribe(in.ThreadID)
-	defer sub.Close()
-	err = rt.StartExclusive(r.Context(), agent.Input{
-		ThreadID: in.ThreadID, RunID: in.RunID, ParentRunID: in.ParentRunID,
-		Messages: agent.FromAGUI(in.ThreadID, in.Messages),
-	})
-	if err != nil {
-		e := asError(err)
-		_ = sse.Write(agui.NewRunError(e.Message, e.Code, map[string]any{"threadId": in.ThreadID, "runId": in.RunID}))
-		return
-	}
-	streamRun(r.Context(), sse, sub, in.RunID, func() { rt.Interrupt(in.ThreadID) })
-}
-
-// streamRun writes one run's events, from its RUN_STARTED to its terminal
-// event. If the client goes away first, stop is called.
-func streamRun(ctx context.Context, sse *agui.SSEWriter, sub *agent.Subscription, runID string, stop func()) {
-	started := false
-	for {
-		env, err := sub.Next(ctx)
-		if err != nil {
-			if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-				stop()
-			}
-			return
-		}
-		if env.Name != agent.EnvelopeAGUI {
-			continue
-		}
-		ev := env.Event
-		if rs, ok := ev.(*agui.RunStarted); ok && rs.RunID == runID {
-			started = true
-		}
-		if !started {
-			continue
-		}
-		if err := sse.Write(ev); err != nil {
-			stop()
-			return
-		}
-		switch e := ev.(type) {
-		case *agui.RunFinished:
-			if e.RunID == runID {
-				return
-			}
-		case *agui.RunError:
-			return
+	for ev := range s.svc.Runtime().RunAGUI(r.Context(), in, reportError) {
+		if sse.Write(ev) != nil {
+			return // the runtime stops the run when the loop ends early
 		}
 	}
 }
 
-// clientResults picks the tool results of in that answer pending client
-// tool calls of the thread.
-func clientResults(ctx context.Context, rt *agent.Runtime, in agui.RunAgentInput) []agent.ClientToolResult {
-	pending, err := rt.PendingClientTools(ctx, in.ThreadID)
-	if err != nil || len(pending) == 0 {
-		return nil
-	}
-	waiting := map[string]bool{}
-	for _, c := range pending {
-		waiting[c.ToolCallID] = true
-	}
-	var out []agent.ClientToolResult
-	for _, m := range agent.FromAGUI(in.ThreadID, in.Messages) {
-		if m.Role == history.RoleTool && waiting[m.ToolCallID] {
-			out = append(out, agent.ClientToolResult{ToolCallID: m.ToolCallID, Content: m.Content, IsError: m.IsError})
-			delete(waiting, m.ToolCallID)
-		}
-	}
-	return out
+// reportError is the facade's error mapping for AG-UI RUN_ERROR events.
+func reportError(err error) (string, string) {
+	e := asError(err)
+	return e.Message, e.Code
 }

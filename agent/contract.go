@@ -1,0 +1,72 @@
+package agent
+
+// The runtime's side of the frontend contract (docs/contract.md): the tool
+// states and the payloads of the CUSTOM events it emits inside runs. The
+// TypeScript the window uses is generated from these declarations
+// (internal/contractgen), so a state added here cannot be dropped silently
+// by the frontend.
+
+// ToolState is the UI state of one tool call.
+type ToolState string
+
+// Tool states shown in the UI.
+const (
+	ToolRunning          ToolState = "running"
+	ToolDone             ToolState = "done"
+	ToolFailed           ToolState = "failed"
+	ToolDenied           ToolState = "denied"
+	ToolInterrupted      ToolState = "interrupted"
+	ToolInterruptedMidRn ToolState = "interrupted-mid-run"
+	ToolAwaitingApproval ToolState = "awaiting-approval"
+	ToolAwaitingAnswer   ToolState = "awaiting-answer" // ask_user waits for the person
+	ToolPendingClient    ToolState = "pending-client"  // the app window runs it
+)
+
+// ToolStates lists every ToolState (the generator and tests read it).
+var ToolStates = []ToolState{
+	ToolRunning, ToolDone, ToolFailed, ToolDenied, ToolInterrupted, ToolInterruptedMidRn,
+	ToolAwaitingApproval, ToolAwaitingAnswer, ToolPendingClient,
+}
+
+// Custom event names Juncture emits inside runs.
+const (
+	CustomToolState    = "juncture.tool_state"
+	CustomStopped      = "juncture.stopped"
+	CustomMessageError = "juncture.message_error"
+	CustomRetrying     = "juncture.retrying"
+)
+
+// CustomEventNames lists every custom event name.
+var CustomEventNames = []string{CustomToolState, CustomStopped, CustomMessageError, CustomRetrying}
+
+// ToolStateEvent is the value of a juncture.tool_state event. For
+// pending-client it carries what the window must execute: the arguments
+// as approved (edited by the person when Edited), never the streamed ones.
+type ToolStateEvent struct {
+	ToolCallID string    `json:"toolCallId"`
+	State      ToolState `json:"state"`
+	ToolName   string    `json:"toolName,omitempty"`
+	Arguments  string    `json:"arguments,omitempty"`
+	Edited     bool      `json:"edited,omitempty"`
+}
+
+// StoppedEvent is the value of juncture.stopped: Stop cut this answer short.
+type StoppedEvent struct {
+	MessageID          string   `json:"messageId"`
+	DroppedToolCallIDs []string `json:"droppedToolCallIds"`
+	ReasoningDropped   bool     `json:"reasoningDropped"`
+}
+
+// MessageErrorEvent is the value of juncture.message_error.
+type MessageErrorEvent struct {
+	MessageID string `json:"messageId"`
+	Error     string `json:"error"`
+}
+
+// RetryingEvent is the value of juncture.retrying: the endpoint failed in
+// a way that may pass, and the call is tried again after DelayMs.
+type RetryingEvent struct {
+	Attempt int    `json:"attempt"`
+	DelayMs int64  `json:"delayMs"`
+	Reason  string `json:"reason"`
+}

@@ -1,0 +1,106 @@
+package agent
+
+import (
+	"context"
+	"iter"
+
+	"github.com/juncture-app/juncture/agent/history"
+	"github.com/juncture-app/juncture/agent/model"
+)
+
+// The runtime's seams. It defines what it needs from the outside, with its
+// own types (agent/history), so any store, model provider or test double
+// plugs in without the runtime knowing it: store.DB implements the store
+// ports, model.Client implements Model, and the tests script a Model at
+// this interface as well as over HTTP.
+
+// Model is the language model a turn streams from. Deltas streams one
+// completion: every element is a piece of the answer, in order; a failure
+// is the last element (a *model.EndpointError says whether it may pass).
+// Stopping the iteration early or cancelling ctx ends the request.
+type Model interface {
+	Deltas(ctx context.Context, req model.Request) iter.Seq2[model.Delta, error]
+}
+
+// ModelSource returns the model for the current settings, or
+// ErrNotConfigured. It is called once per turn, so settings changes apply
+// to the next turn.
+type ModelSource func() (Model, error)
+
+// MessageStore keeps the threads' messages. Writes of one message are
+// atomic; PutMessage supersedes any pending Checkpoint of the same message.
+type MessageStore interface {
+	CreateThread(ctx context.Context, t history.Thread) error
+	Messages(ctx context.Context, threadID string) ([]history.Message, error)
+	PutMessage(ctx context.Context, m history.Message) error
+	// Checkpoint records a streaming snapshot without blocking; it is
+	// written within a bounded delay (or superseded by PutMessage).
+	Checkpoint(m history.Message)
+}
+
+// RunStore keeps the run records.
+type RunStore interface {
+	PutRun(ctx context.Context, r history.Run) error
+	// LatestRun returns the thread's most recent run (history.ErrNotFound
+	// when it has none): the interrupt generation and the turn's step
+	// count are carried from it.
+	LatestRun(ctx context.Context, threadID string) (history.Run, error)
+}
+
+// ExecutionLog is the exactly-once record of tool executions, keyed by
+// thread and tool call id.
+type ExecutionLog interface {
+	// BeginToolExecution records that a tool call is about to run. If the
+	// call already has a record it returns it and records nothing.
+	BeginToolExecution(ctx context.Context, e history.ToolExecution) (prior *history.ToolExecution, err error)
+	FinishToolExecution(ctx context.Context, e history.ToolExecution) error
+}
+
+// PauseStore keeps what a paused run waits on: interrupts (approvals and
+// questions), client tool calls, the partial answers given so far, and the
+// settling of a complete batch.
+type PauseStore interface {
+	// PutInterrupts stores pause items (upsert by id) in one transaction.
+	PutInterrupts(ctx context.Context, its []history.Interrupt) error
+	// PendingInterrupts returns the thread's pending items in stored order.
+	PendingInterrupts(ctx context.Context, threadID string) ([]history.Interrupt, error)
+	// PutClientToolCall stores a window-executed call (upsert by thread
+	// and tool call id).
+	PutClientToolCall(ctx context.Context, c history.ClientToolCall) error
+	// PendingClientToolCalls returns the thread's pending client calls.
+	PendingClientToolCalls(ctx context.Context, threadID string) ([]history.ClientToolCall, error)
+	// ClientToolCall returns one client call (history.ErrNotFound if none).
+	ClientToolCall(ctx context.Context, threadID, toolCallID string) (history.ClientToolCall, error)
+	// StageAnswers keeps partial answers of pending items (upsert by item
+	// id); a *history.ConflictError names items no longer pending.
+	StageAnswers(ctx context.Context, threadID string, answers []history.StagedAnswer) error
+	// StagedAnswers returns the thread's kept partial answers.
+	StagedAnswers(ctx context.Context, threadID string) ([]history.StagedAnswer, error)
+	// Settle applies an accepted batch all or nothing (see
+	// history.Settlement); a *history.ConflictError when an item is no
+	// longer pending: the first resolver wins.
+	Settle(ctx context.Context, s history.Settlement) error
+}
+
+// RuleStore reads the remembered "Always allow" rules (they are written
+// only through Settle, by the batch that was accepted).
+type RuleStore interface {
+	PermissionRules(ctx context.Context) ([]history.PermissionRule, error)
+}
+
+// Store is every store port the runtime uses; one database usually
+// implements them all. Each part of the runtime uses only its own port.
+type Store interface {
+	MessageStore
+	RunStore
+	ExecutionLog
+	PauseStore
+	RuleStore
+}
+
+// ThreadTitles names untitled threads after their first exchange
+// (optional: without it threads keep the title the person gives).
+type ThreadTitles interface {
+	Thread(ctx context.Context, id string) (history.Thread, error)
+	RenameThread(ctx context.Context, id, title string) error
+}

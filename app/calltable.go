@@ -1,0 +1,180 @@
+package app
+
+import (
+	"encoding/json"
+	"fmt"
+)
+
+// The browser transport's method table: every bound method by name, with
+// its arguments decoded into their declared types. It is written out, not
+// found by reflection, so the compiler checks each signature and the
+// linker can drop what nothing calls. TestCallTableCoversTheBindings keeps
+// it in step with the methods Wails binds.
+
+// call runs one method with the JSON of its arguments.
+type call func(args []json.RawMessage) (any, error)
+
+func (a *App) callTable() map[string]call {
+	return map[string]call{
+		"Answer":               call2(a.Answer),
+		"ResolveInterrupts":    call2e(a.ResolveInterrupts),
+		"RespondPermission":    call4e(a.RespondPermission),
+		"SaveExport":           call2(a.SaveExport),
+		"Notify":               call2e(a.Notify),
+		"Status":               call0v(a.Status),
+		"SendInput":            call2(a.SendInput),
+		"Interrupt":            call1e(a.Interrupt),
+		"RemoveQueued":         call2e(a.RemoveQueued),
+		"NewThread":            call0(a.NewThread),
+		"ListThreads":          call2(a.ListThreads),
+		"GetThread":            call1(a.GetThread),
+		"RenameThread":         call2e(a.RenameThread),
+		"PinThread":            call2e(a.PinThread),
+		"DeleteThread":         call1e(a.DeleteThread),
+		"SearchHistory":        call2(a.SearchHistory),
+		"ExportThread":         call2(a.ExportThread),
+		"ImportThread":         call1(a.ImportThread),
+		"GetSettings":          call0v(a.GetSettings),
+		"SaveSettings":         call1(a.SaveSettings),
+		"TestConnection":       call1v(a.TestConnection),
+		"ListPermissionRules":  call0(a.ListPermissionRules),
+		"RevokePermissionRule": call1e(a.RevokePermissionRule),
+		"CompleteClientTool":   call3e(a.CompleteClientTool),
+		"DeleteAllHistory":     call0e(a.DeleteAllHistory),
+	}
+}
+
+// argError says which argument did not decode.
+type argError struct {
+	n   int
+	err error
+}
+
+func (e *argError) Error() string { return fmt.Sprintf("argument %d: %v", e.n, e.err) }
+
+// countError says how many arguments a method takes.
+type countError struct{ want, got int }
+
+func (e *countError) Error() string {
+	return fmt.Sprintf("takes %d argument(s), got %d", e.want, e.got)
+}
+
+func arg[T any](args []json.RawMessage, i int) (T, error) {
+	var v T
+	if err := json.Unmarshal(args[i], &v); err != nil {
+		return v, &argError{n: i + 1, err: err}
+	}
+	return v, nil
+}
+
+func want(args []json.RawMessage, n int) error {
+	if len(args) != n {
+		return &countError{want: n, got: len(args)}
+	}
+	return nil
+}
+
+func call0[R any](f func() (R, error)) call {
+	return func(args []json.RawMessage) (any, error) {
+		if err := want(args, 0); err != nil {
+			return nil, err
+		}
+		return f()
+	}
+}
+
+func call0v[R any](f func() R) call {
+	return call0(func() (R, error) { return f(), nil })
+}
+
+func call0e(f func() error) call {
+	return call0(func() (any, error) { return nil, f() })
+}
+
+func call1[A, R any](f func(A) (R, error)) call {
+	return func(args []json.RawMessage) (any, error) {
+		if err := want(args, 1); err != nil {
+			return nil, err
+		}
+		a, err := arg[A](args, 0)
+		if err != nil {
+			return nil, err
+		}
+		return f(a)
+	}
+}
+
+func call1v[A, R any](f func(A) R) call {
+	return call1(func(a A) (R, error) { return f(a), nil })
+}
+
+func call1e[A any](f func(A) error) call {
+	return call1(func(a A) (any, error) { return nil, f(a) })
+}
+
+func call2[A, B, R any](f func(A, B) (R, error)) call {
+	return func(args []json.RawMessage) (any, error) {
+		if err := want(args, 2); err != nil {
+			return nil, err
+		}
+		a, err := arg[A](args, 0)
+		if err != nil {
+			return nil, err
+		}
+		b, err := arg[B](args, 1)
+		if err != nil {
+			return nil, err
+		}
+		return f(a, b)
+	}
+}
+
+func call2e[A, B any](f func(A, B) error) call {
+	return call2(func(a A, b B) (any, error) { return nil, f(a, b) })
+}
+
+func call3e[A, B, C any](f func(A, B, C) error) call {
+	return func(args []json.RawMessage) (any, error) {
+		if err := want(args, 3); err != nil {
+			return nil, err
+		}
+		a, err := arg[A](args, 0)
+		if err != nil {
+			return nil, err
+		}
+		b, err := arg[B](args, 1)
+		if err != nil {
+			return nil, err
+		}
+		c, err := arg[C](args, 2)
+		if err != nil {
+			return nil, err
+		}
+		return nil, f(a, b, c)
+	}
+}
+
+func call4e[A, B, C, D any](f func(A, B, C, D) error) call {
+	return func(args []json.RawMessage) (any, error) {
+		if err := want(args, 4); err != nil {
+			return nil, err
+		}
+		a, err := arg[A](args, 0)
+		if err != nil {
+			return nil, err
+		}
+		b, err := arg[B](args, 1)
+		if err != nil {
+			return nil, err
+		}
+		c, err := arg[C](args, 2)
+		if err != nil {
+			return nil, err
+		}
+		d, err := arg[D](args, 3)
+		if err != nil {
+			return nil, err
+		}
+		return nil, f(a, b, c, d)
+	}
+}
