@@ -12,7 +12,7 @@ APT_TEST  := xvfb xauth xdotool imagemagick x11-apps chromium fonts-dejavu-core 
 export GOTOOLCHAIN ?= auto
 export GOFLAGS ?= -mod=mod
 
-.PHONY: help run serve demo build desktop web frontend deps deps-run deps-test bindings test test-go test-frontend test-e2e test-desktop test-windows conformance bench screenshots clean
+.PHONY: help run serve demo build desktop web frontend deps deps-run deps-test bindings test test-go test-frontend test-e2e test-desktop test-windows conformance bench bench-transports bench-desktop screenshots clean
 
 help:
 	@echo "make run      install what is missing, build, open the desktop app"
@@ -97,6 +97,15 @@ bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./agent/ ./store/
 	cd frontend && npx vitest bench --run
 	$(MAKE) --no-print-directory web e2e-deps && cd e2e && node bench-typing.mjs
+	scripts/bench-transports.sh
+
+# Transports against the TanStack anchor (BENCH_QUICK=1: fewer trials), and
+# the desktop window against the bare Wails floor (needs Xvfb).
+bench-transports:
+	scripts/bench-transports.sh
+
+bench-desktop: deps-run frontend
+	scripts/bench-desktop.sh
 
 screenshots: web e2e-deps
 	cd e2e && node screenshots.mjs

@@ -28,12 +28,13 @@ type ErrorReporter func(err error) (message, code string)
 //
 // Errors become a RUN_ERROR event (report names them). If the consumer
 // stops early or ctx ends (the client went away), the run is stopped as
-// Stop does.
-func (rt *Runtime) RunAGUI(ctx context.Context, in agui.RunAgentInput, report ErrorReporter) iter.Seq[agui.Event] {
-	return func(yield func(agui.Event) bool) {
+// Stop does. Each event comes with more: whether further events are
+// already queued behind it, so a writer can frame them and flush once.
+func (rt *Runtime) RunAGUI(ctx context.Context, in agui.RunAgentInput, report ErrorReporter) iter.Seq2[agui.Event, bool] {
+	return func(yield func(agui.Event, bool) bool) {
 		fail := func(err error) {
 			msg, code := report(err)
-			yield(agui.NewRunError(msg, code, map[string]any{"threadId": in.ThreadID, "runId": in.RunID}))
+			yield(agui.NewRunError(msg, code, map[string]any{"threadId": in.ThreadID, "runId": in.RunID}), false)
 		}
 		sub := rt.SubscribeWith(in.ThreadID, SubscribeOptions{Coalesce: 1})
 		defer sub.Close()
@@ -50,8 +51,8 @@ func (rt *Runtime) RunAGUI(ctx context.Context, in agui.RunAgentInput, report Er
 				return
 			}
 			if !out.Continued {
-				if yield(agui.NewRunStarted(in.ThreadID, in.RunID, in.ParentRunID)) {
-					yield(agui.NewRunFinished(in.ThreadID, in.RunID, &agui.Outcome{Type: agui.OutcomeSuccess, PendingToolCallIDs: out.Waiting}))
+				if yield(agui.NewRunStarted(in.ThreadID, in.RunID, in.ParentRunID), true) {
+					yield(agui.NewRunFinished(in.ThreadID, in.RunID, &agui.Outcome{Type: agui.OutcomeSuccess, PendingToolCallIDs: out.Waiting}), false)
 				}
 				return
 			}
@@ -82,7 +83,7 @@ func (rt *Runtime) RunAGUI(ctx context.Context, in agui.RunAgentInput, report Er
 
 // relayRun yields one run's events, from its RUN_STARTED to its terminal
 // event. If the consumer goes away first, the run is stopped.
-func (rt *Runtime) relayRun(ctx context.Context, sub *Subscription, threadID, runID string, yield func(agui.Event) bool) {
+func (rt *Runtime) relayRun(ctx context.Context, sub *Subscription, threadID, runID string, yield func(agui.Event, bool) bool) {
 	started := false
 	var batch []Envelope
 	for {
@@ -94,7 +95,7 @@ func (rt *Runtime) relayRun(ctx context.Context, sub *Subscription, threadID, ru
 			}
 			return
 		}
-		for _, env := range batch {
+		for i, env := range batch {
 			if env.Name != EnvelopeAGUI {
 				continue
 			}
@@ -105,7 +106,7 @@ func (rt *Runtime) relayRun(ctx context.Context, sub *Subscription, threadID, ru
 			if !started {
 				continue
 			}
-			if !yield(ev) {
+			if !yield(ev, i < len(batch)-1) {
 				rt.Interrupt(threadID)
 				return
 			}

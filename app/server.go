@@ -262,11 +262,15 @@ func (s *Server) handleAGUI(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	sse := agui.NewSSEWriter(w)
-	for ev := range s.svc.Runtime().RunAGUI(r.Context(), in, reportError) {
-		if sse.Write(ev) != nil {
+	for ev, more := range s.svc.Runtime().RunAGUI(r.Context(), in, reportError) {
+		if sse.Buffer(ev) != nil {
 			return // the runtime stops the run when the loop ends early
 		}
+		if !more {
+			sse.Flush()
+		}
 	}
+	sse.Flush()
 }
 
 // reportError is the facade's error mapping for AG-UI RUN_ERROR events.

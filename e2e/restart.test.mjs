@@ -43,6 +43,17 @@ test('a pending approval survives a restart and Allow still works', async () => 
   }
 });
 
+// copy_to_clipboard overwrites the person's clipboard, so it asks first:
+// approve it through the one answer method, as the window does.
+async function approveCopy(app, threadId) {
+  const v = await app.waitThread(threadId, (x) => !x.running && x.interrupts.length === 1);
+  const res = await app.api('Answer', threadId, {
+    answers: [{ interruptId: v.interrupts[0].id, status: 'resolved', payload: { approved: true } }],
+    clientResults: [],
+  });
+  assert.equal(res.continued, true);
+}
+
 test('a client action waiting at shutdown asks before it runs', async () => {
   // No page while the run happens: no window sees the call being made live.
   const app = await launch({ open: false });
@@ -51,6 +62,7 @@ test('a client action waiting at shutdown asks before it runs', async () => {
     await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
     const t = await app.api('NewThread');
     await app.api('SendInput', t.id, 'copy this for me');
+    await approveCopy(app, t.id);
     const v = await app.waitThread(t.id, (x) => !x.running && x.clientTools.length === 1);
     assert.equal(v.clientTools[0].toolName, 'copy_to_clipboard');
 
@@ -90,6 +102,7 @@ test('Cancel on a restored client action reports it cancelled, not run', async (
     const { page } = app;
     const t = await app.api('NewThread');
     await app.api('SendInput', t.id, 'copy this for me');
+    await approveCopy(app, t.id);
     await app.waitThread(t.id, (x) => !x.running && x.clientTools.length === 1);
     await app.restartApp({ reload: false });
     await app.open();
