@@ -12,7 +12,7 @@ APT_TEST  := xvfb xauth xdotool imagemagick x11-apps chromium fonts-dejavu-core 
 export GOTOOLCHAIN ?= auto
 export GOFLAGS ?= -mod=mod
 
-.PHONY: help run serve demo build desktop web frontend deps deps-run deps-test bindings test test-go test-frontend test-e2e test-desktop test-windows conformance bench bench-transports bench-desktop screenshots clean
+.PHONY: help run serve demo build desktop web frontend deps deps-run deps-test bindings contract test test-go test-frontend test-e2e test-desktop test-windows lint conformance bench bench-transports bench-desktop screenshots clean
 
 help:
 	@echo "make run      install what is missing, build, open the desktop app"
@@ -20,6 +20,7 @@ help:
 	@echo "make demo     the app against a built-in fake model (offline)"
 	@echo "make test     install test dependencies and run every test"
 	@echo "make bench    benchmarks (runtime, store, frontend)"
+	@echo "make lint     golangci-lint: lint findings and formatting"
 
 ## ---- dependencies ----------------------------------------------------------
 deps-run:
@@ -59,6 +60,12 @@ web: frontend
 bindings:
 	CGO_ENABLED=0 $(GO) build -tags bindings -o build/bin/wailsbindings . && build/bin/wailsbindings && rm -f build/bin/wailsbindings
 
+# Regenerate frontend/src/transport/contract.gen.ts (the TypeScript contract
+# types, from the Go types) after changing a bound method, a type it uses or
+# agent/contract.go. Committed; `go test ./internal/contractgen` checks it.
+contract:
+	$(GO) run ./internal/contractgen
+
 ## ---- run --------------------------------------------------------------------
 run: build
 	@scripts/run-desktop.sh $(BIN)
@@ -80,6 +87,10 @@ interop-deps: interop/node_modules/.installed
 test-go: conformance-deps
 	$(GO) vet ./...
 	$(GO) test -race -count=1 ./...
+
+# golangci-lint (.golangci.yml), built once from tools/lint into build/bin.
+lint:
+	scripts/lint.sh
 
 test-frontend: frontend/node_modules/.installed
 	cd frontend && npm test

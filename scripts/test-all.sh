@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Every test: Go (vet, race), frontend (Vitest), browser end-to-end
-# (Playwright + Debian chromium), the real desktop window under Xvfb, and
-# the Windows cross-build. Prints a closing "N passed, N failed" line.
+# Every test: Go (vet, golangci-lint, race), frontend (Vitest), browser
+# end-to-end (Playwright + Debian chromium), the real desktop window under
+# Xvfb, and the Windows cross-build. Prints a closing "N passed, N failed" line.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 passed=0; failed=0; failures=()
@@ -15,6 +15,7 @@ step() {
 export AGUI_VALIDATOR="$PWD/tools/agui-conformance/validate-sse.mjs"
 step "go vet (no cgo)"          env CGO_ENABLED=0 go vet ./...
 step "go vet (desktop tags)"    go vet -tags desktop,production,webkit2_41 .
+step "lint (golangci-lint)"     scripts/lint.sh
 step "go test -race"            go test -race -count=1 ./...
 step "frontend typecheck+tests" bash -c 'cd frontend && npx tsc -b && npm test --silent'
 step "browser build (no cgo)"   env CGO_ENABLED=0 go build -o build/bin/juncture-web .

@@ -37,8 +37,7 @@ function setup(views: Record<string, ThreadView>, status: Status = STATUS) {
     SendInput: (threadId) => ({ threadId, queued: false }),
     Interrupt: () => null,
     RemoveQueued: () => null,
-    CompleteClientTool: () => null,
-    ResolveInterrupts: () => null,
+    Answer: () => ({ continued: true, runId: 'run-next', waiting: [] }),
     NewThread: () => thread('new-1', ''),
     SearchHistory: () => [],
     DeleteThread: () => null,
@@ -275,27 +274,130 @@ describe('App', () => {
     const { t } = setup({ 'th-1': view, 'th-2': restoredView() });
     await openThread('Tools');
     emit(t, 'th-1', fixtures.clientTool);
-    await waitFor(() => expect(t.callsOf('CompleteClientTool')).toHaveLength(1));
+    await waitFor(() => expect(t.callsOf('Answer')).toHaveLength(1));
     expect(t.copied).toEqual(['hello world']);
-    expect(t.callsOf('CompleteClientTool')[0]).toEqual([
+    expect(t.callsOf('Answer')[0]).toEqual([
       'th-1',
-      'tc-c',
-      { content: 'Copied 11 characters to the clipboard.' },
+      { answers: [], clientResults: [{ toolCallId: 'tc-c', content: 'Copied 11 characters to the clipboard.' }] },
     ]);
 
     await openThread('Restored');
     await screen.findByText('This action was waiting when Juncture closed.');
     expect(t.opened).toEqual([]);
-    expect(t.callsOf('CompleteClientTool')).toHaveLength(1);
+    expect(t.callsOf('Answer')).toHaveLength(1);
     await act(async () => {
       fireEvent.click(screen.getByRole('button', { name: 'Run now' }));
     });
     expect(t.opened).toEqual(['https://example.org/docs']);
-    expect(t.callsOf('CompleteClientTool')[1]).toEqual([
+    expect(t.callsOf('Answer')[1]).toEqual([
       'th-2',
-      'tc-o',
-      { content: 'Opened https://example.org/docs in the browser.' },
+      { answers: [], clientResults: [{ toolCallId: 'tc-o', content: 'Opened https://example.org/docs in the browser.' }] },
     ]);
+    // The window answers only through Answer.
+    expect(t.callsOf('CompleteClientTool')).toEqual([]);
+  });
+
+  it('runs a client tool with the arguments of its pending-client record, not the streamed ones', async () => {
+    const { t } = setup({ 'th-1': emptyView(thread('th-1', 'Links')) });
+    await openThread('Links');
+    emit(t, 'th-1', [
+      { type: 'RUN_STARTED', threadId: 'th-1', runId: 'r1' },
+      { type: 'TOOL_CALL_START', toolCallId: 'tc-o', toolCallName: 'open_url', parentMessageId: 'm1' },
+      { type: 'TOOL_CALL_ARGS', toolCallId: 'tc-o', delta: '{"url":"https://evil.example/original"}' },
+      { type: 'TOOL_CALL_END', toolCallId: 'tc-o' },
+      // The person edited the URL on the approval card; Go records what was approved.
+      {
+        type: 'CUSTOM',
+        name: 'juncture.tool_state',
+        value: {
+          toolCallId: 'tc-o',
+          state: 'pending-client',
+          toolName: 'open_url',
+          arguments: '{"url":"https://example.org/edited"}',
+          edited: true,
+        },
+      },
+      { type: 'RUN_FINISHED', threadId: 'th-1', runId: 'r1', outcome: { type: 'success', pendingToolCallIds: ['tc-o'] } },
+    ]);
+    await waitFor(() => expect(t.callsOf('Answer')).toHaveLength(1));
+    expect(t.opened).toEqual(['https://example.org/edited']);
+    expect(t.callsOf('Answer')[0]).toEqual([
+      'th-1',
+      { answers: [], clientResults: [{ toolCallId: 'tc-o', content: 'Opened https://example.org/edited in the browser.' }] },
+    ]);
+  });
+
+  it('"Cancel" on a waiting action answers it as cancelled', async () => {
+    const { t } = setup({ 'th-2': restoredView() });
+    await openThread('Restored');
+    await screen.findByText('This action was waiting when Juncture closed.');
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: 'Cancel' }));
+    });
+    expect(t.opened).toEqual([]);
+    expect(t.callsOf('Answer')).toEqual([
+      ['th-2', { answers: [], clientResults: [{ toolCallId: 'tc-o', content: '', cancelled: true }] }],
+    ]);
+  });
+
+  it('each decision is one Answer call (remember inside); the card then says how many still wait', async () => {
+    const { t } = setup({ 'th-1': emptyView(thread('th-1', 'Todo')) });
+    t.responders.Answer = () => ({ continued: false, waiting: ['approval_tc-w', 'interrupt-1767225600000-2tnxhxy'] });
+    await openThread('Todo');
+    emit(t, 'th-1', fixtures.interrupt);
+    const run = await screen.findByRole('article', { name: 'Approval for run_command' });
+    fireEvent.click(within(run).getByRole('button', { name: 'Always allow…' }));
+    await act(async () => {
+      fireEvent.click(within(run).getByRole('button', { name: 'Always allow' }));
+    });
+    expect(t.callsOf('Answer')).toEqual([
+      [
+        'th-1',
+        {
+          answers: [
+            {
+              interruptId: 'approval_tc-r',
+              status: 'resolved',
+              payload: { approved: true },
+              remember: { scope: 'command-prefix', pattern: 'git status' },
+            },
+          ],
+          clientResults: [],
+        },
+      ],
+    ]);
+    expect(t.callsOf('RespondPermission')).toEqual([]);
+    expect(t.callsOf('ResolveInterrupts')).toEqual([]);
+    expect(within(run).getByRole('status').textContent).toMatch(/Always allowed.* — waiting for 2 more/);
+    expect(screen.getByText('Waiting for 2 decisions')).toBeTruthy();
+  });
+
+  it('after a reload, an answered item of an incomplete batch says "Answered — waiting for N more"', async () => {
+    const view = emptyView(thread('th-1', 'Paused'));
+    const last = fixtures.interrupt[fixtures.interrupt.length - 1]!;
+    if (last.type !== 'RUN_FINISHED' || last.outcome.type !== 'interrupt') throw new Error('fixture');
+    view.interrupts = last.outcome.interrupts;
+    view.answered = ['approval_tc-w'];
+    setup({ 'th-1': view });
+    await openThread('Paused');
+    const write = await screen.findByRole('article', { name: 'Approval for write_file' });
+    expect(within(write).getByRole('status').textContent).toMatch(/^Answered — waiting for 2 more/);
+    expect(screen.getByText(/1 of 3 answered/)).toBeTruthy();
+  });
+
+  it('a refused answer is shown on its card', async () => {
+    const { t } = setup({ 'th-1': emptyView(thread('th-1', 'Todo')) });
+    t.responders.Answer = () => {
+      throw new JunctureError('conflict', 'Too late: a new message came first.', { code: 'stale', runId: 'run-3' });
+    };
+    await openThread('Todo');
+    emit(t, 'th-1', fixtures.interrupt);
+    const run = await screen.findByRole('article', { name: 'Approval for run_command' });
+    await act(async () => {
+      fireEvent.click(within(run).getByRole('button', { name: 'Allow once' }));
+    });
+    expect(within(run).getByRole('alert').textContent).toContain('Too late: a new message came first.');
+    expect(within(run).getByRole('button', { name: 'Allow once' })).toBeTruthy();
   });
 
   it('search shows highlighted parts and opens the hit', async () => {
@@ -312,6 +414,7 @@ describe('App', () => {
           { text: ' <img src=x onerror=alert(1)>', match: false },
         ],
         createdAt: 1,
+        rank: 0,
       },
     ];
     await screen.findByRole('button', { name: 'Big thread' });
@@ -333,7 +436,7 @@ describe('App', () => {
   it('search shows a title hit as the title, and assistant snippets without Markdown syntax', async () => {
     const { t } = setup({ big: bigThreadView('big', 4) });
     t.responders.SearchHistory = () => [
-      { threadId: 'big', threadTitle: 'Notes on tools', messageId: '', role: 'system', parts: [{ text: 'Notes on ', match: false }, { text: 'tools', match: true }], createdAt: 1 },
+      { threadId: 'big', threadTitle: 'Notes on tools', messageId: '', role: 'system', parts: [{ text: 'Notes on ', match: false }, { text: 'tools', match: true }], createdAt: 1, rank: 0 },
       {
         threadId: 'big',
         threadTitle: 'Notes on tools',
@@ -345,6 +448,7 @@ describe('App', () => {
           { text: ' are **fast**, see [the docs](https://x.org)', match: false },
         ],
         createdAt: 2,
+        rank: 1,
       },
     ];
     await screen.findByRole('button', { name: 'Big thread' });

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { Suspense, lazy, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { toJunctureError, useTransport } from './transport';
 import type { SearchHit, SettingsView, Status, Theme, Thread } from './transport/contract';
 import { useThread } from './hooks/useThread';
@@ -9,11 +9,14 @@ import { ClientToolRunner } from './lib/clientTools';
 import { downloadText } from './lib/download';
 import { Sidebar, type SidebarHandle } from './components/Sidebar';
 import { ChatView } from './components/ChatView';
-import { SettingsDialog } from './components/SettingsDialog';
 import { Toasts, type ToastData } from './components/Toast';
 import './App.css';
 
 const UNDO_MS = 5000;
+
+// The settings screen is not needed by an empty chat: its code is loaded
+// the first time it opens, and it stays mounted after that.
+const SettingsDialog = lazy(() => import('./components/SettingsDialog').then((m) => ({ default: m.SettingsDialog })));
 
 export function applyTheme(theme: Theme): void {
   const root = document.documentElement;
@@ -47,6 +50,8 @@ export function App() {
   const transport = useTransport();
   const [status, setStatus] = useState<Status | null>(null);
   const [settingsOpen, setSettingsOpen] = useState(false);
+  const [settingsUsed, setSettingsUsed] = useState(false);
+  if (settingsOpen && !settingsUsed) setSettingsUsed(true); // mounted from the first open on
   const [toasts, setToasts] = useState<ToastData[]>([]);
   const [hidden, setHidden] = useState<ReadonlySet<string>>(new Set());
   const [highlight, setHighlight] = useState<{ messageId: string; nonce: number } | null>(null);
@@ -309,13 +314,23 @@ export function App() {
         focusNonce={focusNonce}
         onOpenSettings={() => setSettingsOpen(true)}
       />
-      <SettingsDialog
-        open={settingsOpen}
-        transport={transport}
-        status={status}
-        onClose={() => setSettingsOpen(false)}
-        onSaved={onSaved}
-      />
+      {settingsUsed && (
+        <Suspense
+          fallback={
+            <p className="lazy-loading" role="status">
+              Loading settings…
+            </p>
+          }
+        >
+          <SettingsDialog
+            open={settingsOpen}
+            transport={transport}
+            status={status}
+            onClose={() => setSettingsOpen(false)}
+            onSaved={onSaved}
+          />
+        </Suspense>
+      )}
       <Toasts toasts={toasts} onDismiss={dismiss} />
     </div>
   );

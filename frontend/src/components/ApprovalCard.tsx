@@ -1,17 +1,32 @@
-import { useId, useState } from 'react';
+import { useId, useState, type ReactNode } from 'react';
 import type { ClassifiedInterrupt } from '../state/interrupts';
 import type { RememberScope } from '../transport/contract';
 import { isObject, isString, tryParseJson, type JsonValue } from '../transport/json';
 import { DiffView } from './DiffView';
-import type { Staged } from '../state/staging';
+import { decisionLabel, type Decision } from '../state/answers';
 
 type Approval = Extract<ClassifiedInterrupt, { kind: 'approval' }>;
 
+/** A kept answer, as the card shows it. */
+export interface KeptAnswer {
+  /** What the person decided here; unknown after a reload (Go only says it has one). */
+  decision?: Decision | undefined;
+  /** How many other items still need an answer before the run continues. */
+  waiting: number;
+  /** The Answer call is in flight. */
+  sending: boolean;
+}
+
 export interface ApprovalCardProps {
   item: Approval;
-  staged: Staged | undefined;
-  onStage: (s: Staged) => void;
-  onUndo: () => void;
+  /** The kept answer (shown instead of the choices), or undefined while the card asks. */
+  answer: KeptAnswer | undefined;
+  /** Sends the decision at once (one Answer call). */
+  onDecide: (d: Decision) => void;
+  /** Reopens the choices: a new decision replaces the kept one until the batch completes. */
+  onChange: () => void;
+  /** While changing: keep the answer already sent. */
+  onKeep?: (() => void) | undefined;
   error?: string | undefined;
   busy: boolean;
 }
@@ -29,17 +44,33 @@ function ruleLabel(tool: string, r: RememberScope): string {
   }
 }
 
-export function stagedLabel(s: Staged): string {
-  switch (s.kind) {
-    case 'approve':
-      return s.remember ? 'Always allowed' : s.editedArgs !== undefined ? 'Approved with edits' : 'Approved';
-    case 'deny':
-      return 'Denied';
-    case 'answer':
-      return 'Answered';
-    case 'cancel':
-      return 'Skipped';
-  }
+/** "Approved — waiting for 2 more" (or "Answered — …" after a reload) with a way to change it. */
+export function AnsweredRow({
+  answer,
+  note,
+  onChange,
+  busy,
+}: {
+  answer: KeptAnswer;
+  note?: ReactNode;
+  onChange: () => void;
+  busy: boolean;
+}) {
+  const d = answer.decision;
+  return (
+    <div className="icard-staged" role="status">
+      <span className={`icard-staged-label ${d?.kind ?? 'answer'}`}>{d ? decisionLabel(d) : 'Answered'}</span>
+      {note}
+      {answer.sending ? (
+        <span className="icard-waiting">Sending…</span>
+      ) : answer.waiting > 0 ? (
+        <span className="icard-waiting"> — waiting for {answer.waiting} more</span>
+      ) : null}
+      <button type="button" className="btn small subtle" onClick={onChange} disabled={busy || answer.sending}>
+        Change answer
+      </button>
+    </div>
+  );
 }
 
 function commandOf(args: unknown): { command: string; folder: string } | null {
@@ -52,7 +83,7 @@ function commandOf(args: unknown): { command: string; folder: string } | null {
 }
 
 /** Approval for one tool call: Allow once / Always allow / Deny / Edit arguments. */
-export function ApprovalCard({ item, staged, onStage, onUndo, error, busy }: ApprovalCardProps) {
+export function ApprovalCard({ item, answer, onDecide, onChange, onKeep, error, busy }: ApprovalCardProps) {
   const id = useId();
   const [mode, setMode] = useState<Mode>('idle');
   const [reason, setReason] = useState('');
@@ -82,7 +113,7 @@ export function ApprovalCard({ item, staged, onStage, onUndo, error, busy }: App
       return;
     }
     setEditError(null);
-    onStage({ kind: 'approve', editedArgs: p.value as JsonValue });
+    onDecide({ kind: 'approve', editedArgs: p.value as JsonValue });
     setMode('idle');
   };
 
@@ -120,17 +151,19 @@ export function ApprovalCard({ item, staged, onStage, onUndo, error, busy }: App
         </details>
       )}
 
-      {staged ? (
-        <div className="icard-staged" role="status">
-          <span className={`icard-staged-label ${staged.kind}`}>{stagedLabel(staged)}</span>
-          {staged.kind === 'approve' && staged.remember && (
-            <span className="icard-staged-note">{ruleLabel(item.toolName, staged.remember)}</span>
-          )}
-          {staged.kind === 'deny' && staged.reason && <span className="icard-staged-note">“{staged.reason}”</span>}
-          <button type="button" className="btn small subtle" onClick={onUndo} disabled={busy}>
-            Undo
-          </button>
-        </div>
+      {answer ? (
+        <AnsweredRow
+          answer={answer}
+          busy={busy}
+          onChange={onChange}
+          note={
+            answer.decision?.kind === 'approve' && answer.decision.remember ? (
+              <span className="icard-staged-note">{ruleLabel(item.toolName, answer.decision.remember)}</span>
+            ) : answer.decision?.kind === 'deny' && answer.decision.reason ? (
+              <span className="icard-staged-note">“{answer.decision.reason}”</span>
+            ) : undefined
+          }
+        />
       ) : mode === 'always' ? (
         <fieldset className="icard-sub">
           <legend>Always allow without asking:</legend>
@@ -147,7 +180,7 @@ export function ApprovalCard({ item, staged, onStage, onUndo, error, busy }: App
               className="btn primary"
               disabled={busy}
               onClick={() => {
-                onStage({ kind: 'approve', remember: rules[ruleIndex] ?? { scope: 'tool' } });
+                onDecide({ kind: 'approve', remember: rules[ruleIndex] ?? { scope: 'tool' } });
                 setMode('idle');
               }}
             >
@@ -183,7 +216,7 @@ export function ApprovalCard({ item, staged, onStage, onUndo, error, busy }: App
               disabled={busy}
               onClick={() => {
                 const r = reason.trim();
-                onStage(r ? { kind: 'deny', reason: r } : { kind: 'deny' });
+                onDecide(r ? { kind: 'deny', reason: r } : { kind: 'deny' });
                 setMode('idle');
               }}
             >
@@ -237,7 +270,7 @@ export function ApprovalCard({ item, staged, onStage, onUndo, error, busy }: App
         </div>
       ) : (
         <div className="icard-actions">
-          <button type="button" className="btn primary" disabled={busy} onClick={() => onStage({ kind: 'approve' })}>
+          <button type="button" className="btn primary" disabled={busy} onClick={() => onDecide({ kind: 'approve' })}>
             Allow once
           </button>
           <button type="button" className="btn" disabled={busy} onClick={() => setMode('always')}>
@@ -249,6 +282,11 @@ export function ApprovalCard({ item, staged, onStage, onUndo, error, busy }: App
           {item.canEditArgs && (
             <button type="button" className="btn subtle" disabled={busy} onClick={() => setMode('edit')}>
               Edit arguments
+            </button>
+          )}
+          {onKeep && (
+            <button type="button" className="btn subtle" disabled={busy} onClick={onKeep}>
+              Keep my answer
             </button>
           )}
         </div>

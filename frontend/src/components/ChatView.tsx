@@ -1,14 +1,16 @@
-import { useCallback, useRef, useState } from 'react';
+import { Suspense, lazy, useCallback, useEffect, useRef, useState } from 'react';
 import type { ThreadController } from '../hooks/useThread';
 import type { Status } from '../transport/contract';
 import type { MessageItem } from '../state/derive';
-import type { Submission } from '../state/staging';
 import type { ClientToolRunner } from '../lib/clientTools';
 import { ThreadView } from './ThreadView';
 import { Composer } from './Composer';
-import { InterruptPanel } from './InterruptPanel';
 import { ClientToolPanel } from './ClientToolPanel';
 import './ChatView.css';
+
+// Approval and question cards (with the diff view and the schema form) are
+// not needed by an empty chat: loaded when a conversation is open.
+const InterruptPanel = lazy(() => import('./InterruptPanel').then((m) => ({ default: m.InterruptPanel })));
 
 export const CONTINUE_TEXT = 'Continue from where you stopped.';
 
@@ -30,8 +32,10 @@ function statusLine(ctrl: ThreadController): string {
       if (running) return `Running ${running.name}…`;
       return v.streaming ? 'Juncture is writing…' : 'Juncture is working…';
     }
-    case 'awaiting-decisions':
-      return v.actionable.length === 1 ? 'Waiting for your decision' : `Waiting for ${v.actionable.length} decisions`;
+    case 'awaiting-decisions': {
+      const open = v.actionable.filter((c) => !v.answered.has(c.interrupt.id)).length;
+      return open <= 1 ? 'Waiting for your decision' : `Waiting for ${open} decisions`;
+    }
     case 'error':
       return 'The last turn failed';
     default:
@@ -43,7 +47,7 @@ function statusLine(ctrl: ThreadController): string {
 export function ChatView({ ctrl, title, status, runner, highlight, focusNonce, onOpenSettings }: ChatViewProps) {
   const { view } = ctrl;
   // The controller's functions are stable; the object is not.
-  const { send: ctrlSend, respondPermission, resolve, removeQueued, stop, reload } = ctrl;
+  const { send: ctrlSend, answer, noteAnswered, removeQueued, stop, reload } = ctrl;
   const [editRequest, setEditRequest] = useState<{ text: string; nonce: number } | null>(null);
   const [actionError, setActionError] = useState<string | null>(null);
 
@@ -80,12 +84,14 @@ export function ChatView({ ctrl, title, status, runner, highlight, focusNonce, o
     if (view.lastUserText !== null) setEditRequest({ text: view.lastUserText, nonce: Date.now() });
   }, [view.lastUserText]);
 
-  const submitDecisions = useCallback(
-    async (sub: Submission) => {
-      for (const p of sub.permissions) await respondPermission(p.toolCallId, p.allow, p.remember);
-      if (sub.resolutions.length) await resolve(sub.resolutions);
-    },
-    [respondPermission, resolve],
+  // Results the client tool runner reported for this thread count as answers here too.
+  const openThread = ctrl.threadId;
+  useEffect(
+    () =>
+      runner.onAnswered((threadId, toolCallId, result) => {
+        if (threadId === openThread) noteAnswered([toolCallId], result);
+      }),
+    [runner, openThread, noteAnswered],
   );
 
   const line = statusLine(ctrl);
@@ -132,7 +138,16 @@ export function ChatView({ ctrl, title, status, runner, highlight, focusNonce, o
       )}
       <div className="chat-bottom">
         {ctrl.threadId && (
-          <InterruptPanel threadId={ctrl.threadId} items={view.interrupts} runError={view.runError} onSubmit={submitDecisions} />
+          <Suspense fallback={null}>
+            <InterruptPanel
+              threadId={ctrl.threadId}
+              items={view.interrupts}
+              runError={view.runError}
+              answered={view.answered}
+              waiting={view.waiting}
+              onAnswer={answer}
+            />
+          </Suspense>
         )}
         {ctrl.threadId && view.clientTools.length > 0 && (
           <ClientToolPanel threadId={ctrl.threadId} tools={view.clientTools} runner={runner} />

@@ -9,7 +9,10 @@ export interface ClientToolPanelProps {
   runner: ClientToolRunner;
 }
 
-/** Client tools waiting for this window (copy to clipboard, open a link). */
+/**
+ * Client tools waiting for this window (copy to clipboard, open a link),
+ * with the arguments the runtime recorded for them (as approved).
+ */
 export function ClientToolPanel({ threadId, tools, runner }: ClientToolPanelProps) {
   useSyncExternalStore(runner.subscribe, runner.getVersion);
   const visible = tools.filter((t) => runner.status(t.toolCallId)?.kind !== 'done');
@@ -37,6 +40,7 @@ export function ClientToolPanel({ threadId, tools, runner }: ClientToolPanelProp
                 <strong>Waiting to run.</strong>
               )}{' '}
               <span className="ctool-what">{what}</span>
+              {t.edited && <span className="ctool-edited"> (with your edits)</span>}
             </div>
             {needsAction && !running && (
               <div className="ctool-actions">

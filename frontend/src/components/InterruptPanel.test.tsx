@@ -2,9 +2,10 @@ import { describe, expect, it, vi } from 'vitest';
 import { act, fireEvent, render, screen, within } from '@testing-library/react';
 import { InterruptPanel } from './InterruptPanel';
 import { classifyInterrupt, type ClassifiedInterrupt } from '../state/interrupts';
-import type { Submission } from '../state/staging';
-import type { Interrupt } from '../transport/contract';
+import type { AnswerBatch, AnswerResult, Interrupt } from '../transport/contract';
 import { fixtures } from '../test/fixtures';
+import { JunctureError } from '../transport/errors';
+import type { JsonValue } from '../transport/json';
 
 function batch(): ClassifiedInterrupt[] {
   const last = fixtures.interrupt[fixtures.interrupt.length - 1]!;
@@ -12,9 +13,15 @@ function batch(): ClassifiedInterrupt[] {
   return last.outcome.interrupts.map((i) => classifyInterrupt(i, {}));
 }
 
-function setup(items: ClassifiedInterrupt[], onSubmit = vi.fn(async (_s: Submission) => undefined)) {
-  const r = render(<InterruptPanel threadId="th-1" items={items} runError={null} onSubmit={onSubmit} />);
-  return { ...r, onSubmit };
+const notYet = (waiting: string[]): AnswerResult => ({ continued: false, waiting });
+
+function setup(
+  items: ClassifiedInterrupt[],
+  onAnswer = vi.fn(async (_b: AnswerBatch): Promise<AnswerResult> => ({ continued: true, runId: 'r2', waiting: [] })),
+  extra: { answered?: ReadonlySet<string>; waiting?: string[] } = {},
+) {
+  const r = render(<InterruptPanel threadId="th-1" items={items} runError={null} onAnswer={onAnswer} {...extra} />);
+  return { ...r, onAnswer };
 }
 
 const single = () => [batch()[1]!]; // run_command approval
@@ -33,29 +40,29 @@ describe('InterruptPanel', () => {
   });
 
   it('Enter never approves (no default button, no form)', () => {
-    const { onSubmit, container } = setup(single());
+    const { onAnswer, container } = setup(single());
     const card = screen.getByRole('article', { name: 'Approval for run_command' });
     fireEvent.keyDown(card, { key: 'Enter' });
     fireEvent.keyUp(card, { key: 'Enter' });
-    expect(onSubmit).not.toHaveBeenCalled();
+    expect(onAnswer).not.toHaveBeenCalled();
     expect(container.querySelector('form')).toBeNull();
     for (const b of container.querySelectorAll('button')) expect(b.getAttribute('type')).toBe('button');
   });
 
-  it('a single approval: "Allow once" sends immediately in one ResolveInterrupts batch', async () => {
-    const { onSubmit } = setup(single());
+  it('a single approval: "Allow once" sends immediately in one Answer call', async () => {
+    const { onAnswer } = setup(single());
     await act(async () => {
       fireEvent.click(screen.getByRole('button', { name: 'Allow once' }));
     });
-    expect(onSubmit).toHaveBeenCalledTimes(1);
-    expect(onSubmit.mock.calls[0]![0]).toEqual({
-      permissions: [],
-      resolutions: [{ interruptId: 'approval_tc-r', status: 'resolved', payload: { approved: true } }],
+    expect(onAnswer).toHaveBeenCalledTimes(1);
+    expect(onAnswer.mock.calls[0]![0]).toEqual({
+      answers: [{ interruptId: 'approval_tc-r', status: 'resolved', payload: { approved: true } }],
+      clientResults: [],
     });
   });
 
-  it('"Always allow" offers the tool or the suggested command prefix and goes through RespondPermission', async () => {
-    const { onSubmit } = setup(single());
+  it('"Always allow" offers the tool or the suggested command prefix and sends ONE Answer with remember inside', async () => {
+    const { onAnswer } = setup(single());
     fireEvent.click(screen.getByRole('button', { name: 'Always allow…' }));
     const prefix = screen.getByRole('radio', { name: /Commands starting with “git status”/ });
     expect((prefix as HTMLInputElement).checked).toBe(true);
@@ -63,14 +70,22 @@ describe('InterruptPanel', () => {
     await act(async () => {
       fireEvent.click(screen.getByRole('button', { name: 'Always allow' }));
     });
-    expect(onSubmit.mock.calls[0]![0]).toEqual({
-      permissions: [{ toolCallId: 'tc-r', allow: true, remember: { scope: 'command-prefix', pattern: 'git status' } }],
-      resolutions: [],
+    expect(onAnswer).toHaveBeenCalledTimes(1);
+    expect(onAnswer.mock.calls[0]![0]).toEqual({
+      answers: [
+        {
+          interruptId: 'approval_tc-r',
+          status: 'resolved',
+          payload: { approved: true },
+          remember: { scope: 'command-prefix', pattern: 'git status' },
+        },
+      ],
+      clientResults: [],
     });
   });
 
   it('"Edit arguments" validates JSON before allowing', async () => {
-    const { onSubmit } = setup(single());
+    const { onAnswer } = setup(single());
     fireEvent.click(screen.getByRole('button', { name: 'Edit arguments' }));
     const ta = screen.getByLabelText('Arguments (JSON)');
     fireEvent.change(ta, { target: { value: '{"command": ' } });
@@ -82,51 +97,116 @@ describe('InterruptPanel', () => {
     await act(async () => {
       fireEvent.click(screen.getByRole('button', { name: 'Allow with these arguments' }));
     });
-    expect(onSubmit.mock.calls[0]![0].resolutions[0]!.payload).toEqual({
+    expect(onAnswer).toHaveBeenCalledTimes(1);
+    expect(onAnswer.mock.calls[0]![0].answers[0]!.payload).toEqual({
       approved: true,
       editedArgs: { command: 'git status', cwd: '/tmp' },
     });
   });
 
-  it('several items: each is staged with Undo, a counter, and ONE submission when all are staged', async () => {
-    const { onSubmit } = setup(batch());
+  it('several items: each decision is sent at once (one Answer each), with a counter, and can be changed', async () => {
+    const ids = ['approval_tc-w', 'approval_tc-r', 'interrupt-1767225600000-2tnxhxy'];
+    const onAnswer = vi.fn(async (b: AnswerBatch): Promise<AnswerResult> => {
+      const answered = new Set([...onAnswer.mock.calls.flatMap(([x]) => x.answers), ...b.answers].map((a) => a.interruptId));
+      const waiting = ids.filter((id) => !answered.has(id));
+      return waiting.length ? notYet(waiting) : { continued: true, runId: 'run-3b', waiting: [] };
+    });
+    setup(batch(), onAnswer);
     expect(screen.getByText(/0 of 3 answered/)).toBeTruthy();
     // The diff preview of write_file is shown.
     expect(screen.getByLabelText('Proposed changes').textContent).toContain('+- buy milk');
 
     const write = screen.getByRole('article', { name: 'Approval for write_file' });
-    fireEvent.click(within(write).getByRole('button', { name: 'Allow once' }));
+    await act(async () => {
+      fireEvent.click(within(write).getByRole('button', { name: 'Allow once' }));
+    });
     expect(within(write).getByText('Approved')).toBeTruthy();
+    expect(within(write).getByText(/waiting for 2 more/)).toBeTruthy();
     expect(screen.getByText(/1 of 3 answered/)).toBeTruthy();
-    expect(onSubmit).not.toHaveBeenCalled();
+    // Sent at once, alone.
+    expect(onAnswer).toHaveBeenCalledTimes(1);
+    expect(onAnswer.mock.calls[0]![0]).toEqual({
+      answers: [{ interruptId: 'approval_tc-w', status: 'resolved', payload: { approved: true } }],
+      clientResults: [],
+    });
 
-    // Undo returns the item to pending.
-    fireEvent.click(within(write).getByRole('button', { name: 'Undo' }));
-    expect(screen.getByText(/0 of 3 answered/)).toBeTruthy();
+    // "Change answer" reopens the choices; Go keeps the first answer until a new one replaces it.
+    fireEvent.click(within(write).getByRole('button', { name: 'Change answer' }));
+    expect(within(write).getByRole('button', { name: 'Allow once' })).toBeTruthy();
+    expect(screen.getByText(/1 of 3 answered/)).toBeTruthy();
     fireEvent.click(within(write).getByRole('button', { name: 'Deny…' }));
     fireEvent.change(within(write).getByLabelText(/Reason/), { target: { value: 'wrong list' } });
-    fireEvent.click(within(write).getByRole('button', { name: 'Deny' }));
+    await act(async () => {
+      fireEvent.click(within(write).getByRole('button', { name: 'Deny' }));
+    });
     expect(within(write).getByText('Denied')).toBeTruthy();
 
     const run = screen.getByRole('article', { name: 'Approval for run_command' });
-    fireEvent.click(within(run).getByRole('button', { name: 'Allow once' }));
+    await act(async () => {
+      fireEvent.click(within(run).getByRole('button', { name: 'Allow once' }));
+    });
     expect(screen.getByText(/2 of 3 answered/)).toBeTruthy();
-    expect(onSubmit).not.toHaveBeenCalled();
+    expect(within(run).getByText(/waiting for 1 more/)).toBeTruthy();
+    expect(onAnswer).toHaveBeenCalledTimes(3);
 
     const question = screen.getByRole('article', { name: 'Question' });
     fireEvent.click(within(question).getByRole('radio', { name: 'work' }));
     await act(async () => {
       fireEvent.click(within(question).getByRole('button', { name: 'Submit answer' }));
     });
-    expect(onSubmit).toHaveBeenCalledTimes(1);
-    expect(onSubmit.mock.calls[0]![0]).toEqual({
-      permissions: [],
-      resolutions: [
-        { interruptId: 'approval_tc-w', status: 'resolved', payload: { approved: false, payload: { reason: 'wrong list' } } },
-        { interruptId: 'approval_tc-r', status: 'resolved', payload: { approved: true } },
-        { interruptId: 'interrupt-1767225600000-2tnxhxy', status: 'resolved', payload: { list: 'work', urgent: false } },
-      ],
+    expect(onAnswer).toHaveBeenCalledTimes(4);
+    // The same answers the single batch used to carry, one Answer per decision
+    // (the deny replaced the first approval of write_file).
+    expect(onAnswer.mock.calls.slice(1).map(([b]) => b)).toEqual([
+      {
+        answers: [{ interruptId: 'approval_tc-w', status: 'resolved', payload: { approved: false, payload: { reason: 'wrong list' } } }],
+        clientResults: [],
+      },
+      { answers: [{ interruptId: 'approval_tc-r', status: 'resolved', payload: { approved: true } }], clientResults: [] },
+      {
+        answers: [{ interruptId: 'interrupt-1767225600000-2tnxhxy', status: 'resolved', payload: { list: 'work', urgent: false } }],
+        clientResults: [],
+      },
+    ]);
+    expect(screen.getByText(/3 of 3 answered/)).toBeTruthy();
+  });
+
+  it('after a reload, items Go already keeps an answer for say "Answered — waiting for N more"', () => {
+    const items = batch();
+    setup(items, undefined, { answered: new Set(['approval_tc-w']), waiting: ['approval_tc-r', 'interrupt-1767225600000-2tnxhxy'] });
+    const write = screen.getByRole('article', { name: 'Approval for write_file' });
+    expect(within(write).getByRole('status').textContent).toMatch(/^Answered — waiting for 2 more/);
+    expect(within(write).queryByRole('button', { name: 'Allow once' })).toBeNull();
+    expect(screen.getByText(/1 of 3 answered/)).toBeTruthy();
+    // It can still be changed.
+    fireEvent.click(within(write).getByRole('button', { name: 'Change answer' }));
+    expect(within(write).getByRole('button', { name: 'Allow once' })).toBeTruthy();
+    fireEvent.click(within(write).getByRole('button', { name: 'Keep my answer' }));
+    expect(within(write).getByText(/waiting for 2 more/)).toBeTruthy();
+  });
+
+  it('a refused or too-late answer is shown on its card; the answer kept before still stands', async () => {
+    let n = 0;
+    const onAnswer = vi.fn(async (): Promise<AnswerResult> => {
+      n += 1;
+      if (n === 1) return notYet(['approval_tc-r']);
+      throw new JunctureError('conflict', 'Too late: this batch was already answered elsewhere.');
     });
+    setup(batch().slice(0, 2), onAnswer);
+    const write = screen.getByRole('article', { name: 'Approval for write_file' });
+    await act(async () => {
+      fireEvent.click(within(write).getByRole('button', { name: 'Allow once' }));
+    });
+    fireEvent.click(within(write).getByRole('button', { name: 'Change answer' }));
+    fireEvent.click(within(write).getByRole('button', { name: 'Deny…' }));
+    await act(async () => {
+      fireEvent.click(within(write).getByRole('button', { name: 'Deny' }));
+    });
+    expect(within(write).getByRole('alert').textContent).toContain('Too late');
+    // The person is still changing it; keeping it shows the answer Go kept.
+    fireEvent.click(within(write).getByRole('button', { name: 'Keep my answer' }));
+    expect(within(write).getByText('Approved')).toBeTruthy();
+    expect(onAnswer).toHaveBeenCalledTimes(2);
   });
 
   it('unbound items are a status line only: no controls, nothing to answer', () => {
@@ -137,10 +217,10 @@ describe('InterruptPanel', () => {
   });
 
   it('shows a rejected call under the form and lets the person answer again', async () => {
-    const onSubmit = vi.fn(async () => {
-      throw new Error('Interrupt approval_tc-r has expired.');
+    const onAnswer = vi.fn(async (): Promise<AnswerResult> => {
+      throw new JunctureError('invalid-argument', 'Interrupt approval_tc-r has expired.', { code: 'stale', runId: 'run-3' });
     });
-    setup(single(), onSubmit);
+    setup(single(), onAnswer);
     await act(async () => {
       fireEvent.click(screen.getByRole('button', { name: 'Allow once' }));
     });
@@ -155,7 +235,7 @@ describe('InterruptPanel', () => {
         threadId="th-1"
         items={items}
         runError={{ message: 'invalid', itemErrors: { 'approval_tc-r': 'Approval approval_tc-r envelope is invalid' } }}
-        onSubmit={vi.fn()}
+        onAnswer={vi.fn()}
       />,
     );
     expect(screen.getByRole('alert').textContent).toContain('envelope is invalid');
@@ -163,7 +243,7 @@ describe('InterruptPanel', () => {
 
   it('uses Go\'s command preview (command + workspace folder) and reports a preview error', () => {
     const base = batch()[1]!.interrupt;
-    const withPreview = (pv: unknown): Interrupt => ({ ...base, metadata: { ...base.metadata, 'juncture:preview': pv } });
+    const withPreview = (pv: JsonValue): Interrupt => ({ ...base, metadata: { ...base.metadata, 'juncture:preview': pv } });
     const { unmount } = setup([
       classifyInterrupt(withPreview({ kind: 'command', title: 'Run a command', body: 'make test', folder: '/srv/app' }), {}),
     ]);
@@ -181,11 +261,11 @@ describe('InterruptPanel', () => {
       message: 'What should the file be called?',
       metadata: { 'tanstack:interruptBinding': { v: 1, kind: 'generic', interruptId: 'q-1', interruptedRunId: 'r', generation: 0 } },
     };
-    const { onSubmit } = setup([classifyInterrupt(it0, {})]);
+    const { onAnswer } = setup([classifyInterrupt(it0, {})]);
     fireEvent.change(screen.getByLabelText(/Your answer/), { target: { value: 'notes.md' } });
     await act(async () => {
       fireEvent.click(screen.getByRole('button', { name: 'Submit answer' }));
     });
-    expect(onSubmit.mock.calls[0]![0].resolutions).toEqual([{ interruptId: 'q-1', status: 'resolved', payload: 'notes.md' }]);
+    expect(onAnswer.mock.calls[0]![0].answers).toEqual([{ interruptId: 'q-1', status: 'resolved', payload: 'notes.md' }]);
   });
 });

@@ -1,8 +1,9 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import type { AnswerBatch, AnswerResult } from '../transport/contract';
 import type { ClassifiedInterrupt } from '../state/interrupts';
-import { buildSubmission, type Staged, type Submission } from '../state/staging';
+import { answerBatch, type Decision } from '../state/answers';
 import type { RunError } from '../state/types';
-import { ApprovalCard } from './ApprovalCard';
+import { ApprovalCard, type KeptAnswer } from './ApprovalCard';
 import { QuestionCard } from './QuestionCard';
 import './InterruptPanel.css';
 
@@ -10,115 +11,139 @@ export interface InterruptPanelProps {
   threadId: string;
   items: readonly ClassifiedInterrupt[];
   runError: RunError | null;
-  /** Sends a complete batch (RespondPermission for remembered approvals, then ResolveInterrupts). */
-  onSubmit: (s: Submission) => Promise<void>;
+  /** Items whose answer Go already keeps (`ThreadView.answered`, earlier Answer results). */
+  answered?: ReadonlySet<string> | undefined;
+  /** What still needs an answer before the run continues (default: every item not answered). */
+  waiting?: readonly string[] | undefined;
+  /** Sends one Answer call; rejects when Go refuses it (nothing is lost then). */
+  onAnswer: (batch: AnswerBatch) => Promise<AnswerResult>;
+}
+
+const NONE: ReadonlySet<string> = new Set();
+
+function without<T>(r: Record<string, T>, id: string): Record<string, T> {
+  if (!(id in r)) return r;
+  const c = { ...r };
+  delete c[id];
+  return c;
 }
 
 /**
- * Pending decisions for the open thread, above the composer. Each item is
- * staged on its own; the batch goes out when every item is staged (with one
- * item, answering it sends it). Unbound items are a status line only.
+ * Pending decisions for the open thread, above the composer. Each decision
+ * is sent at once, in its own Answer call; Go keeps it and continues the
+ * run when every item has an answer. A card that has an answer says how
+ * many others still wait, and can be changed until then (answering again
+ * replaces it). Only the form drafts are local. Unbound items are a status
+ * line only.
  */
-export function InterruptPanel({ threadId, items, runError, onSubmit }: InterruptPanelProps) {
+export function InterruptPanel({ threadId, items, runError, answered = NONE, waiting, onAnswer }: InterruptPanelProps) {
   const actionable = useMemo(() => items.filter((i) => i.kind !== 'unbound'), [items]);
   const unbound = useMemo(() => items.filter((i) => i.kind === 'unbound'), [items]);
   const batchKey = `${threadId}:${actionable.map((i) => i.interrupt.id).join('|')}`;
-  const [staged, setStaged] = useState<Record<string, Staged>>({});
-  const [busy, setBusy] = useState(false);
-  const [submitError, setSubmitError] = useState<string | null>(null);
+  /** The last decision Go accepted per item (or the one being sent). */
+  const [decisions, setDecisions] = useState<Record<string, Decision>>({});
+  const [sending, setSending] = useState<Record<string, true>>({});
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  /** Items reopened with "Change answer". */
+  const [changing, setChanging] = useState<Record<string, true>>({});
   const firstCard = useRef<HTMLElement>(null);
   const lastBatch = useRef<string>('');
+  const batchRef = useRef(batchKey);
+  batchRef.current = batchKey;
+  const decisionsRef = useRef(decisions);
+  decisionsRef.current = decisions;
 
-  // A new batch: clear local drafts and move focus to the first card.
+  // A new batch: clear local state and move focus to the first card.
   useEffect(() => {
     if (lastBatch.current === batchKey) return;
     lastBatch.current = batchKey;
-    setStaged({});
-    setSubmitError(null);
-    setBusy(false);
+    setDecisions({});
+    setSending({});
+    setErrors({});
+    setChanging({});
     if (actionable.length) firstCard.current?.focus();
   }, [batchKey, actionable.length]);
 
-  // Go rejected the batch after accepting the call (RUN_ERROR): answer again.
+  // Go rejected the batch after accepting the answers (RUN_ERROR): answer again.
   useEffect(() => {
     if (!runError) return;
-    setBusy(false);
-    setStaged({});
+    setDecisions({});
+    setChanging({});
   }, [runError]);
 
-  const submit = useCallback(
-    async (next: Record<string, Staged>) => {
-      const sub = buildSubmission(actionable, next);
-      if (!sub) return;
-      setBusy(true);
-      setSubmitError(null);
+  const decide = useCallback(
+    async (item: ClassifiedInterrupt, d: Decision) => {
+      const id = item.interrupt.id;
+      const key = batchRef.current;
+      const before = decisionsRef.current[id];
+      setDecisions((x) => ({ ...x, [id]: d }));
+      setSending((x) => ({ ...x, [id]: true }));
+      setErrors((x) => without(x, id));
       try {
-        await onSubmit(sub);
+        await onAnswer(answerBatch([{ item, decision: d }]));
+        if (batchRef.current !== key) return;
+        setChanging((x) => without(x, id));
       } catch (e) {
-        setSubmitError(e instanceof Error ? e.message : String(e));
-        setStaged({});
-        setBusy(false);
+        if (batchRef.current !== key) return;
+        // Refused (invalid-argument) or too late (conflict): the answer Go
+        // kept before, if any, still stands.
+        setDecisions((x) => {
+          if (x[id] !== d) return x;
+          if (before) return { ...x, [id]: before };
+          return without(x, id);
+        });
+        setErrors((x) => ({ ...x, [id]: e instanceof Error ? e.message : String(e) }));
+      } finally {
+        if (batchRef.current === key) setSending((x) => without(x, id));
       }
     },
-    [actionable, onSubmit],
+    [onAnswer],
   );
-
-  const stage = (id: string, s: Staged) => {
-    const next = { ...staged, [id]: s };
-    setStaged(next);
-    void submit(next);
-  };
-
-  const undo = (id: string) => {
-    const next = { ...staged };
-    delete next[id];
-    setStaged(next);
-  };
 
   if (!items.length) return null;
 
-  const answered = actionable.filter((i) => staged[i.interrupt.id]).length;
+  const has = (id: string) => !!decisions[id] || answered.has(id);
+  const answeredCount = actionable.filter((i) => has(i.interrupt.id)).length;
+  const stillWaiting = (waiting ?? actionable.map((i) => i.interrupt.id)).filter((id) => !has(id));
+  const anySending = Object.keys(sending).length > 0;
   const generalError =
-    submitError ??
-    (runError && !Object.keys(runError.itemErrors).length ? `Juncture could not use these answers: ${runError.message}` : null);
+    runError && !Object.keys(runError.itemErrors).length ? `Juncture could not use these answers: ${runError.message}` : null;
 
   return (
     <section className="interrupts" aria-label="Waiting for your decision">
       {actionable.length > 1 && (
         <div className="interrupts-counter" role="status" aria-live="polite">
-          {answered} of {actionable.length} answered
-          {answered < actionable.length && <span> · the answers are sent together</span>}
+          {answeredCount} of {actionable.length} answered
+          {answeredCount < actionable.length && <span> · the run continues once all are answered</span>}
         </div>
       )}
       {actionable.map((item, i) => {
         const id = item.interrupt.id;
-        const itemError = runError?.itemErrors[id];
+        const itemError = errors[id] ?? runError?.itemErrors[id];
+        const isChanging = !!changing[id];
+        const kept: KeptAnswer | undefined =
+          has(id) && !isChanging
+            ? { decision: decisions[id], waiting: stillWaiting.filter((x) => x !== id).length, sending: !!sending[id] }
+            : undefined;
+        const props = {
+          answer: kept,
+          busy: !!sending[id],
+          onDecide: (d: Decision) => void decide(item, d),
+          onChange: () => setChanging((x) => ({ ...x, [id]: true })),
+          onKeep: isChanging ? () => setChanging((x) => without(x, id)) : undefined,
+        };
         return (
           <article
             key={id}
             ref={i === 0 ? firstCard : undefined}
             tabIndex={-1}
-            className={`icard ${staged[id] ? 'is-staged' : ''}`}
+            className={`icard ${kept ? 'is-staged' : ''}`}
             aria-label={item.kind === 'approval' ? `Approval for ${item.toolName}` : 'Question'}
           >
             {item.kind === 'approval' ? (
-              <ApprovalCard
-                item={item}
-                staged={staged[id]}
-                busy={busy}
-                error={itemError}
-                onStage={(s) => stage(id, s)}
-                onUndo={() => undo(id)}
-              />
+              <ApprovalCard item={item} error={itemError} {...props} />
             ) : item.kind === 'question' ? (
-              <QuestionCard
-                item={item}
-                staged={staged[id]}
-                busy={busy}
-                error={itemError ?? generalError ?? undefined}
-                onStage={(s) => stage(id, s)}
-                onUndo={() => undo(id)}
-              />
+              <QuestionCard item={item} error={itemError ?? generalError ?? undefined} {...props} />
             ) : null}
           </article>
         );
@@ -128,7 +153,7 @@ export function InterruptPanel({ threadId, items, runError, onSubmit }: Interrup
           {generalError}
         </p>
       )}
-      {busy && (
+      {anySending && (
         <p className="interrupts-sending" role="status">
           Sending your decision…
         </p>

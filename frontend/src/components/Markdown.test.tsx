@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { render } from '@testing-library/react';
+import { render, waitFor } from '@testing-library/react';
 import { Markdown } from './Markdown';
 import { safeUrl } from '../lib/safeUrl';
 
@@ -53,7 +53,7 @@ describe('Markdown renderer with hostile payloads', () => {
     expect(container.textContent).toContain('<svg onload=alert(1)>');
   });
 
-  it('keeps ordinary Markdown: emphasis, lists, safe links, GFM tables and highlighted code', () => {
+  it('keeps ordinary Markdown: emphasis, lists, safe links, GFM tables and highlighted code', async () => {
     const { container } = render(
       <Markdown
         text={
@@ -67,7 +67,8 @@ describe('Markdown renderer with hostile payloads', () => {
     expect(a?.getAttribute('href')).toBe('https://example.org');
     expect(a?.getAttribute('rel')).toContain('noopener');
     expect(container.querySelector('table')).not.toBeNull();
-    expect(container.querySelector('code.hljs .hljs-keyword')?.textContent).toBe('const');
+    // highlight.js is loaded on demand: the code is highlighted once its grammar arrives.
+    await waitFor(() => expect(container.querySelector('code.hljs .hljs-keyword')?.textContent).toBe('const'));
   });
 
   it('does not highlight while streaming (plain code)', () => {

@@ -1,7 +1,7 @@
-import { memo, useContext, useRef, useState, type ComponentPropsWithoutRef, type ReactNode } from 'react';
+import { memo, useContext, useEffect, useReducer, useRef, useState, type ComponentPropsWithoutRef, type ReactNode } from 'react';
 import ReactMarkdown, { type Components } from 'react-markdown';
 import remarkGfm from 'remark-gfm';
-import rehypeHighlight from 'rehype-highlight';
+import { ensureLanguages, rehypeLazyHighlight, type LazyHighlightOptions } from '../lib/highlight';
 import { safeUrl } from '../lib/safeUrl';
 import { TransportContext } from '../transport';
 import { webCopyText, webOpenExternal } from '../transport/platform';
@@ -10,9 +10,11 @@ import './Markdown.css';
 // Model output is rendered through mdast → hast → React elements. There is
 // no rehype-raw: raw HTML in the text is shown as text, never parsed, and
 // nothing here uses innerHTML. Highlighting (lowlight) produces hast nodes.
+// highlight.js is loaded on demand (lib/highlight.ts): a code block whose
+// grammar is not loaded yet renders plain, as while streaming, and is
+// highlighted on the render after its grammar arrives.
 
 const remarkPlugins = [remarkGfm];
-const highlightPlugins = [[rehypeHighlight, { detect: false }] as [typeof rehypeHighlight, { detect: boolean }]];
 const noPlugins: [] = [];
 
 function urlTransform(url: string): string {
@@ -112,11 +114,25 @@ export interface MarkdownProps {
 }
 
 export const Markdown = memo(function Markdown({ text, highlight = true }: MarkdownProps): ReactNode {
+  const [, loaded] = useReducer((n: number) => n + 1, 0);
+  const opts = useRef<LazyHighlightOptions>({ missing: new Set() }).current;
+  opts.missing.clear(); // refilled by the plugin while ReactMarkdown renders below
+  useEffect(() => {
+    if (!highlight || opts.missing.size === 0) return;
+    let live = true;
+    ensureLanguages([...opts.missing]).then(
+      () => live && loaded(),
+      () => {}, // the chunk did not load: the code stays plain
+    );
+    return () => {
+      live = false;
+    };
+  });
   return (
     <div className="md">
       <ReactMarkdown
         remarkPlugins={remarkPlugins}
-        rehypePlugins={highlight ? highlightPlugins : noPlugins}
+        rehypePlugins={highlight ? [[rehypeLazyHighlight, opts]] : noPlugins}
         urlTransform={urlTransform}
         components={components}
         skipHtml={false}

@@ -1,9 +1,9 @@
 import { useId, useRef } from 'react';
 import type { JsonValue } from '../transport/json';
 import type { ClassifiedInterrupt } from '../state/interrupts';
-import type { Staged } from '../state/staging';
+import type { Decision } from '../state/answers';
 import { SchemaForm } from './SchemaForm';
-import { stagedLabel } from './ApprovalCard';
+import { AnsweredRow, type KeptAnswer } from './ApprovalCard';
 import type { Schema } from '../lib/schema';
 
 type Question = Extract<ClassifiedInterrupt, { kind: 'question' }>;
@@ -14,34 +14,38 @@ function hasFields(s: Schema | undefined): s is Schema {
   return !!s && Object.keys(s).some((k) => k !== '$schema' && k !== 'title' && k !== 'description');
 }
 
-function summarise(s: Staged): string {
-  if (s.kind !== 'answer') return '';
-  const t = JSON.stringify(s.payload);
+function summarise(d: Decision | undefined): string {
+  if (d?.kind !== 'answer') return '';
+  const t = JSON.stringify(d.payload);
   return t.length > 120 ? `${t.slice(0, 120)}…` : t;
 }
 
 /** A typed question from the agent: a form generated from its response schema. */
 export function QuestionCard({
   item,
-  staged,
-  onStage,
-  onUndo,
+  answer,
+  onDecide,
+  onChange,
+  onKeep,
   error,
   busy,
 }: {
   item: Question;
-  staged: Staged | undefined;
-  onStage: (s: Staged) => void;
-  onUndo: () => void;
+  /** The kept answer (shown instead of the form), or undefined while the card asks. */
+  answer: KeptAnswer | undefined;
+  onDecide: (d: Decision) => void;
+  onChange: () => void;
+  onKeep?: (() => void) | undefined;
   error?: string | undefined;
   busy: boolean;
 }) {
   const id = useId();
-  // The last answer, so Undo reopens the form with it filled in.
+  // The last answer, so "Change answer" reopens the form with it filled in.
   const last = useRef<JsonValue | undefined>(undefined);
   const schema = hasFields(item.schema) ? item.schema : FREE_TEXT;
   const title =
     typeof schema.title === 'string' && schema.title && schema !== FREE_TEXT ? schema.title : 'Juncture has a question';
+  const summary = summarise(answer?.decision);
   return (
     <>
       <header className="icard-head">
@@ -51,29 +55,37 @@ export function QuestionCard({
         </h3>
       </header>
       {item.interrupt.message && <p className="icard-message">{item.interrupt.message}</p>}
-      {staged ? (
-        <div className="icard-staged" role="status">
-          <span className={`icard-staged-label ${staged.kind}`}>{stagedLabel(staged)}</span>
-          {staged.kind === 'answer' && <span className="icard-staged-note mono">{summarise(staged)}</span>}
-          <button type="button" className="btn small subtle" onClick={onUndo} disabled={busy}>
-            Undo
-          </button>
-        </div>
-      ) : (
-        <SchemaForm
-          schema={schema}
-          submitLabel="Submit answer"
-          disabled={busy}
-          serverError={error ?? null}
-          initial={last.current}
-          onSubmit={(payload) => {
-            last.current = payload;
-            onStage({ kind: 'answer', payload });
-          }}
-          onCancel={() => onStage({ kind: 'cancel' })}
+      {answer ? (
+        <AnsweredRow
+          answer={answer}
+          busy={busy}
+          onChange={onChange}
+          note={summary ? <span className="icard-staged-note mono">{summary}</span> : undefined}
         />
+      ) : (
+        <>
+          <SchemaForm
+            schema={schema}
+            submitLabel="Submit answer"
+            disabled={busy}
+            serverError={error ?? null}
+            initial={last.current}
+            onSubmit={(payload) => {
+              last.current = payload;
+              onDecide({ kind: 'answer', payload });
+            }}
+            onCancel={() => onDecide({ kind: 'cancel' })}
+          />
+          {onKeep && (
+            <div className="icard-actions">
+              <button type="button" className="btn small subtle" disabled={busy} onClick={onKeep}>
+                Keep my answer
+              </button>
+            </div>
+          )}
+        </>
       )}
-      {staged && error && (
+      {answer && error && (
         <p className="icard-error" role="alert">
           {error}
         </p>

@@ -2,7 +2,7 @@ import { useCallback, useEffect, useMemo, useReducer, useRef, useState } from 'r
 import type { Transport } from '../transport';
 import { toJunctureError, type JunctureError } from '../transport';
 import type { AguiEvent } from '../transport/agui';
-import type { ClientToolResult, RememberScope, Resolution, Thread } from '../transport/contract';
+import type { AnswerBatch, AnswerResult, Thread } from '../transport/contract';
 import { threadReducer } from '../state/threadReducer';
 import { emptyThreadState, type ThreadState } from '../state/types';
 import { EventBatcher } from '../state/batcher';
@@ -18,10 +18,16 @@ export interface ThreadController {
   send: (text: string) => Promise<void>;
   stop: () => Promise<void>;
   removeQueued: (index: number) => Promise<void>;
-  resolve: (resolutions: Resolution[]) => Promise<void>;
-  respondPermission: (toolCallId: string, allow: boolean, remember: RememberScope | null) => Promise<void>;
-  completeClientTool: (toolCallId: string, result: ClientToolResult | null) => Promise<void>;
-  clientToolHandled: (toolCallId: string) => void;
+  /**
+   * Sends answers for the open thread in ONE `Answer` call (approvals,
+   * questions, client tool results). Go keeps them and continues the run
+   * once every pending item has one; until then the result lists what
+   * still waits. Rejects with a JunctureError (`invalid-argument`,
+   * `conflict` = too late) and nothing is lost.
+   */
+  answer: (batch: AnswerBatch) => Promise<AnswerResult>;
+  /** An answer for these ids was accepted elsewhere in this window (the client tool runner). */
+  noteAnswered: (ids: string[], result: AnswerResult) => void;
 }
 
 let localSeq = 0;
@@ -163,29 +169,27 @@ export function useThread(transport: Transport, onThreadCreated?: (t: Thread) =>
     [transport, withThread],
   );
 
-  const resolve = useCallback(
-    async (resolutions: Resolution[]) => {
-      await withThread((id) => transport.call('ResolveInterrupts', id, resolutions));
+  const answer = useCallback(
+    async (batch: AnswerBatch): Promise<AnswerResult> => {
+      const id = threadRef.current;
+      if (!id) throw toJunctureError(new Error('No conversation is open.'));
+      let r: AnswerResult;
+      try {
+        r = await transport.call('Answer', id, batch);
+      } catch (e) {
+        throw toJunctureError(e);
+      }
+      if (threadRef.current === id) {
+        const ids = [...batch.answers.map((a) => a.interruptId), ...batch.clientResults.map((c) => c.toolCallId)];
+        dispatch({ type: 'answered', ids, result: r });
+      }
+      return r;
     },
-    [transport, withThread],
+    [transport],
   );
 
-  const respondPermission = useCallback(
-    async (toolCallId: string, allow: boolean, remember: RememberScope | null) => {
-      await withThread((id) => transport.call('RespondPermission', id, toolCallId, allow, remember));
-    },
-    [transport, withThread],
-  );
-
-  const completeClientTool = useCallback(
-    async (toolCallId: string, result: ClientToolResult | null) => {
-      await withThread((id) => transport.call('CompleteClientTool', id, toolCallId, result));
-    },
-    [transport, withThread],
-  );
-
-  const clientToolHandled = useCallback((toolCallId: string) => {
-    dispatch({ type: 'clientToolHandled', toolCallId });
+  const noteAnswered = useCallback((ids: string[], result: AnswerResult) => {
+    dispatch({ type: 'answered', ids, result });
   }, []);
 
   const reload = useCallback(() => {
@@ -204,9 +208,7 @@ export function useThread(transport: Transport, onThreadCreated?: (t: Thread) =>
     send,
     stop,
     removeQueued,
-    resolve,
-    respondPermission,
-    completeClientTool,
-    clientToolHandled,
+    answer,
+    noteAnswered,
   };
 }

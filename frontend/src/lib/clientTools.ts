@@ -1,12 +1,19 @@
-// Client tools: tool calls the frontend executes and reports with
-// CompleteClientTool. `copy_to_clipboard {text}` and `open_url {url}`
-// (http/https only). A call is run automatically only when this window saw
-// it being made live (RUN_FINISHED with pendingToolCallIds); one restored
-// from GetThread after a restart waits for "Run now".
+// Client tools: tool calls the frontend executes and reports with `Answer`
+// (its `clientResults`). `copy_to_clipboard {text}` and `open_url {url}`
+// (http/https only); both ask for approval first, in Go.
+//
+// The window runs exactly what the runtime recorded for the pending call —
+// the `juncture.tool_state` `pending-client` event's `arguments` (approved,
+// edited by the person when they used "Edit arguments"), or
+// `ThreadView.clientTools[].arguments` after a load — never the arguments
+// streamed by TOOL_CALL_ARGS. A call is run automatically only when this
+// window saw its record live and its run finished with it pending
+// (RUN_FINISHED pendingToolCallIds); one restored from GetThread after a
+// restart waits for "Run now".
 
 import type { Transport } from '../transport';
 import type { AguiEvent } from '../transport/agui';
-import type { ClientToolResult } from '../transport/contract';
+import { parseToolStateEvent, type AnswerResult, type ClientToolAnswer, type ClientToolResult } from '../transport/contract';
 import { isObject, isString, tryParseJson } from '../transport/json';
 
 export const CLIENT_TOOLS = ['copy_to_clipboard', 'open_url'] as const;
@@ -21,8 +28,12 @@ export interface ClientToolCallInfo {
   threadId: string;
   toolCallId: string;
   name: string;
+  /** The recorded (approved) arguments, JSON text. */
   args: string;
 }
+
+/** Told after Go accepted a result (the open thread shows what still waits). */
+export type AnsweredListener = (threadId: string, toolCallId: string, result: AnswerResult) => void;
 
 /** What a call will do, for the confirmation card. */
 export function describeClientTool(name: string, args: string): string {
@@ -90,13 +101,17 @@ function hasUserActivation(): boolean {
 type Listener = () => void;
 
 /**
- * Watches the AG-UI stream of every thread, remembers the client tool calls
- * it saw being made, and runs them when their run finishes with them pending.
+ * Watches the AG-UI stream of every thread, remembers the runtime's record
+ * of each client tool call waiting for the window, and runs it when its
+ * run finishes with it pending.
  */
 export class ClientToolRunner {
   private seen = new Map<string, ClientToolCallInfo>();
+  /** Tool names from TOOL_CALL_START, for a record that leaves its name out. */
+  private names = new Map<string, string>();
   private statuses = new Map<string, RunnerStatus>();
   private listeners = new Set<Listener>();
+  private answered = new Set<AnsweredListener>();
   private version = 0;
 
   constructor(private readonly transport: Transport) {}
@@ -104,13 +119,20 @@ export class ClientToolRunner {
   observe(threadId: string, e: AguiEvent): void {
     switch (e.type) {
       case 'TOOL_CALL_START':
-        if ((CLIENT_TOOLS as readonly string[]).includes(e.toolCallName)) {
-          this.seen.set(e.toolCallId, { threadId, toolCallId: e.toolCallId, name: e.toolCallName, args: '' });
-        }
+        // Only the name: the arguments that run come from the record.
+        if (this.names.size > 1000) this.names.clear();
+        this.names.set(e.toolCallId, e.toolCallName);
         return;
-      case 'TOOL_CALL_ARGS': {
-        const c = this.seen.get(e.toolCallId);
-        if (c) c.args += e.delta;
+      case 'CUSTOM': {
+        if (e.name !== 'juncture.tool_state') return;
+        const ev = parseToolStateEvent(e.value);
+        if (!ev || ev.state !== 'pending-client' || ev.arguments === undefined) return;
+        this.seen.set(ev.toolCallId, {
+          threadId,
+          toolCallId: ev.toolCallId,
+          name: ev.toolName || this.names.get(ev.toolCallId) || '',
+          args: ev.arguments,
+        });
         return;
       }
       case 'RUN_FINISHED': {
@@ -152,12 +174,24 @@ export class ClientToolRunner {
     await this.report(c, null);
   }
 
+  /** Listens for accepted results; returns the unsubscribe function. */
+  onAnswered(l: AnsweredListener): () => void {
+    this.answered.add(l);
+    return () => {
+      this.answered.delete(l);
+    };
+  }
+
   private async report(c: ClientToolCallInfo, result: ClientToolResult | null): Promise<void> {
     this.set(c.toolCallId, { kind: 'running' });
+    const answer: ClientToolAnswer = result
+      ? { toolCallId: c.toolCallId, content: result.content, ...(result.isError ? { isError: true } : {}) }
+      : { toolCallId: c.toolCallId, content: '', cancelled: true };
     try {
-      await this.transport.call('CompleteClientTool', c.threadId, c.toolCallId, result);
+      const r = await this.transport.call('Answer', c.threadId, { answers: [], clientResults: [answer] });
       this.set(c.toolCallId, { kind: 'done' });
       this.seen.delete(c.toolCallId);
+      for (const l of [...this.answered]) l(c.threadId, c.toolCallId, r);
     } catch (e) {
       this.set(c.toolCallId, { kind: 'error', message: e instanceof Error ? e.message : String(e) });
     }

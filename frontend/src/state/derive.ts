@@ -26,6 +26,10 @@ export interface ThreadDerived {
   actionable: ClassifiedInterrupt[];
   unbound: ClassifiedInterrupt[];
   clientTools: PendingClientTool[];
+  /** Items whose answer Go keeps while the rest of the batch waits. */
+  answered: ReadonlySet<string>;
+  /** Items that still need an answer before the run continues (interrupt ids, client tool call ids). */
+  waiting: string[];
   queued: string[];
   lastUserText: string | null;
   streaming: boolean;
@@ -90,6 +94,10 @@ export function deriveThread(s: ThreadState): ThreadDerived {
   else if (actionable.length) status = 'awaiting-decisions';
   else if (s.phase === 'error') status = 'error';
   else status = 'idle';
+  const answered = new Set(s.answered);
+  const waiting =
+    s.waiting ??
+    [...actionable.map((c) => c.interrupt.id), ...s.clientTools.map((c) => c.toolCallId)].filter((id) => !answered.has(id));
   const lu = lastUser >= 0 ? s.messages[lastUser]! : null;
   const d: ThreadDerived = {
     items,
@@ -100,6 +108,8 @@ export function deriveThread(s: ThreadState): ThreadDerived {
     actionable,
     unbound,
     clientTools: s.clientTools,
+    answered,
+    waiting,
     queued: s.queued,
     lastUserText: lu ? lu.content : null,
     streaming,

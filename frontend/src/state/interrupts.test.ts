@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { classifyInterrupt, readBinding, approvalPayload } from './interrupts';
-import { buildSubmission, cancelAll, type Staged } from './staging';
+import { answerBatch, cancelAll, clientResultBatch, toItemAnswer, type Decision } from './answers';
 import type { Interrupt } from '../transport/contract';
 import { fixtures } from '../test/fixtures';
 
@@ -76,56 +76,68 @@ describe('classifyInterrupt', () => {
   });
 });
 
-describe('buildSubmission', () => {
+describe('toItemAnswer (one Answer per decision)', () => {
   const items = interruptsOf().map((i) => classifyInterrupt(i, {}));
   const [w, r, q] = items.map((i) => i.interrupt.id);
+  const [wi, ri, qi] = items;
 
-  it('waits until every actionable item is staged (unbound ones excluded)', () => {
-    expect(buildSubmission(items, { [w!]: { kind: 'approve' } })).toBeNull();
-  });
-
-  it('sends remembered approvals through RespondPermission, then the complete batch', () => {
-    const staged: Record<string, Staged> = {
-      [w!]: { kind: 'deny', reason: 'wrong file' },
-      [r!]: { kind: 'approve', remember: { scope: 'command-prefix', pattern: 'git status' } },
-      [q!]: { kind: 'answer', payload: { list: 'home' } },
-    };
-    expect(buildSubmission(items, staged)).toEqual({
-      permissions: [{ toolCallId: 'tc-r', allow: true, remember: { scope: 'command-prefix', pattern: 'git status' } }],
-      resolutions: [
-        { interruptId: 'approval_tc-w', status: 'resolved', payload: { approved: false, payload: { reason: 'wrong file' } } },
-        { interruptId: 'approval_tc-r', status: 'resolved', payload: { approved: true } },
-        { interruptId: q, status: 'resolved', payload: { list: 'home' } },
-      ],
+  it('a single decision is a batch of that one item (unbound ones are never answered)', () => {
+    expect(answerBatch([{ item: wi!, decision: { kind: 'approve' } }])).toEqual({
+      answers: [{ interruptId: w, status: 'resolved', payload: { approved: true } }],
+      clientResults: [],
     });
   });
 
-  it('only RespondPermission calls when every item is a remembered approval', () => {
-    const two = items.slice(0, 2);
-    const staged: Record<string, Staged> = {
-      [w!]: { kind: 'approve', remember: { scope: 'tool' } },
-      [r!]: { kind: 'approve', remember: { scope: 'command-prefix', pattern: 'git status' } },
-    };
-    expect(buildSubmission(two, staged)).toEqual({
-      permissions: [
-        { toolCallId: 'tc-w', allow: true, remember: { scope: 'tool' } },
-        { toolCallId: 'tc-r', allow: true, remember: { scope: 'command-prefix', pattern: 'git status' } },
-      ],
-      resolutions: [],
+  it('a remembered approval carries its rule inside the ItemAnswer (no RespondPermission first)', () => {
+    const decisions: [typeof wi, Decision][] = [
+      [wi, { kind: 'deny', reason: 'wrong file' }],
+      [ri, { kind: 'approve', remember: { scope: 'command-prefix', pattern: 'git status' } }],
+      [qi, { kind: 'answer', payload: { list: 'home' } }],
+    ];
+    expect(decisions.map(([item, d]) => toItemAnswer(item!, d))).toEqual([
+      { interruptId: 'approval_tc-w', status: 'resolved', payload: { approved: false, payload: { reason: 'wrong file' } } },
+      {
+        interruptId: 'approval_tc-r',
+        status: 'resolved',
+        payload: { approved: true },
+        remember: { scope: 'command-prefix', pattern: 'git status' },
+      },
+      { interruptId: q, status: 'resolved', payload: { list: 'home' } },
+    ]);
+  });
+
+  it('every item a remembered approval: each ItemAnswer has its own rule', () => {
+    expect(toItemAnswer(wi!, { kind: 'approve', remember: { scope: 'tool' } })).toEqual({
+      interruptId: 'approval_tc-w',
+      status: 'resolved',
+      payload: { approved: true },
+      remember: { scope: 'tool' },
+    });
+    expect(toItemAnswer(ri!, { kind: 'approve', remember: { scope: 'command-prefix', pattern: 'git status' } })).toEqual({
+      interruptId: 'approval_tc-r',
+      status: 'resolved',
+      payload: { approved: true },
+      remember: { scope: 'command-prefix', pattern: 'git status' },
     });
   });
 
-  it('cancel stages a cancelled entry without payload; cancelAll covers every bound item', () => {
-    const staged: Record<string, Staged> = {
-      [w!]: { kind: 'approve', editedArgs: { path: 'x' } },
-      [r!]: { kind: 'approve' },
-      [q!]: { kind: 'cancel' },
-    };
-    expect(buildSubmission(items, staged)?.resolutions).toEqual([
+  it('cancel is a cancelled entry without payload; cancelAll covers every bound item', () => {
+    expect(answerBatch([
+      { item: wi!, decision: { kind: 'approve', editedArgs: { path: 'x' } } },
+      { item: ri!, decision: { kind: 'approve' } },
+      { item: qi!, decision: { kind: 'cancel' } },
+    ]).answers).toEqual([
       { interruptId: w, status: 'resolved', payload: { approved: true, editedArgs: { path: 'x' } } },
       { interruptId: r, status: 'resolved', payload: { approved: true } },
       { interruptId: q, status: 'cancelled' },
     ]);
     expect(cancelAll(items).map((x) => x.interruptId)).toEqual([w, r, q]);
+  });
+
+  it('a client tool outcome is an Answer with only clientResults', () => {
+    expect(clientResultBatch({ toolCallId: 'tc-c', content: '', cancelled: true })).toEqual({
+      answers: [],
+      clientResults: [{ toolCallId: 'tc-c', content: '', cancelled: true }],
+    });
   });
 });

@@ -57,7 +57,9 @@ export function stateFromView(view: ThreadView, prev?: ThreadState): ThreadState
         t.result = r.content;
         if (r.isError) t.isError = true;
       }
-      const st = view.toolStates[c.id];
+      // Go's state is authoritative (denied, dismissed and interrupted calls
+      // are errors to the model but not "failed"); derive only without one.
+      const st = view.toolStates[c.id] ?? r?.toolState;
       if (st) t.state = st;
       else if (r) t.state = r.isError ? 'failed' : 'done';
       tools[c.id] = t;
@@ -68,6 +70,7 @@ export function stateFromView(view: ThreadView, prev?: ThreadState): ThreadState
   s.toolCalls = tools;
   s.queued = view.queued;
   s.interrupts = view.interrupts;
+  s.answered = view.answered;
   s.clientTools = view.clientTools
     .filter((c) => c.state === 'pending' || c.state === '')
     .map((c) => ({ toolCallId: c.toolCallId, toolName: c.toolName, arguments: c.arguments || '{}', restored: true }));

@@ -2,8 +2,12 @@
 // live details (tool states, statuses) the snapshot does not carry.
 
 import type { AguiMessage } from '../transport/agui';
+import type { ToolState } from '../transport/contract';
 import { Draft, TERMINAL_TOOL_STATES, asRole, newMessage } from './draft';
 import { INTERRUPT_MARKER, type ToolCallView, type UIMessage } from './types';
+
+/** States a stored result settles (Go's tool state events keep terminal ones). */
+const OPEN_STATES: ReadonlySet<ToolState> = new Set(['running', 'awaiting-approval', 'awaiting-answer', 'pending-client']);
 
 export function applyMessagesSnapshot(d: Draft, snapshot: AguiMessage[], ts: number): void {
   const prevMsgs = new Map(d.s.messages.map((m) => [m.id, m]));
@@ -20,7 +24,7 @@ export function applyMessagesSnapshot(d: Draft, snapshot: AguiMessage[], ts: num
         if (sm.error) {
           t.isError = true;
           if (!t.state || !TERMINAL_TOOL_STATES.has(t.state)) t.state = 'failed';
-        } else if (!t.state || t.state === 'running' || t.state === 'awaiting-approval') t.state = 'done';
+        } else if (!t.state || OPEN_STATES.has(t.state)) t.state = 'done';
         tools[t.id] = t;
       } else {
         const m = newMessage(sm.id, 'tool', ts, null);

@@ -2,10 +2,10 @@
 // (live tool states, stop, message errors).
 
 import type { AguiEvent } from '../transport/agui';
-import { isObject, isString, isStringArray, optStr, str } from '../transport/json';
-import { isToolState } from '../transport/contract';
+import { isObject, optStr, str } from '../transport/json';
+import { parseMessageErrorEvent, parseStoppedEvent, parseToolStateEvent, type ToolState } from '../transport/contract';
 import { Draft, newMessage } from './draft';
-import { addClientTools, stubTool } from './toolEvents';
+import { expectClientTools, recordClientTool, stubTool } from './toolEvents';
 import type { RunError } from './types';
 
 function finishStreaming(d: Draft, to: 'complete' | 'interrupted'): void {
@@ -36,6 +36,9 @@ function parseRunError(e: Extract<AguiEvent, { type: 'RUN_ERROR' }>): RunError {
   return err;
 }
 
+/** States of a call that a cancelled run leaves open (Go names each call's fate; this is the fallback). */
+const OPEN_STATES: ReadonlySet<ToolState> = new Set(['running', 'awaiting-approval', 'awaiting-answer']);
+
 type RunEvent = Extract<AguiEvent, { type: 'RUN_STARTED' | 'RUN_FINISHED' | 'RUN_ERROR' }>;
 
 export function applyRunEvent(d: Draft, e: RunEvent): void {
@@ -46,6 +49,8 @@ export function applyRunEvent(d: Draft, e: RunEvent): void {
       d.s.runError = null;
       d.s.interrupts = [];
       d.s.clientTools = [];
+      d.s.answered = [];
+      d.s.waiting = null;
       return;
     case 'RUN_FINISHED': {
       const cancelled = e.outcome.type === 'cancelled';
@@ -54,7 +59,7 @@ export function applyRunEvent(d: Draft, e: RunEvent): void {
         // Go reports each call's fate with juncture.tool_state; this is the
         // fallback for calls left without one.
         for (const t of Object.values(d.s.toolCalls)) {
-          if (t.result !== undefined || (t.state && t.state !== 'running' && t.state !== 'awaiting-approval')) continue;
+          if (t.result !== undefined || (t.state && !OPEN_STATES.has(t.state))) continue;
           if (d.s.runId && t.runId && t.runId !== d.s.runId) continue;
           const c = d.tool(t.id);
           if (c) c.state = t.state === 'running' ? 'interrupted-mid-run' : 'interrupted';
@@ -62,6 +67,8 @@ export function applyRunEvent(d: Draft, e: RunEvent): void {
       }
       d.s.runError = null;
       d.s.runId = null;
+      d.s.answered = [];
+      d.s.waiting = null;
       if (e.outcome.type === 'interrupt') {
         d.s.phase = 'awaiting';
         d.s.interrupts = e.outcome.interrupts;
@@ -76,7 +83,7 @@ export function applyRunEvent(d: Draft, e: RunEvent): void {
             .filter((t) => t.state === 'pending-client' && t.result === undefined)
             .map((t) => t.id);
         }
-        addClientTools(d, ids);
+        expectClientTools(d, ids);
       }
       return;
     }
@@ -94,18 +101,28 @@ export function applyCustom(d: Draft, name: string, value: unknown, ts: number):
   if (!isObject(value)) return;
   switch (name) {
     case 'juncture.tool_state': {
-      const id = optStr(value, 'toolCallId');
-      if (!id || !isToolState(value.state)) return;
-      const t = stubTool(d, id);
-      t.state = value.state;
-      if (isString(value.result)) t.result = value.result;
-      if (value.state === 'failed') t.isError = true;
-      if (value.state === 'pending-client') addClientTools(d, [id]);
+      const ev = parseToolStateEvent(value);
+      if (!ev) return;
+      const t = stubTool(d, ev.toolCallId);
+      t.state = ev.state;
+      if (ev.state === 'failed') t.isError = true;
+      if (ev.toolName && !t.name) t.name = ev.toolName;
+      if (ev.state === 'pending-client') {
+        // The window runs exactly what the runtime recorded (approved, maybe
+        // edited); a record without arguments is fetched with GetThread.
+        if (ev.arguments !== undefined) {
+          recordClientTool(d, { toolCallId: ev.toolCallId, toolName: ev.toolName, arguments: ev.arguments, edited: ev.edited });
+        } else {
+          expectClientTools(d, [ev.toolCallId]);
+        }
+      }
       return;
     }
     case 'juncture.stopped': {
-      const dropped = isStringArray(value.droppedToolCallIds) ? value.droppedToolCallIds : [];
-      const mid = optStr(value, 'messageId');
+      const stopped = parseStoppedEvent(value);
+      if (!stopped) return;
+      const dropped = stopped.droppedToolCallIds;
+      const mid = stopped.messageId;
       let m = mid ? d.msg(mid) : null;
       if (!m) {
         const ms = d.s.messages;
@@ -137,10 +154,12 @@ export function applyCustom(d: Draft, name: string, value: unknown, ts: number):
       return;
     }
     case 'juncture.message_error': {
-      const id = optStr(value, 'messageId');
-      const error = str(value, 'error', 'The model endpoint returned an error.');
+      const me = parseMessageErrorEvent(value);
+      if (!me) return;
+      const id = me.messageId;
+      const error = me.error || 'The model endpoint returned an error.';
       let m = id ? d.msg(id) : null;
-      if (!m) m = d.push(newMessage(id ?? `error-${ts}`, 'assistant', ts, d.s.runId));
+      if (!m) m = d.push(newMessage(id || `error-${ts}`, 'assistant', ts, d.s.runId));
       m.status = 'error';
       m.error = error;
       m.placeholder = false;

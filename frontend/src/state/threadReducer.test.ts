@@ -252,6 +252,8 @@ describe('load from GetThread', () => {
     running: false,
     queued: ['later'],
     interrupts: [],
+    interruptKinds: {},
+    answered: [],
     clientTools: [
       {
         toolCallId: 'c1',
@@ -400,6 +402,130 @@ describe('load from GetThread', () => {
     expect(deriveThread(s).queued).toEqual(['a', 'b']);
   });
 });
+
+describe('protocol state owned by Go', () => {
+  const base: ThreadView = {
+    thread: { id: 'th-1', title: 'T', pinned: false, createdAt: 1, updatedAt: 1 },
+    messages: [],
+    running: false,
+    queued: [],
+    interrupts: [],
+    interruptKinds: {},
+    answered: [],
+    clientTools: [],
+    toolStates: {},
+  };
+
+  it("a loaded view's tool states win over deriving them from the result (denied, dismissed, awaiting-answer)", () => {
+    const s = threadReducer(emptyThreadState('th-1'), {
+      type: 'load',
+      view: {
+        ...base,
+        messages: [
+          {
+            id: 'a',
+            threadId: 'th-1',
+            role: 'assistant',
+            content: '',
+            toolCalls: [
+              { id: 'd', name: 'write_file', arguments: '{}' },
+              { id: 'q', name: 'ask_user', arguments: '{}' },
+              { id: 'x', name: 'ask_user', arguments: '{}' },
+              { id: 'f', name: 'read_file', arguments: '{}' },
+              { id: 'm', name: 'run_command', arguments: '{}' },
+            ],
+            status: 'complete',
+            createdAt: 1,
+          },
+          { id: 'td', threadId: 'th-1', role: 'tool', toolCallId: 'd', content: 'Denied: wrong file', isError: true, status: 'complete', createdAt: 2 },
+          { id: 'tx', threadId: 'th-1', role: 'tool', toolCallId: 'x', content: 'Interrupted: dismissed', isError: true, status: 'complete', createdAt: 3 },
+          { id: 'tf', threadId: 'th-1', role: 'tool', toolCallId: 'f', content: 'no such file', isError: true, status: 'complete', createdAt: 4 },
+          // Go stored the state with the result (no toolStates entry for it).
+          { id: 'tm', threadId: 'th-1', role: 'tool', toolCallId: 'm', content: 'No.', isError: true, toolState: 'denied', status: 'complete', createdAt: 5 },
+        ],
+        toolStates: { d: 'denied', q: 'awaiting-answer', x: 'interrupted' },
+      },
+    });
+    expect(Object.fromEntries(Object.values(s.toolCalls).map((t) => [t.id, t.state]))).toEqual({
+      d: 'denied',
+      q: 'awaiting-answer',
+      x: 'interrupted',
+      f: 'failed', // no state from Go: derived from the error result
+      m: 'denied',
+    });
+  });
+
+  it('keeps a live awaiting-answer tool state (it used to be dropped)', () => {
+    const s = run([
+      { type: 'RUN_STARTED', threadId: 'th-1', runId: 'r' },
+      { type: 'TOOL_CALL_START', toolCallId: 'q', toolCallName: 'ask_user' },
+      { type: 'TOOL_CALL_END', toolCallId: 'q' },
+      { type: 'CUSTOM', name: 'juncture.tool_state', value: { toolCallId: 'q', state: 'awaiting-answer' } },
+    ]);
+    expect(s.toolCalls.q?.state).toBe('awaiting-answer');
+  });
+
+  it('a pending client call takes its arguments from the pending-client record, not from TOOL_CALL_ARGS', () => {
+    const s = run([
+      { type: 'RUN_STARTED', threadId: 'th-1', runId: 'r' },
+      { type: 'TOOL_CALL_START', toolCallId: 'o', toolCallName: 'open_url' },
+      { type: 'TOOL_CALL_ARGS', toolCallId: 'o', delta: '{"url":"https://a.example/original"}' },
+      { type: 'TOOL_CALL_END', toolCallId: 'o' },
+      {
+        type: 'CUSTOM',
+        name: 'juncture.tool_state',
+        value: { toolCallId: 'o', state: 'pending-client', toolName: 'open_url', arguments: '{"url":"https://b.example/edited"}', edited: true },
+      },
+      { type: 'RUN_FINISHED', threadId: 'th-1', runId: 'r', outcome: { type: 'success', pendingToolCallIds: ['o'] } },
+    ]);
+    expect(deriveThread(s).clientTools).toEqual([
+      { toolCallId: 'o', toolName: 'open_url', arguments: '{"url":"https://b.example/edited"}', edited: true, restored: false },
+    ]);
+    expect(s.toolCalls.o?.state).toBe('pending-client');
+    expect(s.needsResync).toBe(false);
+  });
+
+  it('a pending client call without a record is never guessed from the stream: it is fetched', () => {
+    const s = run([
+      { type: 'RUN_STARTED', threadId: 'th-1', runId: 'r' },
+      { type: 'TOOL_CALL_START', toolCallId: 'o', toolCallName: 'open_url' },
+      { type: 'TOOL_CALL_ARGS', toolCallId: 'o', delta: '{"url":"https://a.example/original"}' },
+      { type: 'TOOL_CALL_END', toolCallId: 'o' },
+      { type: 'RUN_FINISHED', threadId: 'th-1', runId: 'r', outcome: { type: 'success', pendingToolCallIds: ['o'] } },
+    ]);
+    expect(s.clientTools).toEqual([]);
+    expect(s.toolCalls.o?.state).toBe('pending-client');
+    expect(s.needsResync).toBe(true);
+  });
+
+  it('Answer results: partial answers are kept per item until the run continues', () => {
+    const paused = threadReducer(emptyThreadState('th-1'), {
+      type: 'load',
+      view: { ...base, interrupts: interruptsOf(fixtures.interrupt), answered: ['approval_tc-w'] },
+    });
+    expect([...deriveThread(paused).answered]).toEqual(['approval_tc-w']);
+    expect(deriveThread(paused).waiting).toEqual(['approval_tc-r', 'interrupt-1767225600000-2tnxhxy']);
+    const more = threadReducer(paused, {
+      type: 'answered',
+      ids: ['approval_tc-r'],
+      result: { continued: false, waiting: ['interrupt-1767225600000-2tnxhxy'] },
+    });
+    expect([...deriveThread(more).answered]).toEqual(['approval_tc-w', 'approval_tc-r']);
+    expect(deriveThread(more).waiting).toEqual(['interrupt-1767225600000-2tnxhxy']);
+    // A stale result for items no longer pending changes nothing.
+    expect(threadReducer(more, { type: 'answered', ids: ['gone'], result: { continued: false, waiting: [] } })).toBe(more);
+    // The continuation starts: the new run has nothing answered.
+    const next = run([{ type: 'RUN_STARTED', threadId: 'th-1', runId: 'run-3b', parentRunId: 'run-3' }], false, more);
+    expect(next.answered).toEqual([]);
+    expect(next.waiting).toBeNull();
+  });
+});
+
+function interruptsOf(events: AguiEvent[]) {
+  const last = events[events.length - 1]!;
+  if (last.type !== 'RUN_FINISHED' || last.outcome.type !== 'interrupt') throw new Error('fixture');
+  return last.outcome.interrupts;
+}
 
 describe('reduceEvents', () => {
   it('returns the same state for an empty batch', () => {

@@ -39,8 +39,14 @@ export function threadReducer(state: ThreadState, action: ThreadAction): ThreadS
     }
     case 'dropLocal':
       return { ...state, messages: state.messages.filter((m) => !(m.local && m.id === action.id)) };
-    case 'clientToolHandled':
-      return { ...state, clientTools: state.clientTools.filter((c) => c.toolCallId !== action.toolCallId) };
+    case 'answered': {
+      // Only answers for items still pending here count (a late result of
+      // a batch that has since continued changes nothing).
+      const pending = new Set([...state.interrupts.map((i) => i.id), ...state.clientTools.map((c) => c.toolCallId)]);
+      const ids = action.ids.filter((id) => pending.has(id));
+      if (!ids.length || action.result.continued) return state;
+      return { ...state, answered: [...new Set([...state.answered, ...ids])], waiting: action.result.waiting };
+    }
     case 'resynced':
       return state.needsResync ? { ...state, needsResync: false } : state;
     case 'setThread':

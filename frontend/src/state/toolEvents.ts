@@ -50,19 +50,46 @@ export function stubTool(d: Draft, id: string): ToolCallView {
   return d.tool(id) ?? d.setTool({ id, name: '', args: '', argsComplete: true, messageId: '' });
 }
 
-export function addClientTools(d: Draft, ids: string[]): void {
-  if (!ids.length) return;
+/**
+ * Records a client tool call the window must run, from the runtime's
+ * record (the `pending-client` tool state): the approved arguments, never
+ * the streamed ones.
+ */
+export function recordClientTool(
+  d: Draft,
+  rec: { toolCallId: string; toolName?: string | undefined; arguments: string; edited?: boolean | undefined },
+): void {
+  const t = d.tool(rec.toolCallId);
+  if (t && t.result !== undefined) return;
+  if (t) t.state = 'pending-client';
+  const c: PendingClientTool = {
+    toolCallId: rec.toolCallId,
+    toolName: rec.toolName || t?.name || '',
+    arguments: rec.arguments || '{}',
+    restored: false,
+  };
+  if (rec.edited) c.edited = true;
+  const i = d.s.clientTools.findIndex((x) => x.toolCallId === rec.toolCallId);
+  d.s.clientTools = i < 0 ? [...d.s.clientTools, c] : d.s.clientTools.map((x, j) => (j === i ? c : x));
+}
+
+/**
+ * A run ended with these client calls pending. Each should have its record
+ * already; one without (its tool state event was missed) is fetched with
+ * GetThread at the next quiet point instead of being guessed from the stream.
+ */
+export function expectClientTools(d: Draft, ids: readonly string[]): void {
   const have = new Set(d.s.clientTools.map((c) => c.toolCallId));
-  const add: PendingClientTool[] = [];
   for (const id of ids) {
     if (have.has(id)) continue;
-    const t = d.tool(id);
+    const t = d.s.toolCalls[id];
     if (t && t.result !== undefined) continue;
-    if (t) t.state = 'pending-client';
-    add.push({ toolCallId: id, toolName: t?.name ?? '', arguments: t?.args || '{}', restored: false });
-    have.add(id);
+    if (t) {
+      const c = d.tool(id);
+      if (c) c.state = 'pending-client';
+    }
+    d.s.needsResync = true;
   }
-  if (add.length) d.s.clientTools = [...d.s.clientTools, ...add];
 }
 
 type ToolEvent = Extract<

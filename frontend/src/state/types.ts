@@ -1,4 +1,4 @@
-import type { Interrupt, MessageStatus, Thread, ThreadView, ToolState } from '../transport/contract';
+import type { AnswerResult, Interrupt, MessageStatus, Thread, ThreadView, ToolState } from '../transport/contract';
 import type { AguiEvent } from '../transport/agui';
 
 export const INTERRUPT_MARKER = '<system>User interrupted this message</system>';
@@ -48,10 +48,18 @@ export interface RunError {
   itemErrors: Record<string, string>;
 }
 
+/**
+ * A client tool call waiting for this window, from the runtime's record of
+ * it (the `pending-client` tool state event, or `ThreadView.clientTools`
+ * after a load): `arguments` are the approved ones — edited by the person
+ * when `edited` — never the streamed TOOL_CALL_ARGS.
+ */
 export interface PendingClientTool {
   toolCallId: string;
   toolName: string;
   arguments: string;
+  /** The person edited the arguments on the approval card. */
+  edited?: true;
   /** Restored from GetThread (e.g. after a restart): never run automatically. */
   restored: boolean;
 }
@@ -67,6 +75,10 @@ export interface ThreadState {
   runError: RunError | null;
   interrupts: Interrupt[];
   clientTools: PendingClientTool[];
+  /** Pending items (interrupt ids, client tool call ids) whose answer Go keeps: the batch is not complete yet. */
+  answered: string[];
+  /** What the last Answer said still needs an answer; null = not known (derive it). */
+  waiting: string[] | null;
   queued: string[];
   agentState: unknown;
   /** Reasoning message / span id → the UI message that shows it. */
@@ -85,7 +97,8 @@ export type ThreadAction =
   | { type: 'queue'; queued: string[] }
   | { type: 'localUser'; id: string; text: string; createdAt: number }
   | { type: 'dropLocal'; id: string }
-  | { type: 'clientToolHandled'; toolCallId: string }
+  /** An Answer call was accepted for these item ids. */
+  | { type: 'answered'; ids: string[]; result: AnswerResult }
   | { type: 'resynced' }
   | { type: 'setThread'; thread: Thread };
 
@@ -101,6 +114,8 @@ export function emptyThreadState(threadId: string | null = null, thread: Thread 
     runError: null,
     interrupts: [],
     clientTools: [],
+    answered: [],
+    waiting: null,
     queued: [],
     agentState: null,
     reasoningTarget: {},

@@ -33,11 +33,23 @@ export function bigThreadView(id: string, n: number): ThreadView {
     running: false,
     queued: [],
     interrupts: [],
+    interruptKinds: {},
     clientTools: [],
     toolStates: {},
+    answered: [],
   };
 }
 
 export function emptyView(t: Thread): ThreadView {
-  return { thread: t, messages: [], running: false, queued: [], interrupts: [], clientTools: [], toolStates: {} };
+  return {
+    thread: t,
+    messages: [],
+    running: false,
+    queued: [],
+    interrupts: [],
+    interruptKinds: {},
+    clientTools: [],
+    toolStates: {},
+    answered: [],
+  };
 }

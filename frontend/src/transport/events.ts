@@ -4,11 +4,13 @@
 
 import { isObject, isString, isStringArray, optStr } from './json';
 import { parseAguiEvent, type AguiEvent } from './agui';
+import type { Refine } from './contract';
+import type { AGUIEvent, QueueEvent, ThreadsEvent } from './contract.gen';
 
 export interface EventMap {
-  agui: { threadId: string; event: AguiEvent };
-  threads: { threadId?: string };
-  queue: { threadId: string; queued: string[] };
+  agui: Refine<AGUIEvent, { event: AguiEvent }>;
+  threads: ThreadsEvent;
+  queue: QueueEvent;
   connection: { state: 'connected' | 'disconnected' | 'reconnected' };
 }
 

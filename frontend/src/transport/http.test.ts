@@ -112,6 +112,50 @@ describe('HttpTransport.call', () => {
     await expect(t.call('Status')).rejects.toMatchObject({ code: 'bad-response' });
   });
 
+  it('Answer posts the batch (remember inside its item) and parses what still waits', async () => {
+    fetchMock.mockResolvedValue(jsonResponse(200, { continued: false, waiting: ['q-1'] }));
+    const t = new HttpTransport({ token: 'x' });
+    const batch = {
+      answers: [
+        { interruptId: 'approval_tc-r', status: 'resolved' as const, payload: { approved: true }, remember: { scope: 'tool' as const } },
+      ],
+      clientResults: [],
+    };
+    await expect(t.call('Answer', 'th-1', batch)).resolves.toEqual({ continued: false, waiting: ['q-1'] });
+    const [url, init] = fetchMock.mock.calls[0]!;
+    expect(url).toBe('/api/call/Answer');
+    expect(JSON.parse(String(init?.body))).toEqual(['th-1', batch]);
+    fetchMock.mockResolvedValue(
+      jsonResponse(400, { error: { code: 'invalid-argument', message: 'Missing answer.', details: { code: 'incomplete-batch', runId: 'run-3' } } }),
+    );
+    await expect(t.call('Answer', 'th-1', batch)).rejects.toMatchObject({
+      code: 'invalid-argument',
+      details: { code: 'incomplete-batch', runId: 'run-3' },
+    });
+  });
+
+  it('GetThread keeps every generated tool state (awaiting-answer too) and the answered list', async () => {
+    fetchMock.mockResolvedValue(
+      jsonResponse(200, {
+        thread: { id: 'th', title: 't', pinned: false, createdAt: 1, updatedAt: 1 },
+        messages: [],
+        running: false,
+        queued: null,
+        interrupts: [],
+        interruptKinds: { 'q-1': 'generic', odd: 'weird' },
+        clientTools: [],
+        toolStates: { a: 'awaiting-answer', b: 'denied', c: 'made-up' },
+        answered: ['q-1'],
+      }),
+    );
+    const t = new HttpTransport({ token: 'x' });
+    const v = await t.call('GetThread', 'th');
+    expect(v.toolStates).toEqual({ a: 'awaiting-answer', b: 'denied' });
+    expect(v.answered).toEqual(['q-1']);
+    expect(v.interruptKinds).toEqual({ 'q-1': 'generic' });
+    expect(v.queued).toEqual([]);
+  });
+
   it('narrows results: a malformed thread view is rejected, not passed on', async () => {
     fetchMock.mockResolvedValue(jsonResponse(200, { thread: { title: 'no id' }, messages: [] }));
     const t = new HttpTransport({ token: 'x' });

@@ -56,6 +56,12 @@ export function obj(o: Record<string, unknown>, k: string): Record<string, unkno
   return isObject(v) ? v : undefined;
 }
 
+/** Reads `o[k]` as a JSON object (deep-checked); undefined otherwise. */
+export function jsonObj(o: Record<string, unknown>, k: string): JsonObject | undefined {
+  const v = o[k];
+  return isObject(v) && isJsonValue(v) ? (v as JsonObject) : undefined;
+}
+
 /** Deep check that a value is plain JSON (used before sending user-built payloads). */
 export function isJsonValue(v: unknown): v is JsonValue {
   if (v === null || typeof v === 'string' || typeof v === 'boolean') return true;

@@ -1,8 +1,13 @@
 // The method map: argument tuples and result parsers for every contract
 // method. `Transport.call` is typed from it, and every result is narrowed
-// from `unknown` by the parser before it reaches a component.
+// from `unknown` by the parser before it reaches a component. Both are
+// checked against Go's method set (contract.gen.ts `Methods`): every bound
+// method is listed, each tuple fits Go's arguments and each parser returns
+// Go's result type.
 
+import type { Methods } from './contract.gen';
 import {
+  parseAnswerResult,
   parseExportResult,
   parseNull,
   parsePermissionRules,
@@ -14,6 +19,7 @@ import {
   parseThread,
   parseThreadPage,
   parseThreadView,
+  type AnswerBatch,
   type ClientToolResult,
   type RememberScope,
   type Resolution,
@@ -22,9 +28,12 @@ import {
 
 export interface MethodArgs {
   Status: [];
+  /** The one way the window answers: approvals, questions and client tool results (docs/contract.md). */
+  Answer: [threadId: string, batch: AnswerBatch];
   SendInput: [threadId: string, text: string];
   Interrupt: [threadId: string];
   RemoveQueued: [threadId: string, index: number];
+  /** Conversions onto Answer kept for other clients; the window does not call them. */
   ResolveInterrupts: [threadId: string, resolutions: Resolution[]];
   RespondPermission: [threadId: string, toolCallId: string, allow: boolean, remember: RememberScope | null];
   CompleteClientTool: [threadId: string, toolCallId: string, result: ClientToolResult | null];
@@ -34,6 +43,8 @@ export interface MethodArgs {
   RenameThread: [threadId: string, title: string];
   PinThread: [threadId: string, pinned: boolean];
   DeleteThread: [threadId: string];
+  DeleteAllHistory: [];
+  ImportThread: [content: string];
   SearchHistory: [query: string, limit: number];
   ExportThread: [threadId: string, format: 'markdown' | 'json'];
   SaveExport: [threadId: string, format: 'markdown' | 'json'];
@@ -53,6 +64,7 @@ function parseSavedPath(u: unknown): string {
 
 export const resultParsers = {
   Status: parseStatus,
+  Answer: parseAnswerResult,
   SendInput: parseSendInputResult,
   Interrupt: parseNull,
   RemoveQueued: parseNull,
@@ -65,6 +77,8 @@ export const resultParsers = {
   RenameThread: parseNull,
   PinThread: parseNull,
   DeleteThread: parseNull,
+  DeleteAllHistory: parseNull,
+  ImportThread: parseThread,
   SearchHistory: parseSearchHits,
   ExportThread: parseExportResult,
   SaveExport: parseSavedPath,
@@ -74,7 +88,14 @@ export const resultParsers = {
   TestConnection: parseTestConnection,
   ListPermissionRules: parsePermissionRules,
   RevokePermissionRule: parseNull,
-} satisfies { [M in keyof MethodArgs]: (u: unknown) => unknown };
+} satisfies { [M in keyof Methods]: (u: unknown) => Methods[M]['result'] };
+
+type Assert<T extends true> = T;
+type SameKeys<A, B> = [keyof A] extends [keyof B] ? ([keyof B] extends [keyof A] ? true : false) : false;
+/** Every Go method has an argument tuple, and no other method is listed. */
+export type MethodArgsCoverGo = Assert<SameKeys<MethodArgs, Methods>>;
+/** Each argument tuple fits the Go method's parameters. */
+export type MethodArgsFitGo = Assert<MethodArgs extends { [M in keyof Methods]: Methods[M]['args'] } ? true : false>;
 
 export type MethodName = keyof MethodArgs;
 export type Result<M extends MethodName> = ReturnType<(typeof resultParsers)[M]>;

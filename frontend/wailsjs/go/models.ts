@@ -47,6 +47,123 @@ export namespace agui {
 
 export namespace app {
 	
+	export class ClientToolAnswer {
+	    toolCallId: string;
+	    content: string;
+	    isError?: boolean;
+	    cancelled?: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new ClientToolAnswer(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.toolCallId = source["toolCallId"];
+	        this.content = source["content"];
+	        this.isError = source["isError"];
+	        this.cancelled = source["cancelled"];
+	    }
+	}
+	export class RememberScope {
+	    scope: string;
+	    pattern?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new RememberScope(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.scope = source["scope"];
+	        this.pattern = source["pattern"];
+	    }
+	}
+	export class ItemAnswer {
+	    interruptId: string;
+	    status: string;
+	    payload?: number[];
+	    remember?: RememberScope;
+	
+	    static createFrom(source: any = {}) {
+	        return new ItemAnswer(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.interruptId = source["interruptId"];
+	        this.status = source["status"];
+	        this.payload = source["payload"];
+	        this.remember = this.convertValues(source["remember"], RememberScope);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class AnswerBatch {
+	    answers: ItemAnswer[];
+	    clientResults: ClientToolAnswer[];
+	
+	    static createFrom(source: any = {}) {
+	        return new AnswerBatch(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.answers = this.convertValues(source["answers"], ItemAnswer);
+	        this.clientResults = this.convertValues(source["clientResults"], ClientToolAnswer);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class AnswerResult {
+	    continued: boolean;
+	    runId?: string;
+	    waiting: string[];
+	
+	    static createFrom(source: any = {}) {
+	        return new AnswerResult(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.continued = source["continued"];
+	        this.runId = source["runId"];
+	        this.waiting = source["waiting"];
+	    }
+	}
+	
 	export class ConnectionResult {
 	    ok: boolean;
 	    message: string;
@@ -77,20 +194,8 @@ export namespace app {
 	        this.content = source["content"];
 	    }
 	}
-	export class RememberScope {
-	    scope: string;
-	    pattern?: string;
 	
-	    static createFrom(source: any = {}) {
-	        return new RememberScope(source);
-	    }
 	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.scope = source["scope"];
-	        this.pattern = source["pattern"];
-	    }
-	}
 	export class SendResult {
 	    threadId: string;
 	    queued: boolean;
@@ -251,6 +356,7 @@ export namespace app {
 	    interruptKinds: Record<string, string>;
 	    clientTools: history.ClientToolCall[];
 	    toolStates: Record<string, string>;
+	    answered: string[];
 	
 	    static createFrom(source: any = {}) {
 	        return new ThreadView(source);
@@ -267,6 +373,7 @@ export namespace app {
 	        this.interruptKinds = source["interruptKinds"];
 	        this.clientTools = this.convertValues(source["clientTools"], history.ClientToolCall);
 	        this.toolStates = source["toolStates"];
+	        this.answered = source["answered"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -359,6 +466,7 @@ export namespace history {
 	    toolCallId?: string;
 	    toolName?: string;
 	    isError?: boolean;
+	    toolState?: string;
 	    status: string;
 	    error?: string;
 	    createdAt: number;
@@ -379,6 +487,7 @@ export namespace history {
 	        this.toolCallId = source["toolCallId"];
 	        this.toolName = source["toolName"];
 	        this.isError = source["isError"];
+	        this.toolState = source["toolState"];
 	        this.status = source["status"];
 	        this.error = source["error"];
 	        this.createdAt = source["createdAt"];

@@ -5,6 +5,8 @@ import {history} from '../models';
 import {agui} from '../models';
 import {store} from '../models';
 
+export function Answer(arg1:string,arg2:app.AnswerBatch):Promise<app.AnswerResult>;
+
 export function CompleteClientTool(arg1:string,arg2:string,arg3:app.ToolOutput):Promise<void>;
 
 export function DeleteAllHistory():Promise<void>;
