@@ -145,6 +145,13 @@ func (rt *Runtime) Answer(ctx context.Context, threadID string, a Answers) (Answ
 		return AnswerOutcome{}, err
 	}
 	if !a.Complete {
+		// Partial answers name items one by one: one that no longer waits
+		// was settled by someone else first (or cancelled).
+		for _, ia := range a.Interrupts {
+			if !slices.ContainsFunc(w.interrupts, func(it history.Interrupt) bool { return it.ID == ia.InterruptID }) {
+				return AnswerOutcome{}, fmt.Errorf("%w: %s", ErrTooLate, ia.InterruptID)
+			}
+		}
 		for _, ia := range a.Interrupts {
 			w.kept[ia.InterruptID] = stagedPayload{Interrupt: &ia}
 		}

@@ -84,7 +84,7 @@ func (a *approvals) pending(threadID string) []history.Interrupt {
 }
 
 func (a *approvals) resume(threadID, parent string, entries ...agui.ResumeEntry) error {
-	return a.rt.Resume(context.Background(), threadID, parent, entries, "")
+	return resumeRun(a.rt, context.Background(), threadID, parent, entries, "")
 }
 
 func entry(id, status, payload string) agui.ResumeEntry {
@@ -136,7 +136,7 @@ func TestApprovalPauseEmitsInterruptAfterSnapshot(t *testing.T) {
 		case *agui.ToolCallResult:
 			order = append(order, "result:"+e.ToolCallID)
 		case *agui.Custom:
-			if e.Name == agent.CustomToolState && strings.Contains(string(e.Value), agent.ToolAwaitingApproval) {
+			if e.Name == agent.CustomToolState && strings.Contains(string(e.Value), string(agent.ToolAwaitingApproval)) {
 				order = append(order, "awaiting")
 			}
 		case *agui.MessagesSnapshot:
@@ -178,7 +178,7 @@ func TestApprovalDecisions(t *testing.T) {
 			a := newApprovals(t)
 			rf := a.pause("th-1", "echo hi", fakellm.ToolCall(0, "call-1", "gated_echo", `{"text":"hi"}`))
 			a.srv.Enqueue(fakellm.Reply(fakellm.Text("Done.")))
-			if err := a.rt.Resume(context.Background(), "th-1", rf.RunID, []agui.ResumeEntry{tc.entry}, "run-2"); err != nil {
+			if err := resumeRun(a.rt, context.Background(), "th-1", rf.RunID, []agui.ResumeEntry{tc.entry}, "run-2"); err != nil {
 				t.Fatal(err)
 			}
 			started := a.until(agui.TypeRunStarted).(*agui.RunStarted)
@@ -397,7 +397,7 @@ func TestApprovalSurvivesRestart(t *testing.T) {
 	reg := a.reg
 	a.rt = agent.New(agent.Options{
 		Store: rtStore{DB: a.db, cp: cp},
-		Model: func() (*model.Client, error) { return client, nil },
+		Model: func() (agent.Model, error) { return client, nil },
 		Tools: func() *tools.Registry { return reg },
 	})
 	a.sub = a.rt.Subscribe("")

@@ -121,7 +121,7 @@ func BenchmarkApprovalRoundTrip(b *testing.B) {
 				if gated {
 					rf := ev.(*agui.RunFinished)
 					a.idle(tid)
-					if err := a.rt.Resume(context.Background(), tid, rf.RunID, []agui.ResumeEntry{entry("approval_call-"+tid, "resolved", "true")}, ""); err != nil {
+					if err := resumeRun(a.rt, context.Background(), tid, rf.RunID, []agui.ResumeEntry{entry("approval_call-"+tid, "resolved", "true")}, ""); err != nil {
 						b.Fatal(err)
 					}
 					ev = waitTerminal(b, a.harness)

@@ -49,6 +49,9 @@ type harness struct {
 	// slowStarted is signalled when a slow test tool starts.
 	slowStarted chan string
 	slowRuns    map[string]int
+	// base is the runtime's options before the test's adjustments
+	// (rebuild starts from it).
+	base agent.Options
 }
 
 type harnessOpt func(*agent.Options)
@@ -71,10 +74,11 @@ func newHarness(t testing.TB, opts ...harnessOpt) *harness {
 	client := model.New(model.Config{BaseURL: h.srv.URL, Model: "fake-model"})
 	o := agent.Options{
 		Store:       rtStore{DB: db, cp: cp},
-		Model:       func() (*model.Client, error) { return client, nil },
+		Model:       func() (agent.Model, error) { return client, nil },
 		Tools:       func() *tools.Registry { return reg },
 		BackoffBase: 10 * time.Millisecond,
 	}
+	h.base = o
 	for _, f := range opts {
 		f(&o)
 	}
@@ -252,4 +256,40 @@ func (h *harness) sse(threadID string) []byte {
 func validateAGUI(t testing.TB, stream []byte) {
 	t.Helper()
 	aguitest.Validate(t, stream)
+}
+
+// resumeRun is the old Resume over Answer: a complete batch of resume
+// entries for the paused run parent, continued as runID ("" = generated).
+func resumeRun(rt *agent.Runtime, ctx context.Context, threadID, parent string, entries []agui.ResumeEntry, runID string) error {
+	ias := make([]agent.InterruptAnswer, 0, len(entries))
+	for _, e := range entries {
+		ias = append(ias, agent.InterruptAnswer{ResumeEntry: e})
+	}
+	_, err := rt.Answer(ctx, threadID, agent.Answers{ParentRunID: parent, RunID: runID, Interrupts: ias, Complete: true})
+	return err
+}
+
+// completeClient is the old CompleteClientTools over Answer: it returns
+// the items still waiting (empty once the continuation started).
+func completeClient(rt *agent.Runtime, ctx context.Context, threadID string, results []agent.ClientToolResult, runID string) ([]string, error) {
+	out, err := rt.Answer(ctx, threadID, agent.Answers{RunID: runID, ClientResults: results})
+	return out.Waiting, err
+}
+
+// rebuild replaces the runtime (same store, a fresh runtime) with the
+// base options adjusted by opts, and subscribes again.
+func (h *harness) rebuild(opts ...harnessOpt) {
+	h.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := h.rt.Shutdown(ctx); err != nil {
+		h.t.Fatal(err)
+	}
+	o := h.base
+	for _, f := range opts {
+		f(&o)
+	}
+	h.rt = agent.New(o)
+	h.sub = h.rt.Subscribe("")
+	h.events = nil
 }

@@ -43,7 +43,7 @@ func newQuestions(t *testing.T, opts ...harnessOpt) *approvals {
 	client := model.New(model.Config{BaseURL: a.srv.URL, Model: "fake-model"})
 	o := agent.Options{
 		Store:       rtStore{DB: a.db, cp: cp},
-		Model:       func() (*model.Client, error) { return client, nil },
+		Model:       func() (agent.Model, error) { return client, nil },
 		Tools:       func() *tools.Registry { return reg },
 		BackoffBase: 10 * time.Millisecond,
 	}
@@ -65,6 +65,26 @@ func (a *approvals) finishedWith(want string) *agui.RunFinished {
 	return ev.(*agui.RunFinished)
 }
 
+// approveAll answers every interrupt of rf (a pause on approvals) with
+// "approved", remembering an "Always allow" rule for the tool when
+// remember is set, and returns the continuation's RUN_FINISHED: the
+// approved client calls then wait on the window.
+func (a *approvals) approveAll(threadID string, rf *agui.RunFinished, remember bool) *agui.RunFinished {
+	a.t.Helper()
+	var ias []agent.InterruptAnswer
+	for _, it := range rf.Outcome.Interrupts {
+		ia := agent.InterruptAnswer{ResumeEntry: entry(it.ID, "resolved", "true")}
+		if remember {
+			ia.Remember = &agent.Remember{Scope: history.ScopeTool}
+		}
+		ias = append(ias, ia)
+	}
+	if _, err := a.rt.Answer(context.Background(), threadID, agent.Answers{ParentRunID: rf.RunID, Interrupts: ias, Complete: true}); err != nil {
+		a.t.Fatal(err)
+	}
+	return a.finishedWith(agui.OutcomeSuccess)
+}
+
 func toolResultFor(t *testing.T, msgs []history.Message, callID string) history.Message {
 	t.Helper()
 	for _, m := range msgs {
@@ -78,9 +98,12 @@ func toolResultFor(t *testing.T, msgs []history.Message, callID string) history.
 
 func TestClientToolPendingThenCompleted(t *testing.T) {
 	a := newQuestions(t)
-	a.srv.Enqueue(fakellm.Reply(fakellm.ToolCall(0, "call-c", "copy_to_clipboard", `{"text":"hello"}`)))
-	a.send("th-1", "copy it")
-	rf := a.finishedWith(agui.OutcomeSuccess)
+	// copy_to_clipboard asks first; once approved it waits on the window.
+	asked := a.pause("th-1", "copy it", fakellm.ToolCall(0, "call-c", "copy_to_clipboard", `{"text":"hello"}`))
+	if len(asked.Outcome.Interrupts) != 1 || asked.Outcome.Interrupts[0].ID != "approval_call-c" {
+		t.Fatalf("interrupts %+v", asked.Outcome.Interrupts)
+	}
+	rf := a.approveAll("th-1", asked, false)
 	if strings.Join(rf.Outcome.PendingToolCallIDs, ",") != "call-c" {
 		t.Fatalf("outcome %+v", rf.Outcome)
 	}
@@ -90,7 +113,7 @@ func TestClientToolPendingThenCompleted(t *testing.T) {
 		t.Fatalf("pending %+v %v", pend, err)
 	}
 	a.srv.Enqueue(fakellm.Reply(fakellm.Text("Copied.")))
-	waiting, err := a.rt.CompleteClientTools(context.Background(), "th-1", []agent.ClientToolResult{{ToolCallID: "call-c", Content: "copied"}}, "run-2")
+	waiting, err := completeClient(a.rt, context.Background(), "th-1", []agent.ClientToolResult{{ToolCallID: "call-c", Content: "copied"}}, "run-2")
 	if err != nil || len(waiting) != 0 {
 		t.Fatalf("complete: %v %v", waiting, err)
 	}
@@ -106,7 +129,7 @@ func TestClientToolPendingThenCompleted(t *testing.T) {
 	if m := toolMessage(t, a.srv.Requests()[1], "call-c"); m.Content != "copied" {
 		t.Fatalf("model read %q", m.Content)
 	}
-	if _, err := a.rt.CompleteClientTools(context.Background(), "th-1", []agent.ClientToolResult{{ToolCallID: "call-c"}}, ""); !errors.Is(err, agent.ErrNoClientCall) {
+	if _, err := completeClient(a.rt, context.Background(), "th-1", []agent.ClientToolResult{{ToolCallID: "call-c"}}, ""); !errors.Is(err, agent.ErrNoClientCall) {
 		t.Fatalf("second completion: %v", err)
 	}
 	a.assertValidHistory("th-1")
@@ -115,16 +138,21 @@ func TestClientToolPendingThenCompleted(t *testing.T) {
 
 func TestClientToolWaitsForEveryCallOfTheRun(t *testing.T) {
 	a := newQuestions(t)
-	a.srv.Enqueue(fakellm.Reply(
+	// The walk asks about call-a first (nothing after a window action is
+	// asked about with it); "Always allow" then covers call-b, so both
+	// wait on the window together.
+	asked := a.pause("th-1", "copy both",
 		fakellm.ToolCall(0, "call-a", "copy_to_clipboard", `{"text":"a"}`),
-		fakellm.ToolCall(1, "call-b", "copy_to_clipboard", `{"text":"b"}`)))
-	a.send("th-1", "copy both")
-	rf := a.finishedWith(agui.OutcomeSuccess)
+		fakellm.ToolCall(1, "call-b", "copy_to_clipboard", `{"text":"b"}`))
+	if len(asked.Outcome.Interrupts) != 1 || asked.Outcome.Interrupts[0].ID != "approval_call-a" {
+		t.Fatalf("interrupts %+v", asked.Outcome.Interrupts)
+	}
+	rf := a.approveAll("th-1", asked, true)
 	if len(rf.Outcome.PendingToolCallIDs) != 2 {
 		t.Fatalf("outcome %+v", rf.Outcome)
 	}
 	a.idle("th-1")
-	waiting, err := a.rt.CompleteClientTools(context.Background(), "th-1", []agent.ClientToolResult{{ToolCallID: "call-b", Content: "ok b"}}, "")
+	waiting, err := completeClient(a.rt, context.Background(), "th-1", []agent.ClientToolResult{{ToolCallID: "call-b", Content: "ok b"}}, "")
 	if err != nil || strings.Join(waiting, ",") != "call-a" {
 		t.Fatalf("waiting %v %v", waiting, err)
 	}
@@ -132,7 +160,7 @@ func TestClientToolWaitsForEveryCallOfTheRun(t *testing.T) {
 		t.Fatal("a continuation started before every result came")
 	}
 	a.srv.Enqueue(fakellm.Reply(fakellm.Text("Both copied.")))
-	if _, err := a.rt.CompleteClientTools(context.Background(), "th-1", []agent.ClientToolResult{{ToolCallID: "call-a", Cancelled: true}}, ""); err != nil {
+	if _, err := completeClient(a.rt, context.Background(), "th-1", []agent.ClientToolResult{{ToolCallID: "call-a", Cancelled: true}}, ""); err != nil {
 		t.Fatal(err)
 	}
 	a.finishedWith(agui.OutcomeSuccess)
@@ -163,7 +191,7 @@ func TestOpenURLNeedsApprovalThenRunsInTheWindow(t *testing.T) {
 	}
 	// A non-http address is refused before the window sees it.
 	a.srv.Enqueue(fakellm.Reply(fakellm.Text("Opened.")))
-	if _, err := a.rt.CompleteClientTools(context.Background(), "th-1", []agent.ClientToolResult{{ToolCallID: "call-u", Content: "opened"}}, ""); err != nil {
+	if _, err := completeClient(a.rt, context.Background(), "th-1", []agent.ClientToolResult{{ToolCallID: "call-u", Content: "opened"}}, ""); err != nil {
 		t.Fatal(err)
 	}
 	a.finishedWith(agui.OutcomeSuccess)
@@ -174,9 +202,7 @@ func TestOpenURLNeedsApprovalThenRunsInTheWindow(t *testing.T) {
 
 func TestClientToolCancelledByNewInput(t *testing.T) {
 	a := newQuestions(t)
-	a.srv.Enqueue(fakellm.Reply(fakellm.ToolCall(0, "call-c", "copy_to_clipboard", `{"text":"x"}`)))
-	a.send("th-1", "copy")
-	a.finishedWith(agui.OutcomeSuccess)
+	a.approveAll("th-1", a.pause("th-1", "copy", fakellm.ToolCall(0, "call-c", "copy_to_clipboard", `{"text":"x"}`)), false)
 	a.idle("th-1")
 	a.srv.Enqueue(fakellm.Reply(fakellm.Text("OK.")))
 	a.send("th-1", "never mind")
@@ -480,10 +506,13 @@ func TestUnboundInterruptNeverBlocks(t *testing.T) {
 	if pend, _, _ := a.rt.PendingApprovals(ctx, "th-1"); len(pend) != 0 {
 		t.Fatalf("unbound items answerable: %+v", pend)
 	}
-	if err := a.rt.Resume(ctx, "th-1", "run-x", nil, ""); !errors.Is(err, agent.ErrNothingPending) {
+	if err := resumeRun(a.rt, ctx, "th-1", "run-x", nil, ""); !errors.Is(err, agent.ErrNothingPending) {
 		t.Fatalf("resume: %v", err)
 	}
-	a.terminal()
+	// Nothing to answer: no run was started for it.
+	if running, _ := a.rt.Running("th-1"); running {
+		t.Fatal("an empty answer started a run")
+	}
 	a.idle("th-1")
 	a.srv.Enqueue(fakellm.Reply(fakellm.Text("Still here.")))
 	a.send("th-1", "next")
@@ -494,9 +523,7 @@ func TestUnboundInterruptNeverBlocks(t *testing.T) {
 
 func TestClientToolPendingAfterRestartNotRerun(t *testing.T) {
 	a := newQuestions(t)
-	a.srv.Enqueue(fakellm.Reply(fakellm.ToolCall(0, "call-c", "copy_to_clipboard", `{"text":"x"}`)))
-	a.send("th-1", "copy")
-	a.finishedWith(agui.OutcomeSuccess)
+	a.approveAll("th-1", a.pause("th-1", "copy", fakellm.ToolCall(0, "call-c", "copy_to_clipboard", `{"text":"x"}`)), false)
 	a.idle("th-1")
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
@@ -507,7 +534,7 @@ func TestClientToolPendingAfterRestartNotRerun(t *testing.T) {
 	defer cp.Close()
 	client := model.New(model.Config{BaseURL: a.srv.URL, Model: "fake-model"})
 	reg := a.reg
-	a.rt = agent.New(agent.Options{Store: rtStore{DB: a.db, cp: cp}, Model: func() (*model.Client, error) { return client, nil }, Tools: func() *tools.Registry { return reg }})
+	a.rt = agent.New(agent.Options{Store: rtStore{DB: a.db, cp: cp}, Model: func() (agent.Model, error) { return client, nil }, Tools: func() *tools.Registry { return reg }})
 	a.sub = a.rt.Subscribe("")
 	time.Sleep(50 * time.Millisecond)
 	pend, err := a.rt.PendingClientTools(ctx, "th-1")
@@ -518,7 +545,7 @@ func TestClientToolPendingAfterRestartNotRerun(t *testing.T) {
 		t.Fatal("something ran by itself after the restart")
 	}
 	a.srv.Enqueue(fakellm.Reply(fakellm.Text("Done.")))
-	if _, err := a.rt.CompleteClientTools(ctx, "th-1", []agent.ClientToolResult{{ToolCallID: "call-c", Content: "copied"}}, ""); err != nil {
+	if _, err := completeClient(a.rt, ctx, "th-1", []agent.ClientToolResult{{ToolCallID: "call-c", Content: "copied"}}, ""); err != nil {
 		t.Fatal(err)
 	}
 	a.finishedWith(agui.OutcomeSuccess)

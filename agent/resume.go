@@ -235,4 +235,3 @@ func editError(c interrupt.Correlation, id, msg string) interrupt.Error {
 		Generation: c.Generation, InterruptID: id, Code: interrupt.CodeInvalidEditedArgs,
 		Message: "Edited arguments are invalid: " + msg, Source: interrupt.SourceClient}
 }
-

@@ -64,7 +64,6 @@
 // and waits for all of them.
 package agent
 
-
 import (
 	"context"
 	"crypto/rand"

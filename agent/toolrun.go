@@ -9,7 +9,6 @@ import (
 	"github.com/juncture-app/juncture/agent/tools"
 )
 
-
 // runCalls runs the calls of one assistant message in the model's order
 // (situation 3 of Stop: a running MustComplete tool finishes, an
 // Abortable one is cancelled, calls not started get "Interrupted").
@@ -26,6 +25,11 @@ func (tr *turn) runCalls(msg history.Message, calls []history.ToolCall, ds map[s
 	var handed []string
 	for i, call := range calls {
 		if tr.ctx.Err() != nil {
+			if len(handed) > 0 {
+				// Stop came right after calls were handed to the
+				// window: finish cancels them too, nothing waits.
+				tr.leftWaiting = true
+			}
 			for _, rest := range calls[i:] {
 				if d, ok := ds[rest.ID]; ok && !d.approved {
 					tr.toolResult(rest, tools.Result{Content: d.result, IsError: d.isError}, d.state)

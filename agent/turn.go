@@ -13,7 +13,6 @@ import (
 	"github.com/juncture-app/juncture/agent/tools"
 )
 
-
 // ending is how a turn ends.
 type ending int
 

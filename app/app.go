@@ -63,6 +63,10 @@ type App struct {
 	stopBg context.CancelFunc
 	bgCtx  context.Context
 
+	// procs holds the commands this app's tools started; Shutdown ends
+	// whatever is left, so no command outlives the app.
+	procs *tools.Processes
+
 	clientMu sync.Mutex
 	model    *model.Client
 	modelCfg model.Config
@@ -93,6 +97,7 @@ func StartWith(ctx context.Context, a *App, cfg Config) (*Service, error) {
 		return nil, fmt.Errorf("creating the data folder: %w", err)
 	}
 	a.cfg, a.log, a.settings = cfg, cfg.Logger, &settings{getenv: cfg.Getenv}
+	a.procs = tools.NewProcesses()
 	path := DatabasePath(cfg.DataDir)
 	db, err := store.Open(ctx, path)
 	var corrupt *store.CorruptError
@@ -181,7 +186,7 @@ func (s *Service) Shutdown(ctx context.Context) error {
 	a := s.app
 	err := a.rt.Shutdown(ctx)
 	// No command a tool started outlives the app.
-	tools.KillAll()
+	a.procs.Close()
 	a.stopBg()
 	a.bg.Wait()
 	if cerr := a.cp.Close(); cerr != nil && err == nil {
@@ -238,7 +243,7 @@ func (a *App) toolRegistry() *tools.Registry {
 			return nil
 		}
 	}
-	reg, err := tools.NewRegistry(append(tools.Builtins(tools.Workspace{Root: root}, tools.BuiltinOptions{EnableWriteTools: st.EnableWriteTools}), tools.ClientTools()...)...)
+	reg, err := tools.NewRegistry(append(tools.Builtins(tools.Workspace{Root: root}, tools.BuiltinOptions{EnableWriteTools: st.EnableWriteTools, Processes: a.procs}), tools.ClientTools()...)...)
 	if err != nil {
 		a.log.Error("building the tool registry", "err", err)
 		return nil

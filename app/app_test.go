@@ -34,16 +34,29 @@ type fixture struct {
 	srv   *httptest.Server
 	token string
 	dir   string
+	env   map[string]string // the environment the service started with
 }
 
 func newFixture(t *testing.T, env map[string]string) *fixture {
+	t.Helper()
+	return newFixtureWith(t, env, nil)
+}
+
+// newFixtureWith is newFixture with extra variables added to the
+// environment the app reads (after the defaults, which point at the fake
+// model when env is nil).
+func newFixtureWith(t *testing.T, env, extra map[string]string) *fixture {
 	t.Helper()
 	f := &fixture{t: t, fake: fakellm.Start(t), token: "test-token", dir: t.TempDir()}
 	if env == nil {
 		env = map[string]string{"OPENAI_BASE_URL": f.fake.URL, "JUNCTURE_MODEL": "fake-model"}
 	}
+	for k, v := range extra {
+		env[k] = v
+	}
 	env["JUNCTURE_WORKSPACE"] = t.TempDir()
 	t.Setenv("JUNCTURE_WORKSPACE", env["JUNCTURE_WORKSPACE"])
+	f.env = env
 	f.start(env)
 	return f
 }
@@ -219,7 +232,13 @@ func (f *fixture) events(ctx context.Context) <-chan map[string]any {
 
 func TestConversationOverHTTPSurvivesARestart(t *testing.T) {
 	f := newFixture(t, nil)
-	f.fake.Enqueue(fakellm.Reply(fakellm.Words("A streamed answer in several words.", 2)...))
+	// The event stream batches deltas queued while it writes: paced
+	// chunks arrive as separate deltas even on a loaded machine.
+	var steps []fakellm.Step
+	for _, w := range fakellm.Words("A streamed answer in several words.", 2) {
+		steps = append(steps, w, fakellm.Delay(40*time.Millisecond))
+	}
+	f.fake.Enqueue(fakellm.Reply(steps...))
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	evs := f.events(ctx)

@@ -193,6 +193,18 @@ func (a *App) GetThread(threadID string) (ThreadView, error) {
 	if err != nil {
 		return ThreadView{}, asError(err)
 	}
+	clients, err := a.rt.PendingClientTools(ctx, threadID)
+	if err != nil {
+		return ThreadView{}, asError(err)
+	}
+	if !running && (len(items) > 0 || len(clients) > 0) {
+		// The run paused: a call without a result has not run yet (it
+		// waits, or runs in the continuation after what waits); it was
+		// not interrupted.
+		for id := range unansweredCalls(msgs) {
+			delete(v.ToolStates, id)
+		}
+	}
 	for _, it := range items {
 		v.Interrupts = append(v.Interrupts, it.Interrupt)
 		v.InterruptKinds[it.Interrupt.ID] = it.Kind
@@ -205,10 +217,6 @@ func (a *App) GetThread(threadID string) (ThreadView, error) {
 		case string(interrupt.ClassGeneric):
 			v.ToolStates[it.Interrupt.ToolCallID] = agent.ToolAwaitingAnswer
 		}
-	}
-	clients, err := a.rt.PendingClientTools(ctx, threadID)
-	if err != nil {
-		return ThreadView{}, asError(err)
 	}
 	for _, c := range clients {
 		v.ClientTools = append(v.ClientTools, c)
@@ -225,6 +233,22 @@ func (a *App) GetThread(threadID string) (ThreadView, error) {
 		v.Messages = []history.Message{}
 	}
 	return v, nil
+}
+
+// unansweredCalls lists the tool calls of msgs that have no result.
+func unansweredCalls(msgs []history.Message) map[string]bool {
+	open := map[string]bool{}
+	for _, m := range msgs {
+		for _, c := range m.ToolCalls {
+			open[c.ID] = true
+		}
+	}
+	for _, m := range msgs {
+		if m.Role == history.RoleTool {
+			delete(open, m.ToolCallID)
+		}
+	}
+	return open
 }
 
 // RenameThread sets a thread's title.

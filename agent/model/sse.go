@@ -3,37 +3,10 @@ package model
 import (
 	"bufio"
 	"bytes"
-	"encoding/json"
 	"errors"
 	"io"
 	"net/http"
 )
-
-// chunk is the part of a chat.completion.chunk the runtime uses. Decoding
-// only these fields (instead of openai-go's full union types, ~17 µs a
-// chunk) keeps the per-token cost of a stream to a few microseconds; the
-// request, authentication and error responses still go through openai-go.
-type chunk struct {
-	Choices []struct {
-		Delta struct {
-			Content          string `json:"content"`
-			ReasoningContent string `json:"reasoning_content"`
-			Reasoning        string `json:"reasoning"`
-			ToolCalls        []struct {
-				Index    int    `json:"index"`
-				ID       string `json:"id"`
-				Function struct {
-					Name      string `json:"name"`
-					Arguments string `json:"arguments"`
-				} `json:"function"`
-			} `json:"tool_calls"`
-		} `json:"delta"`
-		FinishReason string `json:"finish_reason"`
-	} `json:"choices"`
-	Error *struct {
-		Message string `json:"message"`
-	} `json:"error"`
-}
 
 // sseReader reads "data:" frames of an SSE body.
 type sseReader struct {
@@ -93,26 +66,4 @@ func (s *sseReader) next() ([]byte, error) {
 			return nil, err
 		}
 	}
-}
-
-func decodeChunk(b []byte) (Delta, *EndpointError, error) {
-	var c chunk
-	if err := json.Unmarshal(b, &c); err != nil {
-		return Delta{}, nil, err
-	}
-	if c.Error != nil {
-		return Delta{}, &EndpointError{Message: c.Error.Message}, nil
-	}
-	if len(c.Choices) == 0 {
-		return Delta{}, nil, nil // usage-only chunk
-	}
-	ch := c.Choices[0]
-	d := Delta{Text: ch.Delta.Content, FinishReason: ch.FinishReason, Reasoning: ch.Delta.ReasoningContent}
-	if d.Reasoning == "" {
-		d.Reasoning = ch.Delta.Reasoning
-	}
-	for _, tc := range ch.Delta.ToolCalls {
-		d.ToolCalls = append(d.ToolCalls, ToolCallDelta{Index: tc.Index, ID: tc.ID, Name: tc.Function.Name, Arguments: tc.Function.Arguments})
-	}
-	return d, nil, nil
 }

@@ -50,6 +50,10 @@ type BuiltinOptions struct {
 	// (OPENAI_API_KEY, JUNCTURE_TOKEN) never reach them. A name that is
 	// empty or holds = or NUL makes every command fail with an error.
 	ExtraEnv map[string]string
+	// Processes tracks the commands run_command starts, so their owner
+	// can end them all when it shuts down (nil: the package's default
+	// set, which KillAll closes).
+	Processes *Processes
 }
 
 // Builtins returns the workspace tools: list_files and read_file, plus
@@ -57,6 +61,9 @@ type BuiltinOptions struct {
 func Builtins(w Workspace, opts BuiltinOptions) []Tool {
 	if opts.KillGrace <= 0 {
 		opts.KillGrace = DefaultKillGrace
+	}
+	if opts.Processes == nil {
+		opts.Processes = running
 	}
 	ts := []Tool{listFilesTool(w), readFileTool(w)}
 	if opts.EnableWriteTools {

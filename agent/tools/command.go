@@ -96,11 +96,15 @@ func runCommand(ctx context.Context, w Workspace, a commandArgs, opts BuiltinOpt
 	cmd.Env = env
 	cmd.Stdout, cmd.Stderr = out, out
 	cmd.WaitDelay = outputDrain
-	pg, err := running.start(cmd)
+	procs := opts.Processes
+	if procs == nil {
+		procs = running
+	}
+	pg, err := procs.start(cmd)
 	if err != nil {
 		return Result{}, fmt.Errorf("cannot start the command: %w", err)
 	}
-	defer running.finish(pg)
+	defer procs.finish(pg)
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
 

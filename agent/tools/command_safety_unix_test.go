@@ -124,7 +124,7 @@ func TestKillAll(t *testing.T) {
 }
 
 // reopen undoes killAll's refusal, for tests that call KillAll.
-func (g *groups) reopen() {
+func (g *Processes) reopen() {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	g.closed = false

@@ -9,25 +9,37 @@ import (
 // errShuttingDown refuses a command that would start after KillAll.
 var errShuttingDown = errors.New("the app is shutting down")
 
-// running holds every command run_command has started and not yet
-// finished, so that KillAll can end them when the app quits.
-var running = &groups{live: map[*procGroup]struct{}{}}
+// running holds the commands started by tools whose options name no
+// Processes of their own (KillAll ends them).
+var running = NewProcesses()
 
-// groups is a set of running process groups. Starting, finishing and
-// KillAll are serialised, so a command is either refused or seen by
-// KillAll, and never signalled after its resources were released.
-type groups struct {
+// Processes is a set of running commands (process groups) with one
+// owner: the app creates one, hands it to its tools (BuiltinOptions), and
+// closes it as it shuts down, so no command outlives it. Starting,
+// finishing and Close are serialised, so a command is either refused or
+// seen by Close, and never signalled after its resources were released.
+type Processes struct {
 	mu     sync.Mutex
 	closed bool
 	live   map[*procGroup]struct{}
 }
+
+// NewProcesses returns an empty, open set.
+func NewProcesses() *Processes { return &Processes{live: map[*procGroup]struct{}{}} }
+
+// Close kills every command still running in the set, with everything
+// those commands started (SIGKILL to each process group; on Windows the
+// command's Job Object is terminated), and refuses new ones from then on.
+// A run_command call whose command it kills returns as usual, with the
+// output so far.
+func (g *Processes) Close() { g.killAll() }
 
 // start starts cmd and records it, unless KillAll has run. The start
 // happens on a goroutine of its own: on Linux the shell's parent-death
 // signal is tied to the thread that forks it, and the Go runtime only
 // ever ends a thread whose goroutine exits while locked to it, which a
 // caller that locked its thread (runtime.LockOSThread) might do.
-func (g *groups) start(cmd *exec.Cmd) (*procGroup, error) {
+func (g *Processes) start(cmd *exec.Cmd) (*procGroup, error) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	if g.closed {
@@ -52,7 +64,7 @@ func (g *groups) start(cmd *exec.Cmd) (*procGroup, error) {
 
 // finish ends what is left of a command whose shell has been reaped and
 // forgets it.
-func (g *groups) finish(pg *procGroup) {
+func (g *Processes) finish(pg *procGroup) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	pg.release()
@@ -60,7 +72,7 @@ func (g *groups) finish(pg *procGroup) {
 }
 
 // killAll kills every running group and refuses new commands from now on.
-func (g *groups) killAll() {
+func (g *Processes) killAll() {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	g.closed = true
@@ -69,13 +81,8 @@ func (g *groups) killAll() {
 	}
 }
 
-// KillAll kills every command run_command has started that is still
-// running, with everything those commands started (SIGKILL to each process
-// group; on Windows, the command's Job Object is terminated), and makes
-// run_command refuse to start new ones. The app calls it once, as it
-// shuts down, after it has stopped its runs (which ends their commands
-// politely): a command must not outlive the app. A run_command call whose
-// command it kills returns as usual, with the output so far.
+// KillAll closes the default set: the commands of tools built without
+// their own Processes (BuiltinOptions.Processes).
 func KillAll() {
 	running.killAll()
 }
