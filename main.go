@@ -24,14 +24,15 @@ import (
 	"time"
 
 	"github.com/adrg/xdg"
-	"github.com/juncture-app/juncture/app"
-	"github.com/juncture-app/juncture/frontend"
-	"github.com/juncture-app/juncture/store"
 	"github.com/wailsapp/wails/v2"
 	"github.com/wailsapp/wails/v2/pkg/options"
 	"github.com/wailsapp/wails/v2/pkg/options/assetserver"
 	"github.com/wailsapp/wails/v2/pkg/options/linux"
 	"github.com/wailsapp/wails/v2/pkg/runtime"
+
+	"github.com/juncture-app/juncture/app"
+	"github.com/juncture-app/juncture/frontend"
+	"github.com/juncture-app/juncture/store"
 )
 
 const version = "0.1.0"

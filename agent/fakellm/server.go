@@ -23,9 +23,9 @@ type Server struct {
 	// e.g. "http://127.0.0.1:41234/v1".
 	URL string
 
-	srv      *http.Server
-	done     chan struct{} // closed by Close: ends stalls and delays
-	serveErr chan error
+	srv    *http.Server
+	done   chan struct{} // closed by Close: ends stalls and delays
+	served chan struct{} // closed when Serve has returned
 
 	mu       sync.Mutex
 	closed   bool
@@ -62,10 +62,10 @@ func New(addr string) (*Server, error) {
 		return nil, fmt.Errorf("listen: %w", err)
 	}
 	s := &Server{
-		done:     make(chan struct{}),
-		serveErr: make(chan error, 1),
-		arrived:  make(chan struct{}),
-		models:   []string{"fake-model"},
+		done:    make(chan struct{}),
+		served:  make(chan struct{}),
+		arrived: make(chan struct{}),
+		models:  []string{"fake-model"},
 	}
 	s.idle = sync.NewCond(&s.mu)
 	s.URL = "http://" + dialAddr(ln.Addr()) + "/v1"
@@ -74,7 +74,10 @@ func New(addr string) (*Server, error) {
 		ReadHeaderTimeout: 10 * time.Second,
 		ErrorLog:          log.New(io.Discard, "", 0),
 	}
-	go func() { s.serveErr <- s.srv.Serve(ln) }()
+	go func() {
+		_ = s.srv.Serve(ln) // http.ErrServerClosed once Close runs
+		close(s.served)
+	}()
 	return s, nil
 }
 
@@ -104,7 +107,7 @@ func (s *Server) Close() {
 	s.mu.Unlock()
 
 	_ = s.srv.Close()
-	<-s.serveErr
+	<-s.served
 
 	s.mu.Lock()
 	for s.active > 0 {

@@ -19,6 +19,8 @@ import (
 
 // Errors of CanonicalJSON. The first three carry the exact messages of
 // @tanstack/ai's canonicalInterruptJson TypeErrors.
+//
+//nolint:staticcheck // ST1005: the reference messages end with a period.
 var (
 	// ErrNotJSONCompatible: NaN, ±Inf, an absent value (nil json.RawMessage,
 	// the Go analogue of undefined), a func, chan, complex or big number.
@@ -183,14 +185,14 @@ func (e *canonicalEncoder) reflectValue(rv reflect.Value, depth int) error {
 	if t.Implements(marshalerType) {
 		b, err := rv.Interface().(json.Marshaler).MarshalJSON()
 		if err != nil {
-			return fmt.Errorf("%w: %v", ErrNotJSONCompatible, err)
+			return fmt.Errorf("%w: %w", ErrNotJSONCompatible, err)
 		}
 		return e.encode(json.RawMessage(b), depth)
 	}
 	if t.Implements(textType) {
 		b, err := rv.Interface().(encoding.TextMarshaler).MarshalText()
 		if err != nil {
-			return fmt.Errorf("%w: %v", ErrNotJSONCompatible, err)
+			return fmt.Errorf("%w: %w", ErrNotJSONCompatible, err)
 		}
 		e.buf = appendJSString(e.buf, string(b))
 		return nil

@@ -80,6 +80,8 @@ func (c Continuation) ResumeMetadata() (json.RawMessage, error) {
 }
 
 // Reader messages of readGenericInterruptContinuation.
+//
+//nolint:staticcheck // ST1005: the reference messages end with a period.
 var (
 	ErrContinuationMetadata = errors.New("Generic interrupt resume metadata must be an object.")
 	ErrContinuationInvalid  = errors.New("Generic interrupt continuation is invalid.")

@@ -371,7 +371,7 @@ func (p *parser) digits() int {
 func parseFloat(s string) (float64, error) {
 	f, err := strconv.ParseFloat(s, 64)
 	var numErr *strconv.NumError
-	if err != nil && !(errors.As(err, &numErr) && numErr.Err == strconv.ErrRange) {
+	if err != nil && !(errors.As(err, &numErr) && errors.Is(numErr.Err, strconv.ErrRange)) {
 		return 0, fmt.Errorf("%w: invalid number %q", ErrInvalidJSON, s)
 	}
 	if err != nil && !math.IsInf(f, 0) && f != 0 {

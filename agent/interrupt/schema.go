@@ -63,7 +63,7 @@ func NewSchemaCache(max int) *SchemaCache {
 func (c *SchemaCache) Compile(schema json.RawMessage) (*Schema, error) {
 	canonical, err := CanonicalJSON(schema)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrInvalidSchema, err)
+		return nil, fmt.Errorf("%w: %w", ErrInvalidSchema, err)
 	}
 	hash := Digest(canonical)
 	c.mu.Lock()
@@ -108,7 +108,7 @@ const schemaURL = "https://schemas.juncture.invalid/interrupt-response.json"
 func compileSchema(canonical, hash string) (*Schema, error) {
 	doc, err := jsonschema.UnmarshalJSON(strings.NewReader(canonical))
 	if err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrInvalidSchema, err)
+		return nil, fmt.Errorf("%w: %w", ErrInvalidSchema, err)
 	}
 	switch doc.(type) {
 	case map[string]any, bool:
@@ -119,11 +119,11 @@ func compileSchema(canonical, hash string) (*Schema, error) {
 	c.DefaultDraft(jsonschema.Draft2020)
 	c.UseLoader(refusingLoader{})
 	if err := c.AddResource(schemaURL, doc); err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrInvalidSchema, err)
+		return nil, fmt.Errorf("%w: %w", ErrInvalidSchema, err)
 	}
 	compiled, err := c.Compile(schemaURL)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrInvalidSchema, err)
+		return nil, fmt.Errorf("%w: %w", ErrInvalidSchema, err)
 	}
 	return &Schema{Canonical: json.RawMessage(canonical), Hash: hash, compiled: compiled}, nil
 }
@@ -196,7 +196,7 @@ func CheckModelSchema(raw json.RawMessage, limits SchemaLimits, cache *SchemaCac
 	}
 	v, err := Parse(raw)
 	if err != nil {
-		return nil, fmt.Errorf("%w: the schema is not valid JSON: %v", ErrInvalidSchema, err)
+		return nil, fmt.Errorf("%w: the schema is not valid JSON: %w", ErrInvalidSchema, err)
 	}
 	obj, ok := v.(map[string]any)
 	if !ok {
@@ -204,7 +204,7 @@ func CheckModelSchema(raw json.RawMessage, limits SchemaLimits, cache *SchemaCac
 	}
 	canonical, err := CanonicalJSON(obj)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrInvalidSchema, err)
+		return nil, fmt.Errorf("%w: %w", ErrInvalidSchema, err)
 	}
 	if limits.MaxBytes > 0 && len(canonical) > limits.MaxBytes {
 		return nil, fmt.Errorf("%w: the schema is too large (%d bytes, at most %d)", ErrInvalidSchema, len(canonical), limits.MaxBytes)

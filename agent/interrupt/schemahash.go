@@ -15,6 +15,8 @@ import (
 var ErrInvalidSchema = errors.New("interrupt: invalid schema")
 
 // errApprovalSchema is the reference message of normalizeApprovalSchema.
+//
+//nolint:staticcheck // ST1005: the reference message ends with a period.
 var errApprovalSchema = errors.New("approvalSchema must be a SchemaInput or a nonempty map containing approve or reject.")
 
 // UndefinedSchemaHash is hashSchemaInput(undefined): the digest of the
@@ -188,14 +190,14 @@ func compactSchema(schema json.RawMessage, what string) ([]byte, error) {
 	}
 	_, isObject, err := parseMembers(schema)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %s: %v", ErrInvalidSchema, what, err)
+		return nil, fmt.Errorf("%w: %s: %w", ErrInvalidSchema, what, err)
 	}
 	if !isObject {
 		return nil, fmt.Errorf("%w: %s must be a JSON object", ErrInvalidSchema, what)
 	}
 	var buf bytes.Buffer
 	if err := json.Compact(&buf, schema); err != nil {
-		return nil, fmt.Errorf("%w: %s: %v", ErrInvalidSchema, what, err)
+		return nil, fmt.Errorf("%w: %s: %w", ErrInvalidSchema, what, err)
 	}
 	return buf.Bytes(), nil
 }
@@ -213,7 +215,7 @@ type DefinitionSchema struct {
 func HashDefinitionSchema(export json.RawMessage) (DefinitionSchema, error) {
 	parsed, err := Parse(export)
 	if err != nil {
-		return DefinitionSchema{}, fmt.Errorf("%w: could not export compatible JSON Schema: %v", ErrInvalidSchema, err)
+		return DefinitionSchema{}, fmt.Errorf("%w: could not export compatible JSON Schema: %w", ErrInvalidSchema, err)
 	}
 	obj, ok := parsed.(map[string]any)
 	if !ok {
@@ -222,7 +224,7 @@ func HashDefinitionSchema(export json.RawMessage) (DefinitionSchema, error) {
 	delete(obj, "$schema")
 	c, err := CanonicalJSON(obj)
 	if err != nil {
-		return DefinitionSchema{}, fmt.Errorf("%w: %v", ErrInvalidSchema, err)
+		return DefinitionSchema{}, fmt.Errorf("%w: %w", ErrInvalidSchema, err)
 	}
 	return DefinitionSchema{Canonical: c, Hash: Digest(c)}, nil
 }

@@ -122,7 +122,7 @@ func applyUnified(old, diff string) (string, error) {
 		var aStart, aCount, bStart, bCount int
 		h := strings.TrimSuffix(lines[i], "\n")
 		if _, err := fmt.Sscanf(h, "@@ -%d,%d +%d,%d @@", &aStart, &aCount, &bStart, &bCount); err != nil {
-			return "", fmt.Errorf("bad hunk header %q: %v", h, err)
+			return "", fmt.Errorf("bad hunk header %q: %w", h, err)
 		}
 		from := aStart - 1
 		if aCount == 0 {

@@ -252,7 +252,7 @@ func checkJSON(raw []byte) error {
 	if err := dec.Decode(&v); err != nil {
 		var se *json.SyntaxError
 		if errors.As(err, &se) {
-			return fmt.Errorf("%v at byte %d", se, se.Offset)
+			return fmt.Errorf("%w at byte %d", se, se.Offset)
 		}
 		if errors.Is(err, io.ErrUnexpectedEOF) {
 			return errors.New("it ends too early; it may have been cut off")

@@ -178,7 +178,7 @@ func atomicWrite(r *os.Root, rel string, data []byte, mode fs.FileMode) (err err
 	defer func() {
 		if err != nil {
 			tmp.Close()
-			r.Remove(tmpName)
+			_ = r.Remove(tmpName) // best effort: err is what the caller sees
 		}
 	}()
 	if _, err = tmp.Write(data); err != nil {

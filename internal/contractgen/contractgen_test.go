@@ -135,7 +135,7 @@ type Sample struct {
 	Shadow   int              `json:"shadow"`
 	Name     string           `json:"name,omitempty"`
 	Skipped  string           `json:"-"`
-	Dash     string           `json:"-,"`
+	Dash     string           `json:"-,"` //nolint:staticcheck // SA5008: the name "-" on purpose
 	Raw      json.RawMessage  `json:"raw,omitempty"`
 	Bytes    []byte           `json:"bytes"`
 	Tags     map[string][]int `json:"tags"`
