@@ -47,7 +47,7 @@ func (rt *Runtime) askUserSchema(arguments string) (askArgs, json.RawMessage, er
 	dec := json.NewDecoder(strings.NewReader(strings.TrimSpace(arguments)))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&a); err != nil {
-		return a, nil, fmt.Errorf("ask_user arguments are invalid: %v", err)
+		return a, nil, fmt.Errorf("ask_user arguments are invalid: %w", err)
 	}
 	if strings.TrimSpace(a.Question) == "" {
 		return a, nil, fmt.Errorf("ask_user needs a non-empty question")
@@ -57,12 +57,12 @@ func (rt *Runtime) askUserSchema(arguments string) (askArgs, json.RawMessage, er
 			return a, nil, fmt.Errorf("ask_user takes either options or schema, not both")
 		}
 		if _, err := interrupt.CheckModelSchema(a.Schema, interrupt.DefaultModelSchemaLimits, rt.schemas); err != nil {
-			return a, nil, fmt.Errorf("ask_user schema is invalid: %v", err)
+			return a, nil, fmt.Errorf("ask_user schema is invalid: %w", err)
 		}
 		var buf bytes.Buffer
 		c, err := interrupt.CanonicalJSON(json.RawMessage(a.Schema))
 		if err != nil {
-			return a, nil, fmt.Errorf("ask_user schema is invalid: %v", err)
+			return a, nil, fmt.Errorf("ask_user schema is invalid: %w", err)
 		}
 		buf.WriteString(c)
 		return a, json.RawMessage(buf.Bytes()), nil
@@ -99,7 +99,7 @@ func (tr *turn) askDescriptor(call history.ToolCall) (interrupt.Descriptor, erro
 	def := interrupt.Definition{ID: AskUserDefinitionID, ResponseSchema: schema}
 	d, err := tr.genericDescriptor(def, call.ID, &Question{Reason: "question", Message: a.Question})
 	if err != nil {
-		return interrupt.Descriptor{}, fmt.Errorf("ask_user: %v", err)
+		return interrupt.Descriptor{}, fmt.Errorf("ask_user: %w", err)
 	}
 	d.ToolCallID = call.ID
 	return d, nil

@@ -3,20 +3,21 @@ package agent_test
 import (
 	"context"
 	"encoding/json"
-	"github.com/juncture-app/juncture/agent/agui/aguitest"
 	"path/filepath"
 	"sync"
 	"testing"
 	"time"
 
+	"go.uber.org/goleak"
+
 	"github.com/juncture-app/juncture/agent"
 	"github.com/juncture-app/juncture/agent/agui"
+	"github.com/juncture-app/juncture/agent/agui/aguitest"
 	"github.com/juncture-app/juncture/agent/fakellm"
 	"github.com/juncture-app/juncture/agent/history"
 	"github.com/juncture-app/juncture/agent/model"
 	"github.com/juncture-app/juncture/agent/tools"
 	"github.com/juncture-app/juncture/store"
-	"go.uber.org/goleak"
 )
 
 func TestMain(m *testing.M) {

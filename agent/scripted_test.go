@@ -32,10 +32,7 @@ type sstep struct {
 func sText(s string) sstep      { return sstep{delta: model.Delta{Text: s}} }
 func sReasoning(s string) sstep { return sstep{delta: model.Delta{Reasoning: s}} }
 func sBlock() sstep             { return sstep{block: true} }
-func sGate(ch <-chan struct{}) sstep {
-	return sstep{gate: ch}
-}
-func sErr(err error) sstep { return sstep{err: err} }
+func sErr(err error) sstep      { return sstep{err: err} }
 
 // sCall is one fragment of tool call number index (id and name may be
 // repeated by servers that send them in every chunk).

@@ -164,11 +164,9 @@ func (tr *turn) appendMessages(msgs []history.Message) ending {
 	return endSuccess
 }
 
-// loop alternates model calls and tool runs until the model answers
-// without tool calls, the person stops, or something fails.
-func (tr *turn) loop() ending { return tr.loopFrom(BeforeModel) }
-
-// loopFrom runs the model loop from a boundary (a continuation resumes
+// loopFrom alternates model calls and tool runs, from a boundary, until
+// the model answers without tool calls, the person stops, or something
+// fails. It runs the model loop from a boundary (a continuation resumes
 // right after the boundary it paused at). Middleware may pause the run at
 // each boundary.
 func (tr *turn) loopFrom(stage Boundary) ending {

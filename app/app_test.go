@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
-	"github.com/juncture-app/juncture/agent/agui/aguitest"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -15,8 +14,10 @@ import (
 	"testing/fstest"
 	"time"
 
-	"github.com/juncture-app/juncture/agent/fakellm"
 	"go.uber.org/goleak"
+
+	"github.com/juncture-app/juncture/agent/agui/aguitest"
+	"github.com/juncture-app/juncture/agent/fakellm"
 )
 
 func TestMain(m *testing.M) {
@@ -207,7 +208,7 @@ func TestCallErrorsAreStructured(t *testing.T) {
 func (f *fixture) events(ctx context.Context) <-chan map[string]any {
 	ch := make(chan map[string]any, 1024)
 	req, _ := http.NewRequestWithContext(ctx, "GET", f.srv.URL+"/api/events?token="+f.token, nil)
-	resp, err := http.DefaultClient.Do(req)
+	resp, err := http.DefaultClient.Do(req) //nolint:bodyclose // the reading goroutine closes it
 	if err != nil {
 		f.t.Fatal(err)
 	}

@@ -2,9 +2,10 @@ package app
 
 import (
 	"fmt"
-	"github.com/juncture-app/juncture/agent"
 	"os"
 	"strings"
+
+	"github.com/juncture-app/juncture/agent"
 )
 
 // Desktop is what only the desktop window can do: native dialogs and

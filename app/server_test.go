@@ -78,7 +78,7 @@ func (f *fixture) eventStream(ctx context.Context, lastID string, query bool) <-
 	if !query && lastID != "" {
 		req.Header.Set("Last-Event-ID", lastID)
 	}
-	resp, err := http.DefaultClient.Do(req)
+	resp, err := http.DefaultClient.Do(req) //nolint:bodyclose // the caller's cleanup closes it
 	if err != nil {
 		f.t.Fatal(err)
 	}

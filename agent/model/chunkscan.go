@@ -291,15 +291,13 @@ const (
 	// objFunction
 	fName      = 0
 	fArguments = 1
-	// objError
-	fMessage = 0
+	// objError: message is its only field
 	// objUsage
 	fPromptTokens     = 0
 	fCompletionTokens = 1
 	fTotalTokens      = 2
 	fDetails          = 3
-	// objUsageDetails
-	fReasoningTokens = 0
+	// objUsageDetails: reasoning_tokens is its only field
 )
 
 var fieldNames = [...][]string{

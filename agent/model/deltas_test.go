@@ -153,7 +153,7 @@ func TestDeltasErrors(t *testing.T) {
 		}, 0, EndpointError{Status: 500, Message: "boom", Retryable: true}},
 		{"429 with Retry-After", func(w http.ResponseWriter, r *http.Request) {
 			w.Header().Set("Retry-After", "2")
-			http.Error(w, `{"error":{"message":"slow down"}}`, 429)
+			http.Error(w, `{"error":{"message":"slow down"}}`, http.StatusTooManyRequests)
 		}, 0, EndpointError{Status: 429, Message: "slow down", Retryable: true, RetryAfter: 2 * time.Second}},
 		{"400", func(w http.ResponseWriter, r *http.Request) {
 			http.Error(w, `{"error":{"message":"bad model"}}`, 400)

@@ -61,10 +61,11 @@ import (
 	"strings"
 	"time"
 
-	"github.com/juncture-app/juncture/agent/history"
 	"github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
 	"github.com/openai/openai-go/v3/shared"
+
+	"github.com/juncture-app/juncture/agent/history"
 )
 
 // Config says which endpoint and model to use.
@@ -300,10 +301,10 @@ func (s *Stream) Next() bool {
 		if err != nil {
 			s.done = true
 			switch {
-			case err == errDone:
+			case errors.Is(err, errDone):
 			case s.ctx != nil && s.ctx.Err() != nil:
 				s.err = s.ctx.Err() // the read failed because the caller cancelled
-			case err != io.EOF:
+			case !errors.Is(err, io.EOF):
 				s.err = Classify(err)
 			}
 			return false

@@ -27,10 +27,10 @@ func (s *sseReader) next() ([]byte, error) {
 	s.data = s.data[:0]
 	for {
 		line, err := s.r.ReadSlice('\n')
-		if err == bufio.ErrBufferFull {
+		if errors.Is(err, bufio.ErrBufferFull) {
 			// A frame line longer than the buffer: collect it whole.
 			long := append([]byte(nil), line...)
-			for err == bufio.ErrBufferFull {
+			for errors.Is(err, bufio.ErrBufferFull) {
 				line, err = s.r.ReadSlice('\n')
 				long = append(long, line...)
 			}
