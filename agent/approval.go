@@ -156,31 +156,9 @@ func (tr *turn) pause(msg history.Message, waiting []gatedCall, questions []pend
 		}
 		return tr.fail(fmt.Errorf("asking the person: %w", err), "")
 	}
-	ws := rt.workspace()
-	descs := make([]interrupt.Descriptor, 0, len(waiting))
-	for _, w := range waiting {
-		d, err := interrupt.NewToolApproval(interrupt.ToolCall{ID: w.call.ID, Name: w.call.Name, Arguments: w.call.Arguments}, ApprovalTool(w.prepared.Tool), "")
-		if err != nil {
-			return notRun(err)
-		}
-		var pv any
-		if p, err := tr.tools.Preview(tr.save, w.prepared); err != nil {
-			pv = map[string]string{"error": err.Error()}
-		} else {
-			pv = map[string]string{"kind": p.Kind, "title": p.Title, "body": p.Body, "folder": p.Folder}
-		}
-		rules := tools.SuggestRules(w.call.Name, w.prepared.Args, ws)
-		if rules == nil {
-			rules = []history.PermissionRule{}
-		}
-		pvJSON, err1 := json.Marshal(pv)
-		rulesJSON, err2 := json.Marshal(rules)
-		if err := errors.Join(err1, err2); err != nil {
-			return notRun(err)
-		}
-		d.Metadata[MetaPreview] = pvJSON
-		d.Metadata[MetaSuggestedRules] = rulesJSON
-		descs = append(descs, d)
+	descs, err := tr.approvalDescriptors(waiting)
+	if err != nil {
+		return notRun(err)
 	}
 	generics := make([]interrupt.Descriptor, 0, len(questions))
 	for _, q := range questions {
@@ -251,6 +229,38 @@ func (tr *turn) pause(msg history.Message, waiting []gatedCall, questions []pend
 	}
 	tr.interrupts = outcome
 	return endInterrupt
+}
+
+// approvalDescriptors builds the approval request of each waiting call,
+// with the card's preview and the "Always allow" rules it can offer.
+func (tr *turn) approvalDescriptors(waiting []gatedCall) ([]interrupt.Descriptor, error) {
+	ws := tr.rt.workspace()
+	descs := make([]interrupt.Descriptor, 0, len(waiting))
+	for _, w := range waiting {
+		d, err := interrupt.NewToolApproval(interrupt.ToolCall{ID: w.call.ID, Name: w.call.Name, Arguments: w.call.Arguments}, ApprovalTool(w.prepared.Tool), "")
+		if err != nil {
+			return nil, err
+		}
+		var pv any
+		if p, err := tr.tools.Preview(tr.save, w.prepared); err != nil {
+			pv = map[string]string{"error": err.Error()}
+		} else {
+			pv = map[string]string{"kind": p.Kind, "title": p.Title, "body": p.Body, "folder": p.Folder}
+		}
+		rules := tools.SuggestRules(w.call.Name, w.prepared.Args, ws)
+		if rules == nil {
+			rules = []history.PermissionRule{}
+		}
+		pvJSON, err1 := json.Marshal(pv)
+		rulesJSON, err2 := json.Marshal(rules)
+		if err := errors.Join(err1, err2); err != nil {
+			return nil, fmt.Errorf("describing the approval of %s: %w", w.call.Name, err)
+		}
+		d.Metadata[MetaPreview] = pvJSON
+		d.Metadata[MetaSuggestedRules] = rulesJSON
+		descs = append(descs, d)
+	}
+	return descs, nil
 }
 
 // loadRunState carries the thread's interrupt generation (the number of

@@ -117,41 +117,15 @@ func (rt *Runtime) validateAnswers(ctx context.Context, threadID, parentRunID st
 		c.InterruptedRunID = storedRun
 		return nil, nil, &interrupt.BatchError{Errors: []interrupt.Error{interrupt.MissingParentRunError(c, entryIDs(entries))}}, nil
 	}
-	pending := make([]interrupt.Pending, 0, len(stored))
-	for _, it := range stored {
-		var d interrupt.Descriptor
-		if err := json.Unmarshal(it.Descriptor, &d); err != nil {
-			return nil, nil, nil, fmt.Errorf("reading stored interrupt %s: %w", it.ID, err)
-		}
-		b, _ := interrupt.ReadBinding(d)
-		p := interrupt.Pending{Descriptor: d, Binding: b}
-		if c, ok := calls[it.ToolCallID]; ok {
-			p.ToolCall = &interrupt.ToolCall{ID: c.ID, Name: c.Name, Arguments: c.Arguments}
-		}
-		pending = append(pending, p)
+	pending, err := pendingOf(stored, calls)
+	if err != nil {
+		return nil, nil, nil, err
 	}
-	var defs []interrupt.Tool
-	if reg != nil {
-		for _, name := range reg.Names() {
-			t, _ := reg.Lookup(name)
-			defs = append(defs, ApprovalTool(t))
-		}
+	resume, byID, err := resumeEntries(entries)
+	if err != nil {
+		return nil, nil, nil, err
 	}
-	resume := make([]interrupt.ResumeEntry, 0, len(entries))
-	byID := map[string]agui.ResumeEntry{}
-	for _, e := range entries {
-		re := interrupt.ResumeEntry{InterruptID: e.InterruptID, Status: interrupt.ResumeStatus(e.Status), Payload: e.Payload}
-		if e.Metadata != nil {
-			if re.Metadata, err = json.Marshal(e.Metadata); err != nil {
-				return nil, nil, nil, err
-			}
-		}
-		resume = append(resume, re)
-		if _, dup := byID[e.InterruptID]; !dup {
-			byID[e.InterruptID] = e
-		}
-	}
-	acc, berr := interrupt.ValidateResumeBatch(pending, resume, rt.opts.Now(), interrupt.BatchOptions{Correlation: corr, Tools: defs})
+	acc, berr := interrupt.ValidateResumeBatch(pending, resume, rt.opts.Now(), interrupt.BatchOptions{Correlation: corr, Tools: approvalTools(reg)})
 	if berr != nil {
 		return nil, nil, berr, nil
 	}
@@ -169,52 +143,23 @@ func (rt *Runtime) validateAnswers(ctx context.Context, threadID, parentRunID st
 		if !ok {
 			call = history.ToolCall{ID: it.ToolCallID, Name: pending[i].Binding.ToolName, Arguments: "{}"}
 		}
+		cancelled := e.Status == string(interrupt.StatusCancelled)
+		if cancelled {
+			r.Status = history.InterruptCancelled
+		}
 		if pending[i].Binding.Kind == interrupt.KindGeneric {
-			g := acc.State.GenericInterrupts[it.ID]
-			cancelled := e.Status == string(interrupt.StatusCancelled)
-			if cancelled {
-				r.Status = history.InterruptCancelled
-			}
-			switch {
-			case it.ToolCallID != "" && ok:
-				// An ask_user question: the answer is the tool result.
-				d := decision{call: call, result: answerText(g.Payload), state: ToolDone}
-				if cancelled {
-					d = decision{call: call, result: ResultQuestionDismissed, state: ToolInterrupted, isError: true}
-				}
+			if d, ok := genericDecision(it, pending[i].Binding, acc.State.GenericInterrupts[it.ID].Payload, call, ok, cancelled); ok {
 				ds = append(ds, d)
-			case it.ToolCallID == "":
-				ds = append(ds, decision{hookDef: pending[i].Binding.DefinitionID, answer: g.Payload, cancelled: cancelled})
 			}
 			res = append(res, r)
 			continue
 		}
-		switch {
-		case e.Status == string(interrupt.StatusCancelled):
-			r.Status = history.InterruptCancelled
-			ds = append(ds, decision{call: call, result: history.ResultInterrupted, state: ToolInterrupted, isError: true})
-		case acc.State.Approvals[it.ToolCallID].Approved:
-			a := acc.State.Approvals[it.ToolCallID]
-			if a.EditedArgs != nil {
-				if reg == nil {
-					itemErrs = append(itemErrs, editError(corr, it.ID, "No tools are available to check the edited arguments."))
-					break
-				}
-				norm, err := reg.Normalize(call.Name, a.EditedArgs)
-				if err != nil {
-					itemErrs = append(itemErrs, editError(corr, it.ID, err.Error()))
-					break
-				}
-				call.Arguments = string(norm)
-			}
-			ds = append(ds, decision{call: call, approved: true, edited: a.EditedArgs != nil})
-		default:
-			text := ResultDenied
-			if reason := acc.State.Approvals[it.ToolCallID].Reason(); reason != "" {
-				text += " Their reason: " + reason
-			}
-			ds = append(ds, decision{call: call, result: text, state: ToolDenied, isError: true})
+		d, itemErr := approvalDecision(corr, it, acc.State.Approvals[it.ToolCallID], call, cancelled, reg)
+		if itemErr != nil {
+			itemErrs = append(itemErrs, *itemErr)
+			continue
 		}
+		ds = append(ds, d)
 		res = append(res, r)
 	}
 	if len(itemErrs) > 0 {
@@ -228,6 +173,104 @@ func (rt *Runtime) validateAnswers(ctx context.Context, threadID, parentRunID st
 		return nil, nil, &interrupt.BatchError{Errors: itemErrs}, nil
 	}
 	return ds, res, nil, nil
+}
+
+// genericDecision is what a question's answer does: an ask_user answer
+// is its call's result; a middleware answer goes to its middleware. ok is
+// false when the item leads nowhere (its call is gone from the history).
+func genericDecision(it history.Interrupt, b interrupt.Binding, payload json.RawMessage, call history.ToolCall, hasCall, cancelled bool) (decision, bool) {
+	switch {
+	case it.ToolCallID != "" && hasCall && cancelled:
+		return decision{call: call, result: ResultQuestionDismissed, state: ToolInterrupted, isError: true}, true
+	case it.ToolCallID != "" && hasCall:
+		return decision{call: call, result: answerText(payload), state: ToolDone}, true
+	case it.ToolCallID == "":
+		return decision{hookDef: b.DefinitionID, answer: payload, cancelled: cancelled}, true
+	}
+	return decision{}, false
+}
+
+// approvalDecision is what an approval's answer does: a cancelled one
+// is "Interrupted", an approved one runs (with edited arguments checked
+// against the tool's schema), a denied one tells the model the reason.
+func approvalDecision(corr interrupt.Correlation, it history.Interrupt, a interrupt.Approval, call history.ToolCall, cancelled bool, reg *tools.Registry) (decision, *interrupt.Error) {
+	switch {
+	case cancelled:
+		return decision{call: call, result: history.ResultInterrupted, state: ToolInterrupted, isError: true}, nil
+	case a.Approved:
+		if a.EditedArgs != nil {
+			if reg == nil {
+				e := editError(corr, it.ID, "No tools are available to check the edited arguments.")
+				return decision{}, &e
+			}
+			norm, err := reg.Normalize(call.Name, a.EditedArgs)
+			if err != nil {
+				e := editError(corr, it.ID, err.Error())
+				return decision{}, &e
+			}
+			call.Arguments = string(norm)
+		}
+		return decision{call: call, approved: true, edited: a.EditedArgs != nil}, nil
+	}
+	text := ResultDenied
+	if reason := a.Reason(); reason != "" {
+		text += " Their reason: " + reason
+	}
+	return decision{call: call, result: text, state: ToolDenied, isError: true}, nil
+}
+
+// pendingOf describes the stored items to the interrupt model, each with
+// the call it is about.
+func pendingOf(stored []history.Interrupt, calls map[string]history.ToolCall) ([]interrupt.Pending, error) {
+	pending := make([]interrupt.Pending, 0, len(stored))
+	for _, it := range stored {
+		var d interrupt.Descriptor
+		if err := json.Unmarshal(it.Descriptor, &d); err != nil {
+			return nil, fmt.Errorf("reading stored interrupt %s: %w", it.ID, err)
+		}
+		b, _ := interrupt.ReadBinding(d)
+		p := interrupt.Pending{Descriptor: d, Binding: b}
+		if c, ok := calls[it.ToolCallID]; ok {
+			p.ToolCall = &interrupt.ToolCall{ID: c.ID, Name: c.Name, Arguments: c.Arguments}
+		}
+		pending = append(pending, p)
+	}
+	return pending, nil
+}
+
+// approvalTools describes the registry's tools to the interrupt model.
+func approvalTools(reg *tools.Registry) []interrupt.Tool {
+	if reg == nil {
+		return nil
+	}
+	var defs []interrupt.Tool
+	for _, name := range reg.Names() {
+		t, _ := reg.Lookup(name)
+		defs = append(defs, ApprovalTool(t))
+	}
+	return defs
+}
+
+// resumeEntries converts the answers to the interrupt model's entries and
+// indexes them by interrupt id (the first of duplicates; validation
+// reports the duplicate).
+func resumeEntries(entries []agui.ResumeEntry) ([]interrupt.ResumeEntry, map[string]agui.ResumeEntry, error) {
+	resume := make([]interrupt.ResumeEntry, 0, len(entries))
+	byID := map[string]agui.ResumeEntry{}
+	for _, e := range entries {
+		re := interrupt.ResumeEntry{InterruptID: e.InterruptID, Status: interrupt.ResumeStatus(e.Status), Payload: e.Payload}
+		if e.Metadata != nil {
+			var err error
+			if re.Metadata, err = json.Marshal(e.Metadata); err != nil {
+				return nil, nil, fmt.Errorf("reading the metadata of answer %s: %w", e.InterruptID, err)
+			}
+		}
+		resume = append(resume, re)
+		if _, dup := byID[e.InterruptID]; !dup {
+			byID[e.InterruptID] = e
+		}
+	}
+	return resume, byID, nil
 }
 
 func editError(c interrupt.Correlation, id, msg string) interrupt.Error {

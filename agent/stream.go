@@ -60,12 +60,58 @@ func (r *streamResult) message(st history.Status) history.Message {
 // every open event at once and returns with stopped set; the stream reader
 // is left to wind down on its own (its request context is cancelled).
 func (tr *turn) stream(req model.Request, msgID string, used map[string]bool) *streamResult {
-	rt, tid := tr.rt, tr.run.ThreadID
-	res := &streamResult{msgID: msgID, threadID: tid, runID: tr.run.ID, createdAt: rt.now()}
+	res := &streamResult{msgID: msgID, threadID: tr.run.ThreadID, runID: tr.run.ID, createdAt: tr.rt.now()}
+	if used == nil {
+		used = map[string]bool{}
+	}
+	st := &streamer{tr: tr, res: res, reasoningID: msgID + "-reasoning", byIndex: map[int]*callBuf{}, seenIDs: used}
+	deltas, readErr := tr.readModel(req)
 
+	// A delta that arrives just after a checkpoint is handed over by the
+	// timer if no further delta comes (a model that pauses mid-answer).
+	cp := checkpointer{every: tr.rt.opts.CheckpointEvery, last: time.Now(), timer: time.NewTimer(time.Hour)}
+	cp.timer.Stop()
+	defer cp.timer.Stop()
+	for {
+		select {
+		case <-cp.timer.C:
+			cp.armed = false
+			st.checkpoint(&cp)
+		case <-tr.ctx.Done():
+			res.stopped = true
+			st.closeAll(false)
+			return res
+		case d, ok := <-deltas:
+			if !ok {
+				err := <-readErr
+				if tr.ctx.Err() != nil {
+					res.stopped = true
+					st.closeAll(false)
+					return res
+				}
+				res.err = err
+				st.closeAll(err == nil)
+				return res
+			}
+			st.reasoning(d.Reasoning)
+			st.text(d.Text)
+			for _, tc := range d.ToolCalls {
+				st.toolCall(tc)
+			}
+			if cp.due() {
+				st.checkpoint(&cp)
+			}
+		}
+	}
+}
+
+// readModel starts the stream reader, which owns the model's stream: its
+// deltas arrive on the first channel, then the stream's error (nil at a
+// normal end) on the second.
+func (tr *turn) readModel(req model.Request) (<-chan model.Delta, <-chan error) {
 	deltas := make(chan model.Delta, 64)
 	readErr := make(chan error, 1)
-	go func() { // the stream reader: owns the model's stream
+	go func() {
 		defer close(deltas)
 		for d, err := range tr.model.Deltas(tr.ctx, req) {
 			if err != nil {
@@ -81,142 +127,149 @@ func (tr *turn) stream(req model.Request, msgID string, used map[string]bool) *s
 		}
 		readErr <- nil
 	}()
+	return deltas, readErr
+}
 
-	var (
-		textOpen, reasoningOpen bool
-		reasoningID             = msgID + "-reasoning"
-		lastCheckpoint          = time.Now()
-		byIndex                 = map[int]*callBuf{}
-		seenIDs                 = used
-	)
-	if seenIDs == nil {
-		seenIDs = map[string]bool{}
-	}
-	closeReasoning := func(done bool) {
-		if reasoningOpen {
-			rt.emit(tid, agui.NewReasoningMessageEnd(reasoningID))
-			rt.emit(tid, agui.NewReasoningEnd(reasoningID))
-			reasoningOpen = false
-			res.reasoningDone = done
-		}
-	}
-	closeAll := func(done bool) {
-		closeReasoning(done)
-		if textOpen {
-			rt.emit(tid, agui.NewTextEnd(msgID))
-			textOpen = false
-		}
-		for _, c := range res.calls {
-			if c.started {
-				rt.emit(tid, agui.NewToolCallEnd(c.id))
-			}
-		}
-	}
+// checkpointer paces streaming snapshots: at most one per interval, and
+// the last delta is never left unsaved for longer than that.
+type checkpointer struct {
+	every time.Duration
+	last  time.Time
+	timer *time.Timer
+	armed bool
+}
 
-	// A delta that arrives just after a checkpoint is handed over by the
-	// timer if no further delta comes (a model that pauses mid-answer).
-	checkpoint := func() {
-		lastCheckpoint = time.Now()
-		m := res.message(history.StatusStreaming)
-		m.ToolCalls = nil // not complete yet
-		rt.st.Checkpoint(m)
+// due reports whether a snapshot is due now; when not, it arms the timer
+// so the latest delta is saved once the interval has passed.
+func (c *checkpointer) due() bool {
+	since := time.Since(c.last)
+	if since >= c.every {
+		if c.armed {
+			c.timer.Stop()
+			c.armed = false
+		}
+		return true
 	}
-	cpTimer := time.NewTimer(time.Hour)
-	cpTimer.Stop()
-	defer cpTimer.Stop()
-	cpArmed := false
-	for {
-		select {
-		case <-cpTimer.C:
-			cpArmed = false
-			checkpoint()
-		case <-tr.ctx.Done():
-			res.stopped = true
-			closeAll(false)
-			return res
-		case d, ok := <-deltas:
-			if !ok {
-				err := <-readErr
-				if tr.ctx.Err() != nil {
-					res.stopped = true
-					closeAll(false)
-					return res
-				}
-				res.err = err
-				closeAll(err == nil)
-				return res
-			}
-			if d.Reasoning != "" {
-				if !reasoningOpen && !res.reasoningDone {
-					rt.emit(tid, agui.NewReasoningStart(reasoningID))
-					rt.emit(tid, agui.NewReasoningMessageStart(reasoningID))
-					reasoningOpen = true
-				}
-				if reasoningOpen {
-					res.reasoning.WriteString(d.Reasoning)
-					rt.emit(tid, agui.NewReasoningContent(reasoningID, d.Reasoning))
-					res.emitted = true
-				}
-			}
-			if d.Text != "" {
-				closeReasoning(true)
-				if !textOpen && res.text.Len() == 0 {
-					rt.emit(tid, agui.NewTextStart(msgID))
-					textOpen = true
-				}
-				if textOpen {
-					res.text.WriteString(d.Text)
-					rt.emit(tid, agui.NewTextContent(msgID, d.Text))
-					res.emitted = true
-				}
-			}
-			for _, tc := range d.ToolCalls {
-				closeReasoning(true)
-				c := byIndex[tc.Index]
-				if c == nil {
-					c = &callBuf{index: tc.Index}
-					byIndex[tc.Index] = c
-					res.calls = append(res.calls, c)
-				}
-				if c.id == "" && tc.ID != "" {
-					c.id = tc.ID
-				}
-				if c.name == "" {
-					// Taken once: some servers repeat the whole name in
-					// every chunk of the call.
-					c.name = tc.Name
-				}
-				if !c.started && c.name != "" {
-					if c.id == "" || seenIDs[c.id] {
-						// Some local servers send no ids; some number
-						// them per response, repeating earlier turns'.
-						c.id = NewID("call")
-					}
-					seenIDs[c.id] = true
-					rt.emit(tid, agui.NewToolCallStart(c.id, c.name, msgID))
-					c.started = true
-					res.emitted = true
-					if c.args.Len() > 0 {
-						rt.emit(tid, agui.NewToolCallArgs(c.id, c.args.String()))
-					}
-				}
-				if tc.Arguments != "" {
-					c.args.WriteString(tc.Arguments)
-					if c.started {
-						rt.emit(tid, agui.NewToolCallArgs(c.id, tc.Arguments))
-					}
-				}
-			}
-			if since := time.Since(lastCheckpoint); since >= rt.opts.CheckpointEvery {
-				if cpArmed {
-					cpTimer.Stop()
-					cpArmed = false
-				}
-				checkpoint()
-			} else if !cpArmed {
-				cpTimer.Reset(rt.opts.CheckpointEvery - since)
-				cpArmed = true
-			}
+	if !c.armed {
+		c.timer.Reset(c.every - since)
+		c.armed = true
+	}
+	return false
+}
+
+// streamer turns one model call's deltas into AG-UI events and the
+// answer as far as it got. It is owned by the turn's goroutine.
+type streamer struct {
+	tr                      *turn
+	res                     *streamResult
+	reasoningID             string
+	textOpen, reasoningOpen bool
+	byIndex                 map[int]*callBuf
+	seenIDs                 map[string]bool // call ids of the thread so far
+}
+
+func (s *streamer) emit(ev agui.Event) { s.tr.rt.emit(s.res.threadID, ev) }
+
+func (s *streamer) checkpoint(c *checkpointer) {
+	c.last = time.Now()
+	m := s.res.message(history.StatusStreaming)
+	m.ToolCalls = nil // not complete yet
+	s.tr.rt.st.Checkpoint(m)
+}
+
+func (s *streamer) closeReasoning(done bool) {
+	if s.reasoningOpen {
+		s.emit(agui.NewReasoningMessageEnd(s.reasoningID))
+		s.emit(agui.NewReasoningEnd(s.reasoningID))
+		s.reasoningOpen = false
+		s.res.reasoningDone = done
+	}
+}
+
+// closeAll closes every open event (done: the answer is complete).
+func (s *streamer) closeAll(done bool) {
+	s.closeReasoning(done)
+	if s.textOpen {
+		s.emit(agui.NewTextEnd(s.res.msgID))
+		s.textOpen = false
+	}
+	for _, c := range s.res.calls {
+		if c.started {
+			s.emit(agui.NewToolCallEnd(c.id))
+		}
+	}
+}
+
+// reasoning streams reasoning until the answer text or a call starts.
+func (s *streamer) reasoning(delta string) {
+	if delta == "" {
+		return
+	}
+	if !s.reasoningOpen && !s.res.reasoningDone {
+		s.emit(agui.NewReasoningStart(s.reasoningID))
+		s.emit(agui.NewReasoningMessageStart(s.reasoningID))
+		s.reasoningOpen = true
+	}
+	if s.reasoningOpen {
+		s.res.reasoning.WriteString(delta)
+		s.emit(agui.NewReasoningContent(s.reasoningID, delta))
+		s.res.emitted = true
+	}
+}
+
+// text streams the answer's text (one text message per answer).
+func (s *streamer) text(delta string) {
+	if delta == "" {
+		return
+	}
+	s.closeReasoning(true)
+	if !s.textOpen && s.res.text.Len() == 0 {
+		s.emit(agui.NewTextStart(s.res.msgID))
+		s.textOpen = true
+	}
+	if s.textOpen {
+		s.res.text.WriteString(delta)
+		s.emit(agui.NewTextContent(s.res.msgID, delta))
+		s.res.emitted = true
+	}
+}
+
+// toolCall adds one fragment of a call: the call starts once it has a
+// name (taken once), and its arguments stream as they come.
+func (s *streamer) toolCall(tc model.ToolCallDelta) {
+	s.closeReasoning(true)
+	c := s.byIndex[tc.Index]
+	if c == nil {
+		c = &callBuf{index: tc.Index}
+		s.byIndex[tc.Index] = c
+		s.res.calls = append(s.res.calls, c)
+	}
+	if c.id == "" && tc.ID != "" {
+		c.id = tc.ID
+	}
+	if c.name == "" {
+		// Taken once: some servers repeat the whole name in every chunk
+		// of the call.
+		c.name = tc.Name
+	}
+	if !c.started && c.name != "" {
+		if c.id == "" || s.seenIDs[c.id] {
+			// Some local servers send no ids; some number them per
+			// response, repeating earlier turns'.
+			c.id = NewID("call")
+		}
+		s.seenIDs[c.id] = true
+		s.emit(agui.NewToolCallStart(c.id, c.name, s.res.msgID))
+		c.started = true
+		s.res.emitted = true
+		if c.args.Len() > 0 {
+			s.emit(agui.NewToolCallArgs(c.id, c.args.String()))
+		}
+	}
+	if tc.Arguments != "" {
+		c.args.WriteString(tc.Arguments)
+		if c.started {
+			s.emit(agui.NewToolCallArgs(c.id, tc.Arguments))
 		}
 	}
 }

@@ -1,0 +1,373 @@
+package agent
+
+// A thread's life: one run at a time, input queued behind it, Stop, and
+// shutdown. Runtime.mu guards every thread's state; the run goroutine
+// (drive) is the only one that moves a thread from one run to the next.
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/juncture-app/juncture/agent/agui"
+)
+
+// waitSettled waits while the thread's run is finishing (its terminal
+// event is out but its last writes may not be), so a caller reacting to a
+// terminal event sees the run's final state.
+func (rt *Runtime) waitSettled(ctx context.Context, threadID string) error {
+	for {
+		rt.mu.Lock()
+		t := rt.threads[threadID]
+		if t == nil || !t.running || !t.finishing {
+			rt.mu.Unlock()
+			return nil
+		}
+		ch := t.settled
+		rt.mu.Unlock()
+		select {
+		case <-ch:
+		case <-ctx.Done():
+			return fmt.Errorf("waiting for the thread's last run to settle: %w", ctx.Err())
+		}
+	}
+}
+
+// SendInput sends the person's message to a thread, starting a turn or
+// queueing it behind the running one. It returns whether it was queued.
+func (rt *Runtime) SendInput(ctx context.Context, threadID, text string) (queued bool, err error) {
+	if text == "" {
+		return false, ErrEmptyInput
+	}
+	_, queued, err = rt.Start(ctx, Input{ThreadID: threadID, Text: text})
+	return queued, err
+}
+
+// Start starts a turn for in, or queues it when the thread is busy. It
+// returns the run id (empty when queued).
+func (rt *Runtime) Start(ctx context.Context, in Input) (runID string, queued bool, err error) {
+	if in.ThreadID == "" {
+		return "", false, fmt.Errorf("starting a turn: thread id is empty")
+	}
+	if _, err := rt.opts.Model(); err != nil {
+		return "", false, err
+	}
+	if err := rt.waitSettled(ctx, in.ThreadID); err != nil {
+		return "", false, err
+	}
+	rt.mu.Lock()
+	defer rt.mu.Unlock()
+	if rt.closed {
+		return "", false, ErrClosed
+	}
+	t := rt.handle(in.ThreadID)
+	if t.running {
+		t.queue = append(t.queue, in)
+		rt.publishQueue(t)
+		return "", true, nil
+	}
+	if in.RunID == "" {
+		in.RunID = NewID("run")
+	}
+	rt.launch(t, in)
+	return in.RunID, false, nil
+}
+
+// StartExclusive starts a turn only if the thread is idle (AG-UI clients
+// expect their run to start now, not later). A run that already sent its
+// terminal event is waited for.
+func (rt *Runtime) StartExclusive(ctx context.Context, in Input) error {
+	if _, err := rt.opts.Model(); err != nil {
+		return err
+	}
+	if err := rt.waitSettled(ctx, in.ThreadID); err != nil {
+		return err
+	}
+	rt.mu.Lock()
+	defer rt.mu.Unlock()
+	if rt.closed {
+		return ErrClosed
+	}
+	t := rt.handle(in.ThreadID)
+	if t.running {
+		return ErrBusy
+	}
+	if in.RunID == "" {
+		in.RunID = NewID("run")
+	}
+	rt.launch(t, in)
+	return nil
+}
+
+// launch starts the run goroutine. rt.mu is held.
+func (rt *Runtime) launch(t *thread, in Input) {
+	ctx, stop := context.WithCancel(rt.baseCx)
+	t.running, t.finishing, t.settled = true, false, make(chan struct{})
+	t.runID, t.stop, t.stopped = in.RunID, stop, false
+	rt.turns.Add(1)
+	go rt.drive(t, ctx, stop, in)
+}
+
+// drive runs in, then the queued input, until the queue is empty. The
+// thread is marked running and rt.turns counts this goroutine. Each run's
+// terminal event goes out after the run's writes (after() holds the one
+// exception, see the package doc), then the run settles.
+func (rt *Runtime) drive(t *thread, ctx context.Context, stop context.CancelFunc, in Input) {
+	defer rt.turns.Done()
+	for {
+		term, after := rt.runTurn(ctx, in)
+		stop()
+		rt.mu.Lock()
+		t.finishing = true
+		// Stop that came after the run decided to pause is not lost: the
+		// items it left get "Interrupted" in a stop run right after.
+		stopLate := t.stopped && leftWaiting(term)
+		rt.mu.Unlock()
+		if term != nil {
+			rt.emit(in.ThreadID, term)
+		}
+		if after != nil {
+			after()
+		}
+		if term != nil {
+			rt.afterRun(in.ThreadID, term)
+		}
+		rt.mu.Lock()
+		close(t.settled)
+		switch {
+		case stopLate && !rt.closed:
+			in = Input{ThreadID: t.id, RunID: NewID("run"), kind: kindStopPending}
+		case len(t.queue) == 0 || rt.closed:
+			left := t.queue
+			t.queue = nil
+			t.running, t.finishing, t.runID, t.stop, t.stopped = false, false, "", nil, false
+			rt.mu.Unlock()
+			rt.keepUnsent(t.id, left)
+			return
+		default:
+			in = t.queue[0]
+			t.queue = t.queue[1:]
+			if in.RunID == "" {
+				in.RunID = NewID("run")
+			}
+			rt.publishQueue(t)
+		}
+		ctx, stop = context.WithCancel(rt.baseCx)
+		t.finishing, t.settled = false, make(chan struct{})
+		t.runID, t.stop, t.stopped = in.RunID, stop, false
+		rt.mu.Unlock()
+	}
+}
+
+// leftWaiting reports whether a terminal event leaves items waiting.
+func leftWaiting(term agui.Event) bool {
+	rf, ok := term.(*agui.RunFinished)
+	if !ok || rf.Outcome == nil {
+		return false
+	}
+	return rf.Outcome.Type == agui.OutcomeInterrupt || len(rf.Outcome.PendingToolCallIDs) > 0
+}
+
+// Interrupt stops the thread's current run (see the package doc for the
+// exact effects). It does not wait for the run to end: the terminal event
+// follows at once while streaming, or after a MustComplete tool finishes.
+// When no run owns the thread but items wait, the thread is taken for a
+// short run that answers each waiting call "Interrupted" (no model call)
+// before any answer can start a continuation. Idle or repeated calls are
+// no-ops.
+func (rt *Runtime) Interrupt(threadID string) {
+	rt.mu.Lock()
+	if t := rt.threads[threadID]; t != nil && t.running && !t.finishing {
+		// The common case, kept fast: a run streams or runs tools.
+		if !t.stopped {
+			t.stopped = true
+			t.stop()
+		}
+		rt.mu.Unlock()
+		return
+	}
+	rt.mu.Unlock()
+	ctx, cancel := context.WithTimeout(rt.baseCx, 5*time.Second)
+	defer cancel()
+	// A run that already sent its terminal event cannot be stopped any
+	// more; what it left waiting can.
+	_ = rt.waitSettled(ctx, threadID)
+	// Answers are serialised with this: either an answer started its
+	// continuation first (and Stop stops it), or Stop takes the thread
+	// first (and the answer is too late). Stop never vanishes.
+	rt.answerMu.Lock()
+	defer rt.answerMu.Unlock()
+	waiting := rt.hasWaiting(ctx, threadID)
+	rt.mu.Lock()
+	defer rt.mu.Unlock()
+	if rt.closed {
+		return
+	}
+	t := rt.handle(threadID)
+	switch {
+	case t.running:
+		if !t.stopped {
+			t.stopped = true
+			t.stop()
+		}
+	case waiting:
+		rt.launch(t, Input{ThreadID: threadID, RunID: NewID("run"), kind: kindStopPending})
+	}
+}
+
+// StopAndWait stops the thread's run, drops the input queued behind it,
+// and waits until the thread is idle (a MustComplete tool finishing, the
+// run saving its state).
+func (rt *Runtime) StopAndWait(ctx context.Context, threadID string) error {
+	rt.mu.Lock()
+	if t := rt.threads[threadID]; t != nil && len(t.queue) > 0 {
+		t.queue = nil
+		rt.publishQueue(t)
+	}
+	rt.mu.Unlock()
+	rt.Interrupt(threadID)
+	return rt.waitIdle(ctx, func(t *thread) bool { return t.id == threadID })
+}
+
+// StopAllAndWait is StopAndWait for every thread.
+func (rt *Runtime) StopAllAndWait(ctx context.Context) error {
+	rt.mu.Lock()
+	for _, t := range rt.threads {
+		if len(t.queue) > 0 {
+			t.queue = nil
+			rt.publishQueue(t)
+		}
+		if t.running && !t.stopped {
+			t.stopped = true
+			t.stop()
+		}
+	}
+	rt.mu.Unlock()
+	return rt.waitIdle(ctx, func(*thread) bool { return true })
+}
+
+// waitIdle waits until no thread that match selects runs.
+func (rt *Runtime) waitIdle(ctx context.Context, match func(*thread) bool) error {
+	for {
+		var ch chan struct{}
+		rt.mu.Lock()
+		for _, t := range rt.threads {
+			if t.running && match(t) {
+				ch = t.settled
+				break
+			}
+		}
+		rt.mu.Unlock()
+		if ch == nil {
+			return nil
+		}
+		select {
+		case <-ch:
+		case <-ctx.Done():
+			return fmt.Errorf("waiting for the run to stop: %w", ctx.Err())
+		}
+	}
+}
+
+// InterruptAll stops every running turn, as Interrupt does for each.
+func (rt *Runtime) InterruptAll() {
+	rt.mu.Lock()
+	defer rt.mu.Unlock()
+	for _, t := range rt.threads {
+		if t.running && !t.stopped {
+			t.stopped = true
+			t.stop()
+		}
+	}
+}
+
+// Busy reports whether any thread has a turn running.
+func (rt *Runtime) Busy() bool {
+	rt.mu.Lock()
+	defer rt.mu.Unlock()
+	for _, t := range rt.threads {
+		if t.running {
+			return true
+		}
+	}
+	return false
+}
+
+// Running reports whether the thread has a turn running, and its run id.
+func (rt *Runtime) Running(threadID string) (bool, string) {
+	rt.mu.Lock()
+	defer rt.mu.Unlock()
+	t := rt.threads[threadID]
+	if t == nil {
+		return false, ""
+	}
+	return t.running, t.runID
+}
+
+// Queued returns the texts waiting behind the running turn.
+func (rt *Runtime) Queued(threadID string) []string {
+	rt.mu.Lock()
+	defer rt.mu.Unlock()
+	t := rt.threads[threadID]
+	if t == nil {
+		return []string{}
+	}
+	return queueTexts(t)
+}
+
+// RemoveQueued drops queued input i (the person changed their mind).
+func (rt *Runtime) RemoveQueued(threadID string, i int) error {
+	rt.mu.Lock()
+	defer rt.mu.Unlock()
+	t := rt.threads[threadID]
+	if t == nil || i < 0 || i >= len(t.queue) {
+		return fmt.Errorf("removing queued input %d: no such input", i)
+	}
+	t.queue = append(t.queue[:i], t.queue[i+1:]...)
+	rt.publishQueue(t)
+	return nil
+}
+
+func queueTexts(t *thread) []string {
+	out := make([]string, 0, len(t.queue))
+	for _, in := range t.queue {
+		out = append(out, in.Text)
+	}
+	return out
+}
+
+// publishQueue announces the queue; rt.mu is held.
+func (rt *Runtime) publishQueue(t *thread) {
+	rt.events.Publish(Envelope{Name: EnvelopeQueue, ThreadID: t.id, Queued: queueTexts(t)})
+}
+
+// Shutdown stops every running turn as Interrupt does, saves queued input as
+// unanswered messages (never lost, never run by itself), waits for the turns
+// to save their state, and closes every subscription. It returns
+// ctx's error if the turns did not finish in time.
+func (rt *Runtime) Shutdown(ctx context.Context) error {
+	rt.mu.Lock()
+	if rt.closed {
+		rt.mu.Unlock()
+		return nil
+	}
+	rt.closed = true
+	for _, t := range rt.threads {
+		if t.running && !t.stopped {
+			t.stopped = true
+			t.stop()
+		}
+	}
+	rt.mu.Unlock()
+	done := make(chan struct{})
+	go func() { rt.turns.Wait(); close(done) }()
+	var err error
+	select {
+	case <-done:
+	case <-ctx.Done():
+		err = fmt.Errorf("shutting down the agent runtime: %w", ctx.Err())
+	}
+	rt.cancel()
+	rt.events.closeAll()
+	return err
+}
