@@ -17,21 +17,56 @@ import (
 // are kept (a restart keeps them); once every item has one the
 // continuation starts and Continued is true.
 func (a *App) Answer(threadID string, batch AnswerBatch) (AnswerResult, error) {
-	if a.readOnly != "" {
-		return AnswerResult{}, errorf(CodeUnavailable, "This is a read-only copy of a damaged database; answers cannot be saved.")
+	return a.answer(threadID, batch.answers())
+}
+
+// ResolveInterrupts answers every pending interrupt of the thread in one
+// batch (all or nothing: nothing is kept from a refused one) and starts
+// the continuation.
+func (a *App) ResolveInterrupts(threadID string, resolutions []agui.ResumeEntry) error {
+	batch := AnswerBatch{}
+	for _, r := range resolutions {
+		batch.Answers = append(batch.Answers, ItemAnswer{InterruptID: r.InterruptID, Status: r.Status, Payload: r.Payload})
 	}
-	ctx, cancel := a.ctx()
-	defer cancel()
-	in := agent.Answers{}
-	for _, ia := range batch.Answers {
+	in := batch.answers()
+	in.Complete = true
+	_, err := a.answer(threadID, in)
+	return err
+}
+
+// answers converts the window's batch to the runtime's.
+func (b AnswerBatch) answers() agent.Answers {
+	var in agent.Answers
+	for _, ia := range b.Answers {
 		ans := agent.InterruptAnswer{ResumeEntry: agui.ResumeEntry{InterruptID: ia.InterruptID, Status: ia.Status, Payload: ia.Payload}}
 		if ia.Remember != nil {
 			ans.Remember = &agent.Remember{Scope: ia.Remember.Scope, Pattern: ia.Remember.Pattern}
 		}
 		in.Interrupts = append(in.Interrupts, ans)
 	}
-	for _, r := range batch.ClientResults {
+	for _, r := range b.ClientResults {
 		in.ClientResults = append(in.ClientResults, agent.ClientToolResult(r))
+	}
+	return in
+}
+
+// answer hands answers to the runtime. A complete batch is for the paused
+// run the thread's items belong to.
+func (a *App) answer(threadID string, in agent.Answers) (AnswerResult, error) {
+	if a.readOnly != "" {
+		return AnswerResult{}, errorf(CodeUnavailable, "This is a read-only copy of a damaged database; answers cannot be saved.")
+	}
+	ctx, cancel := a.ctx()
+	defer cancel()
+	if in.Complete {
+		_, runID, err := a.rt.PendingApprovals(ctx, threadID)
+		if err != nil {
+			return AnswerResult{}, asError(err)
+		}
+		if runID == "" {
+			return AnswerResult{}, asError(agent.ErrNothingPending)
+		}
+		in.ParentRunID = runID
 	}
 	out, err := a.rt.Answer(ctx, threadID, in)
 	if err != nil {
@@ -41,43 +76,6 @@ func (a *App) Answer(threadID string, batch AnswerBatch) (AnswerResult, error) {
 		out.Waiting = []string{}
 	}
 	return AnswerResult{Continued: out.Continued, RunID: out.RunID, Waiting: out.Waiting}, nil
-}
-
-// ResolveInterrupts answers every pending interrupt of the thread in one
-// batch (all or nothing) and starts the continuation.
-func (a *App) ResolveInterrupts(threadID string, resolutions []agui.ResumeEntry) error {
-	batch := AnswerBatch{}
-	for _, r := range resolutions {
-		batch.Answers = append(batch.Answers, ItemAnswer{InterruptID: r.InterruptID, Status: r.Status, Payload: r.Payload})
-	}
-	_, err := a.answerWhole(threadID, batch)
-	return err
-}
-
-// answerWhole is Answer for a caller that gives the whole batch: it fails
-// unless the continuation started (nothing is kept from it then).
-func (a *App) answerWhole(threadID string, batch AnswerBatch) (AnswerResult, error) {
-	if a.readOnly != "" {
-		return AnswerResult{}, errorf(CodeUnavailable, "This is a read-only copy of a damaged database; answers cannot be saved.")
-	}
-	ctx, cancel := a.ctx()
-	defer cancel()
-	_, runID, err := a.rt.PendingApprovals(ctx, threadID)
-	if err != nil {
-		return AnswerResult{}, asError(err)
-	}
-	if runID == "" {
-		return AnswerResult{}, asError(agent.ErrNothingPending)
-	}
-	in := agent.Answers{ParentRunID: runID, Complete: true}
-	for _, ia := range batch.Answers {
-		in.Interrupts = append(in.Interrupts, agent.InterruptAnswer{ResumeEntry: agui.ResumeEntry{InterruptID: ia.InterruptID, Status: ia.Status, Payload: ia.Payload}})
-	}
-	out, err := a.rt.Answer(ctx, threadID, in)
-	if err != nil {
-		return AnswerResult{}, asError(err)
-	}
-	return AnswerResult{Continued: out.Continued, RunID: out.RunID, Waiting: []string{}}, nil
 }
 
 // RespondPermission answers one pending tool approval (with remember, an

@@ -59,24 +59,23 @@ func (e *countError) Error() string {
 	return fmt.Sprintf("takes %d argument(s), got %d", e.want, e.got)
 }
 
-func arg[T any](args []json.RawMessage, i int) (T, error) {
-	var v T
-	if err := json.Unmarshal(args[i], &v); err != nil {
-		return v, &argError{n: i + 1, err: err}
+// decode checks the argument count and decodes each argument into its
+// pointer, in order.
+func decode(args []json.RawMessage, ptrs ...any) error {
+	if len(args) != len(ptrs) {
+		return &countError{want: len(ptrs), got: len(args)}
 	}
-	return v, nil
-}
-
-func want(args []json.RawMessage, n int) error {
-	if len(args) != n {
-		return &countError{want: n, got: len(args)}
+	for i, p := range ptrs {
+		if err := json.Unmarshal(args[i], p); err != nil {
+			return &argError{n: i + 1, err: err}
+		}
 	}
 	return nil
 }
 
 func call0[R any](f func() (R, error)) call {
 	return func(args []json.RawMessage) (any, error) {
-		if err := want(args, 0); err != nil {
+		if err := decode(args); err != nil {
 			return nil, err
 		}
 		return f()
@@ -93,11 +92,8 @@ func call0e(f func() error) call {
 
 func call1[A, R any](f func(A) (R, error)) call {
 	return func(args []json.RawMessage) (any, error) {
-		if err := want(args, 1); err != nil {
-			return nil, err
-		}
-		a, err := arg[A](args, 0)
-		if err != nil {
+		var a A
+		if err := decode(args, &a); err != nil {
 			return nil, err
 		}
 		return f(a)
@@ -114,15 +110,9 @@ func call1e[A any](f func(A) error) call {
 
 func call2[A, B, R any](f func(A, B) (R, error)) call {
 	return func(args []json.RawMessage) (any, error) {
-		if err := want(args, 2); err != nil {
-			return nil, err
-		}
-		a, err := arg[A](args, 0)
-		if err != nil {
-			return nil, err
-		}
-		b, err := arg[B](args, 1)
-		if err != nil {
+		var a A
+		var b B
+		if err := decode(args, &a, &b); err != nil {
 			return nil, err
 		}
 		return f(a, b)
@@ -135,19 +125,10 @@ func call2e[A, B any](f func(A, B) error) call {
 
 func call3e[A, B, C any](f func(A, B, C) error) call {
 	return func(args []json.RawMessage) (any, error) {
-		if err := want(args, 3); err != nil {
-			return nil, err
-		}
-		a, err := arg[A](args, 0)
-		if err != nil {
-			return nil, err
-		}
-		b, err := arg[B](args, 1)
-		if err != nil {
-			return nil, err
-		}
-		c, err := arg[C](args, 2)
-		if err != nil {
+		var a A
+		var b B
+		var c C
+		if err := decode(args, &a, &b, &c); err != nil {
 			return nil, err
 		}
 		return nil, f(a, b, c)
@@ -156,23 +137,11 @@ func call3e[A, B, C any](f func(A, B, C) error) call {
 
 func call4e[A, B, C, D any](f func(A, B, C, D) error) call {
 	return func(args []json.RawMessage) (any, error) {
-		if err := want(args, 4); err != nil {
-			return nil, err
-		}
-		a, err := arg[A](args, 0)
-		if err != nil {
-			return nil, err
-		}
-		b, err := arg[B](args, 1)
-		if err != nil {
-			return nil, err
-		}
-		c, err := arg[C](args, 2)
-		if err != nil {
-			return nil, err
-		}
-		d, err := arg[D](args, 3)
-		if err != nil {
+		var a A
+		var b B
+		var c C
+		var d D
+		if err := decode(args, &a, &b, &c, &d); err != nil {
 			return nil, err
 		}
 		return nil, f(a, b, c, d)
