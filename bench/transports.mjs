@@ -199,7 +199,7 @@ log(`transports bench: N=${N}, ${TP_ROUNDS}×${TP_PER_ROUND} throughput runs and
 const jt = await startJuncture(BIN, `${FAKE}/n=${N}/d=0/v1`, 'juncture-tp');
 const jp = await startJuncture(BIN, `${FAKE}${PACED}`, 'juncture-paced');
 const esP = await new EventsStream(jp).open();
-const raw = { anchorTp: [], anchorAbort: [], agui: [], events: [], stopAgui: [], stopEvents: [] };
+const raw = { anchorTp: [], anchorAbort: [], agui: [], events: [], stopAgui: [], stopEvents: [], callFloor: [] };
 let prof = null;
 try {
   // warm-up (not counted): JIT-free Go, but the first runs create the page cache, sqlite, pools
@@ -229,9 +229,20 @@ try {
     },
     agui: async () => { for (let i = 0; i < STOP_PER_ROUND; i++) { raw.stopAgui.push(await stopAgui(jp, esP)); await sleep(20); } },
     events: async () => { for (let i = 0; i < STOP_PER_ROUND; i++) { raw.stopEvents.push(await stopEvents(jp, esP)); await sleep(20); } },
+    // The floor of any Stop over HTTP: the round trip of a call that does
+    // nothing (Status reads the settings), on the same busy server.
+    floor: async () => {
+      for (let i = 0; i < STOP_PER_ROUND; i++) {
+        const t = now();
+        await api(jp, 'Status');
+        raw.callFloor.push({ latencyUs: Number(now() - t) / 1e3 });
+        await sleep(20);
+      }
+    },
   };
+  const stopNames = Object.keys(stopKinds);
   for (let r = 0; r < STOP_ROUNDS; r++) {
-    for (let k = 0; k < names.length; k++) await stopKinds[names[(k + r) % names.length]]();
+    for (let k = 0; k < stopNames.length; k++) await stopKinds[stopNames[(k + r) % stopNames.length]]();
     log(`  stop round ${r + 1}/${STOP_ROUNDS} done (${raw.stopAgui.length} agui, ${raw.stopEvents.length} events, ${raw.anchorAbort.length} tanstack trials)`);
   }
   if (PROFILE) prof = await profile(jt);
@@ -252,6 +263,7 @@ const sum = {
   stopAguiOnEvents: S(raw.stopAgui, 'eventsLatencyUs'),
   stopEvents: S(raw.stopEvents, 'latencyUs'),
   interruptRtt: S([...raw.stopAgui, ...raw.stopEvents], 'interruptRtt'),
+  callFloor: S(raw.callFloor, 'latencyUs'),
 };
 const split = (xs) => {
   const u = xs.reduce((a, x) => a + x.serverUserUs, 0); const s = xs.reduce((a, x) => a + x.serverSysUs, 0);
@@ -271,6 +283,8 @@ row('Stop → RUN_FINISHED on /agui, p99 ms', sum.stopAgui.p99 / 1e3, sum.anchor
 row('Stop → RUN_FINISHED on /api/events, p50 ms', sum.stopEvents.p50 / 1e3, sum.anchorAbort.p50 / 1e3, f2, '-', null);
 row('Stop → RUN_FINISHED on /api/events, p99 ms', sum.stopEvents.p99 / 1e3, sum.anchorAbort.p99 / 1e3, f2, '≤ 0.5×', sum.stopEvents.p99 / sum.anchorAbort.p99 <= 0.5);
 row('  (same /agui trials, seen on /api/events) p99 ms', sum.stopAguiOnEvents.p99 / 1e3, sum.anchorAbort.p99 / 1e3, f2, '≤ 0.5×', sum.stopAguiOnEvents.p99 / sum.anchorAbort.p99 <= 0.5);
+row('HTTP call floor (Status round trip), p50 ms', sum.callFloor.p50 / 1e3, sum.anchorAbort.p50 / 1e3, f2, '-', null);
+row('HTTP call floor (Status round trip), p99 ms', sum.callFloor.p99 / 1e3, sum.anchorAbort.p99 / 1e3, f2, '-', null);
 
 const W = [48, 10, 10, 8, 9, 9];
 const line = (c) => `| ${c.map((x, i) => String(x).padEnd(W[i])).join(' | ')} |`;
