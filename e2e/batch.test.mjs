@@ -30,23 +30,28 @@ test('an approval and a question are answered as one batch', async (t) => {
   await question.waitFor({ timeout: 5000 });
   const counter = panel.getByRole('status').filter({ hasText: /answered/ });
   assert.match(await counter.innerText(), /0 of 2 answered/);
-  assert.match(await counter.innerText(), /sent together/);
+  assert.match(await counter.innerText(), /the run continues once all are answered/);
   // Focus goes to the first card.
   assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('aria-label')), 'Approval for write_file');
 
   const tid = await latestThread(app);
   await approval.getByRole('button', { name: 'Allow once' }).click();
-  await approval.getByRole('status').getByText('Approved').waitFor();
+  await approval.getByRole('status').getByText(/Approved/).waitFor();
+  await approval.getByText(/waiting for 1 more/).waitFor();
   assert.match(await counter.innerText(), /1 of 2 answered/);
   await page.waitForTimeout(500);
+  // The answer is kept by the runtime, but nothing runs before the batch is
+  // complete.
   let v = await app.api('GetThread', tid);
-  assert.equal(v.interrupts.length, 2, 'one answer of the batch was sent alone');
+  assert.equal(v.interrupts.length, 2, 'one answer of the batch settled the batch alone');
+  assert.deepEqual(v.answered, [v.interrupts.find((it) => it.id.startsWith('approval_')).id]);
   assert.ok(!existsSync(join(app.workspace, 'batch.txt')), 'the write ran before the batch was complete');
 
-  // Undo, then decide again.
-  await approval.getByRole('button', { name: 'Undo' }).click();
-  assert.match(await counter.innerText(), /0 of 2 answered/);
+  // Change the answer, then decide again (the kept answer is replaced).
+  await approval.getByRole('button', { name: 'Change answer' }).click();
   await approval.getByRole('button', { name: 'Allow once' }).click();
+  await approval.getByRole('status').getByText(/Approved/).waitFor();
+  assert.match(await counter.innerText(), /1 of 2 answered/);
 
   // The last answer sends both.
   await question.getByRole('radio', { name: 'System' }).check();

@@ -25,8 +25,9 @@ const demoWordsPerChunk = 3
 //
 //   - a tool result (last message role "tool"): a short answer quoting the
 //     first line of the result;
-//   - a non-streaming request whose system or user prompt mentions "title":
-//     a 3–5 word title;
+//   - a title request: a system prompt that mentions "title" (streaming
+//     or not), or a non-streaming request whose user prompt does: a 3–5
+//     word title;
 //   - "think": reasoning_content first, then the answer;
 //   - "hostile": Markdown full of script-injection attempts (raw HTML
 //     with event handlers, javascript: and data: links), for the XSS tests;
@@ -78,7 +79,7 @@ type demo struct {
 }
 
 func (d *demo) respond(req Request) Response {
-	if !req.Stream && isTitleRequest(req) {
+	if isTitleRequest(req) {
 		return Reply(Text(demoTitle(req)), Usage(estimatePromptTokens(req), 6))
 	}
 	if last := req.LastMessage(); last.Role == "tool" {
@@ -376,13 +377,20 @@ func readTarget(s string) string {
 	return "README.md"
 }
 
-// isTitleRequest reports whether a system, developer or user message asks
-// for a title.
+// isTitleRequest reports whether a request asks for a title: its system
+// (or developer) prompt says so, or, for a non-streaming request, a user
+// message does. A streaming chat whose user happens to write "title" is a
+// chat.
 func isTitleRequest(req Request) bool {
 	for _, m := range req.Messages {
+		mentions := strings.Contains(strings.ToLower(m.Content), "title")
 		switch m.Role {
-		case "system", "developer", "user":
-			if strings.Contains(strings.ToLower(m.Content), "title") {
+		case "system", "developer":
+			if mentions {
+				return true
+			}
+		case "user":
+			if mentions && !req.Stream {
 				return true
 			}
 		}

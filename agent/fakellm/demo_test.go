@@ -179,6 +179,24 @@ func TestDemoTitle(t *testing.T) {
 	}
 }
 
+// The runtime asks for titles over a stream: a system prompt asking for a
+// title is a title request either way, while a streaming chat whose user
+// writes "title" is still a chat.
+func TestDemoTitleStreaming(t *testing.T) {
+	t.Parallel()
+	title := Demo()(Request{Stream: true, Messages: []RequestMessage{
+		{Role: "system", Content: "Write a short title (3 to 6 words) for this conversation."},
+		{Role: "user", Content: "Person: Please write a long essay about rivers\n\nAssistant: On Working Offline\n\nTitle:"},
+	}})
+	if got := textOf(title); got == "" || strings.Contains(got, "Offline") || len(strings.Fields(got)) > 5 {
+		t.Fatalf("streamed title %q", got)
+	}
+	chat := Demo()(Request{Stream: true, Messages: []RequestMessage{{Role: "user", Content: "suggest a title for my essay"}}})
+	if got := textOf(chat); len(strings.Fields(got)) <= 5 {
+		t.Fatalf("a chat mentioning title was answered as a title request: %q", got)
+	}
+}
+
 func TestDemoIsPaced(t *testing.T) {
 	t.Parallel()
 	resp := Demo()(Request{Stream: true, Messages: []RequestMessage{{Role: "user", Content: "write me a story"}}})
@@ -252,4 +270,17 @@ func TestDemoFirehose(t *testing.T) {
 	if rate > 1300 {
 		t.Errorf("firehose streams %.0f words/s: the 1,000 words/s pacing is missing", rate)
 	}
+}
+
+// textOf is the answer text a scripted response streams.
+func textOf(r Response) string {
+	var b strings.Builder
+	for _, st := range r.Steps {
+		if st.kind == kindChunk && st.delta == deltaContent {
+			for i := 0; i < max(st.n, 1); i++ {
+				b.WriteString(st.text)
+			}
+		}
+	}
+	return b.String()
 }

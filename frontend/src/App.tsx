@@ -113,6 +113,22 @@ export function App() {
     });
   }, [transport, refreshStatus]);
 
+  // JUNCTURE_BENCH=1 only: the desktop bench reads a received-text counter
+  // from the window title (lib/benchTitle.ts, loaded on demand).
+  const bench = status?.bench === true;
+  useEffect(() => {
+    if (!bench) return;
+    let stop: (() => void) | undefined;
+    let gone = false;
+    void import('./lib/benchTitle').then((m) => {
+      if (!gone) stop = m.startBenchTitle(transport);
+    });
+    return () => {
+      gone = true;
+      stop?.();
+    };
+  }, [bench, transport]);
+
   const newChat = useCallback(() => {
     open(null);
     setHighlight(null);

@@ -6,6 +6,7 @@ export interface WailsRuntime {
   EventsOff?: (name: string, ...additional: string[]) => void;
   ClipboardSetText?: (text: string) => Promise<boolean>;
   BrowserOpenURL?: (url: string) => void;
+  WindowSetTitle?: (title: string) => void;
 }
 
 export type WailsBoundMethod = (...args: unknown[]) => Promise<unknown>;

@@ -161,7 +161,7 @@ export function classifyInterrupt(it: Interrupt, toolCalls: Record<string, ToolC
   if (!b) {
     return { kind: 'unbound', interrupt: it, why:
         it.metadata !== undefined && BINDING_KEY in it.metadata
-          ? 'It was recorded in a form this version of Juncture cannot answer; sending a message moves on.'
+          ? 'It was recorded in a form this version of Juncture cannot answer; it stays until its owner settles it, and never blocks you.'
           : 'It belongs to another program and cannot be answered here.',
     };
   }

@@ -5,6 +5,7 @@ import type { AguiEvent } from '../transport/agui';
 import { isObject, optStr, str } from '../transport/json';
 import { parseMessageErrorEvent, parseStoppedEvent, parseToolStateEvent, type ToolState } from '../transport/contract';
 import { Draft, newMessage } from './draft';
+import { classifyInterrupt } from './interrupts';
 import { expectClientTools, recordClientTool, stubTool } from './toolEvents';
 import type { RunError } from './types';
 
@@ -41,13 +42,21 @@ const OPEN_STATES: ReadonlySet<ToolState> = new Set(['running', 'awaiting-approv
 
 type RunEvent = Extract<AguiEvent, { type: 'RUN_STARTED' | 'RUN_FINISHED' | 'RUN_ERROR' }>;
 
+/**
+ * The unbound items shown now: they belong to someone else, so a new run
+ * (new input, Stop) never clears them; only a fresh GetThread does.
+ */
+function unboundNow(d: Draft) {
+  return d.s.interrupts.filter((it) => classifyInterrupt(it, d.s.toolCalls).kind === 'unbound');
+}
+
 export function applyRunEvent(d: Draft, e: RunEvent): void {
   switch (e.type) {
     case 'RUN_STARTED':
       d.s.phase = 'running';
       d.s.runId = e.runId || null;
       d.s.runError = null;
-      d.s.interrupts = [];
+      d.s.interrupts = unboundNow(d);
       d.s.clientTools = [];
       d.s.answered = [];
       d.s.waiting = null;
@@ -71,10 +80,11 @@ export function applyRunEvent(d: Draft, e: RunEvent): void {
       d.s.waiting = null;
       if (e.outcome.type === 'interrupt') {
         d.s.phase = 'awaiting';
-        d.s.interrupts = e.outcome.interrupts;
+        const ids = new Set(e.outcome.interrupts.map((it) => it.id));
+        d.s.interrupts = [...unboundNow(d).filter((it) => !ids.has(it.id)), ...e.outcome.interrupts];
       } else {
         d.s.phase = 'idle';
-        d.s.interrupts = [];
+        d.s.interrupts = unboundNow(d);
       }
       if (e.outcome.type === 'success') {
         let ids = e.outcome.pendingToolCallIds;

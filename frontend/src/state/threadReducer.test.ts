@@ -128,11 +128,16 @@ describe('threadReducer streaming details', () => {
     expect(v.items[1]!.message.content).toBe('2 + 2 equals **4**.');
   });
 
-  it('a new run clears answered interrupts', () => {
+  it('a new run clears answered interrupts and keeps unbound ones (they belong to someone else)', () => {
     const paused = run(fixtures.interrupt);
+    const unbound = deriveThread(paused).unbound.map((i) => i.interrupt.id);
+    expect(unbound).toHaveLength(1);
     const s = run([{ type: 'RUN_STARTED', threadId: 'th-1', runId: 'run-3b', parentRunId: 'run-3' }], false, paused);
-    expect(deriveThread(s).interrupts).toEqual([]);
+    expect(deriveThread(s).interrupts.filter((i) => i.kind !== 'unbound')).toEqual([]);
+    expect(deriveThread(s).interrupts.map((i) => i.interrupt.id)).toEqual(unbound);
     expect(deriveThread(s).status).toBe('running');
+    const done = run([{ type: 'RUN_FINISHED', threadId: 'th-1', runId: 'run-3b', outcome: { type: 'success', pendingToolCallIds: [] } }], false, s);
+    expect(deriveThread(done).unbound.map((i) => i.interrupt.id)).toEqual(unbound);
   });
 
   it('keeps interrupts and maps item errors on a failure terminal (RUN_ERROR without RUN_STARTED)', () => {

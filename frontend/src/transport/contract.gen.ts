@@ -279,6 +279,7 @@ export interface Status {
   detected?: string;
   problem?: string;
   readOnly?: string;
+  bench?: boolean;
 }
 
 /** agent.StoppedEvent */

@@ -282,6 +282,7 @@ export function parseStatus(u: unknown): Status {
   if (problem) s.problem = problem;
   const readOnly = optStr(u, 'readOnly');
   if (readOnly) s.readOnly = readOnly;
+  if (u.bench === true) s.bench = true;
   return s;
 }
 

@@ -313,7 +313,8 @@ describe('WailsTransport', () => {
     const got: unknown[] = [];
     t.subscribe('queue', (d) => got.push(d));
     const off = t.subscribe('queue', (d) => got.push(d));
-    expect(EventsOn).toHaveBeenCalledTimes(1);
+    t.subscribe('threads', () => undefined);
+    expect(EventsOn.mock.calls.map((c) => c[0])).toEqual(['batch', 'queue', 'threads']);
     handlers.get('queue')!({ threadId: 'th', queued: [] });
     expect(got).toHaveLength(2);
     off();
@@ -326,6 +327,7 @@ describe('WailsTransport', () => {
     expect(BrowserOpenURL).toHaveBeenCalledWith('https://example.org');
     t.close();
     expect(EventsOff).toHaveBeenCalledWith('queue');
+    expect(EventsOff).toHaveBeenCalledWith('batch');
   });
 });
 

@@ -4,12 +4,18 @@ import { parseResult } from './methods';
 import { EventHub, isServerEventName, parseEventData, type EventName, type Handler, type ServerEventName } from './events';
 import { JunctureError, toJunctureError } from './errors';
 import { isSafeExternalUrl } from './platform';
+import { isObject } from './json';
+
+/** The desktop forwarder's batch of events (app/events.go `forward`). */
+const BATCH_EVENT = 'batch';
 
 /** Desktop window: Wails bindings (`window.go.app.App`) and runtime events. */
 export class WailsTransport implements Transport {
   readonly kind = 'desktop' as const;
   private hub = new EventHub();
   private bound = new Map<ServerEventName, (() => void) | null>();
+  private batchBound = false;
+  private batchOff: (() => void) | null = null;
 
   async call<M extends MethodName>(method: M, ...args: MethodArgs[M]): Promise<Result<M>> {
     const fn = window.go?.app?.App?.[method];
@@ -38,11 +44,32 @@ export class WailsTransport implements Transport {
       this.bound.set(name, null);
       return;
     }
-    const ret = rt.EventsOn(name, (...data: unknown[]) => {
-      const parsed = parseEventData(name, data[0]);
-      if (parsed) this.hub.emit(name, parsed);
-    });
+    this.bindBatch(rt);
+    const ret = rt.EventsOn(name, (...data: unknown[]) => this.deliver(name, data[0]));
     this.bound.set(name, typeof ret === 'function' ? (ret as () => void) : null);
+  }
+
+  /** The desktop forwarder sends what queued up as ONE "batch" event,
+   *  `[{name, data}, …]` in order (a batch of one stays a plain event):
+   *  its frames reach the same handlers, in order, as plain events would. */
+  private bindBatch(rt: NonNullable<Window['runtime']>): void {
+    if (this.batchBound || !rt.EventsOn) return;
+    this.batchBound = true;
+    const ret = rt.EventsOn(BATCH_EVENT, (...data: unknown[]) => {
+      const frames = data[0];
+      if (!Array.isArray(frames)) return;
+      for (const f of frames as unknown[]) {
+        if (!isObject(f) || typeof f.name !== 'string' || !isServerEventName(f.name)) continue;
+        this.deliver(f.name, f.data);
+      }
+    });
+    this.batchOff = typeof ret === 'function' ? (ret as () => void) : null;
+  }
+
+  private deliver(name: ServerEventName, data: unknown): void {
+    if (this.hub.count(name) === 0) return;
+    const parsed = parseEventData(name, data);
+    if (parsed) this.hub.emit(name, parsed);
   }
 
   async copyText(text: string): Promise<void> {
@@ -64,5 +91,11 @@ export class WailsTransport implements Transport {
       else window.runtime?.EventsOff?.(name);
     }
     this.bound.clear();
+    if (this.batchBound) {
+      if (this.batchOff) this.batchOff();
+      else window.runtime?.EventsOff?.(BATCH_EVENT);
+    }
+    this.batchBound = false;
+    this.batchOff = null;
   }
 }

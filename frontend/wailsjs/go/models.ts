@@ -274,6 +274,7 @@ export namespace app {
 	    detected?: string;
 	    problem?: string;
 	    readOnly?: string;
+	    bench?: boolean;
 	
 	    static createFrom(source: any = {}) {
 	        return new Status(source);
@@ -288,6 +289,7 @@ export namespace app {
 	        this.detected = source["detected"];
 	        this.problem = source["problem"];
 	        this.readOnly = source["readOnly"];
+	        this.bench = source["bench"];
 	    }
 	}
 	export class ThreadListItem {

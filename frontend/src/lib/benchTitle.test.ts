@@ -1,0 +1,38 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { startBenchTitle } from './benchTitle';
+import { FakeTransport } from '../test/fakeTransport';
+import type { EventMap } from '../transport/events';
+
+const ev = (event: Record<string, unknown>) => ({ threadId: 'th', event }) as unknown as EventMap['agui'];
+
+describe('startBenchTitle', () => {
+  beforeEach(() => vi.useFakeTimers({ toFake: ['requestAnimationFrame', 'cancelAnimationFrame'] }));
+  afterEach(() => vi.useRealTimers());
+
+  it('counts assistant text and the last run state, one title per frame', () => {
+    const t = new FakeTransport();
+    const titles: string[] = [];
+    const stop = startBenchTitle(t, (s) => titles.push(s));
+    expect(titles).toEqual(['bench 0 idle 0']);
+    t.emit('agui', ev({ type: 'RUN_STARTED', threadId: 'th', runId: 'r' }));
+    t.emit('agui', ev({ type: 'TEXT_MESSAGE_START', messageId: 'u', role: 'user' }));
+    t.emit('agui', ev({ type: 'TEXT_MESSAGE_CONTENT', messageId: 'u', delta: 'hello' }));
+    t.emit('agui', ev({ type: 'TEXT_MESSAGE_START', messageId: 'a', role: 'assistant' }));
+    t.emit('agui', ev({ type: 'TEXT_MESSAGE_CONTENT', messageId: 'a', delta: 'abc' }));
+    t.emit('agui', ev({ type: 'TEXT_MESSAGE_CONTENT', messageId: 'a', delta: 'de' }));
+    expect(titles).toHaveLength(1); // nothing before the frame
+    vi.advanceTimersToNextFrame();
+    expect(titles).toEqual(['bench 0 idle 0', 'bench 5 running 1']);
+    t.emit('agui', ev({ type: 'RUN_FINISHED', threadId: 'th', runId: 'r', outcome: { type: 'success' } }));
+    vi.advanceTimersToNextFrame();
+    expect(titles.at(-1)).toBe('bench 5 done 1');
+    t.emit('agui', ev({ type: 'RUN_STARTED', threadId: 'th', runId: 'r2' }));
+    t.emit('agui', ev({ type: 'RUN_FINISHED', threadId: 'th', runId: 'r2', outcome: { type: 'cancelled' } }));
+    vi.advanceTimersToNextFrame();
+    expect(titles.at(-1)).toBe('bench 5 cancelled 2');
+    stop();
+    t.emit('agui', ev({ type: 'RUN_STARTED', threadId: 'th', runId: 'r3' }));
+    vi.advanceTimersToNextFrame();
+    expect(titles.at(-1)).toBe('bench 5 cancelled 2');
+  });
+});

@@ -1,0 +1,72 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { WailsTransport } from './wails';
+
+// The desktop forwarder (app/events.go) sends what queued up as one "batch"
+// event: [{name, data}, …]. The transport hands each frame to the same
+// handlers a plain event would reach, in order.
+
+function fakeRuntime() {
+  const handlers = new Map<string, (...d: unknown[]) => void>();
+  const EventsOn = vi.fn((name: string, cb: (...d: unknown[]) => void) => {
+    handlers.set(name, cb);
+    return () => handlers.delete(name);
+  });
+  window.runtime = { EventsOn, EventsOff: vi.fn() };
+  return { handlers, EventsOn, fire: (name: string, data: unknown) => handlers.get(name)?.(data) };
+}
+
+const content = (delta: string) => ({ threadId: 'th', event: { type: 'TEXT_MESSAGE_CONTENT', messageId: 'm', delta } });
+
+describe('WailsTransport batches', () => {
+  afterEach(() => {
+    delete window.runtime;
+  });
+
+  it('unpacks a batch into the per-event handlers, in order, across names', () => {
+    const rt = fakeRuntime();
+    const t = new WailsTransport();
+    const got: string[] = [];
+    t.subscribe('agui', ({ event }) => got.push(event.type === 'TEXT_MESSAGE_CONTENT' ? `text:${event.delta}` : event.type));
+    t.subscribe('threads', (d) => got.push(`threads:${d.threadId ?? ''}`));
+    t.subscribe('queue', (d) => got.push(`queue:${d.queued.join(',')}`));
+    rt.fire('agui', content('plain'));
+    rt.fire('batch', [
+      { name: 'agui', data: { threadId: 'th', event: { type: 'RUN_STARTED', threadId: 'th', runId: 'r' } } },
+      { name: 'threads', data: { threadId: 'th' } },
+      { name: 'agui', data: content('a') },
+      { name: 'queue', data: { threadId: 'th', queued: ['next'] } },
+      { name: 'agui', data: content('b') },
+      { name: 'agui', data: { threadId: 'th', event: { type: 'RUN_FINISHED', threadId: 'th', runId: 'r' } } },
+      { name: 'threads', data: { threadId: 'th' } },
+    ]);
+    expect(got).toEqual(['text:plain', 'RUN_STARTED', 'threads:th', 'text:a', 'queue:next', 'text:b', 'RUN_FINISHED', 'threads:th']);
+    expect(rt.EventsOn.mock.calls.filter((c) => c[0] === 'batch')).toHaveLength(1);
+  });
+
+  it('skips malformed frames and names nobody listens to, keeping the rest', () => {
+    const rt = fakeRuntime();
+    const t = new WailsTransport();
+    const got: string[] = [];
+    t.subscribe('agui', ({ event }) => got.push(event.type === 'TEXT_MESSAGE_CONTENT' ? event.delta : event.type));
+    rt.fire('batch', [null, 7, { name: 'nope', data: {} }, { data: content('x') }, { name: 'queue', data: { threadId: 'th' } }, { name: 'agui', data: { threadId: 'th' } }, { name: 'agui', data: content('kept') }]);
+    rt.fire('batch', 'not an array');
+    expect(got).toEqual(['kept']);
+  });
+
+  it('stops delivering batches after close', () => {
+    const rt = fakeRuntime();
+    const t = new WailsTransport();
+    const got: unknown[] = [];
+    t.subscribe('agui', (d) => got.push(d));
+    t.close();
+    expect(rt.handlers.has('batch')).toBe(false);
+    expect(rt.handlers.has('agui')).toBe(false);
+    rt.fire('batch', [{ name: 'agui', data: content('late') }]);
+    expect(got).toHaveLength(0);
+    // Subscribing again after close binds again.
+    const again: unknown[] = [];
+    t.subscribe('agui', (d) => again.push(d));
+    rt.fire('batch', [{ name: 'agui', data: content('again') }]);
+    expect(again).toHaveLength(1);
+  });
+});
