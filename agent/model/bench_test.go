@@ -169,7 +169,7 @@ func BenchmarkStream(b *testing.B) {
 		run(b, func() (int, error) {
 			params := c.params(req)
 			params.StreamOptions = openai.ChatCompletionStreamOptionsParam{IncludeUsage: openai.Bool(true)}
-			s := c.oa.Chat.Completions.NewStreaming(context.Background(), params)
+			s := c.api.stream(context.Background(), params)
 			defer s.Close()
 			n := 0
 			for s.Next() {

@@ -63,6 +63,8 @@ import (
 
 	"github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
+	"github.com/openai/openai-go/v3/packages/pagination"
+	"github.com/openai/openai-go/v3/packages/ssestream"
 	"github.com/openai/openai-go/v3/shared"
 
 	"github.com/juncture-app/juncture/agent/history"
@@ -126,8 +128,16 @@ type Usage struct {
 }
 
 // Client calls one endpoint.
+//
+// It holds openai-go's client only through the method values in api, not
+// as a field of type openai.Client: a *Client is kept in an interface
+// (agent.Model), and the Go linker keeps every exported method of every
+// type reachable from a type used in an interface once anything in the
+// program calls reflect's Method (Wails' bindings and godbus do). Reaching
+// openai.Client's ~70 services that way kept ~5 MB of methods in the
+// desktop binary; a func value's type does not lead to what it captured.
 type Client struct {
-	oa     openai.Client
+	api    api
 	model  string
 	decode func([]byte) (Delta, *EndpointError, error) // nil: scanChunk; benchmarks swap in others
 }
@@ -142,13 +152,21 @@ func New(cfg Config) *Client {
 	if key == "" {
 		key = "none" // local servers ignore it; openai-go insists on one
 	}
-	opts := []option.RequestOption{
-		option.WithBaseURL(strings.TrimRight(cfg.BaseURL, "/") + "/"),
+	oa := openai.NewClient(
+		option.WithBaseURL(strings.TrimRight(cfg.BaseURL, "/")+"/"),
 		option.WithAPIKey(key),
 		option.WithMaxRetries(0),
 		option.WithHTTPClient(hc),
-	}
-	return &Client{oa: openai.NewClient(opts...), model: cfg.Model}
+	)
+	return &Client{api: api{post: oa.Post, chat: oa.Chat.Completions.New, stream: oa.Chat.Completions.NewStreaming, models: oa.Models.List}, model: cfg.Model}
+}
+
+// api is the part of openai-go's client that Client calls (see Client).
+type api struct {
+	post   func(ctx context.Context, path string, params, res any, opts ...option.RequestOption) error
+	chat   func(ctx context.Context, body openai.ChatCompletionNewParams, opts ...option.RequestOption) (*openai.ChatCompletion, error)
+	stream func(ctx context.Context, body openai.ChatCompletionNewParams, opts ...option.RequestOption) *ssestream.Stream[openai.ChatCompletionChunk] // the "openai" decoding benchmark
+	models func(ctx context.Context, opts ...option.RequestOption) (*pagination.Page[openai.Model], error)
 }
 
 // DefaultHTTPClient dials quickly and never times a whole stream out.
@@ -166,7 +184,7 @@ func (c *Client) Stream(ctx context.Context, req Request) *Stream {
 	params := c.params(req)
 	params.StreamOptions = openai.ChatCompletionStreamOptionsParam{IncludeUsage: openai.Bool(true)}
 	var resp *http.Response
-	err := c.oa.Post(ctx, "chat/completions", params, &resp, option.WithJSONSet("stream", true))
+	err := c.api.post(ctx, "chat/completions", params, &resp, option.WithJSONSet("stream", true))
 	if err != nil {
 		return &Stream{err: Classify(err)}
 	}
@@ -198,7 +216,7 @@ func (c *Client) Deltas(ctx context.Context, req Request) iter.Seq2[Delta, error
 // Complete makes a non-streaming call and returns the answer text (used for
 // thread titles).
 func (c *Client) Complete(ctx context.Context, req Request) (string, error) {
-	resp, err := c.oa.Chat.Completions.New(ctx, c.params(req))
+	resp, err := c.api.chat(ctx, c.params(req))
 	if err != nil {
 		return "", Classify(err)
 	}
@@ -210,7 +228,7 @@ func (c *Client) Complete(ctx context.Context, req Request) (string, error) {
 
 // Models lists the endpoint's models.
 func (c *Client) Models(ctx context.Context) ([]string, error) {
-	page, err := c.oa.Models.List(ctx)
+	page, err := c.api.models(ctx)
 	if err != nil {
 		return nil, Classify(err)
 	}
