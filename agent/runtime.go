@@ -135,6 +135,10 @@ type Runtime struct {
 	events *Broker
 	baseCx context.Context
 	cancel context.CancelFunc
+	// bgCx bounds background work (titles); Shutdown ends it first, so a
+	// slow title request never holds the app open.
+	bgCx     context.Context
+	bgCancel context.CancelFunc
 
 	mws     []Middleware
 	schemas *interrupt.SchemaCache
@@ -216,8 +220,9 @@ func New(opts Options) *Runtime {
 		mws = append([]Middleware{LoopGuard(opts.LoopGuard)}, mws...)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
+	bg, bgCancel := context.WithCancel(ctx)
 	return &Runtime{opts: opts, st: opts.Store, log: opts.Logger, events: NewBroker(), baseCx: ctx, cancel: cancel,
-		threads: make(map[string]*thread), mws: mws, schemas: interrupt.NewSchemaCache(0)}
+		bgCx: bg, bgCancel: bgCancel, threads: make(map[string]*thread), mws: mws, schemas: interrupt.NewSchemaCache(0)}
 }
 
 // Events is the runtime's event broker (transports subscribe to it; a

@@ -129,9 +129,6 @@ func (rt *Runtime) drive(t *thread, ctx context.Context, stop context.CancelFunc
 		if after != nil {
 			after()
 		}
-		if term != nil {
-			rt.afterRun(in.ThreadID, term)
-		}
 		rt.mu.Lock()
 		close(t.settled)
 		switch {
@@ -143,6 +140,7 @@ func (rt *Runtime) drive(t *thread, ctx context.Context, stop context.CancelFunc
 			t.running, t.finishing, t.runID, t.stop, t.stopped = false, false, "", nil, false
 			rt.mu.Unlock()
 			rt.keepUnsent(t.id, left)
+			rt.afterRun(t.id, term)
 			return
 		default:
 			in = t.queue[0]
@@ -156,6 +154,7 @@ func (rt *Runtime) drive(t *thread, ctx context.Context, stop context.CancelFunc
 		t.finishing, t.settled = false, make(chan struct{})
 		t.runID, t.stop, t.stopped = in.RunID, stop, false
 		rt.mu.Unlock()
+		rt.afterRun(t.id, term)
 	}
 }
 
@@ -352,6 +351,7 @@ func (rt *Runtime) Shutdown(ctx context.Context) error {
 		return nil
 	}
 	rt.closed = true
+	rt.bgCancel()
 	for _, t := range rt.threads {
 		if t.running && !t.stopped {
 			t.stopped = true

@@ -17,7 +17,7 @@ const titleTimeout = 20 * time.Second
 // afterRun is what the runtime does once a run has settled: name an
 // untitled thread after its first exchange.
 func (rt *Runtime) afterRun(threadID string, term agui.Event) {
-	if rt.opts.Titles == nil {
+	if rt.opts.Titles == nil || term == nil {
 		return
 	}
 	if _, ok := term.(*agui.RunFinished); !ok {
@@ -75,7 +75,7 @@ func (rt *Runtime) askTitle(first, answer string) string {
 	if err != nil {
 		return ""
 	}
-	ctx, cancel := context.WithTimeout(rt.baseCx, titleTimeout)
+	ctx, cancel := context.WithTimeout(rt.bgCx, titleTimeout)
 	defer cancel()
 	req := model.Request{
 		System: "Write a short title (3 to 6 words) for this conversation. Reply with the title only, no quotes, no punctuation at the end.",
