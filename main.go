@@ -168,7 +168,11 @@ func desktop(logger *slog.Logger) error {
 		AssetServer:      &assetserver.Options{Assets: frontend.Dist()},
 		BackgroundColour: &options.RGBA{R: 250, G: 250, B: 249, A: 255},
 		Bind:             []any{a},
-		Linux:            &linux.Options{Icon: appIcon, ProgramName: "juncture"},
+		// GPU policy Never, as Wails picks when no Linux options are given:
+		// the zero value (OnDemand) lets WebKit set up accelerated
+		// compositing, which cost ~110 MiB more in WebKitWebProcess at idle
+		// (scripts/bench-desktop.sh) for a page that does not need it.
+		Linux: &linux.Options{Icon: appIcon, ProgramName: "juncture", WebviewGpuPolicy: linux.WebviewGpuPolicyNever},
 		OnStartup: func(ctx context.Context) {
 			cfg := app.Config{DataDir: dataDir(), Mode: "desktop", Logger: logger, DetectLocal: true}
 			s, err := app.StartWith(ctx, a, cfg)

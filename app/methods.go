@@ -31,12 +31,15 @@ type Status struct {
 	Detected   string `json:"detected,omitempty"`
 	Problem    string `json:"problem,omitempty"`
 	ReadOnly   string `json:"readOnly,omitempty"` // path of the read-only copy being browsed
+	// Bench is JUNCTURE_BENCH=1: the page shows its received-text counter
+	// in the window title for scripts/bench-desktop.sh.
+	Bench bool `json:"bench,omitempty"`
 }
 
 // Status reports the app's configuration state.
 func (a *App) Status() Status {
 	st, _ := a.settings.effective()
-	s := Status{Mode: a.cfg.Mode, Endpoint: st.BaseURL, Model: st.Model, ReadOnly: a.readOnly}
+	s := Status{Mode: a.cfg.Mode, Endpoint: st.BaseURL, Model: st.Model, ReadOnly: a.readOnly, Bench: a.cfg.Getenv("JUNCTURE_BENCH") == "1"}
 	a.settings.mu.Lock()
 	s.Detected = a.settings.detectOK
 	a.settings.mu.Unlock()

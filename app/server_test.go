@@ -247,6 +247,12 @@ type recordingEmitter struct {
 }
 
 func (r *recordingEmitter) Emit(name string, data any) {
+	if frames, ok := data.([]BatchFrame); ok && name == "batch" {
+		for _, f := range frames {
+			r.Emit(f.Name, f.Data)
+		}
+		return
+	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	switch d := data.(type) {

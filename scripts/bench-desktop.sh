@@ -1,38 +1,63 @@
 #!/usr/bin/env bash
 # The desktop window against the dependency floor (a bare Wails v2 app with
 # the same libraries, ../shared/bench/floor), measured in one run under Xvfb:
-#   - binary size, both built with -tags desktop,production,webkit2_41 -ldflags "-w -s";
+#   - binary size, both built with -tags desktop,production,webkit2_41 -ldflags "-w -s",
+#     and where the difference goes (bench/binsize.mjs on unstripped builds);
 #   - idle memory: PSS (and RSS) of the app and its WebKit processes 8 s after
-#     the window appears, with floor's own measure-idle.sh, rounds interleaved;
-#   - Juncture with a 2,000-message thread open (seeded before start with
-#     bench/seedthread, then selected in the sidebar with xdotool).
-# Prints "figure | Juncture | floor | ratio | goal met?" and writes
+#     the window appears, with floor's own measure-idle.sh, rounds interleaved,
+#     also per process (app, WebKitWebProcess, WebKitNetworkProcess);
+#   - desktop streaming (Juncture only; the floor has no chat): tokens/s from
+#     the Go side through Wails events into the page, and CPU µs per token of
+#     the app process and of its WebKit processes, against the TanStack
+#     anchor's fake.mjs: (a) unthrottled N=20,000 (/n=20000/d=0/v1), (b) the
+#     1,000 tokens/s firehose (/n=5000/d=1/v1). The app runs with
+#     JUNCTURE_BENCH=1, so the page shows "bench <chars> <state> <runs>" in the
+#     window title (frontend/src/lib/benchTitle.ts); the message is typed into
+#     the composer with xdotool and the title is polled with
+#     `xdotool getwindowname`. A run is timed from the Return key to the title
+#     showing that run's terminal state; the characters received are checked
+#     against fake.mjs's expectedText(N). One warm-up run per app start (it also
+#     names the thread, so no title call overlaps a measured run).
+#   - Juncture with a 2,000-message thread open: seeded before start with
+#     bench/seedthread, selected with the keyboard (Ctrl+K, Tab to the thread,
+#     Enter), checked on screenshots (build/bench/desktop-thread-*.png).
+# Prints "figure | Juncture | floor | ratio | goal met?" tables and writes
 # build/bench/desktop-<time>.json (and desktop-latest.json).
 #
-#   scripts/bench-desktop.sh            3 idle rounds
-#   BENCH_QUICK=1 scripts/bench-desktop.sh   1 round
-# Environment: FLOOR_SRC (default ../shared/bench/floor), JUNCTURE_DESKTOP_BIN
-# (skip the build), BENCH_FROM_HEAD=1 (build from `git archive HEAD` plus the
-# current frontend/dist and bench/, when the working tree does not build),
-# BENCH_THREAD_XY (sidebar point to click, default "130 118").
+#   scripts/bench-desktop.sh                 3 idle rounds, 5 + 3 streaming runs
+#   BENCH_QUICK=1 scripts/bench-desktop.sh   1 idle round, 2 + 1 streaming runs
+# Environment: FLOOR_SRC (default ../shared/bench/floor), ANCHOR_SRC (default
+# ../shared/bench/tanstack-anchor; only fake.mjs is used, copied),
+# JUNCTURE_DESKTOP_BIN (skip the build; no size breakdown then),
+# BENCH_FROM_HEAD=1 (build from `git archive HEAD` plus the current
+# frontend/dist and bench/, when the working tree does not build),
+# BENCH_BINSIZE=0 (skip the per-package size breakdown), BENCH_STREAM=0 (skip
+# the streaming figures), BENCH_TP_RUNS / BENCH_FH_RUNS (measured runs).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
 if [ -z "${IN_XVFB:-}" ]; then
-  command -v xvfb-run >/dev/null && command -v xdotool >/dev/null || { echo "needs xvfb-run and xdotool (make deps-test)"; exit 1; }
+  command -v xvfb-run >/dev/null && command -v xdotool >/dev/null && command -v import >/dev/null || { echo "needs xvfb-run, xdotool and imagemagick (make deps-test)"; exit 1; }
   IN_XVFB=1 exec xvfb-run -a -s '-screen 0 1280x800x24' "$0" "$@"
 fi
 export IN_XVFB NO_AT_BRIDGE=1
-unset OPENAI_BASE_URL OPENAI_API_KEY JUNCTURE_MODEL
+unset OPENAI_BASE_URL OPENAI_API_KEY JUNCTURE_MODEL JUNCTURE_BENCH
 floor_src=${FLOOR_SRC:-$root/../shared/bench/floor}
-rounds=${BENCH_ROUNDS:-3}; [ "${BENCH_QUICK:-}" = 1 ] && rounds=1
-read -r click_x click_y <<<"${BENCH_THREAD_XY:-130 118}"
+anchor_src=${ANCHOR_SRC:-$root/../shared/bench/tanstack-anchor}
+rounds=${BENCH_ROUNDS:-3}; tp_runs=${BENCH_TP_RUNS:-5}; fh_runs=${BENCH_FH_RUNS:-3}
+if [ "${BENCH_QUICK:-}" = 1 ]; then rounds=1; tp_runs=${BENCH_TP_RUNS:-2}; fh_runs=${BENCH_FH_RUNS:-1}; fi
 tags=desktop,production,webkit2_41
 tmp=$(mktemp -d -t bench-desktop.XXXXXX)
-app=
-cleanup() { [ -n "$app" ] && stop_app "$app"; rm -rf "$tmp"; }
+raw=$tmp/raw.txt; : >"$raw"
+app= fake=
+cleanup() {
+  [ -n "$app" ] && stop_app "$app"
+  [ -n "$fake" ] && kill "$fake" 2>/dev/null && wait "$fake" 2>/dev/null
+  rm -rf "$tmp"
+}
 trap cleanup EXIT
 mkdir -p build/bench
+stamp=$(date -u +%Y%m%dT%H%M%SZ)
 
 echo "==> floor build ($floor_src)"
 (cd "$floor_src" && go build -tags $tags -ldflags "-w -s" -o "$tmp/floor" .)
@@ -47,10 +72,20 @@ if [ -z "$bin" ]; then
   echo "==> Juncture desktop build"
   (cd "$src" && go build -tags $tags -ldflags "-w -s" -o "$tmp/juncture" .)
   bin=$tmp/juncture
+  if [ "${BENCH_BINSIZE:-1}" = 1 ]; then
+    echo "==> size breakdown (unstripped builds)"
+    (cd "$floor_src" && go build -tags $tags -o "$tmp/floor-sym" .)
+    (cd "$src" && go build -tags $tags -o "$tmp/juncture-sym" .)
+    node bench/binsize.mjs "$tmp/juncture-sym" "$tmp/floor-sym" --top 25 --json "$tmp/binsize.json" | tee "$tmp/binsize.txt"
+    echo "frontend/dist (embedded): $(du -sb "$src/frontend/dist" | cut -f1) bytes, $(find "$src/frontend/dist" -type f | wc -l) files"
+    echo "dist $(du -sb "$src/frontend/dist" | cut -f1)" >>"$raw"
+    rm -f "$tmp/floor-sym" "$tmp/juncture-sym"
+  fi
 fi
 (cd "$src" && CGO_ENABLED=0 go build -o "$tmp/seedthread" ./bench/seedthread)
-
-size_j=$(stat -c %s "$bin"); size_f=$(stat -c %s "$tmp/floor")
+echo "size juncture $(stat -c %s "$bin")" >>"$raw"
+echo "size floor $(stat -c %s "$tmp/floor")" >>"$raw"
+echo "clk $(getconf CLK_TCK)" >>"$raw"
 
 # stop_app PID: SIGTERM, then SIGKILL after 5 s (a window can hang on its way out).
 stop_app() {
@@ -60,70 +95,166 @@ stop_app() {
   wait "$1" 2>/dev/null || true
 }
 
-# pss_of PID: "pss_kib rss_kib" of PID and its children (as measure-idle.sh sums them).
-pss_of() {
-  local pss=0 rss=0 s r
-  for p in $1 $(pgrep -P "$1" -d' ' || true); do
-    [ -r /proc/$p/smaps_rollup ] || continue
-    s=$(awk '/^Pss:/{print $2}' /proc/$p/smaps_rollup); r=$(awk '/^Rss:/{print $2}' /proc/$p/smaps_rollup)
-    pss=$((pss + s)); rss=$((rss + r))
-  done
-  echo "$pss $rss"
+# kind_of PID: app, web (WebKitWebProcess), net (WebKitNetworkProcess) or other.
+kind_of() {
+  case "$(tr '\0' ' ' </proc/$1/cmdline 2>/dev/null)" in
+    *WebKitWebProcess*) echo web ;; *WebKitNetworkProcess*) echo net ;; *) [ "$1" = "$2" ] && echo app || echo other ;;
+  esac
 }
 
-idle_f=(); idle_j=()
+# pss_rows TAG PID: one "TAG kind pss_kib rss_kib" line per process (PID and its children) into $raw.
+pss_rows() {
+  local s r p
+  for p in $2 $(pgrep -P "$2" -d' ' || true); do
+    [ -r /proc/$p/smaps_rollup ] || continue
+    s=$(awk '/^Pss:/{print $2}' /proc/$p/smaps_rollup); r=$(awk '/^Rss:/{print $2}' /proc/$p/smaps_rollup)
+    echo "$1 $(kind_of "$p" "$2") $s $r" >>"$raw"
+  done
+}
+
+# cpu_ticks PID: "app_ticks kids_ticks" (utime+stime of PID, and summed over its children).
+cpu_ticks() {
+  local a k=0 p
+  a=$(awk '{print $14 + $15}' /proc/$1/stat)
+  for p in $(pgrep -P "$1" -d' ' || true); do
+    [ -r /proc/$p/stat ] && k=$((k + $(awk '{print $14 + $15}' /proc/$p/stat)))
+  done
+  echo "$a $k"
+}
+
+# Per process from measure-idle.sh's lines "<pid> <cmdline…> pss N KiB rss N KiB".
+# floor's measure-idle.sh, copied with a wider command-line column (it cuts
+# it to 40 characters, before "WebKitWebProcess"); the measurement is its own.
+sed 's/cut -c1-40/cut -c1-100/; s/%-40s/%-100s/' "$floor_src/measure-idle.sh" >"$tmp/measure-idle.sh"
+chmod +x "$tmp/measure-idle.sh"
 for r in $(seq 1 "$rounds"); do
   # alternate the order so a slow period hits both
   if [ $((r % 2)) = 1 ]; then order="floor juncture"; else order="juncture floor"; fi
   for k in $order; do
-    if [ $k = floor ]; then line=$("$floor_src/measure-idle.sh" "$tmp/floor" floor | tail -1); idle_f+=("$line")
-    else line=$("$floor_src/measure-idle.sh" "$bin" Juncture | tail -1); idle_j+=("$line"); fi
+    if [ $k = floor ]; then "$tmp/measure-idle.sh" "$tmp/floor" floor >"$tmp/idle.txt"
+    else "$tmp/measure-idle.sh" "$bin" Juncture >"$tmp/idle.txt"; fi
+    line=$(tail -1 "$tmp/idle.txt")
+    echo "idletotal $k $r $line" >>"$raw"
+    first=1
+    while read -r pid rest; do
+      case "$rest" in *" pss "*) ;; *) continue ;; esac
+      case "$rest" in *WebKitWebProcess*) kind=web ;; *WebKitNetworkProcess*) kind=net ;; *) [ $first = 1 ] && kind=app || kind=other ;; esac
+      first=0
+      pss=$(sed -E 's/.* pss +([0-9]+) KiB.*/\1/' <<<"$rest"); rss=$(sed -E 's/.* rss +([0-9]+) KiB.*/\1/' <<<"$rest")
+      echo "idle $k $r $kind $pss $rss" >>"$raw"
+    done <"$tmp/idle.txt"
     echo "  idle round $r $k: PSS/RSS MiB $line"
   done
 done
+
+# open_app LOG: start "$bin" with the current environment, wait for its window
+# (titled "Juncture", or "bench …" once the bench counter runs) and for
+# "desktop window ready"; focus it. Sets app, win.
+open_app() {
+  "$bin" >"$1" 2>&1 &
+  app=$!
+  win=$(timeout 30 xdotool search --sync --onlyvisible --name '^(Juncture$|bench )' | head -1)
+  for _ in $(seq 1 40); do grep -q "desktop window ready" "$1" && break; sleep 0.25; done
+  sleep 2
+  xdotool windowactivate --sync "$win" 2>/dev/null || xdotool windowfocus --sync "$win" || true
+}
+
+# bench_title: "chars state runs" from the window title "bench <chars> <state> <runs>".
+bench_title() {
+  local t
+  t=$(xdotool getwindowname "$win" 2>/dev/null || true)
+  case "$t" in "bench "*) echo "${t#bench }" ;; *) echo "- - -" ;; esac
+}
+
+# send_and_wait: press Return on the typed message and poll the title until
+# the run that starts ends. Prints "secs chars_delta state cpu0(2) cpu1(2)".
+send_and_wait() {
+  local c0 s0 n0 c1 s1 n1 t0 t1 cpu0 cpu1 deadline
+  read -r c0 s0 n0 < <(bench_title)
+  xdotool type --delay 15 'go'
+  cpu0=$(cpu_ticks "$app")
+  t0=$(date +%s%N)
+  xdotool key Return
+  deadline=$((t0 + 120000000000))
+  while :; do
+    read -r c1 s1 n1 < <(bench_title)
+    if [ "$n1" != - ] && [ "$n1" -gt "$n0" ] && [ "$s1" != running ]; then break; fi
+    [ "$(date +%s%N)" -lt $deadline ] || { echo "timeout 0 timeout $cpu0 $cpu0"; return; }
+    sleep 0.01
+  done
+  t1=$(date +%s%N)
+  cpu1=$(cpu_ticks "$app")
+  echo "$(( (t1 - t0) / 1000 )) $((c1 - c0)) $s1 $cpu0 $cpu1"
+}
+
+# stream_bench MODE PATH N RUNS: one app start against fake.mjs at PATH, a
+# warm-up run, then RUNS measured runs into $raw:
+#   "stream MODE run n micros chars state app0 kids0 app1 kids1 app2 kids2" (…2: 1 s after the end).
+stream_bench() {
+  local mode=$1 path=$2 n=$3 runs=$4 d r res cpu2
+  d=$tmp/stream-$mode; mkdir -p "$d/ws"
+  export XDG_DATA_HOME=$d/d XDG_CONFIG_HOME=$d/c XDG_CACHE_HOME=$d/k JUNCTURE_WORKSPACE=$d/ws
+  export OPENAI_BASE_URL=http://127.0.0.1:$port$path JUNCTURE_MODEL=fake-model OPENAI_API_KEY=bench JUNCTURE_BENCH=1
+  open_app "$tmp/stream-$mode.log"
+  unset XDG_DATA_HOME XDG_CONFIG_HOME XDG_CACHE_HOME JUNCTURE_WORKSPACE OPENAI_BASE_URL JUNCTURE_MODEL OPENAI_API_KEY JUNCTURE_BENCH
+  case "$(bench_title)" in "- - -") echo "  $mode: the window title shows no bench counter: $(xdotool getwindowname "$win")"; return 1 ;; esac
+  res=$(send_and_wait); echo "  $mode warm-up: $res"
+  sleep 2 # the thread's title call
+  for r in $(seq 1 "$runs"); do
+    res=$(send_and_wait)
+    sleep 1
+    cpu2=$(cpu_ticks "$app")
+    echo "stream $mode $r $n $res $cpu2" >>"$raw"
+    echo "  $mode run $r: µs chars state ticks(app kids) at send, at end, 1 s later = $res $cpu2"
+    sleep 0.5
+  done
+  import -window root "build/bench/desktop-$mode.png"
+  stop_app "$app"; app=
+}
+
+if [ "${BENCH_STREAM:-1}" = 1 ]; then
+  [ -f "$anchor_src/fake.mjs" ] || { echo "no fake.mjs at $anchor_src (set ANCHOR_SRC)"; exit 1; }
+  mkdir -p "$tmp/anchor" && cp "$anchor_src/fake.mjs" "$tmp/anchor/"
+  (cd "$tmp/anchor" && PORT=0 exec node fake.mjs >"$tmp/fake.log" 2>&1) &
+  fake=$!
+  for _ in $(seq 1 100); do grep -q LISTENING "$tmp/fake.log" 2>/dev/null && break; sleep 0.1; done
+  port=$(awk '/LISTENING/{print $2}' "$tmp/fake.log")
+  [ -n "$port" ] || { echo "fake.mjs did not start:"; cat "$tmp/fake.log"; exit 1; }
+  for n in 20000 5000; do
+    echo "expect $n $(node -e "import('$tmp/anchor/fake.mjs').then(m => console.log(m.expectedText($n).length))")" >>"$raw"
+  done
+  echo "==> desktop streaming: unthrottled, N=20,000 ($tp_runs runs)"
+  stream_bench unthrottled /n=20000/d=0/v1 20000 "$tp_runs"
+  echo "==> desktop streaming: 1,000 tokens/s firehose, N=5,000 ($fh_runs runs)"
+  stream_bench firehose /n=5000/d=1/v1 5000 "$fh_runs"
+fi
 
 echo "==> Juncture with a 2,000-message thread open"
 d=$tmp/long; mkdir -p "$d/ws"
 export XDG_DATA_HOME=$d/d XDG_CONFIG_HOME=$d/c XDG_CACHE_HOME=$d/k JUNCTURE_WORKSPACE=$d/ws
 tid=$("$tmp/seedthread" -db "$XDG_DATA_HOME/juncture/juncture.db" -messages 2000)
-"$bin" >"$tmp/long.log" 2>&1 &
-app=$!
-win=$(timeout 30 xdotool search --sync --onlyvisible --name '^Juncture$' | head -1)
-sleep 3
-before=$(pss_of $app)
-xdotool mousemove --window "$win" "$click_x" "$click_y" click 1 || true
+open_app "$tmp/long.log"
+sleep 1
+shot_b=build/bench/desktop-thread-before.png shot_a=build/bench/desktop-thread-after.png
+import -window "$win" "$shot_b"
+pss_rows "thread before" $app
+# Keyboard: Ctrl+K focuses the sidebar search; Tab goes to the first (only)
+# conversation's button; Enter opens it.
+xdotool key ctrl+k; sleep 0.3; xdotool key Tab; sleep 0.2; xdotool key Return
 sleep 8
-after=$(pss_of $app)
+import -window "$win" "$shot_a"
+pss_rows "thread after" $app
 stop_app $app; app=
 unset XDG_DATA_HOME XDG_CONFIG_HOME XDG_CACHE_HOME JUNCTURE_WORKSPACE
-echo "  thread $tid: PSS/RSS KiB before click $before, 8 s after $after"
+# The thread is open when the conversation pane (right of the sidebar) changed
+# a lot: the empty "How can I help?" page became a list of messages.
+w=$(identify -format %w "$shot_a"); h=$(identify -format %h "$shot_a")
+changed=$(compare -metric AE -crop "$((w - 300))x$((h - 80))+290+70" "$shot_b" "$shot_a" null: 2>&1 || true)
+changed=${changed%% *}; changed=${changed%%.*}
+echo "thread opened ${changed:-0}" >>"$raw"
+echo "  thread $tid: conversation pane pixels changed after selecting it: $changed ($shot_b → $shot_a)"
 
-stamp=$(date -u +%Y%m%dT%H%M%SZ)
 out=build/bench/desktop-$stamp.json
-node - "$out" "$size_j" "$size_f" "$before" "$after" "${idle_j[@]/#/J:}" "${idle_f[@]/#/F:}" <<'EOF'
-const [out, sj, sf, before, after, ...idle] = process.argv.slice(2);
-const med = (xs) => { const s = [...xs].sort((a, b) => a - b); return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2; };
-const parse = (p) => idle.filter((x) => x.startsWith(p)).map((x) => x.slice(2).trim().split(/\s+/).map(Number));
-const j = parse('J:'); const f = parse('F:');
-const pssJ = med(j.map((x) => x[0])); const pssF = med(f.map((x) => x[0]));
-const rssJ = med(j.map((x) => x[1])); const rssF = med(f.map((x) => x[1]));
-const [b0, b1] = before.split(' ').map(Number); const [a0, a1] = after.split(' ').map(Number);
-const mb = (x) => (x / 1e6).toFixed(1);
-const rows = [
-  ['binary size MB (stripped, desktop tags)', mb(+sj), mb(+sf), +sj / +sf, '≤ 1.10×', +sj / +sf <= 1.1],
-  ['idle PSS MiB (app + WebKit, 8 s)', pssJ, pssF, pssJ / pssF, '≤ 1.15×', pssJ / pssF <= 1.15],
-  ['idle RSS MiB', rssJ, rssF, rssJ / rssF, '-', null],
-  ['2,000-message thread open: PSS MiB', (a0 / 1024).toFixed(0), pssF, a0 / 1024 / pssF, '-', null],
-];
-const W = [42, 10, 8, 7, 9, 9];
-const line = (c) => `| ${c.map((x, i) => String(x).padEnd(W[i])).join(' | ')} |`;
-console.log('\n' + line(['figure', 'Juncture', 'floor', 'ratio', 'goal', 'goal met?']));
-console.log(line(W.map((w) => '-'.repeat(w))));
-for (const r of rows) console.log(line([r[0], r[1], r[2], r[3].toFixed(2) + '×', r[4], r[5] === null ? '' : r[5] ? 'yes' : 'NO']));
-console.log(`long thread: PSS ${(b0 / 1024).toFixed(0)} MiB before selecting it, ${(a0 / 1024).toFixed(0)} MiB 8 s after (RSS ${(b1 / 1024).toFixed(0)} → ${(a1 / 1024).toFixed(0)} MiB)`);
-require('node:fs').mkdirSync(require('node:path').dirname(out), { recursive: true });
-require('node:fs').writeFileSync(out, JSON.stringify({ date: new Date().toISOString(), rows: rows.map(([figure, juncture, floor, ratio, goal, met]) => ({ figure, juncture, floor, ratio, goal, met })),
-  idle: { juncture: j, floor: f }, longThread: { beforeKiB: [b0, b1], afterKiB: [a0, a1] } }, null, 2));
-console.log(`wrote ${out}`);
-EOF
+cp "$raw" "build/bench/desktop-$stamp.raw.txt"
+node bench/desktop-report.mjs "$raw" "$out"
 cp "$out" build/bench/desktop-latest.json

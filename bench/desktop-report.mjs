@@ -1,0 +1,158 @@
+#!/usr/bin/env node
+// The tables of scripts/bench-desktop.sh, from the raw lines it recorded:
+//   size juncture|floor BYTES          dist BYTES           clk TICKS_PER_S
+//   idletotal WHO ROUND PSS_MIB RSS_MIB
+//   idle WHO ROUND app|web|net|other PSS_KIB RSS_KIB
+//   thread before|after KIND PSS_KIB RSS_KIB               thread opened CHANGED_PIXELS
+//   expect N CHARS
+//   stream MODE RUN N MICROS CHARS STATE APP0 KIDS0 APP1 KIDS1 APP2 KIDS2
+//
+//   node bench/desktop-report.mjs RAW OUT.json
+import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+
+const [rawPath, out] = process.argv.slice(2);
+const lines = readFileSync(rawPath, 'utf8').split('\n').filter(Boolean).map((l) => l.trim().split(/\s+/));
+const med = (xs) => {
+  if (!xs.length) return NaN;
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+const get = (tag, ...keys) => lines.filter((l) => l[0] === tag && keys.every((k, i) => k === undefined || l[i + 1] === k));
+const num = (x) => Number(x);
+const clk = num(get('clk')[0]?.[1] ?? 100);
+const size = (who) => num(get('size', who)[0]?.[2]);
+const dist = num(get('dist')[0]?.[1] ?? NaN);
+
+// Idle: totals per round, per-process medians.
+const idleTotals = (who) => get('idletotal', who).map((l) => [num(l[3]), num(l[4])]);
+const tj = idleTotals('juncture');
+const tf = idleTotals('floor');
+const pssJ = med(tj.map((x) => x[0]));
+const pssF = med(tf.map((x) => x[0]));
+const rssJ = med(tj.map((x) => x[1]));
+const rssF = med(tf.map((x) => x[1]));
+const perKind = (who, kind, col) => {
+  const rounds = new Map();
+  for (const l of get('idle', who)) if (l[3] === kind) rounds.set(l[2], (rounds.get(l[2]) ?? 0) + num(l[col]));
+  return med([...rounds.values()]) / 1024;
+};
+
+const sj = size('juncture');
+const sf = size('floor');
+const mb = (x) => (x / 1e6).toFixed(1);
+const f1 = (x) => (Number.isFinite(x) ? x.toFixed(1) : '-');
+const f0 = (x) => (Number.isFinite(x) ? x.toFixed(0) : '-');
+const ratio = (a, b) => (Number.isFinite(a / b) ? `${(a / b).toFixed(2)}×` : '-');
+
+function table(head, rows, widths) {
+  const line = (c) => `| ${c.map((x, i) => String(x).padEnd(widths[i])).join(' | ')} |`;
+  console.log(line(head));
+  console.log(line(widths.map((w) => '-'.repeat(w))));
+  for (const r of rows) console.log(line(r));
+}
+
+// Long thread.
+const thread = (when) => {
+  const r = get('thread', when).filter((l) => l[2] !== 'opened');
+  const sum = (kind, col) => r.filter((l) => kind === undefined || l[2] === kind).reduce((a, l) => a + num(l[col]), 0) / 1024;
+  return { total: sum(undefined, 3), app: sum('app', 3), web: sum('web', 3), net: sum('net', 3), rss: sum(undefined, 4) };
+};
+const tb = thread('before');
+const ta = thread('after');
+const opened = num(get('thread', 'opened')[0]?.[2] ?? NaN);
+
+const summary = [
+  ['binary size MB (stripped, desktop tags)', mb(sj), mb(sf), ratio(sj, sf), '≤ 1.10×', sj / sf <= 1.1 ? 'yes' : 'NO'],
+  ['idle PSS MiB (app + WebKit, 8 s)', f0(pssJ), f0(pssF), ratio(pssJ, pssF), '≤ 1.15×', pssJ / pssF <= 1.15 ? 'yes' : 'NO'],
+  ['idle RSS MiB', f0(rssJ), f0(rssF), ratio(rssJ, rssF), '-', ''],
+  ['2,000-message thread open: PSS MiB', f0(ta.total), f0(pssF), ratio(ta.total, pssF), '-', ''],
+];
+console.log('');
+table(['figure', 'Juncture', 'floor', 'ratio', 'goal', 'goal met?'], summary, [42, 10, 8, 7, 9, 9]);
+if (Number.isFinite(dist)) console.log(`frontend/dist embedded in the binary: ${(dist / 1024).toFixed(0)} KiB`);
+
+console.log('\nIdle PSS per process, MiB (median of the rounds; RSS in brackets)');
+const kinds = [
+  ['app', 'app process (Go + GTK + WebKit UI side)'],
+  ['web', 'WebKitWebProcess (page, JS)'],
+  ['net', 'WebKitNetworkProcess'],
+  ['other', 'other children'],
+];
+const procRows = [];
+for (const [k, label] of kinds) {
+  const j = perKind('juncture', k, 4);
+  const f = perKind('floor', k, 4);
+  if (!(j > 0) && !(f > 0)) continue;
+  procRows.push({ kind: k, juncture: j, floor: f, junctureRss: perKind('juncture', k, 5), floorRss: perKind('floor', k, 5) });
+}
+table(
+  ['process', 'Juncture', 'floor', 'diff', 'ratio'],
+  procRows.map((r) => [kinds.find((k) => k[0] === r.kind)[1], `${f1(r.juncture)} (${f0(r.junctureRss)})`, `${f1(r.floor)} (${f0(r.floorRss)})`, f1(r.juncture - r.floor), ratio(r.juncture, r.floor)]),
+  [42, 14, 14, 7, 7],
+);
+console.log(
+  `long thread: PSS ${f0(tb.total)} MiB before selecting it (app ${f0(tb.app)}, web ${f0(tb.web)}), ${f0(ta.total)} MiB 8 s after (app ${f0(ta.app)}, web ${f0(ta.web)}); RSS ${f0(tb.rss)} → ${f0(ta.rss)} MiB; conversation pane pixels changed: ${opened}${opened > 20000 ? ' (opened)' : ' — NOT OPENED?'}`,
+);
+
+// Streaming.
+const expect = new Map(get('expect').map((l) => [num(l[1]), num(l[2])]));
+const streams = {};
+for (const l of get('stream')) {
+  const [, mode, run, n, micros, chars, state, a0, k0, a1, k1, a2, k2] = l;
+  const N = num(n);
+  const secs = num(micros) / 1e6;
+  const us = (t) => (t / clk) * 1e6 / N;
+  const r = {
+    run: num(run),
+    n: N,
+    secs,
+    tokPerSec: N / secs,
+    chars: num(chars),
+    charsOk: num(chars) === expect.get(N),
+    state,
+    appUsPerToken: us(num(a1) - num(a0)),
+    webkitUsPerToken: us(num(k1) - num(k0)),
+    appUsPerTokenTail: us(num(a2) - num(a0)),
+    webkitUsPerTokenTail: us(num(k2) - num(k0)),
+    appCpuShare: (num(a1) - num(a0)) / clk / secs,
+  };
+  (streams[mode] ??= []).push(r);
+}
+if (Object.keys(streams).length) {
+  console.log('\nDesktop streaming, Go → Wails events → page handlers (Juncture only; medians over the runs)');
+  const rows = [];
+  for (const [mode, rs] of Object.entries(streams)) {
+    const bad = rs.filter((r) => !r.charsOk || r.state !== 'done');
+    const m = (k) => med(rs.map((r) => r[k]));
+    rows.push([
+      `${mode} (N=${rs[0].n}, ${rs.length} runs)`,
+      f0(m('tokPerSec')),
+      f1(m('appUsPerToken')),
+      f1(m('webkitUsPerToken')),
+      `${f1(m('appUsPerTokenTail'))} / ${f1(m('webkitUsPerTokenTail'))}`,
+      `${(m('appCpuShare') * 100).toFixed(0)}%`,
+      bad.length ? `NO (${bad.map((r) => `run ${r.run}: ${r.chars} chars, ${r.state}`).join('; ')})` : 'yes',
+    ]);
+  }
+  table(['mode', 'tokens/s', 'app µs/tok', 'WebKit µs/tok', 'incl. 1 s after: app / WebKit', 'app CPU', 'text complete?'], rows, [30, 8, 10, 13, 29, 7, 14]);
+  console.log('(app = the Juncture process: Go runtime, Wails, the GTK main thread that hands each event to WebKit; WebKit = its WebKitWebProcess + WebKitNetworkProcess children. Timed from the Return key to the title showing the run\'s terminal state.)');
+}
+
+mkdirSync(dirname(out), { recursive: true });
+writeFileSync(
+  out,
+  JSON.stringify(
+    {
+      date: new Date().toISOString(),
+      rows: summary.map(([figure, juncture, floor, r, goal, met]) => ({ figure, juncture, floor, ratio: r, goal, met })),
+      binary: { juncture: sj, floor: sf, distBytes: dist },
+      idle: { juncture: tj, floor: tf, perProcess: procRows },
+      longThread: { before: tb, after: ta, changedPixels: opened },
+      streams,
+    },
+    null,
+    2,
+  ),
+);
+console.log(`wrote ${out}`);
