@@ -32,7 +32,10 @@
 # BENCH_FROM_HEAD=1 (build from `git archive HEAD` plus the current
 # frontend/dist and bench/, when the working tree does not build),
 # BENCH_BINSIZE=0 (skip the per-package size breakdown), BENCH_STREAM=0 (skip
-# the streaming figures), BENCH_TP_RUNS / BENCH_FH_RUNS (measured runs).
+# the streaming figures), BENCH_TP_RUNS / BENCH_FH_RUNS (measured runs),
+# BENCH_ONLY=idle (binary sizes and idle memory only: no size breakdown, no
+# streaming, no long thread; the JSON goes to desktop-idle-<time>.json and
+# desktop-idle-latest.json, desktop-latest.json is left alone).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -46,6 +49,9 @@ floor_src=${FLOOR_SRC:-$root/../shared/bench/floor}
 anchor_src=${ANCHOR_SRC:-$root/../shared/bench/tanstack-anchor}
 rounds=${BENCH_ROUNDS:-3}; tp_runs=${BENCH_TP_RUNS:-5}; fh_runs=${BENCH_FH_RUNS:-3}
 if [ "${BENCH_QUICK:-}" = 1 ]; then rounds=1; tp_runs=${BENCH_TP_RUNS:-2}; fh_runs=${BENCH_FH_RUNS:-1}; fi
+only=${BENCH_ONLY:-}
+case "$only" in '' | idle) ;; *) echo "BENCH_ONLY: only 'idle' is known (got '$only')"; exit 1 ;; esac
+binsize=${BENCH_BINSIZE:-1}; [ "$only" = idle ] && binsize=0
 tags=desktop,production,webkit2_41
 tmp=$(mktemp -d -t bench-desktop.XXXXXX)
 raw=$tmp/raw.txt; : >"$raw"
@@ -72,7 +78,7 @@ if [ -z "$bin" ]; then
   echo "==> Juncture desktop build"
   (cd "$src" && go build -tags $tags -ldflags "-w -s" -o "$tmp/juncture" .)
   bin=$tmp/juncture
-  if [ "${BENCH_BINSIZE:-1}" = 1 ]; then
+  if [ "$binsize" = 1 ]; then
     echo "==> size breakdown (unstripped builds)"
     (cd "$floor_src" && go build -tags $tags -o "$tmp/floor-sym" .)
     (cd "$src" && go build -tags $tags -o "$tmp/juncture-sym" .)
@@ -82,7 +88,7 @@ if [ -z "$bin" ]; then
     rm -f "$tmp/floor-sym" "$tmp/juncture-sym"
   fi
 fi
-(cd "$src" && CGO_ENABLED=0 go build -o "$tmp/seedthread" ./bench/seedthread)
+[ "$only" = idle ] || (cd "$src" && CGO_ENABLED=0 go build -o "$tmp/seedthread" ./bench/seedthread)
 echo "size juncture $(stat -c %s "$bin")" >>"$raw"
 echo "size floor $(stat -c %s "$tmp/floor")" >>"$raw"
 echo "clk $(getconf CLK_TCK)" >>"$raw"
@@ -146,6 +152,15 @@ for r in $(seq 1 "$rounds"); do
     echo "  idle round $r $k: PSS/RSS MiB $line"
   done
 done
+
+if [ "$only" = idle ]; then
+  out=build/bench/desktop-idle-$stamp.json
+  cp "$raw" "build/bench/desktop-idle-$stamp.raw.txt"
+  # the report's long-thread figures have nothing to say here
+  node bench/desktop-report.mjs "$raw" "$out" | grep -v -e '^long thread:' -e '2,000-message thread open'
+  cp "$out" build/bench/desktop-idle-latest.json
+  exit 0
+fi
 
 # open_app LOG: start "$bin" with the current environment, wait for its window
 # (titled "Juncture", or "bench …" once the bench counter runs) and for

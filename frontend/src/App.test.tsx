@@ -130,7 +130,8 @@ describe('App', () => {
     expect(screen.getByRole('button', { name: 'Stop (Esc)' })).toBeTruthy();
     emit(t, 'th-1', fixtures.plain.slice(8));
     await waitFor(() => expect(screen.queryByText('Juncture is writing…')).toBeNull());
-    expect(screen.getByText('4').tagName).toBe('STRONG');
+    // The Markdown renderer is a lazy chunk: the text shows plain until it has loaded.
+    expect((await screen.findByText('4')).tagName).toBe('STRONG');
     expect(screen.getByRole('button', { name: 'Send (Enter)' })).toBeTruthy();
   });
 

@@ -6,6 +6,7 @@ import type { ClientToolRunner } from '../lib/clientTools';
 import { ThreadView } from './ThreadView';
 import { Composer } from './Composer';
 import { ClientToolPanel } from './ClientToolPanel';
+import { markdownLoaded, preloadMarkdown, useMarkdownLoaded } from './MessageBody';
 import './ChatView.css';
 
 // Approval and question cards (with the diff view and the schema form) are
@@ -54,6 +55,7 @@ export function ChatView({ ctrl, title, status, runner, highlight, focusNonce, o
   const send = useCallback(
     async (text: string) => {
       setActionError(null);
+      void preloadMarkdown().catch(() => {}); // the answer will be Markdown: load the renderer now
       await ctrlSend(text);
     },
     [ctrlSend],
@@ -94,6 +96,15 @@ export function ChatView({ ctrl, title, status, runner, highlight, focusNonce, o
     [runner, openThread, noteAnswered],
   );
 
+  // Opening a stored thread loads the Markdown renderer alongside GetThread
+  // and shows "Loading…" until both are in, so its messages do not first
+  // appear as plain text (only the first thread opened in a session waits).
+  const opening = ctrl.threadId !== null && !ctrl.state.loaded;
+  const [holdFor, setHoldFor] = useState<string | null>(null);
+  if (opening && holdFor !== ctrl.threadId && !markdownLoaded()) setHoldFor(ctrl.threadId);
+  const markdownReady = useMarkdownLoaded(holdFor !== null);
+  const loading = opening || (holdFor !== null && holdFor === ctrl.threadId && !markdownReady);
+
   const line = statusLine(ctrl);
   const pendingNote = view.actionable.length
     ? 'Answer above · Stop cancels it · sending a message skips it'
@@ -122,7 +133,7 @@ export function ChatView({ ctrl, title, status, runner, highlight, focusNonce, o
           </button>
         </div>
       )}
-      {ctrl.threadId && !ctrl.state.loaded && !ctrl.loadError ? (
+      {loading && !ctrl.loadError ? (
         <div className="chat-loading" aria-busy="true">
           Loading…
         </div>

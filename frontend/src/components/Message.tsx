@@ -3,7 +3,7 @@ import type { MessageItem } from '../state/derive';
 import { stripMarker, formatTime } from '../lib/format';
 import { TransportContext } from '../transport';
 import { webCopyText } from '../transport/platform';
-import { Markdown } from './Markdown';
+import { MessageBody } from './MessageBody';
 import { ToolBlock } from './ToolBlock';
 import { IconCheck, IconCopy, IconEdit, IconRetry } from './icons';
 import './Message.css';
@@ -94,7 +94,7 @@ function MessageRowImpl({ item, highlighted, idle, onContinue, onRegenerate, onE
   const empty = !text && !item.tools.length && !m.reasoning;
   return (
     <article className={cls} aria-label="Juncture said" aria-busy={streaming || m.partial || undefined} data-message-id={m.id}>
-      {text && <Markdown text={text} highlight={!streaming} />}
+      {text && <MessageBody text={text} highlight={!streaming} />}
       {m.partial && (
         <div className="msg-typing" aria-label="Catching up">
           <span />

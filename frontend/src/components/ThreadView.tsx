@@ -1,7 +1,8 @@
-import { useCallback, useMemo } from 'react';
+import { useCallback, useEffect, useMemo } from 'react';
 import type { MessageItem, ThreadDerived } from '../state/derive';
 import { VirtualList } from './VirtualList';
 import { MessageRow } from './Message';
+import { preloadMarkdown } from './MessageBody';
 import './ThreadView.css';
 
 type Row = { kind: 'message'; key: string; item: MessageItem } | { kind: 'run-error'; key: string; message: string };
@@ -33,6 +34,12 @@ export function ThreadView({ threadId, view, highlight, onContinue, onRegenerate
     }
     return r;
   }, [view.items, view.runError, view.status]);
+
+  // A thread with messages will render Markdown: start loading the renderer.
+  const hasRows = rows.length > 0;
+  useEffect(() => {
+    if (hasRows) void preloadMarkdown().catch(() => {});
+  }, [hasRows]);
 
   const idle = view.status === 'idle' || view.status === 'error';
   const highlightId = highlight?.messageId ?? null;
