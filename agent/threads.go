@@ -268,30 +268,6 @@ func (rt *Runtime) waitIdle(ctx context.Context, match func(*thread) bool) error
 	}
 }
 
-// InterruptAll stops every running turn, as Interrupt does for each.
-func (rt *Runtime) InterruptAll() {
-	rt.mu.Lock()
-	defer rt.mu.Unlock()
-	for _, t := range rt.threads {
-		if t.running && !t.stopped {
-			t.stopped = true
-			t.stop()
-		}
-	}
-}
-
-// Busy reports whether any thread has a turn running.
-func (rt *Runtime) Busy() bool {
-	rt.mu.Lock()
-	defer rt.mu.Unlock()
-	for _, t := range rt.threads {
-		if t.running {
-			return true
-		}
-	}
-	return false
-}
-
 // Running reports whether the thread has a turn running, and its run id.
 func (rt *Runtime) Running(threadID string) (bool, string) {
 	rt.mu.Lock()
