@@ -60,16 +60,8 @@ func (a *App) forward(sub *agent.Subscription) {
 		if err != nil {
 			return
 		}
-		if wait := minEmitGap - time.Since(last); wait > 0 && onlyDeltas(batch) {
-			t := time.NewTimer(wait)
-			select {
-			case <-t.C:
-			case <-a.bgCtx.Done():
-				t.Stop()
-			}
-			if more, err = sub.NextBatch(drained, more); err == nil {
-				batch = append(batch, more...)
-			}
+		if time.Since(last) < minEmitGap && onlyDeltas(batch) {
+			batch, more = a.gather(sub, batch, more, last.Add(minEmitGap), drained)
 		}
 		// A new slice each time: an Emitter may keep what it was given.
 		frames := make([]BatchFrame, 0, len(batch)+2)
@@ -89,6 +81,31 @@ func (a *App) forward(sub *agent.Subscription) {
 			e.Emit("batch", frames)
 		}
 		last = time.Now()
+	}
+}
+
+// gather adds to a batch of deltas what arrives until the gap ends at
+// until, and stops waiting at once when something else arrives (a run's
+// end, a tool call): only deltas are ever held back, never a terminal
+// event. drained is a done context: reading with it takes what is queued
+// without waiting.
+func (a *App) gather(sub *agent.Subscription, batch, more []agent.Envelope, until time.Time, drained context.Context) ([]agent.Envelope, []agent.Envelope) {
+	ctx, cancel := context.WithDeadline(a.bgCtx, until)
+	defer cancel()
+	for {
+		var err error
+		more, err = sub.NextBatch(ctx, more)
+		if err != nil {
+			// The gap is over: take whatever came with its end.
+			if more, err = sub.NextBatch(drained, more); err == nil {
+				batch = append(batch, more...)
+			}
+			return batch, more
+		}
+		batch = append(batch, more...)
+		if !onlyDeltas(more) {
+			return batch, more
+		}
 	}
 }
 

@@ -6,6 +6,7 @@
 //   thread before|after KIND PSS_KIB RSS_KIB               thread opened CHANGED_PIXELS
 //   expect N CHARS
 //   stream MODE RUN N MICROS CHARS STATE APP0 KIDS0 APP1 KIDS1 APP2 KIDS2
+//   stop TRIAL MS   (the page's Esc → cancelled RUN_FINISHED, in ms)
 //
 //   node bench/desktop-report.mjs RAW OUT.json
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
@@ -139,6 +140,16 @@ if (Object.keys(streams).length) {
   console.log('(app = the Juncture process: Go runtime, Wails, the GTK main thread that hands each event to WebKit; WebKit = its WebKitWebProcess + WebKitNetworkProcess children. Timed from the Return key to the title showing the run\'s terminal state.)');
 }
 
+// Stop in the window: the page's own measure, Esc → cancelled RUN_FINISHED.
+const stops = get('stop').map((l) => num(l[2])).filter((v) => Number.isFinite(v));
+let stop = null;
+if (stops.length) {
+  const sorted = [...stops].sort((a, b) => a - b);
+  const pct = (p) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+  stop = { n: stops.length, p50: pct(50), p99: pct(99), max: sorted.at(-1), trials: stops };
+  console.log(`\nDesktop Stop (Esc in the page → Wails call → runtime → cancelled RUN_FINISHED in the page), ${stop.n} trials: p50 ${stop.p50.toFixed(2)} ms, p99 ${stop.p99.toFixed(2)} ms, max ${stop.max.toFixed(2)} ms`);
+}
+
 mkdirSync(dirname(out), { recursive: true });
 writeFileSync(
   out,
@@ -150,6 +161,7 @@ writeFileSync(
       idle: { juncture: tj, floor: tf, perProcess: procRows },
       longThread: { before: tb, after: ta, changedPixels: opened },
       streams,
+      stop,
     },
     null,
     2,

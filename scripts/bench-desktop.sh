@@ -47,8 +47,8 @@ export IN_XVFB NO_AT_BRIDGE=1
 unset OPENAI_BASE_URL OPENAI_API_KEY JUNCTURE_MODEL JUNCTURE_BENCH
 floor_src=${FLOOR_SRC:-$root/../shared/bench/floor}
 anchor_src=${ANCHOR_SRC:-$root/../shared/bench/tanstack-anchor}
-rounds=${BENCH_ROUNDS:-3}; tp_runs=${BENCH_TP_RUNS:-5}; fh_runs=${BENCH_FH_RUNS:-3}
-if [ "${BENCH_QUICK:-}" = 1 ]; then rounds=1; tp_runs=${BENCH_TP_RUNS:-2}; fh_runs=${BENCH_FH_RUNS:-1}; fi
+rounds=${BENCH_ROUNDS:-3}; tp_runs=${BENCH_TP_RUNS:-5}; fh_runs=${BENCH_FH_RUNS:-3}; stop_trials=${BENCH_STOP_TRIALS:-20}
+if [ "${BENCH_QUICK:-}" = 1 ]; then rounds=1; tp_runs=${BENCH_TP_RUNS:-2}; fh_runs=${BENCH_FH_RUNS:-1}; stop_trials=${BENCH_STOP_TRIALS:-8}; fi
 only=${BENCH_ONLY:-}
 case "$only" in '' | idle) ;; *) echo "BENCH_ONLY: only 'idle' is known (got '$only')"; exit 1 ;; esac
 binsize=${BENCH_BINSIZE:-1}; [ "$only" = idle ] && binsize=0
@@ -174,25 +174,26 @@ open_app() {
   xdotool windowactivate --sync "$win" 2>/dev/null || xdotool windowfocus --sync "$win" || true
 }
 
-# bench_title: "chars state runs" from the window title "bench <chars> <state> <runs>".
+# bench_title: "chars state runs stop" from the window title
+# "bench <chars> <state> <runs> <stop ms>".
 bench_title() {
   local t
   t=$(xdotool getwindowname "$win" 2>/dev/null || true)
-  case "$t" in "bench "*) echo "${t#bench }" ;; *) echo "- - -" ;; esac
+  case "$t" in "bench "*) echo "${t#bench }" ;; *) echo "- - - -" ;; esac
 }
 
 # send_and_wait: press Return on the typed message and poll the title until
 # the run that starts ends. Prints "secs chars_delta state cpu0(2) cpu1(2)".
 send_and_wait() {
   local c0 s0 n0 c1 s1 n1 t0 t1 cpu0 cpu1 deadline
-  read -r c0 s0 n0 < <(bench_title)
+  read -r c0 s0 n0 _ < <(bench_title)
   xdotool type --delay 15 'go'
   cpu0=$(cpu_ticks "$app")
   t0=$(date +%s%N)
   xdotool key Return
   deadline=$((t0 + 120000000000))
   while :; do
-    read -r c1 s1 n1 < <(bench_title)
+    read -r c1 s1 n1 _ < <(bench_title)
     if [ "$n1" != - ] && [ "$n1" -gt "$n0" ] && [ "$s1" != running ]; then break; fi
     [ "$(date +%s%N)" -lt $deadline ] || { echo "timeout 0 timeout $cpu0 $cpu0"; return; }
     sleep 0.01
@@ -212,7 +213,7 @@ stream_bench() {
   export OPENAI_BASE_URL=http://127.0.0.1:$port$path JUNCTURE_MODEL=fake-model OPENAI_API_KEY=bench JUNCTURE_BENCH=1
   open_app "$tmp/stream-$mode.log"
   unset XDG_DATA_HOME XDG_CONFIG_HOME XDG_CACHE_HOME JUNCTURE_WORKSPACE OPENAI_BASE_URL JUNCTURE_MODEL OPENAI_API_KEY JUNCTURE_BENCH
-  case "$(bench_title)" in "- - -") echo "  $mode: the window title shows no bench counter: $(xdotool getwindowname "$win")"; return 1 ;; esac
+  case "$(bench_title)" in "- - - -") echo "  $mode: the window title shows no bench counter: $(xdotool getwindowname "$win")"; return 1 ;; esac
   res=$(send_and_wait); echo "  $mode warm-up: $res"
   sleep 2 # the thread's title call
   for r in $(seq 1 "$runs"); do
@@ -224,6 +225,40 @@ stream_bench() {
     sleep 0.5
   done
   import -window root "build/bench/desktop-$mode.png"
+  stop_app "$app"; app=
+}
+
+# stop_bench TRIALS: one app start against the paced stream (200 tokens/s);
+# each trial sends a message, presses Esc 1 s into the answer, and reads
+# the page's own measure (Esc → Wails call → runtime → cancelled
+# RUN_FINISHED back in the page) from the title. Raw: "stop TRIAL ms".
+stop_bench() {
+  local trials=$1 d r c s n ms n0 deadline
+  d=$tmp/stop; mkdir -p "$d/ws"
+  export XDG_DATA_HOME=$d/d XDG_CONFIG_HOME=$d/c XDG_CACHE_HOME=$d/k JUNCTURE_WORKSPACE=$d/ws
+  export OPENAI_BASE_URL=http://127.0.0.1:$port/n=100000/d=5/v1 JUNCTURE_MODEL=fake-model OPENAI_API_KEY=bench JUNCTURE_BENCH=1
+  open_app "$tmp/stop.log"
+  unset XDG_DATA_HOME XDG_CONFIG_HOME XDG_CACHE_HOME JUNCTURE_WORKSPACE OPENAI_BASE_URL JUNCTURE_MODEL OPENAI_API_KEY JUNCTURE_BENCH
+  for r in $(seq 0 "$trials"); do # trial 0 is a warm-up
+    read -r _ _ n0 _ < <(bench_title)
+    xdotool type --delay 15 'go'
+    xdotool key Return
+    deadline=$(($(date +%s) + 30))
+    while read -r c s n _ < <(bench_title) && { [ "$n" = - ] || [ "$n" -le "$n0" ] || [ "$s" != running ]; }; do
+      [ "$(date +%s)" -lt $deadline ] || { echo "  stop trial $r: the run never started"; break; }
+      sleep 0.02
+    done
+    sleep 1
+    xdotool key Escape
+    deadline=$(($(date +%s) + 30))
+    while read -r c s n ms < <(bench_title) && [ "$s" = running ]; do
+      [ "$(date +%s)" -lt $deadline ] || break
+      sleep 0.02
+    done
+    [ "$r" -gt 0 ] && [ "$s" = cancelled ] && echo "stop $r $ms" >>"$raw"
+    echo "  stop trial $r: $s after Esc, $ms ms in the page"
+    sleep 0.5
+  done
   stop_app "$app"; app=
 }
 
@@ -242,6 +277,8 @@ if [ "${BENCH_STREAM:-1}" = 1 ]; then
   stream_bench unthrottled /n=20000/d=0/v1 20000 "$tp_runs"
   echo "==> desktop streaming: 1,000 tokens/s firehose, N=5,000 ($fh_runs runs)"
   stream_bench firehose /n=5000/d=1/v1 5000 "$fh_runs"
+  echo "==> desktop Stop: Esc → cancelled RUN_FINISHED in the page ($stop_trials trials)"
+  stop_bench "$stop_trials"
 fi
 
 echo "==> Juncture with a 2,000-message thread open"

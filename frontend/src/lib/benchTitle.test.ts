@@ -13,7 +13,7 @@ describe('startBenchTitle', () => {
     const t = new FakeTransport();
     const titles: string[] = [];
     const stop = startBenchTitle(t, (s) => titles.push(s));
-    expect(titles).toEqual(['bench 0 idle 0']);
+    expect(titles).toEqual(['bench 0 idle 0 -']);
     t.emit('agui', ev({ type: 'RUN_STARTED', threadId: 'th', runId: 'r' }));
     t.emit('agui', ev({ type: 'TEXT_MESSAGE_START', messageId: 'u', role: 'user' }));
     t.emit('agui', ev({ type: 'TEXT_MESSAGE_CONTENT', messageId: 'u', delta: 'hello' }));
@@ -22,17 +22,39 @@ describe('startBenchTitle', () => {
     t.emit('agui', ev({ type: 'TEXT_MESSAGE_CONTENT', messageId: 'a', delta: 'de' }));
     expect(titles).toHaveLength(1); // nothing before the frame
     vi.advanceTimersToNextFrame();
-    expect(titles).toEqual(['bench 0 idle 0', 'bench 5 running 1']);
+    expect(titles).toEqual(['bench 0 idle 0 -', 'bench 5 running 1 -']);
     t.emit('agui', ev({ type: 'RUN_FINISHED', threadId: 'th', runId: 'r', outcome: { type: 'success' } }));
     vi.advanceTimersToNextFrame();
-    expect(titles.at(-1)).toBe('bench 5 done 1');
+    expect(titles.at(-1)).toBe('bench 5 done 1 -');
     t.emit('agui', ev({ type: 'RUN_STARTED', threadId: 'th', runId: 'r2' }));
     t.emit('agui', ev({ type: 'RUN_FINISHED', threadId: 'th', runId: 'r2', outcome: { type: 'cancelled' } }));
     vi.advanceTimersToNextFrame();
-    expect(titles.at(-1)).toBe('bench 5 cancelled 2');
+    expect(titles.at(-1)).toBe('bench 5 cancelled 2 -');
     stop();
     t.emit('agui', ev({ type: 'RUN_STARTED', threadId: 'th', runId: 'r3' }));
     vi.advanceTimersToNextFrame();
-    expect(titles.at(-1)).toBe('bench 5 cancelled 2');
+    expect(titles.at(-1)).toBe('bench 5 cancelled 2 -');
+  });
+
+  it('times Stop from the Esc key to the cancelled RUN_FINISHED arriving', () => {
+    const t = new FakeTransport();
+    const titles: string[] = [];
+    let clock = 1000;
+    const stop = startBenchTitle(t, (s) => titles.push(s), () => clock);
+    // Esc while idle starts no timing.
+    document.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape' }));
+    t.emit('agui', ev({ type: 'RUN_STARTED', threadId: 'th', runId: 'r' }));
+    clock = 1500;
+    document.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape' }));
+    clock = 1503.25;
+    t.emit('agui', ev({ type: 'RUN_FINISHED', threadId: 'th', runId: 'r', outcome: { type: 'cancelled' } }));
+    vi.advanceTimersToNextFrame();
+    expect(titles.at(-1)).toBe('bench 0 cancelled 1 3.25');
+    // A run that ends on its own keeps the last Stop's figure.
+    t.emit('agui', ev({ type: 'RUN_STARTED', threadId: 'th', runId: 'r2' }));
+    t.emit('agui', ev({ type: 'RUN_FINISHED', threadId: 'th', runId: 'r2', outcome: { type: 'success' } }));
+    vi.advanceTimersToNextFrame();
+    expect(titles.at(-1)).toBe('bench 0 done 2 3.25');
+    stop();
   });
 });
