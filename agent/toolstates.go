@@ -1,9 +1,12 @@
 package agent
 
 import (
+	"context"
+	"fmt"
 	"strings"
 
 	"github.com/juncture-app/juncture/agent/history"
+	"github.com/juncture-app/juncture/agent/interrupt"
 )
 
 // ToolStatesOf gives each tool call of msgs its UI state: the state the
@@ -45,4 +48,67 @@ func storedState(m history.Message) ToolState {
 		return ToolFailed
 	}
 	return ToolDone
+}
+
+// ThreadState is what a thread is doing now, as the window shows it: the
+// run that owns it, the input queued behind, what waits on the person or
+// the window, each tool call's state, and the waiting items that already
+// have a kept answer.
+type ThreadState struct {
+	Running     bool
+	RunID       string
+	Queued      []string
+	Items       []PendingItem // every pending interrupt, unbound ones included
+	ClientTools []history.ClientToolCall
+	ToolStates  map[string]ToolState
+	Answered    []string // interrupt ids and client tool call ids
+}
+
+// State returns the thread's live state over its stored messages msgs.
+// The runtime decides every tool state: stored ones, then what waits
+// (awaiting approval or an answer, pending in the window); a call without
+// a result while the run is paused has not run yet (it runs in the
+// continuation), so it has no state rather than "interrupted".
+func (rt *Runtime) State(ctx context.Context, threadID string, msgs []history.Message) (ThreadState, error) {
+	running, runID := rt.Running(threadID)
+	s := ThreadState{Running: running, RunID: runID, Queued: rt.Queued(threadID), ToolStates: ToolStatesOf(msgs, running), Answered: []string{}}
+	var err error
+	if s.Items, err = rt.PendingItems(ctx, threadID); err != nil {
+		return ThreadState{}, err
+	}
+	if s.ClientTools, err = rt.PendingClientTools(ctx, threadID); err != nil {
+		return ThreadState{}, err
+	}
+	if !running && (len(s.Items) > 0 || len(s.ClientTools) > 0) {
+		answered := answeredCalls(msgs)
+		for _, m := range msgs {
+			for _, c := range m.ToolCalls {
+				if !answered[c.ID] {
+					delete(s.ToolStates, c.ID)
+				}
+			}
+		}
+	}
+	for _, it := range s.Items {
+		if it.Interrupt.ToolCallID == "" {
+			continue
+		}
+		switch it.Kind {
+		case string(interrupt.ClassToolApproval):
+			s.ToolStates[it.Interrupt.ToolCallID] = ToolAwaitingApproval
+		case string(interrupt.ClassGeneric):
+			s.ToolStates[it.Interrupt.ToolCallID] = ToolAwaitingAnswer
+		}
+	}
+	for _, c := range s.ClientTools {
+		s.ToolStates[c.ToolCallID] = ToolPendingClient
+	}
+	staged, err := rt.st.StagedAnswers(ctx, threadID)
+	if err != nil {
+		return ThreadState{}, fmt.Errorf("loading the answers given so far: %w", err)
+	}
+	for _, a := range staged {
+		s.Answered = append(s.Answered, a.ItemID)
+	}
+	return s, nil
 }

@@ -9,7 +9,6 @@ import (
 	"github.com/juncture-app/juncture/agent"
 	"github.com/juncture-app/juncture/agent/agui"
 	"github.com/juncture-app/juncture/agent/history"
-	"github.com/juncture-app/juncture/agent/interrupt"
 	"github.com/juncture-app/juncture/agent/model"
 	"github.com/juncture-app/juncture/store"
 )
@@ -186,72 +185,24 @@ func (a *App) GetThread(threadID string) (ThreadView, error) {
 	if err != nil {
 		return ThreadView{}, asError(err)
 	}
-	running, runID := a.rt.Running(threadID)
+	st, err := a.rt.State(ctx, threadID, msgs)
+	if err != nil {
+		return ThreadView{}, asError(err)
+	}
 	v := ThreadView{
-		Thread: t, Messages: msgs, Running: running, RunID: runID, Queued: a.rt.Queued(threadID),
+		Thread: t, Messages: msgs, Running: st.Running, RunID: st.RunID, Queued: st.Queued,
 		Interrupts: []agui.Interrupt{}, InterruptKinds: map[string]string{}, ClientTools: []history.ClientToolCall{},
-		ToolStates: agent.ToolStatesOf(msgs, running), Answered: []string{},
+		ToolStates: st.ToolStates, Answered: st.Answered,
 	}
-	items, err := a.rt.PendingItems(ctx, threadID)
-	if err != nil {
-		return ThreadView{}, asError(err)
-	}
-	clients, err := a.rt.PendingClientTools(ctx, threadID)
-	if err != nil {
-		return ThreadView{}, asError(err)
-	}
-	if !running && (len(items) > 0 || len(clients) > 0) {
-		// The run paused: a call without a result has not run yet (it
-		// waits, or runs in the continuation after what waits); it was
-		// not interrupted.
-		for id := range unansweredCalls(msgs) {
-			delete(v.ToolStates, id)
-		}
-	}
-	for _, it := range items {
+	for _, it := range st.Items {
 		v.Interrupts = append(v.Interrupts, it.Interrupt)
 		v.InterruptKinds[it.Interrupt.ID] = it.Kind
-		if it.Interrupt.ToolCallID == "" {
-			continue
-		}
-		switch it.Kind {
-		case string(interrupt.ClassToolApproval):
-			v.ToolStates[it.Interrupt.ToolCallID] = agent.ToolAwaitingApproval
-		case string(interrupt.ClassGeneric):
-			v.ToolStates[it.Interrupt.ToolCallID] = agent.ToolAwaitingAnswer
-		}
 	}
-	for _, c := range clients {
-		v.ClientTools = append(v.ClientTools, c)
-		v.ToolStates[c.ToolCallID] = agent.ToolPendingClient
-	}
-	staged, err := a.db.StagedAnswers(ctx, threadID)
-	if err != nil {
-		return ThreadView{}, asError(err)
-	}
-	for _, s := range staged {
-		v.Answered = append(v.Answered, s.ItemID)
-	}
+	v.ClientTools = append(v.ClientTools, st.ClientTools...)
 	if v.Messages == nil {
 		v.Messages = []history.Message{}
 	}
 	return v, nil
-}
-
-// unansweredCalls lists the tool calls of msgs that have no result.
-func unansweredCalls(msgs []history.Message) map[string]bool {
-	open := map[string]bool{}
-	for _, m := range msgs {
-		for _, c := range m.ToolCalls {
-			open[c.ID] = true
-		}
-	}
-	for _, m := range msgs {
-		if m.Role == history.RoleTool {
-			delete(open, m.ToolCallID)
-		}
-	}
-	return open
 }
 
 // RenameThread sets a thread's title.
