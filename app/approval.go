@@ -110,7 +110,7 @@ func (a *App) RespondPermission(threadID, toolCallID string, allow bool, remembe
 	if err != nil {
 		return err
 	}
-	if !res.Continued && a.waitsOnOthers(threadID, res.Waiting) {
+	if !res.Continued && waitsOnOthers(pending, res.Waiting) {
 		return &Error{Code: CodePending, Message: "Your answer is kept. The run goes on once the other waiting items are answered too.",
 			Details: map[string]string{"waiting": joinIDs(res.Waiting)}}
 	}
@@ -118,15 +118,10 @@ func (a *App) RespondPermission(threadID, toolCallID string, allow bool, remembe
 }
 
 // waitsOnOthers reports whether something other than tool approvals
-// still waits (a question or a window action): RespondPermission alone
-// can never complete such a batch.
-func (a *App) waitsOnOthers(threadID string, waiting []string) bool {
-	ctx, cancel := a.ctx()
-	defer cancel()
-	pending, err := a.db.PendingInterrupts(ctx, threadID)
-	if err != nil {
-		return true
-	}
+// still waits (a question or a window action, by the items pending when
+// the answer was given): RespondPermission alone can never complete such
+// a batch.
+func waitsOnOthers(pending []history.Interrupt, waiting []string) bool {
 	approvals := map[string]bool{}
 	for _, it := range pending {
 		if it.Kind == history.KindToolApproval {
