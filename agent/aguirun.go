@@ -38,12 +38,12 @@ func (rt *Runtime) RunAGUI(ctx context.Context, in agui.RunAgentInput, report Er
 		}
 		sub := rt.SubscribeWith(in.ThreadID, SubscribeOptions{Coalesce: 1})
 		defer sub.Close()
-		w, err := rt.loadWaiting(ctx, in.ThreadID)
+		its, clients, err := rt.waitingItems(ctx, in.ThreadID)
 		if err != nil {
 			fail(err)
 			return
 		}
-		switch results := clientResultsIn(w, in); {
+		switch results := clientResultsIn(clients, in); {
 		case len(in.Resume) == 0 && len(results) > 0:
 			out, err := rt.Answer(ctx, in.ThreadID, Answers{RunID: in.RunID, ClientResults: results})
 			if err != nil {
@@ -56,7 +56,7 @@ func (rt *Runtime) RunAGUI(ctx context.Context, in agui.RunAgentInput, report Er
 				}
 				return
 			}
-		case len(in.Resume) > 0 || len(w.interrupts) > 0:
+		case len(in.Resume) > 0 || len(its) > 0:
 			answers := Answers{ParentRunID: in.ParentRunID, RunID: in.RunID, Complete: true}
 			for _, e := range in.Resume {
 				answers.Interrupts = append(answers.Interrupts, InterruptAnswer{ResumeEntry: e})
@@ -124,12 +124,12 @@ func (rt *Runtime) relayRun(ctx context.Context, sub *Subscription, threadID, ru
 
 // clientResultsIn picks the tool results of in that answer the thread's
 // pending client calls.
-func clientResultsIn(w *waiting, in agui.RunAgentInput) []ClientToolResult {
-	if len(w.clients) == 0 {
+func clientResultsIn(clients []history.ClientToolCall, in agui.RunAgentInput) []ClientToolResult {
+	if len(clients) == 0 {
 		return nil
 	}
 	waiting := map[string]bool{}
-	for _, c := range w.clients {
+	for _, c := range clients {
 		waiting[c.ToolCallID] = true
 	}
 	var out []ClientToolResult
