@@ -128,14 +128,7 @@ func TestAnswerKeepsPartialAnswersAcrossARestart(t *testing.T) {
 func TestAnswerToASettledApprovalIsTooLate(t *testing.T) {
 	f := newFixture(t, nil)
 	f.script(fakellm.Reply(writeCallAt(0, "call-a", "a.txt", "A")), fakellm.Reply(fakellm.Text("Written.")))
-	var sent SendResult
-	if e := f.call(&sent, "SendInput", "", "write a.txt"); e != nil {
-		t.Fatal(e)
-	}
-	f.waitPending(sent.ThreadID, 1)
-	if res := f.approve(sent.ThreadID, "approval_call-a"); !res.Continued {
-		t.Fatalf("approval: %+v", res)
-	}
+	sent := SendResult{ThreadID: f.sendApproved("write a.txt", "approval_call-a")}
 	f.waitIdle(sent.ThreadID)
 	var before ThreadView
 	if e := f.call(&before, "GetThread", sent.ThreadID); e != nil {

@@ -40,6 +40,22 @@ func (f *fixture) approve(threadID, interruptID string) AnswerResult {
 	return res
 }
 
+// sendApproved sends text on a new thread, waits for the one approval it
+// raises and approves it (the continuation must start). It returns the
+// thread.
+func (f *fixture) sendApproved(text, interruptID string) string {
+	f.t.Helper()
+	var sent SendResult
+	if e := f.call(&sent, "SendInput", "", text); e != nil {
+		f.t.Fatal(e)
+	}
+	f.waitPending(sent.ThreadID, 1)
+	if res := f.approve(sent.ThreadID, interruptID); !res.Continued {
+		f.t.Fatalf("approving %s: %+v", interruptID, res)
+	}
+	return sent.ThreadID
+}
+
 func TestCompleteClientToolContinues(t *testing.T) {
 	f := newFixture(t, nil)
 	f.script(fakellm.Reply(fakellm.ToolCall(0, "call-c", "copy_to_clipboard", `{"text":"hello"}`)), fakellm.Reply(fakellm.Text("Copied.")))

@@ -51,14 +51,7 @@ func TestDeleteThreadWaitsForARunningTool(t *testing.T) {
 	// within the kill grace (2 s), so Stop has to wait for it.
 	f.script(fakellm.Reply(commandCall("call-slow", "trap '' TERM; echo start > started.txt; sleep 1; echo end > ended.txt")),
 		fakellm.Reply(fakellm.Text("unreachable")))
-	var sent SendResult
-	if e := f.call(&sent, "SendInput", "", "run the slow command"); e != nil {
-		t.Fatal(e)
-	}
-	f.waitPending(sent.ThreadID, 1)
-	if res := f.approve(sent.ThreadID, "approval_call-slow"); !res.Continued {
-		t.Fatalf("approval: %+v", res)
-	}
+	sent := SendResult{ThreadID: f.sendApproved("run the slow command", "approval_call-slow")}
 	waitFor(t, func() bool { _, err := os.Stat(filepath.Join(ws, "started.txt")); return err == nil })
 	if running, _ := f.svc.Runtime().Running(sent.ThreadID); !running {
 		t.Fatal("the run ended before the command did")
@@ -102,14 +95,7 @@ func TestCommandsDoNotSeeTheAppsSecrets(t *testing.T) {
 	// …and in what the app reads its settings from.
 	f := newFixtureWith(t, nil, map[string]string{"OPENAI_API_KEY": key})
 	f.script(fakellm.Reply(commandCall("call-env", "env")), fakellm.Reply(fakellm.Text("That is the environment.")))
-	var sent SendResult
-	if e := f.call(&sent, "SendInput", "", "show me the environment"); e != nil {
-		t.Fatal(e)
-	}
-	f.waitPending(sent.ThreadID, 1)
-	if res := f.approve(sent.ThreadID, "approval_call-env"); !res.Continued {
-		t.Fatalf("approval: %+v", res)
-	}
+	sent := SendResult{ThreadID: f.sendApproved("show me the environment", "approval_call-env")}
 	f.waitIdle(sent.ThreadID)
 	var v ThreadView
 	if e := f.call(&v, "GetThread", sent.ThreadID); e != nil {
