@@ -245,17 +245,15 @@ func (rt *Runtime) keepAnswers(ctx context.Context, threadID string, w *waiting,
 		if parent == "" {
 			parent = w.runID
 		}
-		_, _, refused, err := rt.validateAnswers(ctx, threadID, parent, stored, entries, rt.toolsNow())
+		ds, _, refused, err := rt.validateAnswers(ctx, threadID, parent, stored, entries, rt.toolsNow())
 		if err != nil {
 			return AnswerOutcome{}, &RefusedError{Err: err}
 		}
 		if refused != nil {
 			return AnswerOutcome{}, &RefusedError{Batch: refused}
 		}
-		for _, ia := range a.Interrupts {
-			if _, err := rt.rememberRule(stored, ia); err != nil {
-				return AnswerOutcome{}, err
-			}
+		if _, err := rt.rememberRules(stored, a.Interrupts, ds); err != nil {
+			return AnswerOutcome{}, err
 		}
 	}
 	keep := make([]history.StagedAnswer, 0, len(a.Interrupts)+len(a.ClientResults))
@@ -287,47 +285,57 @@ func (rt *Runtime) toolsNow() *tools.Registry {
 	return rt.opts.Tools()
 }
 
-// rememberRule returns the rule an approval's "Always allow" asks for (nil
-// when none: no choice, or not an approved approval).
-func (rt *Runtime) rememberRule(stored []history.Interrupt, ia InterruptAnswer) (*history.PermissionRule, error) {
-	if ia.Remember == nil || ia.Status == string(interrupt.StatusCancelled) || !approves(ia.Payload) {
-		return nil, nil
+// rememberRules returns the rules the answers' "Always allow" choices ask
+// for, for the approvals the validated decisions ds approve (the interrupt
+// model is the one judge of what a payload means).
+func (rt *Runtime) rememberRules(stored []history.Interrupt, answers []InterruptAnswer, ds []decision) ([]history.PermissionRule, error) {
+	approved := map[string]bool{}
+	for _, d := range ds {
+		if d.approved {
+			approved[d.call.ID] = true
+		}
 	}
-	i := slices.IndexFunc(stored, func(it history.Interrupt) bool { return it.ID == ia.InterruptID })
-	if i < 0 || stored[i].Kind != history.KindToolApproval {
+	var rules []history.PermissionRule
+	for _, ia := range answers {
+		i := slices.IndexFunc(stored, func(it history.Interrupt) bool { return it.ID == ia.InterruptID })
+		if ia.Remember == nil || i < 0 || !approved[stored[i].ToolCallID] {
+			continue
+		}
+		r, err := rt.rememberRule(stored[i], ia.Remember)
+		if err != nil {
+			return nil, err
+		}
+		if r != nil {
+			rules = append(rules, *r)
+		}
+	}
+	return rules, nil
+}
+
+// rememberRule is the rule an approval's "Always allow" choice asks for
+// (nil when the item is not a tool approval).
+func (rt *Runtime) rememberRule(it history.Interrupt, rem *Remember) (*history.PermissionRule, error) {
+	if it.Kind != history.KindToolApproval {
 		return nil, nil
 	}
 	var d interrupt.Descriptor
-	if err := json.Unmarshal(stored[i].Descriptor, &d); err != nil {
-		return nil, fmt.Errorf("reading the approval %s: %w", ia.InterruptID, err)
+	if err := json.Unmarshal(it.Descriptor, &d); err != nil {
+		return nil, fmt.Errorf("reading the approval %s: %w", it.ID, err)
 	}
 	b, _ := interrupt.ReadBinding(d)
-	scope := ia.Remember.Scope
+	scope := rem.Scope
 	if scope == "" {
 		scope = history.ScopeTool
 	}
 	switch {
 	case scope != history.ScopeTool && scope != history.ScopeCommandPrefix && scope != history.ScopeFolder:
 		return nil, fmt.Errorf("%w: unknown scope %q", ErrBadRule, scope)
-	case scope != history.ScopeTool && ia.Remember.Pattern == "":
+	case scope != history.ScopeTool && rem.Pattern == "":
 		return nil, fmt.Errorf("%w: the %s scope needs a pattern", ErrBadRule, scope)
 	case b.ToolName == "":
 		return nil, fmt.Errorf("%w: the approval does not name its tool", ErrBadRule)
 	}
-	return &history.PermissionRule{ID: NewID("rule"), Tool: b.ToolName, Scope: scope, Pattern: ia.Remember.Pattern, CreatedAt: rt.now()}, nil
-}
-
-// approves reports whether an approval payload approves: a bare boolean
-// or an {"approved": …} envelope.
-func approves(payload json.RawMessage) bool {
-	var bare bool
-	if json.Unmarshal(payload, &bare) == nil {
-		return bare
-	}
-	var p struct {
-		Approved bool `json:"approved"`
-	}
-	return json.Unmarshal(payload, &p) == nil && p.Approved
+	return &history.PermissionRule{ID: NewID("rule"), Tool: b.ToolName, Scope: scope, Pattern: rem.Pattern, CreatedAt: rt.now()}, nil
 }
 
 // settle validates the complete batch, settles it with its rules in one
@@ -430,14 +438,8 @@ func (rt *Runtime) decide(ctx context.Context, threadID, parent string, w *waiti
 		if err != nil || refused != nil {
 			return nil, s, refused, err
 		}
-		for _, ia := range answers {
-			r, err := rt.rememberRule(w.interrupts, ia)
-			if err != nil {
-				return nil, s, nil, err
-			}
-			if r != nil {
-				s.Rules = append(s.Rules, *r)
-			}
+		if s.Rules, err = rt.rememberRules(w.interrupts, answers, ds); err != nil {
+			return nil, s, nil, err
 		}
 	}
 	results := a.ClientResults
