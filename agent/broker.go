@@ -114,6 +114,7 @@ type Subscription struct {
 type queued struct {
 	env  *Envelope
 	more []byte // deltas coalesced after env's own
+	seq  uint64 // the newest coalesced delta's Seq (0: env's own)
 }
 
 // Broker fans envelopes out to subscribers.
@@ -270,20 +271,18 @@ func (s *Subscription) push(env *Envelope) {
 	if s.closed {
 		return
 	}
-	n := len(s.q) - s.head
-	if key, delta, ok := deltaOf(env.Event); ok && n >= s.coalesce {
+	key, delta, isDelta := deltaOf(env.Event)
+	if isDelta && len(s.q)-s.head >= s.coalesce {
 		last := &s.q[len(s.q)-1]
 		if lkey, _, lok := deltaOf(last.env.Event); lok && lkey == key {
 			last.more = append(last.more, delta...)
 			// The merged delta stands for the newest one: a client that
 			// reconnects after it has seen everything up to here.
-			seqEnv := *last.env
-			seqEnv.Seq = env.Seq
-			last.env = &seqEnv
+			last.seq = env.Seq
 			return
 		}
 	}
-	if _, _, ok := deltaOf(env.Event); !ok {
+	if !isDelta {
 		s.must++
 		if s.must > maxQueued {
 			s.closeLocked(ErrSlowSubscriber)
@@ -311,6 +310,9 @@ func (s *Subscription) take() Envelope {
 	env := *it.env
 	if _, _, ok := deltaOf(env.Event); !ok {
 		s.must--
+	}
+	if it.seq != 0 {
+		env.Seq = it.seq
 	}
 	if len(it.more) > 0 {
 		_, delta, _ := deltaOf(env.Event)
