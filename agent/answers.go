@@ -324,6 +324,16 @@ func (rt *Runtime) rememberRule(it history.Interrupt, rem *Remember) (*history.P
 	}
 	b, _ := interrupt.ReadBinding(d)
 	scope := rem.Scope
+	// A tool with its own rules (an MCP tool) can only remember one of
+	// the rules its card offered; "the tool" means its identity rule.
+	if offered, own := offeredRules(d); own {
+		for _, r := range offered {
+			if (r.Scope == scope && r.Pattern == rem.Pattern) || (scope == "" || scope == history.ScopeTool) && r.Scope == history.ScopeToolIdentity {
+				return &history.PermissionRule{ID: NewID("rule"), Tool: r.Tool, Scope: r.Scope, Pattern: r.Pattern, CreatedAt: rt.now()}, nil
+			}
+		}
+		return nil, fmt.Errorf("%w: %s rules can only be one of those the approval offered", ErrBadRule, b.ToolName)
+	}
 	if scope == "" {
 		scope = history.ScopeTool
 	}
@@ -336,6 +346,21 @@ func (rt *Runtime) rememberRule(it history.Interrupt, rem *Remember) (*history.P
 		return nil, fmt.Errorf("%w: the approval does not name its tool", ErrBadRule)
 	}
 	return &history.PermissionRule{ID: NewID("rule"), Tool: b.ToolName, Scope: scope, Pattern: rem.Pattern, CreatedAt: rt.now()}, nil
+}
+
+// offeredRules reads the rules an approval's card offered; own reports
+// that they are a tool's own rules (scopes only such tools use).
+func offeredRules(d interrupt.Descriptor) (rules []history.PermissionRule, own bool) {
+	raw, ok := d.Metadata[MetaSuggestedRules]
+	if !ok || json.Unmarshal(raw, &rules) != nil {
+		return nil, false
+	}
+	for _, r := range rules {
+		if r.Scope == history.ScopeToolIdentity || r.Scope == history.ScopeServer {
+			return rules, true
+		}
+	}
+	return nil, false
 }
 
 // settle validates the complete batch, settles it with its rules in one

@@ -46,6 +46,10 @@ type decision struct {
 	hookDef   string
 	answer    json.RawMessage
 	cancelled bool
+	// midCall: the answer to a question a running call asked (callrun.go);
+	// reply is what the call gets.
+	midCall bool
+	reply   tools.Reply
 }
 
 type gatedCall struct {
@@ -115,7 +119,7 @@ func (tr *turn) gate(calls []history.ToolCall, decided map[string]decision) map[
 		ws := tr.rt.workspace()
 		covered := false
 		for _, r := range rules {
-			if tools.MatchRule(r, call.Name, c.Args, ws) {
+			if tools.Covers(c.Tool, r, c.Args, ws) {
 				covered = true
 				break
 			}
@@ -247,7 +251,7 @@ func (tr *turn) approvalDescriptors(waiting []gatedCall) ([]interrupt.Descriptor
 		} else {
 			pv = map[string]string{"kind": p.Kind, "title": p.Title, "body": p.Body, "folder": p.Folder}
 		}
-		rules := tools.SuggestRules(w.call.Name, w.prepared.Args, ws)
+		rules := tools.Suggest(w.prepared.Tool, w.prepared.Args, ws)
 		if rules == nil {
 			rules = []history.PermissionRule{}
 		}
@@ -332,6 +336,9 @@ func (tr *turn) cancelPending(text string, state ToolState) []history.Message {
 	}
 	calls, owner := callsByID(msgs)
 	answered := answeredCalls(msgs)
+	// A call parked on a question it asked mid-run ran partly: it is
+	// cancelled now, and its result says its side effects are unknown.
+	parked := rt.abandonParked(tid)
 	var owners []history.Message
 	seen := map[string]bool{}
 	give := func(c history.ToolCall) {
@@ -339,7 +346,15 @@ func (tr *turn) cancelPending(text string, state ToolState) []history.Message {
 			return
 		}
 		answered[c.ID] = true
-		tr.toolResult(c, tools.Result{Content: text, IsError: true}, state)
+		if parked[c.ID] {
+			res := history.ResultInterruptedMidRun
+			if text != history.ResultInterrupted {
+				res += "\n" + text
+			}
+			tr.toolResult(c, tools.Result{Content: res, IsError: true}, ToolInterruptedMidRn)
+		} else {
+			tr.toolResult(c, tools.Result{Content: text, IsError: true}, state)
+		}
 		if m := owner[c.ID]; !seen[m.ID] {
 			seen[m.ID] = true
 			owners = append(owners, m)

@@ -6,6 +6,11 @@ package agent
 // (internal/contractgen), so a state added here cannot be dropped silently
 // by the frontend.
 
+import (
+	"github.com/juncture-app/juncture/agent/history"
+	"github.com/juncture-app/juncture/agent/tools"
+)
+
 // ToolState is the UI state of one tool call.
 type ToolState string
 
@@ -48,6 +53,12 @@ type ToolStateEvent struct {
 	ToolName   string    `json:"toolName,omitempty"`
 	Arguments  string    `json:"arguments,omitempty"`
 	Edited     bool      `json:"edited,omitempty"`
+	// Progress is a running call's latest report (an MCP server's
+	// notifications/progress), throttled to what a window can show.
+	Progress *tools.Progress `json:"progress,omitempty"`
+	// Parts come with a call's final state: what its result holds besides
+	// text (images, links, structured data).
+	Parts []history.Part `json:"parts,omitempty"`
 }
 
 // StoppedEvent is the value of juncture.stopped: Stop cut this answer short.

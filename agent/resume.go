@@ -147,6 +147,12 @@ func (rt *Runtime) validateAnswers(ctx context.Context, threadID, parentRunID st
 		if cancelled {
 			r.Status = history.InterruptCancelled
 		}
+		if pending[i].Binding.Kind == interrupt.KindGeneric && pending[i].Binding.DefinitionID == DefToolPrompt {
+			ds = append(ds, decision{call: call, midCall: true,
+				reply: promptReply(promptKind(pending[i].Descriptor), acc.State.GenericInterrupts[it.ID].Payload, cancelled, e.Metadata)})
+			res = append(res, r)
+			continue
+		}
 		if pending[i].Binding.Kind == interrupt.KindGeneric {
 			if d, ok := genericDecision(it, pending[i].Binding, acc.State.GenericInterrupts[it.ID].Payload, call, ok, cancelled); ok {
 				ds = append(ds, d)

@@ -149,7 +149,10 @@ type Runtime struct {
 
 	mu      sync.Mutex
 	threads map[string]*thread
-	closed  bool
+	// parked holds calls waiting mid-run on the person (callrun.go), by
+	// thread and call id.
+	parked map[string]*liveCall
+	closed bool
 	turns   sync.WaitGroup // turn goroutines and title writers
 }
 

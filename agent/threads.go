@@ -335,6 +335,9 @@ func (rt *Runtime) Shutdown(ctx context.Context) error {
 		}
 	}
 	rt.mu.Unlock()
+	// A call parked on a question ends with the app: its request is
+	// answered "cancel", an Abortable call is cancelled.
+	rt.abandonParked("")
 	done := make(chan struct{})
 	go func() { rt.turns.Wait(); close(done) }()
 	var err error

@@ -2,7 +2,6 @@ package agent
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/juncture-app/juncture/agent/agui"
 	"github.com/juncture-app/juncture/agent/history"
@@ -41,6 +40,14 @@ func (tr *turn) runCalls(msg history.Message, calls []history.ToolCall, ds map[s
 			return endCancelled
 		}
 		d, decided := ds[call.ID]
+		if decided && d.midCall {
+			// The answer to a question the call asked mid-run: take the
+			// call back and wait on it again.
+			if end, paused := tr.resumeLive(msg, call, d); paused {
+				return end
+			}
+			continue
+		}
 		if decided && !d.approved {
 			tr.toolResult(call, tools.Result{Content: d.result, IsError: d.isError}, d.state)
 			continue
@@ -76,7 +83,11 @@ func (tr *turn) runCalls(msg history.Message, calls []history.ToolCall, ds map[s
 				// what actually ran.
 				note = editedNote(call.Arguments)
 			}
-			tr.runTool(call, note)
+			if a := tr.runTool(call, note); a != nil {
+				if end, paused := tr.parkOrGoOn(msg, call, a, note); paused {
+					return end
+				}
+			}
 		}
 	}
 	if len(handed) > 0 {
@@ -151,8 +162,10 @@ func (tr *turn) hasTool(name string) bool {
 }
 
 // runTool runs one call exactly once and records its result; note, when
-// not empty, is put before the result the model reads.
-func (tr *turn) runTool(call history.ToolCall, note string) {
+// not empty, is put before the result the model reads. A call that asks
+// the person mid-run returns its question instead (the caller parks it:
+// callrun.go).
+func (tr *turn) runTool(call history.ToolCall, note string) *ask {
 	rt := tr.rt
 	result := func(res tools.Result, state ToolState) {
 		res.Content = note + res.Content
@@ -160,12 +173,12 @@ func (tr *turn) runTool(call history.ToolCall, note string) {
 	}
 	if tr.tools == nil {
 		result(tools.Result{Content: fmt.Sprintf("Unknown tool %q: no tools are available.", call.Name), IsError: true}, ToolFailed)
-		return
+		return nil
 	}
 	prepared, bad := tr.tools.Prepare(call.Name, call.Arguments)
 	if bad != nil {
 		result(*bad, ToolFailed)
-		return
+		return nil
 	}
 	exec := history.ToolExecution{
 		ToolCallID: call.ID, ThreadID: tr.run.ThreadID, RunID: tr.run.ID, ToolName: call.Name,
@@ -174,7 +187,7 @@ func (tr *turn) runTool(call history.ToolCall, note string) {
 	prior, err := rt.st.BeginToolExecution(tr.save, exec)
 	if err != nil {
 		result(tools.Result{Content: "Not run: the app could not record the execution: " + err.Error(), IsError: true}, ToolFailed)
-		return
+		return nil
 	}
 	if prior != nil {
 		// Already executed (a replay or a retry): never run twice.
@@ -183,22 +196,10 @@ func (tr *turn) runTool(call history.ToolCall, note string) {
 			res = tools.Result{Content: history.ResultAppStoppedMidRun, IsError: true}
 		}
 		result(res, stateOf(res))
-		return
+		return nil
 	}
 	rt.emit(tr.run.ThreadID, agui.NewCustom(CustomToolState, ToolStateEvent{ToolCallID: call.ID, State: ToolRunning}))
-	res := tr.tools.Execute(tr.ctx, prepared)
-	state := stateOf(res)
-	if prepared.Tool.OnStop == tools.Abortable && tr.ctx.Err() != nil {
-		state = ToolInterruptedMidRn
-		if !strings.HasPrefix(res.Content, history.ResultInterruptedMidRun) {
-			res = tools.Result{Content: history.ResultInterruptedMidRun + "\n" + res.Content, IsError: true}
-		}
-	}
-	exec.State, exec.Result, exec.IsError, exec.FinishedAt = history.ToolFinished, res.Content, res.IsError, rt.now()
-	if err := rt.st.FinishToolExecution(tr.save, exec); err != nil {
-		rt.log.Error("recording a tool result", "tool", call.Name, "err", err)
-	}
-	result(res, state)
+	return tr.runLive(tr.startCall(call, prepared, exec), call, note)
 }
 
 func stateOf(r tools.Result) ToolState {
@@ -215,13 +216,13 @@ func (tr *turn) toolResult(call history.ToolCall, res tools.Result, state ToolSt
 	m := history.Message{
 		ID: NewID("msg"), ThreadID: tid, RunID: tr.run.ID, Role: history.RoleTool,
 		ToolCallID: call.ID, ToolName: call.Name, Content: res.Content, IsError: res.IsError,
-		ToolState: string(state), Status: history.StatusComplete, CreatedAt: rt.now(),
+		ToolState: string(state), Parts: res.Parts, Status: history.StatusComplete, CreatedAt: rt.now(),
 	}
 	if err := rt.st.PutMessage(tr.save, m); err != nil {
 		rt.log.Error("saving a tool result", "tool", call.Name, "err", err)
 	}
 	rt.emit(tid, agui.NewToolCallResult(m.ID, call.ID, res.Content))
-	rt.emit(tid, agui.NewCustom(CustomToolState, ToolStateEvent{ToolCallID: call.ID, State: state}))
+	rt.emit(tid, agui.NewCustom(CustomToolState, ToolStateEvent{ToolCallID: call.ID, State: state, Parts: res.Parts}))
 }
 
 // markInterrupted appends the interrupt marker to the assistant message
@@ -233,4 +234,38 @@ func (tr *turn) markInterrupted(msg history.Message) {
 		tr.rt.log.Error("marking the answer interrupted", "err", err)
 	}
 	tr.marked = true
+}
+
+// parkOrGoOn pauses the run on a question a running call asked, or, when
+// it cannot be stored, lets the call go on (the question was answered
+// "cancel") and waits for its result or its next question.
+func (tr *turn) parkOrGoOn(msg history.Message, call history.ToolCall, a *ask, note string) (ending, bool) {
+	lc := tr.live
+	for a != nil {
+		if end, paused := tr.pauseMidCall(lc, a); paused {
+			return end, true
+		}
+		a = tr.runLive(lc, call, note)
+	}
+	return endSuccess, false
+}
+
+// resumeLive delivers the person's reply to a parked call and waits on it
+// again. A call no longer parked (abandoned meanwhile) gets "Interrupted".
+func (tr *turn) resumeLive(msg history.Message, call history.ToolCall, d decision) (ending, bool) {
+	lc := tr.rt.unpark(tr.run.ThreadID, call.ID)
+	if lc == nil {
+		tr.toolResult(call, tools.Result{Content: history.ResultInterruptedMidRun, IsError: true}, ToolInterruptedMidRn)
+		return endSuccess, false
+	}
+	if lc.pending != nil {
+		lc.pending.reply <- d.reply
+		lc.pending = nil
+	}
+	tr.live = lc
+	tr.rt.emit(tr.run.ThreadID, agui.NewCustom(CustomToolState, ToolStateEvent{ToolCallID: call.ID, State: ToolRunning}))
+	if a := tr.runLive(lc, call, ""); a != nil {
+		return tr.parkOrGoOn(msg, call, a, "")
+	}
+	return endSuccess, false
 }

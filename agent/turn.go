@@ -56,6 +56,8 @@ type turn struct {
 	skip map[string]bool
 	// system replaces the system prompt when set (middleware).
 	system string
+	// live is the call the turn waits on or last waited on (callrun.go).
+	live *liveCall
 }
 
 // runTurn runs one run and returns its terminal event (not yet emitted:

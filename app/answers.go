@@ -21,7 +21,11 @@ type ItemAnswer struct {
 	InterruptID string          `json:"interruptId"`
 	Status      string          `json:"status"` // "resolved" or "cancelled"
 	Payload     json.RawMessage `json:"payload,omitempty"`
-	Remember    *RememberScope  `json:"remember,omitempty"`
+	// Metadata is the resume entry's metadata: {"action":"decline"} on a
+	// cancelled MCP request says the person declined it (plain cancel:
+	// dismissed).
+	Metadata map[string]any `json:"metadata,omitempty"`
+	Remember *RememberScope `json:"remember,omitempty"`
 }
 
 // ClientToolAnswer is the outcome of an action the window ran.

@@ -38,7 +38,7 @@ func (a *App) ResolveInterrupts(threadID string, resolutions []agui.ResumeEntry)
 func (b AnswerBatch) answers() agent.Answers {
 	var in agent.Answers
 	for _, ia := range b.Answers {
-		ans := agent.InterruptAnswer{ResumeEntry: agui.ResumeEntry{InterruptID: ia.InterruptID, Status: ia.Status, Payload: ia.Payload}}
+		ans := agent.InterruptAnswer{ResumeEntry: agui.ResumeEntry{InterruptID: ia.InterruptID, Status: ia.Status, Payload: ia.Payload, Metadata: ia.Metadata}}
 		if ia.Remember != nil {
 			ans.Remember = &agent.Remember{Scope: ia.Remember.Scope, Pattern: ia.Remember.Pattern}
 		}

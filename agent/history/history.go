@@ -67,10 +67,33 @@ type Message struct {
 	// decided it (done, failed, denied, interrupted, …); empty in rows
 	// written before it was stored.
 	ToolState string `json:"toolState,omitempty"`
+	// Parts are what a tool result holds besides its text (images, links,
+	// structured data), shown by the window; Content describes them.
+	Parts     []Part `json:"parts,omitempty"`
 	Status    Status `json:"status"`
 	Error     string `json:"error,omitempty"` // StatusError: the endpoint's message
 	CreatedAt int64  `json:"createdAt"`       // ms since epoch
 }
+
+// Part is a piece of a tool result beyond its text: what the window shows
+// (an image, a link, structured data) next to the text the model reads.
+type Part struct {
+	Kind     string          `json:"kind"` // PartImage | PartLink | PartStructured | PartResource
+	MimeType string          `json:"mimeType,omitempty"`
+	Data     string          `json:"data,omitempty"` // PartImage: base64; PartResource: its text
+	URI      string          `json:"uri,omitempty"`  // PartLink, PartResource
+	Name     string          `json:"name,omitempty"`
+	Title    string          `json:"title,omitempty"`
+	JSON     json.RawMessage `json:"json,omitempty"` // PartStructured
+}
+
+// Part kinds.
+const (
+	PartImage      = "image"
+	PartLink       = "link"       // a resource link: opened through open_url's approval
+	PartStructured = "structured" // structured content (JSON)
+	PartResource   = "resource"   // an embedded resource (text shown, blob described)
+)
 
 // Thread is one conversation.
 type Thread struct {

@@ -63,6 +63,13 @@ const (
 	ScopeTool          = "tool"           // every call of the tool
 	ScopeCommandPrefix = "command-prefix" // run_command whose parsed command starts with Pattern's words
 	ScopeFolder        = "folder"         // file tools whose resolved path is inside Pattern
+	// ScopeToolIdentity covers the calls of an MCP tool while its identity
+	// (server, name and annotations: Pattern is their fingerprint) stays
+	// the same: a server that redefines the tool is asked about again.
+	ScopeToolIdentity = "tool-identity"
+	// ScopeServer covers every tool of the MCP server named in Pattern
+	// (Tool is "mcp:" + the server's name).
+	ScopeServer = "server"
 )
 
 // PermissionRule is a remembered "Always allow".

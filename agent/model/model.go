@@ -92,6 +92,9 @@ type Request struct {
 	System   string
 	Messages []history.Message // already valid for the API (history.ForModel)
 	Tools    []ToolSpec
+	// MaxTokens caps the answer (0: the endpoint's default). Sent as
+	// max_tokens, which every OpenAI-compatible server reads.
+	MaxTokens int
 }
 
 // ToolCallDelta is a fragment of a streamed tool call, keyed by Index.
@@ -248,6 +251,9 @@ func (c *Client) params(req Request) openai.ChatCompletionNewParams {
 		msgs = append(msgs, toParam(m))
 	}
 	p := openai.ChatCompletionNewParams{Model: shared.ChatModel(c.model), Messages: msgs}
+	if req.MaxTokens > 0 {
+		p.MaxTokens = openai.Int(int64(req.MaxTokens))
+	}
 	for _, t := range req.Tools {
 		var params shared.FunctionParameters
 		if len(t.Parameters) > 0 {

@@ -57,3 +57,10 @@ func (g *procGroup) signal(kill bool) {
 func (g *procGroup) release() {
 	g.signal(true)
 }
+
+// groupAttrs makes cmd a process-group leader in a new session, killed
+// with the app on Linux (see shellCommand).
+func groupAttrs(cmd *exec.Cmd) {
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	setParentDeathSignal(cmd.SysProcAttr)
+}

@@ -130,3 +130,9 @@ func (g *procGroup) release() {
 	_ = windows.CloseHandle(g.job)
 	g.job = 0
 }
+
+// groupAttrs starts cmd in a new process group without a console window;
+// startGroup puts it in a kill-on-close job.
+func groupAttrs(cmd *exec.Cmd) {
+	cmd.SysProcAttr = &syscall.SysProcAttr{CreationFlags: createNewProcessGroup, HideWindow: true}
+}

@@ -13,6 +13,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/juncture-app/juncture/agent/history"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
@@ -36,6 +37,9 @@ const (
 type Result struct {
 	Content string
 	IsError bool
+	// Parts are what the window shows besides Content (images, links,
+	// structured data). Content already describes them for the model.
+	Parts []Part
 }
 
 // Preview is what an approval card shows before a tool runs.
@@ -72,8 +76,29 @@ type Tool struct {
 	// Preview, when set, describes a call for the approval card.
 	Preview func(ctx context.Context, args json.RawMessage) (Preview, error)
 	// Run executes a call with normalised, validated arguments. An error
-	// means the tool failed; the model reads it as an error result.
+	// means the tool failed; the model reads it as an error result. ctx
+	// carries the runtime's CallEnv (ReportProgress, Ask).
 	Run func(ctx context.Context, args json.RawMessage) (Result, error)
+	// Title is the name the person reads (an MCP tool's own title); empty
+	// means Name.
+	Title string
+	// Source names where the tool comes from when it is not built in (an
+	// MCP server's name).
+	Source string
+	// Rules, when set, decides "Always allow" for this tool instead of
+	// SuggestRules and MatchRule (an MCP tool's rules are keyed to its
+	// identity and its server).
+	Rules *RuleSet
+}
+
+// RuleSet is a tool's own "Always allow" policy.
+type RuleSet struct {
+	// Suggest lists the rules an approval of this call can offer,
+	// narrowest first. Remembering a rule of such a tool is only
+	// possible for one of these.
+	Suggest func(args json.RawMessage) []history.PermissionRule
+	// Match reports whether a remembered rule covers the call.
+	Match func(rule history.PermissionRule, args json.RawMessage) bool
 }
 
 // Spec is a tool as the model request declares it.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -173,7 +174,7 @@ func TestExecute(t *testing.T) {
 			if res != nil {
 				t.Fatal(res.Content)
 			}
-			if got := r.Execute(tc.ctx, c); got != tc.want {
+			if got := r.Execute(tc.ctx, c); !reflect.DeepEqual(got, tc.want) {
 				t.Errorf("Execute = %+v, want %+v", got, tc.want)
 			}
 		})

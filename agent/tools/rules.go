@@ -69,6 +69,27 @@ func MatchRule(rule history.PermissionRule, toolName string, args json.RawMessag
 	return false
 }
 
+// Covers reports whether a remembered rule covers a call of t: the tool's
+// own RuleSet when it has one (MCP tools), MatchRule otherwise.
+func Covers(t Tool, rule history.PermissionRule, args json.RawMessage, w Workspace) bool {
+	if t.Rules != nil {
+		return t.Rules.Match != nil && t.Rules.Match(rule, args)
+	}
+	return MatchRule(rule, t.Name, args, w)
+}
+
+// Suggest returns what "Always allow" can offer for a call of t: the
+// tool's own RuleSet when it has one, SuggestRules otherwise.
+func Suggest(t Tool, args json.RawMessage, w Workspace) []history.PermissionRule {
+	if t.Rules != nil {
+		if t.Rules.Suggest == nil {
+			return nil
+		}
+		return t.Rules.Suggest(args)
+	}
+	return SuggestRules(t.Name, args, w)
+}
+
 // SuggestRules returns what "Always allow" can offer for a call, narrowest
 // first: the command prefix for run_command (when the command is plain
 // words), the folder for file tools (when the path is in the workspace),
