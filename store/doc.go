@@ -37,7 +37,8 @@
 // makes tool call ids unique per thread only (tool_executions and
 // client_tool_calls rebuilt keyed on thread and call id: endpoints number
 // calls per response, so two threads can both have "call_0"), adds
-// staged_answers, messages.tool_state and runs.steps.
+// staged_answers, messages.tool_state and runs.steps; v4 adds messages.parts
+// (what a tool result holds besides text) and mcp_tool_pins.
 //
 // # Answering paused runs
 //

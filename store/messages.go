@@ -11,15 +11,20 @@ import (
 	"github.com/juncture-app/juncture/agent/history"
 )
 
-const messageCols = "id, thread_id, run_id, role, content, reasoning, tool_calls, tool_call_id, tool_name, is_error, tool_state, status, error, created_at"
+const messageCols = "id, thread_id, run_id, role, content, reasoning, tool_calls, tool_call_id, tool_name, is_error, tool_state, parts, status, error, created_at"
 
 func scanMessage(s interface{ Scan(...any) error }) (history.Message, error) {
 	var m history.Message
-	var calls sql.NullString
+	var calls, parts sql.NullString
 	err := s.Scan(&m.ID, &m.ThreadID, &m.RunID, &m.Role, &m.Content, &m.Reasoning, &calls,
-		&m.ToolCallID, &m.ToolName, &m.IsError, &m.ToolState, &m.Status, &m.Error, &m.CreatedAt)
+		&m.ToolCallID, &m.ToolName, &m.IsError, &m.ToolState, &parts, &m.Status, &m.Error, &m.CreatedAt)
 	if err != nil {
 		return m, err
+	}
+	if parts.Valid && parts.String != "" {
+		if err := json.Unmarshal([]byte(parts.String), &m.Parts); err != nil {
+			return m, fmt.Errorf("message %s: parts: %w", m.ID, err)
+		}
 	}
 	if calls.Valid && calls.String != "" {
 		if err := json.Unmarshal([]byte(calls.String), &m.ToolCalls); err != nil {
@@ -143,12 +148,12 @@ func checkMessage(m *history.Message) error {
 }
 
 const upsertMessage = `INSERT INTO messages (` + messageCols + `)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 ON CONFLICT (id) DO UPDATE SET
     run_id = excluded.run_id, role = excluded.role, content = excluded.content,
     reasoning = excluded.reasoning, tool_calls = excluded.tool_calls,
     tool_call_id = excluded.tool_call_id, tool_name = excluded.tool_name,
-    is_error = excluded.is_error, tool_state = excluded.tool_state, status = excluded.status, error = excluded.error,
+    is_error = excluded.is_error, tool_state = excluded.tool_state, parts = excluded.parts, status = excluded.status, error = excluded.error,
     created_at = excluded.created_at
 WHERE messages.thread_id = excluded.thread_id`
 
@@ -183,8 +188,12 @@ func putMessages(ctx context.Context, tx *sql.Tx, msgs []history.Message, now in
 		if err != nil {
 			return fmt.Errorf("message %s: %w", m.ID, err)
 		}
+		parts, err := encodeParts(m.Parts)
+		if err != nil {
+			return fmt.Errorf("message %s: %w", m.ID, err)
+		}
 		res, err := stmt.ExecContext(ctx, m.ID, m.ThreadID, m.RunID, string(m.Role), m.Content, m.Reasoning, calls,
-			m.ToolCallID, m.ToolName, boolInt(m.IsError), m.ToolState, string(m.Status), m.Error, m.CreatedAt)
+			m.ToolCallID, m.ToolName, boolInt(m.IsError), m.ToolState, parts, string(m.Status), m.Error, m.CreatedAt)
 		if err != nil {
 			return fmt.Errorf("message %s: %w", m.ID, err)
 		}
@@ -193,6 +202,18 @@ func putMessages(ctx context.Context, tx *sql.Tx, msgs []history.Message, now in
 		}
 	}
 	return nil
+}
+
+// encodeParts stores a tool result's parts as a JSON array (NULL when none).
+func encodeParts(parts []history.Part) (any, error) {
+	if len(parts) == 0 {
+		return nil, nil
+	}
+	b, err := json.Marshal(parts)
+	if err != nil {
+		return nil, fmt.Errorf("parts: %w", err)
+	}
+	return string(b), nil
 }
 
 // encodeToolCalls stores tool calls as a JSON array (NULL when none), with

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"fmt"
 
 	"github.com/juncture-app/juncture/agent/history"
@@ -17,6 +18,11 @@ type RecoveryReport struct {
 	CancelledRuns          int `json:"cancelledRuns"`          // running → cancelled
 	PendingInterrupts      int `json:"pendingInterrupts"`      // left pending, same ids
 	PendingClientToolCalls int `json:"pendingClientToolCalls"` // left pending, same ids
+	// EndedMidCallQuestions counts questions a running tool had asked (an
+	// MCP server's elicitation or sampling request): the request ended
+	// with the process, so they are settled cancelled and their call's
+	// result says what was asked.
+	EndedMidCallQuestions int `json:"endedMidCallQuestions"`
 }
 
 // Recover repairs what a crash (or a kill) left half-done; the app runs it
@@ -29,8 +35,12 @@ type RecoveryReport struct {
 //     history.ResultAppStoppedMidRun as an error result, and a tool message
 //     with that result is added to its thread if the call has none;
 //   - every run still running becomes cancelled;
-//   - pending interrupts and pending client tool calls are left as they are
-//     (same ids), to be shown again; they are only counted.
+//   - a pending interrupt bound to such a call is a question the tool asked
+//     while it ran (an MCP server's elicitation or sampling request): the
+//     request ended with the process, so the item is settled cancelled
+//     and the call's result says what was asked (shown, never a form);
+//   - other pending interrupts and pending client tool calls are left as
+//     they are (same ids), to be shown again; they are only counted.
 func (db *DB) Recover(ctx context.Context) (RecoveryReport, error) {
 	var rep RecoveryReport
 	now := db.now()
@@ -61,6 +71,11 @@ func (db *DB) Recover(ctx context.Context) (RecoveryReport, error) {
 				history.ResultAppStoppedMidRun, now, e.ThreadID, e.ToolCallID); err != nil {
 				return fmt.Errorf("tool execution %s: %w", e.ToolCallID, err)
 			}
+			asked, err := endMidCallQuestions(ctx, tx, e, now)
+			if err != nil {
+				return fmt.Errorf("tool execution %s: %w", e.ToolCallID, err)
+			}
+			rep.EndedMidCallQuestions += len(asked)
 			var n int
 			if err := tx.QueryRowContext(ctx,
 				"SELECT count(*) FROM messages WHERE thread_id = ? AND role = 'tool' AND tool_call_id = ?",
@@ -71,10 +86,15 @@ func (db *DB) Recover(ctx context.Context) (RecoveryReport, error) {
 				continue
 			}
 			rep.AddedToolResults++
+			content, state := history.ResultAppStoppedMidRun, ""
+			for _, q := range asked {
+				content += "\nIt was waiting for your answer to: " + q
+				state = "interrupted-mid-run"
+			}
 			msg := history.Message{
 				ID: newID(), ThreadID: e.ThreadID, RunID: e.RunID, Role: history.RoleTool,
-				Content: history.ResultAppStoppedMidRun, ToolCallID: e.ToolCallID, ToolName: e.ToolName,
-				IsError: true, Status: history.StatusComplete, CreatedAt: now,
+				Content: content, ToolCallID: e.ToolCallID, ToolName: e.ToolName,
+				IsError: true, ToolState: state, Status: history.StatusComplete, CreatedAt: now,
 			}
 			// now = 0: a repair is not activity; the thread keeps its place.
 			if err := putMessages(ctx, tx, []history.Message{msg}, 0, false); err != nil {
@@ -118,4 +138,41 @@ func startedToolExecutions(ctx context.Context, tx *sql.Tx) ([]history.ToolExecu
 		out = append(out, e)
 	}
 	return out, rows.Err()
+}
+
+// endMidCallQuestions settles, as cancelled, the pending questions bound
+// to a call that was still running, and returns what they asked.
+func endMidCallQuestions(ctx context.Context, tx *sql.Tx, e history.ToolExecution, now int64) ([]string, error) {
+	rows, err := tx.QueryContext(ctx,
+		"SELECT id, descriptor FROM interrupts WHERE thread_id = ? AND tool_call_id = ? AND status = 'pending' ORDER BY seq",
+		e.ThreadID, e.ToolCallID)
+	if err != nil {
+		return nil, err
+	}
+	type item struct{ id, message string }
+	var items []item
+	for rows.Next() {
+		var id, desc string
+		if err := rows.Scan(&id, &desc); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		var d struct {
+			Message string `json:"message"`
+		}
+		_ = json.Unmarshal([]byte(desc), &d)
+		items = append(items, item{id, d.Message})
+	}
+	if err := rows.Close(); err != nil {
+		return nil, err
+	}
+	var asked []string
+	for _, it := range items {
+		if _, err := tx.ExecContext(ctx,
+			"UPDATE interrupts SET status = 'cancelled', resolved_at = ? WHERE id = ? AND thread_id = ?", now, it.id, e.ThreadID); err != nil {
+			return nil, err
+		}
+		asked = append(asked, it.message)
+	}
+	return asked, nil
 }
