@@ -122,6 +122,11 @@ type Options struct {
 	LoopGuardSource func() int
 	// Middleware may pause runs at the four boundaries (generic interrupts).
 	Middleware []Middleware
+	// ModelSeesImages, when set and true, sends the images of tool results
+	// (MCP image content) to the model as image parts of a user message
+	// after the results; otherwise the model reads the results' text,
+	// which describes each image.
+	ModelSeesImages func() bool
 	// DisableAskUser hides the built-in ask_user tool.
 	DisableAskUser bool
 	Now            func() time.Time

@@ -284,6 +284,9 @@ func (tr *turn) callModel() (history.Message, []history.ToolCall, ending) {
 	if repaired {
 		rt.log.Warn("repaired the history sent to the model", "thread", tr.run.ThreadID)
 	}
+	if rt.opts.ModelSeesImages != nil && rt.opts.ModelSeesImages() {
+		valid = history.WithToolImages(valid)
+	}
 	req := model.Request{System: rt.opts.System, Messages: valid}
 	if tr.system != "" {
 		req.System = tr.system

@@ -88,3 +88,57 @@ func ForModel(msgs []Message) (out []Message, repaired bool) {
 	}
 	return out, repaired
 }
+
+// ToolImagesNote is the text of the message that carries tool images to
+// a model that accepts images.
+const ToolImagesNote = "Images returned by the tool calls above."
+
+// WithToolImages returns msgs with, after each run of tool results that
+// holds images, a user message carrying those images (Chat Completions
+// tool messages take text only). Nothing is stored: this is what a model
+// that accepts images is sent; the tool results' text already describes
+// each image for one that does not.
+func WithToolImages(msgs []Message) []Message {
+	found := false
+	for _, m := range msgs {
+		if m.Role == RoleTool && hasImage(m.Parts) {
+			found = true
+			break
+		}
+	}
+	if !found {
+		return msgs
+	}
+	out := make([]Message, 0, len(msgs)+1)
+	var images []Part
+	flush := func() {
+		if len(images) > 0 {
+			out = append(out, Message{Role: RoleUser, Content: ToolImagesNote, Parts: images, Status: StatusComplete})
+			images = nil
+		}
+	}
+	for _, m := range msgs {
+		if m.Role != RoleTool {
+			flush()
+		}
+		out = append(out, m)
+		if m.Role == RoleTool {
+			for _, p := range m.Parts {
+				if p.Kind == PartImage {
+					images = append(images, p)
+				}
+			}
+		}
+	}
+	flush()
+	return out
+}
+
+func hasImage(parts []Part) bool {
+	for _, p := range parts {
+		if p.Kind == PartImage {
+			return true
+		}
+	}
+	return false
+}

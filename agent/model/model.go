@@ -289,8 +289,26 @@ func toParam(m history.Message) openai.ChatCompletionMessageParamUnion {
 		}
 		return openai.ChatCompletionMessageParamUnion{OfAssistant: &a}
 	default:
+		if len(m.Parts) > 0 {
+			return userWithImages(m)
+		}
 		return openai.UserMessage(m.Content)
 	}
+}
+
+// userWithImages is a user message whose image parts travel as image_url
+// content parts (data URLs), after its text.
+func userWithImages(m history.Message) openai.ChatCompletionMessageParamUnion {
+	parts := []openai.ChatCompletionContentPartUnionParam{openai.TextContentPart(m.Content)}
+	for _, p := range m.Parts {
+		if p.Kind != history.PartImage || p.Data == "" {
+			continue
+		}
+		parts = append(parts, openai.ImageContentPart(openai.ChatCompletionContentPartImageImageURLParam{
+			URL: "data:" + p.MimeType + ";base64," + p.Data,
+		}))
+	}
+	return openai.UserMessage(parts)
 }
 
 // Stream yields deltas of one streaming call. [Client.Deltas] is the same
