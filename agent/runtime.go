@@ -158,7 +158,7 @@ type Runtime struct {
 	// thread and call id.
 	parked map[string]*liveCall
 	closed bool
-	turns   sync.WaitGroup // turn goroutines and title writers
+	turns  sync.WaitGroup // turn goroutines and title writers
 }
 
 // thread is the in-memory handle of one thread; small, so idle threads
