@@ -93,6 +93,12 @@ func (d *demo) respond(req Request) Response {
 		thinking = d.paced(Reasoning, demoReasoning(user))
 	}
 
+	if name, args, ok := toolCommand(user); ok {
+		if args == nil {
+			return d.answer(req, thinking, "Write `/tool <name> <arguments as a JSON object>`, for example `/tool everything__echo {\"message\": \"hi\"}`.")
+		}
+		return d.tool(req, thinking, fmt.Sprintf("Calling `%s`.", name), name, args)
+	}
 	switch {
 	case words["hostile"]:
 		return d.answer(req, thinking, demoHostile)
@@ -328,6 +334,25 @@ func (d *demo) toolSummary(req Request, result RequestMessage) string {
 	}
 	return fmt.Sprintf("The `%s` tool returned:\n\n> %s\n\n%s Anything else you want me to do with it?",
 		name, first, more)
+}
+
+// toolCommand reads "/tool <name> [JSON object]": the demo calls any tool
+// the request offers (an MCP server's, say) with those arguments. args is
+// nil when the arguments are not a JSON object.
+func toolCommand(user string) (name string, args map[string]any, ok bool) {
+	rest, found := strings.CutPrefix(strings.TrimSpace(user), "/tool ")
+	if !found {
+		return "", nil, false
+	}
+	name, raw, _ := strings.Cut(strings.TrimSpace(rest), " ")
+	raw = strings.TrimSpace(raw)
+	if raw == "" {
+		raw = "{}"
+	}
+	if json.Unmarshal([]byte(raw), &args) != nil || args == nil {
+		return name, nil, true
+	}
+	return name, args, true
 }
 
 // lowerWords returns the set of lower-cased words of s.

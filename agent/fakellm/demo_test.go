@@ -14,6 +14,7 @@ import (
 var demoTools = []string{
 	"list_files", "read_file", "write_file", "run_command",
 	"ask_user", "copy_to_clipboard", "open_url",
+	"everything__echo", "edge__roots", // MCP tools, called with /tool
 }
 
 func demoParams(msgs ...openai.ChatCompletionMessageParamUnion) openai.ChatCompletionNewParams {
@@ -55,6 +56,9 @@ func TestDemoAnswers(t *testing.T) {
 		{say: "think, then list files", tool: "list_files", reasoning: true},
 		{say: "show hostile markdown", content: "<script>window.__pwned=1</script>"},
 		{say: "fill in a form", tool: "ask_user"},
+		{say: `/tool everything__echo {"message":"hi"}`, tool: "everything__echo", args: `{"message":"hi"}`},
+		{say: "/tool edge__roots", tool: "edge__roots", args: `{}`},
+		{say: "/tool edge__echo not json", content: "Write `/tool <name>"},
 	} {
 		r := collect(t, t.Context(), c, demoParams(openai.UserMessage(tc.say)))
 		if r.err != nil {
