@@ -46,6 +46,11 @@ e2e/node_modules/.installed: e2e/package-lock.json
 	cd e2e && npm ci --no-audit --no-fund
 	@touch $@
 
+# Real MCP servers for agent/mcp's tests (pinned in package.json).
+agent/mcp/testdata/servers/node_modules/.installed: agent/mcp/testdata/servers/package-lock.json
+	cd agent/mcp/testdata/servers && npm ci --no-audit --no-fund
+	@touch $@
+
 ## ---- build ------------------------------------------------------------------
 frontend: frontend/node_modules/.installed
 	cd frontend && npm run build
@@ -77,14 +82,15 @@ demo: web
 	@scripts/demo.sh
 
 ## ---- tests ------------------------------------------------------------------
-test: deps-test frontend conformance-deps e2e-deps interop-deps
+test: deps-test frontend conformance-deps e2e-deps interop-deps mcp-deps
 	@scripts/test-all.sh
 
 conformance-deps: tools/agui-conformance/node_modules/.installed
 e2e-deps: e2e/node_modules/.installed
 interop-deps: interop/node_modules/.installed
+mcp-deps: agent/mcp/testdata/servers/node_modules/.installed
 
-test-go: conformance-deps
+test-go: conformance-deps mcp-deps
 	$(GO) vet ./...
 	$(GO) test -race -count=1 ./...
 

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/juncture-app/juncture/agent/agui"
@@ -32,8 +33,9 @@ import (
 //     request is answered "cancel" and an Abortable call's context is
 //     cancelled (an MCP call then sends notifications/cancelled). The
 //     call's goroutine records its execution when it ends, whoever waits.
-//   - After a restart nothing is parked: the store's recovery settles such
-//     items, so they are shown in the call's result, never as a form.
+//   - Shutdown leaves a parked call's execution "started", as a crash
+//     would: after a restart nothing is parked, and the store's recovery
+//     settles such items, shown in the call's result, never as a form.
 //
 // Progress reports are throttled (progressEvery) and only emitted while a
 // run owns the call.
@@ -81,6 +83,10 @@ type liveCall struct {
 	done     chan tools.Result // buffered; closed after the result
 	// pending is the question the call waits on while parked.
 	pending *ask
+	// closing: the app shuts down while the call is parked. Its execution
+	// is then left "started", as a crash would leave it, so the next
+	// start's recovery ends its question and gives it its result.
+	closing atomic.Bool
 
 	mu       sync.Mutex
 	owned    bool // a run waits on the call: progress may be emitted
@@ -104,6 +110,10 @@ func (tr *turn) startCall(call history.ToolCall, prepared tools.Call, exec histo
 		defer rt.turns.Done()
 		defer cancel()
 		res := tr.tools.Execute(tools.WithCallEnv(ctx, lc), prepared)
+		if lc.closing.Load() {
+			lc.done <- res
+			return
+		}
 		exec.State, exec.Result, exec.IsError, exec.FinishedAt = history.ToolFinished, res.Content, res.IsError, rt.now()
 		if err := rt.st.FinishToolExecution(context.WithoutCancel(ctx), exec); err != nil {
 			rt.log.Error("recording a tool result", "tool", call.Name, "err", err)
@@ -263,7 +273,7 @@ func (rt *Runtime) unpark(threadID, callID string) *liveCall {
 }
 
 // abandonParked abandons every call parked in the thread ("" = every
-// thread) and reports the ids of the calls it abandoned.
+// thread, at Shutdown) and reports the ids of the calls it abandoned.
 func (rt *Runtime) abandonParked(threadID string) map[string]bool {
 	rt.mu.Lock()
 	var lcs []*liveCall
@@ -277,17 +287,10 @@ func (rt *Runtime) abandonParked(threadID string) map[string]bool {
 	ids := map[string]bool{}
 	for _, lc := range lcs {
 		ids[lc.call.ID] = true
+		lc.closing.Store(threadID == "")
 		lc.abandon()
 	}
 	return ids
-}
-
-// isParked reports whether a call of the thread is parked.
-func (rt *Runtime) isParked(threadID, callID string) bool {
-	rt.mu.Lock()
-	defer rt.mu.Unlock()
-	_, ok := rt.parked[parkedKey(threadID, callID)]
-	return ok
 }
 
 // runLive starts a call (or takes back a parked one with its reply) and

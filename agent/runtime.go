@@ -53,6 +53,15 @@
 //     are answers like any other; new input cancels the calls.
 //   - The loop guard and the step limit count model calls per turn (from
 //     the person's message to a final answer), across continuations.
+//   - A running call may ask the person (tools.Ask: an MCP server's
+//     elicitation or sampling request). The question is stored as a
+//     generic interrupt bound to the call and the run pauses on it while
+//     the call stays open (parked); the continuation delivers the answer
+//     to the same call. Stop, new input and Shutdown cancel the parked
+//     call ("Interrupted mid-run; side effects unknown"); after a restart
+//     the store's recovery ends such questions, shown in the call's result.
+//     A call's progress reports (tools.ReportProgress) are emitted as
+//     juncture.tool_state, at most every 100 ms.
 //   - Unbound interrupts (written by someone else) are never cancelled by
 //     new input or Stop: they stay visible until their owner settles them.
 //   - Events reach subscribers through one broker with two delivery

@@ -16,6 +16,7 @@ import (
 
 	"github.com/juncture-app/juncture/agent"
 	"github.com/juncture-app/juncture/agent/history"
+	"github.com/juncture-app/juncture/agent/mcp"
 	"github.com/juncture-app/juncture/agent/model"
 	"github.com/juncture-app/juncture/agent/tools"
 	"github.com/juncture-app/juncture/store"
@@ -36,6 +37,11 @@ type Config struct {
 	DetectLocal bool
 	// ReadOnlyCopy opens a copy of a damaged database for browsing.
 	ReadOnlyCopy bool
+	// MCPConfigPath is the MCP servers' configuration file (default
+	// $XDG_CONFIG_HOME/juncture/mcp.json).
+	MCPConfigPath string
+	// Version is the app's version, told to MCP servers.
+	Version string
 }
 
 // Service owns the app's parts and their lifetimes. Its methods are not
@@ -70,6 +76,11 @@ type App struct {
 	clientMu sync.Mutex
 	model    *model.Client
 	modelCfg model.Config
+
+	// mcp runs the configured MCP servers; mcpCfg is the configuration
+	// file as last read.
+	mcp    *mcp.Manager
+	mcpCfg *mcpState
 }
 
 // DatabasePath is where the database of a data dir lives.
@@ -135,6 +146,10 @@ func StartWith(ctx context.Context, a *App, cfg Config) (*Service, error) {
 		Workspace: a.workspace,
 		System:    systemPrompt,
 		Logger:    a.log,
+		ModelSeesImages: func() bool {
+			st, _ := a.settings.effective()
+			return st.ModelAcceptsImages
+		},
 		LoopGuardSource: func() int {
 			st, _ := a.settings.effective()
 			if st.LoopGuard <= 0 {
@@ -143,6 +158,9 @@ func StartWith(ctx context.Context, a *App, cfg Config) (*Service, error) {
 			return st.LoopGuard
 		},
 	})
+	if err := a.startMCP(); err != nil {
+		a.log.Warn("MCP servers are off", "err", err)
+	}
 	if cfg.DetectLocal {
 		a.bg.Add(1)
 		go func() {
@@ -185,7 +203,9 @@ func (s *Service) Runtime() *agent.Runtime { return s.app.rt }
 func (s *Service) Shutdown(ctx context.Context) error {
 	a := s.app
 	err := a.rt.Shutdown(ctx)
-	// No command a tool started outlives the app.
+	// MCP sessions end, then every process group: no server and no
+	// command a tool started outlives the app.
+	a.mcp.Close()
 	a.procs.Close()
 	a.stopBg()
 	a.bg.Wait()
@@ -243,7 +263,8 @@ func (a *App) toolRegistry() *tools.Registry {
 			return nil
 		}
 	}
-	reg, err := tools.NewRegistry(append(tools.Builtins(tools.Workspace{Root: root}, tools.BuiltinOptions{EnableWriteTools: st.EnableWriteTools, Processes: a.procs}), tools.ClientTools()...)...)
+	all := append(tools.Builtins(tools.Workspace{Root: root}, tools.BuiltinOptions{EnableWriteTools: st.EnableWriteTools, Processes: a.procs}), tools.ClientTools()...)
+	reg, err := tools.NewRegistry(append(all, a.mcp.Tools()...)...)
 	if err != nil {
 		a.log.Error("building the tool registry", "err", err)
 		return nil

@@ -25,7 +25,13 @@ func TestMain(m *testing.M) {
 		crashChild()
 		return
 	}
-	goleak.VerifyTestMain(m)
+	// Never read the person's own configuration (mcp.json) in a test.
+	cfg, err := os.MkdirTemp("", "juncture-app-test-config")
+	if err != nil {
+		panic(err)
+	}
+	os.Setenv("XDG_CONFIG_HOME", cfg)
+	goleak.VerifyTestMain(m, goleak.Cleanup(func(int) { os.RemoveAll(cfg) }))
 }
 
 type fixture struct {
@@ -64,7 +70,8 @@ func newFixtureWith(t *testing.T, env, extra map[string]string) *fixture {
 
 func (f *fixture) start(env map[string]string) {
 	t := f.t
-	svc, err := Start(context.Background(), Config{DataDir: f.dir, Mode: "browser", Getenv: func(k string) string { return env[k] }})
+	svc, err := Start(context.Background(), Config{DataDir: f.dir, Mode: "browser", Getenv: func(k string) string { return env[k] },
+		MCPConfigPath: filepath.Join(f.dir, "mcp.json")})
 	if err != nil {
 		t.Fatal(err)
 	}

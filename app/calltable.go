@@ -41,6 +41,15 @@ func (a *App) callTable() map[string]call {
 		"RevokePermissionRule": call1e(a.RevokePermissionRule),
 		"CompleteClientTool":   call3e(a.CompleteClientTool),
 		"DeleteAllHistory":     call0e(a.DeleteAllHistory),
+		"ListMCPServers":       call0(a.ListMCPServers),
+		"GetMCPConfig":         call0(a.GetMCPConfig),
+		"SaveMCPServer":        call3(a.SaveMCPServer),
+		"DeleteMCPServer":      call1(a.DeleteMCPServer),
+		"SetMCPServerEnabled":  call2(a.SetMCPServerEnabled),
+		"SaveMCPConfigText":    call1(a.SaveMCPConfigText),
+		"ImportClaudeConfig":   call1(a.ImportClaudeConfig),
+		"RestartMCPServer":     call1e(a.RestartMCPServer),
+		"MCPServerLog":         call1(a.MCPServerLog),
 	}
 }
 
@@ -123,7 +132,7 @@ func call2e[A, B any](f func(A, B) error) call {
 	return call2(func(a A, b B) (any, error) { return nil, f(a, b) })
 }
 
-func call3e[A, B, C any](f func(A, B, C) error) call {
+func call3[A, B, C, R any](f func(A, B, C) (R, error)) call {
 	return func(args []json.RawMessage) (any, error) {
 		var a A
 		var b B
@@ -131,8 +140,12 @@ func call3e[A, B, C any](f func(A, B, C) error) call {
 		if err := decode(args, &a, &b, &c); err != nil {
 			return nil, err
 		}
-		return nil, f(a, b, c)
+		return f(a, b, c)
 	}
+}
+
+func call3e[A, B, C any](f func(A, B, C) error) call {
+	return call3(func(a A, b B, c C) (any, error) { return nil, f(a, b, c) })
 }
 
 func call4e[A, B, C, D any](f func(A, B, C, D) error) call {

@@ -345,6 +345,7 @@ func (a *App) GetSettings() SettingsView {
 // when any field is invalid). A masked API key keeps the stored key.
 func (a *App) SaveSettings(st Settings) (SettingsView, error) {
 	cur, _ := a.settings.effective()
+	rootBefore := a.workspace().Root
 	if strings.HasPrefix(st.APIKey, "••••") {
 		a.settings.mu.Lock()
 		st.APIKey = a.settings.saved["apiKey"]
@@ -370,6 +371,10 @@ func (a *App) SaveSettings(st Settings) (SettingsView, error) {
 	a.settings.mu.Lock()
 	a.settings.saved = m
 	a.settings.mu.Unlock()
+	if a.workspace().Root != rootBefore {
+		// MCP servers hear of the new workspace root.
+		a.mcp.RootsChanged()
+	}
 	a.emit("status", a.Status())
 	return a.GetSettings(), nil
 }

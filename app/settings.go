@@ -25,6 +25,10 @@ type Settings struct {
 	LoopGuard        int    `json:"loopGuard"`
 	Theme            string `json:"theme"`
 	EnableWriteTools bool   `json:"enableWriteTools"`
+	// ModelAcceptsImages sends the images of tool results (MCP image
+	// content) to the model as image parts; off, the model reads their
+	// text description only (what every model accepts).
+	ModelAcceptsImages bool `json:"modelAcceptsImages"`
 }
 
 // Sources of a setting's value.
@@ -92,6 +96,7 @@ func (s *settings) effective() (Settings, map[string]string) {
 	}
 	st.LoopGuard, _ = strconv.Atoi(get("loopGuard", strconv.Itoa(defaultLoopGuard)))
 	st.EnableWriteTools = get("enableWriteTools", "true") == "true"
+	st.ModelAcceptsImages = get("modelAcceptsImages", "false") == "true"
 	return st, src
 }
 
@@ -141,6 +146,7 @@ func (st Settings) toMap() map[string]string {
 	return map[string]string{
 		"baseUrl": st.BaseURL, "apiKey": st.APIKey, "model": st.Model, "workspace": st.Workspace,
 		"loopGuard": strconv.Itoa(st.LoopGuard), "theme": st.Theme, "enableWriteTools": strconv.FormatBool(st.EnableWriteTools),
+		"modelAcceptsImages": strconv.FormatBool(st.ModelAcceptsImages),
 	}
 }
 

@@ -7,12 +7,19 @@
 // both are built from the repository into a temporary folder (the Go build
 // cache makes this a few seconds after the first time).
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, mkdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { freePort, start, stop, waitFor } from '../e2e/procs.mjs';
 
 const root = resolve(import.meta.dirname, '..');
+
+// everything is @modelcontextprotocol/server-everything over stdio, as
+// make test installs it (agent/mcp/testdata/servers), for mcp.json.
+export function everythingServer(extra = {}) {
+  const index = join(root, 'agent/mcp/testdata/servers/node_modules/@modelcontextprotocol/server-everything/dist/index.js');
+  return { command: process.execPath, args: [index, 'stdio'], ...extra };
+}
 
 export function binaries() {
   if (process.env.JUNCTURE_WEB_BIN && process.env.FAKELLM_BIN) {
@@ -28,9 +35,15 @@ export function binaries() {
 
 // launch starts fakellm and juncture-web serve and returns
 // { base, token, workspace, api(method, ...args), logs(), close() }.
-export async function launch({ web, fake }) {
+// opts.mcp, when set, is written as the MCP servers' configuration
+// ($XDG_CONFIG_HOME/juncture/mcp.json) before the app starts.
+export async function launch({ web, fake }, opts = {}) {
   const data = mkdtempSync(join(tmpdir(), 'juncture-interop-'));
   for (const d of ['data', 'config', 'cache', 'ws']) mkdirSync(join(data, d), { recursive: true });
+  if (opts.mcp) {
+    mkdirSync(join(data, 'config', 'juncture'), { recursive: true });
+    writeFileSync(join(data, 'config', 'juncture', 'mcp.json'), JSON.stringify(opts.mcp, null, 2));
+  }
   const fakePort = await freePort();
   const fakeProc = start(fake, ['-addr', `127.0.0.1:${fakePort}`], {}, 'fakellm');
   await waitFor(`http://127.0.0.1:${fakePort}/v1/models`);

@@ -11,7 +11,7 @@ import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { ChatClient, fetchServerSentEvents } from '@tanstack/ai-client';
 import { toolDefinition } from '@tanstack/ai';
-import { binaries, launch } from './server.mjs';
+import { binaries, everythingServer, launch } from './server.mjs';
 import { verifySSE } from './agui-verify.mjs';
 
 // write_file as Juncture declares it (agent/tools/writefile.go), as a raw
@@ -52,7 +52,9 @@ const allStreams = []; // every recorded SSE body, for the final sweep
 
 before(async () => {
   bins = binaries();
-  srv = await launch(bins);
+  // A real MCP server, trusted so its elicitation comes without an
+  // approval first (the approval path is covered above for write_file).
+  srv = await launch(bins, { mcp: { mcpServers: { everything: everythingServer({ approval: 'trust' }) } } });
   // Write tools are off by default; the environment supplies baseUrl/model.
   const saved = await srv.api('SaveSettings', {
     baseUrl: '', apiKey: '', model: '', workspace: '', loopGuard: 25, theme: 'system', enableWriteTools: true,
@@ -322,6 +324,81 @@ test('answer: a Juncture question (ask_user) is a resumable generic item; a refu
   assert.deepEqual(c.client.getInterruptState().interruptErrors, []);
   assert.deepEqual(c.errors, []);
   assert.match(lastAssistantText(c.client), /You answered:\s+> Dark/);
+});
+
+// waitMCP waits until the MCP server is ready (servers start in the
+// background; the window never waits for them).
+async function waitMCP(name) {
+  const end = Date.now() + 20000;
+  for (;;) {
+    const servers = await srv.api('ListMCPServers');
+    const s = servers.find((x) => x.name === name);
+    if (s?.status === 'ready') return s;
+    if (Date.now() > end) throw new Error(`MCP server ${name}: ${JSON.stringify(s)}\n${srv.logs().slice(-3000)}`);
+    await sleep(50);
+  }
+}
+
+const ELICIT = '/tool everything__trigger-elicitation-request {}';
+
+// elicit sends the tool call and returns the question item the stock client
+// exposes for the server's elicitation/create request.
+async function elicit(c) {
+  await waitMCP('everything');
+  await c.client.sendMessage(ELICIT);
+  await settle(c, 1);
+  const first = c.rec.exchanges[0];
+  const events = await verified(first);
+  assert.equal(events.at(-1).outcome?.type, 'interrupt', srv.logs().slice(-3000));
+  const items = c.client.getInterrupts();
+  assert.equal(items.length, 1);
+  const q = items[0];
+  assert.equal(q.kind, 'generic');
+  assert.equal(q.canResolve, true, JSON.stringify(q.errors));
+  assert.equal(q.message, 'Please provide inputs for the following fields:');
+  assert.equal(q.responseSchema.type, 'object');
+  assert.deepEqual(q.responseSchema.required, ['name']);
+  assert.equal(q.interruptedRunId, first.request.runId);
+  return { q, first };
+}
+
+test('MCP elicitation: the stock client answers a real server\'s form; the answer reaches the server and the model', async () => {
+  const c = newClient('mcp-elicit');
+  const { q, first } = await elicit(c);
+  q.resolveInterrupt({ name: 'Ada Lovelace', check: true });
+  await settle(c, 2);
+  const ex = c.rec.exchanges[1];
+  assert.equal(ex.request.parentRunId, first.request.runId);
+  // A first-party generic item's resume entry also carries its
+  // continuation (metadata), as the stock client writes it.
+  assert.equal(ex.request.resume.length, 1);
+  const [entry] = ex.request.resume;
+  assert.deepEqual({ id: entry.interruptId, status: entry.status, payload: entry.payload },
+    { id: q.interruptId, status: 'resolved', payload: { name: 'Ada Lovelace', check: true } });
+  const done = await verified(ex);
+  assert.equal(done[0].type, 'RUN_STARTED');
+  assert.deepEqual(done.at(-1).outcome, { type: 'success' });
+  const results = done.filter((e) => e.type === 'TOOL_CALL_RESULT');
+  assert.equal(results.length, 1);
+  assert.match(results[0].content, /Name: Ada Lovelace/);
+  assert.deepEqual(c.client.getInterrupts(), []);
+  assert.deepEqual(c.errors, []);
+  assert.match(lastAssistantText(c.client), /Name: Ada Lovelace|everything__trigger-elicitation-request/);
+});
+
+test('MCP elicitation: cancel from the stock client is MCP\'s cancel; the server hears it', async () => {
+  const c = newClient('mcp-cancel');
+  const { q } = await elicit(c);
+  q.cancel();
+  await settle(c, 2);
+  const ex = c.rec.exchanges[1];
+  assert.equal(ex.request.resume[0].status, 'cancelled');
+  const done = await verified(ex);
+  assert.deepEqual(done.at(-1).outcome, { type: 'success' });
+  const results = done.filter((e) => e.type === 'TOOL_CALL_RESULT');
+  assert.equal(results.length, 1);
+  assert.match(results[0].content, /cancel/i);
+  assert.deepEqual(c.client.getInterrupts(), []);
 });
 
 test('the verifier is not vacuous: a stream that starts with TOOL_CALL_RESULT (reference defect D4) fails', async () => {

@@ -13,8 +13,9 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/juncture-app/juncture/agent/history"
 	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/juncture-app/juncture/agent/history"
 )
 
 // MaxArgBytes is the largest argument text Prepare accepts. Larger arguments

@@ -25,6 +25,7 @@ function setup(views: Record<string, ThreadView>, status: Status = STATUS) {
         loopGuard: 25,
         theme: 'system',
         enableWriteTools: false,
+        modelAcceptsImages: false,
       },
       sources: { baseUrl: 'environment', model: 'saved', loopGuard: 'default' },
     }),

@@ -34,6 +34,7 @@ var appEvents = map[string]reflect.Type{
 	"agui":    reflect.TypeFor[app.AGUIEvent](),
 	"queue":   reflect.TypeFor[app.QueueEvent](),
 	"threads": reflect.TypeFor[app.ThreadsEvent](),
+	"mcp":     reflect.TypeFor[app.MCPChanged](),
 	"status":  reflect.TypeFor[app.Status](),
 }
 

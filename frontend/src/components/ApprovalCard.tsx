@@ -1,5 +1,7 @@
-import { useId, useState, type ReactNode } from 'react';
-import type { ClassifiedInterrupt } from '../state/interrupts';
+import { useContext, useId, useState, type ReactNode } from 'react';
+import { isMcpRule, type ClassifiedInterrupt } from '../state/interrupts';
+import { TransportContext } from '../transport';
+import { useMcpServers, type McpCatalog } from '../hooks/useMcpServers';
 import type { RememberScope } from '../transport/contract';
 import { isObject, isString, tryParseJson, type JsonValue } from '../transport/json';
 import { DiffView } from './DiffView';
@@ -33,7 +35,25 @@ export interface ApprovalCardProps {
 
 type Mode = 'idle' | 'always' | 'deny' | 'edit';
 
-function ruleLabel(tool: string, r: RememberScope): string {
+/** How a tool is named on the card: an MCP tool by its server's title for it. */
+interface ToolNames {
+  /** The tool's title (its model name for built-in tools). */
+  title: string;
+  /** The MCP server's title, when it is an MCP tool. */
+  server?: string;
+}
+
+function namesOf(cat: McpCatalog, modelName: string): ToolNames {
+  const e = cat.tools.get(modelName);
+  return e ? { title: e.title, server: e.serverTitle } : { title: modelName };
+}
+
+function serverTitle(cat: McpCatalog, name: string | undefined, fallback: string | undefined): string {
+  if (name && cat.serverTitles.has(name)) return cat.serverTitles.get(name)!;
+  return fallback || name || 'this server';
+}
+
+function ruleLabel(tool: string, r: RememberScope, names: ToolNames, cat: McpCatalog): string {
   switch (r.scope) {
     case 'tool':
       return `Every ${tool} call`;
@@ -41,6 +61,10 @@ function ruleLabel(tool: string, r: RememberScope): string {
       return `Commands starting with “${r.pattern ?? ''}”`;
     case 'folder':
       return `${tool} inside ${r.pattern ?? 'this folder'}`;
+    case 'tool-identity':
+      return `Always allow ${names.title}`;
+    case 'server':
+      return `Always allow every tool of ${serverTitle(cat, r.pattern, names.server)}`;
   }
 }
 
@@ -85,12 +109,20 @@ function commandOf(args: unknown): { command: string; folder: string } | null {
 /** Approval for one tool call: Allow once / Always allow / Deny / Edit arguments. */
 export function ApprovalCard({ item, answer, onDecide, onChange, onKeep, error, busy }: ApprovalCardProps) {
   const id = useId();
+  const catalog = useMcpServers(useContext(TransportContext));
+  const names = namesOf(catalog, item.toolName);
   const [mode, setMode] = useState<Mode>('idle');
   const [reason, setReason] = useState('');
   const [edited, setEdited] = useState(item.argsText);
   const [editError, setEditError] = useState<string | null>(null);
-  const rules: RememberScope[] = [{ scope: 'tool' }, ...item.suggestedRules.filter((r) => r.scope !== 'tool')];
-  const [ruleIndex, setRuleIndex] = useState(item.suggestedRules.length ? 1 : 0);
+  // An MCP tool's choices all come from Go (this tool as first seen, or
+  // every tool of its server); built-in tools also offer "every call".
+  const mcpRules = item.suggestedRules.filter(isMcpRule);
+  const rules: RememberScope[] = mcpRules.length
+    ? mcpRules
+    : [{ scope: 'tool' }, ...item.suggestedRules.filter((r) => r.scope !== 'tool')];
+  const [ruleIndex, setRuleIndex] = useState(!mcpRules.length && item.suggestedRules.length ? 1 : 0);
+  const label = (r: RememberScope) => ruleLabel(item.toolName, r, names, catalog);
   const pv = item.preview;
   const cmd =
     pv?.kind === 'command' && pv.body
@@ -122,8 +154,21 @@ export function ApprovalCard({ item, answer, onDecide, onChange, onKeep, error, 
       <header className="icard-head">
         <span className="icard-kind">Approval</span>
         <h3 id={`${id}-title`} className="icard-title">
-          Allow <span className="mono">{item.toolName}</span>?
+          {names.server ? (
+            <>
+              Allow {names.title}?
+            </>
+          ) : (
+            <>
+              Allow <span className="mono">{item.toolName}</span>?
+            </>
+          )}
         </h3>
+        {names.server && (
+          <span className="icard-source">
+            a tool of {names.server} · <span className="mono">{item.toolName}</span>
+          </span>
+        )}
       </header>
       {item.interrupt.message && item.interrupt.message !== `Approval required to run ${item.toolName}` && (
         <p className="icard-message">{item.interrupt.message}</p>
@@ -158,7 +203,7 @@ export function ApprovalCard({ item, answer, onDecide, onChange, onKeep, error, 
           onChange={onChange}
           note={
             answer.decision?.kind === 'approve' && answer.decision.remember ? (
-              <span className="icard-staged-note">{ruleLabel(item.toolName, answer.decision.remember)}</span>
+              <span className="icard-staged-note">{label(answer.decision.remember)}</span>
             ) : answer.decision?.kind === 'deny' && answer.decision.reason ? (
               <span className="icard-staged-note">“{answer.decision.reason}”</span>
             ) : undefined
@@ -166,11 +211,11 @@ export function ApprovalCard({ item, answer, onDecide, onChange, onKeep, error, 
         />
       ) : mode === 'always' ? (
         <fieldset className="icard-sub">
-          <legend>Always allow without asking:</legend>
+          <legend>{mcpRules.length ? 'Remember this choice:' : 'Always allow without asking:'}</legend>
           {rules.map((r, i) => (
             <label key={i} className="icard-radio">
               <input type="radio" name={`${id}-rule`} checked={ruleIndex === i} onChange={() => setRuleIndex(i)} />
-              {ruleLabel(item.toolName, r)}
+              {label(r)}
             </label>
           ))}
           <p className="icard-note">You can revoke this in Settings › Permissions.</p>

@@ -1,10 +1,14 @@
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useContext, useEffect, useMemo, useRef, useState } from 'react';
+import { TransportContext } from '../transport';
+import { toolDisplay, useMcpServers } from '../hooks/useMcpServers';
 import type { AnswerBatch, AnswerResult } from '../transport/contract';
 import type { ClassifiedInterrupt } from '../state/interrupts';
 import { answerBatch, type Decision } from '../state/answers';
 import type { RunError } from '../state/types';
 import { ApprovalCard, type KeptAnswer } from './ApprovalCard';
 import { QuestionCard } from './QuestionCard';
+import { PromptCard } from './PromptCard';
+import { asPromptItem, promptHeading } from '../state/prompts';
 import './InterruptPanel.css';
 
 export interface InterruptPanelProps {
@@ -37,6 +41,7 @@ function without<T>(r: Record<string, T>, id: string): Record<string, T> {
  * line only.
  */
 export function InterruptPanel({ threadId, items, runError, answered = NONE, waiting, onAnswer }: InterruptPanelProps) {
+  const catalog = useMcpServers(useContext(TransportContext));
   const actionable = useMemo(() => items.filter((i) => i.kind !== 'unbound'), [items]);
   const unbound = useMemo(() => items.filter((i) => i.kind === 'unbound'), [items]);
   const batchKey = `${threadId}:${actionable.map((i) => i.interrupt.id).join('|')}`;
@@ -47,6 +52,7 @@ export function InterruptPanel({ threadId, items, runError, answered = NONE, wai
   /** Items reopened with "Change answer". */
   const [changing, setChanging] = useState<Record<string, true>>({});
   const firstCard = useRef<HTMLElement>(null);
+  const panel = useRef<HTMLElement>(null);
   const lastBatch = useRef<string>('');
   const batchRef = useRef(batchKey);
   batchRef.current = batchKey;
@@ -61,7 +67,11 @@ export function InterruptPanel({ threadId, items, runError, answered = NONE, wai
     setSending({});
     setErrors({});
     setChanging({});
-    if (actionable.length) firstCard.current?.focus();
+    // A prompt card that appeared focused itself; otherwise the first card.
+    const active = document.activeElement;
+    const promptFocused =
+      active instanceof HTMLElement && active.classList.contains('icard') && !!panel.current?.contains(active);
+    if (actionable.length && !promptFocused) firstCard.current?.focus();
   }, [batchKey, actionable.length]);
 
   // Go rejected the batch after accepting the answers (RUN_ERROR): answer again.
@@ -110,7 +120,7 @@ export function InterruptPanel({ threadId, items, runError, answered = NONE, wai
     runError && !Object.keys(runError.itemErrors).length ? `Juncture could not use these answers: ${runError.message}` : null;
 
   return (
-    <section className="interrupts" aria-label="Waiting for your decision">
+    <section ref={panel} className="interrupts" aria-label="Waiting for your decision">
       {actionable.length > 1 && (
         <div className="interrupts-counter" role="status" aria-live="polite">
           {answeredCount} of {actionable.length} answered
@@ -132,16 +142,22 @@ export function InterruptPanel({ threadId, items, runError, answered = NONE, wai
           onChange: () => setChanging((x) => ({ ...x, [id]: true })),
           onKeep: isChanging ? () => setChanging((x) => without(x, id)) : undefined,
         };
+        // Generic items with `juncture:prompt` metadata are MCP servers' prompts.
+        const prompt = asPromptItem(item);
         return (
           <article
             key={id}
             ref={i === 0 ? firstCard : undefined}
             tabIndex={-1}
             className={`icard ${kept ? 'is-staged' : ''}`}
-            aria-label={item.kind === 'approval' ? `Approval for ${item.toolName}` : 'Question'}
+            aria-label={
+              item.kind === 'approval' ? `Approval for ${toolDisplay(catalog, item.toolName).title}` : prompt ? promptHeading(prompt.prompt) : 'Question'
+            }
           >
             {item.kind === 'approval' ? (
               <ApprovalCard item={item} error={itemError} {...props} />
+            ) : prompt ? (
+              <PromptCard item={prompt} error={itemError ?? generalError ?? undefined} {...props} />
             ) : item.kind === 'question' ? (
               <QuestionCard item={item} error={itemError ?? generalError ?? undefined} {...props} />
             ) : null}

@@ -13,6 +13,8 @@ import type {
 } from '../transport/contract';
 import { isSettingsField } from '../transport/contract';
 import { notificationsSupported } from '../hooks/useAttention';
+import { useMcpServers, type McpCatalog } from '../hooks/useMcpServers';
+import { McpSettings } from './McpSettings';
 import { formatTime } from '../lib/format';
 import { IconClose } from './icons';
 import './SettingsDialog.css';
@@ -35,6 +37,47 @@ const SOURCE_TEXT: Record<SettingSource, string> = {
   default: 'default',
   detected: 'detected',
 };
+
+/** A permission rule as Settings lists it (MCP rules by their tool's and server's titles). */
+function ruleText(r: PermissionRule, cat: McpCatalog): ReactNode {
+  if (r.scope === 'server') {
+    const server = r.pattern || r.tool.replace(/^mcp:/, '');
+    return <>Every tool of {cat.serverTitles.get(server) ?? server}</>;
+  }
+  if (r.scope === 'tool-identity') {
+    const t = cat.tools.get(r.tool);
+    return (
+      <>
+        <strong>{t?.title ?? r.tool}</strong>
+        {t ? ` (${t.serverTitle})` : ''} always, while its server keeps the tool as it was
+      </>
+    );
+  }
+  return (
+    <>
+      <strong className="mono">{r.tool}</strong>{' '}
+      {r.scope === 'tool' ? (
+        'always'
+      ) : r.scope === 'command-prefix' ? (
+        <>
+          commands starting with <span className="mono">{r.pattern}</span>
+        </>
+      ) : r.scope === 'folder' ? (
+        <>
+          inside <span className="mono">{r.pattern}</span>
+        </>
+      ) : (
+        `${r.scope} ${r.pattern ?? ''}`
+      )}
+    </>
+  );
+}
+
+type Tab = 'general' | 'mcp';
+const TABS: readonly { id: Tab; label: string }[] = [
+  { id: 'general', label: 'General' },
+  { id: 'mcp', label: 'Tool servers (MCP)' },
+];
 
 export interface SettingsDialogProps {
   open: boolean;
@@ -63,6 +106,8 @@ export function SettingsDialog({ open, transport, status, onClose, onSaved }: Se
   const [notif, setNotif] = useState<NotificationPermission | 'unsupported'>(() =>
     notificationsSupported() ? Notification.permission : 'unsupported',
   );
+  const [tab, setTab] = useState<Tab>('general');
+  const catalog = useMcpServers(transport);
 
   useEffect(() => {
     const d = ref.current;
@@ -219,266 +264,305 @@ export function SettingsDialog({ open, transport, status, onClose, onSaved }: Se
           <IconClose />
         </button>
       </header>
+      <div className="settings-tabs" role="tablist" aria-label="Settings sections">
+        {TABS.map((t, i) => (
+          <button
+            key={t.id}
+            type="button"
+            role="tab"
+            id={`${id}-tab-${t.id}`}
+            aria-selected={tab === t.id}
+            aria-controls={`${id}-panel-${t.id}`}
+            tabIndex={tab === t.id ? 0 : -1}
+            className={`settings-tab${tab === t.id ? ' is-selected' : ''}`}
+            onClick={() => setTab(t.id)}
+            onKeyDown={(e) => {
+              if (e.key !== 'ArrowRight' && e.key !== 'ArrowLeft') return;
+              e.preventDefault();
+              const next = TABS[(i + (e.key === 'ArrowRight' ? 1 : TABS.length - 1)) % TABS.length]!;
+              setTab(next.id);
+              document.getElementById(`${id}-tab-${next.id}`)?.focus();
+            }}
+          >
+            {t.label}
+          </button>
+        ))}
+      </div>
       <div className="settings-body">
-        {loadError && <p className="set-banner error">Could not load settings: {loadError}</p>}
-        {draft && (
-          <>
-            <section aria-labelledby={`${id}-model`}>
-              <h3 id={`${id}-model`}>Model</h3>
-              {status?.detected && <p className="set-banner info">Detected: {status.detected}</p>}
-              <div className="set-field">
-                <div className="set-label-row">
-                  <label htmlFor={`${id}-preset`}>Endpoint</label>
-                </div>
-                <select
-                  id={`${id}-preset`}
-                  value={preset}
-                  disabled={locked('baseUrl')}
-                  onChange={(e) => {
-                    setPreset(e.target.value);
-                    const p = PRESETS.find((x) => x.id === e.target.value);
-                    if (p) set('baseUrl', p.url);
-                  }}
-                >
-                  {PRESETS.map((p) => (
-                    <option key={p.id} value={p.id}>
-                      {p.label}
-                    </option>
-                  ))}
-                  <option value="custom">Custom (OpenAI-compatible)</option>
-                </select>
-              </div>
-              {field('baseUrl', 'Base URL', (fid, db) => (
-                <input
-                  id={fid}
-                  type="url"
-                  className="mono"
-                  value={draft.baseUrl}
-                  readOnly={locked('baseUrl')}
-                  aria-describedby={db}
-                  aria-invalid={fieldErrors.baseUrl ? true : undefined}
-                  placeholder="https://host/v1"
-                  onChange={(e) => {
-                    set('baseUrl', e.target.value);
-                    setPreset(presetOf(e.target.value));
-                  }}
-                />
-              ))}
-              {field(
-                'apiKey',
-                'API key',
-                (fid, db) => (
-                  <input
-                    id={fid}
-                    type="password"
-                    autoComplete="off"
-                    value={draft.apiKey}
-                    readOnly={locked('apiKey')}
-                    aria-describedby={db}
-                    aria-invalid={fieldErrors.apiKey ? true : undefined}
-                    placeholder="Not needed for local servers"
-                    onChange={(e) => set('apiKey', e.target.value)}
-                  />
-                ),
-                'Stored by Juncture; only the last characters are shown.',
-              )}
-              {field('model', 'Model', (fid, db) => (
-                <>
-                  <input
-                    id={fid}
-                    type="text"
-                    list={`${id}-models`}
-                    value={draft.model}
-                    readOnly={locked('model')}
-                    aria-describedby={db}
-                    aria-invalid={fieldErrors.model ? true : undefined}
-                    placeholder={test?.models.length ? 'Choose or type a model' : 'e.g. gpt-4o-mini, llama3.1'}
-                    onChange={(e) => set('model', e.target.value)}
-                  />
-                  <datalist id={`${id}-models`}>
-                    {(test?.models ?? []).map((m) => (
-                      <option key={m} value={m} />
-                    ))}
-                  </datalist>
-                </>
-              ))}
-              {test && test.models.length > 0 && !locked('model') && (
-                <div className="set-models" role="group" aria-label="Models offered by the endpoint">
-                  {test.models.slice(0, 24).map((m) => (
-                    <button
-                      key={m}
-                      type="button"
-                      className={`set-model-chip${draft.model === m ? ' is-selected' : ''}`}
-                      aria-pressed={draft.model === m}
-                      onClick={() => set('model', m)}
-                    >
-                      {m}
-                    </button>
-                  ))}
-                </div>
-              )}
-              <div className="set-test">
-                <button type="button" className="btn" onClick={() => void runTest()} disabled={testing}>
-                  {testing ? 'Testing…' : 'Test connection'}
-                </button>
-                <div aria-live="polite" className="set-test-result">
-                  {test && (
-                    <span className={test.ok ? 'ok' : 'fail'}>
-                      {test.ok ? '✓ ' : '✗ '}
-                      {test.message || (test.ok ? 'Connected.' : 'The endpoint did not answer as expected.')}
-                      {test.ok && test.models.length > 0 && ` ${test.models.length} model${test.models.length === 1 ? '' : 's'} available.`}
-                    </span>
-                  )}
-                  {testError && <span className="fail">✗ {testError}</span>}
-                </div>
-              </div>
-            </section>
-
-            <section aria-labelledby={`${id}-ws`}>
-              <h3 id={`${id}-ws`}>Workspace and tools</h3>
-              {field(
-                'workspace',
-                'Workspace folder',
-                (fid, db) => (
-                  <input
-                    id={fid}
-                    type="text"
-                    className="mono"
-                    value={draft.workspace}
-                    readOnly={locked('workspace')}
-                    aria-describedby={db}
-                    aria-invalid={fieldErrors.workspace ? true : undefined}
-                    placeholder="/home/you/projects"
-                    onChange={(e) => set('workspace', e.target.value)}
-                  />
-                ),
-                'File tools work inside this folder only.',
-              )}
-              {field(
-                'loopGuard',
-                'Tool steps per turn (1–200)',
-                (fid, db) => (
-                  <input
-                    id={fid}
-                    type="number"
-                    min={1}
-                    max={200}
-                    step={1}
-                    value={Number.isFinite(draft.loopGuard) ? draft.loopGuard : ''}
-                    readOnly={locked('loopGuard')}
-                    aria-describedby={db}
-                    aria-invalid={fieldErrors.loopGuard ? true : undefined}
-                    onChange={(e) => set('loopGuard', e.target.value === '' ? Number.NaN : Number(e.target.value))}
-                  />
-                ),
-                'Juncture stops a turn that calls tools more often than this.',
-              )}
-              <div className={`set-field set-toggle${fieldErrors.enableWriteTools ? ' has-error' : ''}`}>
-                <label className="set-check">
-                  <input
-                    type="checkbox"
-                    checked={draft.enableWriteTools}
-                    disabled={locked('enableWriteTools')}
-                    onChange={(e) => set('enableWriteTools', e.target.checked)}
-                  />
-                  Enable write tools (write files, run commands)
-                  {view?.sources.enableWriteTools && (
-                    <span className={`set-source src-${view.sources.enableWriteTools}`}>
-                      {SOURCE_TEXT[view.sources.enableWriteTools]}
-                    </span>
-                  )}
-                </label>
-                <p className="set-help">Each use still asks for your approval unless you chose “Always allow”.</p>
-                {fieldErrors.enableWriteTools && <p className="set-error">{fieldErrors.enableWriteTools}</p>}
-              </div>
-            </section>
-
-            <section aria-labelledby={`${id}-perm`}>
-              <h3 id={`${id}-perm`}>Permissions</h3>
-              {rulesError && <p className="set-banner error">{rulesError}</p>}
-              {rules && !rules.length && <p className="set-help">No “Always allow” rules yet.</p>}
-              {rules && rules.length > 0 && (
-                <ul className="set-rules">
-                  {rules.map((r) => (
-                    <li key={r.id}>
-                      <span>
-                        <strong className="mono">{r.tool}</strong>{' '}
-                        {r.scope === 'tool'
-                          ? 'always'
-                          : r.scope === 'command-prefix'
-                            ? <>commands starting with <span className="mono">{r.pattern}</span></>
-                            : r.scope === 'folder'
-                              ? <>inside <span className="mono">{r.pattern}</span></>
-                              : `${r.scope} ${r.pattern ?? ''}`}
-                        <span className="set-rule-date"> · {formatTime(r.createdAt)}</span>
-                      </span>
-                      <button type="button" className="btn small danger" onClick={() => void revoke(r.id)}>
-                        Revoke
-                      </button>
-                    </li>
-                  ))}
-                </ul>
-              )}
-            </section>
-
-            <section aria-labelledby={`${id}-look`}>
-              <h3 id={`${id}-look`}>Appearance and notifications</h3>
-              <fieldset className="set-field set-radios" disabled={locked('theme')}>
-                <legend>
-                  Theme
-                  {view?.sources.theme && view.sources.theme !== 'default' && (
-                    <span className={`set-source src-${view.sources.theme}`}>{SOURCE_TEXT[view.sources.theme]}</span>
-                  )}
-                </legend>
-                {(['system', 'light', 'dark'] as Theme[]).map((t) => (
-                  <label key={t} className="set-check">
-                    <input type="radio" name={`${id}-theme`} checked={draft.theme === t} onChange={() => set('theme', t)} />
-                    {t === 'system' ? 'Match the system' : t === 'light' ? 'Light' : 'Dark'}
-                  </label>
-                ))}
-              </fieldset>
-              <div className="set-field">
-                {notif === 'unsupported' ? (
-                  <p className="set-help">System notifications are not available in this window.</p>
-                ) : notif === 'granted' ? (
-                  <p className="set-help">Notifications are on: Juncture tells you when it needs a decision while in the background.</p>
-                ) : notif === 'denied' ? (
-                  <p className="set-help">Notifications are blocked for Juncture in this browser’s settings.</p>
-                ) : (
-                  <div className="set-test">
-                    <button
-                      type="button"
-                      className="btn"
-                      onClick={() => {
-                        void Notification.requestPermission().then((p) => setNotif(p));
+        {tab === 'mcp' && open && (
+          <div role="tabpanel" id={`${id}-panel-mcp`} aria-labelledby={`${id}-tab-mcp`}>
+            <McpSettings transport={transport} />
+          </div>
+        )}
+        {tab === 'general' && (
+          <div role="tabpanel" id={`${id}-panel-general`} aria-labelledby={`${id}-tab-general`}>
+            {loadError && <p className="set-banner error">Could not load settings: {loadError}</p>}
+            {draft && (
+              <>
+                <section aria-labelledby={`${id}-model`}>
+                  <h3 id={`${id}-model`}>Model</h3>
+                  {status?.detected && <p className="set-banner info">Detected: {status.detected}</p>}
+                  <div className="set-field">
+                    <div className="set-label-row">
+                      <label htmlFor={`${id}-preset`}>Endpoint</label>
+                    </div>
+                    <select
+                      id={`${id}-preset`}
+                      value={preset}
+                      disabled={locked('baseUrl')}
+                      onChange={(e) => {
+                        setPreset(e.target.value);
+                        const p = PRESETS.find((x) => x.id === e.target.value);
+                        if (p) set('baseUrl', p.url);
                       }}
                     >
-                      Enable notifications
-                    </button>
-                    <span className="set-help">Get notified when an approval is needed while Juncture is in the background.</span>
+                      {PRESETS.map((p) => (
+                        <option key={p.id} value={p.id}>
+                          {p.label}
+                        </option>
+                      ))}
+                      <option value="custom">Custom (OpenAI-compatible)</option>
+                    </select>
                   </div>
-                )}
-              </div>
-            </section>
+                  {field('baseUrl', 'Base URL', (fid, db) => (
+                    <input
+                      id={fid}
+                      type="url"
+                      className="mono"
+                      value={draft.baseUrl}
+                      readOnly={locked('baseUrl')}
+                      aria-describedby={db}
+                      aria-invalid={fieldErrors.baseUrl ? true : undefined}
+                      placeholder="https://host/v1"
+                      onChange={(e) => {
+                        set('baseUrl', e.target.value);
+                        setPreset(presetOf(e.target.value));
+                      }}
+                    />
+                  ))}
+                  {field(
+                    'apiKey',
+                    'API key',
+                    (fid, db) => (
+                      <input
+                        id={fid}
+                        type="password"
+                        autoComplete="off"
+                        value={draft.apiKey}
+                        readOnly={locked('apiKey')}
+                        aria-describedby={db}
+                        aria-invalid={fieldErrors.apiKey ? true : undefined}
+                        placeholder="Not needed for local servers"
+                        onChange={(e) => set('apiKey', e.target.value)}
+                      />
+                    ),
+                    'Stored by Juncture; only the last characters are shown.',
+                  )}
+                  {field('model', 'Model', (fid, db) => (
+                    <>
+                      <input
+                        id={fid}
+                        type="text"
+                        list={`${id}-models`}
+                        value={draft.model}
+                        readOnly={locked('model')}
+                        aria-describedby={db}
+                        aria-invalid={fieldErrors.model ? true : undefined}
+                        placeholder={test?.models.length ? 'Choose or type a model' : 'e.g. gpt-4o-mini, llama3.1'}
+                        onChange={(e) => set('model', e.target.value)}
+                      />
+                      <datalist id={`${id}-models`}>
+                        {(test?.models ?? []).map((m) => (
+                          <option key={m} value={m} />
+                        ))}
+                      </datalist>
+                    </>
+                  ))}
+                  {test && test.models.length > 0 && !locked('model') && (
+                    <div className="set-models" role="group" aria-label="Models offered by the endpoint">
+                      {test.models.slice(0, 24).map((m) => (
+                        <button
+                          key={m}
+                          type="button"
+                          className={`set-model-chip${draft.model === m ? ' is-selected' : ''}`}
+                          aria-pressed={draft.model === m}
+                          onClick={() => set('model', m)}
+                        >
+                          {m}
+                        </button>
+                      ))}
+                    </div>
+                  )}
+                  <div className="set-test">
+                    <button type="button" className="btn" onClick={() => void runTest()} disabled={testing}>
+                      {testing ? 'Testing…' : 'Test connection'}
+                    </button>
+                    <div aria-live="polite" className="set-test-result">
+                      {test && (
+                        <span className={test.ok ? 'ok' : 'fail'}>
+                          {test.ok ? '✓ ' : '✗ '}
+                          {test.message || (test.ok ? 'Connected.' : 'The endpoint did not answer as expected.')}
+                          {test.ok && test.models.length > 0 && ` ${test.models.length} model${test.models.length === 1 ? '' : 's'} available.`}
+                        </span>
+                      )}
+                      {testError && <span className="fail">✗ {testError}</span>}
+                    </div>
+                  </div>
+                </section>
 
-            <section aria-labelledby={`${id}-about`}>
-              <h3 id={`${id}-about`}>About</h3>
-              <dl className="set-about">
-                <dt>Running as</dt>
-                <dd>{transport.kind === 'desktop' ? 'desktop app' : 'browser'}</dd>
-                <dt>Endpoint</dt>
-                <dd className="mono">{status?.endpoint || '—'}</dd>
-                <dt>Model</dt>
-                <dd className="mono">{status?.model || '—'}</dd>
-                {status?.problem && (
-                  <>
-                    <dt>Problem</dt>
-                    <dd>{status.problem}</dd>
-                  </>
-                )}
-              </dl>
-            </section>
-          </>
+                <section aria-labelledby={`${id}-ws`}>
+                  <h3 id={`${id}-ws`}>Workspace and tools</h3>
+                  {field(
+                    'workspace',
+                    'Workspace folder',
+                    (fid, db) => (
+                      <input
+                        id={fid}
+                        type="text"
+                        className="mono"
+                        value={draft.workspace}
+                        readOnly={locked('workspace')}
+                        aria-describedby={db}
+                        aria-invalid={fieldErrors.workspace ? true : undefined}
+                        placeholder="/home/you/projects"
+                        onChange={(e) => set('workspace', e.target.value)}
+                      />
+                    ),
+                    'File tools work inside this folder only.',
+                  )}
+                  {field(
+                    'loopGuard',
+                    'Tool steps per turn (1–200)',
+                    (fid, db) => (
+                      <input
+                        id={fid}
+                        type="number"
+                        min={1}
+                        max={200}
+                        step={1}
+                        value={Number.isFinite(draft.loopGuard) ? draft.loopGuard : ''}
+                        readOnly={locked('loopGuard')}
+                        aria-describedby={db}
+                        aria-invalid={fieldErrors.loopGuard ? true : undefined}
+                        onChange={(e) => set('loopGuard', e.target.value === '' ? Number.NaN : Number(e.target.value))}
+                      />
+                    ),
+                    'Juncture stops a turn that calls tools more often than this.',
+                  )}
+                  <div className={`set-field set-toggle${fieldErrors.enableWriteTools ? ' has-error' : ''}`}>
+                    <label className="set-check">
+                      <input
+                        type="checkbox"
+                        checked={draft.enableWriteTools}
+                        disabled={locked('enableWriteTools')}
+                        onChange={(e) => set('enableWriteTools', e.target.checked)}
+                      />
+                      Enable write tools (write files, run commands)
+                      {view?.sources.enableWriteTools && (
+                        <span className={`set-source src-${view.sources.enableWriteTools}`}>
+                          {SOURCE_TEXT[view.sources.enableWriteTools]}
+                        </span>
+                      )}
+                    </label>
+                    <p className="set-help">Each use still asks for your approval unless you chose “Always allow”.</p>
+                    {fieldErrors.enableWriteTools && <p className="set-error">{fieldErrors.enableWriteTools}</p>}
+                  </div>
+                  <div className="set-field set-toggle">
+                    <label className="set-check">
+                      <input
+                        type="checkbox"
+                        checked={draft.modelAcceptsImages}
+                        onChange={(e) => set('modelAcceptsImages', e.target.checked)}
+                      />
+                      The model accepts images
+                    </label>
+                    <p className="set-help">
+                      Images a tool returns (from an MCP server) are then sent to the model; otherwise it reads a short description of each.
+                    </p>
+                  </div>
+                </section>
+
+                <section aria-labelledby={`${id}-perm`}>
+                  <h3 id={`${id}-perm`}>Permissions</h3>
+                  {rulesError && <p className="set-banner error">{rulesError}</p>}
+                  {rules && !rules.length && <p className="set-help">No “Always allow” rules yet.</p>}
+                  {rules && rules.length > 0 && (
+                    <ul className="set-rules">
+                      {rules.map((r) => (
+                        <li key={r.id}>
+                          <span>
+                            {ruleText(r, catalog)}
+                            <span className="set-rule-date"> · {formatTime(r.createdAt)}</span>
+                          </span>
+                          <button type="button" className="btn small danger" onClick={() => void revoke(r.id)}>
+                            Revoke
+                          </button>
+                        </li>
+                      ))}
+                    </ul>
+                  )}
+                </section>
+
+                <section aria-labelledby={`${id}-look`}>
+                  <h3 id={`${id}-look`}>Appearance and notifications</h3>
+                  <fieldset className="set-field set-radios" disabled={locked('theme')}>
+                    <legend>
+                      Theme
+                      {view?.sources.theme && view.sources.theme !== 'default' && (
+                        <span className={`set-source src-${view.sources.theme}`}>{SOURCE_TEXT[view.sources.theme]}</span>
+                      )}
+                    </legend>
+                    {(['system', 'light', 'dark'] as Theme[]).map((t) => (
+                      <label key={t} className="set-check">
+                        <input type="radio" name={`${id}-theme`} checked={draft.theme === t} onChange={() => set('theme', t)} />
+                        {t === 'system' ? 'Match the system' : t === 'light' ? 'Light' : 'Dark'}
+                      </label>
+                    ))}
+                  </fieldset>
+                  <div className="set-field">
+                    {notif === 'unsupported' ? (
+                      <p className="set-help">System notifications are not available in this window.</p>
+                    ) : notif === 'granted' ? (
+                      <p className="set-help">Notifications are on: Juncture tells you when it needs a decision while in the background.</p>
+                    ) : notif === 'denied' ? (
+                      <p className="set-help">Notifications are blocked for Juncture in this browser’s settings.</p>
+                    ) : (
+                      <div className="set-test">
+                        <button
+                          type="button"
+                          className="btn"
+                          onClick={() => {
+                            void Notification.requestPermission().then((p) => setNotif(p));
+                          }}
+                        >
+                          Enable notifications
+                        </button>
+                        <span className="set-help">Get notified when an approval is needed while Juncture is in the background.</span>
+                      </div>
+                    )}
+                  </div>
+                </section>
+
+                <section aria-labelledby={`${id}-about`}>
+                  <h3 id={`${id}-about`}>About</h3>
+                  <dl className="set-about">
+                    <dt>Running as</dt>
+                    <dd>{transport.kind === 'desktop' ? 'desktop app' : 'browser'}</dd>
+                    <dt>Endpoint</dt>
+                    <dd className="mono">{status?.endpoint || '—'}</dd>
+                    <dt>Model</dt>
+                    <dd className="mono">{status?.model || '—'}</dd>
+                    {status?.problem && (
+                      <>
+                        <dt>Problem</dt>
+                        <dd>{status.problem}</dd>
+                      </>
+                    )}
+                  </dl>
+                </section>
+              </>
+            )}
+          </div>
         )}
       </div>
       <footer className="settings-foot">
@@ -488,9 +572,11 @@ export function SettingsDialog({ open, transport, status, onClose, onSaved }: Se
         <button type="button" className="btn" onClick={onClose}>
           Close
         </button>
-        <button type="button" className="btn primary" onClick={() => void save()} disabled={!draft || saving}>
-          {saving ? 'Saving…' : 'Save'}
-        </button>
+        {tab === 'general' && (
+          <button type="button" className="btn primary" onClick={() => void save()} disabled={!draft || saving}>
+            {saving ? 'Saving…' : 'Save'}
+          </button>
+        )}
       </footer>
     </dialog>
   );

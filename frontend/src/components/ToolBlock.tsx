@@ -1,7 +1,11 @@
-import { memo } from 'react';
+import { memo, useContext } from 'react';
 import type { ToolCallView } from '../state/types';
 import { argSummary, prettyJson } from '../lib/format';
+import { TransportContext } from '../transport';
+import { useMcpServers } from '../hooks/useMcpServers';
 import { ToolStatusChip } from './ToolStatusChip';
+import { ToolProgressBar } from './ToolProgress';
+import { ToolParts } from './ToolParts';
 import { IconTool } from './icons';
 import './ToolBlock.css';
 
@@ -12,31 +16,46 @@ function chipState(t: ToolCallView) {
   return 'requested' as const;
 }
 
-/** One tool call: name, pretty arguments, live status and a collapsible result. */
+/**
+ * One tool call: name (an MCP tool's own title, with its server's), pretty
+ * arguments, live status and progress, a collapsible result and what the
+ * result holds besides text (images, links, structured data).
+ */
 export const ToolBlock = memo(function ToolBlock({ tool }: { tool: ToolCallView }) {
+  const transport = useContext(TransportContext);
+  const mcp = useMcpServers(transport).tools.get(tool.name);
   const summary = tool.argsComplete ? argSummary(tool.args) : '';
   const args = tool.argsComplete ? prettyJson(tool.args) : tool.args;
   const state = chipState(tool);
+  const title = mcp?.title || tool.name || 'tool';
+  const showProgress = state === 'running' && tool.progress;
   return (
-    <details className={`tool-block state-${state}`}>
-      <summary>
-        <span className="tool-icon">
-          <IconTool />
-        </span>
-        <span className="tool-name">{tool.name || 'tool'}</span>
-        {summary && <span className="tool-summary mono">{summary}</span>}
-        <ToolStatusChip state={state} />
-      </summary>
-      <div className="tool-body">
-        <div className="tool-section-label">Arguments</div>
-        <pre className="tool-pre mono">{args || '{}'}</pre>
-        {tool.result !== undefined && (
-          <details className="tool-result" open={tool.isError}>
-            <summary>{tool.isError ? 'Error' : 'Result'}</summary>
-            <pre className={`tool-pre mono ${tool.isError ? 'is-error' : ''}`}>{tool.result || '(empty)'}</pre>
-          </details>
-        )}
-      </div>
-    </details>
+    <div className={`tool-block state-${state}`}>
+      <details className="tool-details">
+        <summary>
+          <span className="tool-icon">
+            <IconTool />
+          </span>
+          <span className="tool-name" title={mcp ? tool.name : undefined}>
+            {title}
+          </span>
+          {mcp && <span className="tool-server">{mcp.serverTitle}</span>}
+          {summary && <span className="tool-summary mono">{summary}</span>}
+          <ToolStatusChip state={state} />
+        </summary>
+        <div className="tool-body">
+          <div className="tool-section-label">Arguments</div>
+          <pre className="tool-pre mono">{args || '{}'}</pre>
+          {tool.result !== undefined && (
+            <details className="tool-result" open={tool.isError}>
+              <summary>{tool.isError ? 'Error' : 'Result'}</summary>
+              <pre className={`tool-pre mono ${tool.isError ? 'is-error' : ''}`}>{tool.result || '(empty)'}</pre>
+            </details>
+          )}
+        </div>
+      </details>
+      {showProgress && tool.progress && <ToolProgressBar progress={tool.progress} label={`Progress of ${title}`} />}
+      {tool.parts && tool.parts.length > 0 && <ToolParts parts={tool.parts} />}
+    </div>
   );
 });

@@ -13,12 +13,15 @@ export type Decision =
   | { kind: 'approve'; editedArgs?: JsonValue; remember?: RememberScope }
   | { kind: 'deny'; reason?: string }
   | { kind: 'answer'; payload: JsonValue }
+  /** An MCP server's request the person turned down (cancel = dismissed without saying). */
+  | { kind: 'decline' }
   | { kind: 'cancel' };
 
 /** The ItemAnswer of one decision; an approval's "Always allow" rides in `remember`. */
 export function toItemAnswer(item: ClassifiedInterrupt, d: Decision): ItemAnswer {
   const interruptId = item.interrupt.id;
   if (d.kind === 'cancel') return { interruptId, status: 'cancelled' };
+  if (d.kind === 'decline') return { interruptId, status: 'cancelled', metadata: { action: 'decline' } };
   if (d.kind === 'answer') return { interruptId, status: 'resolved', payload: d.payload };
   if (item.kind !== 'approval') {
     // A decision made on a non-approval item is sent as a plain answer.
@@ -59,6 +62,8 @@ export function decisionLabel(d: Decision): string {
       return 'Denied';
     case 'answer':
       return 'Answered';
+    case 'decline':
+      return 'Declined';
     case 'cancel':
       return 'Skipped';
   }

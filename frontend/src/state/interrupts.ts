@@ -3,7 +3,7 @@
 // `tanstack:interruptBinding`; anything else is "unbound" — shown as a
 // status line, never as a form, and never blocking the composer.
 
-import type { Interrupt, RememberScope } from '../transport/contract';
+import type { Interrupt, RememberScope, RememberScopeKind } from '../transport/contract';
 import { isNumber, isObject, isString, tryParseJson, type JsonValue } from '../transport/json';
 import type { ToolCallView } from './types';
 
@@ -101,12 +101,23 @@ function parsePreview(v: unknown): Preview | undefined {
   return p.body || p.title || p.error ? p : undefined;
 }
 
+const RULE_SCOPES: readonly RememberScopeKind[] = ['tool', 'command-prefix', 'folder', 'tool-identity', 'server'];
+
+function isRuleScope(v: unknown): v is RememberScopeKind {
+  return isString(v) && (RULE_SCOPES as readonly string[]).includes(v);
+}
+
+/** Scopes of MCP tools' rules (`juncture:suggestedRules` of an MCP call's approval). */
+export function isMcpRule(r: RememberScope): boolean {
+  return r.scope === 'tool-identity' || r.scope === 'server';
+}
+
 function parseRules(v: unknown): RememberScope[] {
   if (!Array.isArray(v)) return [];
   const out: RememberScope[] = [];
   for (const r of v) {
     if (!isObject(r)) continue;
-    if (r.scope !== 'tool' && r.scope !== 'command-prefix' && r.scope !== 'folder') continue;
+    if (!isRuleScope(r.scope)) continue;
     const rule: RememberScope = { scope: r.scope };
     if (isString(r.pattern) && r.pattern) rule.pattern = r.pattern;
     out.push(rule);

@@ -56,6 +56,7 @@ export function stateFromView(view: ThreadView, prev?: ThreadState): ThreadState
       if (r) {
         t.result = r.content;
         if (r.isError) t.isError = true;
+        if (r.parts?.length) t.parts = r.parts;
       }
       // Go's state is authoritative (denied, dismissed and interrupted calls
       // are errors to the model but not "failed"); derive only without one.

@@ -115,6 +115,12 @@ export function applyCustom(d: Draft, name: string, value: unknown, ts: number):
       if (!ev) return;
       const t = stubTool(d, ev.toolCallId);
       t.state = ev.state;
+      // Progress belongs to the running call: a later report replaces it,
+      // any other state (the final one included) ends it.
+      if (ev.state === 'running') {
+        if (ev.progress) t.progress = ev.progress;
+      } else if (t.progress) delete t.progress;
+      if (ev.parts?.length) t.parts = ev.parts;
       if (ev.state === 'failed') t.isError = true;
       if (ev.toolName && !t.name) t.name = ev.toolName;
       if (ev.state === 'pending-client') {

@@ -132,6 +132,7 @@ export function applyToolEvent(d: Draft, e: ToolEvent, ts: number): void {
       if (t) {
         t.result = e.content;
         t.argsComplete = true;
+        if (t.progress) delete t.progress;
         if (failed) t.isError = true;
         if (!t.state || !TERMINAL_TOOL_STATES.has(t.state)) t.state = failed ? 'failed' : 'done';
         if (d.s.clientTools.some((c) => c.toolCallId === e.toolCallId)) {

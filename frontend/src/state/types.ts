@@ -1,4 +1,13 @@
-import type { AnswerResult, Interrupt, MessageStatus, Thread, ThreadView, ToolState } from '../transport/contract';
+import type {
+  AnswerResult,
+  Interrupt,
+  MessageStatus,
+  Thread,
+  ThreadView,
+  ToolPart,
+  ToolProgress,
+  ToolState,
+} from '../transport/contract';
 import type { AguiEvent } from '../transport/agui';
 
 export const INTERRUPT_MARKER = '<system>User interrupted this message</system>';
@@ -16,6 +25,10 @@ export interface ToolCallView {
   result?: string;
   isError?: boolean;
   runId?: string;
+  /** The latest progress report while running (cleared by any other state). */
+  progress?: ToolProgress;
+  /** What the result holds besides its text (images, links, structured data), with the final state. */
+  parts?: ToolPart[];
 }
 
 export interface UIMessage {

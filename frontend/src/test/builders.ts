@@ -1,4 +1,14 @@
-import type { Message, Thread, ThreadView } from '../transport/contract';
+import type {
+  Interrupt,
+  McpConfigView,
+  McpServerEntry,
+  McpServerStatus,
+  McpToolInfo,
+  Message,
+  Thread,
+  ThreadView,
+} from '../transport/contract';
+import type { JsonObject } from '../transport/json';
 
 export function thread(id: string, title = `Thread ${id}`, updatedAt = Date.now()): Thread {
   return { id, title, pinned: false, createdAt: updatedAt - 1000, updatedAt };
@@ -51,5 +61,61 @@ export function emptyView(t: Thread): ThreadView {
     clientTools: [],
     toolStates: {},
     answered: [],
+  };
+}
+
+// ---------------------------------------------------------------- MCP
+
+/** A ready MCP server with the given tools (title and readOnly optional). */
+export function mcpServer(
+  name: string,
+  tools: { name: string; title?: string; readOnly?: boolean; destructive?: boolean; claimsReadOnly?: boolean }[] = [],
+  extra: Partial<McpServerStatus> = {},
+): McpServerStatus {
+  return {
+    name,
+    transport: 'stdio',
+    status: 'ready',
+    tools: tools.map((t) => {
+      const info: McpToolInfo = {
+        name: t.name,
+        modelName: `${name}__${t.name}`,
+        readOnly: t.readOnly ?? false,
+        destructive: t.destructive ?? false,
+      };
+      if (t.title) info.title = t.title;
+      if (t.claimsReadOnly) info.claimsReadOnly = true;
+      return info;
+    }),
+    ...extra,
+  };
+}
+
+export function mcpConfigView(servers: McpServerEntry[] = [], extra: Partial<McpConfigView> = {}): McpConfigView {
+  return {
+    path: '/home/ada/.config/juncture/mcp.json',
+    text: JSON.stringify({ mcpServers: Object.fromEntries(servers.map((s) => [s.name, s.config])) }, null, 2),
+    servers,
+    claudeDesktopPath: '/home/ada/.config/Claude/claude_desktop_config.json',
+    ...extra,
+  };
+}
+
+/** A generic interrupt bound to a running tool call, as Go sends an MCP server's prompt. */
+export function mcpPrompt(
+  id: string,
+  prompt: Record<string, unknown>,
+  responseSchema: JsonObject,
+  toolCallId = 'tc-mcp',
+): Interrupt {
+  return {
+    id,
+    reason: 'mcp_prompt',
+    toolCallId,
+    responseSchema,
+    metadata: {
+      'tanstack:interruptBinding': { v: 1, kind: 'generic', interruptId: id, interruptedRunId: 'run-1', generation: 0 },
+      'juncture:prompt': prompt,
+    },
   };
 }

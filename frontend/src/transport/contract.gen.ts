@@ -61,6 +61,7 @@ export interface CustomEventValues {
 /** The data of each event the facade emits (Wails events / SSE frames). */
 export interface ServerEvents {
   agui: AGUIEvent;
+  mcp: MCPChanged;
   queue: QueueEvent;
   status: Status;
   threads: ThreadsEvent;
@@ -73,14 +74,19 @@ export interface Methods {
   Answer: { args: [string, AnswerBatch]; result: AnswerResult };
   CompleteClientTool: { args: [string, string, ToolOutput | null]; result: null };
   DeleteAllHistory: { args: []; result: null };
+  DeleteMCPServer: { args: [string]; result: MCPConfigView };
   DeleteThread: { args: [string]; result: null };
   ExportThread: { args: [string, string]; result: Export };
+  GetMCPConfig: { args: []; result: MCPConfigView };
   GetSettings: { args: []; result: SettingsView };
   GetThread: { args: [string]; result: ThreadView };
+  ImportClaudeConfig: { args: [string]; result: ImportSummary };
   ImportThread: { args: [string]; result: Thread };
   Interrupt: { args: [string]; result: null };
+  ListMCPServers: { args: []; result: ServerStatus[] };
   ListPermissionRules: { args: []; result: PermissionRule[] };
   ListThreads: { args: [string, number]; result: ThreadPage };
+  MCPServerLog: { args: [string]; result: string };
   NewThread: { args: []; result: Thread };
   Notify: { args: [string, string]; result: null };
   PinThread: { args: [string, boolean]; result: null };
@@ -88,11 +94,15 @@ export interface Methods {
   RenameThread: { args: [string, string]; result: null };
   ResolveInterrupts: { args: [string, ResumeEntry[]]; result: null };
   RespondPermission: { args: [string, string, boolean, RememberScope | null]; result: null };
+  RestartMCPServer: { args: [string]; result: null };
   RevokePermissionRule: { args: [string]; result: null };
   SaveExport: { args: [string, string]; result: string };
+  SaveMCPConfigText: { args: [string]; result: MCPConfigView };
+  SaveMCPServer: { args: [string, string, ServerConfig]; result: MCPConfigView };
   SaveSettings: { args: [Settings]; result: SettingsView };
   SearchHistory: { args: [string, number]; result: SearchHit[] };
   SendInput: { args: [string, string]; result: SendResult };
+  SetMCPServerEnabled: { args: [string, boolean]; result: MCPConfigView };
   Status: { args: []; result: Status };
   TestConnection: { args: [Settings]; result: ConnectionResult };
 }
@@ -151,6 +161,12 @@ export interface Export {
   content: string;
 }
 
+/** mcp.ImportSummary */
+export interface ImportSummary {
+  added: string[];
+  skipped: SkippedServer[];
+}
+
 /** agui.Interrupt */
 export interface Interrupt {
   id: string;
@@ -167,7 +183,33 @@ export interface ItemAnswer {
   interruptId: string;
   status: string;
   payload?: JsonValue;
+  metadata?: Record<string, unknown>;
   remember?: RememberScope;
+}
+
+/** app.MCPChanged */
+export type MCPChanged = Record<string, never>;
+
+/** app.MCPConfigError */
+export interface MCPConfigError {
+  line: number;
+  column: number;
+  message: string;
+}
+
+/** app.MCPConfigView */
+export interface MCPConfigView {
+  path: string;
+  text: string;
+  servers: MCPServerEntry[];
+  error?: MCPConfigError;
+  claudeDesktopPath: string;
+}
+
+/** app.MCPServerEntry */
+export interface MCPServerEntry {
+  name: string;
+  config: ServerConfig;
 }
 
 /** history.Message */
@@ -183,6 +225,7 @@ export interface Message {
   toolName?: string;
   isError?: boolean;
   toolState?: string;
+  parts?: Part[];
   status: string;
   error?: string;
   createdAt: number;
@@ -194,6 +237,17 @@ export interface MessageErrorEvent {
   error: string;
 }
 
+/** history.Part */
+export interface Part {
+  kind: string;
+  mimeType?: string;
+  data?: string;
+  uri?: string;
+  name?: string;
+  title?: string;
+  json?: JsonValue;
+}
+
 /** history.PermissionRule */
 export interface PermissionRule {
   id: string;
@@ -201,6 +255,13 @@ export interface PermissionRule {
   scope: string;
   pattern?: string;
   createdAt: number;
+}
+
+/** tools.Progress */
+export interface Progress {
+  progress: number;
+  total?: number;
+  message?: string;
 }
 
 /** app.QueueEvent */
@@ -247,6 +308,32 @@ export interface SendResult {
   queued: boolean;
 }
 
+/** mcp.ServerConfig */
+export interface ServerConfig {
+  command?: string;
+  args?: string[];
+  env?: Record<string, string>;
+  cwd?: string;
+  url?: string;
+  headers?: Record<string, string>;
+  type?: string;
+  disabled?: boolean;
+  approval?: string;
+}
+
+/** mcp.ServerStatus */
+export interface ServerStatus {
+  name: string;
+  title?: string;
+  transport: string;
+  status: string;
+  error?: string;
+  restarts?: number;
+  nextRetry?: number;
+  approval?: string;
+  tools: ToolInfo[];
+}
+
 /** app.Settings */
 export interface Settings {
   baseUrl: string;
@@ -256,12 +343,19 @@ export interface Settings {
   loopGuard: number;
   theme: string;
   enableWriteTools: boolean;
+  modelAcceptsImages: boolean;
 }
 
 /** app.SettingsView */
 export interface SettingsView {
   settings: Settings;
   sources: Record<string, string>;
+}
+
+/** mcp.SkippedServer */
+export interface SkippedServer {
+  name: string;
+  reason: string;
 }
 
 /** store.SnippetPart */
@@ -341,6 +435,17 @@ export interface ToolCall {
   arguments: string;
 }
 
+/** mcp.ToolInfo */
+export interface ToolInfo {
+  name: string;
+  modelName: string;
+  title?: string;
+  description?: string;
+  readOnly: boolean;
+  destructive: boolean;
+  claimsReadOnly?: boolean;
+}
+
 /** app.ToolOutput */
 export interface ToolOutput {
   content: string;
@@ -354,4 +459,6 @@ export interface ToolStateEvent {
   toolName?: string;
   arguments?: string;
   edited?: boolean;
+  progress?: Progress;
+  parts?: Part[];
 }

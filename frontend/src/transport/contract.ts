@@ -9,6 +9,8 @@
 import {
   arr,
   bool,
+  isJsonValue,
+  isNumber,
   isObject,
   isString,
   isStringArray,
@@ -18,6 +20,7 @@ import {
   optStr,
   str,
   type JsonObject,
+  type JsonValue,
 } from './json';
 import { JunctureError } from './errors';
 import type * as G from './contract.gen';
@@ -42,7 +45,17 @@ export type ThreadListItem = G.ThreadListItem;
 
 export type ToolCallRecord = G.ToolCall;
 
-export type Message = Refine<G.Message, { role: Role; status: MessageStatus; toolState?: ToolState }>;
+/** What a tool result holds besides its text (images, links, structured data, embedded resources). */
+export type PartKind = 'image' | 'link' | 'structured' | 'resource';
+export type ToolPart = Refine<G.Part, { kind: PartKind }>;
+
+/** A running call's latest report (an MCP server's notifications/progress); total absent when unknown. */
+export type ToolProgress = G.Progress;
+
+export type Message = Refine<
+  G.Message,
+  { role: Role; status: MessageStatus; toolState?: ToolState; parts?: ToolPart[] }
+>;
 
 /** AG-UI 1.0 Interrupt (agui-1.0.md §5.1). */
 export type Interrupt = Refine<G.Interrupt, { responseSchema?: JsonObject }>;
@@ -85,10 +98,23 @@ export type ResumeStatus = 'resolved' | 'cancelled';
 /** AG-UI ResumeEntry (ResolveInterrupts; the window uses Answer). */
 export type Resolution = Refine<G.ResumeEntry, { status: ResumeStatus }>;
 
-export type RememberScope = Refine<G.RememberScope, { scope: 'tool' | 'command-prefix' | 'folder' }>;
+/**
+ * An "Always allow" rule. `tool-identity` (an MCP tool while the server keeps
+ * it as first seen; pattern = its fingerprint) and `server` (every tool of the
+ * MCP server named in pattern) come only from `juncture:suggestedRules`.
+ */
+export type RememberScopeKind = 'tool' | 'command-prefix' | 'folder' | 'tool-identity' | 'server';
+export type RememberScope = Refine<G.RememberScope, { scope: RememberScopeKind }>;
 
-/** One answered item of an Answer batch (an approval's "Always allow" rides in `remember`). */
-export type ItemAnswer = Refine<G.ItemAnswer, { status: ResumeStatus; remember?: RememberScope }>;
+/**
+ * One answered item of an Answer batch (an approval's "Always allow" rides in
+ * `remember`; `metadata: {action: "decline"}` on a cancelled MCP prompt says
+ * the person declined it rather than dismissed it).
+ */
+export type ItemAnswer = Refine<
+  G.ItemAnswer,
+  { status: ResumeStatus; remember?: RememberScope; metadata?: Record<string, JsonValue> }
+>;
 
 /** What an action the window ran did (`cancelled`: the person cancelled it; content is then ""). */
 export type ClientToolAnswer = G.ClientToolAnswer;
@@ -111,9 +137,42 @@ export type ExportResult = G.Export;
 export type TestConnectionResult = G.ConnectionResult;
 
 /** The value of a `juncture.tool_state` CUSTOM event. */
-export type ToolStateEvent = G.ToolStateEvent;
+export type ToolStateEvent = Refine<G.ToolStateEvent, { parts?: ToolPart[] }>;
 export type StoppedEvent = G.StoppedEvent;
 export type MessageErrorEvent = G.MessageErrorEvent;
+
+// ---------------------------------------------------------------- MCP servers
+
+export type McpTransport = 'stdio' | 'http';
+export type McpServerState = 'starting' | 'ready' | 'error' | 'disabled';
+/** "" asks unless the server marks a tool read-only; "ask" asks always; "trust" never asks. */
+export type McpPolicy = '' | 'ask' | 'trust';
+
+/** One tool of a server; `modelName` is what the model calls it (`<server>__<tool>`). */
+export type McpToolInfo = G.ToolInfo;
+
+export type McpServerStatus = Refine<
+  G.ServerStatus,
+  { transport: McpTransport; status: McpServerState; approval?: McpPolicy; tools: McpToolInfo[] }
+>;
+
+/** One mcp.json entry; header values and secret-looking env values arrive masked ("••••…"). */
+export type McpServerConfig = Refine<G.ServerConfig, { approval?: McpPolicy }>;
+
+export type McpServerEntry = Refine<G.MCPServerEntry, { config: McpServerConfig }>;
+
+export type McpConfigError = G.MCPConfigError;
+
+export type McpConfigView = Refine<G.MCPConfigView, { servers: McpServerEntry[] }>;
+
+export type McpImportSummary = G.ImportSummary;
+
+/** Masked secrets start with this; sending a masked value back keeps the stored one. */
+export const MASK_PREFIX = '••••';
+
+export function isMasked(v: string): boolean {
+  return v.startsWith(MASK_PREFIX);
+}
 
 // ---------------------------------------------------------------- parsers
 
@@ -195,7 +254,36 @@ export function parseMessage(u: unknown): Message {
   if (isToolState(toolState)) m.toolState = toolState;
   const error = optStr(u, 'error');
   if (error) m.error = error;
+  const parts = parseParts(u.parts);
+  if (parts.length) m.parts = parts;
   return m;
+}
+
+const PART_KINDS: readonly PartKind[] = ['image', 'link', 'structured', 'resource'];
+
+/** One result part; null for a kind this build does not show. */
+export function parsePart(u: unknown): ToolPart | null {
+  if (!isObject(u) || !isString(u.kind) || !(PART_KINDS as readonly string[]).includes(u.kind)) return null;
+  const p: ToolPart = { kind: u.kind as PartKind };
+  for (const k of ['mimeType', 'data', 'uri', 'name', 'title'] as const) {
+    const v = optStr(u, k);
+    if (v) p[k] = v;
+  }
+  if (u.json !== undefined && u.json !== null && isJsonValue(u.json)) p.json = u.json;
+  return p;
+}
+
+export function parseParts(u: unknown): ToolPart[] {
+  return (Array.isArray(u) ? u : []).map(parsePart).filter((p): p is ToolPart => p !== null);
+}
+
+export function parseProgress(u: unknown): ToolProgress | null {
+  if (!isObject(u) || !isNumber(u.progress)) return null;
+  const p: ToolProgress = { progress: u.progress };
+  if (isNumber(u.total) && u.total > 0) p.total = u.total;
+  const message = optStr(u, 'message');
+  if (message) p.message = message;
+  return p;
 }
 
 export function parseInterrupt(u: unknown): Interrupt | null {
@@ -300,6 +388,8 @@ export function parseSettings(u: unknown): Settings {
     loopGuard: num(u, 'loopGuard', 25),
     theme: asTheme(u.theme),
     enableWriteTools: bool(u, 'enableWriteTools'),
+    // Sent back as read: a SaveSettings without it would turn it off.
+    modelAcceptsImages: bool(u, 'modelAcceptsImages'),
   };
 }
 
@@ -311,6 +401,7 @@ const SETTINGS_FIELDS: readonly SettingsField[] = [
   'loopGuard',
   'theme',
   'enableWriteTools',
+  'modelAcceptsImages',
 ];
 
 export function isSettingsField(k: string): k is SettingsField {
@@ -412,6 +503,10 @@ export function parseToolStateEvent(u: unknown): ToolStateEvent | null {
   const args = optStr(u, 'arguments');
   if (args !== undefined) e.arguments = args;
   if (u.edited === true) e.edited = true;
+  const progress = parseProgress(u.progress);
+  if (progress) e.progress = progress;
+  const parts = parseParts(u.parts);
+  if (parts.length) e.parts = parts;
   return e;
 }
 
@@ -428,4 +523,116 @@ export function parseStoppedEvent(u: unknown): StoppedEvent | null {
 export function parseMessageErrorEvent(u: unknown): MessageErrorEvent | null {
   if (!isObject(u)) return null;
   return { messageId: str(u, 'messageId'), error: str(u, 'error', 'The model endpoint returned an error.') };
+}
+
+// ---------------------------------------------------------------- MCP parsers
+
+function asMcpTransport(v: unknown): McpTransport {
+  return v === 'http' ? 'http' : 'stdio';
+}
+
+function asMcpState(v: unknown): McpServerState {
+  return v === 'ready' || v === 'error' || v === 'disabled' ? v : 'starting';
+}
+
+function asPolicy(v: unknown): McpPolicy {
+  return v === 'ask' || v === 'trust' ? v : '';
+}
+
+function parseToolInfo(u: unknown): McpToolInfo | null {
+  if (!isObject(u) || !isString(u.name)) return null;
+  const t: McpToolInfo = {
+    name: u.name,
+    modelName: str(u, 'modelName', u.name),
+    readOnly: bool(u, 'readOnly'),
+    destructive: bool(u, 'destructive'),
+  };
+  const title = optStr(u, 'title');
+  if (title) t.title = title;
+  const description = optStr(u, 'description');
+  if (description) t.description = description;
+  if (u.claimsReadOnly === true) t.claimsReadOnly = true;
+  return t;
+}
+
+export function parseServerStatus(u: unknown): McpServerStatus | null {
+  if (!isObject(u) || !isString(u.name)) return null;
+  const s: McpServerStatus = {
+    name: u.name,
+    transport: asMcpTransport(u.transport),
+    status: asMcpState(u.status),
+    tools: arr(u, 'tools')
+      .map(parseToolInfo)
+      .filter((t): t is McpToolInfo => t !== null),
+  };
+  const title = optStr(u, 'title');
+  if (title) s.title = title;
+  const error = optStr(u, 'error');
+  if (error) s.error = error;
+  const restarts = num(u, 'restarts');
+  if (restarts > 0) s.restarts = restarts;
+  const nextRetry = num(u, 'nextRetry');
+  if (nextRetry > 0) s.nextRetry = nextRetry;
+  const approval = asPolicy(u.approval);
+  if (approval) s.approval = approval;
+  return s;
+}
+
+export function parseServerStatuses(u: unknown): McpServerStatus[] {
+  return (Array.isArray(u) ? u : []).map(parseServerStatus).filter((s): s is McpServerStatus => s !== null);
+}
+
+function stringMap(v: unknown): Record<string, string> | undefined {
+  if (!isObject(v)) return undefined;
+  const out: Record<string, string> = {};
+  for (const [k, x] of Object.entries(v)) if (isString(x)) out[k] = x;
+  return Object.keys(out).length ? out : undefined;
+}
+
+export function parseServerConfig(u: unknown): McpServerConfig {
+  const c: McpServerConfig = {};
+  if (!isObject(u)) return c;
+  for (const k of ['command', 'cwd', 'url', 'type'] as const) {
+    const v = optStr(u, k);
+    if (v) c[k] = v;
+  }
+  if (isStringArray(u.args) && u.args.length) c.args = u.args;
+  const env = stringMap(u.env);
+  if (env) c.env = env;
+  const headers = stringMap(u.headers);
+  if (headers) c.headers = headers;
+  if (u.disabled === true) c.disabled = true;
+  const approval = asPolicy(u.approval);
+  if (approval) c.approval = approval;
+  return c;
+}
+
+export function parseMcpConfigView(u: unknown): McpConfigView {
+  if (!isObject(u)) throw bad('MCP configuration');
+  const v: McpConfigView = {
+    path: str(u, 'path'),
+    text: str(u, 'text'),
+    servers: arr(u, 'servers')
+      .filter(isObject)
+      .filter((e) => isString(e.name))
+      .map((e) => ({ name: str(e, 'name'), config: parseServerConfig(e.config) })),
+    claudeDesktopPath: str(u, 'claudeDesktopPath'),
+  };
+  const e = obj(u, 'error');
+  if (e) v.error = { line: num(e, 'line', 1), column: num(e, 'column', 1), message: str(e, 'message', 'The file does not parse.') };
+  return v;
+}
+
+export function parseImportSummary(u: unknown): McpImportSummary {
+  if (!isObject(u)) throw bad('import summary');
+  return {
+    added: isStringArray(u.added) ? u.added : [],
+    skipped: arr(u, 'skipped')
+      .filter(isObject)
+      .map((s) => ({ name: str(s, 'name'), reason: str(s, 'reason') })),
+  };
+}
+
+export function parseString(u: unknown): string {
+  return isString(u) ? u : '';
 }

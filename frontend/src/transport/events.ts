@@ -7,16 +7,20 @@ import { parseAguiEvent, type AguiEvent } from './agui';
 import type { Refine } from './contract';
 import type { AGUIEvent, QueueEvent, ThreadsEvent } from './contract.gen';
 
+/** `mcp`: a server's status or tools changed, or the configuration was saved: reload what is shown. */
+export type McpChangedEvent = Record<string, never>;
+
 export interface EventMap {
   agui: Refine<AGUIEvent, { event: AguiEvent }>;
   threads: ThreadsEvent;
   queue: QueueEvent;
+  mcp: McpChangedEvent;
   connection: { state: 'connected' | 'disconnected' | 'reconnected' };
 }
 
 export type EventName = keyof EventMap;
 
-export const SERVER_EVENTS = ['agui', 'threads', 'queue'] as const;
+export const SERVER_EVENTS = ['agui', 'threads', 'queue', 'mcp'] as const;
 export type ServerEventName = (typeof SERVER_EVENTS)[number];
 
 export function isServerEventName(s: string): s is ServerEventName {
@@ -41,6 +45,11 @@ export function parseEventData<N extends ServerEventName>(name: N, data: unknown
     case 'queue': {
       if (!isObject(data) || !isString(data.threadId)) return null;
       const v: EventMap['queue'] = { threadId: data.threadId, queued: isStringArray(data.queued) ? data.queued : [] };
+      return v as EventMap[N];
+    }
+    case 'mcp': {
+      // No payload worth reading: the window reloads what it shows.
+      const v: EventMap['mcp'] = {};
       return v as EventMap[N];
     }
     default:

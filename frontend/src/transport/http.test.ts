@@ -202,6 +202,18 @@ describe('HttpTransport events', () => {
     expect(es.closed).toBe(true);
   });
 
+  it('delivers the "mcp" event (a server or the configuration changed) with an empty payload', () => {
+    const t = new HttpTransport({ token: 't', backoff: () => 100 });
+    const got: EventMap['mcp'][] = [];
+    t.subscribe('mcp', (d) => got.push(d));
+    const es = FakeEventSource.instances[0]!;
+    es.open();
+    es.frame({ name: 'mcp', data: {} });
+    es.frame({ name: 'mcp', data: null });
+    expect(got).toEqual([{}, {}]);
+    t.close();
+  });
+
   it('reconnects with backoff and reports disconnected / reconnected', () => {
     const delays: number[] = [];
     const t = new HttpTransport({

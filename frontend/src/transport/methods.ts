@@ -9,7 +9,11 @@ import type { Methods } from './contract.gen';
 import {
   parseAnswerResult,
   parseExportResult,
+  parseImportSummary,
+  parseMcpConfigView,
   parseNull,
+  parseServerStatuses,
+  parseString,
   parsePermissionRules,
   parseSearchHits,
   parseSendInputResult,
@@ -21,6 +25,7 @@ import {
   parseThreadView,
   type AnswerBatch,
   type ClientToolResult,
+  type McpServerConfig,
   type RememberScope,
   type Resolution,
   type Settings,
@@ -54,6 +59,18 @@ export interface MethodArgs {
   TestConnection: [settings: Settings];
   ListPermissionRules: [];
   RevokePermissionRule: [id: string];
+  /** MCP servers (docs/contract.md "MCP servers"): mcp.json is the source of truth. */
+  ListMCPServers: [];
+  GetMCPConfig: [];
+  /** Add (previousName "") or replace / rename one server; masked secrets sent back keep the stored ones. */
+  SaveMCPServer: [previousName: string, name: string, config: McpServerConfig];
+  DeleteMCPServer: [name: string];
+  SetMCPServerEnabled: [name: string, enabled: boolean];
+  /** The raw editor; a text that does not parse fails with details {line, column}. */
+  SaveMCPConfigText: [text: string];
+  ImportClaudeConfig: [text: string];
+  RestartMCPServer: [name: string];
+  MCPServerLog: [name: string];
 }
 
 /** SaveExport: the path written, or "" when the person cancelled the dialog. */
@@ -88,6 +105,15 @@ export const resultParsers = {
   TestConnection: parseTestConnection,
   ListPermissionRules: parsePermissionRules,
   RevokePermissionRule: parseNull,
+  ListMCPServers: parseServerStatuses,
+  GetMCPConfig: parseMcpConfigView,
+  SaveMCPServer: parseMcpConfigView,
+  DeleteMCPServer: parseMcpConfigView,
+  SetMCPServerEnabled: parseMcpConfigView,
+  SaveMCPConfigText: parseMcpConfigView,
+  ImportClaudeConfig: parseImportSummary,
+  RestartMCPServer: parseNull,
+  MCPServerLog: parseString,
 } satisfies { [M in keyof Methods]: (u: unknown) => Methods[M]['result'] };
 
 type Assert<T extends true> = T;

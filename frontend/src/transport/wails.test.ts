@@ -53,6 +53,20 @@ describe('WailsTransport batches', () => {
     expect(got).toEqual(['kept']);
   });
 
+  it('delivers the "mcp" event, plain and inside a batch', () => {
+    const rt = fakeRuntime();
+    const t = new WailsTransport();
+    let n = 0;
+    t.subscribe('mcp', (d) => {
+      expect(d).toEqual({});
+      n += 1;
+    });
+    expect(rt.EventsOn.mock.calls.some((c) => c[0] === 'mcp')).toBe(true);
+    rt.fire('mcp', {});
+    rt.fire('batch', [{ name: 'mcp', data: {} }, { name: 'agui', data: content('x') }]);
+    expect(n).toBe(2);
+  });
+
   it('stops delivering batches after close', () => {
     const rt = fakeRuntime();
     const t = new WailsTransport();

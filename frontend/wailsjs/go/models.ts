@@ -83,6 +83,7 @@ export namespace app {
 	    interruptId: string;
 	    status: string;
 	    payload?: number[];
+	    metadata?: Record<string, any>;
 	    remember?: RememberScope;
 	
 	    static createFrom(source: any = {}) {
@@ -94,6 +95,7 @@ export namespace app {
 	        this.interruptId = source["interruptId"];
 	        this.status = source["status"];
 	        this.payload = source["payload"];
+	        this.metadata = source["metadata"];
 	        this.remember = this.convertValues(source["remember"], RememberScope);
 	    }
 	
@@ -195,6 +197,93 @@ export namespace app {
 	    }
 	}
 	
+	export class MCPConfigError {
+	    line: number;
+	    column: number;
+	    message: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new MCPConfigError(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.line = source["line"];
+	        this.column = source["column"];
+	        this.message = source["message"];
+	    }
+	}
+	export class MCPServerEntry {
+	    name: string;
+	    config: mcp.ServerConfig;
+	
+	    static createFrom(source: any = {}) {
+	        return new MCPServerEntry(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.config = this.convertValues(source["config"], mcp.ServerConfig);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class MCPConfigView {
+	    path: string;
+	    text: string;
+	    servers: MCPServerEntry[];
+	    error?: MCPConfigError;
+	    claudeDesktopPath: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new MCPConfigView(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.path = source["path"];
+	        this.text = source["text"];
+	        this.servers = this.convertValues(source["servers"], MCPServerEntry);
+	        this.error = this.convertValues(source["error"], MCPConfigError);
+	        this.claudeDesktopPath = source["claudeDesktopPath"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	
 	
 	export class SendResult {
 	    threadId: string;
@@ -218,6 +307,7 @@ export namespace app {
 	    loopGuard: number;
 	    theme: string;
 	    enableWriteTools: boolean;
+	    modelAcceptsImages: boolean;
 	
 	    static createFrom(source: any = {}) {
 	        return new Settings(source);
@@ -232,6 +322,7 @@ export namespace app {
 	        this.loopGuard = source["loopGuard"];
 	        this.theme = source["theme"];
 	        this.enableWriteTools = source["enableWriteTools"];
+	        this.modelAcceptsImages = source["modelAcceptsImages"];
 	    }
 	}
 	export class SettingsView {
@@ -441,6 +532,30 @@ export namespace history {
 	        this.createdAt = source["createdAt"];
 	    }
 	}
+	export class Part {
+	    kind: string;
+	    mimeType?: string;
+	    data?: string;
+	    uri?: string;
+	    name?: string;
+	    title?: string;
+	    json?: number[];
+	
+	    static createFrom(source: any = {}) {
+	        return new Part(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.kind = source["kind"];
+	        this.mimeType = source["mimeType"];
+	        this.data = source["data"];
+	        this.uri = source["uri"];
+	        this.name = source["name"];
+	        this.title = source["title"];
+	        this.json = source["json"];
+	    }
+	}
 	export class ToolCall {
 	    id: string;
 	    name: string;
@@ -469,6 +584,7 @@ export namespace history {
 	    toolName?: string;
 	    isError?: boolean;
 	    toolState?: string;
+	    parts?: Part[];
 	    status: string;
 	    error?: string;
 	    createdAt: number;
@@ -490,6 +606,7 @@ export namespace history {
 	        this.toolName = source["toolName"];
 	        this.isError = source["isError"];
 	        this.toolState = source["toolState"];
+	        this.parts = this.convertValues(source["parts"], Part);
 	        this.status = source["status"];
 	        this.error = source["error"];
 	        this.createdAt = source["createdAt"];
@@ -513,6 +630,7 @@ export namespace history {
 		    return a;
 		}
 	}
+	
 	export class PermissionRule {
 	    id: string;
 	    tool: string;
@@ -553,6 +671,156 @@ export namespace history {
 	        this.updatedAt = source["updatedAt"];
 	    }
 	}
+
+}
+
+export namespace mcp {
+	
+	export class SkippedServer {
+	    name: string;
+	    reason: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new SkippedServer(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.reason = source["reason"];
+	    }
+	}
+	export class ImportSummary {
+	    added: string[];
+	    skipped: SkippedServer[];
+	
+	    static createFrom(source: any = {}) {
+	        return new ImportSummary(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.added = source["added"];
+	        this.skipped = this.convertValues(source["skipped"], SkippedServer);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class ServerConfig {
+	    command?: string;
+	    args?: string[];
+	    env?: Record<string, string>;
+	    cwd?: string;
+	    url?: string;
+	    headers?: Record<string, string>;
+	    type?: string;
+	    disabled?: boolean;
+	    approval?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new ServerConfig(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.command = source["command"];
+	        this.args = source["args"];
+	        this.env = source["env"];
+	        this.cwd = source["cwd"];
+	        this.url = source["url"];
+	        this.headers = source["headers"];
+	        this.type = source["type"];
+	        this.disabled = source["disabled"];
+	        this.approval = source["approval"];
+	    }
+	}
+	export class ToolInfo {
+	    name: string;
+	    modelName: string;
+	    title?: string;
+	    description?: string;
+	    readOnly: boolean;
+	    destructive: boolean;
+	    claimsReadOnly?: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new ToolInfo(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.modelName = source["modelName"];
+	        this.title = source["title"];
+	        this.description = source["description"];
+	        this.readOnly = source["readOnly"];
+	        this.destructive = source["destructive"];
+	        this.claimsReadOnly = source["claimsReadOnly"];
+	    }
+	}
+	export class ServerStatus {
+	    name: string;
+	    title?: string;
+	    transport: string;
+	    status: string;
+	    error?: string;
+	    restarts?: number;
+	    nextRetry?: number;
+	    approval?: string;
+	    tools: ToolInfo[];
+	
+	    static createFrom(source: any = {}) {
+	        return new ServerStatus(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.title = source["title"];
+	        this.transport = source["transport"];
+	        this.status = source["status"];
+	        this.error = source["error"];
+	        this.restarts = source["restarts"];
+	        this.nextRetry = source["nextRetry"];
+	        this.approval = source["approval"];
+	        this.tools = this.convertValues(source["tools"], ToolInfo);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	
 
 }
 

@@ -14,12 +14,20 @@ export function DeleteAllHistory() {
   return window['go']['app']['App']['DeleteAllHistory']();
 }
 
+export function DeleteMCPServer(arg1) {
+  return window['go']['app']['App']['DeleteMCPServer'](arg1);
+}
+
 export function DeleteThread(arg1) {
   return window['go']['app']['App']['DeleteThread'](arg1);
 }
 
 export function ExportThread(arg1, arg2) {
   return window['go']['app']['App']['ExportThread'](arg1, arg2);
+}
+
+export function GetMCPConfig() {
+  return window['go']['app']['App']['GetMCPConfig']();
 }
 
 export function GetSettings() {
@@ -30,6 +38,10 @@ export function GetThread(arg1) {
   return window['go']['app']['App']['GetThread'](arg1);
 }
 
+export function ImportClaudeConfig(arg1) {
+  return window['go']['app']['App']['ImportClaudeConfig'](arg1);
+}
+
 export function ImportThread(arg1) {
   return window['go']['app']['App']['ImportThread'](arg1);
 }
@@ -38,12 +50,20 @@ export function Interrupt(arg1) {
   return window['go']['app']['App']['Interrupt'](arg1);
 }
 
+export function ListMCPServers() {
+  return window['go']['app']['App']['ListMCPServers']();
+}
+
 export function ListPermissionRules() {
   return window['go']['app']['App']['ListPermissionRules']();
 }
 
 export function ListThreads(arg1, arg2) {
   return window['go']['app']['App']['ListThreads'](arg1, arg2);
+}
+
+export function MCPServerLog(arg1) {
+  return window['go']['app']['App']['MCPServerLog'](arg1);
 }
 
 export function NewThread() {
@@ -74,12 +94,24 @@ export function RespondPermission(arg1, arg2, arg3, arg4) {
   return window['go']['app']['App']['RespondPermission'](arg1, arg2, arg3, arg4);
 }
 
+export function RestartMCPServer(arg1) {
+  return window['go']['app']['App']['RestartMCPServer'](arg1);
+}
+
 export function RevokePermissionRule(arg1) {
   return window['go']['app']['App']['RevokePermissionRule'](arg1);
 }
 
 export function SaveExport(arg1, arg2) {
   return window['go']['app']['App']['SaveExport'](arg1, arg2);
+}
+
+export function SaveMCPConfigText(arg1) {
+  return window['go']['app']['App']['SaveMCPConfigText'](arg1);
+}
+
+export function SaveMCPServer(arg1, arg2, arg3) {
+  return window['go']['app']['App']['SaveMCPServer'](arg1, arg2, arg3);
 }
 
 export function SaveSettings(arg1) {
@@ -92,6 +124,10 @@ export function SearchHistory(arg1, arg2) {
 
 export function SendInput(arg1, arg2) {
   return window['go']['app']['App']['SendInput'](arg1, arg2);
+}
+
+export function SetMCPServerEnabled(arg1, arg2) {
+  return window['go']['app']['App']['SetMCPServerEnabled'](arg1, arg2);
 }
 
 export function Status() {

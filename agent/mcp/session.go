@@ -1,0 +1,454 @@
+package mcp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/juncture-app/juncture/agent/tools"
+)
+
+// protocolVersion is the MCP version Juncture asks for. It is the last
+// session-based version: from 2026-07-28 on, servers may no longer send
+// the requests this package is built around (elicitation, sampling and
+// roots during a call), and every server Juncture meets today speaks it.
+const protocolVersion = "2025-11-25"
+
+// Stopping a stdio server: how long it gets to exit after SIGTERM, and
+// how long after SIGKILL before Juncture stops waiting.
+const (
+	terminateGrace = 2 * time.Second
+	killWait       = 5 * time.Second
+	// waitDelay bounds how long os/exec waits for a dead server's stderr
+	// to close (a grandchild that escaped its process group could hold
+	// it open forever).
+	waitDelay = 2 * time.Second
+	// reapGrace is how long a server whose output closed gets to be
+	// reaped, so its exit status can be told ("exited with status 3").
+	reapGrace = 500 * time.Millisecond
+)
+
+// session is one connection to a server. The supervisor that made it is
+// the only one to stop it.
+type session struct {
+	cs        *sdk.ClientSession
+	conn      *capturedConn        // the transport's connection, to break it when stopping
+	proc      *tools.ServerProcess // stdio only
+	httpTr    *http.Transport      // HTTP only: its idle connections are closed at the end
+	cancel    context.CancelFunc   // ends the session's context
+	transport string               // what the log says: "stdio", "Streamable HTTP", "SSE"
+	title     string
+
+	dead    chan struct{} // closed once the session has ended
+	waitErr error         // why, when it was not a clean close; set before dead closes
+
+	mu       sync.Mutex
+	stopNote string // set when Juncture stops it: what a call in flight is told
+}
+
+// procDone is closed when a stdio server's process has exited; nil (never
+// ready) for an HTTP server.
+func (s *session) procDone() <-chan struct{} {
+	if s.proc == nil {
+		return nil
+	}
+	return s.proc.Done()
+}
+
+// endReason says why the session ended, for "stopped unexpectedly (…)"
+// and "stopped during the call (…)". A stdio server's exit status is the
+// best answer; the process is given grace to be reaped after its output
+// closed.
+func (s *session) endReason(grace time.Duration) string {
+	s.mu.Lock()
+	note := s.stopNote
+	s.mu.Unlock()
+	if note != "" {
+		return note
+	}
+	if s.proc != nil {
+		t := time.NewTimer(grace)
+		defer t.Stop()
+		select {
+		case <-s.proc.Done():
+			return exitText(s.proc.Wait())
+		case <-t.C:
+		}
+	}
+	select {
+	case <-s.dead:
+		if s.waitErr != nil {
+			return "the connection broke: " + shorten(s.waitErr.Error(), 160)
+		}
+	default:
+	}
+	return "the connection closed"
+}
+
+// capturedConn remembers the Connection a transport made, so stopping can
+// break it: ClientSession.Close alone waits for every call in flight,
+// and a server that never answers would hold it forever.
+type capturedConn struct {
+	sdk.Transport
+	mu   sync.Mutex
+	conn sdk.Connection
+}
+
+// Connect returns the transport's own connection, unwrapped: the SDK
+// relies on optional interfaces of it (a Streamable HTTP connection
+// learns of the initialize result that way).
+func (c *capturedConn) Connect(ctx context.Context) (sdk.Connection, error) {
+	conn, err := c.Transport.Connect(ctx)
+	if err == nil {
+		c.mu.Lock()
+		c.conn = conn
+		c.mu.Unlock()
+	}
+	return conn, err
+}
+
+func (c *capturedConn) close() {
+	c.mu.Lock()
+	conn := c.conn
+	c.mu.Unlock()
+	if conn != nil {
+		_ = conn.Close()
+	}
+}
+
+// connect opens a session over the configured transport.
+func (s *supervisor) connect(ctx context.Context, cancel context.CancelFunc) (*session, error) {
+	if s.cfg.Transport() == TransportHTTP {
+		return s.connectHTTP(ctx, cancel)
+	}
+	return s.connectStdio(ctx, cancel)
+}
+
+// open connects the client over t and starts watching the session's end.
+func (s *supervisor) open(ctx context.Context, t sdk.Transport, sess *session) error {
+	sess.conn = &capturedConn{Transport: t}
+	cs, err := s.client.Connect(ctx, sess.conn, &sdk.ClientSessionOptions{ProtocolVersion: protocolVersion})
+	if err != nil {
+		sess.conn.close()
+		return err
+	}
+	sess.cs = cs
+	sess.dead = make(chan struct{})
+	if r := cs.InitializeResult(); r != nil && r.ServerInfo != nil {
+		sess.title = orDefault(r.ServerInfo.Title, r.ServerInfo.Name)
+	}
+	s.m.wg.Add(1)
+	go func() {
+		defer s.m.wg.Done()
+		sess.waitErr = cs.Wait()
+		close(sess.dead)
+	}()
+	return nil
+}
+
+func (s *supervisor) connectStdio(ctx context.Context, cancel context.CancelFunc) (*session, error) {
+	if s.m.o.Processes == nil {
+		cancel()
+		return nil, errors.New("mcp: programs cannot be started here (no process set)")
+	}
+	cmd, err := s.command()
+	if err != nil {
+		cancel()
+		return nil, err
+	}
+	s.log.Note(notePrefix + fmt.Sprintf("starting %q (stdio)", s.cfg.Command))
+	proc, err := s.m.o.Processes.StartServer(cmd)
+	if err != nil {
+		cancel()
+		return nil, fmt.Errorf("could not start %q: %w", s.cfg.Command, unwrapExec(err))
+	}
+	sess := &session{proc: proc, cancel: cancel, transport: TransportStdio}
+	if err := s.open(ctx, &sdk.IOTransport{Reader: proc.Stdout, Writer: proc.Stdin}, sess); err != nil {
+		if ctx.Err() == nil { // otherwise the caller reports the timeout or the stop
+			err = s.startExitError(proc, err)
+		}
+		s.stopProcess(proc)
+		cancel()
+		return nil, err
+	}
+	return sess, nil
+}
+
+// startExitError describes a stdio server that failed during the
+// handshake: mostly one that exited, whose last stderr line says why. Its
+// output closes a moment before it is reaped, hence the grace.
+func (s *supervisor) startExitError(proc *tools.ServerProcess, err error) error {
+	t := time.NewTimer(time.Second)
+	defer t.Stop()
+	select {
+	case <-proc.Done():
+	case <-t.C:
+		return fmt.Errorf("the handshake failed: %s", shorten(err.Error(), 200))
+	}
+	msg := exitText(proc.Wait())
+	if last := s.log.lastLine(); last != "" {
+		msg += ": " + shorten(last, 200)
+	}
+	return errors.New(msg)
+}
+
+// command builds the server's command: the program found on the PATH of
+// the server's own environment (which may differ from the app's), the
+// minimal environment plus the configured variables, the configured
+// folder, and stderr into the log tail.
+func (s *supervisor) command() (*exec.Cmd, error) {
+	env, err := tools.ServerEnv(s.cfg.Env)
+	if err != nil {
+		return nil, err
+	}
+	dir, err := expandHome(s.cfg.Cwd)
+	if err != nil {
+		return nil, err
+	}
+	if dir != "" {
+		// os/exec would report a missing folder as a missing program.
+		if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+			return nil, fmt.Errorf("could not start %q: the folder %q does not exist", s.cfg.Command, dir)
+		}
+	}
+	path, err := lookPath(s.cfg.Command, dir, env)
+	if err != nil {
+		return nil, fmt.Errorf("could not start %q: %w", s.cfg.Command, err)
+	}
+	cmd := exec.Command(path, s.cfg.Args...)
+	cmd.Env = env
+	cmd.Dir = dir
+	cmd.Stderr = s.log
+	cmd.WaitDelay = waitDelay
+	return cmd, nil
+}
+
+// lookPath finds name the way a shell with env would: a name with a
+// slash is taken as a path (relative to dir), others are searched in
+// env's PATH.
+func lookPath(name, dir string, env []string) (string, error) {
+	if name == "" {
+		return "", errors.New("no command is configured")
+	}
+	if strings.ContainsRune(name, '/') || strings.ContainsRune(name, filepath.Separator) {
+		if !filepath.IsAbs(name) && dir != "" {
+			name = filepath.Join(dir, name)
+		}
+		return exec.LookPath(name)
+	}
+	for _, d := range filepath.SplitList(envValue(env, "PATH")) {
+		if d == "" || !filepath.IsAbs(d) {
+			continue // a relative PATH entry would depend on the folder: never
+		}
+		if p, err := exec.LookPath(filepath.Join(d, name)); err == nil {
+			return p, nil
+		}
+	}
+	return "", exec.ErrNotFound
+}
+
+func envValue(env []string, key string) string {
+	for i := len(env) - 1; i >= 0; i-- {
+		if k, v, ok := strings.Cut(env[i], "="); ok && strings.EqualFold(k, key) {
+			return v
+		}
+	}
+	return ""
+}
+
+// expandHome expands a leading "~" in a configured folder.
+func expandHome(dir string) (string, error) {
+	if dir != "~" && !strings.HasPrefix(dir, "~/") && !strings.HasPrefix(dir, `~\`) {
+		return dir, nil
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return "", fmt.Errorf("expanding ~ in the folder %q: %w", dir, err)
+	}
+	return filepath.Join(home, dir[1:]), nil
+}
+
+// unwrapExec drops os/exec's "exec: \"name\": " prefix, which repeats
+// what the message already says.
+func unwrapExec(err error) error {
+	var ee *exec.Error
+	if errors.As(err, &ee) {
+		return ee.Err
+	}
+	return err
+}
+
+// exitText describes how a process ended: "exit status 3", "killed by
+// signal 9", "exited".
+func exitText(err error) string {
+	var ee *exec.ExitError
+	switch {
+	case err == nil:
+		return "exited with status 0"
+	case errors.As(err, &ee):
+		if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+			return "killed by signal " + ws.Signal().String()
+		}
+		return fmt.Sprintf("exited with status %d", ee.ExitCode())
+	}
+	return shorten(err.Error(), 160)
+}
+
+// connectHTTP connects with Streamable HTTP, or with the legacy HTTP+SSE
+// transport when configured so or when the server refuses Streamable
+// HTTP the way legacy servers do (a 4xx to the POST).
+func (s *supervisor) connectHTTP(ctx context.Context, cancel context.CancelFunc) (*session, error) {
+	tr := http.DefaultTransport.(*http.Transport).Clone()
+	rt := &headerTransport{base: tr, headers: s.cfg.Headers}
+	client := &http.Client{Transport: rt}
+	sess := &session{httpTr: tr, cancel: cancel}
+	where := redactURL(s.cfg.URL)
+	useSSE := strings.EqualFold(s.cfg.Type, "sse")
+	if !useSSE {
+		s.log.Note(notePrefix + "connecting to " + where + " (Streamable HTTP)")
+		sess.transport = "Streamable HTTP"
+		err := s.open(ctx, &sdk.StreamableClientTransport{Endpoint: s.cfg.URL, HTTPClient: client}, sess)
+		if err == nil {
+			return sess, nil
+		}
+		status := rt.lastPostStatus()
+		if ctx.Err() != nil || status < 400 || status >= 500 {
+			tr.CloseIdleConnections()
+			cancel()
+			return nil, s.connectError(where, err)
+		}
+		s.log.Note(notePrefix + fmt.Sprintf("the server refused Streamable HTTP (HTTP %d); trying the legacy SSE transport", status))
+	} else {
+		s.log.Note(notePrefix + "connecting to " + where + " (SSE)")
+	}
+	sess.transport = "SSE"
+	if err := s.open(ctx, &sdk.SSEClientTransport{Endpoint: s.cfg.URL, HTTPClient: client}, sess); err != nil {
+		tr.CloseIdleConnections()
+		cancel()
+		return nil, s.connectError(where, err)
+	}
+	s.log.Note(notePrefix + "connected over the legacy SSE transport")
+	return sess, nil
+}
+
+// connectError is a failed HTTP connection as the status shows it: the
+// SDK's errors quote the URL, whose query may hold a token.
+func (s *supervisor) connectError(where string, err error) error {
+	msg := strings.ReplaceAll(err.Error(), s.cfg.URL, where)
+	return fmt.Errorf("could not connect to %s: %s", where, shorten(msg, 200))
+}
+
+// headerTransport adds the configured headers (secrets: they appear in no
+// log and no error) and remembers the status of the last POST, which
+// tells a legacy SSE server apart.
+type headerTransport struct {
+	base    http.RoundTripper
+	headers map[string]string
+	mu      sync.Mutex
+	post    int
+}
+
+func (h *headerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	if len(h.headers) > 0 {
+		req = req.Clone(req.Context())
+		for k, v := range h.headers {
+			req.Header.Set(k, v)
+		}
+	}
+	resp, err := h.base.RoundTrip(req)
+	if err == nil && req.Method == http.MethodPost {
+		h.mu.Lock()
+		h.post = resp.StatusCode
+		h.mu.Unlock()
+	}
+	return resp, err
+}
+
+func (h *headerTransport) lastPostStatus() int {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.post
+}
+
+// redactURL shows where a server is without its query or user info,
+// which may carry a token.
+func redactURL(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return "the configured URL"
+	}
+	return u.Scheme + "://" + u.Host + u.Path
+}
+
+// stopSession ends a session: break the connection (calls in flight fail
+// at once and the server's requests are cancelled), close the SDK
+// session, then end the process: SIGTERM, up to 2 s, SIGKILL. note, when
+// set, is what a call in flight is told ("it was restarted").
+func (s *supervisor) stopSession(sess *session, note string) {
+	if note != "" {
+		sess.mu.Lock()
+		sess.stopNote = note
+		sess.mu.Unlock()
+	}
+	sess.conn.close()
+	if sess.cs != nil {
+		_ = sess.cs.Close()
+		<-sess.dead
+	}
+	sess.cancel()
+	if sess.proc != nil {
+		s.stopProcess(sess.proc)
+	}
+	if sess.httpTr != nil {
+		sess.httpTr.CloseIdleConnections()
+	}
+}
+
+// stopProcess ends a server's process group and waits for it to be
+// reaped (bounded: a process stuck in the kernel is given up on).
+func (s *supervisor) stopProcess(p *tools.ServerProcess) {
+	select {
+	case <-p.Done():
+		return
+	default:
+	}
+	p.Terminate()
+	t := time.NewTimer(terminateGrace)
+	defer t.Stop()
+	select {
+	case <-p.Done():
+		return
+	case <-t.C:
+	}
+	p.Kill()
+	t.Reset(killWait)
+	select {
+	case <-p.Done():
+	case <-t.C:
+		s.m.log.Warn("An MCP server's process did not end after SIGKILL", "server", s.name)
+	}
+}
+
+// shorten cuts a message for a status line.
+func shorten(s string, n int) string {
+	s = strings.TrimSpace(s)
+	if len(s) <= n {
+		return s
+	}
+	cut := n
+	for cut > 0 && !utf8Start(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…"
+}

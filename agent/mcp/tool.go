@@ -1,0 +1,236 @@
+package mcp
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/juncture-app/juncture/agent/history"
+	"github.com/juncture-app/juncture/agent/tools"
+)
+
+// toolEntry is a listed tool, prepared once per listing.
+type toolEntry struct {
+	tool        *sdk.Tool
+	schema      json.RawMessage
+	schemaErr   string // set: the tool is not offered (its schema would break the registry)
+	verdict     readOnlyVerdict
+	fingerprint string
+}
+
+var objectSchema = json.RawMessage(`{"type":"object","properties":{}}`)
+
+func newToolEntry(server string, t *sdk.Tool, v readOnlyVerdict) toolEntry {
+	e := toolEntry{tool: t, verdict: v, fingerprint: Fingerprint(server, t)}
+	e.schema = objectSchema
+	if raw, err := json.Marshal(t.InputSchema); err == nil && len(raw) > 0 && raw[0] == '{' {
+		e.schema = raw
+	}
+	if err := checkSchema(e.schema); err != nil {
+		e.schemaErr = err.Error()
+	}
+	return e
+}
+
+// checkSchema compiles a schema the way tools.NewRegistry does
+// (santhosh-tekuri/jsonschema, Draft 2020-12 by default, an object at the
+// root): a schema it refuses would make the whole registry fail to build.
+func checkSchema(schema json.RawMessage) error {
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(schema))
+	if err != nil {
+		return fmt.Errorf("its input schema is not JSON: %w", err)
+	}
+	if obj, ok := doc.(map[string]any); !ok || (obj["type"] != nil && obj["type"] != "object") {
+		return errors.New("its input schema does not describe an object")
+	}
+	c := jsonschema.NewCompiler()
+	c.DefaultDraft(jsonschema.Draft2020)
+	const url = "urn:juncture:mcp-tool"
+	if err := c.AddResource(url, doc); err != nil {
+		return fmt.Errorf("its input schema is not valid: %w", err)
+	}
+	if _, err := c.Compile(url); err != nil {
+		return fmt.Errorf("its input schema does not compile: %w", err)
+	}
+	return nil
+}
+
+// Fingerprint identifies a tool as "Always allow" remembers it: its
+// server, its name and its behaviour hints (readOnly, destructive,
+// idempotent, openWorld, with the protocol's defaults for hints left
+// out), canonically encoded, hashed with SHA-256 and cut to 16 bytes in
+// hex. A server that redefines the tool's hints gets a new fingerprint,
+// so the person is asked again.
+func Fingerprint(server string, t *sdk.Tool) string {
+	readOnly, destructive, idempotent, openWorld := false, true, false, true
+	if a := t.Annotations; a != nil {
+		readOnly, idempotent = a.ReadOnlyHint, a.IdempotentHint
+		if a.DestructiveHint != nil {
+			destructive = *a.DestructiveHint
+		}
+		if a.OpenWorldHint != nil {
+			openWorld = *a.OpenWorldHint
+		}
+	}
+	// A JSON array of strings and booleans has one encoding.
+	canon, _ := json.Marshal([]any{"mcp-tool/1", server, t.Name, readOnly, destructive, idempotent, openWorld})
+	sum := sha256.Sum256(canon)
+	return hex.EncodeToString(sum[:16])
+}
+
+// toolTitle is the name a person reads: the tool's title, its
+// annotations' title, or its name.
+func toolTitle(t *sdk.Tool) string {
+	if t.Title != "" {
+		return t.Title
+	}
+	if t.Annotations != nil && t.Annotations.Title != "" {
+		return t.Annotations.Title
+	}
+	return t.Name
+}
+
+// serverView is a ready server as Tools and Servers see it.
+type serverView struct {
+	name    string
+	title   string
+	policy  Policy
+	entries []toolEntry
+}
+
+// effectiveReadOnly: the tool runs without asking.
+func effectiveReadOnly(p Policy, e toolEntry) bool {
+	switch p {
+	case PolicyTrust:
+		return true
+	case PolicyAsk:
+		return false
+	}
+	return e.verdict.readOnly
+}
+
+// adapt makes a tools.Tool of a listed tool.
+func (m *Manager) adapt(v serverView, e toolEntry, modelName string) tools.Tool {
+	server, tool := v.name, e.tool.Name
+	title := toolTitle(e.tool)
+	desc := e.tool.Description
+	if desc == "" {
+		desc = title
+	}
+	var needs func(json.RawMessage) bool
+	if v.policy != PolicyTrust {
+		always := !effectiveReadOnly(v.policy, e)
+		needs = func(json.RawMessage) bool { return always }
+	}
+	fp := serverRule(server)
+	return tools.Tool{
+		Name:          modelName,
+		Title:         title,
+		Source:        server,
+		Description:   desc,
+		Schema:        e.schema,
+		OnStop:        tools.Abortable,
+		NeedsApproval: needs,
+		Preview: func(_ context.Context, args json.RawMessage) (tools.Preview, error) {
+			var buf bytes.Buffer
+			if json.Indent(&buf, args, "", "  ") != nil {
+				buf.Reset()
+				buf.Write(args)
+			}
+			return tools.Preview{Kind: tools.PreviewJSON, Title: v.title + " · " + title, Body: buf.String()}, nil
+		},
+		Rules: &tools.RuleSet{
+			Suggest: func(json.RawMessage) []history.PermissionRule {
+				return []history.PermissionRule{
+					{Tool: modelName, Scope: history.ScopeToolIdentity, Pattern: e.fingerprint},
+					{Tool: fp, Scope: history.ScopeServer, Pattern: server},
+				}
+			},
+			Match: func(r history.PermissionRule, _ json.RawMessage) bool {
+				switch r.Scope {
+				case history.ScopeToolIdentity:
+					return r.Tool == modelName && r.Pattern == e.fingerprint
+				case history.ScopeServer:
+					return r.Tool == fp && r.Pattern == server
+				}
+				return false
+			},
+		},
+		Run: func(ctx context.Context, args json.RawMessage) (tools.Result, error) {
+			return m.call(ctx, server, tool, args), nil
+		},
+	}
+}
+
+// serverRule is the Tool of a rule that covers a whole server.
+func serverRule(server string) string { return "mcp:" + server }
+
+// stoppedResult is what a call stopped by the person returns (the runtime
+// adds that side effects are unknown).
+var stoppedResult = tools.Result{Content: "Stopped: the request was cancelled.", IsError: true}
+
+// call runs one tool call on the server's session of the moment.
+func (m *Manager) call(ctx context.Context, server, tool string, args json.RawMessage) tools.Result {
+	s := m.lookup(server)
+	if s == nil {
+		return tools.Result{IsError: true, Content: fmt.Sprintf("The MCP server %q is not configured any more; the call was not sent.", server)}
+	}
+	sess, st := s.ready()
+	if sess == nil {
+		return tools.Result{IsError: true, Content: fmt.Sprintf("The MCP server %q is not ready (%s); the call was not sent.", server, describeStatus(st))}
+	}
+	c, done := s.calls.begin(ctx)
+	defer done()
+	params := &sdk.CallToolParams{Name: tool, Arguments: args}
+	params.SetProgressToken(c.token)
+	res, err := sess.cs.CallTool(c.ctx, params)
+	switch {
+	case err == nil:
+		return ConvertResult(res)
+	case ctx.Err() != nil:
+		return stoppedResult
+	}
+	return m.failedCall(server, sess, err)
+}
+
+// failedCall describes a call that got no result: the server went away
+// (side effects unknown), refused it, or sent what the SDK cannot read.
+func (m *Manager) failedCall(server string, sess *session, err error) tools.Result {
+	gone := errors.Is(err, sdk.ErrConnectionClosed)
+	if !gone {
+		// A broken connection fails the call a moment before the session
+		// reports its end.
+		t := time.NewTimer(250 * time.Millisecond)
+		select {
+		case <-sess.dead:
+			gone = true
+		case <-t.C:
+		}
+		t.Stop()
+	}
+	if gone {
+		return tools.Result{IsError: true, Content: fmt.Sprintf("The MCP server %q stopped during the call (%s); side effects unknown.", server, sess.endReason(reapGrace))}
+	}
+	var rpcErr *jsonrpc.Error
+	if errors.As(err, &rpcErr) {
+		return tools.Result{IsError: true, Content: fmt.Sprintf("The MCP server %q refused the call: %s", server, rpcErr.Message)}
+	}
+	return tools.Result{IsError: true, Content: fmt.Sprintf("The MCP server %q sent a result Juncture could not read (%s); side effects unknown.", server, shorten(err.Error(), 300))}
+}
+
+// describeStatus is the "(…)" of a call that was not sent.
+func describeStatus(st state) string {
+	if st.status == StatusError && st.err != "" {
+		return "error: " + st.err
+	}
+	return st.status
+}
