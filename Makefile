@@ -110,8 +110,9 @@ test-desktop: build
 test-windows:
 	GOOS=windows GOARCH=amd64 CGO_ENABLED=0 $(GO) build -tags desktop,production -ldflags "-w -s -H windowsgui" -o build/bin/juncture.exe .
 
-bench:
-	$(GO) test -run '^$$' -bench . -benchmem ./agent/ ./store/
+bench: mcp-deps
+	JUNCTURE_REQUIRE_MCP=1 $(GO) test -run '^$$' -bench . -benchmem ./agent/ ./agent/mcp/ ./store/
+	$(GO) test -run '^$$' -bench StartWithMCPServers ./app/
 	cd frontend && npx vitest bench --run
 	$(MAKE) --no-print-directory web e2e-deps && cd e2e && node bench-typing.mjs
 	scripts/bench-transports.sh

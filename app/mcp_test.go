@@ -28,7 +28,7 @@ var edgeBin struct {
 }
 
 // edgeServer builds agent/mcp/internal/edgeserver once per test binary.
-func edgeServer(t *testing.T) string {
+func edgeServer(t testing.TB) string {
 	t.Helper()
 	edgeBin.once.Do(func() {
 		dir, err := os.MkdirTemp("", "juncture-app-edge")
@@ -95,7 +95,7 @@ func (f *fixture) toolResult(threadID, callID string) history.Message {
 	return history.Message{}
 }
 
-func edgeConfig(t *testing.T, extraEnv string) string {
+func edgeConfig(t testing.TB, extraEnv string) string {
 	bin, _ := json.Marshal(edgeServer(t))
 	return `{"mcpServers":{"edge":{"command":` + string(bin) + `,"env":{"EDGE_OWN":"mine"` + extraEnv + `}}}}`
 }
