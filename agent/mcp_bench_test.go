@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sort"
 	"testing"
 	"time"
 
@@ -78,7 +79,11 @@ func BenchmarkToolTurn(b *testing.B) {
 
 // edgeEcho starts the edge server under an MCP manager and returns its
 // echo tool.
-func edgeEcho(b *testing.B) (tools.Tool, func()) {
+func edgeEcho(b *testing.B) (tools.Tool, func()) { return edgeTool(b, "edge__echo") }
+
+// edgeTool starts the edge server under an MCP manager and returns one of
+// its tools by model name.
+func edgeTool(b *testing.B, name string) (tools.Tool, func()) {
 	dir := b.TempDir()
 	bin := filepath.Join(dir, "edgeserver")
 	if out, err := exec.Command("go", "build", "-o", bin, "./mcp/internal/edgeserver").CombinedOutput(); err != nil {
@@ -90,7 +95,7 @@ func edgeEcho(b *testing.B) (tools.Tool, func()) {
 	deadline := time.Now().Add(20 * time.Second)
 	for time.Now().Before(deadline) {
 		for _, t := range m.Tools() {
-			if t.Name == "edge__echo" {
+			if t.Name == name {
 				return t, func() { m.Close(); procs.Close(); os.RemoveAll(dir) }
 			}
 		}
@@ -98,4 +103,69 @@ func edgeEcho(b *testing.B) (tools.Tool, func()) {
 	}
 	b.Fatal("the edge server never became ready")
 	return tools.Tool{}, nil
+}
+
+// BenchmarkStopDuringMCPCall is Stop → RUN_FINISHED(cancelled) while an
+// MCP stdio call runs that the server never answers (the edge server's
+// hang: the SDK sends notifications/cancelled), next to the anchors: Stop
+// while the model streams, and Stop during an Abortable Go tool (the same
+// situation, the same result writes before RUN_FINISHED).
+func BenchmarkStopDuringMCPCall(b *testing.B) {
+	hang, done := edgeTool(b, "edge__hang")
+	defer done()
+	wait := tools.Tool{Name: "wait", OnStop: tools.Abortable, Run: func(ctx context.Context, _ json.RawMessage) (tools.Result, error) {
+		<-ctx.Done()
+		return tools.Result{Content: "stopped", IsError: true}, nil
+	}}
+	reg, err := tools.NewRegistry(hang, wait)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, during := range []string{"streaming", "go-call", "mcp-call"} {
+		b.Run(during, func(b *testing.B) {
+			m := newScriptedModel()
+			m.fallback = func(n int, req modelRequest) sreply {
+				if during == "streaming" {
+					return reply(sText("a"), sBlock())
+				}
+				tool := map[string]string{"go-call": "wait", "mcp-call": "edge__hang"}[during]
+				return reply(sCall(0, fmt.Sprintf("call-%d", n), tool, `{}`))
+			}
+			h := newHarness(b, func(o *agent.Options) {
+				o.Model = func() (agent.Model, error) { return m, nil }
+				o.Tools = func() *tools.Registry { return reg }
+			})
+			var lat []time.Duration
+			for i := 0; b.Loop(); i++ {
+				tid := fmt.Sprintf("s-%d", i)
+				h.send(tid, "go")
+				for started := false; !started; {
+					env, _ := h.sub.Next(context.Background())
+					if env.Name != agent.EnvelopeAGUI {
+						continue
+					}
+					if c, ok := env.Event.(*agui.Custom); ok && c.Name == agent.CustomToolState {
+						var st agent.ToolStateEvent
+						started = json.Unmarshal(c.Value, &st) == nil && st.State == agent.ToolRunning
+					}
+					started = started || (during == "streaming" && env.Event.EventType() == agui.TypeTextMessageContent)
+				}
+				start := time.Now()
+				h.rt.Interrupt(tid)
+				for {
+					env, _ := h.sub.Next(context.Background())
+					if env.Name == agent.EnvelopeAGUI && env.Event.EventType() == agui.TypeRunFinished {
+						break
+					}
+				}
+				lat = append(lat, time.Since(start))
+				for running, _ := h.rt.Running(tid); running; running, _ = h.rt.Running(tid) {
+					time.Sleep(100 * time.Microsecond)
+				}
+			}
+			sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
+			b.ReportMetric(float64(lat[len(lat)/2].Microseconds()), "p50-µs")
+			b.ReportMetric(float64(lat[len(lat)*99/100].Microseconds()), "p99-µs")
+		})
+	}
 }
