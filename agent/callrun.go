@@ -3,6 +3,7 @@ package agent
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 	"sync"
@@ -83,6 +84,10 @@ type liveCall struct {
 	done     chan tools.Result // buffered; closed after the result
 	// pending is the question the call waits on while parked.
 	pending *ask
+	// taken is closed when the call stops being parked (taken back or
+	// abandoned); a new one is made for every park.
+	taken     chan struct{}
+	takenOnce *sync.Once
 	// closing: the app shuts down while the call is parked. Its execution
 	// is then left "started", as a crash would leave it, so the next
 	// start's recovery ends its question and gives it its result.
@@ -254,6 +259,7 @@ func parkedKey(threadID, callID string) string { return threadID + "\x00" + call
 // it back or it is abandoned.
 func (rt *Runtime) park(lc *liveCall, a *ask) {
 	lc.pending = a
+	lc.taken, lc.takenOnce = make(chan struct{}), &sync.Once{}
 	rt.mu.Lock()
 	defer rt.mu.Unlock()
 	if rt.parked == nil {
@@ -269,7 +275,49 @@ func (rt *Runtime) unpark(threadID, callID string) *liveCall {
 	k := parkedKey(threadID, callID)
 	lc := rt.parked[k]
 	delete(rt.parked, k)
+	if lc != nil {
+		lc.markTaken()
+	}
 	return lc
+}
+
+func (lc *liveCall) markTaken() { lc.takenOnce.Do(func() { close(lc.taken) }) }
+
+// watchParked settles a parked call's question on its own when the call
+// ends while it waits: the server gave up on its request (a timeout, its
+// own cancel) or its session closed. The question is then cancelled as if
+// dismissed, and the continuation gives the call its result, so no card
+// is left that nothing listens to.
+func (rt *Runtime) watchParked(lc *liveCall, interruptID, runID string) {
+	taken := lc.taken
+	rt.turns.Add(1)
+	go func() {
+		defer rt.turns.Done()
+		select {
+		case res := <-lc.done:
+			lc.done <- res // whoever takes the call back reads it
+			select {
+			case <-taken:
+				return
+			default:
+			}
+			if lc.closing.Load() {
+				return
+			}
+			withdraw := Answers{ParentRunID: runID, Complete: true,
+				Interrupts: []InterruptAnswer{{ResumeEntry: agui.ResumeEntry{InterruptID: interruptID, Status: "cancelled"}}}}
+			_, err := rt.Answer(rt.baseCx, lc.threadID, withdraw)
+			// The run that paused may still be finishing: wait for it.
+			for i := 0; errors.Is(err, ErrBusy) && i < 200; i++ {
+				time.Sleep(10 * time.Millisecond)
+				_, err = rt.Answer(rt.baseCx, lc.threadID, withdraw)
+			}
+			if err != nil && !errors.Is(err, ErrTooLate) && !errors.Is(err, ErrNothingPending) && !errors.Is(err, ErrClosed) {
+				rt.log.Warn("settling a question the tool withdrew", "thread", lc.threadID, "err", err)
+			}
+		case <-taken:
+		}
+	}()
 }
 
 // abandonParked abandons every call parked in the thread ("" = every
@@ -288,6 +336,7 @@ func (rt *Runtime) abandonParked(threadID string) map[string]bool {
 	for _, lc := range lcs {
 		ids[lc.call.ID] = true
 		lc.closing.Store(threadID == "")
+		lc.markTaken()
 		lc.abandon()
 	}
 	return ids
@@ -341,6 +390,8 @@ func (tr *turn) pauseMidCall(lc *liveCall, a *ask) (ending, bool) {
 		if err = rt.st.PutInterrupts(tr.save, []history.Interrupt{rec}); err != nil {
 			rt.unpark(tid, lc.call.ID)
 			lc.pending = nil
+		} else {
+			rt.watchParked(lc, rec.ID, tr.run.ID)
 		}
 	}
 	if err != nil || tr.ctx.Err() != nil {

@@ -29,6 +29,7 @@ type asker struct {
 	cancelled int
 	progress  int // reports to send before asking
 	running   chan struct{}
+	giveUp    time.Duration // when set, the tool stops waiting for its answer after this
 }
 
 func (a *asker) tool() tools.Tool {
@@ -55,7 +56,12 @@ func (a *asker) tool() tools.Tool {
 			}
 			var out []string
 			for n := 0; n < 1 || (in.Twice && n < 2); n++ {
-				r, err := tools.Ask(ctx, p)
+				askCtx, cancel := ctx, context.CancelFunc(func() {})
+				if a.giveUp > 0 {
+					askCtx, cancel = context.WithTimeout(ctx, a.giveUp)
+				}
+				r, err := tools.Ask(askCtx, p)
+				cancel()
 				if err != nil {
 					a.mu.Lock()
 					a.cancelled++
@@ -308,4 +314,24 @@ func waitFor(t *testing.T, ok func() bool, what string) {
 		}
 		time.Sleep(5 * time.Millisecond)
 	}
+}
+
+// A tool that stops waiting for its answer (an MCP server's request timed
+// out) settles its own question: the card goes away, the call's result is
+// what the tool returned, and the turn goes on without the person.
+func TestMidCallQuestionWithdrawnByTheTool(t *testing.T) {
+	t.Parallel()
+	a := &asker{giveUp: 50 * time.Millisecond}
+	h, m := newAskerHarness(t, a, reply(sCall(0, "call-1", "asker", `{}`)), reply(sText("It gave up.")))
+	pausedOn(t, h, "th-1")
+	finished(t, h.terminal(), agui.OutcomeSuccess) // the continuation the withdrawal started
+	h.idle("th-1")
+	if res := storedResult(t, h, "th-1", "call-1"); !res.IsError || !strings.HasPrefix(res.Content, "ask failed") {
+		t.Fatalf("result %+v", res)
+	}
+	if len(h.waitingRuns("th-1")) != 0 || m.Calls() != 2 {
+		t.Fatalf("waiting %v after %d model calls", h.waitingRuns("th-1"), m.Calls())
+	}
+	h.assertValidHistory("th-1")
+	validateAGUI(t, h.sse("th-1"))
 }

@@ -1,7 +1,7 @@
 // Starts the real Juncture binary in browser mode against the fake model,
 // with a private data folder, and Debian's chromium through playwright-core.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, mkdirSync } from 'node:fs';
+import { mkdtempSync, rmSync, mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { chromium } from 'playwright-core';
@@ -51,10 +51,16 @@ async function callApi(base, token, method, ...args) {
 // launch starts the fake model, the app and a browser page on it.
 //   settings: fields merged into the saved settings (SaveSettings) before the
 //             page loads, e.g. { enableWriteTools: true };
-//   open:     false to leave the page blank (call app.open() later).
-export async function launch({ dir, settings, open = true } = {}) {
+//   open:     false to leave the page blank (call app.open() later);
+//   mcp:      the MCP configuration (a JSON object, e.g. { mcpServers: {…} }),
+//             written to <config>/juncture/mcp.json before the app starts.
+export async function launch({ dir, settings, open = true, mcp } = {}) {
   const data = dir ?? mkdtempSync(join(tmpdir(), 'juncture-e2e-'));
   for (const d of ['data', 'config', 'cache', 'ws']) mkdirSync(join(data, d), { recursive: true });
+  if (mcp) {
+    mkdirSync(join(data, 'config', 'juncture'), { recursive: true });
+    writeFileSync(join(data, 'config', 'juncture', 'mcp.json'), JSON.stringify(mcp, null, 2));
+  }
   const fakePort = await freePort();
   const appPort = await freePort();
   const token = 'e2e-token';

@@ -1,4 +1,4 @@
-import { Suspense, lazy, useCallback, useEffect, useRef, useState } from 'react';
+import { Suspense, lazy, useCallback, useContext, useEffect, useRef, useState } from 'react';
 import type { ThreadController } from '../hooks/useThread';
 import type { Status } from '../transport/contract';
 import type { MessageItem } from '../state/derive';
@@ -7,6 +7,8 @@ import { ThreadView } from './ThreadView';
 import { Composer } from './Composer';
 import { ClientToolPanel } from './ClientToolPanel';
 import { markdownLoaded, preloadMarkdown, useMarkdownLoaded } from './MessageBody';
+import { TransportContext } from '../transport';
+import { toolDisplay, useMcpServers, type McpCatalog } from '../hooks/useMcpServers';
 import './ChatView.css';
 
 // Approval and question cards (with the diff view and the schema form) are
@@ -25,12 +27,13 @@ export interface ChatViewProps {
   onOpenSettings: () => void;
 }
 
-function statusLine(ctrl: ThreadController): string {
+function statusLine(ctrl: ThreadController, catalog: McpCatalog): string {
   const v = ctrl.view;
   switch (v.status) {
     case 'running': {
       const running = Object.values(ctrl.state.toolCalls).find((t) => t.state === 'running');
-      if (running) return `Running ${running.name}…`;
+      // An MCP tool is named as its server names it, not everything__echo.
+      if (running) return `Running ${toolDisplay(catalog, running.name).title}…`;
       return v.streaming ? 'Juncture is writing…' : 'Juncture is working…';
     }
     case 'awaiting-decisions': {
@@ -47,6 +50,7 @@ function statusLine(ctrl: ThreadController): string {
 /** The open conversation: header, messages, pending decisions and the composer. */
 export function ChatView({ ctrl, title, status, runner, highlight, focusNonce, onOpenSettings }: ChatViewProps) {
   const { view } = ctrl;
+  const catalog = useMcpServers(useContext(TransportContext));
   // The controller's functions are stable; the object is not.
   const { send: ctrlSend, answer, noteAnswered, removeQueued, stop, reload } = ctrl;
   const [editRequest, setEditRequest] = useState<{ text: string; nonce: number } | null>(null);
@@ -105,7 +109,7 @@ export function ChatView({ ctrl, title, status, runner, highlight, focusNonce, o
   const markdownReady = useMarkdownLoaded(holdFor !== null);
   const loading = opening || (holdFor !== null && holdFor === ctrl.threadId && !markdownReady);
 
-  const line = statusLine(ctrl);
+  const line = statusLine(ctrl, catalog);
   const pendingNote = view.actionable.length
     ? 'Answer above · Stop cancels it · sending a message skips it'
     : null;
