@@ -63,6 +63,10 @@ type Envelope struct {
 	Event    agui.Event // EnvelopeAGUI
 	Queued   []string   // EnvelopeQueue
 	Data     any        // facade events (Publish)
+	// Offset is where a delta's text starts in its message, reasoning or
+	// call arguments, in UTF-16 code units (live.go); a coalesced delta
+	// keeps its first part's offset.
+	Offset int
 
 	enc *encoded // shared by the copies of one published envelope
 }
@@ -155,6 +159,13 @@ func (b *Broker) Publish(e Envelope) {
 	b.mu.Unlock()
 }
 
+// lastSeq is the sequence number of the newest envelope published.
+func (b *Broker) lastSeq() uint64 {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.seq
+}
+
 // Subscribe subscribes to one thread's envelopes ("" = all) from now on.
 func (b *Broker) Subscribe(threadID string, o SubscribeOptions) *Subscription {
 	s, _ := b.SubscribeSince(threadID, "", o)
@@ -229,6 +240,13 @@ func (b *Broker) closeAll() {
 	for s := range subs {
 		s.close(ErrClosed)
 	}
+}
+
+// IsDelta reports whether the envelope carries a delta (text, reasoning or
+// call arguments), whose Offset says where it starts.
+func (e *Envelope) IsDelta() bool {
+	_, _, ok := deltaOf(e.Event)
+	return ok
 }
 
 // deltaOf returns the stream key and text of a coalescable event.

@@ -166,6 +166,9 @@ type Runtime struct {
 	// parked holds calls waiting mid-run on the person (callrun.go), by
 	// thread and call id.
 	parked map[string]*liveCall
+	// live holds the answer each thread is streaming (live.go).
+	liveMu sync.Mutex
+	live   map[string]*liveAnswer
 	closed bool
 	turns  sync.WaitGroup // turn goroutines and title writers
 }
@@ -289,4 +292,9 @@ func (rt *Runtime) handle(id string) *thread {
 
 func (rt *Runtime) emit(threadID string, ev agui.Event) {
 	rt.events.Publish(Envelope{Name: EnvelopeAGUI, ThreadID: threadID, Event: ev})
+}
+
+// emitDelta publishes a delta with where its text starts (live.go).
+func (rt *Runtime) emitDelta(threadID string, ev agui.Event, offset int) {
+	rt.events.Publish(Envelope{Name: EnvelopeAGUI, ThreadID: threadID, Event: ev, Offset: offset})
 }

@@ -15,6 +15,7 @@ type streamResult struct {
 	createdAt              int64
 	text                   strings.Builder
 	reasoning              strings.Builder
+	textLen, reasoningLen  int // in UTF-16 code units: the next delta's Offset
 	reasoningDone          bool
 	calls                  []*callBuf // in index order of first appearance
 	emitted                bool       // anything reached the person (no silent retry then)
@@ -27,6 +28,7 @@ type callBuf struct {
 	id      string
 	name    string
 	args    strings.Builder
+	argsLen int // UTF-16 code units of the arguments emitted so far
 	started bool
 }
 
@@ -65,6 +67,8 @@ func (tr *turn) stream(req model.Request, msgID string, used map[string]bool) *s
 		used = map[string]bool{}
 	}
 	st := &streamer{tr: tr, res: res, reasoningID: msgID + "-reasoning", byIndex: map[int]*callBuf{}, seenIDs: used}
+	st.lv = tr.rt.goLive(tr.run.ThreadID, res)
+	tr.answer = st.lv
 	deltas, readErr := tr.readModel(req)
 
 	// A delta that arrives just after a checkpoint is handed over by the
@@ -166,6 +170,9 @@ type streamer struct {
 	textOpen, reasoningOpen bool
 	byIndex                 map[int]*callBuf
 	seenIDs                 map[string]bool // call ids of the thread so far
+	// lv shares the answer with snapshots: every change to res that a
+	// snapshot reads is made under lv.mu.
+	lv *liveAnswer
 }
 
 func (s *streamer) emit(ev agui.Event) { s.tr.rt.emit(s.res.threadID, ev) }
@@ -211,8 +218,12 @@ func (s *streamer) reasoning(delta string) {
 		s.reasoningOpen = true
 	}
 	if s.reasoningOpen {
+		s.lv.mu.Lock()
 		s.res.reasoning.WriteString(delta)
-		s.emit(agui.NewReasoningContent(s.reasoningID, delta))
+		at := s.res.reasoningLen
+		s.res.reasoningLen += utf16Len(delta)
+		s.lv.mu.Unlock()
+		s.tr.rt.emitDelta(s.res.threadID, agui.NewReasoningContent(s.reasoningID, delta), at)
 		s.res.emitted = true
 	}
 }
@@ -228,8 +239,12 @@ func (s *streamer) text(delta string) {
 		s.textOpen = true
 	}
 	if s.textOpen {
+		s.lv.mu.Lock()
 		s.res.text.WriteString(delta)
-		s.emit(agui.NewTextContent(s.res.msgID, delta))
+		at := s.res.textLen
+		s.res.textLen += utf16Len(delta)
+		s.lv.mu.Unlock()
+		s.tr.rt.emitDelta(s.res.threadID, agui.NewTextContent(s.res.msgID, delta), at)
 		s.res.emitted = true
 	}
 }
@@ -238,6 +253,7 @@ func (s *streamer) text(delta string) {
 // name (taken once), and its arguments stream as they come.
 func (s *streamer) toolCall(tc model.ToolCallDelta) {
 	s.closeReasoning(true)
+	s.lv.mu.Lock()
 	c := s.byIndex[tc.Index]
 	if c == nil {
 		c = &callBuf{index: tc.Index}
@@ -252,24 +268,35 @@ func (s *streamer) toolCall(tc model.ToolCallDelta) {
 		// of the call.
 		c.name = tc.Name
 	}
-	if !c.started && c.name != "" {
+	starts := !c.started && c.name != ""
+	if starts {
 		if c.id == "" || s.seenIDs[c.id] {
 			// Some local servers send no ids; some number them per
 			// response, repeating earlier turns'.
 			c.id = NewID("call")
 		}
 		s.seenIDs[c.id] = true
-		s.emit(agui.NewToolCallStart(c.id, c.name, s.res.msgID))
 		c.started = true
+	}
+	before := c.args.String() // what a start sends at once
+	c.args.WriteString(tc.Arguments)
+	at := c.argsLen
+	if starts {
+		at = utf16Len(before)
+		c.argsLen = at
+	}
+	if c.started {
+		c.argsLen += utf16Len(tc.Arguments)
+	}
+	s.lv.mu.Unlock()
+	if starts {
+		s.emit(agui.NewToolCallStart(c.id, c.name, s.res.msgID))
 		s.res.emitted = true
-		if c.args.Len() > 0 {
-			s.emit(agui.NewToolCallArgs(c.id, c.args.String()))
+		if before != "" {
+			s.tr.rt.emitDelta(s.res.threadID, agui.NewToolCallArgs(c.id, before), 0)
 		}
 	}
-	if tc.Arguments != "" {
-		c.args.WriteString(tc.Arguments)
-		if c.started {
-			s.emit(agui.NewToolCallArgs(c.id, tc.Arguments))
-		}
+	if tc.Arguments != "" && c.started {
+		s.tr.rt.emitDelta(s.res.threadID, agui.NewToolCallArgs(c.id, tc.Arguments), at)
 	}
 }

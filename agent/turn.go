@@ -58,6 +58,8 @@ type turn struct {
 	system string
 	// live is the call the turn waits on or last waited on (callrun.go).
 	live *liveCall
+	// answer is the answer being streamed, shared with snapshots (live.go).
+	answer *liveAnswer
 }
 
 // runTurn runs one run and returns its terminal event (not yet emitted:
@@ -308,7 +310,9 @@ func (tr *turn) callModel() (history.Message, []history.ToolCall, ending) {
 			return history.Message{}, nil, endCancelled
 		case res.err == nil:
 			m := res.message(history.StatusComplete)
-			if err := rt.st.PutMessage(tr.save, m); err != nil {
+			err := rt.st.PutMessage(tr.save, m)
+			rt.endLive(tr.run.ThreadID, tr.answer)
+			if err != nil {
 				return m, nil, tr.fail(fmt.Errorf("saving the answer: %w", err), m.ID)
 			}
 			tr.lastAnswer = &m
@@ -323,8 +327,10 @@ func (tr *turn) callModel() (history.Message, []history.ToolCall, ending) {
 			if err := rt.st.PutMessage(tr.save, m); err != nil {
 				rt.log.Error("saving a failed answer", "err", err)
 			}
+			rt.endLive(tr.run.ThreadID, tr.answer)
 			return m, nil, tr.fail(res.err, m.ID)
 		}
+		rt.endLive(tr.run.ThreadID, tr.answer) // nothing was emitted: the retry starts afresh
 		delay := rt.opts.BackoffBase << (attempt - 1)
 		if ee.RetryAfter > 0 {
 			delay = ee.RetryAfter
@@ -350,6 +356,9 @@ func (tr *turn) stoppedWhileStreaming(res *streamResult) {
 		m.Reasoning = ""
 	}
 	m.Content = history.WithMarker(m.Content)
+	// Snapshots show the answer as it will be saved, right after the
+	// terminal event.
+	tr.answer.settle(m)
 	tr.rt.emit(tr.run.ThreadID, agui.NewCustom(CustomStopped, StoppedEvent{
 		MessageID: m.ID, DroppedToolCallIDs: res.callIDs(), ReasoningDropped: res.reasoning.Len() > 0 && !res.reasoningDone,
 	}))
@@ -432,6 +441,7 @@ func (tr *turn) finish(end ending) (agui.Event, func()) {
 		if err := rt.st.PutMessage(tr.save, m); err != nil {
 			rt.log.Error("saving the interrupted answer", "thread", tid, "err", err)
 		}
+		rt.endLive(tid, tr.answer)
 		saveRun()
 	}
 }

@@ -8,10 +8,16 @@ import (
 	"github.com/juncture-app/juncture/agent/agui"
 )
 
-// AGUIEvent is the data of an "agui" event.
+// AGUIEvent is the data of an "agui" event. Seq is the event's place in
+// the broker's stream (a snapshot reflects every event up to its
+// ThreadView.EventSeq); Offset, on deltas, is where the delta's text
+// starts in its message, reasoning or call arguments, in UTF-16 code
+// units, so the window appends exactly the part it does not have.
 type AGUIEvent struct {
 	ThreadID string     `json:"threadId"`
 	Event    agui.Event `json:"event"`
+	Seq      uint64     `json:"seq"`
+	Offset   *int       `json:"offset,omitempty"`
 }
 
 // QueueEvent is the data of a "queue" event.
@@ -133,7 +139,12 @@ func Frame(env agent.Envelope) (string, any) {
 	case agent.EnvelopeQueue:
 		return "queue", QueueEvent{ThreadID: env.ThreadID, Queued: env.Queued}
 	case agent.EnvelopeAGUI:
-		return "agui", AGUIEvent{ThreadID: env.ThreadID, Event: env.Event}
+		ev := AGUIEvent{ThreadID: env.ThreadID, Event: env.Event, Seq: env.Seq}
+		if env.IsDelta() {
+			off := env.Offset
+			ev.Offset = &off
+		}
+		return "agui", ev
 	case agent.EnvelopeThreads:
 		return "threads", ThreadsEvent{ThreadID: env.ThreadID}
 	}

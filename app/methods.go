@@ -171,6 +171,11 @@ type ThreadView struct {
 	// Answered lists the waiting items (interrupt ids, client tool call
 	// ids) that already have a kept answer: the batch waits for the rest.
 	Answered []string `json:"answered"`
+	// EventSeq is the broker sequence number the view reflects: every
+	// event up to it is in the view (the answer being streamed included,
+	// as far as it got), so the window applies only the events after it
+	// (deltas by their offset; the others are idempotent).
+	EventSeq uint64 `json:"eventSeq"`
 }
 
 // GetThread returns a thread with its messages and live state.
@@ -181,10 +186,11 @@ func (a *App) GetThread(threadID string) (ThreadView, error) {
 	if err != nil {
 		return ThreadView{}, asError(err)
 	}
-	msgs, err := a.db.Messages(ctx, threadID)
+	snap, err := a.rt.Snapshot(ctx, threadID)
 	if err != nil {
 		return ThreadView{}, asError(err)
 	}
+	msgs := snap.Messages
 	st, err := a.rt.State(ctx, threadID, msgs)
 	if err != nil {
 		return ThreadView{}, asError(err)
@@ -192,7 +198,7 @@ func (a *App) GetThread(threadID string) (ThreadView, error) {
 	v := ThreadView{
 		Thread: t, Messages: msgs, Running: st.Running, RunID: st.RunID, Queued: st.Queued,
 		Interrupts: []agui.Interrupt{}, InterruptKinds: map[string]string{}, ClientTools: []history.ClientToolCall{},
-		ToolStates: st.ToolStates, Answered: st.Answered,
+		ToolStates: st.ToolStates, Answered: st.Answered, EventSeq: snap.Seq,
 	}
 	for _, it := range st.Items {
 		v.Interrupts = append(v.Interrupts, it.Interrupt)

@@ -12,6 +12,7 @@ import (
 	"io/fs"
 	"net"
 	"net/http"
+	"strconv"
 	"strings"
 	"time"
 
@@ -222,6 +223,12 @@ func appendFrame(buf []byte, id string, env agent.Envelope) []byte {
 		threadID, _ := json.Marshal(env.ThreadID)
 		buf = append(buf, `{"name":"agui","data":{"threadId":`...)
 		buf = append(buf, threadID...)
+		buf = append(buf, `,"seq":`...)
+		buf = strconv.AppendUint(buf, env.Seq, 10)
+		if env.IsDelta() {
+			buf = append(buf, `,"offset":`...)
+			buf = strconv.AppendInt(buf, int64(env.Offset), 10)
+		}
 		buf = append(buf, `,"event":`...)
 		buf = append(buf, env.EventJSON()...)
 		buf = append(buf, "}}\n\n"...)

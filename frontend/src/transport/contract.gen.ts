@@ -113,6 +113,8 @@ export interface Methods {
 export interface AGUIEvent {
   threadId: string;
   event: unknown;
+  seq: number;
+  offset?: number;
 }
 
 /** app.AnswerBatch */
@@ -421,6 +423,7 @@ export interface ThreadView {
   clientTools: ClientToolCall[];
   toolStates: Record<string, ToolState>;
   answered: string[];
+  eventSeq: number;
 }
 
 /** app.ThreadsEvent */
