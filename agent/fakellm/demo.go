@@ -107,6 +107,8 @@ func (d *demo) respond(req Request) Response {
 	case strings.Contains(strings.ToLower(user), "list files") || (words["list"] && words["files"]):
 		return d.tool(req, thinking, "Let me look at the files in the current folder.",
 			"list_files", map[string]any{"path": "."})
+	case words["count"] || words["numbered"]:
+		return d.answer(req, thinking, numberedWords(400))
 	case words["essay"] || words["story"] || words["long"]:
 		return d.answer(req, thinking, demoEssay)
 	case words["read"]:
@@ -334,6 +336,16 @@ func (d *demo) toolSummary(req Request, result RequestMessage) string {
 	}
 	return fmt.Sprintf("The `%s` tool returned:\n\n> %s\n\n%s Anything else you want me to do with it?",
 		name, first, more)
+}
+
+// numberedWords is "w001 w002 … wNNN": a stream whose every word says
+// where it belongs, so a test sees any hole or repeat in what is shown.
+func numberedWords(n int) string {
+	var b strings.Builder
+	for i := 1; i <= n; i++ {
+		fmt.Fprintf(&b, "w%03d ", i)
+	}
+	return strings.TrimSpace(b.String())
 }
 
 // toolCommand reads "/tool <name> [JSON object]": the demo calls any tool

@@ -59,6 +59,7 @@ func TestDemoAnswers(t *testing.T) {
 		{say: `/tool everything__echo {"message":"hi"}`, tool: "everything__echo", args: `{"message":"hi"}`},
 		{say: "/tool edge__roots", tool: "edge__roots", args: `{}`},
 		{say: "/tool edge__echo not json", content: "Write `/tool <name>"},
+		{say: "count to four hundred", content: "w001 w002 w003"},
 	} {
 		r := collect(t, t.Context(), c, demoParams(openai.UserMessage(tc.say)))
 		if r.err != nil {

@@ -62,7 +62,7 @@ async function openThread(title: string) {
 
 function emit(t: FakeTransport, threadId: string, events: AguiEvent[]) {
   act(() => {
-    for (const event of events) t.emit('agui', { threadId, event });
+    for (const event of events) t.emit('agui', { threadId, event, seq: 0 });
   });
 }
 
@@ -251,21 +251,28 @@ describe('App', () => {
         role: 'assistant',
         content: '',
         status: 'error',
-        error: '401 Unauthorized: Incorrect API key provided',
+        error: 'endpoint answered 401: Incorrect API key provided',
         createdAt: 1,
       },
     ];
     emit(t, 'th-1', fixtures.runError);
-    await screen.findByText('401 Unauthorized: Incorrect API key provided');
-    expect(screen.getAllByRole('alert').some((a) => a.textContent?.includes('The model endpoint returned an error.'))).toBe(true);
+    await screen.findByText('Incorrect API key provided');
     await waitFor(() => expect(t.callsOf('GetThread')).toHaveLength(2));
-    expect(screen.getByText('401 Unauthorized: Incorrect API key provided')).toBeTruthy();
-    expect(screen.getByText(/The last turn failed\./)).toBeTruthy();
+    // Said once, in the message: what happened, the endpoint's words, a way to Settings.
+    const alerts = screen.getAllByRole('alert').filter((a) => a.textContent?.includes('Incorrect API key provided'));
+    expect(alerts).toHaveLength(1);
+    expect(alerts[0]!.textContent).toContain('The model endpoint answered with an error (HTTP 401).');
+    expect(alerts[0]!.textContent).toContain('Check the API key in Settings.');
+    expect(screen.queryByText(/The last turn failed\./)).toBeNull();
+    fireEvent.click(within(alerts[0]!).getByRole('button', { name: 'Open Settings' }));
+    await screen.findByRole('heading', { name: 'Settings' });
   });
 
   it('disables the composer with an explanation when no model is configured', async () => {
     setup({}, { ...STATUS, configured: false, problem: 'No model endpoint is set.' });
-    await screen.findByText('No model endpoint is set.');
+    // The empty chat says it too (and the composer's own note is hidden then, EmptyState.css).
+    expect(await screen.findByRole('heading', { name: 'Connect a model to start' })).toBeTruthy();
+    await screen.findAllByText('No model endpoint is set.');
     expect((screen.getByLabelText('Message') as HTMLTextAreaElement).disabled).toBe(true);
     fireEvent.click(screen.getByRole('button', { name: 'Open settings' }));
     await screen.findByRole('heading', { name: 'Settings' });
@@ -463,7 +470,7 @@ describe('App', () => {
     expect(msgHit!.querySelector('.search-hit-snippet')?.textContent).toBe('Juncture: The write_file tools are fast, see the docs');
   });
 
-  it('delete hides the thread with an Undo toast and calls DeleteThread only after ~5 s', async () => {
+  it('delete hides the thread with an Undo toast and calls DeleteThread only after ~10 s', async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
     const { t } = setup({ 'th-1': emptyView(thread('th-1', 'Keep me')), 'th-2': emptyView(thread('th-2', 'Drop me')) });
     await screen.findByRole('button', { name: 'Drop me' });
@@ -473,14 +480,14 @@ describe('App', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Undo' }));
     expect(screen.getByRole('button', { name: 'Drop me' })).toBeTruthy();
     await act(async () => {
-      vi.advanceTimersByTime(6000);
+      vi.advanceTimersByTime(11000);
     });
     expect(t.callsOf('DeleteThread')).toEqual([]);
 
     fireEvent.click(screen.getByRole('button', { name: 'Options for Drop me' }));
     fireEvent.click(screen.getByRole('menuitem', { name: 'Delete' }));
     await act(async () => {
-      vi.advanceTimersByTime(4000);
+      vi.advanceTimersByTime(9000);
     });
     expect(t.callsOf('DeleteThread')).toEqual([]);
     await act(async () => {

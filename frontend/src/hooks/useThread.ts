@@ -42,7 +42,7 @@ export function useThread(transport: Transport, onThreadCreated?: (t: Thread) =>
   const [state, dispatch] = useReducer(threadReducer, null, () => emptyThreadState(null));
   const [loadError, setLoadError] = useState<JunctureError | null>(null);
   const threadRef = useRef<string | null>(null);
-  const loadingRef = useRef<{ id: string; pending: AguiEvent[] } | null>(null);
+  const loadingRef = useRef<{ id: string; pending: { event: AguiEvent; seq: number }[] } | null>(null);
   const stateRef = useRef(state);
   stateRef.current = state;
   const createdRef = useRef(onThreadCreated);
@@ -53,19 +53,25 @@ export function useThread(transport: Transport, onThreadCreated?: (t: Thread) =>
   const load = useCallback(
     async (id: string, keepError = false) => {
       batcher.flush();
-      const loading = { id, pending: [] as AguiEvent[] };
+      const loading = { id, pending: [] as { event: AguiEvent; seq: number }[] };
       loadingRef.current = loading;
       try {
+        // Browser mode: a snapshot taken before the event stream is open
+        // could miss the events in between (a page just reloaded).
+        if (transport.ready) await Promise.race([transport.ready(), new Promise((r) => setTimeout(r, 3000))]);
         const view = await transport.call('GetThread', id);
         if (loadingRef.current !== loading || threadRef.current !== id) return;
         loadingRef.current = null;
         setLoadError(null);
-        dispatch({ type: 'load', view, pending: loading.pending, keepError });
+        // The view reflects every event up to view.eventSeq (the answer
+        // being streamed included): only later events are applied to it.
+        const after = loading.pending.filter((p) => !view.eventSeq || p.seq > view.eventSeq).map((p) => p.event);
+        dispatch({ type: 'load', view, pending: after, keepError });
       } catch (e) {
         if (loadingRef.current !== loading) return;
         loadingRef.current = null;
         setLoadError(toJunctureError(e));
-        if (loading.pending.length) dispatch({ type: 'events', events: loading.pending });
+        if (loading.pending.length) dispatch({ type: 'events', events: loading.pending.map((p) => p.event) });
       }
     },
     [transport, batcher],
@@ -86,9 +92,9 @@ export function useThread(transport: Transport, onThreadCreated?: (t: Thread) =>
 
   // Live events for the open thread.
   useEffect(() => {
-    const offAgui = transport.subscribe('agui', ({ threadId: t, event }) => {
+    const offAgui = transport.subscribe('agui', ({ threadId: t, event, seq }) => {
       if (t !== threadRef.current) return;
-      if (loadingRef.current) loadingRef.current.pending.push(event);
+      if (loadingRef.current) loadingRef.current.pending.push({ event, seq });
       else batcher.push(event);
     });
     const offQueue = transport.subscribe('queue', ({ threadId: t, queued }) => {

@@ -25,6 +25,11 @@ export const animationFrameScheduler: FrameScheduler = {
   },
 };
 
+/** Whether delta b continues delta a exactly (or either has no offset). */
+function contiguous(a: { delta: string; offset?: number }, b: { offset?: number }): boolean {
+  return a.offset === undefined || b.offset === undefined || b.offset === a.offset + a.delta.length;
+}
+
 /** Merges adjacent deltas of the same entity (order is preserved). */
 export function coalesce(events: readonly AguiEvent[]): AguiEvent[] {
   const out: AguiEvent[] = [];
@@ -34,7 +39,8 @@ export function coalesce(events: readonly AguiEvent[]): AguiEvent[] {
       if (
         e.type === 'TEXT_MESSAGE_CONTENT' &&
         last.type === 'TEXT_MESSAGE_CONTENT' &&
-        last.messageId === e.messageId
+        last.messageId === e.messageId &&
+        contiguous(last, e)
       ) {
         out[out.length - 1] = { ...last, delta: last.delta + e.delta };
         continue;
@@ -42,12 +48,13 @@ export function coalesce(events: readonly AguiEvent[]): AguiEvent[] {
       if (
         e.type === 'REASONING_MESSAGE_CONTENT' &&
         last.type === 'REASONING_MESSAGE_CONTENT' &&
-        last.messageId === e.messageId
+        last.messageId === e.messageId &&
+        contiguous(last, e)
       ) {
         out[out.length - 1] = { ...last, delta: last.delta + e.delta };
         continue;
       }
-      if (e.type === 'TOOL_CALL_ARGS' && last.type === 'TOOL_CALL_ARGS' && last.toolCallId === e.toolCallId) {
+      if (e.type === 'TOOL_CALL_ARGS' && last.type === 'TOOL_CALL_ARGS' && last.toolCallId === e.toolCallId && contiguous(last, e)) {
         out[out.length - 1] = { ...last, delta: last.delta + e.delta };
         continue;
       }

@@ -117,6 +117,7 @@ function toolDeltaId(e: AguiEvent): string | undefined {
  * arrived while the call was in flight.
  */
 export function loadView(prev: ThreadState, view: ThreadView, pending: readonly AguiEvent[], keepError: boolean): ThreadState {
+  if (view.eventSeq) return loadExact(prev, view, pending, keepError);
   const s = stateFromView(view, keepError ? prev : undefined);
   const same = prev.threadId === view.thread.id;
   let resync = false;
@@ -241,4 +242,28 @@ export function loadView(prev: ThreadState, view: ThreadView, pending: readonly 
   }
   const next = reduceEvents(s, keep);
   return resync && !next.needsResync ? { ...next, needsResync: true } : next;
+}
+
+/**
+ * The load when the view says which events it reflects (`eventSeq`, every
+ * Juncture since snapshots carry the answer being streamed): the view is
+ * exact up to there, `pending` holds only the events after it (useThread
+ * filters by seq), and their deltas merge by offset. The live view before
+ * the load adds nothing: it is older than the snapshot.
+ */
+function loadExact(prev: ThreadState, view: ThreadView, pending: readonly AguiEvent[], keepError: boolean): ThreadState {
+  const s = stateFromView(view, keepError ? prev : undefined);
+  for (const m of s.messages) {
+    if (m.status !== 'streaming' || m.role !== 'assistant') continue;
+    // The answer's reasoning streams under "<id>-reasoning" (agent/stream.go).
+    s.reasoningTarget = { ...s.reasoningTarget, [`${m.id}-reasoning`]: m.id };
+    m.reasoningStreaming = m.content === '' && m.toolCallIds.length === 0 && m.reasoning !== '';
+    for (const id of m.toolCallIds) {
+      const t = s.toolCalls[id];
+      if (t) s.toolCalls[id] = { ...t, argsComplete: false };
+    }
+  }
+  const local = prev.threadId === view.thread.id ? prev.messages.filter((m) => m.local && !s.messages.some((x) => x.id === m.id)) : [];
+  if (local.length) s.messages = [...s.messages, ...local];
+  return pending.length ? reduceEvents(s, pending) : s;
 }

@@ -4,6 +4,7 @@
 import type { AguiEvent } from '../transport/agui';
 import { Draft, asRole, newMessage } from './draft';
 import type { UIMessage } from './types';
+import { mergeDelta } from './deltas';
 
 /** The last message if it is a reasoning placeholder that an answer can adopt. */
 export function adoptablePlaceholder(d: Draft): number {
@@ -95,7 +96,11 @@ export function applyTextEvent(d: Draft, e: TextEvent, ts: number): void {
         m.partial = true;
         d.s.needsResync = true;
       }
-      if (e.delta) m.content += e.delta;
+      if (e.delta) {
+        const r = mergeDelta(m.content, e.delta, e.offset);
+        m.content = r.text;
+        if (r.gap) d.s.needsResync = true;
+      }
       return;
     }
     case 'TEXT_MESSAGE_END': {
@@ -128,7 +133,9 @@ export function applyTextEvent(d: Draft, e: TextEvent, ts: number): void {
     }
     case 'REASONING_MESSAGE_CONTENT': {
       const m = reasoningMessage(d, e.messageId, ts);
-      m.reasoning += e.delta;
+      const r = mergeDelta(m.reasoning, e.delta, e.offset);
+      m.reasoning = r.text;
+      if (r.gap) d.s.needsResync = true;
       m.reasoningStreaming = true;
       return;
     }

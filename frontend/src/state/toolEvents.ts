@@ -6,6 +6,7 @@ import { isObject } from '../transport/json';
 import { Draft, TERMINAL_TOOL_STATES, newMessage } from './draft';
 import { adopt, adoptablePlaceholder } from './textEvents';
 import type { PendingClientTool, ToolCallView, UIMessage } from './types';
+import { mergeDelta } from './deltas';
 
 /** The assistant message a tool call belongs to (created when needed). */
 function toolParent(d: Draft, parentId: string | undefined, toolCallId: string, ts: number): UIMessage {
@@ -110,7 +111,9 @@ export function applyToolEvent(d: Draft, e: ToolEvent, ts: number): void {
         t = startTool(d, e.toolCallId, '', undefined, ts);
         d.s.needsResync = true;
       }
-      t.args += e.delta;
+      const r = mergeDelta(t.args, e.delta, e.offset);
+      t.args = r.text;
+      if (r.gap) d.s.needsResync = true;
       return;
     }
     case 'TOOL_CALL_END': {

@@ -47,6 +47,7 @@ export function bigThreadView(id: string, n: number): ThreadView {
     clientTools: [],
     toolStates: {},
     answered: [],
+    eventSeq: 0,
   };
 }
 
@@ -61,6 +62,7 @@ export function emptyView(t: Thread): ThreadView {
     clientTools: [],
     toolStates: {},
     answered: [],
+    eventSeq: 0,
   };
 }
 

@@ -30,23 +30,26 @@ interface Base {
   metadata?: Record<string, unknown>;
 }
 
+// `offset` on the three delta events is not AG-UI's: Juncture's envelope
+// carries where the delta starts in its text (UTF-16 code units), and the
+// transport copies it here so the reducer appends exactly what it lacks.
 export type AguiEvent = Base &
   (
     | { type: 'RUN_STARTED'; threadId: string; runId: string; parentRunId?: string }
     | { type: 'RUN_FINISHED'; threadId: string; runId: string; outcome: RunOutcome }
     | { type: 'RUN_ERROR'; message: string; code?: string }
     | { type: 'TEXT_MESSAGE_START'; messageId: string; role: string }
-    | { type: 'TEXT_MESSAGE_CONTENT'; messageId: string; delta: string }
+    | { type: 'TEXT_MESSAGE_CONTENT'; messageId: string; delta: string; offset?: number }
     | { type: 'TEXT_MESSAGE_END'; messageId: string }
     | { type: 'TEXT_MESSAGE_CHUNK'; messageId?: string; role?: string; delta: string }
     | { type: 'REASONING_START'; messageId: string }
     | { type: 'REASONING_MESSAGE_START'; messageId: string }
-    | { type: 'REASONING_MESSAGE_CONTENT'; messageId: string; delta: string }
+    | { type: 'REASONING_MESSAGE_CONTENT'; messageId: string; delta: string; offset?: number }
     | { type: 'REASONING_MESSAGE_END'; messageId: string }
     | { type: 'REASONING_MESSAGE_CHUNK'; messageId?: string; delta: string }
     | { type: 'REASONING_END'; messageId: string }
     | { type: 'TOOL_CALL_START'; toolCallId: string; toolCallName: string; parentMessageId?: string }
-    | { type: 'TOOL_CALL_ARGS'; toolCallId: string; delta: string }
+    | { type: 'TOOL_CALL_ARGS'; toolCallId: string; delta: string; offset?: number }
     | { type: 'TOOL_CALL_END'; toolCallId: string }
     | {
         type: 'TOOL_CALL_CHUNK';

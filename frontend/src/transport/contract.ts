@@ -342,6 +342,7 @@ export function parseThreadView(u: unknown): ThreadView {
     messages: arr(u, 'messages').map(parseMessage),
     running: bool(u, 'running'),
     queued: isStringArray(u.queued) ? u.queued : [],
+    eventSeq: typeof u.eventSeq === 'number' ? u.eventSeq : 0,
     interrupts: parseInterrupts(u.interrupts),
     interruptKinds,
     clientTools: arr(u, 'clientTools')

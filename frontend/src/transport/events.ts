@@ -32,9 +32,11 @@ export function parseEventData<N extends ServerEventName>(name: N, data: unknown
   switch (name) {
     case 'agui': {
       if (!isObject(data) || !isString(data.threadId)) return null;
-      const event = parseAguiEvent(data.event);
-      if (!event) return null;
-      const v: EventMap['agui'] = { threadId: data.threadId, event };
+      const parsed = parseAguiEvent(data.event);
+      if (!parsed) return null;
+      const seq = typeof data.seq === 'number' ? data.seq : 0;
+      const event = typeof data.offset === 'number' ? withOffset(parsed, data.offset) : parsed;
+      const v: EventMap['agui'] = { threadId: data.threadId, event, seq };
       return v as EventMap[N];
     }
     case 'threads': {
@@ -54,6 +56,18 @@ export function parseEventData<N extends ServerEventName>(name: N, data: unknown
     }
     default:
       return null;
+  }
+}
+
+/** A delta event with the offset its envelope gave (other events as they are). */
+function withOffset(e: AguiEvent, offset: number): AguiEvent {
+  switch (e.type) {
+    case 'TEXT_MESSAGE_CONTENT':
+    case 'REASONING_MESSAGE_CONTENT':
+    case 'TOOL_CALL_ARGS':
+      return { ...e, offset };
+    default:
+      return e;
   }
 }
 
