@@ -2,6 +2,7 @@ package agent
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/juncture-app/juncture/agent/agui"
 	"github.com/juncture-app/juncture/agent/history"
@@ -105,7 +106,26 @@ func (tr *turn) runCalls(msg history.Message, calls []history.ToolCall, ds map[s
 // editedNote is what the model reads before the result of a call whose
 // arguments the person edited before approving.
 func editedNote(args string) string {
-	return "The person edited the arguments before approving; the tool ran with " + args + ".\n\n"
+	return editedPrefix + args + ".\n\n"
+}
+
+const editedPrefix = "The person edited the arguments before approving; the tool ran with "
+
+// EditedArgsOf returns, by call id, the arguments the person edited and a
+// call ran with (read back from its result's note), so a reloaded window
+// shows what ran.
+func EditedArgsOf(msgs []history.Message) map[string]string {
+	out := map[string]string{}
+	for _, m := range msgs {
+		if m.Role != history.RoleTool || !strings.HasPrefix(m.Content, editedPrefix) {
+			continue
+		}
+		rest := m.Content[len(editedPrefix):]
+		if i := strings.Index(rest, ".\n\n"); i > 0 {
+			out[m.ToolCallID] = rest[:i]
+		}
+	}
+	return out
 }
 
 // handOff ends the run with the window's actions pending.
@@ -198,7 +218,12 @@ func (tr *turn) runTool(call history.ToolCall, note string) *ask {
 		result(res, stateOf(res))
 		return nil
 	}
-	rt.emit(tr.run.ThreadID, agui.NewCustom(CustomToolState, ToolStateEvent{ToolCallID: call.ID, State: ToolRunning}))
+	running := ToolStateEvent{ToolCallID: call.ID, State: ToolRunning}
+	if note != "" {
+		// The window shows what runs, not the model's original.
+		running.Arguments, running.Edited = string(prepared.Args), true
+	}
+	rt.emit(tr.run.ThreadID, agui.NewCustom(CustomToolState, running))
 	return tr.runLive(tr.startCall(call, prepared, exec), call, note)
 }
 
@@ -234,6 +259,8 @@ func (tr *turn) markInterrupted(msg history.Message) {
 		tr.rt.log.Error("marking the answer interrupted", "err", err)
 	}
 	tr.marked = true
+	// The window shows the mark (and Continue) now, not after a reload.
+	tr.rt.emit(tr.run.ThreadID, agui.NewCustom(CustomStopped, StoppedEvent{MessageID: msg.ID, DroppedToolCallIDs: []string{}}))
 }
 
 // parkOrGoOn pauses the run on a question a running call asked, or, when

@@ -62,6 +62,9 @@ type ThreadState struct {
 	ClientTools []history.ClientToolCall
 	ToolStates  map[string]ToolState
 	Answered    []string // interrupt ids and client tool call ids
+	// EditedArgs are the arguments calls ran with after the person edited
+	// them, by call id.
+	EditedArgs map[string]string
 }
 
 // State returns the thread's live state over its stored messages msgs.
@@ -71,7 +74,7 @@ type ThreadState struct {
 // continuation), so it has no state rather than "interrupted".
 func (rt *Runtime) State(ctx context.Context, threadID string, msgs []history.Message) (ThreadState, error) {
 	running, runID := rt.Running(threadID)
-	s := ThreadState{Running: running, RunID: runID, Queued: rt.Queued(threadID), ToolStates: ToolStatesOf(msgs, running), Answered: []string{}}
+	s := ThreadState{Running: running, RunID: runID, Queued: rt.Queued(threadID), ToolStates: ToolStatesOf(msgs, running), Answered: []string{}, EditedArgs: EditedArgsOf(msgs)}
 	var err error
 	if s.Items, err = rt.PendingItems(ctx, threadID); err != nil {
 		return ThreadState{}, err

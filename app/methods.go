@@ -176,6 +176,9 @@ type ThreadView struct {
 	// as far as it got), so the window applies only the events after it
 	// (deltas by their offset; the others are idempotent).
 	EventSeq uint64 `json:"eventSeq"`
+	// EditedArgs are the arguments calls ran with after the person edited
+	// them on the approval card, by call id (the message keeps the model's).
+	EditedArgs map[string]string `json:"editedArgs"`
 }
 
 // GetThread returns a thread with its messages and live state.
@@ -198,7 +201,7 @@ func (a *App) GetThread(threadID string) (ThreadView, error) {
 	v := ThreadView{
 		Thread: t, Messages: msgs, Running: st.Running, RunID: st.RunID, Queued: st.Queued,
 		Interrupts: []agui.Interrupt{}, InterruptKinds: map[string]string{}, ClientTools: []history.ClientToolCall{},
-		ToolStates: st.ToolStates, Answered: st.Answered, EventSeq: snap.Seq,
+		ToolStates: st.ToolStates, Answered: st.Answered, EventSeq: snap.Seq, EditedArgs: st.EditedArgs,
 	}
 	for _, it := range st.Items {
 		v.Interrupts = append(v.Interrupts, it.Interrupt)

@@ -41,10 +41,15 @@ export const ToolBlock = memo(function ToolBlock({ tool }: { tool: ToolCallView 
           </span>
           {mcp && <span className="tool-server">{mcp.serverTitle}</span>}
           {summary && <span className="tool-summary mono">{summary}</span>}
+          {tool.edited && (
+            <span className="tool-edited" title="You edited the arguments before allowing the call: this is what ran">
+              edited
+            </span>
+          )}
           <ToolStatusChip state={state} />
         </summary>
         <div className="tool-body">
-          <div className="tool-section-label">Arguments</div>
+          <div className="tool-section-label">{tool.edited ? 'Arguments (as you edited them: what ran)' : 'Arguments'}</div>
           <pre className="tool-pre mono">{args || '{}'}</pre>
           {tool.result !== undefined && (
             <details className="tool-result" open={tool.isError}>

@@ -64,3 +64,20 @@ describe('loading a view that says which events it reflects', () => {
     expect(s.needsResync).toBeFalsy();
   });
 });
+
+describe('edited arguments', () => {
+  it('shows what ran after a reload (ThreadView.editedArgs)', () => {
+    const view = {
+      ...emptyView(thread('th', 'Edit')),
+      eventSeq: 5,
+      editedArgs: { c1: '{"path":"mine.txt"}' },
+      messages: [
+        { id: 'a', threadId: 'th', role: 'assistant' as const, content: '', toolCalls: [{ id: 'c1', name: 'write_file', arguments: '{"path":"model.txt"}' }], status: 'complete' as const, createdAt: 1 },
+        { id: 'r', threadId: 'th', role: 'tool' as const, content: 'done', toolCallId: 'c1', status: 'complete' as const, createdAt: 2 },
+      ],
+    };
+    const s = loadView(emptyThreadState('th'), view, [], false);
+    expect(s.toolCalls.c1?.args).toBe('{"path":"mine.txt"}');
+    expect(s.toolCalls.c1?.edited).toBe(true);
+  });
+});

@@ -51,6 +51,11 @@ export function stateFromView(view: ThreadView, prev?: ThreadState): ThreadState
     if (m.role === 'assistant' && m.status === 'complete' && m.content.endsWith(INTERRUPT_MARKER)) u.status = 'interrupted';
     for (const c of m.toolCalls ?? []) {
       const t: ToolCallView = { id: c.id, name: c.name, args: c.arguments, argsComplete: true, messageId: m.id };
+      const ran = view.editedArgs[c.id];
+      if (ran !== undefined) {
+        t.args = ran;
+        t.edited = true;
+      }
       if (m.runId) t.runId = m.runId;
       const r = results.get(c.id);
       if (r) {

@@ -220,6 +220,7 @@ describe('threadReducer streaming details', () => {
 describe('load from GetThread', () => {
   const view: ThreadView = {
     eventSeq: 0,
+    editedArgs: {},
     thread: { id: 'th-1', title: 'Todo', pinned: false, createdAt: 1, updatedAt: 2 },
     messages: [
       { id: 'u', threadId: 'th-1', role: 'user', content: 'copy it', status: 'complete', createdAt: 1 },
@@ -412,6 +413,7 @@ describe('load from GetThread', () => {
 describe('protocol state owned by Go', () => {
   const base: ThreadView = {
     eventSeq: 0,
+    editedArgs: {},
     thread: { id: 'th-1', title: 'T', pinned: false, createdAt: 1, updatedAt: 1 },
     messages: [],
     running: false,

@@ -29,6 +29,8 @@ export interface ToolCallView {
   progress?: ToolProgress;
   /** What the result holds besides its text (images, links, structured data), with the final state. */
   parts?: ToolPart[];
+  /** The person edited the arguments before allowing the call: `args` are what ran. */
+  edited?: true;
 }
 
 export interface UIMessage {

@@ -48,6 +48,7 @@ export function bigThreadView(id: string, n: number): ThreadView {
     toolStates: {},
     answered: [],
     eventSeq: 0,
+    editedArgs: {},
   };
 }
 
@@ -63,6 +64,7 @@ export function emptyView(t: Thread): ThreadView {
     toolStates: {},
     answered: [],
     eventSeq: 0,
+    editedArgs: {},
   };
 }
 

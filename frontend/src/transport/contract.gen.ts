@@ -424,6 +424,7 @@ export interface ThreadView {
   toolStates: Record<string, ToolState>;
   answered: string[];
   eventSeq: number;
+  editedArgs: Record<string, string>;
 }
 
 /** app.ThreadsEvent */

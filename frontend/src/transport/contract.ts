@@ -343,6 +343,7 @@ export function parseThreadView(u: unknown): ThreadView {
     running: bool(u, 'running'),
     queued: isStringArray(u.queued) ? u.queued : [],
     eventSeq: typeof u.eventSeq === 'number' ? u.eventSeq : 0,
+    editedArgs: stringMap(u.editedArgs) ?? {},
     interrupts: parseInterrupts(u.interrupts),
     interruptKinds,
     clientTools: arr(u, 'clientTools')

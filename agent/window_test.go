@@ -1,0 +1,76 @@
+package agent_test
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/juncture-app/juncture/agent"
+	"github.com/juncture-app/juncture/agent/agui"
+	"github.com/juncture-app/juncture/agent/history"
+)
+
+// Stop while an approval waits marks the answer interrupted in the store
+// and tells the window at once (juncture.stopped), so Continue and
+// Regenerate show without a reload.
+func TestStopWhileAnApprovalWaitsTellsTheWindow(t *testing.T) {
+	t.Parallel()
+	m := newScriptedModel(reply(sText("I will echo."), sCall(0, "call-1", "gated_echo", `{"text":"hi"}`)))
+	s := newScripted(t, m)
+	s.send("th-1", "go")
+	finished(t, s.terminal(), agui.OutcomeInterrupt)
+	s.rt.Interrupt("th-1")
+	var stopped *agent.StoppedEvent
+	for stopped == nil {
+		env := s.next(5e9)
+		if c, ok := env.Event.(*agui.Custom); ok && c.Name == agent.CustomStopped {
+			var ev agent.StoppedEvent
+			if err := json.Unmarshal(c.Value, &ev); err != nil {
+				t.Fatal(err)
+			}
+			stopped = &ev
+		}
+	}
+	s.idle("th-1")
+	var answer history.Message
+	for _, msg := range s.messages("th-1") {
+		if msg.Role == history.RoleAssistant {
+			answer = msg
+		}
+	}
+	if stopped.MessageID != answer.ID || answer.Status != history.StatusInterrupted {
+		t.Fatalf("stopped %+v for %+v", stopped, answer)
+	}
+}
+
+// A call the person edited before allowing runs with the edited arguments,
+// and the window is told so (running state with the arguments, edited)
+// and, after a reload, reads them from the thread state.
+func TestEditedArgumentsAreWhatTheWindowShows(t *testing.T) {
+	t.Parallel()
+	m := newScriptedModel(reply(sCall(0, "call-1", "gated_echo", `{"text":"model"}`)), reply(sText("ok")))
+	s := newScripted(t, m)
+	s.send("th-1", "go")
+	rf := finished(t, s.terminal(), agui.OutcomeInterrupt)
+	it := rf.Outcome.Interrupts[0]
+	if err := resumeRun(s.rt, t.Context(), "th-1", rf.RunID, []agui.ResumeEntry{{InterruptID: it.ID, Status: "resolved",
+		Payload: json.RawMessage(`{"approved":true,"editedArgs":{"text":"person"}}`)}}, ""); err != nil {
+		t.Fatal(err)
+	}
+	var running *agent.ToolStateEvent
+	for running == nil {
+		env := s.next(5e9)
+		if c, ok := env.Event.(*agui.Custom); ok && c.Name == agent.CustomToolState {
+			var ev agent.ToolStateEvent
+			if json.Unmarshal(c.Value, &ev) == nil && ev.State == agent.ToolRunning {
+				running = &ev
+			}
+		}
+	}
+	if !running.Edited || running.Arguments != `{"text":"person"}` {
+		t.Fatalf("running state %+v", running)
+	}
+	s.idle("th-1")
+	if got := agent.EditedArgsOf(s.messages("th-1")); got["call-1"] != `{"text":"person"}` || len(got) != 1 {
+		t.Fatalf("edited args after a reload: %v", got)
+	}
+}
