@@ -201,7 +201,10 @@ type Input struct {
 	MessageID string
 
 	// Set by the runtime for runs that are not plain turns.
-	kind      inputKind
+	kind inputKind
+	// continues: the turn continues the interrupted last answer in place
+	// (ContinueAnswer): no message of the person, the answer grows.
+	continues bool
 	decisions map[string]decision // kindResume, by tool call id
 	hooks     []decision          // kindResume: middleware answers
 	refusal   *agui.RunError      // kindRefused

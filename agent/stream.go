@@ -15,7 +15,8 @@ type streamResult struct {
 	createdAt              int64
 	text                   strings.Builder
 	reasoning              strings.Builder
-	textLen, reasoningLen  int // in UTF-16 code units: the next delta's Offset
+	textLen, reasoningLen  int  // in UTF-16 code units: the next delta's Offset
+	textStarted            bool // TEXT_MESSAGE_START was sent (once per answer)
 	reasoningDone          bool
 	calls                  []*callBuf // in index order of first appearance
 	emitted                bool       // anything reached the person (no silent retry then)
@@ -61,8 +62,19 @@ func (r *streamResult) message(st history.Status) history.Message {
 // stream runs one model call, emitting its events live. On Stop it closes
 // every open event at once and returns with stopped set; the stream reader
 // is left to wind down on its own (its request context is cancelled).
-func (tr *turn) stream(req model.Request, msgID string, used map[string]bool) *streamResult {
+func (tr *turn) stream(req model.Request, msgID string, used map[string]bool, prefill *history.Message) *streamResult {
 	res := &streamResult{msgID: msgID, threadID: tr.run.ThreadID, runID: tr.run.ID, createdAt: tr.rt.now()}
+	if prefill != nil {
+		// Continue in place: the answer so far, without its mark, and its
+		// reasoning (done: a continuation adds no second span).
+		text, _ := history.StripMarker(prefill.Content)
+		res.text.WriteString(text)
+		res.textLen = utf16Len(text)
+		res.reasoning.WriteString(prefill.Reasoning)
+		res.reasoningLen = utf16Len(prefill.Reasoning)
+		res.reasoningDone = prefill.Reasoning != ""
+		res.createdAt = prefill.CreatedAt
+	}
 	if used == nil {
 		used = map[string]bool{}
 	}
@@ -234,9 +246,9 @@ func (s *streamer) text(delta string) {
 		return
 	}
 	s.closeReasoning(true)
-	if !s.textOpen && s.res.text.Len() == 0 {
+	if !s.textOpen && !s.res.textStarted {
 		s.emit(agui.NewTextStart(s.res.msgID))
-		s.textOpen = true
+		s.textOpen, s.res.textStarted = true, true
 	}
 	if s.textOpen {
 		s.lv.mu.Lock()

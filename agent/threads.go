@@ -6,10 +6,12 @@ package agent
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
 	"github.com/juncture-app/juncture/agent/agui"
+	"github.com/juncture-app/juncture/agent/history"
 )
 
 // waitSettled waits while the thread's run is finishing (its terminal
@@ -41,6 +43,51 @@ func (rt *Runtime) SendInput(ctx context.Context, threadID, text string) (queued
 	}
 	_, queued, err = rt.Start(ctx, Input{ThreadID: threadID, Text: text})
 	return queued, err
+}
+
+// ContinueInstruction is what the model reads (never stored or shown)
+// when it is asked to go on with an answer the person stopped.
+const ContinueInstruction = "Continue your previous answer exactly where it stopped. Do not repeat anything you already wrote and do not comment on the interruption."
+
+// ErrNothingToContinue is returned by ContinueAnswer when the thread's last
+// message is not an answer the person stopped.
+var ErrNothingToContinue = errors.New("agent: the last answer was not interrupted; there is nothing to continue")
+
+// ContinueAnswer continues the thread's interrupted last answer in place:
+// no message of the person is added; the model is asked to go on from
+// where it stopped, its text streams into the same message (the
+// "interrupted" mark goes away), and Stop marks it again. It refuses
+// while a turn runs (ErrBusy) and when the last message is not an
+// interrupted answer without tool calls (ErrNothingToContinue).
+func (rt *Runtime) ContinueAnswer(ctx context.Context, threadID string) (runID string, err error) {
+	if running, _ := rt.Running(threadID); running {
+		return "", ErrBusy
+	}
+	if _, err := continuable(ctx, rt.st, threadID); err != nil {
+		return "", err
+	}
+	runID, queued, err := rt.Start(ctx, Input{ThreadID: threadID, continues: true})
+	if err == nil && queued {
+		return "", ErrBusy
+	}
+	return runID, err
+}
+
+// continuable returns the thread's last message if it is an interrupted
+// answer without tool calls.
+func continuable(ctx context.Context, st MessageStore, threadID string) (history.Message, error) {
+	msgs, err := st.Messages(ctx, threadID)
+	if err != nil {
+		return history.Message{}, err
+	}
+	if len(msgs) == 0 {
+		return history.Message{}, ErrNothingToContinue
+	}
+	last := msgs[len(msgs)-1]
+	if last.Role != history.RoleAssistant || last.Status != history.StatusInterrupted || len(last.ToolCalls) > 0 {
+		return history.Message{}, ErrNothingToContinue
+	}
+	return last, nil
 }
 
 // Start starts a turn for in, or queues it when the thread is busy. It

@@ -60,6 +60,9 @@ type turn struct {
 	live *liveCall
 	// answer is the answer being streamed, shared with snapshots (live.go).
 	answer *liveAnswer
+	// prefill is the interrupted answer the turn's first model call
+	// continues in place (ContinueAnswer).
+	prefill *history.Message
 }
 
 // runTurn runs one run and returns its terminal event (not yet emitted:
@@ -107,6 +110,13 @@ func (tr *turn) start(in Input) ending {
 	tr.loadRunState(in.kind == kindResume)
 	if err := rt.st.PutRun(tr.save, tr.run); err != nil {
 		return tr.fail(fmt.Errorf("saving the run: %w", err), "")
+	}
+	if in.continues {
+		last, err := continuable(tr.save, rt.st, tid)
+		if err != nil {
+			return tr.fail(err, "")
+		}
+		tr.prefill = &last
 	}
 	if in.kind != kindResume {
 		// New input while approvals, questions or client tools wait:
@@ -289,6 +299,12 @@ func (tr *turn) callModel() (history.Message, []history.ToolCall, ending) {
 	if rt.opts.ModelSeesImages != nil && rt.opts.ModelSeesImages() {
 		valid = history.WithToolImages(valid)
 	}
+	prefill := tr.prefill
+	tr.prefill = nil
+	if prefill != nil {
+		// Not stored: what the model reads to go on with its answer.
+		valid = append(valid, history.Message{Role: history.RoleUser, Content: ContinueInstruction, Status: history.StatusComplete})
+	}
 	req := model.Request{System: rt.opts.System, Messages: valid}
 	if tr.system != "" {
 		req.System = tr.system
@@ -302,8 +318,11 @@ func (tr *turn) callModel() (history.Message, []history.ToolCall, ending) {
 		req.Tools = append(req.Tools, askUserSpec)
 	}
 	msgID := NewID("msg")
+	if prefill != nil {
+		msgID = prefill.ID
+	}
 	for attempt := 1; ; attempt++ {
-		res := tr.stream(req, msgID, used)
+		res := tr.stream(req, msgID, used, prefill)
 		switch {
 		case res.stopped:
 			tr.stoppedWhileStreaming(res)

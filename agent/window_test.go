@@ -2,6 +2,7 @@ package agent_test
 
 import (
 	"encoding/json"
+	"errors"
 	"testing"
 
 	"github.com/juncture-app/juncture/agent"
@@ -73,4 +74,46 @@ func TestEditedArgumentsAreWhatTheWindowShows(t *testing.T) {
 	if got := agent.EditedArgsOf(s.messages("th-1")); got["call-1"] != `{"text":"person"}` || len(got) != 1 {
 		t.Fatalf("edited args after a reload: %v", got)
 	}
+}
+
+// Continue extends the interrupted answer in place: no message of the
+// person, one assistant message whose text goes on (the mark removed), and
+// the model read the answer so far and the instruction to go on.
+func TestContinueExtendsTheInterruptedAnswerInPlace(t *testing.T) {
+	t.Parallel()
+	m := newScriptedModel(reply(sText("The first half, "), sBlock()), reply(sText("and the second half.")))
+	s := newScripted(t, m)
+	s.send("th-1", "write")
+	for { // the answer's text, not the person's message
+		if tc, ok := s.until(agui.TypeTextMessageContent).(*agui.TextMessageContent); ok && tc.Delta == "The first half, " {
+			break
+		}
+	}
+	s.rt.Interrupt("th-1")
+	finished(t, s.terminal(), agui.OutcomeCancelled)
+	s.idle("th-1")
+	before := s.messages("th-1")
+	if _, err := s.rt.ContinueAnswer(t.Context(), "th-1"); err != nil {
+		t.Fatal(err)
+	}
+	finished(t, s.terminal(), agui.OutcomeSuccess)
+	s.idle("th-1")
+	after := s.messages("th-1")
+	if len(after) != len(before) {
+		t.Fatalf("%d messages before Continue, %d after", len(before), len(after))
+	}
+	last := after[len(after)-1]
+	if last.ID != before[len(before)-1].ID || last.Content != "The first half, and the second half." || last.Status != history.StatusComplete {
+		t.Fatalf("continued answer %+v", last)
+	}
+	req := m.Requests()[1]
+	if got := req.Messages[len(req.Messages)-1]; got.Role != history.RoleUser || got.Content != agent.ContinueInstruction {
+		t.Fatalf("the model's last message %+v", got)
+	}
+	// Nothing left to continue now.
+	if _, err := s.rt.ContinueAnswer(t.Context(), "th-1"); !errors.Is(err, agent.ErrNothingToContinue) {
+		t.Fatalf("a second Continue: %v", err)
+	}
+	s.assertValidHistory("th-1")
+	validateAGUI(t, s.sse("th-1"))
 }

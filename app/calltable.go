@@ -24,6 +24,7 @@ func (a *App) callTable() map[string]call {
 		"Status":               call0v(a.Status),
 		"SendInput":            call2(a.SendInput),
 		"Interrupt":            call1e(a.Interrupt),
+		"ContinueAnswer":       call1e(a.ContinueAnswer),
 		"RemoveQueued":         call2e(a.RemoveQueued),
 		"NewThread":            call0(a.NewThread),
 		"ListThreads":          call2(a.ListThreads),

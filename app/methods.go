@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -483,5 +484,20 @@ func (a *App) DeleteAllHistory() error {
 		return asError(err)
 	}
 	a.emit("threads", ThreadsEvent{})
+	return nil
+}
+
+// ContinueAnswer continues the thread's interrupted last answer in place
+// (no message of yours is added; the answer grows where it stopped).
+func (a *App) ContinueAnswer(threadID string) error {
+	if a.readOnly != "" {
+		return errorf(CodeUnavailable, "This is a read-only copy of a damaged database; answers cannot be continued.")
+	}
+	if _, err := a.rt.ContinueAnswer(a.bgCtx, threadID); err != nil {
+		if errors.Is(err, agent.ErrNothingToContinue) {
+			return errorf(CodeConflict, "The last answer was not stopped, so there is nothing to continue.")
+		}
+		return asError(err)
+	}
 	return nil
 }

@@ -7,7 +7,6 @@ import { bigThreadView, emptyView, thread } from './test/builders';
 import type { Status, ThreadView } from './transport/contract';
 import type { AguiEvent } from './transport/agui';
 import { fixtures } from './test/fixtures';
-import { CONTINUE_TEXT } from './components/ChatView';
 import { JunctureError } from './transport/errors';
 
 const STATUS: Status = { mode: 'desktop', configured: true, endpoint: 'http://127.0.0.1:11434/v1', model: 'llama3.1' };
@@ -232,11 +231,13 @@ describe('App', () => {
     await act(async () => {
       fireEvent.click(screen.getByRole('button', { name: 'Continue' }));
     });
-    expect(t.callsOf('SendInput')).toEqual([['th-1', CONTINUE_TEXT]]);
+    // Continue grows the answer in place: no message of the person.
+    expect(t.callsOf('ContinueAnswer')).toEqual([['th-1']]);
+    expect(t.callsOf('SendInput')).toEqual([]);
     await act(async () => {
       fireEvent.click(screen.getByRole('button', { name: /Regenerate/ }));
     });
-    expect(t.callsOf('SendInput')[1]).toEqual(['th-1', 'Write a poem']);
+    expect(t.callsOf('SendInput')[0]).toEqual(['th-1', 'Write a poem']);
   });
 
   it('shows an endpoint error message clearly', async () => {

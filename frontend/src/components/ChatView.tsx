@@ -15,8 +15,6 @@ import './ChatView.css';
 // not needed by an empty chat: loaded when a conversation is open.
 const InterruptPanel = lazy(() => import('./InterruptPanel').then((m) => ({ default: m.InterruptPanel })));
 
-export const CONTINUE_TEXT = 'Continue from where you stopped.';
-
 export interface ChatViewProps {
   ctrl: ThreadController;
   title: string;
@@ -37,8 +35,13 @@ function statusLine(ctrl: ThreadController, catalog: McpCatalog): string {
       return v.streaming ? 'Juncture is writing…' : 'Juncture is working…';
     }
     case 'awaiting-decisions': {
-      const open = v.actionable.filter((c) => !v.answered.has(c.interrupt.id)).length;
-      return open <= 1 ? 'Waiting for your decision' : `Waiting for ${open} decisions`;
+      // What still needs an answer: not answered, and still on Go's list of
+      // what the run waits for (it keeps each answer as it is given).
+      const waiting = new Set(v.waiting);
+      const open = v.actionable.filter((c) => !v.answered.has(c.interrupt.id) && waiting.has(c.interrupt.id)).length;
+      if (v.actionable.length <= 1) return 'Waiting for your decision';
+      if (open === 0) return 'Continuing…';
+      return `Waiting for ${open} ${open === 1 ? 'decision' : 'decisions'}`;
     }
     case 'error':
       return 'The last turn failed';
@@ -52,7 +55,7 @@ export function ChatView({ ctrl, title, status, runner, highlight, focusNonce, o
   const { view } = ctrl;
   const catalog = useMcpServers(useContext(TransportContext));
   // The controller's functions are stable; the object is not.
-  const { send: ctrlSend, answer, noteAnswered, removeQueued, stop, reload } = ctrl;
+  const { send: ctrlSend, answer, noteAnswered, removeQueued, stop, reload, continueAnswer } = ctrl;
   const [editRequest, setEditRequest] = useState<{ text: string; nonce: number } | null>(null);
   const [actionError, setActionError] = useState<string | null>(null);
 
@@ -65,9 +68,11 @@ export function ChatView({ ctrl, title, status, runner, highlight, focusNonce, o
     [ctrlSend],
   );
 
+  // Continue grows the stopped answer in place: no message of yours.
   const onContinue = useCallback(() => {
-    void ctrlSend(CONTINUE_TEXT).catch((e: unknown) => setActionError(e instanceof Error ? e.message : String(e)));
-  }, [ctrlSend]);
+    setActionError(null);
+    void continueAnswer().catch((e: unknown) => setActionError(e instanceof Error ? e.message : String(e)));
+  }, [continueAnswer]);
 
   const itemsRef = useRef(view.items);
   itemsRef.current = view.items;
@@ -149,6 +154,8 @@ export function ChatView({ ctrl, title, status, runner, highlight, focusNonce, o
           onContinue={onContinue}
           onRegenerate={onRegenerate}
           onEditLast={onEditLast}
+          status={status}
+          onOpenSettings={onOpenSettings}
         />
       )}
       <div className="chat-bottom">

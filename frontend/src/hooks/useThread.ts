@@ -17,6 +17,8 @@ export interface ThreadController {
   reload: () => void;
   send: (text: string) => Promise<void>;
   stop: () => Promise<void>;
+  /** Continues the interrupted last answer in place. */
+  continueAnswer: () => Promise<void>;
   removeQueued: (index: number) => Promise<void>;
   /**
    * Sends answers for the open thread in ONE `Answer` call (approvals,
@@ -168,6 +170,10 @@ export function useThread(transport: Transport, onThreadCreated?: (t: Thread) =>
     await withThread((id) => transport.call('Interrupt', id));
   }, [transport, withThread]);
 
+  const continueAnswer = useCallback(async () => {
+    await withThread((id) => transport.call('ContinueAnswer', id));
+  }, [transport, withThread]);
+
   const removeQueued = useCallback(
     async (index: number) => {
       await withThread((id) => transport.call('RemoveQueued', id, index));
@@ -213,6 +219,7 @@ export function useThread(transport: Transport, onThreadCreated?: (t: Thread) =>
     reload,
     send,
     stop,
+    continueAnswer,
     removeQueued,
     answer,
     noteAnswered,

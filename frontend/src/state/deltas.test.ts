@@ -81,3 +81,25 @@ describe('edited arguments', () => {
     expect(s.toolCalls.c1?.edited).toBe(true);
   });
 });
+
+describe('Continue in place', () => {
+  it('a stopped answer grows: its mark goes away and the text continues at its offset', () => {
+    const view = {
+      ...emptyView(thread('th', 'Poem')),
+      eventSeq: 9,
+      messages: [
+        { id: 'a', threadId: 'th', role: 'assistant' as const, content: 'Roses are red,\n\n<system>User interrupted this message</system>', status: 'complete' as const, createdAt: 1 },
+      ],
+    };
+    const s0 = loadView(emptyThreadState('th'), view, [], false);
+    expect(s0.messages[0]?.status).toBe('interrupted');
+    const s = loadView(emptyThreadState('th'), view, [
+      { type: 'TEXT_MESSAGE_START', messageId: 'a', role: 'assistant' },
+      { type: 'TEXT_MESSAGE_CONTENT', messageId: 'a', delta: ' violets are blue.', offset: 14 },
+      { type: 'TEXT_MESSAGE_END', messageId: 'a' },
+    ], false);
+    expect(s.messages).toHaveLength(1);
+    expect(s.messages[0]?.content).toBe('Roses are red, violets are blue.');
+    expect(s.messages[0]?.status).toBe('complete');
+  });
+});

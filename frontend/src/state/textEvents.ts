@@ -5,6 +5,7 @@ import type { AguiEvent } from '../transport/agui';
 import { Draft, asRole, newMessage } from './draft';
 import type { UIMessage } from './types';
 import { mergeDelta } from './deltas';
+import { stripMarker } from '../lib/format';
 
 /** The last message if it is a reasoning placeholder that an answer can adopt. */
 export function adoptablePlaceholder(d: Draft): number {
@@ -39,6 +40,9 @@ export function startText(d: Draft, id: string, role: string, ts: number): UIMes
   if (r === 'user') dropOldestLocal(d);
   const existing = d.msg(id);
   if (existing) {
+    // Continue: the stopped answer grows in place; its mark goes away
+    // (the continued text's offsets count from the text without it).
+    if (existing.status === 'interrupted') existing.content = stripMarker(existing.content);
     existing.status = 'streaming';
     return existing;
   }

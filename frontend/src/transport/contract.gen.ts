@@ -73,6 +73,7 @@ export interface ServerEvents {
 export interface Methods {
   Answer: { args: [string, AnswerBatch]; result: AnswerResult };
   CompleteClientTool: { args: [string, string, ToolOutput | null]; result: null };
+  ContinueAnswer: { args: [string]; result: null };
   DeleteAllHistory: { args: []; result: null };
   DeleteMCPServer: { args: [string]; result: MCPConfigView };
   DeleteThread: { args: [string]; result: null };

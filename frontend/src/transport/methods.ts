@@ -37,6 +37,8 @@ export interface MethodArgs {
   Answer: [threadId: string, batch: AnswerBatch];
   SendInput: [threadId: string, text: string];
   Interrupt: [threadId: string];
+  /** Continues the interrupted last answer in place (no message of the person). */
+  ContinueAnswer: [threadId: string];
   RemoveQueued: [threadId: string, index: number];
   /** Conversions onto Answer kept for other clients; the window does not call them. */
   ResolveInterrupts: [threadId: string, resolutions: Resolution[]];
@@ -84,6 +86,7 @@ export const resultParsers = {
   Answer: parseAnswerResult,
   SendInput: parseSendInputResult,
   Interrupt: parseNull,
+  ContinueAnswer: parseNull,
   RemoveQueued: parseNull,
   ResolveInterrupts: parseNull,
   RespondPermission: parseNull,

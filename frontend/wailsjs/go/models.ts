@@ -450,6 +450,8 @@ export namespace app {
 	    clientTools: history.ClientToolCall[];
 	    toolStates: Record<string, string>;
 	    answered: string[];
+	    eventSeq: number;
+	    editedArgs: Record<string, string>;
 	
 	    static createFrom(source: any = {}) {
 	        return new ThreadView(source);
@@ -467,6 +469,8 @@ export namespace app {
 	        this.clientTools = this.convertValues(source["clientTools"], history.ClientToolCall);
 	        this.toolStates = source["toolStates"];
 	        this.answered = source["answered"];
+	        this.eventSeq = source["eventSeq"];
+	        this.editedArgs = source["editedArgs"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {

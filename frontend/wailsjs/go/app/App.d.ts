@@ -10,6 +10,8 @@ export function Answer(arg1:string,arg2:app.AnswerBatch):Promise<app.AnswerResul
 
 export function CompleteClientTool(arg1:string,arg2:string,arg3:app.ToolOutput):Promise<void>;
 
+export function ContinueAnswer(arg1:string):Promise<void>;
+
 export function DeleteAllHistory():Promise<void>;
 
 export function DeleteMCPServer(arg1:string):Promise<app.MCPConfigView>;

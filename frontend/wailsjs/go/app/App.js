@@ -10,6 +10,10 @@ export function CompleteClientTool(arg1, arg2, arg3) {
   return window['go']['app']['App']['CompleteClientTool'](arg1, arg2, arg3);
 }
 
+export function ContinueAnswer(arg1) {
+  return window['go']['app']['App']['ContinueAnswer'](arg1);
+}
+
 export function DeleteAllHistory() {
   return window['go']['app']['App']['DeleteAllHistory']();
 }
