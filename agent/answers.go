@@ -338,7 +338,10 @@ func (rt *Runtime) rememberRule(it history.Interrupt, rem *Remember) (*history.P
 		scope = history.ScopeTool
 	}
 	switch {
-	case scope != history.ScopeTool && scope != history.ScopeCommandPrefix && scope != history.ScopeFolder:
+	case scope == history.ScopeThread && rem.Pattern != it.ThreadID:
+		return nil, fmt.Errorf("%w: a rule for this chat names this chat", ErrBadRule)
+	case scope != history.ScopeTool && scope != history.ScopeCommandPrefix && scope != history.ScopeFolder &&
+		scope != history.ScopeFile && scope != history.ScopeThread:
 		return nil, fmt.Errorf("%w: unknown scope %q", ErrBadRule, scope)
 	case scope != history.ScopeTool && rem.Pattern == "":
 		return nil, fmt.Errorf("%w: the %s scope needs a pattern", ErrBadRule, scope)

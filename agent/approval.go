@@ -119,8 +119,12 @@ func (tr *turn) gate(calls []history.ToolCall, decided map[string]decision) map[
 		ws := tr.rt.workspace()
 		covered := false
 		for _, r := range rules {
-			if tools.Covers(c.Tool, r, c.Args, ws) {
+			if coversInThread(c.Tool, r, c.Args, ws, tr.run.ThreadID) {
 				covered = true
+				if tr.allowedBy == nil {
+					tr.allowedBy = map[string]history.PermissionRule{}
+				}
+				tr.allowedBy[call.ID] = r
 				break
 			}
 		}
@@ -133,6 +137,15 @@ func (tr *turn) gate(calls []history.ToolCall, decided map[string]decision) map[
 		gated[call.ID] = c
 	}
 	return gated
+}
+
+// coversInThread is tools.Covers plus "this chat" rules, which only the
+// runtime can match (they name the thread).
+func coversInThread(t tools.Tool, r history.PermissionRule, args json.RawMessage, ws tools.Workspace, threadID string) bool {
+	if r.Scope == history.ScopeThread {
+		return t.Rules == nil && r.Tool == t.Name && r.Pattern == threadID
+	}
+	return tools.Covers(t, r, args, ws)
 }
 
 // pendingGeneric is a generic item of a pausing batch: an ask_user
@@ -254,6 +267,11 @@ func (tr *turn) approvalDescriptors(waiting []gatedCall) ([]interrupt.Descriptor
 		rules := tools.Suggest(w.prepared.Tool, w.prepared.Args, ws)
 		if rules == nil {
 			rules = []history.PermissionRule{}
+		}
+		if w.prepared.Tool.Rules == nil && len(rules) > 0 {
+			// "This chat", before the whole tool (the widest, last).
+			thread := history.PermissionRule{Tool: w.call.Name, Scope: history.ScopeThread, Pattern: tr.run.ThreadID}
+			rules = append(rules[:len(rules)-1:len(rules)-1], thread, rules[len(rules)-1])
 		}
 		pvJSON, err1 := json.Marshal(pv)
 		rulesJSON, err2 := json.Marshal(rules)

@@ -59,6 +59,10 @@ type ToolStateEvent struct {
 	// Parts come with a call's final state: what its result holds besides
 	// text (images, links, structured data).
 	Parts []history.Part `json:"parts,omitempty"`
+	// AllowedBy is the remembered "Always allow" rule that let the call run
+	// without asking (with the running state), so the window can say so
+	// and offer to revoke it.
+	AllowedBy *history.PermissionRule `json:"allowedBy,omitempty"`
 }
 
 // StoppedEvent is the value of juncture.stopped: Stop cut this answer short.

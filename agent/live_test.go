@@ -81,7 +81,7 @@ func TestSnapshotsMeetTheLiveStreamExactly(t *testing.T) {
 			// Open gate g once the model is waiting at it (the snapshot
 			// holds the words before it).
 			if g < len(gates) {
-				if sn := snaps[len(snaps)-1]; sn.msg != nil && strings.Count(sn.msg.Content, " ") >= (g+1)*20 {
+				if len(snaps) > 0 && snaps[len(snaps)-1].msg != nil && strings.Count(snaps[len(snaps)-1].msg.Content, " ") >= (g+1)*20 {
 					close(gates[g])
 				} else {
 					g--

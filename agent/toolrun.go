@@ -219,6 +219,9 @@ func (tr *turn) runTool(call history.ToolCall, note string) *ask {
 		return nil
 	}
 	running := ToolStateEvent{ToolCallID: call.ID, State: ToolRunning}
+	if r, ok := tr.allowedBy[call.ID]; ok {
+		running.AllowedBy = &r
+	}
 	if note != "" {
 		// The window shows what runs, not the model's original.
 		running.Arguments, running.Edited = string(prepared.Args), true

@@ -60,6 +60,9 @@ type turn struct {
 	live *liveCall
 	// answer is the answer being streamed, shared with snapshots (live.go).
 	answer *liveAnswer
+	// allowedBy is the remembered rule that let each call run without
+	// asking, by call id (the window says so).
+	allowedBy map[string]history.PermissionRule
 	// prefill is the interrupted answer the turn's first model call
 	// continues in place (ContinueAnswer).
 	prefill *history.Message

@@ -117,3 +117,56 @@ func TestContinueExtendsTheInterruptedAnswerInPlace(t *testing.T) {
 	s.assertValidHistory("th-1")
 	validateAGUI(t, s.sse("th-1"))
 }
+
+// "Always allow in this chat" covers the tool in that conversation only;
+// a call it lets through says which rule did.
+func TestAlwaysAllowInThisChat(t *testing.T) {
+	t.Parallel()
+	m := newScriptedModel(
+		reply(sCall(0, "call-1", "gated_echo", `{"text":"a"}`)), reply(sText("ok")),
+		reply(sCall(0, "call-2", "gated_echo", `{"text":"b"}`)), reply(sText("ok")),
+		reply(sCall(0, "call-3", "gated_echo", `{"text":"c"}`)),
+	)
+	s := newScripted(t, m)
+	s.send("th-1", "go")
+	rf := finished(t, s.terminal(), agui.OutcomeInterrupt)
+	it := rf.Outcome.Interrupts[0]
+	var offered []history.PermissionRule
+	if raw, _ := json.Marshal(it.Metadata[agent.MetaSuggestedRules]); json.Unmarshal(raw, &offered) != nil || len(offered) != 2 ||
+		offered[0].Scope != history.ScopeThread || offered[0].Pattern != "th-1" || offered[1].Scope != history.ScopeTool {
+		t.Fatalf("offered %+v", offered)
+	}
+	if _, err := s.rt.Answer(t.Context(), "th-1", agent.Answers{ParentRunID: rf.RunID, Complete: true, Interrupts: []agent.InterruptAnswer{{
+		ResumeEntry: agui.ResumeEntry{InterruptID: it.ID, Status: "resolved", Payload: json.RawMessage(`{"approved":true}`)},
+		Remember:    &agent.Remember{Scope: history.ScopeThread, Pattern: "th-1"},
+	}}}); err != nil {
+		t.Fatal(err)
+	}
+	finished(t, s.terminal(), agui.OutcomeSuccess)
+	s.idle("th-1")
+	// The same chat: runs at once, and says which rule let it.
+	s.send("th-1", "again")
+	var allowed *history.PermissionRule
+	for {
+		env := s.next(5e9)
+		if c, ok := env.Event.(*agui.Custom); ok && c.Name == agent.CustomToolState {
+			var ev agent.ToolStateEvent
+			if json.Unmarshal(c.Value, &ev) == nil && ev.ToolCallID == "call-2" && ev.State == agent.ToolRunning {
+				allowed = ev.AllowedBy
+			}
+		}
+		if env.Name == agent.EnvelopeAGUI && env.Event.EventType() == agui.TypeRunFinished {
+			break
+		}
+	}
+	if allowed == nil || allowed.Scope != history.ScopeThread || allowed.Pattern != "th-1" {
+		t.Fatalf("allowed by %+v", allowed)
+	}
+	s.idle("th-1")
+	// Another chat asks.
+	s.send("th-2", "go")
+	finished(t, s.terminal(), agui.OutcomeInterrupt)
+	if got := s.gatedRuns(); len(got) != 2 {
+		t.Fatalf("gated runs %v", got)
+	}
+}

@@ -63,6 +63,10 @@ const (
 	ScopeTool          = "tool"           // every call of the tool
 	ScopeCommandPrefix = "command-prefix" // run_command whose parsed command starts with Pattern's words
 	ScopeFolder        = "folder"         // file tools whose resolved path is inside Pattern
+	ScopeFile          = "file"           // file tools whose resolved path is Pattern
+	// ScopeThread covers every call of Tool in one conversation (Pattern is
+	// the thread id): "this chat".
+	ScopeThread = "thread"
 	// ScopeToolIdentity covers the calls of an MCP tool while its identity
 	// (server, name and annotations: Pattern is their fingerprint) stays
 	// the same: a server that redefines the tool is asked about again.

@@ -65,6 +65,16 @@ func MatchRule(rule history.PermissionRule, toolName string, args json.RawMessag
 		}
 		folder, ok := canonicalFolder(rule.Pattern, w)
 		return ok && within(folder, target)
+	case history.ScopeFile:
+		if !fileTools[toolName] {
+			return false
+		}
+		target, ok := filePathArg(toolName, args, w)
+		if !ok {
+			return false
+		}
+		file, ok := canonicalFolder(rule.Pattern, w) // the same resolution, for a file
+		return ok && file == target
 	}
 	return false
 }
@@ -92,8 +102,10 @@ func Suggest(t Tool, args json.RawMessage, w Workspace) []history.PermissionRule
 
 // SuggestRules returns what "Always allow" can offer for a call, narrowest
 // first: the command prefix for run_command (when the command is plain
-// words), the folder for file tools (when the path is in the workspace),
-// and always the whole tool. ID and CreatedAt are left for the caller.
+// words); for file tools (when the path is in the workspace) the file and
+// its folder (unless that is the workspace root, which is the whole tool
+// for a file tool); and always the whole tool. The runtime adds "this
+// chat" (history.ScopeThread). ID and CreatedAt are left for the caller.
 func SuggestRules(toolName string, args json.RawMessage, w Workspace) []history.PermissionRule {
 	var rules []history.PermissionRule
 	switch {
@@ -115,8 +127,14 @@ func SuggestRules(toolName string, args json.RawMessage, w Workspace) []history.
 		folder := filepath.Dir(target)
 		if toolName == ToolListFiles {
 			folder = target
+		} else {
+			rules = append(rules, history.PermissionRule{Tool: toolName, Scope: history.ScopeFile, Pattern: target})
 		}
-		rules = append(rules, history.PermissionRule{Tool: toolName, Scope: history.ScopeFolder, Pattern: folder})
+		// The workspace root as "folder" would be the whole tool again
+		// (file tools reach nothing else): offered as the tool only.
+		if root, err := w.root(); err != nil || folder != root {
+			rules = append(rules, history.PermissionRule{Tool: toolName, Scope: history.ScopeFolder, Pattern: folder})
+		}
 	}
 	return append(rules, history.PermissionRule{Tool: toolName, Scope: history.ScopeTool})
 }

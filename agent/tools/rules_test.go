@@ -107,6 +107,30 @@ func TestMatchRuleRawJSONIsNotMatched(t *testing.T) {
 	}
 }
 
+func TestMatchRuleFiles(t *testing.T) {
+	t.Parallel()
+	w, root := newWorkspace(t)
+	outside := t.TempDir()
+	writeFiles(t, root, map[string]string{"src/a.go": "", "src/b.go": ""})
+	writeFiles(t, outside, map[string]string{"secret": ""})
+	symlinkOrSkip(t, filepath.Join(outside, "secret"), filepath.Join(root, "src", "out.go")) // escapes
+	file := history.PermissionRule{Tool: ToolWriteFile, Scope: history.ScopeFile, Pattern: filepath.Join(root, "src", "a.go")}
+	for _, tc := range []struct {
+		name, tool, path string
+		want             bool
+	}{
+		{"the file", ToolWriteFile, "src/a.go", true},
+		{"the file, by a dotdot path", ToolWriteFile, "src/../src/a.go", true},
+		{"a sibling", ToolWriteFile, "src/b.go", false},
+		{"another tool on the file", ToolReadFile, "src/a.go", false},
+		{"a symlink that escapes", ToolWriteFile, "src/out.go", false},
+	} {
+		if got := MatchRule(file, tc.tool, pathArgs(tc.path), w); got != tc.want {
+			t.Errorf("%s: MatchRule = %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}
+
 func TestMatchRuleFolders(t *testing.T) {
 	t.Parallel()
 	w, root := newWorkspace(t)
@@ -196,8 +220,13 @@ func TestSuggestRules(t *testing.T) {
 		{"quoted program", ToolRunCommand, cmdArgs(`"my tool" x`), []history.PermissionRule{prefix("'my tool'"), tool(ToolRunCommand)}},
 		{"compound command", ToolRunCommand, cmdArgs("git status && rm x"), []history.PermissionRule{tool(ToolRunCommand)}},
 		{"env assignment", ToolRunCommand, cmdArgs("A=1 make"), []history.PermissionRule{tool(ToolRunCommand)}},
-		{"file in folder", ToolWriteFile, pathArgs("src/new.go"), []history.PermissionRule{folder(ToolWriteFile, filepath.Join(root, "src")), tool(ToolWriteFile)}},
-		{"file at root", ToolReadFile, pathArgs("a.txt"), []history.PermissionRule{folder(ToolReadFile, root), tool(ToolReadFile)}},
+		// This file, this folder, the tool: three different reaches.
+		{"file in folder", ToolWriteFile, pathArgs("src/new.go"), []history.PermissionRule{
+			{Tool: ToolWriteFile, Scope: history.ScopeFile, Pattern: filepath.Join(root, "src", "new.go")}, folder(ToolWriteFile, filepath.Join(root, "src")), tool(ToolWriteFile)}},
+		// At the workspace root "this folder" would be the whole tool again
+		// (a file tool reaches nothing else): not offered twice.
+		{"file at root", ToolReadFile, pathArgs("a.txt"), []history.PermissionRule{
+			{Tool: ToolReadFile, Scope: history.ScopeFile, Pattern: filepath.Join(root, "a.txt")}, tool(ToolReadFile)}},
 		{"listed folder", ToolListFiles, pathArgs("src"), []history.PermissionRule{folder(ToolListFiles, filepath.Join(root, "src")), tool(ToolListFiles)}},
 		{"outside path", ToolReadFile, pathArgs("../x"), []history.PermissionRule{tool(ToolReadFile)}},
 		{"other tool", "open_url", json.RawMessage(`{"url":"x"}`), []history.PermissionRule{tool("open_url")}},

@@ -466,4 +466,5 @@ export interface ToolStateEvent {
   edited?: boolean;
   progress?: Progress;
   parts?: Part[];
+  allowedBy?: PermissionRule;
 }
