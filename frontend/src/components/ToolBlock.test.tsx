@@ -147,3 +147,22 @@ describe('ToolBlock', () => {
     expect(blocks[1]!.textContent).toContain('# Notes');
   });
 });
+
+describe('a call a rule let through', () => {
+  it('says which rule and revokes it', async () => {
+    const t = new FakeTransport({ RevokePermissionRule: () => null, ListMCPServers: () => [] });
+    const tool = { id: 'c', name: 'write_file', args: '{}', argsComplete: true, messageId: 'm', state: 'done' as const,
+      allowedBy: { id: 'rule-1', tool: 'write_file', scope: 'thread', pattern: 'th', createdAt: 1 } };
+    render(
+      <TransportContext.Provider value={t}>
+        <ToolBlock tool={tool} />
+      </TransportContext.Provider>,
+    );
+    expect(screen.getByText(/Allowed by your rule \(write_file in this chat\)/)).toBeTruthy();
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: 'Revoke' }));
+    });
+    expect(t.callsOf('RevokePermissionRule')).toEqual([['rule-1']]);
+    expect(screen.getByText(/Rule revoked/)).toBeTruthy();
+  });
+});

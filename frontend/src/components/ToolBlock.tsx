@@ -1,5 +1,6 @@
-import { memo, useContext } from 'react';
+import { memo, useContext, useState } from 'react';
 import type { ToolCallView } from '../state/types';
+import type { PermissionRule } from '../transport/contract';
 import { argSummary, prettyJson } from '../lib/format';
 import { TransportContext } from '../transport';
 import { useMcpServers } from '../hooks/useMcpServers';
@@ -59,8 +60,56 @@ export const ToolBlock = memo(function ToolBlock({ tool }: { tool: ToolCallView 
           )}
         </div>
       </details>
+      {tool.allowedBy && <AllowedByRule rule={tool.allowedBy} />}
       {showProgress && tool.progress && <ToolProgressBar progress={tool.progress} label={`Progress of ${title}`} />}
       {tool.parts && tool.parts.length > 0 && <ToolParts parts={tool.parts} />}
     </div>
   );
 });
+
+/** "Allowed by your rule · Revoke": a call a remembered rule let through. */
+function AllowedByRule({ rule }: { rule: PermissionRule }) {
+  const transport = useContext(TransportContext);
+  const [state, setState] = useState<'idle' | 'revoking' | 'revoked' | 'error'>('idle');
+  const revoke = () => {
+    if (!transport) return;
+    setState('revoking');
+    transport.call('RevokePermissionRule', rule.id).then(
+      () => setState('revoked'),
+      () => setState('error'),
+    );
+  };
+  return (
+    <div className="tool-allowed">
+      {state === 'revoked' ? (
+        <span>Rule revoked: calls like this ask again.</span>
+      ) : (
+        <>
+          <span>Allowed by your rule ({ruleText(rule)})</span>
+          <span aria-hidden="true"> · </span>
+          <button type="button" className="tool-allowed-revoke" onClick={revoke} disabled={state === 'revoking'}>
+            Revoke
+          </button>
+          {state === 'error' && <span role="alert"> Could not revoke it; try Settings.</span>}
+        </>
+      )}
+    </div>
+  );
+}
+
+function ruleText(r: PermissionRule): string {
+  switch (r.scope) {
+    case 'thread':
+      return `${r.tool} in this chat`;
+    case 'file':
+      return `${r.tool} on ${r.pattern ?? 'this file'}`;
+    case 'folder':
+      return `${r.tool} in ${r.pattern ?? 'this folder'}`;
+    case 'command-prefix':
+      return `commands starting with ${r.pattern ?? ''}`;
+    case 'server':
+      return `every tool of ${r.pattern ?? 'this server'}`;
+    default:
+      return `every ${r.tool} call`;
+  }
+}

@@ -119,6 +119,7 @@ export function applyCustom(d: Draft, name: string, value: unknown, ts: number):
       // any other state (the final one included) ends it.
       if (ev.state === 'running') {
         if (ev.progress) t.progress = ev.progress;
+        if (ev.allowedBy) t.allowedBy = ev.allowedBy;
         if (ev.edited && ev.arguments !== undefined) {
           // What runs is what the person edited, not the model's original.
           t.args = ev.arguments;

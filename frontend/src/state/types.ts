@@ -2,6 +2,7 @@ import type {
   AnswerResult,
   Interrupt,
   MessageStatus,
+  PermissionRule,
   Thread,
   ThreadView,
   ToolPart,
@@ -31,6 +32,8 @@ export interface ToolCallView {
   parts?: ToolPart[];
   /** The person edited the arguments before allowing the call: `args` are what ran. */
   edited?: true;
+  /** The remembered rule that let the call run without asking. */
+  allowedBy?: PermissionRule;
 }
 
 export interface UIMessage {

@@ -509,6 +509,8 @@ export function parseToolStateEvent(u: unknown): ToolStateEvent | null {
   if (progress) e.progress = progress;
   const parts = parseParts(u.parts);
   if (parts.length) e.parts = parts;
+  const [rule] = parsePermissionRules(u.allowedBy ? [u.allowedBy] : []);
+  if (rule) e.allowedBy = rule;
   return e;
 }
 
