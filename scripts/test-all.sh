@@ -25,6 +25,7 @@ step "bindings up to date"      bash -c 'make -s bindings >/dev/null && git diff
 step "end-to-end (Playwright)"  bash -c 'cd e2e && node --test --test-concurrency=1'
 step "desktop window (Xvfb)"    bash -c 'go build -tags desktop,production,webkit2_41 -o build/bin/juncture . && scripts/desktop-smoke.sh build/bin/juncture'
 step "desktop approval (Xvfb)"  scripts/desktop-approval.sh build/bin/juncture
+step "desktop reload (Xvfb)"    scripts/desktop-reload.sh build/bin/juncture
 step "windows cross-build"      env GOOS=windows GOARCH=amd64 CGO_ENABLED=0 go build -tags desktop,production -ldflags "-w -s -H windowsgui" -o build/bin/juncture.exe .
 echo
 [ $failed -gt 0 ] && printf 'failed step: %s\n' "${failures[@]}"

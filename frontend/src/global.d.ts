@@ -7,6 +7,7 @@ export interface WailsRuntime {
   ClipboardSetText?: (text: string) => Promise<boolean>;
   BrowserOpenURL?: (url: string) => void;
   WindowSetTitle?: (title: string) => void;
+  WindowReload?: () => void;
 }
 
 export type WailsBoundMethod = (...args: unknown[]) => Promise<unknown>;

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { startBenchTitle } from './benchTitle';
+import { startBenchTitle, viewCheck } from './benchTitle';
 import { FakeTransport } from '../test/fakeTransport';
 import type { EventMap } from '../transport/events';
 
@@ -56,5 +56,21 @@ describe('startBenchTitle', () => {
     vi.advanceTimersToNextFrame();
     expect(titles.at(-1)).toBe('bench 0 done 2 3.25');
     stop();
+  });
+});
+
+describe('viewCheck', () => {
+  const page = (text: string) => {
+    const d = document.createElement('div');
+    d.innerHTML = `<article aria-label="Juncture said">old w009</article><article aria-label="Juncture said">${text}</article>`;
+    return d;
+  };
+  it.each([
+    ['w001 w002 w003', 'w3'],
+    ['w001 w002 w004', 'HOLE3'],
+    ['w001 w002 w002 w003', 'HOLE3'],
+    ['no numbers', ''],
+  ])('%s → %s', (text, want) => {
+    expect(viewCheck(page(text))).toBe(want);
   });
 });

@@ -12,7 +12,9 @@ import type { AguiEvent } from '../transport/agui';
  * page — so scripts/bench-desktop.sh reads it from
  * outside with `xdotool getwindowname`. A Wails window does not follow
  * document.title, so the title also goes through the runtime's
- * WindowSetTitle. At most one title write per animation frame. Returns the
+ * WindowSetTitle. At most one title write per animation frame. A sixth
+ * field, once the last answer shows a numbered stream, says whether its
+ * words are contiguous (viewCheck), and F5 reloads the page. Returns the
  * function that stops counting.
  */
 export function startBenchTitle(
@@ -27,13 +29,29 @@ export function startBenchTitle(
   let stopMs = '-';
   const assistant = new Set<string>(); // messages whose text counts (not the echoed user input)
   let frame = 0;
+  // The view check (a sixth field, only once a numbered answer shows): see viewCheck.
+  let view = '';
   const write = () => {
     frame = 0;
-    setTitle(`bench ${chars} ${state} ${runs} ${stopMs}`);
+    setTitle(`bench ${chars} ${state} ${runs} ${stopMs}${view ? ` ${view}` : ''}`);
   };
+  const probe = () => {
+    const v = viewCheck();
+    if (v !== view) {
+      view = v;
+      if (!frame) frame = requestAnimationFrame(write);
+    }
+  };
+  const timer = setInterval(probe, 50);
   // Capture phase: before the composer's own Esc handler sends Stop.
   const onKey = (e: KeyboardEvent) => {
     if (e.key === 'Escape' && state === 'running') stopAt = now();
+    // A reload the desktop test can press (F5 or Ctrl+Shift+R; a Wails window has no reload key).
+    if (e.key === 'F5' || (e.ctrlKey && e.shiftKey && (e.key === 'R' || e.key === 'r'))) {
+      e.preventDefault();
+      if (window.runtime?.WindowReload) window.runtime.WindowReload();
+      else window.location.reload();
+    }
   };
   document.addEventListener('keydown', onKey, true);
   const off = transport.subscribe('agui', ({ event }) => {
@@ -70,9 +88,27 @@ export function startBenchTitle(
   write();
   return () => {
     off();
+    clearInterval(timer);
     document.removeEventListener('keydown', onKey, true);
     if (frame) cancelAnimationFrame(frame);
   };
+}
+
+/**
+ * What the last answer shows of a numbered stream (the demo's "count":
+ * w001 w002 …): `w<N>` when its words are w001…wN in order, `HOLE<i>` at
+ * the first word out of place, '' when it shows none. The desktop reload
+ * test (scripts/desktop-reload.sh) reads it from the window title.
+ */
+export function viewCheck(root: ParentNode = document): string {
+  const answers = root.querySelectorAll('article[aria-label="Juncture said"]');
+  const last = answers[answers.length - 1] as HTMLElement | undefined;
+  const words = (last?.innerText ?? last?.textContent ?? '').match(/w\d{3}/g);
+  if (!words) return '';
+  for (let i = 0; i < words.length; i++) {
+    if (words[i] !== `w${String(i + 1).padStart(3, '0')}`) return `HOLE${i + 1}`;
+  }
+  return `w${words.length}`;
 }
 
 function defaultSetTitle(title: string): void {
