@@ -406,8 +406,11 @@ func (a *App) TestConnection(st Settings) ConnectionResult {
 	if st.APIKey == "" || strings.HasPrefix(st.APIKey, "••••") {
 		st.APIKey = cur.APIKey
 	}
-	if bad := validate(Settings{BaseURL: st.BaseURL, Model: "x", LoopGuard: 1, Theme: "system"}); bad["baseUrl"] != "" || st.BaseURL == "" {
+	if st.BaseURL == "" {
 		return ConnectionResult{Message: "Enter the endpoint's base URL first.", Models: []string{}}
+	}
+	if bad := validate(Settings{BaseURL: st.BaseURL, Model: "x", LoopGuard: 1, Theme: "system"}); bad["baseUrl"] != "" {
+		return ConnectionResult{Message: "This is not a URL: enter one like http://127.0.0.1:11434/v1.", Models: []string{}}
 	}
 	ctx, cancel := context.WithTimeout(a.bgCtx, 10*time.Second)
 	defer cancel()
@@ -415,7 +418,11 @@ func (a *App) TestConnection(st Settings) ConnectionResult {
 	if err != nil {
 		return ConnectionResult{Message: "Could not list models: " + err.Error(), Models: []string{}}
 	}
-	return ConnectionResult{OK: true, Message: fmt.Sprintf("Connected: %d model(s) available.", len(models)), Models: models}
+	noun := "models"
+	if len(models) == 1 {
+		noun = "model"
+	}
+	return ConnectionResult{OK: true, Message: fmt.Sprintf("Connected: %d %s available.", len(models), noun), Models: models}
 }
 
 // ListPermissionRules lists the remembered "Always allow" rules.

@@ -80,8 +80,13 @@ test('Always allow (this tool) skips the next card; Settings lists the rule and 
     await perms.getByText('write_file').waitFor();
     assert.match(await perms.innerText(), /write_file\s+always/);
     await perms.getByRole('button', { name: 'Revoke' }).click();
-    await perms.getByText('No “Always allow” rules yet.').waitFor({ timeout: 5000 });
+    // Revoke offers an Undo first (10 s); closing Settings carries it out.
+    await perms.getByRole('button', { name: 'Undo' }).waitFor({ timeout: 5000 });
+    await dialog.getByRole('button', { name: 'Close settings' }).click();
+    await dialog.waitFor({ state: 'detached', timeout: 5000 });
     assert.deepEqual(await app.api('ListPermissionRules'), []);
+    await page.keyboard.press('Control+,');
+    await dialog.getByRole('region', { name: 'Permissions' }).getByText('No “Always allow” rules yet.').waitFor({ timeout: 5000 });
     await dialog.getByRole('button', { name: 'Close settings' }).click();
 
     // Revoked: the next write asks again.
@@ -99,11 +104,8 @@ test('Deny with a reason: the model receives the reason verbatim', () =>
     await card.getByRole('button', { name: 'Deny…' }).click();
     const input = card.getByRole('textbox', { name: /Reason/ });
     await input.fill(reason);
-    // Enter in the reason field does not submit by itself.
+    // Enter in the reason field denies with the reason (issue 14 item 5).
     await input.press('Enter');
-    await page.waitForTimeout(300);
-    assert.ok(await card.getByRole('button', { name: 'Deny', exact: true }).isVisible());
-    await card.getByRole('button', { name: 'Deny', exact: true }).click();
     await card.waitFor({ state: 'detached', timeout: 10000 });
     assert.ok(!existsSync(join(app.workspace, 'notes.txt')), 'a denied write happened');
 

@@ -5,6 +5,10 @@ import { useThread } from './hooks/useThread';
 import { useThreadList } from './hooks/useThreadList';
 import { useThreadActivity } from './hooks/useThreadActivity';
 import { useAttention } from './hooks/useAttention';
+import { useSidebarLayout } from './hooks/useSidebarLayout';
+import { DraftKeyContext, draftKey, drafts } from './lib/drafts';
+import { wrapTab } from './lib/focusCycle';
+import { SidebarToggle } from './components/SidebarToggle';
 import { ClientToolRunner } from './lib/clientTools';
 import { downloadText } from './lib/download';
 import { Sidebar, type SidebarHandle } from './components/Sidebar';
@@ -12,7 +16,7 @@ import { ChatView } from './components/ChatView';
 import { Toasts, type ToastData } from './components/Toast';
 import './App.css';
 
-const UNDO_MS = 5000;
+const UNDO_MS = 10_000;
 
 // The settings screen is not needed by an empty chat: its code is loaded
 // the first time it opens, and it stays mounted after that.
@@ -58,7 +62,11 @@ export function App() {
   const [focusNonce, setFocusNonce] = useState(1);
   const [connection, setConnection] = useState<'connected' | 'disconnected'>('connected');
   const sidebar = useRef<SidebarHandle>(null);
-  const deletes = useRef(new Map<string, ReturnType<typeof setTimeout>>());
+  const sidebarToggle = useRef<HTMLButtonElement>(null);
+  const appRef = useRef<HTMLDivElement>(null);
+  const layout = useSidebarLayout({ toggleRef: sidebarToggle, sidebarRef: sidebar });
+  const { closeOverlay } = layout;
+  const deletes = useRef(new Map<string, () => void>());
 
   const list = useThreadList(transport);
   const activity = useThreadActivity(transport);
@@ -87,8 +95,7 @@ export function App() {
 
   const toast = useCallback((t: Omit<ToastData, 'id'>, ms = 6000) => {
     const id = ++toastSeq;
-    setToasts((ts) => [...ts.slice(-2), { ...t, id }]);
-    setTimeout(() => setToasts((ts) => ts.filter((x) => x.id !== id)), ms);
+    setToasts((ts) => [...ts.slice(-2), { ...t, id, duration: ms }]); // Toasts dismisses it (paused on hover/focus)
     return id;
   }, []);
   const dismiss = useCallback((id: number) => setToasts((ts) => ts.filter((x) => x.id !== id)), []);
@@ -130,6 +137,7 @@ export function App() {
   }, [bench, transport]);
 
   const newChat = useCallback(() => {
+    closeOverlay();
     open(null);
     setHighlight(null);
     setFocusNonce((n) => n + 1);
@@ -137,19 +145,21 @@ export function App() {
 
   const openThread = useCallback(
     (id: string) => {
+      closeOverlay();
       setHighlight(null);
       if (id !== ctrl.threadId) open(id);
       setFocusNonce((n) => n + 1);
     },
-    [open, ctrl.threadId],
+    [open, ctrl.threadId, closeOverlay],
   );
 
   const openHit = useCallback(
     (hit: SearchHit) => {
+      closeOverlay();
       if (hit.threadId !== ctrl.threadId) open(hit.threadId);
       setHighlight({ messageId: hit.messageId, nonce: Date.now() });
     },
-    [open, ctrl.threadId],
+    [open, ctrl.threadId, closeOverlay],
   );
 
   useEffect(() => {
@@ -194,7 +204,7 @@ export function App() {
     [transport, fail],
   );
 
-  // Delete with Undo: hidden at once, DeleteThread after ~5 s unless undone.
+  // Delete with Undo: hidden at once, DeleteThread when its toast goes (~10 s, longer on hover) unless undone.
   const remove = useCallback(
     (t: Thread) => {
       setHidden((h) => new Set(h).add(t.id));
@@ -205,25 +215,27 @@ export function App() {
           c.delete(t.id);
           return c;
         });
-      const timer = setTimeout(() => {
-        deletes.current.delete(t.id);
+      const commit = () => {
+        if (!deletes.current.delete(t.id)) return; // undone, or already flushed
         transport
           .call('DeleteThread', t.id)
-          .then(() => list.refresh())
+          .then(() => {
+            drafts.clear(draftKey(t.id));
+            list.refresh();
+          })
           .catch((e: unknown) => {
             unhide();
             fail('Could not delete', e);
           });
-      }, UNDO_MS);
-      deletes.current.set(t.id, timer);
+      };
+      deletes.current.set(t.id, commit);
       toast(
         {
           text: `Deleted “${t.title || 'New chat'}”.`,
+          onClose: commit,
           action: {
             label: 'Undo',
             run: () => {
-              const tm = deletes.current.get(t.id);
-              if (tm) clearTimeout(tm);
               deletes.current.delete(t.id);
               unhide();
             },
@@ -239,8 +251,7 @@ export function App() {
   useEffect(() => {
     const pending = deletes.current;
     const flush = () => {
-      for (const [id, tm] of pending) {
-        clearTimeout(tm);
+      for (const id of pending.keys()) {
         void transport.call('DeleteThread', id).catch(() => undefined);
       }
       pending.clear();
@@ -249,7 +260,14 @@ export function App() {
     return () => window.removeEventListener('pagehide', flush);
   }, [transport]);
 
-  // Keyboard: Ctrl/Cmd+N new chat, Ctrl/Cmd+K search, Ctrl/Cmd+, settings, Esc stop.
+  // Tab wraps from the composer back to the top instead of stopping on <body>.
+  useEffect(() => {
+    const onTab = (e: KeyboardEvent) => wrapTab(e, appRef.current);
+    window.addEventListener('keydown', onTab);
+    return () => window.removeEventListener('keydown', onTab);
+  }, []);
+
+  // Keyboard (Ctrl/Cmd+B, the sidebar, is in useSidebarLayout): Ctrl/Cmd+N new chat, Ctrl/Cmd+K search, Ctrl/Cmd+, settings, Esc stop.
   const busy = ctrl.view.status === 'running' || ctrl.view.status === 'awaiting-decisions';
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
@@ -272,7 +290,15 @@ export function App() {
           return;
         }
       }
-      if (e.key === 'Escape' && !e.defaultPrevented && busy && !settingsOpen) {
+      // Esc stops the run from the composer, or when focus rests on nothing
+      // that is open or holds input (the page body, the message list, a plain
+      // button). In a text field, a menu, a dialog or a decision card, Esc
+      // belongs to that thing (it closes it): it never cancels the turn there.
+      if (
+        e.key === 'Escape' && !e.defaultPrevented && busy && !settingsOpen &&
+        !(e.target instanceof Element && !e.target.closest('.composer') &&
+          e.target.closest('input, textarea, select, [contenteditable="true"], [role="dialog"], [role="alertdialog"], [role="menu"], [role="listbox"], .interrupts, .ctools'))
+      ) {
         e.preventDefault();
         void stop().catch((err: unknown) => fail('Could not stop', err));
       }
@@ -298,9 +324,11 @@ export function App() {
   }, [title]);
 
   return (
-    <div className="app">
+    <div ref={appRef} className={`app${layout.narrow ? ' is-narrow' : ''}${layout.mode === 'docked' ? '' : ' sidebar-undocked'}`}>
+      <SidebarToggle ref={sidebarToggle} shown={layout.shown} onToggle={() => layout.toggle()} />
       <Sidebar
         ref={sidebar}
+        mode={layout.mode}
         transport={transport}
         threads={list.threads}
         hiddenIds={hidden}
@@ -321,15 +349,20 @@ export function App() {
         onLoadMore={list.loadMore}
         onSettings={() => setSettingsOpen(true)}
       />
-      <ChatView
-        ctrl={ctrl}
-        title={title}
-        status={status}
-        runner={runner}
-        highlight={highlight}
-        focusNonce={focusNonce}
-        onOpenSettings={() => setSettingsOpen(true)}
-      />
+      {layout.mode === 'overlay' && <div className="sidebar-scrim" aria-hidden="true" onClick={() => closeOverlay()} />}
+      <div className="app-main" inert={layout.mode === 'overlay'}>
+        <DraftKeyContext.Provider value={draftKey(ctrl.threadId)}>
+          <ChatView
+            ctrl={ctrl}
+            title={title}
+            status={status}
+            runner={runner}
+            highlight={highlight}
+            focusNonce={focusNonce}
+            onOpenSettings={() => setSettingsOpen(true)}
+          />
+        </DraftKeyContext.Provider>
+      </div>
       {settingsUsed && (
         <Suspense
           fallback={

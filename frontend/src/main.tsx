@@ -2,6 +2,7 @@ import './styles/global.css';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App';
+import { TokenGate } from './components/TokenMissing';
 import { TransportContext, createTransport } from './transport';
 
 const transport = createTransport();
@@ -10,7 +11,9 @@ if (root) {
   createRoot(root).render(
     <StrictMode>
       <TransportContext.Provider value={transport}>
-        <App />
+        <TokenGate transport={transport}>
+          <App />
+        </TokenGate>
       </TransportContext.Provider>
     </StrictMode>,
   );

@@ -1,4 +1,4 @@
-import { useContext, useId, useState, type ReactNode } from 'react';
+import { useContext, useEffect, useId, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { isMcpRule, type ClassifiedInterrupt } from '../state/interrupts';
 import { TransportContext } from '../transport';
 import { useMcpServers, type McpCatalog } from '../hooks/useMcpServers';
@@ -6,6 +6,8 @@ import type { RememberScope } from '../transport/contract';
 import { isObject, isString, tryParseJson, type JsonValue } from '../transport/json';
 import { DiffView } from './DiffView';
 import { decisionLabel, type Decision } from '../state/answers';
+import { editedArgsProblems } from '../lib/validationText';
+import { hostOf, openableUrl } from './ToolParts';
 
 type Approval = Extract<ClassifiedInterrupt, { kind: 'approval' }>;
 
@@ -35,6 +37,38 @@ export interface ApprovalCardProps {
 
 type Mode = 'idle' | 'always' | 'deny' | 'edit';
 
+// What a person typed or chose on a card, by interrupt id. It outlives the
+// card: a refused answer restarts the run (RUN_STARTED clears the cards,
+// the resync brings them back), and switching chats unmounts them.
+const drafts = new Map<string, Map<string, unknown>>();
+const MAX_DRAFTS = 100;
+
+/** Forgets the drafts of these items (all without ids): their answers went through. */
+export function forgetDrafts(ids?: readonly string[]): void {
+  if (!ids) drafts.clear();
+  else for (const id of ids) drafts.delete(id);
+}
+
+/** useState whose value is kept for the item (see drafts) and restored when its card comes back. */
+export function useDraft<T>(itemId: string, key: string, initial: T | (() => T)): [T, (v: T) => void] {
+  const [value, setValue] = useState<T>(() => {
+    const kept = drafts.get(itemId);
+    if (kept?.has(key)) return kept.get(key) as T;
+    return typeof initial === 'function' ? (initial as () => T)() : initial;
+  });
+  const set = (v: T) => {
+    let kept = drafts.get(itemId);
+    if (!kept) {
+      if (drafts.size >= MAX_DRAFTS) drafts.delete(drafts.keys().next().value!);
+      kept = new Map();
+      drafts.set(itemId, kept);
+    }
+    kept.set(key, v);
+    setValue(v);
+  };
+  return [value, set];
+}
+
 /** How a tool is named on the card: an MCP tool by its server's title for it. */
 interface ToolNames {
   /** The tool's title (its model name for built-in tools). */
@@ -61,6 +95,10 @@ function ruleLabel(tool: string, r: RememberScope, names: ToolNames, cat: McpCat
       return `Commands starting with “${r.pattern ?? ''}”`;
     case 'folder':
       return `${tool} inside ${r.pattern ?? 'this folder'}`;
+    case 'file':
+      return `${tool} on this file only (${r.pattern ?? ''})`;
+    case 'thread':
+      return `${tool} in this chat only`;
     case 'tool-identity':
       return `Always allow ${names.title}`;
     case 'server':
@@ -106,22 +144,85 @@ function commandOf(args: unknown): { command: string; folder: string } | null {
   return { command, folder: isString(f) ? f : '' };
 }
 
+/** What a tool that acts in this window asks, in words: "Open example.com?" with the full URL. */
+interface PlainAsk {
+  title: ReactNode;
+  body: ReactNode;
+}
+
+function plainAsk(toolName: string, args: unknown): PlainAsk | null {
+  if (!isObject(args)) return null;
+  if (toolName === 'open_url' && isString(args.url) && args.url) {
+    const href = openableUrl(args.url);
+    return {
+      title: <>Open {hostOf(href ?? args.url)}?</>,
+      body: (
+        <div className="icard-plain">
+          <p className="icard-plain-text mono" aria-label="Address">
+            {args.url}
+          </p>
+          <p className="icard-note">
+            {href ? 'Opens in your browser.' : 'Juncture opens only http and https links; deny this request.'}
+          </p>
+        </div>
+      ),
+    };
+  }
+  if (toolName === 'copy_to_clipboard' && isString(args.text)) {
+    const n = [...args.text].length;
+    return {
+      title: <>Copy to clipboard?</>,
+      body: (
+        <div className="icard-plain">
+          <pre className="icard-plain-text icard-clip" aria-label="Text to copy">
+            {args.text}
+          </pre>
+          <p className="icard-note">
+            {n} {n === 1 ? 'character' : 'characters'}; replaces what your clipboard holds now.
+          </p>
+        </div>
+      ),
+    };
+  }
+  return null;
+}
+
+/** The editor's own check: JSON, and an object. */
+function checkEdit(text: string): string | null {
+  const p = tryParseJson(text);
+  if (!p.ok) return `Not valid JSON: ${p.error}`;
+  return isObject(p.value) ? null : 'The arguments must be a JSON object ({ … }).';
+}
+
+/** Esc in a sub-form closes it (what was typed stays) and never reaches the window's "Esc stops the run". */
+function closeOnEscape(close: () => void) {
+  return (e: KeyboardEvent) => {
+    if (e.key !== 'Escape' || e.defaultPrevented) return;
+    e.preventDefault();
+    close();
+  };
+}
+
 /** Approval for one tool call: Allow once / Always allow / Deny / Edit arguments. */
 export function ApprovalCard({ item, answer, onDecide, onChange, onKeep, error, busy }: ApprovalCardProps) {
   const id = useId();
   const catalog = useMcpServers(useContext(TransportContext));
   const names = namesOf(catalog, item.toolName);
-  const [mode, setMode] = useState<Mode>('idle');
-  const [reason, setReason] = useState('');
-  const [edited, setEdited] = useState(item.argsText);
-  const [editError, setEditError] = useState<string | null>(null);
+  const itemId = item.interrupt.id;
+  const [mode, setMode] = useDraft<Mode>(itemId, 'mode', 'idle');
+  // Drafts outlive their sub-form: Back or Esc closes it, reopening shows them again.
+  const [reason, setReason] = useDraft(itemId, 'reason', '');
+  const [edited, setEdited] = useDraft(itemId, 'edited', item.argsText);
+  const [editError, setEditError] = useState<string | null>(() => (mode === 'edit' ? checkEdit(edited) : null));
+  /** The edited text last sent: a refusal from Go is about this text (shown while it is unchanged). */
+  const [sentEdit, setSentEdit] = useDraft<string | null>(itemId, 'sentEdit', null);
   // An MCP tool's choices all come from Go (this tool as first seen, or
   // every tool of its server); built-in tools also offer "every call".
   const mcpRules = item.suggestedRules.filter(isMcpRule);
   const rules: RememberScope[] = mcpRules.length
     ? mcpRules
     : [{ scope: 'tool' }, ...item.suggestedRules.filter((r) => r.scope !== 'tool')];
-  const [ruleIndex, setRuleIndex] = useState(!mcpRules.length && item.suggestedRules.length ? 1 : 0);
+  const [ruleIndex, setRuleIndex] = useDraft(itemId, 'rule', !mcpRules.length && item.suggestedRules.length ? 1 : 0);
   const label = (r: RememberScope) => ruleLabel(item.toolName, r, names, catalog);
   const pv = item.preview;
   const cmd =
@@ -130,22 +231,79 @@ export function ApprovalCard({ item, answer, onDecide, onChange, onKeep, error, 
       : item.toolName === 'run_command'
         ? commandOf(item.args)
         : null;
+  const plain = cmd || names.server ? null : plainAsk(item.toolName, item.args);
   const folder = cmd?.folder || pv?.folder || '';
   // A "json" preview is the arguments again; the Arguments block shows them.
-  const showPreview = !!pv && !pv.error && pv.kind !== 'json' && pv.kind !== 'command';
+  const showPreview = !!pv && !pv.error && pv.kind !== 'json' && pv.kind !== 'command' && !plain;
+
+  // Go's refusal of the edited arguments, in plain words, while the editor shows what was refused.
+  const problems = error ? editedArgsProblems(error) : null;
+  const refusedHere = mode === 'edit' && !!problems && sentEdit === edited;
+  const shownEditError = editError ?? (refusedHere ? problems : null);
+
+  // Focus follows the choice: a sub-form that opens gets focus on its first
+  // field; closing it returns focus to the button that opened it.
+  const alwaysBtn = useRef<HTMLButtonElement>(null);
+  const denyBtn = useRef<HTMLButtonElement>(null);
+  const editBtn = useRef<HTMLButtonElement>(null);
+  const sub = useRef<HTMLDivElement & HTMLFieldSetElement>(null);
+  const editor = useRef<HTMLTextAreaElement>(null);
+  const shownMode = answer ? null : mode;
+  const lastShown = useRef<Mode | null>(shownMode);
+  useEffect(() => {
+    const prev = lastShown.current;
+    lastShown.current = shownMode;
+    if (prev === shownMode || shownMode === null) return;
+    if (shownMode === 'idle') {
+      // Back from a sub-form. (After an answer, "Change answer" or a
+      // refusal the panel moves focus: see InterruptPanel.)
+      if (prev === 'always') alwaysBtn.current?.focus();
+      else if (prev === 'deny') denyBtn.current?.focus();
+      else if (prev === 'edit') editBtn.current?.focus();
+      return;
+    }
+    if (shownMode === 'edit' && prev === null && !problems) return;
+    const field =
+      sub.current?.querySelector<HTMLElement>('input:checked') ?? sub.current?.querySelector<HTMLElement>('input, textarea');
+    field?.focus();
+    // The whole sub-form in view, its buttons (and an error) included.
+    sub.current?.scrollIntoView?.({ block: 'nearest' });
+  }, [shownMode, problems]);
+
+  // An accepted answer closes the sub-form: "Change answer" starts from the choices.
+  const accepted = !!answer && !answer.sending;
+  useEffect(() => {
+    if (accepted) setMode('idle');
+  }, [accepted]);
+
+  // A refusal of the edited arguments: back to the editor, on the text that was refused.
+  useEffect(() => {
+    if (!refusedHere || answer) return;
+    editor.current?.focus();
+    sub.current?.scrollIntoView?.({ block: 'nearest' });
+  }, [refusedHere, answer, error]);
 
   const submitEdit = () => {
     const p = tryParseJson(edited);
-    if (!p.ok) {
-      setEditError(`Not valid JSON: ${p.error}`);
-      return;
-    }
-    if (!isObject(p.value)) {
-      setEditError('The arguments must be a JSON object ({ … }).');
+    const bad = checkEdit(edited);
+    if (bad || !p.ok) {
+      setEditError(bad ?? 'Not valid JSON');
       return;
     }
     setEditError(null);
+    setSentEdit(edited);
+    // The editor stays open until Go accepts the arguments: a refusal is shown in it.
     onDecide({ kind: 'approve', editedArgs: p.value as JsonValue });
+  };
+
+  const deny = () => {
+    const r = reason.trim();
+    onDecide(r ? { kind: 'deny', reason: r } : { kind: 'deny' });
+    setMode('idle');
+  };
+
+  const back = () => {
+    setEditError(null);
     setMode('idle');
   };
 
@@ -154,26 +312,32 @@ export function ApprovalCard({ item, answer, onDecide, onChange, onKeep, error, 
       <header className="icard-head">
         <span className="icard-kind">Approval</span>
         <h3 id={`${id}-title`} className="icard-title">
-          {names.server ? (
-            <>
-              Allow {names.title}?
-            </>
+          {plain ? (
+            plain.title
+          ) : names.server ? (
+            <>Allow {names.title}?</>
           ) : (
             <>
               Allow <span className="mono">{item.toolName}</span>?
             </>
           )}
         </h3>
-        {names.server && (
+        {names.server ? (
           <span className="icard-source">
             a tool of {names.server} · <span className="mono">{item.toolName}</span>
           </span>
-        )}
+        ) : plain ? (
+          <span className="icard-source">
+            using <span className="mono">{item.toolName}</span>
+          </span>
+        ) : null}
       </header>
       {item.interrupt.message && item.interrupt.message !== `Approval required to run ${item.toolName}` && (
         <p className="icard-message">{item.interrupt.message}</p>
       )}
-      {cmd ? (
+      {plain ? (
+        plain.body
+      ) : cmd ? (
         <div className="icard-command">
           <pre className="mono" aria-label="Command">
             <span aria-hidden="true">$ </span>
@@ -189,7 +353,7 @@ export function ApprovalCard({ item, answer, onDecide, onChange, onKeep, error, 
         <DiffView preview={pv} />
       ) : null}
       {pv?.error && <p className="icard-note">Preview unavailable: {pv.error}</p>}
-      {(!cmd || !showPreview) && (
+      {!plain && (!cmd || !showPreview) && (
         <details className="icard-args" open={!cmd && !showPreview}>
           <summary>Arguments</summary>
           <pre className="mono">{item.argsText}</pre>
@@ -210,7 +374,7 @@ export function ApprovalCard({ item, answer, onDecide, onChange, onKeep, error, 
           }
         />
       ) : mode === 'always' ? (
-        <fieldset className="icard-sub">
+        <fieldset className="icard-sub" ref={sub} onKeyDown={closeOnEscape(back)}>
           <legend>{mcpRules.length ? 'Remember this choice:' : 'Always allow without asking:'}</legend>
           {rules.map((r, i) => (
             <label key={i} className="icard-radio">
@@ -231,13 +395,13 @@ export function ApprovalCard({ item, answer, onDecide, onChange, onKeep, error, 
             >
               Always allow
             </button>
-            <button type="button" className="btn subtle" onClick={() => setMode('idle')}>
+            <button type="button" className="btn subtle" onClick={back}>
               Back
             </button>
           </div>
         </fieldset>
       ) : mode === 'deny' ? (
-        <div className="icard-sub">
+        <div className="icard-sub" ref={sub} onKeyDown={closeOnEscape(back)}>
           <label htmlFor={`${id}-reason`} className="icard-sub-label">
             Reason (optional){item.reasonField ? ' — the model will see it' : ''}
           </label>
@@ -247,7 +411,11 @@ export function ApprovalCard({ item, answer, onDecide, onChange, onKeep, error, 
             value={reason}
             onChange={(e) => setReason(e.target.value)}
             onKeyDown={(e) => {
-              if (e.key === 'Enter') e.preventDefault();
+              // Enter denies, with the reason typed so far.
+              if (e.key === 'Enter' && !e.nativeEvent.isComposing) {
+                e.preventDefault();
+                if (!busy) deny();
+              }
             }}
             placeholder="e.g. use the staging folder instead"
           />
@@ -255,62 +423,71 @@ export function ApprovalCard({ item, answer, onDecide, onChange, onKeep, error, 
             <p className="icard-note">This request has no place for a reason; only the denial is sent.</p>
           )}
           <div className="icard-actions">
-            <button
-              type="button"
-              className="btn danger"
-              disabled={busy}
-              onClick={() => {
-                const r = reason.trim();
-                onDecide(r ? { kind: 'deny', reason: r } : { kind: 'deny' });
-                setMode('idle');
-              }}
-            >
+            <button type="button" className="btn danger" disabled={busy} onClick={deny}>
               Deny
             </button>
-            <button type="button" className="btn subtle" onClick={() => setMode('idle')}>
+            <button type="button" className="btn subtle" onClick={back}>
               Back
             </button>
           </div>
         </div>
       ) : mode === 'edit' ? (
-        <div className="icard-sub">
+        <div className="icard-sub" ref={sub} onKeyDown={closeOnEscape(back)}>
           <label htmlFor={`${id}-edit`} className="icard-sub-label">
             Arguments (JSON)
           </label>
           <textarea
+            ref={editor}
             id={`${id}-edit`}
             className="mono"
             rows={Math.min(14, Math.max(4, edited.split('\n').length + 1))}
             spellCheck={false}
             value={edited}
-            aria-invalid={editError ? true : undefined}
-            aria-describedby={editError ? `${id}-edit-err` : undefined}
+            aria-invalid={shownEditError ? true : undefined}
+            aria-describedby={shownEditError ? `${id}-edit-err` : undefined}
             onChange={(e) => {
               setEdited(e.target.value);
-              const p = tryParseJson(e.target.value);
-              setEditError(p.ok ? (isObject(p.value) ? null : 'The arguments must be a JSON object ({ … }).') : `Not valid JSON: ${p.error}`);
+              setEditError(checkEdit(e.target.value));
             }}
           />
-          {editError && (
-            <p className="icard-error" id={`${id}-edit-err`} role="alert">
-              {editError}
-            </p>
+          {shownEditError && (
+            <div className="icard-error" id={`${id}-edit-err`} role="alert">
+              {typeof shownEditError === 'string' ? (
+                shownEditError
+              ) : shownEditError.length === 1 ? (
+                <>These arguments cannot be used: {shownEditError[0]}.</>
+              ) : (
+                <>
+                  These arguments cannot be used:
+                  <ul className="icard-problems">
+                    {shownEditError.map((p, i) => (
+                      <li key={i}>{p}</li>
+                    ))}
+                  </ul>
+                </>
+              )}
+            </div>
           )}
           <div className="icard-actions">
-            <button type="button" className="btn primary" disabled={busy || !!editError} onClick={submitEdit}>
+            <button type="button" className="btn primary" disabled={busy || !!shownEditError} onClick={submitEdit}>
               Allow with these arguments
             </button>
-            <button
-              type="button"
-              className="btn subtle"
-              onClick={() => {
-                setEdited(item.argsText);
-                setEditError(null);
-                setMode('idle');
-              }}
-            >
+            <button type="button" className="btn subtle" onClick={back}>
               Back
             </button>
+            {edited !== item.argsText && (
+              <button
+                type="button"
+                className="btn subtle"
+                onClick={() => {
+                  setEdited(item.argsText);
+                  setEditError(null);
+                  editor.current?.focus();
+                }}
+              >
+                Undo my edits
+              </button>
+            )}
           </div>
         </div>
       ) : (
@@ -318,14 +495,14 @@ export function ApprovalCard({ item, answer, onDecide, onChange, onKeep, error, 
           <button type="button" className="btn primary" disabled={busy} onClick={() => onDecide({ kind: 'approve' })}>
             Allow once
           </button>
-          <button type="button" className="btn" disabled={busy} onClick={() => setMode('always')}>
+          <button type="button" className="btn" ref={alwaysBtn} disabled={busy} onClick={() => setMode('always')}>
             Always allow…
           </button>
-          <button type="button" className="btn danger" disabled={busy} onClick={() => setMode('deny')}>
+          <button type="button" className="btn danger" ref={denyBtn} disabled={busy} onClick={() => setMode('deny')}>
             Deny…
           </button>
           {item.canEditArgs && (
-            <button type="button" className="btn subtle" disabled={busy} onClick={() => setMode('edit')}>
+            <button type="button" className="btn subtle" ref={editBtn} disabled={busy} onClick={() => setMode('edit')}>
               Edit arguments
             </button>
           )}
@@ -336,9 +513,9 @@ export function ApprovalCard({ item, answer, onDecide, onChange, onKeep, error, 
           )}
         </div>
       )}
-      {error && (
+      {error && !(mode === 'edit' && problems && !answer) && (
         <p className="icard-error" role="alert">
-          {error}
+          {problems ? `These arguments cannot be used: ${problems.join('; ')}.` : error}
         </p>
       )}
     </>

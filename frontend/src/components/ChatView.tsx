@@ -44,7 +44,8 @@ function statusLine(ctrl: ThreadController, catalog: McpCatalog): string {
       return `Waiting for ${open} ${open === 1 ? 'decision' : 'decisions'}`;
     }
     case 'error':
-      return 'The last turn failed';
+      // The failed answer says what happened (once, with a way to Settings).
+      return '';
     default:
       return '';
   }

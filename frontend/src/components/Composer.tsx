@@ -1,5 +1,6 @@
-import { useEffect, useId, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { useContext, useEffect, useId, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
 import type { RunStatus } from '../state/derive';
+import { DraftKeyContext, NEW_CHAT_DRAFT, drafts } from '../lib/drafts';
 import { IconClose, IconSend, IconStop } from './icons';
 import './Composer.css';
 
@@ -32,9 +33,25 @@ export function Composer({
   editRequest,
   focusNonce,
 }: ComposerProps) {
-  const [text, setText] = useState('');
+  // The draft of the open conversation (lib/drafts.ts): each chat, and the
+  // new-chat screen, keeps its own unsent text, also across a reload.
+  const draftKey = useContext(DraftKeyContext);
+  const [text, setText] = useState(() => (draftKey === null ? '' : drafts.get(draftKey)));
+  const [shownKey, setShownKey] = useState(draftKey);
   const [editing, setEditing] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  if (shownKey !== draftKey) {
+    // Another conversation: show its draft (the previous one is already stored).
+    setShownKey(draftKey);
+    setText(draftKey === null ? '' : drafts.get(draftKey));
+    setEditing(false);
+    setError(null);
+  }
+  const keyRef = useRef(draftKey);
+  keyRef.current = draftKey;
+  useEffect(() => {
+    if (draftKey !== null) drafts.set(draftKey, text);
+  }, [draftKey, text]);
   const [sending, setSending] = useState(false);
   const [stopping, setStopping] = useState(false);
   const ref = useRef<HTMLTextAreaElement>(null);
@@ -75,11 +92,20 @@ export function Composer({
     setError(null);
     setText('');
     setEditing(false);
+    const from = draftKey;
+    if (from !== null) drafts.clear(from);
     try {
       await onSend(t);
     } catch (e) {
-      setText(t);
-      setError(e instanceof Error ? e.message : String(e));
+      // Not sent: the text comes back, in the chat it was written in (a
+      // new chat's text follows it into the conversation just created).
+      const now = keyRef.current;
+      if (now === from || from === NEW_CHAT_DRAFT) {
+        setText(t);
+        setError(e instanceof Error ? e.message : String(e));
+      } else if (from !== null) {
+        drafts.set(from, t);
+      }
     } finally {
       setSending(false);
       ref.current?.focus();

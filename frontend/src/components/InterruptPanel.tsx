@@ -1,11 +1,11 @@
-import { useCallback, useContext, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useContext, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { TransportContext } from '../transport';
 import { toolDisplay, useMcpServers } from '../hooks/useMcpServers';
 import type { AnswerBatch, AnswerResult } from '../transport/contract';
 import type { ClassifiedInterrupt } from '../state/interrupts';
 import { answerBatch, type Decision } from '../state/answers';
 import type { RunError } from '../state/types';
-import { ApprovalCard, type KeptAnswer } from './ApprovalCard';
+import { ApprovalCard, forgetDrafts, type KeptAnswer } from './ApprovalCard';
 import { QuestionCard } from './QuestionCard';
 import { PromptCard } from './PromptCard';
 import { asPromptItem, promptHeading } from '../state/prompts';
@@ -51,8 +51,14 @@ export function InterruptPanel({ threadId, items, runError, answered = NONE, wai
   const [errors, setErrors] = useState<Record<string, string>>({});
   /** Items reopened with "Change answer". */
   const [changing, setChanging] = useState<Record<string, true>>({});
-  const firstCard = useRef<HTMLElement>(null);
+  const cards = useRef(new Map<string, HTMLElement>());
   const panel = useRef<HTMLElement>(null);
+  /** Where focus goes once the panel has rendered: an item's card, or the composer. */
+  const focusNext = useRef<{ to: 'card' | 'composer' | 'refused'; id?: string } | null>(null);
+  const answeredRef = useRef(answered);
+  answeredRef.current = answered;
+  const actionableRef = useRef(actionable);
+  actionableRef.current = actionable;
   const lastBatch = useRef<string>('');
   const batchRef = useRef(batchKey);
   batchRef.current = batchKey;
@@ -67,12 +73,37 @@ export function InterruptPanel({ threadId, items, runError, answered = NONE, wai
     setSending({});
     setErrors({});
     setChanging({});
-    // A prompt card that appeared focused itself; otherwise the first card.
+    // A card that took focus itself (a prompt card as it appears, an editor
+    // back with Go's refusal) keeps it; otherwise the first card.
     const active = document.activeElement;
-    const promptFocused =
-      active instanceof HTMLElement && active.classList.contains('icard') && !!panel.current?.contains(active);
-    if (actionable.length && !promptFocused) firstCard.current?.focus();
-  }, [batchKey, actionable.length]);
+    const inside = active instanceof HTMLElement && !!panel.current?.contains(active);
+    const first = actionable[0];
+    if (first && !inside) cards.current.get(first.interrupt.id)?.focus();
+  }, [batchKey, actionable]);
+
+  // Focus moves to the next thing to do (see decide), after the render that
+  // replaced the controls the person used.
+  useEffect(() => {
+    const f = focusNext.current;
+    if (!f) return;
+    focusNext.current = null;
+    if (f.to === 'composer') {
+      document.querySelector<HTMLElement>('.composer textarea')?.focus();
+      return;
+    }
+    const card = f.id ? cards.current.get(f.id) : undefined;
+    if (!card) return;
+    if (f.to === 'card') {
+      card.focus();
+      return;
+    }
+    // Refused: back to the card, unless the card already took focus (its
+    // editor) or the person is working in another card.
+    const active = document.activeElement;
+    if (active && card.contains(active)) return;
+    if (active instanceof HTMLElement && active.closest('.icard')) return;
+    (card.querySelector<HTMLElement>('[aria-invalid="true"]') ?? card).focus();
+  });
 
   // Go rejected the batch after accepting the answers (RUN_ERROR): answer again.
   useEffect(() => {
@@ -86,11 +117,26 @@ export function InterruptPanel({ threadId, items, runError, answered = NONE, wai
       const id = item.interrupt.id;
       const key = batchRef.current;
       const before = decisionsRef.current[id];
+      // The controls used are about to go: focus moves to the next card that
+      // still needs an answer (after this one, then from the top), or to the
+      // composer after the last — unless the person already works elsewhere.
+      const card = cards.current.get(id);
+      const active = document.activeElement;
+      if (!active || active === document.body || card?.contains(active)) {
+        const list = actionableRef.current;
+        const at = list.findIndex((i) => i.interrupt.id === id);
+        const open = (x: ClassifiedInterrupt) =>
+          x.interrupt.id !== id && !decisionsRef.current[x.interrupt.id] && !answeredRef.current.has(x.interrupt.id);
+        const next = [...list.slice(at + 1), ...list.slice(0, Math.max(at, 0))].find(open);
+        focusNext.current = next ? { to: 'card', id: next.interrupt.id } : { to: 'composer' };
+      }
       setDecisions((x) => ({ ...x, [id]: d }));
       setSending((x) => ({ ...x, [id]: true }));
       setErrors((x) => without(x, id));
       try {
-        await onAnswer(answerBatch([{ item, decision: d }]));
+        const r = await onAnswer(answerBatch([{ item, decision: d }]));
+        // The batch is complete and the run continues: what was typed on its cards is done with.
+        if (r.continued) forgetDrafts(actionableRef.current.map((i) => i.interrupt.id));
         if (batchRef.current !== key) return;
         setChanging((x) => without(x, id));
       } catch (e) {
@@ -103,6 +149,7 @@ export function InterruptPanel({ threadId, items, runError, answered = NONE, wai
           return without(x, id);
         });
         setErrors((x) => ({ ...x, [id]: e instanceof Error ? e.message : String(e) }));
+        focusNext.current = { to: 'refused', id };
       } finally {
         if (batchRef.current === key) setSending((x) => without(x, id));
       }
@@ -116,6 +163,15 @@ export function InterruptPanel({ threadId, items, runError, answered = NONE, wai
   const answeredCount = actionable.filter((i) => has(i.interrupt.id)).length;
   const stillWaiting = (waiting ?? actionable.map((i) => i.interrupt.id)).filter((id) => !has(id));
   const anySending = Object.keys(sending).length > 0;
+  // Esc inside a card never stops the run (App's window handler skips a
+  // handled Esc): a sub-form closes itself (ApprovalCard, PromptCard); from a
+  // field of a form, focus returns to the card, with what was typed kept.
+  const onCardKey = (e: KeyboardEvent<HTMLElement>) => {
+    if (e.key !== 'Escape' || e.defaultPrevented) return;
+    e.preventDefault();
+    if (e.target !== e.currentTarget) e.currentTarget.focus();
+  };
+
   const generalError =
     runError && !Object.keys(runError.itemErrors).length ? `Juncture could not use these answers: ${runError.message}` : null;
 
@@ -127,7 +183,7 @@ export function InterruptPanel({ threadId, items, runError, answered = NONE, wai
           {answeredCount < actionable.length && <span> · the run continues once all are answered</span>}
         </div>
       )}
-      {actionable.map((item, i) => {
+      {actionable.map((item) => {
         const id = item.interrupt.id;
         const itemError = errors[id] ?? runError?.itemErrors[id];
         const isChanging = !!changing[id];
@@ -139,7 +195,11 @@ export function InterruptPanel({ threadId, items, runError, answered = NONE, wai
           answer: kept,
           busy: !!sending[id],
           onDecide: (d: Decision) => void decide(item, d),
-          onChange: () => setChanging((x) => ({ ...x, [id]: true })),
+          onChange: () => {
+            // "Change answer" goes away as the choices come back: focus the card.
+            focusNext.current = { to: 'card', id };
+            setChanging((x) => ({ ...x, [id]: true }));
+          },
           onKeep: isChanging ? () => setChanging((x) => without(x, id)) : undefined,
         };
         // Generic items with `juncture:prompt` metadata are MCP servers' prompts.
@@ -147,8 +207,12 @@ export function InterruptPanel({ threadId, items, runError, answered = NONE, wai
         return (
           <article
             key={id}
-            ref={i === 0 ? firstCard : undefined}
+            ref={(el) => {
+              if (el) cards.current.set(id, el);
+              else cards.current.delete(id);
+            }}
             tabIndex={-1}
+            onKeyDown={onCardKey}
             className={`icard ${kept ? 'is-staged' : ''}`}
             aria-label={
               item.kind === 'approval' ? `Approval for ${toolDisplay(catalog, item.toolName).title}` : prompt ? promptHeading(prompt.prompt) : 'Question'

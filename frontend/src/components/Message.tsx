@@ -1,6 +1,6 @@
 import { memo, useContext, useState } from 'react';
 import type { MessageItem } from '../state/derive';
-import { stripMarker, formatTime } from '../lib/format';
+import { describeEndpointError, stripMarker, formatTime } from '../lib/format';
 import { TransportContext } from '../transport';
 import { webCopyText } from '../transport/platform';
 import { MessageBody } from './MessageBody';
@@ -12,6 +12,8 @@ export interface MessageActions {
   onContinue?: () => void;
   onRegenerate?: (item: MessageItem) => void;
   onEdit?: () => void;
+  /** Opens Settings (from an endpoint error). */
+  onOpenSettings?: (() => void) | undefined;
 }
 
 export interface MessageRowProps extends MessageActions {
@@ -45,7 +47,43 @@ function CopyButton({ text }: { text: string }) {
   );
 }
 
-function MessageRowImpl({ item, highlighted, idle, onContinue, onRegenerate, onEdit }: MessageRowProps) {
+/**
+ * A failed answer's error, said once: what happened (the endpoint could not be
+ * reached, or it answered with an error), its own message, and a way to Settings.
+ */
+export function EndpointErrorNote({
+  error,
+  onOpenSettings,
+  heading,
+}: {
+  error: string | undefined;
+  onOpenSettings?: (() => void) | undefined;
+  heading?: string;
+}) {
+  const p = describeEndpointError(error);
+  const settings = onOpenSettings && p.kind !== 'cut';
+  return (
+    <div className={`msg-error kind-${p.kind}`} role="alert">
+      <strong className="msg-error-title">
+        {heading ? `${heading} ` : ''}
+        {p.title}
+      </strong>
+      {p.detail && <div className="msg-error-text">{p.detail}</div>}
+      {(p.hint || settings) && (
+        <div className="msg-error-foot">
+          {p.hint && <span className="msg-error-hint">{p.hint}</span>}
+          {settings && (
+            <button type="button" className="btn small" onClick={onOpenSettings}>
+              Open Settings
+            </button>
+          )}
+        </div>
+      )}
+    </div>
+  );
+}
+
+function MessageRowImpl({ item, highlighted, idle, onContinue, onRegenerate, onEdit, onOpenSettings }: MessageRowProps) {
   const m = item.message;
   const cls = `msg msg-${m.role}${highlighted ? ' is-highlighted' : ''}${m.local ? ' is-local' : ''}${
     item.isLastAssistant ? ' is-last' : ''
@@ -94,6 +132,13 @@ function MessageRowImpl({ item, highlighted, idle, onContinue, onRegenerate, onE
   const empty = !text && !item.tools.length && !m.reasoning;
   return (
     <article className={cls} aria-label="Juncture said" aria-busy={streaming || m.partial || undefined} data-message-id={m.id}>
+      {/* Reasoning first: it streams before the answer. */}
+      {m.reasoning && (
+        <details className="msg-reasoning">
+          <summary>{m.reasoningStreaming ? 'Thinking…' : 'Reasoning'}</summary>
+          <div className="msg-reasoning-body">{m.reasoning}</div>
+        </details>
+      )}
       {text && <MessageBody text={text} highlight={!streaming} />}
       {m.partial && (
         <div className="msg-typing" aria-label="Catching up">
@@ -109,12 +154,6 @@ function MessageRowImpl({ item, highlighted, idle, onContinue, onRegenerate, onE
           <span />
         </div>
       )}
-      {m.reasoning && (
-        <details className="msg-reasoning">
-          <summary>{m.reasoningStreaming ? 'Thinking…' : 'Reasoning'}</summary>
-          <div className="msg-reasoning-body">{m.reasoning}</div>
-        </details>
-      )}
       {item.tools.length > 0 && (
         <div className="msg-tools">
           {item.tools.map((t) => (
@@ -122,12 +161,7 @@ function MessageRowImpl({ item, highlighted, idle, onContinue, onRegenerate, onE
           ))}
         </div>
       )}
-      {m.status === 'error' && (
-        <div className="msg-error" role="alert">
-          <strong>The model endpoint returned an error.</strong>
-          <div className="msg-error-text">{m.error || 'No details were given.'}</div>
-        </div>
-      )}
+      {m.status === 'error' && <EndpointErrorNote error={m.error} onOpenSettings={onOpenSettings} />}
       {interrupted && empty && <p className="msg-muted">Stopped before any answer.</p>}
       {!streaming && !m.partial && (
         <div className="msg-actions">

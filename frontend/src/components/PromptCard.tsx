@@ -1,10 +1,9 @@
-import { useEffect, useId, useRef, useState } from 'react';
-import type { JsonValue } from '../transport/json';
+import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import type { Decision } from '../state/answers';
 import { promptHeading, type PromptItem } from '../state/prompts';
 import type { Schema } from '../lib/schema';
 import { SchemaForm } from './SchemaForm';
-import { AnsweredRow, type KeptAnswer } from './ApprovalCard';
+import { AnsweredRow, useDraft, type KeptAnswer } from './ApprovalCard';
 import { LinkConfirm, hostOf, openableUrl } from './ToolParts';
 import './PromptCard.css';
 
@@ -26,6 +25,26 @@ export interface PromptCardProps {
   busy: boolean;
 }
 
+/** Esc in a sub-step closes it (what was typed stays) instead of reaching the window's "Esc stops the run". */
+function escapeTo(close: () => void) {
+  return (e: KeyboardEvent) => {
+    if (e.key !== 'Escape' || e.defaultPrevented) return;
+    e.preventDefault();
+    close();
+  };
+}
+
+/** Focus back on the button that opened a sub-step, once it is back. */
+function useFocusBack(open: boolean) {
+  const button = useRef<HTMLButtonElement>(null);
+  const was = useRef(open);
+  useEffect(() => {
+    if (was.current && !open) button.current?.focus();
+    was.current = open;
+  }, [open]);
+  return button;
+}
+
 const EMPTY_FORM: Schema = { type: 'object', properties: {}, additionalProperties: false };
 
 function summarise(item: PromptItem, d: Decision | undefined): string {
@@ -45,7 +64,8 @@ function summarise(item: PromptItem, d: Decision | undefined): string {
 }
 
 function QuestionBody({ item, busy, error, onDecide }: Pick<PromptCardProps, 'item' | 'busy' | 'error' | 'onDecide'>) {
-  const last = useRef<JsonValue | undefined>(undefined);
+  // What is typed, kept while the card comes and goes (and for "Change answer").
+  const [draft, setDraft] = useDraft<unknown>(item.interrupt.id, 'form', undefined);
   const schema = item.schema ?? EMPTY_FORM;
   return (
     <>
@@ -54,11 +74,9 @@ function QuestionBody({ item, busy, error, onDecide }: Pick<PromptCardProps, 'it
         submitLabel="Submit"
         disabled={busy}
         serverError={error ?? null}
-        initial={last.current}
-        onSubmit={(payload) => {
-          last.current = payload;
-          onDecide({ kind: 'answer', payload });
-        }}
+        initial={draft}
+        onValueChange={setDraft}
+        onSubmit={(payload) => onDecide({ kind: 'answer', payload })}
       />
       <div className="icard-actions prompt-secondary">
         <button type="button" className="btn" disabled={busy} onClick={() => onDecide({ kind: 'decline' })}>
@@ -74,6 +92,7 @@ function QuestionBody({ item, busy, error, onDecide }: Pick<PromptCardProps, 'it
 
 function UrlBody({ item, busy, onDecide }: Pick<PromptCardProps, 'item' | 'busy' | 'onDecide'>) {
   const [confirming, setConfirming] = useState(false);
+  const openBtn = useFocusBack(confirming);
   const url = item.prompt.url;
   const openable = openableUrl(url);
   return (
@@ -83,17 +102,25 @@ function UrlBody({ item, busy, onDecide }: Pick<PromptCardProps, 'item' | 'busy'
         <span className="prompt-url-full mono">{url}</span>
       </div>
       {confirming ? (
-        <LinkConfirm
-          url={url}
-          onOpened={() => {
-            setConfirming(false);
-            onDecide({ kind: 'answer', payload: {} });
-          }}
-          onCancel={() => setConfirming(false)}
-        />
+        <div onKeyDown={escapeTo(() => setConfirming(false))}>
+          <LinkConfirm
+            url={url}
+            onOpened={() => {
+              setConfirming(false);
+              onDecide({ kind: 'answer', payload: {} });
+            }}
+            onCancel={() => setConfirming(false)}
+          />
+        </div>
       ) : (
         <div className="icard-actions">
-          <button type="button" className="btn primary" disabled={busy || !openable} onClick={() => setConfirming(true)}>
+          <button
+            ref={openBtn}
+            type="button"
+            className="btn primary"
+            disabled={busy || !openable}
+            onClick={() => setConfirming(true)}
+          >
             Open
           </button>
           <button type="button" className="btn" disabled={busy} onClick={() => onDecide({ kind: 'decline' })}>
@@ -113,6 +140,7 @@ function roleLabel(role: string): string {
 function SamplingBody({ item, busy, onDecide }: Pick<PromptCardProps, 'item' | 'busy' | 'onDecide'>) {
   const id = useId();
   const [denying, setDenying] = useState(false);
+  const denyBtn = useFocusBack(denying);
   const [reason, setReason] = useState('');
   const p = item.prompt;
   const deny = () => {
@@ -148,7 +176,7 @@ function SamplingBody({ item, busy, onDecide }: Pick<PromptCardProps, 'item' | '
         </p>
       </div>
       {denying ? (
-        <div className="icard-sub">
+        <div className="icard-sub" onKeyDown={escapeTo(() => setDenying(false))}>
           <label htmlFor={`${id}-reason`} className="icard-sub-label">
             Reason (optional) — the server will see it
           </label>
@@ -184,7 +212,7 @@ function SamplingBody({ item, busy, onDecide }: Pick<PromptCardProps, 'item' | '
           >
             Allow
           </button>
-          <button type="button" className="btn danger" disabled={busy} onClick={() => setDenying(true)}>
+          <button ref={denyBtn} type="button" className="btn danger" disabled={busy} onClick={() => setDenying(true)}>
             Deny…
           </button>
         </div>

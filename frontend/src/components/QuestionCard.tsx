@@ -1,9 +1,8 @@
-import { useId, useRef } from 'react';
-import type { JsonValue } from '../transport/json';
+import { useId } from 'react';
 import type { ClassifiedInterrupt } from '../state/interrupts';
 import type { Decision } from '../state/answers';
 import { SchemaForm } from './SchemaForm';
-import { AnsweredRow, type KeptAnswer } from './ApprovalCard';
+import { AnsweredRow, useDraft, type KeptAnswer } from './ApprovalCard';
 import type { Schema } from '../lib/schema';
 
 type Question = Extract<ClassifiedInterrupt, { kind: 'question' }>;
@@ -40,21 +39,25 @@ export function QuestionCard({
   busy: boolean;
 }) {
   const id = useId();
-  // The last answer, so "Change answer" reopens the form with it filled in.
-  const last = useRef<JsonValue | undefined>(undefined);
+  // What is typed in the form (and so the last answer: "Change answer"
+  // reopens the form with it filled in), kept while the card comes and goes.
+  const [draft, setDraft] = useDraft<unknown>(item.interrupt.id, 'form', undefined);
   const schema = hasFields(item.schema) ? item.schema : FREE_TEXT;
-  const title =
-    typeof schema.title === 'string' && schema.title && schema !== FREE_TEXT ? schema.title : 'Juncture has a question';
+  const schemaTitle = typeof schema.title === 'string' && schema !== FREE_TEXT ? schema.title.trim() : '';
+  const message = item.interrupt.message?.trim() ?? '';
+  // The question itself is the heading; the form's title (if any) a line under it.
+  const heading = message || schemaTitle || 'Juncture has a question';
+  const subtitle = message && schemaTitle && schemaTitle !== message ? schemaTitle : '';
   const summary = summarise(answer?.decision);
   return (
     <>
       <header className="icard-head">
         <span className="icard-kind">Question</span>
-        <h3 id={`${id}-title`} className="icard-title">
-          {title}
+        <h3 id={`${id}-title`} className="icard-title icard-question">
+          {heading}
         </h3>
+        {subtitle && <span className="icard-source">{subtitle}</span>}
       </header>
-      {item.interrupt.message && <p className="icard-message">{item.interrupt.message}</p>}
       {answer ? (
         <AnsweredRow
           answer={answer}
@@ -69,12 +72,11 @@ export function QuestionCard({
             submitLabel="Submit answer"
             disabled={busy}
             serverError={error ?? null}
-            initial={last.current}
-            onSubmit={(payload) => {
-              last.current = payload;
-              onDecide({ kind: 'answer', payload });
-            }}
+            initial={draft}
+            onValueChange={setDraft}
+            onSubmit={(payload) => onDecide({ kind: 'answer', payload })}
             onCancel={() => onDecide({ kind: 'cancel' })}
+            cancelLabel="Skip question"
           />
           {onKeep && (
             <div className="icard-actions">

@@ -110,13 +110,29 @@ describe('SchemaForm', () => {
     });
   });
 
-  it('Clear choice resets the form; Cancel calls onCancel', () => {
-    const { onCancel } = setup();
+  it('a choice question has Clear choice (enabled once something is chosen); it resets the choice', () => {
+    const onSubmit = vi.fn();
+    render(<SchemaForm schema={{ type: 'string', enum: ['slow', 'fast'] }} onSubmit={onSubmit} />);
+    const clear = screen.getByRole('button', { name: 'Clear choice' }) as HTMLButtonElement;
+    expect(clear.disabled).toBe(true);
     fireEvent.click(screen.getByRole('radio', { name: 'slow' }));
     expect((screen.getByRole('radio', { name: 'slow' }) as HTMLInputElement).checked).toBe(true);
-    fireEvent.click(screen.getByRole('button', { name: 'Clear choice' }));
+    expect(clear.disabled).toBe(false);
+    fireEvent.click(clear);
     expect((screen.getByRole('radio', { name: 'slow' }) as HTMLInputElement).checked).toBe(false);
-    fireEvent.click(screen.getByRole('button', { name: 'Cancel' }));
+  });
+
+  it.each([
+    ['a text question', { type: 'string', title: 'Your answer', format: 'multiline' }],
+    ['a form', schema],
+  ] as const)('%s has no Clear choice', (_name, s) => {
+    render(<SchemaForm schema={s as Schema} onSubmit={vi.fn()} />);
+    expect(screen.queryByRole('button', { name: /Clear/ })).toBeNull();
+  });
+
+  it('Cancel calls onCancel, with the words given', () => {
+    const { onCancel } = setup({ cancelLabel: 'Skip question' });
+    fireEvent.click(screen.getByRole('button', { name: 'Skip question' }));
     expect(onCancel).toHaveBeenCalledTimes(1);
   });
 

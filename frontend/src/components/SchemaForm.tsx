@@ -1,4 +1,4 @@
-import { useId, useMemo, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { useEffect, useId, useMemo, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { isObject, isString, tryParseJson, type JsonValue } from '../transport/json';
 import {
   InvalidJson,
@@ -21,12 +21,16 @@ export interface SchemaFormProps {
   /** Called with a valid payload. */
   onSubmit: (payload: JsonValue) => void;
   onCancel?: () => void;
+  /** The cancel button's words (default "Cancel"). */
+  cancelLabel?: string;
   submitLabel?: string;
   /** Error from Go (a rejected call or a RUN_ERROR), shown under the form. */
   serverError?: string | null;
   disabled?: boolean;
-  /** Initial value (e.g. a staged answer being edited again). */
+  /** Initial value (e.g. a staged answer being edited again, or a kept draft). */
   initial?: unknown;
+  /** Called with the form's value as it changes (to keep a draft). */
+  onValueChange?: (value: unknown) => void;
 }
 
 interface FieldProps {
@@ -350,10 +354,12 @@ export function SchemaForm({
   schema,
   onSubmit,
   onCancel,
+  cancelLabel = 'Cancel',
   submitLabel = 'Submit',
   serverError,
   disabled = false,
   initial,
+  onValueChange,
 }: SchemaFormProps) {
   const idBase = useId();
   const formRef = useRef<HTMLFormElement>(null);
@@ -363,6 +369,9 @@ export function SchemaForm({
   const [resetKey, setResetKey] = useState(0);
   const rootKind = fieldKind(schema);
   const rootRequired = rootKind !== 'object' && rootKind !== 'boolean';
+  // "Clear choice" only where there is a choice to clear (a choice question).
+  const isChoice = rootKind === 'enum' || rootKind === 'multi-enum';
+  const chosen = Array.isArray(value) ? value.length > 0 : value !== undefined;
 
   const errors = useMemo(() => {
     const e = validate(schema, value);
@@ -370,6 +379,13 @@ export function SchemaForm({
     return e;
   }, [schema, value, rootRequired]);
   const errorCount = Object.keys(errors).length;
+
+  const onValueChangeRef = useRef(onValueChange);
+  onValueChangeRef.current = onValueChange;
+  const firstValue = useRef(value);
+  useEffect(() => {
+    if (value !== firstValue.current) onValueChangeRef.current?.(value);
+  }, [value]);
 
   const showError = (path: string) => submitted || touched.has(path);
 
@@ -427,12 +443,14 @@ export function SchemaForm({
         <button type="submit" className="btn primary" disabled={disabled}>
           {submitLabel}
         </button>
-        <button type="button" className="btn" onClick={clear} disabled={disabled}>
-          Clear choice
-        </button>
+        {isChoice && (
+          <button type="button" className="btn" onClick={clear} disabled={disabled || !chosen}>
+            Clear choice
+          </button>
+        )}
         {onCancel && (
           <button type="button" className="btn subtle" onClick={onCancel} disabled={disabled}>
-            Cancel
+            {cancelLabel}
           </button>
         )}
       </div>

@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
+import { useCallback, useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import type { Transport } from '../transport';
 import { toJunctureError } from '../transport';
 import type {
@@ -15,7 +15,19 @@ import { isSettingsField } from '../transport/contract';
 import { notificationsSupported } from '../hooks/useAttention';
 import { useMcpServers, type McpCatalog } from '../hooks/useMcpServers';
 import { McpSettings } from './McpSettings';
-import { formatTime } from '../lib/format';
+import { formatTime, modelsAvailable } from '../lib/format';
+import {
+  DEMO_MODEL,
+  ENV_VARS,
+  NOT_A_URL,
+  displaySource,
+  isDirty,
+  isEndpointUrl,
+  savePayload,
+  validateSettings,
+  type FieldErrors,
+} from '../lib/settingsForm';
+import { previewTheme } from '../lib/theme';
 import { IconClose } from './icons';
 import './SettingsDialog.css';
 
@@ -31,7 +43,11 @@ function presetOf(url: string): string {
   return PRESETS.find((p) => p.url === u)?.id ?? 'custom';
 }
 
-const SOURCE_TEXT: Record<SettingSource, string> = {
+/** Where a field's value comes from, or "edited" while the draft differs from it. */
+type Chip = SettingSource | 'edited';
+
+const SOURCE_TEXT: Record<Chip, string> = {
+  edited: 'not saved yet',
   environment: 'from environment',
   saved: 'saved',
   default: 'default',
@@ -66,6 +82,12 @@ function ruleText(r: PermissionRule, cat: McpCatalog): ReactNode {
         <>
           inside <span className="mono">{r.pattern}</span>
         </>
+      ) : r.scope === 'file' ? (
+        <>
+          on <span className="mono">{r.pattern}</span> only
+        </>
+      ) : r.scope === 'thread' ? (
+        'in one chat'
       ) : (
         `${r.scope} ${r.pattern ?? ''}`
       )}
@@ -78,6 +100,9 @@ const TABS: readonly { id: Tab; label: string }[] = [
   { id: 'general', label: 'General' },
   { id: 'mcp', label: 'Tool servers (MCP)' },
 ];
+
+/** How long a revoked rule can be restored (Undo) before it is gone. */
+export const REVOKE_UNDO_MS = 10_000;
 
 export interface SettingsDialogProps {
   open: boolean;
@@ -93,7 +118,16 @@ export function SettingsDialog({ open, transport, status, onClose, onSaved }: Se
   const [view, setView] = useState<SettingsView | null>(null);
   const [draft, setDraft] = useState<Settings | null>(null);
   const [loadError, setLoadError] = useState<string | null>(null);
-  const [fieldErrors, setFieldErrors] = useState<Partial<Record<SettingsField, string>>>({});
+  // Go's answer to the last Save, per field (a field's goes when it changes).
+  const [serverErrors, setServerErrors] = useState<FieldErrors>({});
+  // Fields checked as they are edited: all after a Save, the URL after a Test.
+  const [live, setLive] = useState<ReadonlySet<SettingsField>>(new Set());
+  const [scrollNonce, setScrollNonce] = useState(0);
+  const [confirmClose, setConfirmClose] = useState(false);
+  const [revoking, setRevoking] = useState<ReadonlySet<string>>(new Set());
+  const revokeTimers = useRef(new Map<string, ReturnType<typeof setTimeout>>());
+  const bodyRef = useRef<HTMLDivElement>(null);
+  const keepEditingRef = useRef<HTMLButtonElement>(null);
   const [saveError, setSaveError] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
   const [saved, setSaved] = useState(false);
@@ -135,7 +169,9 @@ export function SettingsDialog({ open, transport, status, onClose, onSaved }: Se
     if (!open) return;
     setSaved(false);
     setSaveError(null);
-    setFieldErrors({});
+    setServerErrors({});
+    setLive(new Set());
+    setConfirmClose(false);
     setTest(null);
     setTestError(null);
     transport
@@ -152,46 +188,80 @@ export function SettingsDialog({ open, transport, status, onClose, onSaved }: Se
 
   const locked = (f: SettingsField) => view?.sources[f] === 'environment';
 
+  // What is wrong now: Go's last answer for fields not changed since, and the
+  // live checks (so an error goes as soon as the value is fixed).
+  const checked = draft ? validateSettings(draft, locked) : {};
+  const fieldErrors: FieldErrors = { ...serverErrors };
+  for (const f of live) {
+    if (checked[f]) fieldErrors[f] = checked[f];
+  }
+  const errorCount = Object.keys(fieldErrors).length;
+
+  // A Save that found errors: once they are all fixed, its message goes too.
+  useEffect(() => {
+    if (errorCount === 0) setSaveError((m) => (m?.startsWith('Nothing was saved. Fix') ? null : m));
+  }, [errorCount]);
+
+  // Scroll to the first field in error (and put the cursor in it).
+  useEffect(() => {
+    if (!scrollNonce) return;
+    const f = bodyRef.current?.querySelector<HTMLElement>('.set-field.has-error');
+    if (!f) return;
+    f.scrollIntoView?.({ block: 'center', behavior: 'smooth' });
+    f.querySelector<HTMLElement>('input, select, textarea')?.focus({ preventScroll: true });
+  }, [scrollNonce]);
+
   const set = <K extends SettingsField>(k: K, v: Settings[K]) => {
     setDraft((d) => (d ? { ...d, [k]: v } : d));
     setSaved(false);
-    setFieldErrors((e) => {
-      if (!e[k]) return e;
+    setServerErrors((e) => {
+      // The model's "choose a model" depends on the URL too.
+      const drop: SettingsField[] = k === 'baseUrl' ? [k, 'model'] : [k];
+      if (!drop.some((f) => e[f])) return e;
       const c = { ...e };
-      delete c[k];
+      for (const f of drop) delete c[f];
       return c;
     });
+    if (k === 'baseUrl' || k === 'apiKey') {
+      // What Test connection found was for the old endpoint.
+      setTest(null);
+      setTestError(null);
+    }
   };
 
   const save = async () => {
-    if (!draft) return;
-    if (!Number.isInteger(draft.loopGuard) || draft.loopGuard < 1 || draft.loopGuard > 200) {
-      setFieldErrors({ loopGuard: 'Enter a whole number from 1 to 200.' });
+    if (!draft || !view) return;
+    setLive(new Set(Object.keys(draft) as SettingsField[]));
+    if (Object.keys(validateSettings(draft, locked)).length) {
+      setSaveError('Nothing was saved. Fix the fields marked in red.');
+      setScrollNonce((n) => n + 1);
       return;
     }
     setSaving(true);
     setSaveError(null);
     try {
-      const v = await transport.call('SaveSettings', draft);
+      const v = await transport.call('SaveSettings', savePayload(draft, view));
       setView(v);
       setDraft(v.settings);
-      setFieldErrors({});
+      setServerErrors({});
+      setLive(new Set());
       setSaved(true);
       onSaved(v);
     } catch (e) {
       const err = toJunctureError(e);
-      const fe: Partial<Record<SettingsField, string>> = {};
+      const fe: FieldErrors = {};
       const other: string[] = [];
       for (const [k, msg] of Object.entries(err.details ?? {})) {
         if (isSettingsField(k)) fe[k] = msg;
         else other.push(`${k}: ${msg}`);
       }
-      setFieldErrors(fe);
+      setServerErrors(fe);
       setSaveError(
         err.code === 'invalid-settings'
-          ? `Nothing was saved. ${Object.keys(fe).length ? 'Fix the fields marked below.' : err.message}${other.length ? ` ${other.join('; ')}` : ''}`
+          ? `Nothing was saved. ${Object.keys(fe).length ? 'Fix the fields marked in red.' : err.message}${other.length ? ` ${other.join('; ')}` : ''}`
           : `Nothing was saved: ${err.message}`,
       );
+      if (Object.keys(fe).length) setScrollNonce((n) => n + 1);
     } finally {
       setSaving(false);
     }
@@ -199,9 +269,19 @@ export function SettingsDialog({ open, transport, status, onClose, onSaved }: Se
 
   const runTest = async () => {
     if (!draft) return;
-    setTesting(true);
     setTest(null);
     setTestError(null);
+    const url = draft.baseUrl.trim();
+    if (!url) {
+      setTestError('Enter the endpoint’s base URL first.');
+      return;
+    }
+    if (!isEndpointUrl(url)) {
+      setLive((l) => new Set(l).add('baseUrl'));
+      setTestError(NOT_A_URL);
+      return;
+    }
+    setTesting(true);
     try {
       const loopGuard = Number.isInteger(draft.loopGuard) ? draft.loopGuard : 25;
       setTest(await transport.call('TestConnection', { ...draft, loopGuard }));
@@ -212,30 +292,104 @@ export function SettingsDialog({ open, transport, status, onClose, onSaved }: Se
     }
   };
 
-  const revoke = async (ruleId: string) => {
-    try {
-      await transport.call('RevokePermissionRule', ruleId);
-      loadRules();
-    } catch (e) {
-      setRulesError(toJunctureError(e).message);
-    }
+  // Revoke waits REVOKE_UNDO_MS with an Undo in the rule's place; closing
+  // Settings carries out what is waiting.
+  const commitRevoke = useCallback(
+    (ruleId: string) => {
+      const tm = revokeTimers.current.get(ruleId);
+      if (tm === undefined) return;
+      clearTimeout(tm);
+      revokeTimers.current.delete(ruleId);
+      transport
+        .call('RevokePermissionRule', ruleId)
+        .then(() => {
+          setRevoking((r) => {
+            const c = new Set(r);
+            c.delete(ruleId);
+            return c;
+          });
+          loadRules();
+        })
+        .catch((e: unknown) => {
+          setRevoking((r) => {
+            const c = new Set(r);
+            c.delete(ruleId);
+            return c;
+          });
+          setRulesError(`Could not revoke the rule: ${toJunctureError(e).message}`);
+        });
+    },
+    [transport], // loadRules only closes over transport
+  );
+  const revoke = (ruleId: string) => {
+    setRevoking((r) => new Set(r).add(ruleId));
+    revokeTimers.current.set(
+      ruleId,
+      setTimeout(() => commitRevoke(ruleId), REVOKE_UNDO_MS),
+    );
   };
+  const undoRevoke = (ruleId: string) => {
+    const tm = revokeTimers.current.get(ruleId);
+    if (tm !== undefined) clearTimeout(tm);
+    revokeTimers.current.delete(ruleId);
+    setRevoking((r) => {
+      const c = new Set(r);
+      c.delete(ruleId);
+      return c;
+    });
+  };
+  const flushRevokes = useCallback(() => {
+    for (const id of [...revokeTimers.current.keys()]) commitRevoke(id);
+  }, [commitRevoke]);
+  useEffect(() => flushRevokes, [flushRevokes]); // unmount
+
+  const dirty = isDirty(draft, view);
+
+  /** The chip of a field: where its saved value comes from, or "not saved yet" while edited. */
+  const chipOf = (f: SettingsField): Chip | undefined => {
+    const src = view?.sources[f];
+    if (!view || !draft || !src) return src;
+    const a = draft[f];
+    const b = view.settings[f];
+    if (a !== b && !(typeof a === 'number' && typeof b === 'number' && Number.isNaN(a) && Number.isNaN(b))) return 'edited';
+    return displaySource(f, b, src);
+  };
+
+  /** Closes for good: the theme preview goes back to what is saved. */
+  const close = () => {
+    setConfirmClose(false);
+    if (view) previewTheme(view.settings.theme);
+    if (view && draft) setDraft(view.settings);
+    flushRevokes();
+    onClose();
+  };
+  /** Close, Esc: asks first when there are unsaved edits. */
+  const requestClose = () => {
+    if (dirty && tab === 'general') setConfirmClose(true);
+    else if (dirty) {
+      setTab('general');
+      setConfirmClose(true);
+    } else close();
+  };
+  useEffect(() => {
+    if (confirmClose) keepEditingRef.current?.focus();
+  }, [confirmClose]);
 
   const field = (f: SettingsField, label: string, control: (fid: string, describedBy: string | undefined) => ReactNode, help?: ReactNode) => {
     const fid = `${id}-${f}`;
-    const src = view?.sources[f];
     const err = fieldErrors[f];
+    const shownSrc = chipOf(f);
     const describedBy = [err ? `${fid}-err` : '', help || locked(f) ? `${fid}-help` : ''].filter(Boolean).join(' ') || undefined;
     return (
       <div className={`set-field${err ? ' has-error' : ''}`}>
         <div className="set-label-row">
           <label htmlFor={fid}>{label}</label>
-          {src && <span className={`set-source src-${src}`}>{SOURCE_TEXT[src]}</span>}
+          {shownSrc && <span className={`set-source src-${shownSrc}`}>{SOURCE_TEXT[shownSrc]}</span>}
         </div>
         {control(fid, describedBy)}
         {(help || locked(f)) && (
           <p className="set-help" id={`${fid}-help`}>
-            {locked(f) ? 'Set by an environment variable; change it there and restart Juncture.' : help}
+            {locked(f) ? `Set by ${ENV_VARS[f] ?? 'an environment variable'}; change it there and restart Juncture.` : help}
           </p>
         )}
         {err && (
@@ -252,15 +406,19 @@ export function SettingsDialog({ open, transport, status, onClose, onSaved }: Se
       ref={ref}
       className="settings"
       aria-labelledby={`${id}-title`}
-      onClose={onClose}
+      onClose={() => {
+        if (open) onClose(); // closed by the browser, not by us
+      }}
       onCancel={(e) => {
+        // Esc closes the innermost thing: the "unsaved changes" question first.
         e.preventDefault();
-        onClose();
+        if (confirmClose) setConfirmClose(false);
+        else requestClose();
       }}
     >
       <header className="settings-head">
         <h2 id={`${id}-title`}>Settings</h2>
-        <button type="button" className="icon-btn" aria-label="Close settings" onClick={onClose}>
+        <button type="button" className="icon-btn" aria-label="Close settings" onClick={requestClose}>
           <IconClose />
         </button>
       </header>
@@ -288,7 +446,7 @@ export function SettingsDialog({ open, transport, status, onClose, onSaved }: Se
           </button>
         ))}
       </div>
-      <div className="settings-body">
+      <div className="settings-body" ref={bodyRef}>
         {tab === 'mcp' && open && (
           <div role="tabpanel" id={`${id}-panel-mcp`} aria-labelledby={`${id}-tab-mcp`}>
             <McpSettings transport={transport} />
@@ -299,9 +457,32 @@ export function SettingsDialog({ open, transport, status, onClose, onSaved }: Se
             {loadError && <p className="set-banner error">Could not load settings: {loadError}</p>}
             {draft && (
               <>
-                <section aria-labelledby={`${id}-model`}>
-                  <h3 id={`${id}-model`}>Model</h3>
+                <section aria-labelledby={`${id}-sec-model`}>
+                  <h3 id={`${id}-sec-model`}>Model</h3>
                   {status?.detected && <p className="set-banner info">Detected: {status.detected}</p>}
+                  {(locked('baseUrl') || locked('model')) && (
+                    <div className="set-banner info set-env-note">
+                      {draft.model === DEMO_MODEL ? (
+                        <>
+                          <strong>This is the offline demo.</strong> Juncture is talking to its built-in demo model (
+                          <span className="mono">{DEMO_MODEL}</span>), which answers from a script without a network — try
+                          “write a long essay”, “list files” or “write a note”. The endpoint and model below are set by the
+                          demo’s environment (<span className="mono">make demo</span>). To use a real model, start Juncture
+                          with <span className="mono">make run</span> or <span className="mono">make serve</span> and choose
+                          it here.
+                        </>
+                      ) : (
+                        <>
+                          The endpoint and model are set by environment variables Juncture was started with (
+                          <span className="mono">OPENAI_BASE_URL</span>, <span className="mono">OPENAI_API_KEY</span>,{' '}
+                          <span className="mono">JUNCTURE_MODEL</span>). Change them there and restart Juncture, or start it
+                          without them to choose here.
+                        </>
+                      )}{' '}
+                      Test connection still checks the endpoint.
+                    </div>
+                  )}
+                  {!locked('baseUrl') && (
                   <div className="set-field">
                     <div className="set-label-row">
                       <label htmlFor={`${id}-preset`}>Endpoint</label>
@@ -324,6 +505,7 @@ export function SettingsDialog({ open, transport, status, onClose, onSaved }: Se
                       <option value="custom">Custom (OpenAI-compatible)</option>
                     </select>
                   </div>
+                  )}
                   {field('baseUrl', 'Base URL', (fid, db) => (
                     <input
                       id={fid}
@@ -378,7 +560,7 @@ export function SettingsDialog({ open, transport, status, onClose, onSaved }: Se
                       </datalist>
                     </>
                   ))}
-                  {test && test.models.length > 0 && !locked('model') && (
+                  {test && test.ok && test.models.length > 0 && !locked('model') && (
                     <div className="set-models" role="group" aria-label="Models offered by the endpoint">
                       {test.models.slice(0, 24).map((m) => (
                         <button
@@ -400,9 +582,11 @@ export function SettingsDialog({ open, transport, status, onClose, onSaved }: Se
                     <div aria-live="polite" className="set-test-result">
                       {test && (
                         <span className={test.ok ? 'ok' : 'fail'}>
-                          {test.ok ? '✓ ' : '✗ '}
-                          {test.message || (test.ok ? 'Connected.' : 'The endpoint did not answer as expected.')}
-                          {test.ok && test.models.length > 0 && ` ${test.models.length} model${test.models.length === 1 ? '' : 's'} available.`}
+                          {test.ok
+                            ? test.models.length
+                              ? `✓ Connected: ${modelsAvailable(test.models.length)}.`
+                              : '✓ Connected, but the endpoint lists no models.'
+                            : `✗ ${test.message || 'The endpoint did not answer as expected.'}`}
                         </span>
                       )}
                       {testError && <span className="fail">✗ {testError}</span>}
@@ -424,11 +608,13 @@ export function SettingsDialog({ open, transport, status, onClose, onSaved }: Se
                         readOnly={locked('workspace')}
                         aria-describedby={db}
                         aria-invalid={fieldErrors.workspace ? true : undefined}
-                        placeholder="/home/you/projects"
+                        placeholder="Default: the Juncture folder in your Documents"
                         onChange={(e) => set('workspace', e.target.value)}
                       />
                     ),
-                    'File tools work inside this folder only.',
+                    draft.workspace
+                      ? 'File tools work inside this folder only.'
+                      : 'File tools work inside this folder only. Left empty, it is the Juncture folder in your Documents folder (created when needed).',
                   )}
                   {field(
                     'loopGuard',
@@ -458,10 +644,8 @@ export function SettingsDialog({ open, transport, status, onClose, onSaved }: Se
                         onChange={(e) => set('enableWriteTools', e.target.checked)}
                       />
                       Enable write tools (write files, run commands)
-                      {view?.sources.enableWriteTools && (
-                        <span className={`set-source src-${view.sources.enableWriteTools}`}>
-                          {SOURCE_TEXT[view.sources.enableWriteTools]}
-                        </span>
+                      {chipOf('enableWriteTools') && (
+                        <span className={`set-source src-${chipOf('enableWriteTools')}`}>{SOURCE_TEXT[chipOf('enableWriteTools')!]}</span>
                       )}
                     </label>
                     <p className="set-help">Each use still asks for your approval unless you chose “Always allow”.</p>
@@ -488,17 +672,40 @@ export function SettingsDialog({ open, transport, status, onClose, onSaved }: Se
                   {rules && !rules.length && <p className="set-help">No “Always allow” rules yet.</p>}
                   {rules && rules.length > 0 && (
                     <ul className="set-rules">
-                      {rules.map((r) => (
-                        <li key={r.id}>
-                          <span>
-                            {ruleText(r, catalog)}
-                            <span className="set-rule-date"> · {formatTime(r.createdAt)}</span>
-                          </span>
-                          <button type="button" className="btn small danger" onClick={() => void revoke(r.id)}>
-                            Revoke
-                          </button>
-                        </li>
-                      ))}
+                      {rules.map((r) =>
+                        revoking.has(r.id) ? (
+                          <li key={r.id} className="is-revoked">
+                            <span role="status">
+                              <span className="set-rule-revoked">Revoked:</span> <s>{ruleText(r, catalog)}</s>
+                            </span>
+                            <button
+                              type="button"
+                              className="btn small"
+                              onClick={() => undoRevoke(r.id)}
+                              ref={(el) => {
+                                if (el && document.activeElement === document.body) el.focus();
+                              }}
+                            >
+                              Undo
+                            </button>
+                          </li>
+                        ) : (
+                          <li key={r.id}>
+                            <span>
+                              {ruleText(r, catalog)}
+                              <span className="set-rule-date"> · {formatTime(r.createdAt)}</span>
+                            </span>
+                            <button type="button" className="btn small danger" onClick={(e) => {
+                              revoke(r.id);
+                              // The Undo button takes its place: keep the keyboard there.
+                              const li = e.currentTarget.closest('li');
+                              requestAnimationFrame(() => li?.querySelector<HTMLButtonElement>('button')?.focus());
+                            }}>
+                              Revoke
+                            </button>
+                          </li>
+                        ),
+                      )}
                     </ul>
                   )}
                 </section>
@@ -508,13 +715,21 @@ export function SettingsDialog({ open, transport, status, onClose, onSaved }: Se
                   <fieldset className="set-field set-radios" disabled={locked('theme')}>
                     <legend>
                       Theme
-                      {view?.sources.theme && view.sources.theme !== 'default' && (
-                        <span className={`set-source src-${view.sources.theme}`}>{SOURCE_TEXT[view.sources.theme]}</span>
+                      {chipOf('theme') && chipOf('theme') !== 'default' && (
+                        <span className={`set-source src-${chipOf('theme')}`}>{SOURCE_TEXT[chipOf('theme')!]}</span>
                       )}
                     </legend>
                     {(['system', 'light', 'dark'] as Theme[]).map((t) => (
                       <label key={t} className="set-check">
-                        <input type="radio" name={`${id}-theme`} checked={draft.theme === t} onChange={() => set('theme', t)} />
+                        <input
+                          type="radio"
+                          name={`${id}-theme`}
+                          checked={draft.theme === t}
+                          onChange={() => {
+                            set('theme', t);
+                            previewTheme(t); // at once; Close without saving puts the saved one back
+                          }}
+                        />
                         {t === 'system' ? 'Match the system' : t === 'light' ? 'Light' : 'Dark'}
                       </label>
                     ))}
@@ -565,19 +780,50 @@ export function SettingsDialog({ open, transport, status, onClose, onSaved }: Se
           </div>
         )}
       </div>
-      <footer className="settings-foot">
-        <div className="settings-foot-msg" aria-live="polite">
-          {saveError ? <span className="set-error">{saveError}</span> : saved ? <span className="ok">Saved.</span> : null}
-        </div>
-        <button type="button" className="btn" onClick={onClose}>
-          Close
-        </button>
-        {tab === 'general' && (
-          <button type="button" className="btn primary" onClick={() => void save()} disabled={!draft || saving}>
-            {saving ? 'Saving…' : 'Save'}
+      {confirmClose ? (
+        <footer className="settings-foot is-confirm" role="alertdialog" aria-labelledby={`${id}-confirm`}>
+          <div className="settings-foot-msg" id={`${id}-confirm`}>
+            <strong>You have unsaved changes.</strong> Close without saving them?
+          </div>
+          <button type="button" className="btn" ref={keepEditingRef} onClick={() => setConfirmClose(false)}>
+            Keep editing
           </button>
-        )}
-      </footer>
+          <button type="button" className="btn danger" onClick={close}>
+            Discard changes
+          </button>
+          <button
+            type="button"
+            className="btn primary"
+            disabled={saving}
+            onClick={() => {
+              setConfirmClose(false);
+              void save();
+            }}
+          >
+            Save
+          </button>
+        </footer>
+      ) : (
+        <footer className="settings-foot">
+          <div className="settings-foot-msg" aria-live="polite">
+            {saveError ? (
+              <span className="set-error">{saveError}</span>
+            ) : saved && !dirty ? (
+              <span className="ok">Saved.</span>
+            ) : dirty ? (
+              <span className="set-unsaved">Unsaved changes</span>
+            ) : null}
+          </div>
+          <button type="button" className="btn" onClick={requestClose}>
+            Close
+          </button>
+          {tab === 'general' && (
+            <button type="button" className="btn primary" onClick={() => void save()} disabled={!draft || saving}>
+              {saving ? 'Saving…' : 'Save'}
+            </button>
+          )}
+        </footer>
+      )}
     </dialog>
   );
 }

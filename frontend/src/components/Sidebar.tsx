@@ -2,6 +2,7 @@ import { forwardRef, useEffect, useImperativeHandle, useMemo, useRef, useState }
 import type { SearchHit, Thread, ThreadListItem } from '../transport/contract';
 import type { Transport } from '../transport';
 import { liveActivity, type LiveActivity } from '../hooks/useThreadActivity';
+import type { SidebarMode } from '../hooks/useSidebarLayout';
 import { groupThreads } from '../lib/groupThreads';
 import { ThreadItem } from './ThreadItem';
 import { SearchResults } from './SearchResults';
@@ -10,6 +11,10 @@ import './Sidebar.css';
 
 export interface SidebarHandle {
   focusSearch: () => void;
+  /** Focuses the open chat's row, else the first chat, else New chat. */
+  focusList: () => void;
+  /** The node is inside the sidebar. */
+  contains: (node: Node) => boolean;
 }
 
 export interface SidebarProps {
@@ -33,23 +38,35 @@ export interface SidebarProps {
   onDelete: (t: Thread) => void;
   onLoadMore: () => void;
   onSettings: () => void;
+  /** Docked beside the chat, hidden, or over it (narrow windows); see useSidebarLayout. */
+  mode?: SidebarMode;
 }
 
 const isMac = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform);
 export const MOD = isMac ? '⌘' : 'Ctrl+';
 
 export const Sidebar = forwardRef<SidebarHandle, SidebarProps>(function Sidebar(p, ref) {
+  const mode = p.mode ?? 'docked';
   const [query, setQuery] = useState('');
   const [hits, setHits] = useState<SearchHit[]>([]);
   const [searching, setSearching] = useState(false);
   const [searchError, setSearchError] = useState<string | null>(null);
   const searchRef = useRef<HTMLInputElement>(null);
+  const rootRef = useRef<HTMLElement>(null);
+  const newRef = useRef<HTMLButtonElement>(null);
 
   useImperativeHandle(ref, () => ({
     focusSearch: () => {
       searchRef.current?.focus();
       searchRef.current?.select();
     },
+    focusList: () => {
+      const root = rootRef.current;
+      const row =
+        root?.querySelector<HTMLElement>('.titem-open[aria-current="page"]') ?? root?.querySelector<HTMLElement>('.titem-open');
+      (row ?? newRef.current)?.focus();
+    },
+    contains: (node: Node) => rootRef.current?.contains(node) ?? false,
   }));
 
   // Debounced SearchHistory; stale answers are ignored.
@@ -91,10 +108,16 @@ export const Sidebar = forwardRef<SidebarHandle, SidebarProps>(function Sidebar(
   );
 
   return (
-    <aside className="sidebar" aria-label="Conversations">
+    <aside
+      ref={rootRef}
+      id="sidebar"
+      className={`sidebar is-${mode}`}
+      aria-label="Conversations"
+      inert={mode === 'hidden'}
+    >
       <div className="sidebar-top">
         <div className="sidebar-brand">Juncture</div>
-        <button type="button" className="btn sidebar-new" onClick={p.onNew} title={`New chat (${MOD}N)`}>
+        <button ref={newRef} type="button" className="btn sidebar-new" onClick={p.onNew} title={`New chat (${MOD}N)`}>
           <IconNew /> New chat
         </button>
         <div className="sidebar-search" role="search">
@@ -132,6 +155,7 @@ export const Sidebar = forwardRef<SidebarHandle, SidebarProps>(function Sidebar(
             loading={searching}
             error={searchError}
             onOpen={(h) => p.onOpenHit(h)}
+            inputRef={searchRef}
           />
         ) : (
           <>

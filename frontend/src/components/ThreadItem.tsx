@@ -1,4 +1,4 @@
-import { memo, useEffect, useId, useRef, useState } from 'react';
+import { memo, useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import type { Thread, ThreadListItem } from '../transport/contract';
 import { threadActivity, type Activity } from '../hooks/useThreadActivity';
 import { IconMore, IconPin } from './icons';
@@ -22,6 +22,7 @@ function ThreadItemImpl({ thread, active, activity: live, onOpen, onRename, onPi
   const [draft, setDraft] = useState(thread.title);
   const menuRef = useRef<HTMLDivElement>(null);
   const moreRef = useRef<HTMLButtonElement>(null);
+  const rowRef = useRef<HTMLButtonElement>(null);
   const inputRef = useRef<HTMLInputElement>(null);
   const title = thread.title || 'New chat';
   const descId = useId();
@@ -38,22 +39,48 @@ function ThreadItemImpl({ thread, active, activity: live, onOpen, onRename, onPi
     if (!menu) return;
     menuRef.current?.querySelector<HTMLElement>('[role="menuitem"]')?.focus();
     const onDown = (e: MouseEvent) => {
-      if (!menuRef.current?.contains(e.target as Node) && e.target !== moreRef.current) setMenu(false);
+      if (!menuRef.current?.contains(e.target as Node) && !moreRef.current?.contains(e.target as Node)) setMenu(false);
     };
     document.addEventListener('mousedown', onDown);
     return () => document.removeEventListener('mousedown', onDown);
   }, [menu]);
 
+  // Enter / Esc in the title field give focus back to the row.
+  const refocusRow = useRef(false);
   useEffect(() => {
     if (renaming) {
       inputRef.current?.focus();
       inputRef.current?.select();
+    } else if (refocusRow.current) {
+      refocusRow.current = false;
+      rowRef.current?.focus();
     }
   }, [renaming]);
 
   const closeMenu = () => {
     setMenu(false);
-    moreRef.current?.focus();
+    rowRef.current?.focus();
+  };
+
+  // One Tab stop per chat: the row. Its "…" menu opens from the keyboard
+  // with the Menu key or Shift+F10 (as a right-click does with the mouse),
+  // F2 renames, and the arrow keys / Home / End move between chats.
+  const onRowKeyDown = (e: KeyboardEvent<HTMLButtonElement>) => {
+    if (e.key === 'ContextMenu' || (e.key === 'F10' && e.shiftKey)) {
+      e.preventDefault();
+      setMenu(true);
+    } else if (e.key === 'F2') {
+      e.preventDefault();
+      setDraft(thread.title);
+      setRenaming(true);
+    } else if (e.key === 'ArrowDown' || e.key === 'ArrowUp' || e.key === 'Home' || e.key === 'End') {
+      const rows = [...(e.currentTarget.closest('nav')?.querySelectorAll<HTMLElement>('.titem-open') ?? [])];
+      const i = rows.indexOf(e.currentTarget);
+      const to =
+        e.key === 'Home' ? 0 : e.key === 'End' ? rows.length - 1 : e.key === 'ArrowDown' ? Math.min(i + 1, rows.length - 1) : Math.max(i - 1, 0);
+      e.preventDefault();
+      rows[to]?.focus();
+    }
   };
 
   const commit = () => {
@@ -81,9 +108,11 @@ function ThreadItemImpl({ thread, active, activity: live, onOpen, onRename, onPi
           onKeyDown={(e) => {
             if (e.key === 'Enter') {
               e.preventDefault();
+              refocusRow.current = true;
               commit();
             } else if (e.key === 'Escape') {
               e.preventDefault();
+              refocusRow.current = true;
               setDraft(thread.title);
               setRenaming(false);
             }
@@ -96,10 +125,17 @@ function ThreadItemImpl({ thread, active, activity: live, onOpen, onRename, onPi
   return (
     <li className={`titem${active ? ' is-active' : ''}`}>
       <button
+        ref={rowRef}
         type="button"
         className="titem-open"
         aria-current={active ? 'page' : undefined}
+        aria-keyshortcuts="Shift+F10 ContextMenu F2"
         onClick={() => onOpen(thread.id)}
+        onKeyDown={onRowKeyDown}
+        onContextMenu={(e) => {
+          e.preventDefault();
+          setMenu(true);
+        }}
         onDoubleClick={() => {
           setDraft(thread.title);
           setRenaming(true);
@@ -132,6 +168,8 @@ function ThreadItemImpl({ thread, active, activity: live, onOpen, onRename, onPi
         aria-label={`Options for ${title}`}
         aria-haspopup="menu"
         aria-expanded={menu}
+        tabIndex={-1}
+        title="Options (Shift+F10)"
         onClick={() => setMenu((m) => !m)}
       >
         <IconMore />

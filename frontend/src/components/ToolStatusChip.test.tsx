@@ -16,7 +16,21 @@ describe('ToolStatusChip', () => {
 
   it('shows awaiting-answer as waiting for the person', () => {
     render(<ToolStatusChip state="awaiting-answer" />);
-    expect(screen.getByText('Awaiting your answer').className).toContain('tone-warn');
+    expect(screen.getByText('Needs your answer').className).toContain('tone-warn');
+  });
+
+  // Each chip says what it means in words, and explains itself on hover.
+  it.each([
+    ['requested', 'Not started yet', /has not started/],
+    ['pending-client', 'Ready to run here', /runs in this window/],
+    ['awaiting-approval', 'Needs your approval', /once you allow it/],
+    ['preparing', 'Preparing', /still writing/],
+  ] as const)('%s reads “%s”', (state, text, title) => {
+    const { container, unmount } = render(<ToolStatusChip state={state} />);
+    const chip = container.querySelector('.tool-chip')!;
+    expect(chip.textContent).toBe(text);
+    expect(chip.getAttribute('title')).toMatch(title);
+    unmount();
   });
 
   it('knows no state Go does not send', () => {

@@ -12,10 +12,10 @@ interface ChipLabel {
 // Keyed by every generated ToolState (contract.gen.ts): a state added in Go
 // fails the type check until it has a label here.
 const LABELS: Record<ChipState, ChipLabel> = {
-  preparing: { text: 'Preparing', tone: 'muted' },
-  requested: { text: 'Requested', tone: 'muted' },
-  'awaiting-approval': { text: 'Awaiting approval', tone: 'warn' },
-  'awaiting-answer': { text: 'Awaiting your answer', tone: 'warn', title: 'A question waits for your answer' },
+  preparing: { text: 'Preparing', tone: 'muted', title: 'The model is still writing this call' },
+  requested: { text: 'Not started yet', tone: 'muted', title: 'The model asked for this; it has not started' },
+  'awaiting-approval': { text: 'Needs your approval', tone: 'warn', title: 'It runs only once you allow it' },
+  'awaiting-answer': { text: 'Needs your answer', tone: 'warn', title: 'A question waits for your answer' },
   running: { text: 'Running', tone: 'accent' },
   done: { text: 'Done', tone: 'ok' },
   failed: { text: 'Failed', tone: 'danger' },
@@ -26,7 +26,11 @@ const LABELS: Record<ChipState, ChipLabel> = {
     tone: 'warn',
     title: 'Stopped while running: side effects unknown',
   },
-  'pending-client': { text: 'Waiting for this window', tone: 'warn' },
+  'pending-client': {
+    text: 'Ready to run here',
+    tone: 'warn',
+    title: 'Allowed; it runs in this window (it opens a link or copies text here), not in the background',
+  },
 };
 
 /** The chip's text and tone for a state (undefined for a state this build does not know). */

@@ -61,3 +61,67 @@ export function stripMarkdownParts(parts: readonly SearchHitPart[]): SearchHitPa
   }
   return out;
 }
+
+const ELLIPSIS = '…';
+
+/**
+ * Keeps the first match near the start of a snippet: the sidebar shows three
+ * lines at most, and an FTS5 snippet may open with many words before it (or a
+ * long path or JSON in a tool result). Text before the first match is cut to
+ * about `lead` characters at a word boundary, behind "…"; runs of white space
+ * become one space. Parts without a match are returned as they are.
+ */
+export function focusSnippet(parts: readonly SearchHitPart[], lead = 56): SearchHitPart[] {
+  const out = parts.map((p) => ({ text: p.text.replace(/\s+/g, ' '), match: p.match }));
+  const first = out.findIndex((p) => p.match);
+  if (first < 0) return out;
+  const before = out.slice(0, first).map((p) => p.text).join('');
+  if (before.length <= lead) return out;
+  let cut = before.slice(before.length - lead);
+  // Start at a word: drop the partial first word (unless that drops it all).
+  // (A single long token, such as a path, keeps its end.)
+  const sp = cut.search(/\s/);
+  if (sp >= 0 && sp < cut.length - 1) cut = cut.slice(sp + 1);
+  const head = `${ELLIPSIS}${cut}`;
+  return [{ text: head, match: false }, ...out.slice(first)];
+}
+
+/** The snippet's own text: its parts joined, without the "…" FTS5 puts where it cut. */
+export function snippetCore(parts: readonly SearchHitPart[]): string {
+  return parts
+    .map((p) => p.text)
+    .join('')
+    .replace(/^…+/, '')
+    .replace(/…+$/, '')
+    .trim();
+}
+
+/** The words a hit matched (its marked parts), each once, longest first. */
+export function hitTerms(parts: readonly SearchHitPart[]): string[] {
+  const seen = new Set<string>();
+  for (const p of parts) {
+    const t = p.text.trim();
+    if (p.match && t) seen.add(t.toLowerCase());
+  }
+  return [...seen].sort((a, b) => b.length - a.length);
+}
+
+/**
+ * The last search hit the person opened, by message id: the thread view reads
+ * it to highlight the matched words (App passes only the message id along).
+ */
+export interface OpenedHit {
+  messageId: string;
+  terms: string[];
+  snippet: string;
+}
+
+let opened: OpenedHit | null = null;
+
+export function noteOpenedHit(hit: { messageId: string; parts: readonly SearchHitPart[] }): void {
+  opened = { messageId: hit.messageId, terms: hitTerms(hit.parts), snippet: snippetCore(hit.parts) };
+}
+
+export function openedHit(messageId: string): OpenedHit | null {
+  return opened && opened.messageId === messageId ? opened : null;
+}

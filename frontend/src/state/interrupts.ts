@@ -101,7 +101,7 @@ function parsePreview(v: unknown): Preview | undefined {
   return p.body || p.title || p.error ? p : undefined;
 }
 
-const RULE_SCOPES: readonly RememberScopeKind[] = ['tool', 'command-prefix', 'folder', 'tool-identity', 'server'];
+const RULE_SCOPES: readonly RememberScopeKind[] = ['tool', 'command-prefix', 'folder', 'file', 'thread', 'tool-identity', 'server'];
 
 function isRuleScope(v: unknown): v is RememberScopeKind {
   return isString(v) && (RULE_SCOPES as readonly string[]).includes(v);

@@ -195,7 +195,8 @@ describe('HttpTransport events', () => {
     es.frame({ name: 'agui', data: { event: { type: 'RUN_STARTED' } } });
     es.frame({ name: 'unknown', data: {} });
     es.frame({ name: 'agui', data: { threadId: 'th', event: { nope: 1 } } });
-    expect(agui).toEqual([{ threadId: 'th', event: { type: 'RUN_STARTED', threadId: 'th', runId: 'r' } }]);
+    // A frame without a seq (an older server) reads as seq 0.
+    expect(agui).toEqual([{ threadId: 'th', event: { type: 'RUN_STARTED', threadId: 'th', runId: 'r' }, seq: 0 }]);
     expect(queue).toEqual([{ threadId: 'th', queued: ['x'] }]);
     expect(threads).toEqual([{ threadId: 'th' }, {}]);
     t.close();
@@ -380,5 +381,40 @@ describe('HttpTransport event replay', () => {
     second.frame({ name: 'resync', data: {} });
     expect(states).toEqual(['connected', 'disconnected', 'reconnected', 'reconnected']);
     t.close();
+  });
+});
+
+describe('HttpTransport without a usable token', () => {
+  const fetchMock = vi.fn<(input: RequestInfo | URL, init?: RequestInit) => Promise<Response>>();
+  beforeEach(() => {
+    fetchMock.mockReset();
+    FakeEventSource.instances = [];
+    vi.stubGlobal('fetch', fetchMock);
+    vi.stubGlobal('EventSource', FakeEventSource);
+  });
+  afterEach(() => {
+    vi.unstubAllGlobals();
+  });
+
+  it('without a token says so and never opens the event stream (no endless "Reconnecting…")', () => {
+    const t = new HttpTransport({ token: '' });
+    expect(t.tokenState()).toBe('missing');
+    t.subscribe('connection', () => {});
+    expect(FakeEventSource.instances).toHaveLength(0);
+  });
+
+  it('a refused token (401) turns "rejected": listeners hear it, the stream stops, the stored token is dropped', async () => {
+    window.sessionStorage.setItem('juncture.token', 'old');
+    const t = new HttpTransport({ token: 'old' });
+    const states: string[] = [];
+    t.onTokenRejected(() => states.push(t.tokenState()));
+    t.subscribe('connection', () => {});
+    expect(FakeEventSource.instances).toHaveLength(1);
+    expect(t.tokenState()).toBe('ok');
+    fetchMock.mockResolvedValue(jsonResponse(401, { error: { code: 'unauthorized', message: 'A valid bearer token is required' } }));
+    await expect(t.call('Status')).rejects.toMatchObject({ code: 'unauthorized' });
+    expect(states).toEqual(['rejected']);
+    expect(FakeEventSource.instances[0]!.closed).toBe(true);
+    expect(window.sessionStorage.getItem('juncture.token')).toBeNull();
   });
 });

@@ -39,6 +39,15 @@ export function resolveToken(loc: Location = window.location, store: Storage | u
   }
 }
 
+/** Drops the stored token (the server refused it), so a reload does not try it again. */
+export function forgetToken(store: Storage | undefined = safeSession()): void {
+  try {
+    store?.removeItem(TOKEN_KEY);
+  } catch {
+    // storage disabled
+  }
+}
+
 function safeSession(): Storage | undefined {
   try {
     return window.sessionStorage;
@@ -73,12 +82,52 @@ export class HttpTransport implements Transport {
   private lastEventId = '';
   private readonly token: string;
   private readonly baseUrl: string;
+  /** The server refused the token (401): the page cannot work until opened with the right link. */
+  private rejected = false;
+  private authListeners = new Set<() => void>();
   private readonly backoff: (attempt: number) => number;
+  /** Resolved at the first open of the event stream (see ready). */
+  private opened: Promise<void>;
+  private markOpened: () => void = () => {};
 
   constructor(opts: HttpTransportOptions) {
     this.token = opts.token;
     this.baseUrl = opts.baseUrl ?? '';
     this.backoff = opts.backoff ?? defaultBackoff;
+    this.opened = new Promise((resolve) => {
+      this.markOpened = resolve;
+    });
+  }
+
+  /** Resolves once /api/events is open: the server subscribed before it answered. */
+  ready(): Promise<void> {
+    if (!this.es && !this.timer && !this.closed) this.connect();
+    return this.opened;
+  }
+
+  /**
+   * Whether this page can talk to Juncture: "missing" when it was opened
+   * without the token (the address lacks #token=…), "rejected" once the
+   * server refused it (Juncture was restarted with a new one).
+   */
+  tokenState(): 'ok' | 'missing' | 'rejected' {
+    if (!this.token) return 'missing';
+    return this.rejected ? 'rejected' : 'ok';
+  }
+
+  /** Calls `fn` when tokenState() changes to "rejected". */
+  onTokenRejected(fn: () => void): () => void {
+    this.authListeners.add(fn);
+    return () => this.authListeners.delete(fn);
+  }
+
+  private reject(): void {
+    if (this.rejected) return;
+    this.rejected = true;
+    forgetToken();
+    // Nothing will work: stop reconnecting ("Reconnecting…" forever helps nobody).
+    this.close();
+    for (const fn of this.authListeners) fn();
   }
 
   async call<M extends MethodName>(method: M, ...args: MethodArgs[M]): Promise<Result<M>> {
@@ -100,6 +149,7 @@ export class HttpTransport implements Transport {
     }
     const parsed = text.trim() === '' ? { ok: true as const, value: null } : tryParseJson(text);
     if (!res.ok) {
+      if (res.status === 401 && this.token) this.reject();
       if (parsed.ok && isObject(parsed.value)) {
         const err = errorFromObject(parsed.value);
         if (err) throw err;
@@ -124,11 +174,12 @@ export class HttpTransport implements Transport {
 
   private connect(): void {
     this.timer = null;
-    if (this.closed) return;
+    if (this.closed || !this.token) return; // without a token the server refuses: the page says so instead
     const resume = this.lastEventId ? `&lastEventId=${encodeURIComponent(this.lastEventId)}` : '';
     const es = new EventSource(`${this.baseUrl}/api/events?token=${encodeURIComponent(this.token)}${resume}`);
     this.es = es;
     es.onopen = () => {
+      this.markOpened();
       this.attempt = 0;
       const wasDown = this.disconnected;
       this.disconnected = false;

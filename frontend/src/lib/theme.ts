@@ -1,0 +1,8 @@
+import type { Theme } from '../transport/contract';
+
+/** Applies a theme to the page now ("system" follows the OS), as App does after loading or saving settings. */
+export function previewTheme(theme: Theme): void {
+  const root = document.documentElement;
+  if (theme === 'system') delete root.dataset.theme;
+  else root.dataset.theme = theme;
+}
