@@ -128,3 +128,28 @@ test('Continue grows the stopped answer in place: no visible "Continue" message,
   assert.equal(await answers.last().getByText('Interrupted', { exact: true }).count(), 0, 'the mark stayed');
   assert.deepEqual(app.consoleErrors, []);
 });
+
+test('reasoning shows above the answer it came before', async () => {
+  const { page } = app;
+  await newChat(page, 'Please think about it');
+  const answer = page.locator('article[aria-label="Juncture said"]').last();
+  await answer.locator('.msg-reasoning').waitFor({ timeout: 15000 });
+  await page.getByRole('button', { name: /^send/i }).waitFor({ timeout: 30000 });
+  const r = await answer.locator('.msg-reasoning').boundingBox();
+  const body = await answer.locator('.msg-reasoning ~ *').first().boundingBox();
+  assert.ok(r && body && r.y < body.y, `reasoning at ${r?.y}, answer at ${body?.y}`);
+});
+
+test('Stop while an approval waits: the answer shows Interrupted and Regenerate at once, without a reload', async () => {
+  const { page } = app;
+  await newChat(page, 'write a note');
+  await card(page, 'Approval for write_file').waitFor({ timeout: 15000 });
+  await page.getByRole('textbox', { name: /message|reply/i }).focus();
+  await page.keyboard.press('Escape');
+  await card(page, 'Approval for write_file').waitFor({ state: 'detached', timeout: 10000 });
+  const answer = page.locator('article[aria-label="Juncture said"]').last();
+  await answer.locator('.msg-badge', { hasText: 'Interrupted' }).waitFor({ timeout: 5000 });
+  // Regenerate at once; Continue only for an answer without tool calls (Go continues text, not calls).
+  await answer.getByRole('button', { name: /Regenerate/ }).waitFor({ timeout: 5000 });
+  assert.equal(await answer.getByRole('button', { name: 'Continue' }).count(), 0);
+});

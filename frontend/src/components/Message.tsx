@@ -167,7 +167,7 @@ function MessageRowImpl({ item, highlighted, idle, onContinue, onRegenerate, onE
         <div className="msg-actions">
           {interrupted && <span className="msg-badge">Interrupted</span>}
           {text && <CopyButton text={text} />}
-          {idle && item.isLastAssistant && interrupted && onContinue && (
+          {idle && item.isLastAssistant && interrupted && item.tools.length === 0 && onContinue && (
             <button type="button" className="btn small" onClick={onContinue}>
               Continue
             </button>
