@@ -195,8 +195,10 @@ func TestMCPToolsRunUnderTheApprovalsAndAnswers(t *testing.T) {
 func TestMCPStopCancelsTheCall(t *testing.T) {
 	t.Parallel()
 	logPath := filepath.Join(t.TempDir(), "cancel.log")
+	startPath := filepath.Join(t.TempDir(), "start.log")
 	lp, _ := json.Marshal(logPath)
-	f := newMCPFixture(t, edgeConfig(t, `,"EDGE_CANCEL_LOG":`+string(lp)))
+	sp, _ := json.Marshal(startPath)
+	f := newMCPFixture(t, edgeConfig(t, `,"EDGE_CANCEL_LOG":`+string(lp)+`,"EDGE_START_LOG":`+string(sp)))
 	f.waitServer("edge", mcp.StatusReady)
 	f.script(fakellm.Reply(fakellm.ToolCall(0, "call-hang", "edge__hang", `{}`)), fakellm.Reply(fakellm.Text("never")))
 	var sent SendResult
@@ -207,6 +209,9 @@ func TestMCPStopCancelsTheCall(t *testing.T) {
 		var v ThreadView
 		return f.call(&v, "GetThread", sent.ThreadID) == nil && v.ToolStates["call-hang"] == agent.ToolRunning
 	})
+	// The server has the call (a Stop before the request left would have
+	// nothing to cancel).
+	waitFor(t, func() bool { b, _ := os.ReadFile(startPath); return strings.HasPrefix(string(b), "started") })
 	start := time.Now()
 	if e := f.call(nil, "Interrupt", sent.ThreadID); e != nil {
 		t.Fatal(e)

@@ -163,14 +163,26 @@ func TestEdgeTools(t *testing.T) {
 func TestEdgeHangStop(t *testing.T) {
 	t.Parallel()
 	cancelLog := filepath.Join(t.TempDir(), "cancel.log")
-	m := startEdge(t, Options{}, map[string]string{"EDGE_CANCEL_LOG": cancelLog})
+	startLog := filepath.Join(t.TempDir(), "start.log")
+	m := startEdge(t, Options{}, map[string]string{"EDGE_CANCEL_LOG": cancelLog, "EDGE_START_LOG": startLog})
 	ctx, cancel := context.WithCancel(context.Background())
-	var stoppedAt time.Time
-	time.AfterFunc(200*time.Millisecond, func() { stoppedAt = time.Now(); cancel() })
+	stopped := make(chan time.Time, 1)
+	go func() {
+		// Stop once the server has the call: before, there is nothing to cancel.
+		for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+			if b, _ := os.ReadFile(startLog); len(b) > 0 {
+				break
+			}
+		}
+		stopped <- time.Now()
+		cancel()
+	}()
 	res := runTool(t, ctx, m, nil, "edge", "hang", nil)
-	took := time.Since(stoppedAt)
+	took := time.Since(<-stopped)
 	t.Logf("Run returned %s after its context was cancelled", took.Round(time.Microsecond))
-	if took > time.Second {
+	// Generous: "returns once stopped rather than waiting for the server"
+	// (the figure is BenchmarkStopDuringMCPCall's).
+	if took > 3*time.Second {
 		t.Errorf("Run took %s to return after Stop", took)
 	}
 	if res.Content != stoppedResult.Content || !res.IsError {

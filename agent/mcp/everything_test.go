@@ -148,7 +148,9 @@ func everythingCases(t *testing.T, m *Manager, server, workspace string, sampler
 		res := runTool(t, ctx, m, env, server, "trigger-long-running-operation", map[string]any{"duration": 20, "steps": 100})
 		took := time.Since(stoppedAt)
 		t.Logf("Run returned %s after Stop", took.Round(time.Microsecond))
-		if res.Content != stoppedResult.Content || took > time.Second {
+		// Generous: it returns once stopped instead of running on for 20 s
+		// (the figure is BenchmarkStopDuringMCPCall's).
+		if res.Content != stoppedResult.Content || took > 3*time.Second {
 			t.Errorf("after %s: %+v", took, res)
 		}
 		// The session survives a stopped call.

@@ -141,6 +141,13 @@ func (e *edge) server() *mcp.Server {
 }
 
 func (e *edge) hang(ctx context.Context, _ *mcp.CallToolRequest, _ none) (*mcp.CallToolResult, any, error) {
+	// A test that stops the call waits until it is really here ($EDGE_START_LOG).
+	if path := os.Getenv("EDGE_START_LOG"); path != "" {
+		if f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644); err == nil {
+			fmt.Fprintln(f, "started")
+			f.Close()
+		}
+	}
 	<-ctx.Done()
 	// Done because of notifications/cancelled, or because the session ended:
 	// only the first is logged.
