@@ -1,0 +1,118 @@
+package mcp
+
+import (
+	"strings"
+)
+
+// Secrets in the configuration: header values and secret-looking env
+// values are masked in everything shown, and a masked value saved back
+// keeps the stored one.
+
+// Mask replaces a secret in what Settings shows; see ServerConfig.Masked.
+const Mask = "••••••••"
+
+// secretEnvWords mark an environment variable whose value is a secret.
+var secretEnvWords = []string{"KEY", "TOKEN", "SECRET", "PASSWORD", "PASSPHRASE", "CREDENTIAL", "AUTH"}
+
+// secretEnvName reports whether an environment variable's name says it
+// holds a secret (GITHUB_PERSONAL_ACCESS_TOKEN, OPENAI_API_KEY, ...).
+func secretEnvName(name string) bool {
+	upper := strings.ToUpper(name)
+	for _, w := range secretEnvWords {
+		if strings.Contains(upper, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// maskValue keeps the last 4 characters of a long secret so a person can
+// tell which key is configured; short ones show nothing of themselves.
+func maskValue(v string) string {
+	if v == "" {
+		return ""
+	}
+	r := []rune(v)
+	if len(r) > 12 {
+		return Mask + string(r[len(r)-4:])
+	}
+	return Mask
+}
+
+// Masked is c as Settings may show it: every header value, and the value of
+// every environment variable whose name looks secret, replaced by Mask
+// (plus the last 4 characters of values longer than 12). RestoreSecrets
+// undoes it for values the person did not change.
+func (c ServerConfig) Masked() ServerConfig {
+	if len(c.Headers) > 0 {
+		h := make(map[string]string, len(c.Headers))
+		for k, v := range c.Headers {
+			h[k] = maskValue(v)
+		}
+		c.Headers = h
+	}
+	if len(c.Env) > 0 {
+		e := make(map[string]string, len(c.Env))
+		for k, v := range c.Env {
+			if secretEnvName(k) {
+				v = maskValue(v)
+			}
+			e[k] = v
+		}
+		c.Env = e
+	}
+	return c
+}
+
+// Masked masks every server (ServerConfig.Masked).
+func (c Config) Masked() Config {
+	if c.Servers != nil {
+		servers := make(map[string]ServerConfig, len(c.Servers))
+		for name, s := range c.Servers {
+			servers[name] = s.Masked()
+		}
+		c.Servers = servers
+	}
+	return c
+}
+
+// RestoreSecrets puts previous's values back where edited still holds the
+// mask Masked made of them (same header or env name), so a form or editor
+// that showed masked values saves the real ones. Anything the person
+// changed is kept as edited.
+func RestoreSecrets(previous, edited ServerConfig) ServerConfig {
+	edited.Headers = restoreMap(previous.Headers, edited.Headers, func(string) bool { return true })
+	edited.Env = restoreMap(previous.Env, edited.Env, secretEnvName)
+	return edited
+}
+
+func restoreMap(previous, edited map[string]string, masked func(string) bool) map[string]string {
+	if len(edited) == 0 {
+		return edited
+	}
+	out := make(map[string]string, len(edited))
+	for k, v := range edited {
+		if prev, ok := previous[k]; ok && masked(k) && strings.HasPrefix(v, Mask) && v == maskValue(prev) {
+			v = prev
+		}
+		out[k] = v
+	}
+	return out
+}
+
+// RestoreConfigSecrets applies RestoreSecrets to each server of edited that
+// previous has under the same name.
+func RestoreConfigSecrets(previous, edited Config) Config {
+	if edited.Servers == nil {
+		return edited
+	}
+	servers := make(map[string]ServerConfig, len(edited.Servers))
+	for name, s := range edited.Servers {
+		if prev, ok := previous.Servers[name]; ok {
+			s = RestoreSecrets(prev, s)
+		}
+		servers[name] = s
+	}
+	edited.Servers = servers
+	return edited
+}
