@@ -195,12 +195,14 @@ func (lc *liveCall) Ask(ctx context.Context, p tools.Prompt) (tools.Reply, error
 // abandon ends a call nobody will take back: its question is answered
 // "cancel" and an Abortable call is cancelled.
 func (lc *liveCall) abandon() {
+	// Cancel first: whichever the call sees first, the reply or its
+	// context, it finds itself stopped.
+	if lc.abortabl {
+		lc.cancel()
+	}
 	if lc.pending != nil {
 		lc.pending.reply <- tools.Reply{Action: tools.ReplyCancel}
 		lc.pending = nil
-	}
-	if lc.abortabl {
-		lc.cancel()
 	}
 	// A MustComplete call runs to its end; its later questions are
 	// refused at once (nobody owns it any more).
