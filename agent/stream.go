@@ -9,13 +9,27 @@ import (
 	"github.com/juncture-app/juncture/agent/model"
 )
 
+// deltaText is text that grows by deltas and knows its length in UTF-16
+// code units: the Offset of the next delta (live.go).
+type deltaText struct {
+	strings.Builder
+	units int
+}
+
+// add appends delta and returns where it starts.
+func (t *deltaText) add(delta string) (offset int) {
+	offset = t.units
+	t.WriteString(delta)
+	t.units += utf16Len(delta)
+	return offset
+}
+
 // streamResult is what one model call produced.
 type streamResult struct {
 	msgID, threadID, runID string
 	createdAt              int64
-	text                   strings.Builder
-	reasoning              strings.Builder
-	textLen, reasoningLen  int  // in UTF-16 code units: the next delta's Offset
+	text                   deltaText
+	reasoning              deltaText
 	textStarted            bool // TEXT_MESSAGE_START was sent (once per answer)
 	reasoningDone          bool
 	calls                  []*callBuf // in index order of first appearance
@@ -28,8 +42,7 @@ type callBuf struct {
 	index   int
 	id      string
 	name    string
-	args    strings.Builder
-	argsLen int // UTF-16 code units of the arguments emitted so far
+	args    deltaText
 	started bool
 }
 
@@ -68,10 +81,8 @@ func (tr *turn) stream(req model.Request, msgID string, used map[string]bool, pr
 		// Continue in place: the answer so far, without its mark, and its
 		// reasoning (done: a continuation adds no second span).
 		text, _ := history.StripMarker(prefill.Content)
-		res.text.WriteString(text)
-		res.textLen = utf16Len(text)
-		res.reasoning.WriteString(prefill.Reasoning)
-		res.reasoningLen = utf16Len(prefill.Reasoning)
+		res.text.add(text)
+		res.reasoning.add(prefill.Reasoning)
 		res.reasoningDone = prefill.Reasoning != ""
 		res.createdAt = prefill.CreatedAt
 	}
@@ -231,9 +242,7 @@ func (s *streamer) reasoning(delta string) {
 	}
 	if s.reasoningOpen {
 		s.lv.mu.Lock()
-		s.res.reasoning.WriteString(delta)
-		at := s.res.reasoningLen
-		s.res.reasoningLen += utf16Len(delta)
+		at := s.res.reasoning.add(delta)
 		s.lv.mu.Unlock()
 		s.tr.rt.emitDelta(s.res.threadID, agui.NewReasoningContent(s.reasoningID, delta), at)
 		s.res.emitted = true
@@ -252,9 +261,7 @@ func (s *streamer) text(delta string) {
 	}
 	if s.textOpen {
 		s.lv.mu.Lock()
-		s.res.text.WriteString(delta)
-		at := s.res.textLen
-		s.res.textLen += utf16Len(delta)
+		at := s.res.text.add(delta)
 		s.lv.mu.Unlock()
 		s.tr.rt.emitDelta(s.res.threadID, agui.NewTextContent(s.res.msgID, delta), at)
 		s.res.emitted = true
@@ -291,15 +298,7 @@ func (s *streamer) toolCall(tc model.ToolCallDelta) {
 		c.started = true
 	}
 	before := c.args.String() // what a start sends at once
-	c.args.WriteString(tc.Arguments)
-	at := c.argsLen
-	if starts {
-		at = utf16Len(before)
-		c.argsLen = at
-	}
-	if c.started {
-		c.argsLen += utf16Len(tc.Arguments)
-	}
+	at := c.args.add(tc.Arguments)
 	s.lv.mu.Unlock()
 	if starts {
 		s.emit(agui.NewToolCallStart(c.id, c.name, s.res.msgID))
