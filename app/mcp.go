@@ -5,9 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
-	"regexp"
-	"sort"
+	"slices"
 	"strings"
 	"sync"
 
@@ -146,11 +146,11 @@ func (a *App) GetMCPConfig() (MCPConfigView, error) {
 	if s.err != nil {
 		v.Error = &MCPConfigError{Line: s.err.Line, Column: s.err.Column, Message: s.err.Message}
 		// It does not parse, so it is masked by pattern, not field by field.
-		v.Text = maskUnparsed(s.text)
+		v.Text = mcp.MaskUnparsed(s.text)
 		return v, nil
 	}
 	masked := s.cfg.Masked()
-	for _, name := range sortedNames(masked.Servers) {
+	for _, name := range slices.Sorted(maps.Keys(masked.Servers)) {
 		v.Servers = append(v.Servers, MCPServerEntry{Name: name, Config: masked.Servers[name]})
 	}
 	if b, err := masked.Marshal(); err == nil && len(s.cfg.Servers)+len(s.cfg.Extra) > 0 {
@@ -224,9 +224,9 @@ func (a *App) SaveMCPConfigText(text string) (MCPConfigView, error) {
 	prev, broken, onDisk := s.cfg, s.err != nil, s.text
 	s.mu.Unlock()
 	if broken {
-		// The masked text of a broken file came from maskUnparsed: put the
+		// The masked text of a broken file came from MaskUnparsed: put the
 		// values it hid back by the same pattern.
-		text = unmaskUnparsed(text, onDisk)
+		text = mcp.RestoreUnparsed(text, onDisk)
 	}
 	if _, err := mcp.SaveConfigText(s.path, []byte(text), prev); err != nil {
 		return MCPConfigView{}, mcpError(err)
@@ -338,46 +338,6 @@ func (a *App) sample(ctx context.Context, r mcp.SampleRequest) (mcp.SampleResult
 		text.WriteString(d.Text)
 	}
 	return mcp.SampleResult{Text: text.String(), Model: c.Model(), StopReason: "endTurn"}, nil
-}
-
-// secretValueRE finds "key": "value" pairs whose key looks secret (an
-// Authorization header, anything named like a key, token, secret or
-// password) in text that may not parse.
-var secretValueRE = regexp.MustCompile(`("(?i:[^"\\]*(?:authorization|key|token|secret|password|cookie)[^"\\]*)"\s*:\s*")((?:[^"\\]|\\.)*)(")`)
-
-const unparsedMask = "••••••••"
-
-// maskUnparsed hides secret-looking values of a file that does not parse.
-func maskUnparsed(text string) string {
-	return secretValueRE.ReplaceAllString(text, "${1}"+unparsedMask+"${3}")
-}
-
-// unmaskUnparsed puts back, key by key, the values maskUnparsed hid: a
-// value still equal to the mask takes the on-disk value of the same key
-// (the first one, when a key repeats).
-func unmaskUnparsed(edited, onDisk string) string {
-	orig := map[string]string{}
-	for _, m := range secretValueRE.FindAllStringSubmatch(onDisk, -1) {
-		if _, seen := orig[m[1]]; !seen {
-			orig[m[1]] = m[2]
-		}
-	}
-	return secretValueRE.ReplaceAllStringFunc(edited, func(s string) string {
-		m := secretValueRE.FindStringSubmatch(s)
-		if v, ok := orig[m[1]]; ok && m[2] == unparsedMask {
-			return m[1] + v + m[3]
-		}
-		return s
-	})
-}
-
-func sortedNames[V any](m map[string]V) []string {
-	names := make([]string, 0, len(m))
-	for k := range m {
-		names = append(names, k)
-	}
-	sort.Strings(names)
-	return names
 }
 
 // readMCPConfig reads the configuration file: its text (kept to show a

@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"regexp"
 	"strings"
 )
 
@@ -115,4 +116,34 @@ func RestoreConfigSecrets(previous, edited Config) Config {
 	}
 	edited.Servers = servers
 	return edited
+}
+
+// unparsedSecretRE finds "name": "value" pairs whose name looks secret
+// (secretEnvWords, or a cookie) in a file that does not parse, so cannot
+// be masked field by field.
+var unparsedSecretRE = regexp.MustCompile(`("(?i:[^"\\]*(?:` + strings.Join(append(secretEnvWords, "COOKIE"), "|") + `)[^"\\]*)"\s*:\s*")((?:[^"\\]|\\.)*)(")`)
+
+// MaskUnparsed hides the secret-looking values of a configuration text
+// that does not parse (the raw editor shows it so the person can fix it).
+func MaskUnparsed(text string) string {
+	return unparsedSecretRE.ReplaceAllString(text, "${1}"+Mask+"${3}")
+}
+
+// RestoreUnparsed puts back, name by name, the values MaskUnparsed hid: a
+// value still equal to the mask takes the on-disk value of the same name
+// (the first one, when a name repeats).
+func RestoreUnparsed(edited, onDisk string) string {
+	orig := map[string]string{}
+	for _, m := range unparsedSecretRE.FindAllStringSubmatch(onDisk, -1) {
+		if _, seen := orig[m[1]]; !seen {
+			orig[m[1]] = m[2]
+		}
+	}
+	return unparsedSecretRE.ReplaceAllStringFunc(edited, func(s string) string {
+		m := unparsedSecretRE.FindStringSubmatch(s)
+		if v, ok := orig[m[1]]; ok && m[2] == Mask {
+			return m[1] + v + m[3]
+		}
+		return s
+	})
 }
