@@ -139,13 +139,27 @@ func (tr *turn) gate(calls []history.ToolCall, decided map[string]decision) map[
 	return gated
 }
 
-// coversInThread is tools.Covers plus "this chat" rules, which only the
-// runtime can match (they name the thread).
+// "This chat" rules (history.ScopeThread) name a thread, which only the
+// runtime knows: coversInThread and suggestInThread are tools.Covers and
+// tools.Suggest with them added, in one place.
+
+// coversInThread is tools.Covers plus "this chat" rules.
 func coversInThread(t tools.Tool, r history.PermissionRule, args json.RawMessage, ws tools.Workspace, threadID string) bool {
 	if r.Scope == history.ScopeThread {
 		return t.Rules == nil && r.Tool == t.Name && r.Pattern == threadID
 	}
 	return tools.Covers(t, r, args, ws)
+}
+
+// suggestInThread is tools.Suggest plus "this chat", before the whole tool
+// (the widest, last), for tools without rules of their own. Never nil.
+func suggestInThread(t tools.Tool, args json.RawMessage, ws tools.Workspace, threadID string) []history.PermissionRule {
+	rules := tools.Suggest(t, args, ws)
+	if t.Rules != nil || len(rules) == 0 {
+		return append([]history.PermissionRule{}, rules...)
+	}
+	thread := history.PermissionRule{Tool: t.Name, Scope: history.ScopeThread, Pattern: threadID}
+	return append(rules[:len(rules)-1:len(rules)-1], thread, rules[len(rules)-1])
 }
 
 // pendingGeneric is a generic item of a pausing batch: an ask_user
@@ -264,15 +278,7 @@ func (tr *turn) approvalDescriptors(waiting []gatedCall) ([]interrupt.Descriptor
 		} else {
 			pv = map[string]string{"kind": p.Kind, "title": p.Title, "body": p.Body, "folder": p.Folder}
 		}
-		rules := tools.Suggest(w.prepared.Tool, w.prepared.Args, ws)
-		if rules == nil {
-			rules = []history.PermissionRule{}
-		}
-		if w.prepared.Tool.Rules == nil && len(rules) > 0 {
-			// "This chat", before the whole tool (the widest, last).
-			thread := history.PermissionRule{Tool: w.call.Name, Scope: history.ScopeThread, Pattern: tr.run.ThreadID}
-			rules = append(rules[:len(rules)-1:len(rules)-1], thread, rules[len(rules)-1])
-		}
+		rules := suggestInThread(w.prepared.Tool, w.prepared.Args, ws, tr.run.ThreadID)
 		pvJSON, err1 := json.Marshal(pv)
 		rulesJSON, err2 := json.Marshal(rules)
 		if err := errors.Join(err1, err2); err != nil {
