@@ -283,6 +283,29 @@ func (rt *Runtime) unpark(threadID, callID string) *liveCall {
 	return lc
 }
 
+// waitRunEnd waits until the thread's run runID has settled; it reports
+// false at once when another run owns the thread.
+func (rt *Runtime) waitRunEnd(threadID, runID string) bool {
+	rt.mu.Lock()
+	t := rt.threads[threadID]
+	if t == nil || !t.running {
+		rt.mu.Unlock()
+		return true
+	}
+	if t.runID != runID {
+		rt.mu.Unlock()
+		return false
+	}
+	ch := t.settled
+	rt.mu.Unlock()
+	select {
+	case <-ch:
+		return true
+	case <-rt.baseCx.Done():
+		return false
+	}
+}
+
 func (lc *liveCall) markTaken() { lc.takenOnce.Do(func() { close(lc.taken) }) }
 
 // watchParked settles a parked call's question on its own when the call
@@ -309,9 +332,9 @@ func (rt *Runtime) watchParked(lc *liveCall, interruptID, runID string) {
 			withdraw := Answers{ParentRunID: runID, Complete: true,
 				Interrupts: []InterruptAnswer{{ResumeEntry: agui.ResumeEntry{InterruptID: interruptID, Status: "cancelled"}}}}
 			_, err := rt.Answer(rt.baseCx, lc.threadID, withdraw)
-			// The run that paused may still be finishing: wait for it.
-			for i := 0; errors.Is(err, ErrBusy) && i < 200; i++ {
-				time.Sleep(10 * time.Millisecond)
+			// The run that paused may still be ending: wait for it. Any
+			// other run of the thread settles the question itself.
+			for errors.Is(err, ErrBusy) && rt.waitRunEnd(lc.threadID, runID) {
 				_, err = rt.Answer(rt.baseCx, lc.threadID, withdraw)
 			}
 			if err != nil && !errors.Is(err, ErrTooLate) && !errors.Is(err, ErrNothingPending) && !errors.Is(err, ErrClosed) {
