@@ -66,19 +66,31 @@ func BenchmarkStopLatency(b *testing.B) {
 				n++
 			}
 		}
-		start := time.Now()
-		h.rt.Interrupt(tid)
-		for {
-			env, _ := h.sub.Next(context.Background())
-			if env.Name == agent.EnvelopeAGUI && env.Event.EventType() == agui.TypeRunFinished {
-				break
-			}
-		}
-		lat = append(lat, time.Since(start))
-		for running, _ := h.rt.Running(tid); running; running, _ = h.rt.Running(tid) {
-			time.Sleep(100 * time.Microsecond)
+		lat = append(lat, h.timeStop(tid))
+	}
+	reportLatencies(b, lat)
+}
+
+// timeStop is Stop → RUN_FINISHED as the subscriber sees it; it returns
+// once the thread is idle again.
+func (h *harness) timeStop(tid string) time.Duration {
+	start := time.Now()
+	h.rt.Interrupt(tid)
+	for {
+		env, _ := h.sub.Next(context.Background())
+		if env.Name == agent.EnvelopeAGUI && env.Event.EventType() == agui.TypeRunFinished {
+			break
 		}
 	}
+	took := time.Since(start)
+	for running, _ := h.rt.Running(tid); running; running, _ = h.rt.Running(tid) {
+		time.Sleep(100 * time.Microsecond)
+	}
+	return took
+}
+
+// reportLatencies reports the median and 99th percentile of lat.
+func reportLatencies(b *testing.B, lat []time.Duration) {
 	sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
 	b.ReportMetric(float64(lat[len(lat)/2].Microseconds()), "p50-µs")
 	b.ReportMetric(float64(lat[len(lat)*99/100].Microseconds()), "p99-µs")

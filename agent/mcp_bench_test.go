@@ -7,7 +7,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"sort"
 	"testing"
 	"time"
 
@@ -150,22 +149,9 @@ func BenchmarkStopDuringMCPCall(b *testing.B) {
 					}
 					started = started || (during == "streaming" && env.Event.EventType() == agui.TypeTextMessageContent)
 				}
-				start := time.Now()
-				h.rt.Interrupt(tid)
-				for {
-					env, _ := h.sub.Next(context.Background())
-					if env.Name == agent.EnvelopeAGUI && env.Event.EventType() == agui.TypeRunFinished {
-						break
-					}
-				}
-				lat = append(lat, time.Since(start))
-				for running, _ := h.rt.Running(tid); running; running, _ = h.rt.Running(tid) {
-					time.Sleep(100 * time.Microsecond)
-				}
+				lat = append(lat, h.timeStop(tid))
 			}
-			sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
-			b.ReportMetric(float64(lat[len(lat)/2].Microseconds()), "p50-µs")
-			b.ReportMetric(float64(lat[len(lat)*99/100].Microseconds()), "p99-µs")
+			reportLatencies(b, lat)
 		})
 	}
 }
