@@ -1,5 +1,6 @@
 import { forwardRef } from 'react';
 import { MOD } from './Sidebar';
+import { IconSidebar } from './icons';
 
 export interface SidebarToggleProps {
   shown: boolean;
@@ -28,22 +29,7 @@ export const SidebarToggle = forwardRef<HTMLButtonElement, SidebarToggleProps>(f
       title={`${label} (${MOD}B)`}
       onClick={onToggle}
     >
-      <svg
-        viewBox="0 0 24 24"
-        width="18"
-        height="18"
-        fill="none"
-        stroke="currentColor"
-        strokeWidth="1.8"
-        strokeLinecap="round"
-        strokeLinejoin="round"
-        aria-hidden="true"
-        focusable="false"
-      >
-        <rect x="3" y="4" width="18" height="16" rx="2.5" />
-        <path d="M9 4v16" />
-        {shown ? <path d="M6 9.5h.01M6 12h.01" /> : <path d="m13 10 2 2-2 2" />}
-      </svg>
+      <IconSidebar open={shown} />
     </button>
   );
 });

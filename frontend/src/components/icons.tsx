@@ -102,9 +102,11 @@ export const IconChevron = () => (
     <path d="m9 6 6 6-6 6" />
   </Svg>
 );
-export const IconSidebar = () => (
+/** The sidebar toggle: a panel with a grip when open, an arrow when closed. */
+export const IconSidebar = ({ open }: { open: boolean }) => (
   <Svg>
-    <rect x="3" y="4" width="18" height="16" rx="2" />
+    <rect x="3" y="4" width="18" height="16" rx="2.5" />
     <path d="M9 4v16" />
+    {open ? <path d="M6 9.5h.01M6 12h.01" /> : <path d="m13 10 2 2-2 2" />}
   </Svg>
 );
