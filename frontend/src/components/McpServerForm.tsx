@@ -28,6 +28,8 @@ export const POLICY_OPTIONS: readonly { value: McpPolicy; label: string }[] = [
   { value: 'trust', label: 'Trust this server (never ask)' },
 ];
 
+const KEEP_MASKED = 'Values shown as •••• are saved secrets: leave them as they are to keep the saved value.';
+
 const HTTP_TYPES: ReadonlySet<string> = new Set(['http', 'streamable-http', 'sse']);
 
 export function emptyDraft(): ServerDraft {
@@ -207,6 +209,44 @@ export function McpServerForm({ editing, busy, serverError, onSave, onCancel }: 
   const maskedEnv = hasMasked(d.env, '=');
   const maskedHeaders = hasMasked(d.headers, ':');
 
+
+  // The text fields: monospaced, one line or a few.
+  type TextKey = 'command' | 'args' | 'env' | 'cwd' | 'url' | 'headers';
+  const textInput = (k: TextKey, label: string, placeholder: string, o: { type?: string; required?: boolean } = {}) =>
+    field(k, label, (fid, db, invalid) => (
+      <input
+        id={fid}
+        type={o.type ?? 'text'}
+        className="mono"
+        value={d[k]}
+        aria-describedby={db}
+        aria-invalid={invalid || undefined}
+        aria-required={o.required || undefined}
+        placeholder={placeholder}
+        autoComplete="off"
+        spellCheck={false}
+        onChange={(e) => set(k, e.target.value)}
+      />
+    ));
+  const textArea = (k: TextKey, label: string, placeholder: string, help: string) =>
+    field(
+      k,
+      label,
+      (fid, db, invalid) => (
+        <textarea
+          id={fid}
+          className="mono"
+          rows={3}
+          value={d[k]}
+          aria-describedby={db}
+          aria-invalid={invalid || undefined}
+          spellCheck={false}
+          placeholder={placeholder}
+          onChange={(e) => set(k, e.target.value)}
+        />
+      ),
+      help,
+    );
   return (
     <form ref={formRef} className="mcp-form" onSubmit={submit} noValidate aria-labelledby={`${id}-title`}>
       <h4 id={`${id}-title`} className="mcp-form-title">
@@ -239,90 +279,15 @@ export function McpServerForm({ editing, busy, serverError, onSave, onCancel }: 
       </fieldset>
       {d.kind === 'stdio' ? (
         <>
-          {field('command', 'Command', (fid, db, invalid) => (
-            <input
-              id={fid}
-              type="text"
-              className="mono"
-              value={d.command}
-              aria-describedby={db}
-              aria-invalid={invalid || undefined}
-              aria-required
-              placeholder="e.g. npx"
-              autoComplete="off"
-              spellCheck={false}
-              onChange={(e) => set('command', e.target.value)}
-            />
-          ))}
-          {field('args', 'Arguments', (fid, db) => (
-            <textarea
-              id={fid}
-              className="mono"
-              rows={3}
-              value={d.args}
-              aria-describedby={db}
-              spellCheck={false}
-              placeholder={'-y\n@modelcontextprotocol/server-everything'}
-              onChange={(e) => set('args', e.target.value)}
-            />
-          ), 'One per line.')}
-          {field('env', 'Environment', (fid, db, invalid) => (
-            <textarea
-              id={fid}
-              className="mono"
-              rows={3}
-              value={d.env}
-              aria-describedby={db}
-              aria-invalid={invalid || undefined}
-              spellCheck={false}
-              placeholder="API_KEY=…"
-              onChange={(e) => set('env', e.target.value)}
-            />
-          ), maskedEnv ? 'KEY=VALUE per line. Values shown as •••• are saved secrets: leave them as they are to keep the saved value.' : 'KEY=VALUE per line.')}
-          {field('cwd', 'Working folder', (fid, db) => (
-            <input
-              id={fid}
-              type="text"
-              className="mono"
-              value={d.cwd}
-              aria-describedby={db}
-              placeholder="Optional"
-              autoComplete="off"
-              spellCheck={false}
-              onChange={(e) => set('cwd', e.target.value)}
-            />
-          ))}
+          {textInput('command', 'Command', 'e.g. npx', { required: true })}
+          {textArea('args', 'Arguments', '-y\n@modelcontextprotocol/server-everything', 'One per line.')}
+          {textArea('env', 'Environment', 'API_KEY=…', maskedEnv ? `KEY=VALUE per line. ${KEEP_MASKED}` : 'KEY=VALUE per line.')}
+          {textInput('cwd', 'Working folder', 'Optional')}
         </>
       ) : (
         <>
-          {field('url', 'URL', (fid, db, invalid) => (
-            <input
-              id={fid}
-              type="url"
-              className="mono"
-              value={d.url}
-              aria-describedby={db}
-              aria-invalid={invalid || undefined}
-              aria-required
-              placeholder="https://example.com/mcp"
-              autoComplete="off"
-              spellCheck={false}
-              onChange={(e) => set('url', e.target.value)}
-            />
-          ))}
-          {field('headers', 'Headers', (fid, db, invalid) => (
-            <textarea
-              id={fid}
-              className="mono"
-              rows={3}
-              value={d.headers}
-              aria-describedby={db}
-              aria-invalid={invalid || undefined}
-              spellCheck={false}
-              placeholder="Authorization: Bearer …"
-              onChange={(e) => set('headers', e.target.value)}
-            />
-          ), maskedHeaders ? 'Name: value per line. Values shown as •••• are saved secrets: leave them as they are to keep the saved value.' : 'Name: value per line.')}
+          {textInput('url', 'URL', 'https://example.com/mcp', { type: 'url', required: true })}
+          {textArea('headers', 'Headers', 'Authorization: Bearer …', maskedHeaders ? `Name: value per line. ${KEEP_MASKED}` : 'Name: value per line.')}
         </>
       )}
       <div className="set-field">
