@@ -1,4 +1,4 @@
-import { useContext, useEffect, useId, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
+import { useContext, useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { isMcpRule, type ClassifiedInterrupt } from '../state/interrupts';
 import { TransportContext } from '../transport';
 import { useMcpServers, type McpCatalog } from '../hooks/useMcpServers';
@@ -8,6 +8,7 @@ import { DiffView } from './DiffView';
 import { decisionLabel, type Decision } from '../state/answers';
 import { editedArgsProblems } from '../lib/validationText';
 import { hostOf, openableUrl } from './ToolParts';
+import { closeOnEscape, type DecisionCardProps } from './cardKeys';
 
 type Approval = Extract<ClassifiedInterrupt, { kind: 'approval' }>;
 
@@ -21,19 +22,7 @@ export interface KeptAnswer {
   sending: boolean;
 }
 
-export interface ApprovalCardProps {
-  item: Approval;
-  /** The kept answer (shown instead of the choices), or undefined while the card asks. */
-  answer: KeptAnswer | undefined;
-  /** Sends the decision at once (one Answer call). */
-  onDecide: (d: Decision) => void;
-  /** Reopens the choices: a new decision replaces the kept one until the batch completes. */
-  onChange: () => void;
-  /** While changing: keep the answer already sent. */
-  onKeep?: (() => void) | undefined;
-  error?: string | undefined;
-  busy: boolean;
-}
+export type ApprovalCardProps = DecisionCardProps<Approval>;
 
 type Mode = 'idle' | 'always' | 'deny' | 'edit';
 
@@ -192,15 +181,6 @@ function checkEdit(text: string): string | null {
   const p = tryParseJson(text);
   if (!p.ok) return `Not valid JSON: ${p.error}`;
   return isObject(p.value) ? null : 'The arguments must be a JSON object ({ … }).';
-}
-
-/** Esc in a sub-form closes it (what was typed stays) and never reaches the window's "Esc stops the run". */
-function closeOnEscape(close: () => void) {
-  return (e: KeyboardEvent) => {
-    if (e.key !== 'Escape' || e.defaultPrevented) return;
-    e.preventDefault();
-    close();
-  };
 }
 
 /** Approval for one tool call: Allow once / Always allow / Deny / Edit arguments. */

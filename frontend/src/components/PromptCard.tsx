@@ -1,10 +1,11 @@
-import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import type { Decision } from '../state/answers';
 import { promptHeading, type PromptItem } from '../state/prompts';
 import type { Schema } from '../lib/schema';
 import { SchemaForm } from './SchemaForm';
-import { AnsweredRow, useDraft, type KeptAnswer } from './ApprovalCard';
+import { AnsweredRow, useDraft } from './ApprovalCard';
 import { LinkConfirm, hostOf, openableUrl } from './ToolParts';
+import { closeOnEscape, type DecisionCardProps } from './cardKeys';
 import './PromptCard.css';
 
 // A running MCP tool's server asks the person something (docs/contract.md
@@ -15,24 +16,7 @@ import './PromptCard.css';
 // - url: Open (after "Open example.com?") → resolved {}; Decline.
 // - sampling: Allow → resolved {approved: true}; Deny → {approved: false, reason?}.
 
-export interface PromptCardProps {
-  item: PromptItem;
-  answer: KeptAnswer | undefined;
-  onDecide: (d: Decision) => void;
-  onChange: () => void;
-  onKeep?: (() => void) | undefined;
-  error?: string | undefined;
-  busy: boolean;
-}
-
-/** Esc in a sub-step closes it (what was typed stays) instead of reaching the window's "Esc stops the run". */
-function escapeTo(close: () => void) {
-  return (e: KeyboardEvent) => {
-    if (e.key !== 'Escape' || e.defaultPrevented) return;
-    e.preventDefault();
-    close();
-  };
-}
+export type PromptCardProps = DecisionCardProps<PromptItem>;
 
 /** Focus back on the button that opened a sub-step, once it is back. */
 function useFocusBack(open: boolean) {
@@ -102,7 +86,7 @@ function UrlBody({ item, busy, onDecide }: Pick<PromptCardProps, 'item' | 'busy'
         <span className="prompt-url-full mono">{url}</span>
       </div>
       {confirming ? (
-        <div onKeyDown={escapeTo(() => setConfirming(false))}>
+        <div onKeyDown={closeOnEscape(() => setConfirming(false))}>
           <LinkConfirm
             url={url}
             onOpened={() => {
@@ -176,7 +160,7 @@ function SamplingBody({ item, busy, onDecide }: Pick<PromptCardProps, 'item' | '
         </p>
       </div>
       {denying ? (
-        <div className="icard-sub" onKeyDown={escapeTo(() => setDenying(false))}>
+        <div className="icard-sub" onKeyDown={closeOnEscape(() => setDenying(false))}>
           <label htmlFor={`${id}-reason`} className="icard-sub-label">
             Reason (optional) — the server will see it
           </label>
