@@ -4,9 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io/fs"
 	"maps"
-	"os"
 	"slices"
 	"strings"
 	"sync"
@@ -111,9 +109,14 @@ func (p pinStore) SaveToolPin(ctx context.Context, pin mcp.Pin) error {
 // nothing running from it: the person fixes it in Settings.
 func (a *App) loadMCP() {
 	s := a.mcpCfg
-	cfg, text, err := readMCPConfig(s.path)
+	var cfg mcp.Config
+	var text []byte
+	var err error
+	if s.path != "" {
+		cfg, text, err = mcp.ReadConfig(s.path)
+	}
 	s.mu.Lock()
-	s.text = text
+	s.text = string(text)
 	var ce *mcp.ConfigError
 	switch {
 	case errors.As(err, &ce):
@@ -338,22 +341,4 @@ func (a *App) sample(ctx context.Context, r mcp.SampleRequest) (mcp.SampleResult
 		text.WriteString(d.Text)
 	}
 	return mcp.SampleResult{Text: text.String(), Model: c.Model(), StopReason: "endTurn"}, nil
-}
-
-// readMCPConfig reads the configuration file: its text (kept to show a
-// broken file in the raw editor) and what it says. A missing file is an
-// empty configuration.
-func readMCPConfig(path string) (mcp.Config, string, error) {
-	if path == "" {
-		return mcp.Config{}, "", nil
-	}
-	b, err := os.ReadFile(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return mcp.Config{}, "", nil
-	}
-	if err != nil {
-		return mcp.Config{}, "", fmt.Errorf("reading the MCP configuration %s: %w", path, err)
-	}
-	cfg, err := mcp.ParseConfig(b)
-	return cfg, string(b), err
 }

@@ -72,18 +72,25 @@ func ParseConfig(data []byte) (Config, error) {
 // configuration. A file that does not parse gives an error wrapping both
 // ErrBrokenConfig and the *ConfigError.
 func LoadConfig(path string) (Config, error) {
+	c, _, err := ReadConfig(path)
+	return c, err
+}
+
+// ReadConfig is LoadConfig that also returns the file's text (what the raw
+// editor shows, broken or not); a missing file is empty text.
+func ReadConfig(path string) (Config, []byte, error) {
 	data, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
-		return Config{Servers: map[string]ServerConfig{}}, nil
+		return Config{Servers: map[string]ServerConfig{}}, nil, nil
 	}
 	if err != nil {
-		return Config{}, fmt.Errorf("reading the MCP configuration %s: %w", path, err)
+		return Config{}, nil, fmt.Errorf("reading the MCP configuration %s: %w", path, err)
 	}
 	c, _, err := parseConfig(data, filepath.Base(path))
 	if err != nil {
-		return Config{}, fmt.Errorf("reading the MCP configuration %s: %w: %w", path, ErrBrokenConfig, err)
+		return Config{}, data, fmt.Errorf("reading the MCP configuration %s: %w: %w", path, ErrBrokenConfig, err)
 	}
-	return c, nil
+	return c, data, nil
 }
 
 // SaveConfig writes c to path atomically with mode 0600 (header values are
