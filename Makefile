@@ -112,8 +112,10 @@ test-windows:
 
 bench: mcp-deps
 	JUNCTURE_REQUIRE_MCP=1 $(GO) test -run '^$$' -bench . -benchmem ./agent/ ./agent/mcp/ ./store/
-	$(GO) test -run '^$$' -bench StartWithMCPServers ./app/
+	$(GO) test -run '^$$' -bench 'StartWithMCPServers|GetThread' ./app/
 	cd frontend && npx vitest bench --run
+	# The window runs React's production build: the render benches again with it.
+	cd frontend && NODE_ENV=production npx vitest bench --run src/bench/render.bench.tsx
 	$(MAKE) --no-print-directory web e2e-deps && cd e2e && node bench-typing.mjs
 	scripts/bench-transports.sh
 

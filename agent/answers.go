@@ -245,7 +245,7 @@ func (rt *Runtime) keepAnswers(ctx context.Context, threadID string, w *waiting,
 		if parent == "" {
 			parent = w.runID
 		}
-		ds, _, refused, err := rt.validateAnswers(ctx, threadID, parent, stored, entries, rt.toolsNow())
+		ds, _, refused, err := rt.validateAnswers(ctx, threadID, parent, stored, entries, rt.toolsNow(ctx, threadID))
 		if err != nil {
 			return AnswerOutcome{}, &RefusedError{Err: err}
 		}
@@ -278,11 +278,11 @@ func stagedAnswer(threadID, id string, p stagedPayload, now int64) history.Stage
 	return history.StagedAnswer{ThreadID: threadID, ItemID: id, Payload: b, CreatedAt: now}
 }
 
-func (rt *Runtime) toolsNow() *tools.Registry {
+func (rt *Runtime) toolsNow(ctx context.Context, threadID string) *tools.Registry {
 	if rt.opts.Tools == nil {
 		return nil
 	}
-	return rt.opts.Tools()
+	return rt.opts.Tools(ctx, threadID)
 }
 
 // rememberRules returns the rules the answers' "Always allow" choices ask
@@ -371,7 +371,7 @@ func offeredRules(d interrupt.Descriptor) (rules []history.PermissionRule, own b
 // thread is reserved first, so input sent meanwhile queues behind the
 // continuation, and a Stop meanwhile stops it.
 func (rt *Runtime) settle(ctx context.Context, threadID string, w *waiting, a Answers) (AnswerOutcome, error) {
-	if _, err := rt.opts.Model(); err != nil {
+	if _, err := rt.opts.Model(ctx, threadID); err != nil {
 		return AnswerOutcome{}, err
 	}
 	runID := a.RunID
@@ -462,7 +462,7 @@ func (rt *Runtime) decide(ctx context.Context, threadID, parent string, w *waiti
 		}
 		var refused *interrupt.BatchError
 		var err error
-		ds, s.Interrupts, refused, err = rt.validateAnswers(ctx, threadID, parent, w.interrupts, entries, rt.toolsNow())
+		ds, s.Interrupts, refused, err = rt.validateAnswers(ctx, threadID, parent, w.interrupts, entries, rt.toolsNow(ctx, threadID))
 		if err != nil || refused != nil {
 			return nil, s, refused, err
 		}

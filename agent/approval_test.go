@@ -49,7 +49,7 @@ func newApprovals(t testing.TB) *approvals {
 		t.Fatal(err)
 	}
 	a.reg = reg
-	a.harness = newHarness(t, func(o *agent.Options) { o.Tools = func() *tools.Registry { return reg } })
+	a.harness = newHarness(t, func(o *agent.Options) { o.Tools = func(context.Context, string) *tools.Registry { return reg } })
 	return a
 }
 
@@ -397,8 +397,8 @@ func TestApprovalSurvivesRestart(t *testing.T) {
 	reg := a.reg
 	a.rt = agent.New(agent.Options{
 		Store: rtStore{DB: a.db, cp: cp},
-		Model: func() (agent.Model, error) { return client, nil },
-		Tools: func() *tools.Registry { return reg },
+		Model: func(context.Context, string) (agent.Model, error) { return client, nil },
+		Tools: func(context.Context, string) *tools.Registry { return reg },
 	})
 	a.sub = a.rt.Subscribe("")
 	pend, runID, err := a.rt.PendingApprovals(ctx, "th-1")

@@ -44,6 +44,10 @@ const (
 	EnvelopeAGUI    = "agui"    // Event is set
 	EnvelopeQueue   = "queue"   // Queued is set
 	EnvelopeThreads = "threads" // the thread list changed (a title, a new thread)
+	// EnvelopePath: a thread's active path changed outside a run (a branch
+	// switch, new instructions); Data is a PathChangedEvent. AG-UI allows
+	// no event outside a run, so this is not one.
+	EnvelopePath = "path"
 )
 
 // ErrSlowSubscriber closes a subscription that fell too far behind.

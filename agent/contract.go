@@ -42,7 +42,7 @@ const (
 )
 
 // CustomEventNames lists every custom event name.
-var CustomEventNames = []string{CustomToolState, CustomStopped, CustomMessageError, CustomRetrying}
+var CustomEventNames = []string{CustomToolState, CustomStopped, CustomMessageError, CustomRetrying, CustomPathChanged}
 
 // ToolStateEvent is the value of a juncture.tool_state event. For
 // pending-client it carries what the window must execute: the arguments

@@ -76,7 +76,7 @@ func TestEndpointErrors(t *testing.T) {
 func TestConnectionRefusedEndsWithAClearError(t *testing.T) {
 	client := model.New(model.Config{BaseURL: "http://127.0.0.1:1/v1", Model: "m"})
 	h := newHarness(t, func(o *agent.Options) {
-		o.Model = func() (agent.Model, error) { return client, nil }
+		o.Model = func(context.Context, string) (agent.Model, error) { return client, nil }
 		o.MaxAttempts = 2
 	})
 	h.send("th-1", "hi")

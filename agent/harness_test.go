@@ -75,8 +75,8 @@ func newHarness(t testing.TB, opts ...harnessOpt) *harness {
 	client := model.New(model.Config{BaseURL: h.srv.URL, Model: "fake-model"})
 	o := agent.Options{
 		Store:       rtStore{DB: db, cp: cp},
-		Model:       func() (agent.Model, error) { return client, nil },
-		Tools:       func() *tools.Registry { return reg },
+		Model:       func(context.Context, string) (agent.Model, error) { return client, nil },
+		Tools:       func(context.Context, string) *tools.Registry { return reg },
 		BackoffBase: 10 * time.Millisecond,
 	}
 	h.base = o

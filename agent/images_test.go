@@ -35,7 +35,7 @@ func TestToolImagesReachTheModelWhenItSeesImages(t *testing.T) {
 			}
 			// The harness's model is the real openai-go client on fakellm.
 			h := newHarness(t, func(o *agent.Options) {
-				o.Tools = func() *tools.Registry { return reg }
+				o.Tools = func(context.Context, string) *tools.Registry { return reg }
 				o.ModelSeesImages = func() bool { return sees }
 			})
 			h.srv.Enqueue(fakellm.Reply(fakellm.ToolCall(0, "call-1", "snap", `{}`)), fakellm.Reply(fakellm.Text("A tiny logo.")))

@@ -53,7 +53,7 @@ func TestSnapshotsMeetTheLiveStreamExactly(t *testing.T) {
 	}
 	m := newScriptedModel(reply(steps...))
 	h := newHarness(t, func(o *agent.Options) {
-		o.Model = func() (agent.Model, error) { return m, nil }
+		o.Model = func(context.Context, string) (agent.Model, error) { return m, nil }
 	})
 	sub := h.rt.SubscribeWith("th-1", agent.SubscribeOptions{Coalesce: 1})
 	defer sub.Close()

@@ -54,8 +54,8 @@ func BenchmarkToolTurn(b *testing.B) {
 				return reply(sCall(0, fmt.Sprintf("call-%d", n), tool.Name, `{"text":"ping"}`))
 			}
 			h := newHarness(b, func(o *agent.Options) {
-				o.Model = func() (agent.Model, error) { return m, nil }
-				o.Tools = func() *tools.Registry { return reg }
+				o.Model = func(context.Context, string) (agent.Model, error) { return m, nil }
+				o.Tools = func(context.Context, string) *tools.Registry { return reg }
 			})
 			b.ResetTimer()
 			start := time.Now()
@@ -131,8 +131,8 @@ func BenchmarkStopDuringMCPCall(b *testing.B) {
 				return reply(sCall(0, fmt.Sprintf("call-%d", n), tool, `{}`))
 			}
 			h := newHarness(b, func(o *agent.Options) {
-				o.Model = func() (agent.Model, error) { return m, nil }
-				o.Tools = func() *tools.Registry { return reg }
+				o.Model = func(context.Context, string) (agent.Model, error) { return m, nil }
+				o.Tools = func(context.Context, string) *tools.Registry { return reg }
 			})
 			var lat []time.Duration
 			for i := 0; b.Loop(); i++ {

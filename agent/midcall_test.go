@@ -100,8 +100,8 @@ func newAskerHarness(t *testing.T, a *asker, replies ...sreply) (*harness, *scri
 		t.Fatal(err)
 	}
 	h := newHarness(t, func(o *agent.Options) {
-		o.Model = func() (agent.Model, error) { return m, nil }
-		o.Tools = func() *tools.Registry { return reg }
+		o.Model = func(context.Context, string) (agent.Model, error) { return m, nil }
+		o.Tools = func(context.Context, string) *tools.Registry { return reg }
 	})
 	return h, m
 }

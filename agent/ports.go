@@ -22,10 +22,12 @@ type Model interface {
 	Deltas(ctx context.Context, req model.Request) iter.Seq2[model.Delta, error]
 }
 
-// ModelSource returns the model for the current settings, or
-// ErrNotConfigured. It is called once per turn, so settings changes apply
-// to the next turn.
-type ModelSource func() (Model, error)
+// ModelSource returns the model a thread runs with (its own endpoint and
+// model, or the person's defaults), or ErrNotConfigured. It is called
+// before every model call, so a change applies from the next model call.
+// threadID is "" when no thread is concerned (a check that a model is
+// configured at all).
+type ModelSource func(ctx context.Context, threadID string) (Model, error)
 
 // MessageStore keeps the threads' messages. Writes of one message are
 // atomic; PutMessage supersedes any pending Checkpoint of the same message.
@@ -92,6 +94,7 @@ type RuleStore interface {
 // implements them all. Each part of the runtime uses only its own port.
 type Store interface {
 	MessageStore
+	BranchStore
 	RunStore
 	ExecutionLog
 	PauseStore

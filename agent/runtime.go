@@ -62,6 +62,11 @@
 //     the store's recovery ends such questions, shown in the call's result.
 //     A call's progress reports (tools.ReportProgress) are emitted as
 //     juncture.tool_state, at most every 100 ms.
+//   - A thread is a tree of messages (branches.go): the model reads only
+//     the active path; edits and regenerates are siblings; the path never
+//     changes while a turn runs or while anything waits on it; the thread's
+//     instructions are the last system message on its path, sent first.
+//     The model is resolved per thread before every model call.
 //   - Unbound interrupts (written by someone else) are never cancelled by
 //     new input or Stop: they stay visible until their owner settles them.
 //   - Events reach subscribers through one broker with two delivery
@@ -96,9 +101,11 @@ var (
 	ErrBusy          = errors.New("agent: the thread is already running a turn")
 )
 
-// ToolSource returns the tools for the next turn (settings such as the
-// workspace folder apply from the next turn on). It may return nil.
-type ToolSource func() *tools.Registry
+// ToolSource returns the tools a thread's next turn is offered (settings
+// such as the workspace folder, and the thread's own tool choice, apply
+// from the next turn on). threadID is "" when the question is about every
+// tool the app has. It may return nil.
+type ToolSource func(ctx context.Context, threadID string) *tools.Registry
 
 // Options configure a Runtime.
 type Options struct {
@@ -205,6 +212,10 @@ type Input struct {
 	// continues: the turn continues the interrupted last answer in place
 	// (ContinueAnswer): no message of the person, the answer grows.
 	continues bool
+	// branchAt, when set, is where the active path ends before the turn
+	// adds anything (an edit or a regenerate, see branches.go).
+	branchAt  *string
+	branchWhy string
 	decisions map[string]decision // kindResume, by tool call id
 	hooks     []decision          // kindResume: middleware answers
 	refusal   *agui.RunError      // kindRefused

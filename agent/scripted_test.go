@@ -188,8 +188,8 @@ func newScripted(t testing.TB, m *scriptedModel, opts ...harnessOpt) *scripted {
 	}
 	s.reg = reg
 	all := append([]harnessOpt{func(o *agent.Options) {
-		o.Model = func() (agent.Model, error) { return m, nil }
-		o.Tools = func() *tools.Registry { return reg }
+		o.Model = func(context.Context, string) (agent.Model, error) { return m, nil }
+		o.Tools = func(context.Context, string) *tools.Registry { return reg }
 	}}, opts...)
 	s.rebuild(all...)
 	return s

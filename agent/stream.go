@@ -36,6 +36,10 @@ type streamResult struct {
 	emitted                bool       // anything reached the person (no silent retry then)
 	stopped                bool
 	err                    error
+	// usage is the endpoint's count for the call (nil until it sends
+	// one; many local servers never do); model names who answered.
+	usage *history.Usage
+	model string
 }
 
 type callBuf struct {
@@ -61,6 +65,7 @@ func (r *streamResult) message(st history.Status) history.Message {
 	m := history.Message{
 		ID: r.msgID, ThreadID: r.threadID, RunID: r.runID, Role: history.RoleAssistant,
 		Content: r.text.String(), Reasoning: r.reasoning.String(), Status: st, CreatedAt: r.createdAt,
+		Usage: r.usage, Model: r.model,
 	}
 	for _, c := range r.calls {
 		args := c.args.String()
@@ -76,7 +81,7 @@ func (r *streamResult) message(st history.Status) history.Message {
 // every open event at once and returns with stopped set; the stream reader
 // is left to wind down on its own (its request context is cancelled).
 func (tr *turn) stream(req model.Request, msgID string, used map[string]bool, prefill *history.Message) *streamResult {
-	res := &streamResult{msgID: msgID, threadID: tr.run.ThreadID, runID: tr.run.ID, createdAt: tr.rt.now()}
+	res := &streamResult{msgID: msgID, threadID: tr.run.ThreadID, runID: tr.run.ID, createdAt: tr.rt.now(), model: modelName(tr.model)}
 	if prefill != nil {
 		// Continue in place: the answer so far, without its mark, and its
 		// reasoning (done: a continuation adds no second span).
@@ -85,6 +90,7 @@ func (tr *turn) stream(req model.Request, msgID string, used map[string]bool, pr
 		res.reasoning.add(prefill.Reasoning)
 		res.reasoningDone = prefill.Reasoning != ""
 		res.createdAt = prefill.CreatedAt
+		res.usage = prefill.Usage // the continuation's count adds to it
 	}
 	if used == nil {
 		used = map[string]bool{}
@@ -119,6 +125,13 @@ func (tr *turn) stream(req model.Request, msgID string, used map[string]bool, pr
 				res.err = err
 				st.closeAll(err == nil)
 				return res
+			}
+			if d.Usage != nil {
+				u := history.Usage{PromptTokens: d.Usage.PromptTokens, CompletionTokens: d.Usage.CompletionTokens, TotalTokens: d.Usage.TotalTokens}
+				if prefill != nil && prefill.Usage != nil {
+					u = u.Add(*prefill.Usage)
+				}
+				res.usage = &u
 			}
 			st.reasoning(d.Reasoning)
 			st.text(d.Text)
@@ -310,4 +323,12 @@ func (s *streamer) toolCall(tc model.ToolCallDelta) {
 	if tc.Arguments != "" && c.started {
 		s.tr.rt.emitDelta(s.res.threadID, agui.NewToolCallArgs(c.id, tc.Arguments), at)
 	}
+}
+
+// modelName is the name of the model behind m, when it says ("" when not).
+func modelName(m Model) string {
+	if n, ok := m.(interface{ Model() string }); ok {
+		return n.Model()
+	}
+	return ""
 }

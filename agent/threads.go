@@ -80,6 +80,10 @@ func continuable(ctx context.Context, st MessageStore, threadID string) (history
 	if err != nil {
 		return history.Message{}, err
 	}
+	// New instructions saved after the stop do not change what is last.
+	for len(msgs) > 0 && msgs[len(msgs)-1].Role == history.RoleSystem {
+		msgs = msgs[:len(msgs)-1]
+	}
 	if len(msgs) == 0 {
 		return history.Message{}, ErrNothingToContinue
 	}
@@ -96,7 +100,7 @@ func (rt *Runtime) Start(ctx context.Context, in Input) (runID string, queued bo
 	if in.ThreadID == "" {
 		return "", false, fmt.Errorf("starting a turn: thread id is empty")
 	}
-	if _, err := rt.opts.Model(); err != nil {
+	if _, err := rt.opts.Model(ctx, in.ThreadID); err != nil {
 		return "", false, err
 	}
 	if err := rt.waitSettled(ctx, in.ThreadID); err != nil {
@@ -124,7 +128,7 @@ func (rt *Runtime) Start(ctx context.Context, in Input) (runID string, queued bo
 // expect their run to start now, not later). A run that already sent its
 // terminal event is waited for.
 func (rt *Runtime) StartExclusive(ctx context.Context, in Input) error {
-	if _, err := rt.opts.Model(); err != nil {
+	if _, err := rt.opts.Model(ctx, in.ThreadID); err != nil {
 		return err
 	}
 	if err := rt.waitSettled(ctx, in.ThreadID); err != nil {

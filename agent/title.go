@@ -56,7 +56,7 @@ func (rt *Runtime) afterRun(threadID string, term agui.Event) {
 		defer rt.turns.Done()
 		title := fallbackTitle(first)
 		if answer != "" {
-			if t := rt.askTitle(first, answer); t != "" {
+			if t := rt.askTitle(threadID, first, answer); t != "" {
 				title = t
 			}
 		}
@@ -70,8 +70,8 @@ func (rt *Runtime) afterRun(threadID string, term agui.Event) {
 
 // askTitle asks the model for a short title ("" when it cannot or gives a
 // silly one).
-func (rt *Runtime) askTitle(first, answer string) string {
-	m, err := rt.opts.Model()
+func (rt *Runtime) askTitle(threadID, first, answer string) string {
+	m, err := rt.opts.Model(rt.bgCx, threadID)
 	if err != nil {
 		return ""
 	}

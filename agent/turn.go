@@ -98,14 +98,12 @@ func (rt *Runtime) runTurn(ctx context.Context, in Input) (agui.Event, func()) {
 // start saves the thread, the run and the new input.
 func (tr *turn) start(in Input) ending {
 	rt, tid := tr.rt, in.ThreadID
-	m, err := rt.opts.Model()
+	m, err := rt.opts.Model(tr.save, tid)
 	if err != nil {
 		return tr.fail(err, "")
 	}
 	tr.model = m
-	if rt.opts.Tools != nil {
-		tr.tools = rt.opts.Tools()
-	}
+	tr.tools = rt.toolsNow(tr.save, tid)
 	now := rt.now()
 	if err := rt.st.CreateThread(tr.save, history.Thread{ID: tid, CreatedAt: now, UpdatedAt: now}); err != nil {
 		return tr.fail(fmt.Errorf("saving the thread: %w", err), "")
@@ -125,6 +123,11 @@ func (tr *turn) start(in Input) ending {
 		// New input while approvals, questions or client tools wait:
 		// the person moved on.
 		tr.cancelPending(ResultRepliedInChat, ToolInterrupted)
+	}
+	if in.branchAt != nil {
+		if end := tr.moveToBranch(*in.branchAt, in.branchWhy); end != endSuccess {
+			return end
+		}
 	}
 	if len(in.Messages) > 0 {
 		if end := tr.appendMessages(in.Messages); end != endSuccess {
@@ -157,8 +160,14 @@ func (tr *turn) appendMessages(msgs []history.Message) ending {
 	if err != nil {
 		return tr.fail(fmt.Errorf("loading the thread: %w", err), "")
 	}
-	known := make(map[string]bool, len(stored))
-	for _, m := range stored {
+	// Known on any branch: a message of another branch is never stored
+	// again at the end of this one.
+	all, err := rt.st.AllMessages(tr.save, tid)
+	if err != nil {
+		return tr.fail(fmt.Errorf("loading the thread: %w", err), "")
+	}
+	known := make(map[string]bool, len(all))
+	for _, m := range all {
 		known[m.ID] = true
 	}
 	for _, m := range msgs {
@@ -290,11 +299,25 @@ func usedCallIDs(msgs []history.Message) map[string]bool {
 // assistant message and its tool calls.
 func (tr *turn) callModel() (history.Message, []history.ToolCall, ending) {
 	rt := tr.rt
+	// The thread's model may have changed since the turn began (the
+	// picker applies from the next model call).
+	m, err := rt.opts.Model(tr.save, tr.run.ThreadID)
+	if err != nil {
+		return history.Message{}, nil, tr.fail(err, "")
+	}
+	tr.model = m
 	msgs, err := rt.st.Messages(tr.save, tr.run.ThreadID)
 	if err != nil {
 		return history.Message{}, nil, tr.fail(fmt.Errorf("loading the thread: %w", err), "")
 	}
-	used := usedCallIDs(msgs)
+	// Tool call ids are unique in the whole thread (the exactly-once
+	// record is per thread): other branches' ids count as used.
+	all, err := rt.st.AllMessages(tr.save, tr.run.ThreadID)
+	if err != nil {
+		return history.Message{}, nil, tr.fail(fmt.Errorf("loading the thread: %w", err), "")
+	}
+	used := usedCallIDs(all)
+	msgs, instructions := withoutInstructions(msgs)
 	valid, repaired := history.ForModel(msgs)
 	if repaired {
 		rt.log.Warn("repaired the history sent to the model", "thread", tr.run.ThreadID)
@@ -308,7 +331,7 @@ func (tr *turn) callModel() (history.Message, []history.ToolCall, ending) {
 		// Not stored: what the model reads to go on with its answer.
 		valid = append(valid, history.Message{Role: history.RoleUser, Content: ContinueInstruction, Status: history.StatusComplete})
 	}
-	req := model.Request{System: rt.opts.System, Messages: valid}
+	req := model.Request{System: systemPrompt(rt.opts.System, instructions), Messages: valid}
 	if tr.system != "" {
 		req.System = tr.system
 	}

@@ -11,6 +11,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 	"time"
 
@@ -74,8 +75,10 @@ type App struct {
 	procs *tools.Processes
 
 	clientMu sync.Mutex
-	model    *model.Client
-	modelCfg model.Config
+	clients  map[model.Config]*model.Client // by endpoint, key and model (see client)
+
+	// cat holds the endpoints and presets (endpoints.go, presets.go).
+	cat catalog
 
 	// mcp runs the configured MCP servers; mcpCfg is the configuration
 	// file as last read.
@@ -228,32 +231,32 @@ func (a *App) emit(name string, data any) {
 	a.rt.Publish(name, threadID, data)
 }
 
-// runtimeModel is modelClient as the runtime's model seam.
-func (a *App) runtimeModel() (agent.Model, error) {
-	c, err := a.modelClient()
+// runtimeModel is the runtime's model seam: the thread's own endpoint and
+// model (its options), else the defaults ("" = the defaults).
+func (a *App) runtimeModel(ctx context.Context, threadID string) (agent.Model, error) {
+	o, err := a.threadOptions(ctx, threadID)
 	if err != nil {
 		return nil, err
 	}
-	return c, nil
+	cfg, err := a.modelConfig(ctx, o)
+	if err != nil {
+		return nil, err
+	}
+	return a.client(cfg), nil
 }
 
-// modelClient builds (and caches) the client for the effective settings.
+// modelClient is the client for the default endpoint and model.
 func (a *App) modelClient() (*model.Client, error) {
-	st, _ := a.settings.effective()
-	if st.BaseURL == "" || st.Model == "" {
-		return nil, agent.ErrNotConfigured
+	cfg, err := a.modelConfig(a.bgCtx, history.ThreadOptions{})
+	if err != nil {
+		return nil, err
 	}
-	cfg := model.Config{BaseURL: st.BaseURL, APIKey: st.APIKey, Model: st.Model}
-	a.clientMu.Lock()
-	defer a.clientMu.Unlock()
-	if a.model == nil || a.modelCfg != cfg {
-		a.model, a.modelCfg = model.New(cfg), cfg
-	}
-	return a.model, nil
+	return a.client(cfg), nil
 }
 
-// toolRegistry builds the tools for the next turn from the settings.
-func (a *App) toolRegistry() *tools.Registry {
+// toolRegistry builds the tools for the next turn from the settings; a
+// thread that chose its tools (Options.Tools) is offered only those.
+func (a *App) toolRegistry(ctx context.Context, threadID string) *tools.Registry {
 	st, _ := a.settings.effective()
 	root := st.Workspace
 	if root == "" {
@@ -264,7 +267,13 @@ func (a *App) toolRegistry() *tools.Registry {
 		}
 	}
 	all := append(tools.Builtins(tools.Workspace{Root: root}, tools.BuiltinOptions{EnableWriteTools: st.EnableWriteTools, Processes: a.procs}), tools.ClientTools()...)
-	reg, err := tools.NewRegistry(append(all, a.mcp.Tools()...)...)
+	all = append(all, a.mcp.Tools()...)
+	if o, err := a.threadOptions(ctx, threadID); err != nil {
+		a.log.Warn("reading the thread's tools; offering every tool", "thread", threadID, "err", err)
+	} else if o.Tools != nil {
+		all = slices.DeleteFunc(all, func(t tools.Tool) bool { return !slices.Contains(*o.Tools, t.Name) })
+	}
+	reg, err := tools.NewRegistry(all...)
 	if err != nil {
 		a.log.Error("building the tool registry", "err", err)
 		return nil

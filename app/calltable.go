@@ -25,8 +25,11 @@ func (a *App) callTable() map[string]call {
 		"SendInput":            call2(a.SendInput),
 		"Interrupt":            call1e(a.Interrupt),
 		"ContinueAnswer":       call1e(a.ContinueAnswer),
+		"EditMessage":          call3(a.EditMessage),
+		"Regenerate":           call2e(a.Regenerate),
+		"SelectBranch":         call2(a.SelectBranch),
 		"RemoveQueued":         call2e(a.RemoveQueued),
-		"NewThread":            call0(a.NewThread),
+		"NewThread":            call1(a.NewThread),
 		"ListThreads":          call2(a.ListThreads),
 		"GetThread":            call1(a.GetThread),
 		"RenameThread":         call2e(a.RenameThread),
@@ -51,6 +54,14 @@ func (a *App) callTable() map[string]call {
 		"ImportClaudeConfig":   call1(a.ImportClaudeConfig),
 		"RestartMCPServer":     call1e(a.RestartMCPServer),
 		"MCPServerLog":         call1(a.MCPServerLog),
+		"ListEndpoints":        call0(a.ListEndpoints),
+		"SaveEndpoint":         call1(a.SaveEndpoint),
+		"DeleteEndpoint":       call1e(a.DeleteEndpoint),
+		"ListModels":           call1(a.ListModels),
+		"ListPresets":          call0(a.ListPresets),
+		"SavePreset":           call1(a.SavePreset),
+		"DeletePreset":         call1e(a.DeletePreset),
+		"SetThreadOptions":     call2(a.SetThreadOptions),
 	}
 }
 

@@ -71,7 +71,7 @@ func (a *App) SendInput(threadID, text string) (SendResult, error) {
 		return SendResult{}, errorf(CodeUnavailable, "This is a read-only copy of a damaged database; new messages cannot be saved.")
 	}
 	if threadID == "" {
-		t, err := a.NewThread()
+		t, err := a.NewThread("")
 		if err != nil {
 			return SendResult{}, err
 		}
@@ -98,18 +98,7 @@ func (a *App) RemoveQueued(threadID string, index int) error {
 	return nil
 }
 
-// NewThread creates an empty thread.
-func (a *App) NewThread() (history.Thread, error) {
-	now := time.Now().UnixMilli()
-	t := history.Thread{ID: agent.NewID("thread"), CreatedAt: now, UpdatedAt: now}
-	ctx, cancel := a.ctx()
-	defer cancel()
-	if err := a.db.CreateThread(ctx, t); err != nil {
-		return history.Thread{}, asError(err)
-	}
-	a.emit("threads", ThreadsEvent{ThreadID: t.ID})
-	return t, nil
-}
+// NewThread (presets.go) creates a thread from a preset.
 
 // ThreadPage is one page of ListThreads.
 type ThreadPage struct {
@@ -180,6 +169,8 @@ type ThreadView struct {
 	// EditedArgs are the arguments calls ran with after the person edited
 	// them on the approval card, by call id (the message keeps the model's).
 	EditedArgs map[string]string `json:"editedArgs"`
+	// Usage is the token count of the thread's answers on every branch.
+	Usage history.ThreadUsage `json:"usage"`
 }
 
 // GetThread returns a thread with its messages and live state.
@@ -195,6 +186,8 @@ func (a *App) GetThread(threadID string) (ThreadView, error) {
 		return ThreadView{}, asError(err)
 	}
 	msgs := snap.Messages
+	// The instructions the thread runs with: those on the path shown.
+	t.Options.SystemPrompt, _ = history.Instructions(msgs)
 	st, err := a.rt.State(ctx, threadID, msgs)
 	if err != nil {
 		return ThreadView{}, asError(err)
@@ -209,6 +202,9 @@ func (a *App) GetThread(threadID string) (ThreadView, error) {
 		v.InterruptKinds[it.Interrupt.ID] = it.Kind
 	}
 	v.ClientTools = append(v.ClientTools, st.ClientTools...)
+	if v.Usage, err = a.db.ThreadUsage(ctx, threadID); err != nil {
+		return ThreadView{}, asError(err)
+	}
 	if v.Messages == nil {
 		v.Messages = []history.Message{}
 	}

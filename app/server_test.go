@@ -138,7 +138,7 @@ func TestEventsReplayFromLastEventID(t *testing.T) {
 	f := newFixture(t, nil)
 	newThread := func() string {
 		var th struct{ ID string }
-		if e := f.call(&th, "NewThread"); e != nil {
+		if e := f.call(&th, "NewThread", ""); e != nil {
 			t.Fatal(e)
 		}
 		return th.ID

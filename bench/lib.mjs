@@ -102,7 +102,7 @@ export function api(j, method, ...args) {
 // benchThread creates a titled thread, so the app's automatic naming
 // (a second model call after the first exchange) never runs during a bench.
 export async function benchThread(j, title = 'bench') {
-  const t = await api(j, 'NewThread');
+  const t = await api(j, 'NewThread', '');
   await api(j, 'RenameThread', t.id, title);
   return t.id;
 }

@@ -167,7 +167,7 @@ export async function openThread(page, title) {
 // ask_user must stop at a question, not come back with an unknown-tool
 // error. Returns true when ask_user works, else a reason string.
 export async function askUserLanded(app) {
-  const t = await app.api('NewThread');
+  const t = await app.api('NewThread', '');
   await app.api('SendInput', t.id, 'ask me something');
   const v = await app.waitThread(t.id, (x) => !x.running && (x.interrupts.length > 0 || x.messages.some((m) => m.role === 'tool') ||
     x.messages.at(-1)?.role === 'assistant' && !x.messages.at(-1).toolCalls));

@@ -60,7 +60,7 @@ test('a client action waiting at shutdown asks before it runs', async () => {
   try {
     const { page } = app;
     await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
-    const t = await app.api('NewThread');
+    const t = await app.api('NewThread', '');
     await app.api('SendInput', t.id, 'copy this for me');
     await approveCopy(app, t.id);
     const v = await app.waitThread(t.id, (x) => !x.running && x.clientTools.length === 1);
@@ -100,7 +100,7 @@ test('Cancel on a restored client action reports it cancelled, not run', async (
   const app = await launch({ open: false });
   try {
     const { page } = app;
-    const t = await app.api('NewThread');
+    const t = await app.api('NewThread', '');
     await app.api('SendInput', t.id, 'copy this for me');
     await approveCopy(app, t.id);
     await app.waitThread(t.id, (x) => !x.running && x.clientTools.length === 1);

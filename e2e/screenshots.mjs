@@ -43,7 +43,7 @@ async function newChat() {
 try {
   // A few earlier conversations so the sidebar is not empty.
   for (const text of ['Plan a weekend hiking trip in the Alps', 'Compare sourdough starters for rye bread']) {
-    const t = await app.api('NewThread');
+    const t = await app.api('NewThread', '');
     await app.api('SendInput', t.id, text);
     await app.waitThread(t.id, (v) => !v.running && v.thread.title);
   }

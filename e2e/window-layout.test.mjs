@@ -23,7 +23,7 @@ const composerOf = (page) => page.getByRole('textbox', { name: /message/i });
 
 /** A finished conversation made through the API (the fake model titles it). */
 async function chat(app, text) {
-  const t = await app.api('NewThread');
+  const t = await app.api('NewThread', '');
   await app.api('SendInput', t.id, text);
   const v = await app.waitThread(t.id, (x) => !x.running && !!x.thread.title && x.messages.at(-1)?.role === 'assistant');
   return v.thread;
@@ -31,7 +31,7 @@ async function chat(app, text) {
 
 /** A conversation stopped at a write_file approval. */
 async function pendingWrite(app) {
-  const t = await app.api('NewThread');
+  const t = await app.api('NewThread', '');
   await app.api('SendInput', t.id, 'write a note');
   const v = await app.waitThread(t.id, (x) => !x.running && x.interrupts.length === 1 && !!x.thread.title);
   return v.thread;

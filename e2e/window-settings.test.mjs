@@ -254,7 +254,7 @@ test('Settings: defaults stay "default", theme previews live and reverts, Revoke
     const { page, api } = app;
     await api('SaveSettings', { ...(await api('GetSettings')).settings, baseUrl: app.fakeUrl, model: 'fake-model' });
     // An "Always allow" rule to revoke: write_file approved with remember.
-    const t = await api('NewThread');
+    const t = await api('NewThread', '');
     await api('SendInput', t.id, 'Please write a note about the trip');
     let view;
     for (let i = 0; i < 150; i++) {
@@ -428,7 +428,7 @@ test('the delete-Undo toast stays 10 s (longer under the pointer) and covers not
   try {
     const { page } = app;
     for (const title of ['Keep this one', 'Drop this one', 'And a third']) {
-      const t = await app.api('NewThread');
+      const t = await app.api('NewThread', '');
       await app.api('RenameThread', t.id, title);
     }
     await page.reload();

@@ -151,7 +151,8 @@ func generate(db *DB, total int) error {
 			return err
 		}
 		defer insT.Close()
-		insM, err := tx.PrepareContext(ctx, `INSERT INTO messages (`+messageCols+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+		insM, err := tx.PrepareContext(ctx, `INSERT INTO messages (id, thread_id, run_id, role, content, reasoning, tool_calls, tool_call_id, tool_name, is_error, status, error, created_at, parent_id)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
 		if err != nil {
 			return err
 		}
@@ -159,6 +160,7 @@ func generate(db *DB, total int) error {
 
 		clock := int64(1_600_000_000_000)
 		msgNo := 0
+		last := map[string]string{} // each thread is a chain
 		put := func(thread string, role history.Role, content, calls, callID, tool string) error {
 			msgNo++
 			clock += 1000
@@ -166,7 +168,9 @@ func generate(db *DB, total int) error {
 			if calls != "" {
 				c = calls
 			}
-			_, err := insM.ExecContext(ctx, fmt.Sprintf("m%07d", msgNo), thread, "", string(role), content, "", c, callID, tool, 0, "", "complete", "", clock)
+			id := fmt.Sprintf("m%07d", msgNo)
+			_, err := insM.ExecContext(ctx, id, thread, "", string(role), content, "", c, callID, tool, 0, "complete", "", clock, last[thread])
+			last[thread] = id
 			return err
 		}
 		if _, err := insT.ExecContext(ctx, benchBigThread, "The big one", 0, clock, clock); err != nil {
@@ -216,7 +220,16 @@ func generate(db *DB, total int) error {
 				return err
 			}
 		}
-		_, err = tx.ExecContext(ctx, "UPDATE threads SET updated_at = ? WHERE id = ?", clock, benchBigThread)
+		if _, err = tx.ExecContext(ctx, "UPDATE threads SET updated_at = ? WHERE id = ?", clock, benchBigThread); err != nil {
+			return err
+		}
+		// The leaves, as the store keeps them (see branches.go).
+		if _, err := tx.ExecContext(ctx, "UPDATE messages SET active_at = seq"); err != nil {
+			return err
+		}
+		_, err = tx.ExecContext(ctx, `UPDATE threads SET
+    active_leaf = coalesce((SELECT m.id FROM messages m WHERE m.thread_id = threads.id ORDER BY m.seq DESC LIMIT 1), ''),
+    branch_clock = coalesce((SELECT max(m.seq) FROM messages m WHERE m.thread_id = threads.id), 0)`)
 		return err
 	})
 }

@@ -15,8 +15,11 @@ import (
 
 // The JSON export format.
 const (
-	ExportFormat  = "juncture.thread"
-	ExportVersion = 1
+	ExportFormat = "juncture.thread"
+	// ExportVersion 2 keeps the whole tree: every branch's messages with
+	// their parentId, and the activeLeaf. Version 1 documents (a linear
+	// thread, each message after the one before) are still read.
+	ExportVersion = 2
 
 	MaxImportBytes    = 64 << 20 // a larger document is refused before parsing
 	MaxImportMessages = 100_000
@@ -28,27 +31,31 @@ type exportDoc struct {
 	Version  int               `json:"version"`
 	Thread   history.Thread    `json:"thread"`
 	Messages []history.Message `json:"messages"`
+	// ActiveLeaf is the last message of the path the thread showed.
+	ActiveLeaf string `json:"activeLeaf,omitempty"`
 }
 
-// ExportJSON returns a thread and its messages as a versioned JSON document
-// ({"format":"juncture.thread","version":1,"thread":…,"messages":[…]})
-// that ImportJSON reads back exactly.
+// ExportJSON returns a thread and its messages on every branch as a
+// versioned JSON document ({"format":"juncture.thread","version":2,
+// "thread":…,"messages":[…],"activeLeaf":…}) that ImportJSON reads back
+// exactly.
 func (db *DB) ExportJSON(ctx context.Context, threadID string) ([]byte, error) {
-	t, msgs, err := db.threadWithMessages(ctx, threadID)
+	t, msgs, leaf, err := db.threadWithMessages(ctx, threadID, false)
 	if err != nil {
 		return nil, fmt.Errorf("store: export thread %s: %w", threadID, err)
 	}
-	b, err := json.MarshalIndent(exportDoc{Format: ExportFormat, Version: ExportVersion, Thread: t, Messages: msgs}, "", "  ")
+	t.Options.SystemPrompt = ""
+	b, err := json.MarshalIndent(exportDoc{Format: ExportFormat, Version: ExportVersion, Thread: t, Messages: msgs, ActiveLeaf: leaf}, "", "  ")
 	if err != nil {
 		return nil, fmt.Errorf("store: export thread %s: %w", threadID, err)
 	}
 	return append(b, '\n'), nil
 }
 
-func (db *DB) threadWithMessages(ctx context.Context, threadID string) (history.Thread, []history.Message, error) {
-	var t history.Thread
-	var msgs []history.Message
-	err := db.readTx(ctx, func(tx *sql.Tx) error {
+// threadWithMessages reads a thread with its active path (activePath) or
+// every message, and its active leaf.
+func (db *DB) threadWithMessages(ctx context.Context, threadID string, activePath bool) (t history.Thread, msgs []history.Message, leaf string, err error) {
+	err = db.readTx(ctx, func(tx *sql.Tx) error {
 		var err error
 		t, err = scanThread(tx.QueryRowContext(ctx, "SELECT "+threadCols+" FROM threads WHERE id = ?", threadID))
 		if errors.Is(err, sql.ErrNoRows) {
@@ -57,17 +64,35 @@ func (db *DB) threadWithMessages(ctx context.Context, threadID string) (history.
 		if err != nil {
 			return err
 		}
-		msgs, err = queryMessages(ctx, tx, "SELECT "+messageCols+" FROM messages WHERE thread_id = ? ORDER BY seq", threadID)
-		return err
+		tr, err := readTree(ctx, tx, threadID, false)
+		if err != nil {
+			return err
+		}
+		li := tr.leafIndex()
+		if li >= 0 {
+			leaf = tr.rows[li].m.ID
+		}
+		if activePath {
+			msgs, err = tr.path(li)
+			return err
+		}
+		msgs = make([]history.Message, len(tr.rows))
+		for i := range tr.rows {
+			if msgs[i], err = tr.rows[i].decode(); err != nil {
+				return err
+			}
+		}
+		return nil
 	})
-	return t, msgs, err
+	return t, msgs, leaf, err
 }
 
 // ExportMarkdown renders a thread for people: the title, then each message
 // under a role heading, reasoning as a quote, tool calls and results as
-// fenced code, and an interrupted message marked "_(interrupted)_".
+// fenced code, and an interrupted message marked "_(interrupted)_". It
+// writes the active path: the conversation as the person last saw it.
 func (db *DB) ExportMarkdown(ctx context.Context, threadID string) (string, error) {
-	t, msgs, err := db.threadWithMessages(ctx, threadID)
+	t, msgs, _, err := db.threadWithMessages(ctx, threadID, true)
 	if err != nil {
 		return "", fmt.Errorf("store: export thread %s: %w", threadID, err)
 	}
@@ -186,19 +211,40 @@ func (db *DB) ImportJSON(ctx context.Context, data []byte) (history.Thread, erro
 			return err
 		}
 		t = doc.Thread
-		msgs := doc.Messages
+		msgs, leaf := doc.Messages, doc.ActiveLeaf
 		if taken {
-			t, msgs = freshIDs(t, msgs)
+			t, msgs, leaf = freshIDs(t, msgs, leaf)
 		}
 		if err := insertThread(ctx, tx, t, false); err != nil {
 			return err
 		}
-		return putMessages(ctx, tx, msgs, 0, false)
+		return importTree(ctx, tx, t.ID, msgs, leaf)
 	})
 	if err != nil {
 		return history.Thread{}, fmt.Errorf("store: import thread %s: %w", doc.Thread.ID, err)
 	}
 	return t, nil
+}
+
+// importTree stores a document's messages (parents before children, as
+// parseImport checked) in their tree, and makes leaf the active leaf (the
+// last message when the document names none).
+func importTree(ctx context.Context, tx *sql.Tx, threadID string, msgs []history.Message, leaf string) error {
+	for _, m := range msgs {
+		if m.ParentID == "" {
+			// Another first message: it follows no one.
+			if _, err := advanceLeaf(ctx, tx, threadID, ""); err != nil {
+				return err
+			}
+		}
+		if err := putMessages(ctx, tx, []history.Message{m}, 0, false); err != nil {
+			return err
+		}
+	}
+	if leaf == "" && len(msgs) > 0 {
+		leaf = msgs[len(msgs)-1].ID
+	}
+	return setLeaf(ctx, tx, threadID, leaf)
 }
 
 func invalid(format string, args ...any) error {
@@ -231,8 +277,9 @@ func parseImport(data []byte) (exportDoc, error) {
 	}
 	var doc exportDoc
 	var body struct {
-		Thread   *history.Thread    `json:"thread"`
-		Messages *[]history.Message `json:"messages"`
+		Thread     *history.Thread    `json:"thread"`
+		Messages   *[]history.Message `json:"messages"`
+		ActiveLeaf string             `json:"activeLeaf"`
 	}
 	if err := json.Unmarshal(data, &body); err != nil {
 		return exportDoc{}, invalid("%v", err)
@@ -244,7 +291,9 @@ func parseImport(data []byte) (exportDoc, error) {
 		return exportDoc{}, invalid(`missing "messages"`)
 	}
 	doc.Format, doc.Version, doc.Thread, doc.Messages = ExportFormat, ExportVersion, *body.Thread, *body.Messages
+	doc.ActiveLeaf = body.ActiveLeaf
 	t := &doc.Thread
+	t.Options.SystemPrompt = ""
 	if t.ID == "" {
 		return exportDoc{}, invalid("the thread has no id")
 	}
@@ -273,6 +322,16 @@ func parseImport(data []byte) (exportDoc, error) {
 		if ids[m.ID] {
 			return exportDoc{}, invalid("message id %s appears twice", m.ID)
 		}
+		m.Branch = nil
+		switch {
+		case *head.Version == 1 && i > 0:
+			// A version 1 thread is linear: each message follows the one before.
+			m.ParentID = doc.Messages[i-1].ID
+		case *head.Version == 1:
+			m.ParentID = ""
+		case m.ParentID != "" && !ids[m.ParentID]:
+			return exportDoc{}, invalid("message %d (%s): its parent %s is not an earlier message of the thread", i+1, m.ID, m.ParentID)
+		}
 		ids[m.ID] = true
 		if m.Role == history.RoleTool && m.ToolCallID == "" {
 			return exportDoc{}, invalid("tool message %s has no toolCallId", m.ID)
@@ -286,11 +345,17 @@ func parseImport(data []byte) (exportDoc, error) {
 			}
 			calls[c.ID] = true
 		}
+		if m.Usage != nil && (m.Usage.PromptTokens < 0 || m.Usage.CompletionTokens < 0 || m.Usage.TotalTokens < 0) {
+			return exportDoc{}, invalid("message %d (%s): negative token usage", i+1, m.ID)
+		}
 		if m.Status == history.StatusStreaming {
 			// Nothing will ever finish it: store it the way Recover would.
 			m.Status = history.StatusInterrupted
 			m.Content = history.WithMarker(m.Content)
 		}
+	}
+	if doc.ActiveLeaf != "" && !ids[doc.ActiveLeaf] {
+		return exportDoc{}, invalid("activeLeaf %s is not a message of the thread", doc.ActiveLeaf)
 	}
 	return doc, nil
 }
@@ -322,8 +387,9 @@ func importCollides(ctx context.Context, tx *sql.Tx, doc exportDoc) (bool, error
 }
 
 // freshIDs gives the thread, its messages, runs and tool calls new ids,
-// keeping every tool result linked to its call.
-func freshIDs(t history.Thread, msgs []history.Message) (history.Thread, []history.Message) {
+// keeping every tool result linked to its call and every message to its
+// parent; leaf is the active leaf, renamed the same way.
+func freshIDs(t history.Thread, msgs []history.Message, leaf string) (history.Thread, []history.Message, string) {
 	t.ID = newID()
 	mapped := make(map[string]string)
 	remap := func(kind, id string) string {
@@ -339,7 +405,8 @@ func freshIDs(t history.Thread, msgs []history.Message) (history.Thread, []histo
 	}
 	out := make([]history.Message, len(msgs))
 	for i, m := range msgs {
-		m.ID = newID()
+		m.ID = remap("msg:", m.ID)
+		m.ParentID = remap("msg:", m.ParentID)
 		m.ThreadID = t.ID
 		m.RunID = remap("run:", m.RunID)
 		m.ToolCallID = remap("call:", m.ToolCallID)
@@ -353,5 +420,5 @@ func freshIDs(t history.Thread, msgs []history.Message) (history.Thread, []histo
 		}
 		out[i] = m
 	}
-	return t, out
+	return t, out, remap("msg:", leaf)
 }

@@ -74,7 +74,7 @@ func TestExportImportRoundTrip(t *testing.T) {
 		Format  string `json:"format"`
 		Version int    `json:"version"`
 	}
-	if err := json.Unmarshal(doc, &head); err != nil || head.Format != "juncture.thread" || head.Version != 1 {
+	if err := json.Unmarshal(doc, &head); err != nil || head.Format != "juncture.thread" || head.Version != 2 {
 		t.Fatalf("document header = %+v, %v", head, err)
 	}
 
@@ -176,7 +176,11 @@ func TestImportRejectsBadDocuments(t *testing.T) {
 		{"not JSON", []byte("# Markdown export"), "not a JSON document"},
 		{"no format", good(func(d map[string]any) { delete(d, "format") }), `missing "format"`},
 		{"other format", good(func(d map[string]any) { d["format"] = "chatgpt" }), "not a Juncture thread export"},
-		{"newer version", good(func(d map[string]any) { d["version"] = 2 }), "newer Juncture"},
+		{"newer version", good(func(d map[string]any) { d["version"] = 3 }), "newer Juncture"},
+		{"parent after its child", good(func(d map[string]any) { d["version"] = 2; msg(d, 0)["parentId"] = "m2" }), "its parent m2 is not an earlier message"},
+		{"unknown parent", good(func(d map[string]any) { d["version"] = 2; msg(d, 1)["parentId"] = "zz" }), "its parent zz is not an earlier message"},
+		{"unknown active leaf", good(func(d map[string]any) { d["version"] = 2; d["activeLeaf"] = "zz" }), "activeLeaf zz is not a message"},
+		{"negative usage", good(func(d map[string]any) { msg(d, 1)["usage"] = map[string]any{"promptTokens": -1} }), "negative token usage"},
 		{"no version", good(func(d map[string]any) { delete(d, "version") }), `missing "version"`},
 		{"no thread", good(func(d map[string]any) { delete(d, "thread") }), `missing "thread"`},
 		{"no messages", good(func(d map[string]any) { delete(d, "messages") }), `missing "messages"`},

@@ -17,10 +17,13 @@ var updateFixtures = flag.Bool("update-fixtures", false, "rewrite the database f
 //	testdata/v2.db     a schema v2 database (search) with pending items and
 //	                   tool executions, the last before tool call ids became
 //	                   per thread
+//	testdata/v4.db     a schema v4 database (linear threads, MCP parts,
+//	                   pending items), the last before threads became trees
 //	testdata/newer.db  a database claiming a schema newer than this build's
 const (
 	fixtureV1    = "testdata/v1.db"
 	fixtureV2    = "testdata/v2.db"
+	fixtureV4    = "testdata/v4.db"
 	fixtureNewer = "testdata/newer.db"
 	newerVersion = 1000
 )
@@ -90,6 +93,40 @@ INSERT INTO client_tool_calls (tool_call_id, thread_id, run_id, tool_name, argum
 INSERT INTO permission_rules (id, tool, scope, pattern, created_at) VALUES ('rule-git', 'run_command', 'command-prefix', 'git status', 1710000000000);
 INSERT INTO settings (key, value) VALUES ('model', 'kimi-k2');
 PRAGMA user_version = 2;`)
+	})
+	makeFixture(t, fixtureV4, func(db *sql.DB) {
+		if err := migrateTo(ctx, db, 0, 4); err != nil {
+			t.Fatal(err)
+		}
+		// Raw SQL on purpose: this is what a v4 build wrote. Timestamps are
+		// out of order on purpose (clock changes): thread order is seq.
+		exec(t, db, `
+INSERT INTO threads (id, title, pinned, created_at, updated_at) VALUES
+    ('t-trip', 'Plan the trip', 1, 1720000000000, 1720000900000),
+    ('t-img', 'Screenshot', 0, 1720001000000, 1720001500000),
+    ('t-empty', 'Nothing yet', 0, 1720002000000, 1720002000000);
+INSERT INTO messages (id, thread_id, run_id, role, content, reasoning, tool_calls, tool_call_id, tool_name, is_error, tool_state, parts, status, error, created_at) VALUES
+    ('p1', 't-trip', 'rp1', 'user', 'Find trains to Lyon', '', NULL, '', '', 0, '', NULL, 'complete', '', 1720000000000),
+    ('p2', 't-trip', 'rp1', 'assistant', '', 'Search first.', '[{"id":"call_0","name":"web_search","arguments":"{\"q\":\"Lyon trains\"}"}]', '', '', 0, '', NULL, 'complete', '', 1720000100000),
+    ('p3', 't-trip', 'rp1', 'tool', 'TGV 8:04, 10:04', '', NULL, 'call_0', 'web_search', 0, 'done', NULL, 'complete', '', 1720000050000),
+    ('p4', 't-trip', 'rp1', 'assistant', 'Take the 8:04 TGV.', '', NULL, '', '', 0, '', NULL, 'complete', '', 1720000300000),
+    ('p5', 't-trip', 'rp2', 'user', 'And back on Sunday?', '', NULL, '', '', 0, '', NULL, 'complete', '', 1720000400000),
+    ('p6', 't-trip', 'rp2', 'assistant', 'The 18:00 is' || char(10) || char(10) || '<system>User interrupted this message</system>', '', NULL, '', '', 0, '', NULL, 'interrupted', '', 1720000500000),
+    ('i1', 't-img', 'ri1', 'user', 'Take a screenshot', '', NULL, '', '', 0, '', NULL, 'complete', '', 1720001000000),
+    ('i2', 't-img', 'ri1', 'assistant', '', '', '[{"id":"call_0","name":"mcp__shot","arguments":"{}"},{"id":"call_1","name":"write_file","arguments":"{\"path\":\"a.png\"}"}]', '', '', 0, '', NULL, 'complete', '', 1720001100000),
+    ('i3', 't-img', 'ri1', 'tool', 'An image (image/png).', '', NULL, 'call_0', 'mcp__shot', 0, 'done', '[{"kind":"image","mimeType":"image/png","data":"iVBORw0KGgo="}]', 'complete', '', 1720001200000);
+INSERT INTO runs (id, thread_id, parent_run_id, generation, status, outcome, started_at, finished_at, steps) VALUES
+    ('rp1', 't-trip', '', 0, 'finished', '{"type":"success"}', 1720000000000, 1720000300000, 2),
+    ('rp2', 't-trip', '', 0, 'cancelled', '{"type":"cancelled"}', 1720000400000, 1720000500000, 1),
+    ('ri1', 't-img', '', 1, 'interrupted', '{"type":"interrupt"}', 1720001000000, 1720001300000, 1);
+INSERT INTO tool_executions (thread_id, tool_call_id, run_id, tool_name, arguments, state, result, is_error, started_at, finished_at) VALUES
+    ('t-trip', 'call_0', 'rp1', 'web_search', '{"q":"Lyon trains"}', 'finished', 'TGV 8:04, 10:04', 0, 1720000150000, 1720000200000),
+    ('t-img', 'call_0', 'ri1', 'mcp__shot', '{}', 'finished', 'An image (image/png).', 0, 1720001150000, 1720001200000);
+INSERT INTO interrupts (id, thread_id, run_id, generation, kind, tool_call_id, descriptor, status, response, created_at, resolved_at) VALUES
+    ('int-w', 't-img', 'ri1', 1, 'tool-approval', 'call_1', '{"id":"int-w","reason":"tool-approval"}', 'pending', NULL, 1720001300000, 0);
+INSERT INTO mcp_tool_pins (server, tool, read_only, first_seen) VALUES ('shot', 'shot', 1, 1720001000000);
+INSERT INTO settings (key, value) VALUES ('model', 'qwen3');
+PRAGMA user_version = 4;`)
 	})
 	makeFixture(t, fixtureNewer, func(db *sql.DB) {
 		if err := migrateTo(ctx, db, 0, SchemaVersion); err != nil {

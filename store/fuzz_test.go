@@ -55,6 +55,9 @@ func FuzzImportJSON(f *testing.F) {
 	f.Add([]byte(`{"format":"juncture.thread","version":1,"thread":{"id":"x","title":"T"},"messages":[{"id":"m1","role":"user","content":"hi","status":"complete"}]}`))
 	f.Add([]byte(`{"format":"juncture.thread","version":1,"thread":{"id":"x"},"messages":[]}`))
 	f.Add([]byte(`{"format":"juncture.thread","version":2}`))
+	f.Add([]byte(`{"format":"juncture.thread","version":2,"thread":{"id":"b"},"activeLeaf":"m3","messages":[{"id":"m1","role":"user","content":"hi","status":"complete"},` +
+		`{"id":"m2","parentId":"m1","role":"assistant","content":"a","status":"complete","usage":{"promptTokens":3,"completionTokens":1,"totalTokens":4}},` +
+		`{"id":"m3","parentId":"m1","role":"assistant","content":"b","status":"complete"},{"id":"m4","role":"user","content":"edited","status":"complete"}]}`))
 	f.Add([]byte(`[]`))
 	f.Add([]byte(`null`))
 	ctx := context.Background()

@@ -7,44 +7,88 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
+	"strings"
 
 	"github.com/juncture-app/juncture/agent/history"
 )
 
-const messageCols = "id, thread_id, run_id, role, content, reasoning, tool_calls, tool_call_id, tool_name, is_error, tool_state, parts, status, error, created_at"
+const messageCols = "id, thread_id, run_id, role, content, reasoning, tool_calls, tool_call_id, tool_name, is_error, tool_state, parts, status, error, created_at, parent_id, usage, model"
 
-func scanMessage(s interface{ Scan(...any) error }) (history.Message, error) {
-	var m history.Message
-	var calls, parts sql.NullString
-	err := s.Scan(&m.ID, &m.ThreadID, &m.RunID, &m.Role, &m.Content, &m.Reasoning, &calls,
-		&m.ToolCallID, &m.ToolName, &m.IsError, &m.ToolState, &parts, &m.Status, &m.Error, &m.CreatedAt)
-	if err != nil {
-		return m, err
-	}
-	if parts.Valid && parts.String != "" {
-		if err := json.Unmarshal([]byte(parts.String), &m.Parts); err != nil {
+// messageRow is a scanned message whose JSON columns are decoded only when
+// it is used: reading a thread scans every branch, and only the active
+// path's messages are decoded.
+type messageRow struct {
+	m                   history.Message
+	calls, parts, usage sql.NullString
+	activeAt            int64
+}
+
+func (r *messageRow) dest() []any {
+	m := &r.m
+	return []any{&m.ID, &m.ThreadID, &m.RunID, &m.Role, &m.Content, &m.Reasoning, &r.calls,
+		&m.ToolCallID, &m.ToolName, &m.IsError, &m.ToolState, &r.parts, &m.Status, &m.Error, &m.CreatedAt,
+		&m.ParentID, &r.usage, &m.Model}
+}
+
+// decode returns the message with its JSON columns read.
+func (r *messageRow) decode() (history.Message, error) {
+	m := r.m
+	if r.parts.Valid && r.parts.String != "" {
+		if err := json.Unmarshal([]byte(r.parts.String), &m.Parts); err != nil {
 			return m, fmt.Errorf("message %s: parts: %w", m.ID, err)
 		}
 	}
-	if calls.Valid && calls.String != "" {
-		if err := json.Unmarshal([]byte(calls.String), &m.ToolCalls); err != nil {
+	if r.calls.Valid && r.calls.String != "" {
+		if err := json.Unmarshal([]byte(r.calls.String), &m.ToolCalls); err != nil {
 			return m, fmt.Errorf("message %s: tool calls: %w", m.ID, err)
 		}
+	}
+	if r.usage.Valid {
+		u, err := decodeUsage(r.usage.String)
+		if err != nil {
+			return m, fmt.Errorf("message %s: %w", m.ID, err)
+		}
+		m.Usage = &u
 	}
 	return m, nil
 }
 
-// Messages returns a thread's messages in thread order: the order in which
-// they were first stored, whatever their timestamps. It returns ErrNotFound
-// if there is no such thread.
+func scanMessage(s interface{ Scan(...any) error }) (history.Message, error) {
+	var r messageRow
+	if err := s.Scan(r.dest()...); err != nil {
+		return r.m, err
+	}
+	return r.decode()
+}
+
+// Messages returns the thread's active path: from its first message to
+// its active leaf, each message after its parent, with Branch set on the
+// messages that have siblings. It returns ErrNotFound if there is no such
+// thread. This is what the model reads and the window shows.
 func (db *DB) Messages(ctx context.Context, threadID string) ([]history.Message, error) {
 	var msgs []history.Message
 	err := db.readTx(ctx, func(tx *sql.Tx) error {
-		var one int
-		if err := tx.QueryRowContext(ctx, "SELECT 1 FROM threads WHERE id = ?", threadID).Scan(&one); err != nil {
-			if errors.Is(err, sql.ErrNoRows) {
-				return ErrNotFound
-			}
+		t, err := readTree(ctx, tx, threadID, false)
+		if err != nil {
+			return err
+		}
+		msgs, err = t.path(t.leafIndex())
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("store: messages of thread %s: %w", threadID, err)
+	}
+	return msgs, nil
+}
+
+// AllMessages returns every message of a thread, on every branch, in the
+// order they were stored (a parent always before its children), with
+// ParentID set and Branch not. ErrNotFound if there is no such thread.
+func (db *DB) AllMessages(ctx context.Context, threadID string) ([]history.Message, error) {
+	var msgs []history.Message
+	err := db.readTx(ctx, func(tx *sql.Tx) error {
+		if err := threadExists(ctx, tx, threadID); err != nil {
 			return err
 		}
 		var err error
@@ -52,9 +96,20 @@ func (db *DB) Messages(ctx context.Context, threadID string) ([]history.Message,
 		return err
 	})
 	if err != nil {
-		return nil, fmt.Errorf("store: messages of thread %s: %w", threadID, err)
+		return nil, fmt.Errorf("store: all messages of thread %s: %w", threadID, err)
 	}
 	return msgs, nil
+}
+
+func threadExists(ctx context.Context, tx *sql.Tx, threadID string) error {
+	var one int
+	if err := tx.QueryRowContext(ctx, "SELECT 1 FROM threads WHERE id = ?", threadID).Scan(&one); err != nil {
+		if errors.Is(err, sql.ErrNoRows) {
+			return ErrNotFound
+		}
+		return err
+	}
+	return nil
 }
 
 type querier interface {
@@ -147,14 +202,16 @@ func checkMessage(m *history.Message) error {
 	return nil
 }
 
-const upsertMessage = `INSERT INTO messages (` + messageCols + `)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+// The upsert never moves a message in the tree: parent_id and active_at
+// are written on insert only.
+const upsertMessage = `INSERT INTO messages (` + messageCols + `, active_at)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 ON CONFLICT (id) DO UPDATE SET
     run_id = excluded.run_id, role = excluded.role, content = excluded.content,
     reasoning = excluded.reasoning, tool_calls = excluded.tool_calls,
     tool_call_id = excluded.tool_call_id, tool_name = excluded.tool_name,
     is_error = excluded.is_error, tool_state = excluded.tool_state, parts = excluded.parts, status = excluded.status, error = excluded.error,
-    created_at = excluded.created_at
+    created_at = excluded.created_at, usage = excluded.usage, model = excluded.model
 WHERE messages.thread_id = excluded.thread_id`
 
 // A streaming snapshot never replaces a message that is no longer
@@ -192,8 +249,17 @@ func putMessages(ctx context.Context, tx *sql.Tx, msgs []history.Message, now in
 		if err != nil {
 			return fmt.Errorf("message %s: %w", m.ID, err)
 		}
+		var usage any // NULL: not reported
+		if u := m.Usage; u != nil {
+			usage = encodeUsage(*u)
+		}
+		parent, activeAt, err := placeMessage(ctx, tx, m)
+		if err != nil {
+			return fmt.Errorf("message %s: %w", m.ID, err)
+		}
 		res, err := stmt.ExecContext(ctx, m.ID, m.ThreadID, m.RunID, string(m.Role), m.Content, m.Reasoning, calls,
-			m.ToolCallID, m.ToolName, boolInt(m.IsError), m.ToolState, parts, string(m.Status), m.Error, m.CreatedAt)
+			m.ToolCallID, m.ToolName, boolInt(m.IsError), m.ToolState, parts, string(m.Status), m.Error, m.CreatedAt,
+			parent, usage, m.Model, activeAt)
 		if err != nil {
 			return fmt.Errorf("message %s: %w", m.ID, err)
 		}
@@ -202,6 +268,26 @@ func putMessages(ctx context.Context, tx *sql.Tx, msgs []history.Message, now in
 		}
 	}
 	return nil
+}
+
+// encodeUsage is the stored form of a token count: "prompt completion total".
+func encodeUsage(u history.Usage) string {
+	return strconv.Itoa(u.PromptTokens) + " " + strconv.Itoa(u.CompletionTokens) + " " + strconv.Itoa(u.TotalTokens)
+}
+
+func decodeUsage(s string) (history.Usage, error) {
+	var n [3]int
+	rest := s
+	for i := range n {
+		var f string
+		f, rest, _ = strings.Cut(rest, " ")
+		v, err := strconv.Atoi(f)
+		if err != nil {
+			return history.Usage{}, fmt.Errorf("usage %q: %w", s, err)
+		}
+		n[i] = v
+	}
+	return history.Usage{PromptTokens: n[0], CompletionTokens: n[1], TotalTokens: n[2]}, nil
 }
 
 // encodeParts stores a tool result's parts as a JSON array (NULL when none).

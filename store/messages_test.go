@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -48,10 +49,26 @@ func TestMessageRoundTrip(t *testing.T) {
 		{ID: "u", ThreadID: "t", RunID: "r", Role: history.RoleUser, Content: "héllo 👋\x00nul", Status: history.StatusComplete, CreatedAt: 1},
 		{ID: "a", ThreadID: "t", RunID: "r", Role: history.RoleAssistant, Content: "calling", Reasoning: "think",
 			ToolCalls: []history.ToolCall{{ID: "c1", Name: "read_file", Arguments: `{"path":"a b"}`}, {ID: "c2", Name: "list", Arguments: "{}"}},
-			Status:    history.StatusComplete, CreatedAt: 2},
-		{ID: "tl", ThreadID: "t", RunID: "r", Role: history.RoleTool, Content: "boom", ToolCallID: "c1", ToolName: "read_file", IsError: true, Status: history.StatusComplete, CreatedAt: 3},
-		{ID: "e", ThreadID: "t", Role: history.RoleAssistant, Status: history.StatusError, Error: "HTTP 500", CreatedAt: 4},
-		{ID: "s", ThreadID: "t", Role: history.RoleSystem, Content: "sys", Status: history.StatusComplete, CreatedAt: 5},
+			Status:    history.StatusComplete, CreatedAt: 2, ParentID: "u",
+			Usage: &history.Usage{PromptTokens: 12, CompletionTokens: 3, TotalTokens: 15}, Model: "llama3"},
+		{ID: "tl", ThreadID: "t", RunID: "r", Role: history.RoleTool, Content: "boom", ToolCallID: "c1", ToolName: "read_file", IsError: true, Status: history.StatusComplete, CreatedAt: 3, ParentID: "a"},
+		{ID: "e", ThreadID: "t", Role: history.RoleAssistant, Status: history.StatusError, Error: "HTTP 500", CreatedAt: 4, ParentID: "tl"},
+		{ID: "s", ThreadID: "t", Role: history.RoleSystem, Content: "sys", Status: history.StatusComplete, CreatedAt: 5, ParentID: "e"},
+	}
+	// Messages stored without a parent follow the active leaf: the same
+	// chain, written implicitly.
+	mustThread(t, db, "t2", "")
+	implicit := slices.Clone(msgs)
+	for i := range implicit {
+		implicit[i].ID, implicit[i].ThreadID, implicit[i].ParentID = "2"+implicit[i].ID, "t2", ""
+	}
+	implicit[1].ToolCalls = nil
+	implicit[2].ToolCallID = "c9"
+	mustPut(t, db, implicit...)
+	for i, m := range mustMessages(t, db, "t2") {
+		if want := map[bool]string{true: "", false: "2" + msgs[max(i-1, 0)].ID}[i == 0]; m.ParentID != want {
+			t.Errorf("implicit message %d: parent %q, want %q", i, m.ParentID, want)
+		}
 	}
 	mustPut(t, db, msgs...)
 	if got := mustMessages(t, db, "t"); !reflect.DeepEqual(got, msgs) {

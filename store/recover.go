@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"github.com/juncture-app/juncture/agent/history"
 )
@@ -96,8 +97,7 @@ func (db *DB) Recover(ctx context.Context) (RecoveryReport, error) {
 				Content: content, ToolCallID: e.ToolCallID, ToolName: e.ToolName,
 				IsError: true, ToolState: state, Status: history.StatusComplete, CreatedAt: now,
 			}
-			// now = 0: a repair is not activity; the thread keeps its place.
-			if err := putMessages(ctx, tx, []history.Message{msg}, 0, false); err != nil {
+			if err := putRecoveredResult(ctx, tx, msg); err != nil {
 				return err
 			}
 		}
@@ -175,4 +175,61 @@ func endMidCallQuestions(ctx context.Context, tx *sql.Tx, e history.ToolExecutio
 		asked = append(asked, it.message)
 	}
 	return asked, nil
+}
+
+// putRecoveredResult stores the result of a call that was running when the
+// app stopped on the call's own branch. When the call is on the active
+// path (always, since the path never changes while a call runs) the result
+// goes at the end of it, as the model's history expects (history.ForModel
+// puts results right after their call). Otherwise, in a damaged file, it
+// goes after the call's answer and the results of its batch, and the
+// active path stays where it was.
+func putRecoveredResult(ctx context.Context, tx *sql.Tx, msg history.Message) error {
+	t, err := readTree(ctx, tx, msg.ThreadID, false)
+	if err != nil {
+		return err
+	}
+	parent := -1
+	for i := range t.rows {
+		if t.rows[i].m.Role != history.RoleAssistant || !t.rows[i].calls.Valid || !strings.Contains(t.rows[i].calls.String, msg.ToolCallID) {
+			continue
+		}
+		m, err := t.rows[i].decode()
+		if err != nil {
+			return err
+		}
+		for _, c := range m.ToolCalls {
+			if c.ID == msg.ToolCallID {
+				parent = i
+			}
+		}
+	}
+	for i := t.leafIndex(); i >= 0 && parent >= 0; i = int(t.parent[i]) {
+		if i == parent {
+			parent = -1 // on the active path: append at its end
+			break
+		}
+	}
+	if parent >= 0 {
+		// Past the batch's results already stored.
+		for next := true; next; {
+			next = false
+			for c := parent + 1; c < len(t.rows); c++ {
+				if int(t.parent[c]) == parent && t.rows[c].m.Role == history.RoleTool {
+					parent, next = c, true
+					break
+				}
+			}
+		}
+		msg.ParentID = t.rows[parent].m.ID
+	}
+	leaf := t.leaf
+	// now = 0: a repair is not activity; the thread keeps its place.
+	if err := putMessages(ctx, tx, []history.Message{msg}, 0, false); err != nil {
+		return err
+	}
+	if msg.ParentID != "" && msg.ParentID != leaf {
+		return setLeaf(ctx, tx, msg.ThreadID, leaf)
+	}
+	return nil
 }

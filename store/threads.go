@@ -24,12 +24,18 @@ type ThreadPage struct {
 	NextCursor string           `json:"nextCursor"` // "" on the last page
 }
 
-const threadCols = "id, title, pinned, created_at, updated_at"
+const threadCols = "id, title, pinned, created_at, updated_at, options"
 
 func scanThread(s interface{ Scan(...any) error }) (history.Thread, error) {
 	var t history.Thread
-	err := s.Scan(&t.ID, &t.Title, &t.Pinned, &t.CreatedAt, &t.UpdatedAt)
-	return t, err
+	var opts string
+	if err := s.Scan(&t.ID, &t.Title, &t.Pinned, &t.CreatedAt, &t.UpdatedAt, &opts); err != nil {
+		return t, err
+	}
+	if err := decodeOptions(opts, &t.Options); err != nil {
+		return t, fmt.Errorf("thread %s: options: %w", t.ID, err)
+	}
+	return t, nil
 }
 
 // CreateThread stores a new thread. It does nothing if a thread with that id
@@ -54,11 +60,15 @@ func (db *DB) CreateThread(ctx context.Context, t history.Thread) error {
 }
 
 func insertThread(ctx context.Context, tx *sql.Tx, t history.Thread, ignoreExisting bool) error {
-	q := `INSERT INTO threads (id, title, pinned, created_at, updated_at) VALUES (?, ?, ?, ?, ?)`
+	q := `INSERT INTO threads (id, title, pinned, created_at, updated_at, options) VALUES (?, ?, ?, ?, ?, ?)`
 	if ignoreExisting {
 		q += ` ON CONFLICT (id) DO NOTHING`
 	}
-	_, err := tx.ExecContext(ctx, q, t.ID, t.Title, boolInt(t.Pinned), t.CreatedAt, t.UpdatedAt)
+	opts, err := encodeOptions(t.Options)
+	if err != nil {
+		return fmt.Errorf("options: %w", err)
+	}
+	_, err = tx.ExecContext(ctx, q, t.ID, t.Title, boolInt(t.Pinned), t.CreatedAt, t.UpdatedAt, opts)
 	return err
 }
 

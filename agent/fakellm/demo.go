@@ -29,8 +29,13 @@ const demoWordsPerChunk = 3
 //     or not), or a non-streaming request whose user prompt does: a 3–5
 //     word title;
 //   - "think": reasoning_content first, then the answer;
+//   - "hostile" and "diagram": a Mermaid diagram that tries to run script
+//     (click callbacks, javascript: links, <script> in labels);
 //   - "hostile": Markdown full of script-injection attempts (raw HTML
 //     with event handlers, javascript: and data: links), for the XSS tests;
+//   - "math": KaTeX math in the four delimiter styles ($…$, \(…\), $$…$$,
+//     \[…\]), prices that must stay text, a Mermaid flowchart and a
+//     Mermaid block that does not parse;
 //   - "firehose": about 6,000 words of Markdown prose at about 1,000 words
 //     (tokens) a second, ten words every 10 ms whatever the demo's pacing,
 //     to load the UI the way a fast provider does;
@@ -53,7 +58,7 @@ const demoWordsPerChunk = 3
 // otherwise the demo says the tool is not enabled.
 func Demo() func(Request) Response {
 	d := &demo{pace: demoPace}
-	return d.respond
+	return d.withEcho(d.respond) // "echo instructions": demo_echo.go
 }
 
 // Serve runs a fake server on addr with [Demo] as the fallback, logging
@@ -100,8 +105,14 @@ func (d *demo) respond(req Request) Response {
 		return d.tool(req, thinking, fmt.Sprintf("Calling `%s`.", name), name, args)
 	}
 	switch {
+	case isHistoryRequest(user): // "echo history": what the model received (demo_history.go)
+		return d.answer(req, thinking, demoHistory(req))
+	case words["hostile"] && (words["diagram"] || words["mermaid"]):
+		return d.answer(req, thinking, demoHostileDiagram)
 	case words["hostile"]:
 		return d.answer(req, thinking, demoHostile)
+	case words["math"]:
+		return d.answer(req, thinking, demoMath)
 	case words["firehose"]:
 		return d.firehose(req, thinking)
 	case strings.Contains(strings.ToLower(user), "list files") || (words["list"] && words["files"]):
@@ -560,6 +571,66 @@ const demoHostile = "Here is some **hostile Markdown**; none of it may run.\n\n"
 	"![image](javascript:window.__pwned=1)\n\n" +
 	"<div onmouseover=\"window.__pwned=1\" style=\"position:fixed;inset:0\">hover</div>\n\n" +
 	"End of the hostile sample."
+
+// fence opens and closes the demos' code blocks (a raw string cannot hold backquotes).
+const fence = "```"
+
+// demoMath shows math in every delimiter style the chat renders, text that
+// must not become math, and two diagrams: one that draws and one that does
+// not parse (its source is shown instead).
+const demoMath = `Here is some **math**, rendered with KaTeX.
+
+Inline with dollars: a circle of radius $r$ has area $A = \pi r^2$. Prices such as $5 and $10 stay plain text.
+
+Inline with parentheses: Euler's identity \(e^{i\pi} + 1 = 0\) links five constants.
+
+Display with dollars:
+
+$$
+\int_0^1 x^2 \, dx = \frac{1}{3}
+$$
+
+Display with brackets:
+
+\[
+\sum_{n=1}^{\infty} \frac{1}{n^2} = \frac{\pi^2}{6}
+\]
+
+In code it stays code: ` + "`$x^2$`" + `.
+
+A diagram:
+
+` + fence + `mermaid
+flowchart LR
+  A[Question] --> B{Has math?}
+  B -- yes --> C[KaTeX]
+  B -- no --> D[Plain text]
+  C --> E[Answer]
+  D --> E
+` + fence + `
+
+And one that does not parse:
+
+` + fence + `mermaid
+graph TD; A-->
+` + fence + `
+
+End of the math sample.
+`
+
+// demoHostileDiagram is a Mermaid diagram that tries to run script; in
+// strict mode none of it may run, link or load.
+const demoHostileDiagram = "Here is a **hostile diagram**; none of it may run.\n\n" +
+	fence + "mermaid\n" +
+	"%%{init: {\"securityLevel\": \"loose\", \"themeCSS\": \"body { display: none }\"}}%%\n" +
+	"flowchart TD\n" +
+	"  A[\"<img src=x onerror=window.__pwned=1>\"] --> B[\"<script>window.__pwned=1</script>\"]\n" +
+	"  B --> C[\"<a href='javascript:window.__pwned=1'>link</a>\"]\n" +
+	"  click A call window.alert(1)\n" +
+	"  click B href \"javascript:window.__pwned=1\"\n" +
+	"  click C callback \"Tooltip\"\n" +
+	fence + "\n\n" +
+	"End of the hostile diagram."
 
 // demoEssay is about 600 words, long enough to press Stop halfway.
 const demoEssay = `## On Working Offline

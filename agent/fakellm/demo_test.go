@@ -60,6 +60,8 @@ func TestDemoAnswers(t *testing.T) {
 		{say: "/tool edge__roots", tool: "edge__roots", args: `{}`},
 		{say: "/tool edge__echo not json", content: "Write `/tool <name>"},
 		{say: "count to four hundred", content: "w001 w002 w003"},
+		{say: "show me some math", content: "$A = \\pi r^2$"},
+		{say: "a hostile diagram", content: "click A call window.alert(1)"},
 	} {
 		r := collect(t, t.Context(), c, demoParams(openai.UserMessage(tc.say)))
 		if r.err != nil {
@@ -123,6 +125,31 @@ func TestDemoLongAnswerAndToolResult(t *testing.T) {
 	r = collect(t, t.Context(), c, p)
 	if msg := r.acc.Choices[0].Message; len(msg.ToolCalls) != 0 || !strings.Contains(msg.Content, "`open_url`") {
 		t.Errorf("unavailable tool: %+v", msg)
+	}
+}
+
+func TestDemoMath(t *testing.T) {
+	t.Parallel()
+	_, c := startDemo(t)
+	r := collect(t, t.Context(), c, demoParams(openai.UserMessage("Show me some math")))
+	got := r.acc.Choices[0].Message.Content
+	// Each delimiter style, the prices that must stay text, a diagram that
+	// draws and one that does not parse (the frontend's e2e story reads them).
+	for _, want := range []string{
+		"$r$", `\(e^{i\pi} + 1 = 0\)`, "$$\n\\int_0^1", "\\[\n\\sum_{n=1}", "$5 and $10", "`$x^2$`",
+		"```mermaid\nflowchart LR\n", "```mermaid\ngraph TD; A-->\n```", "End of the math sample.",
+	} {
+		if r.err != nil || !strings.Contains(got, want) {
+			t.Errorf("math answer lacks %q (err %v)", want, r.err)
+		}
+	}
+	if n := strings.Count(got, "```"); n != 4 {
+		t.Errorf("math answer has %d fences, want 4 (two diagrams, each closed)", n)
+	}
+	// "hostile" alone is still the hostile Markdown, not the diagram.
+	r = collect(t, t.Context(), c, demoParams(openai.UserMessage("show hostile markdown")))
+	if got := r.acc.Choices[0].Message.Content; strings.Contains(got, "```mermaid") {
+		t.Errorf("hostile markdown became the hostile diagram: %q", got)
 	}
 }
 

@@ -73,6 +73,48 @@ type Message struct {
 	Status    Status `json:"status"`
 	Error     string `json:"error,omitempty"` // StatusError: the endpoint's message
 	CreatedAt int64  `json:"createdAt"`       // ms since epoch
+	// ParentID is the message this one follows in the thread's tree (""
+	// for a first message). A new message with no ParentID follows the
+	// thread's active leaf when it is stored.
+	ParentID string `json:"parentId,omitempty"`
+	// Branch is set, when read from a store, on a message that has
+	// siblings (an edited question, a regenerated answer).
+	Branch *Branch `json:"branch,omitempty"`
+	// Usage is the endpoint's token count for the model call that wrote
+	// this answer; nil when the endpoint reported none (never estimated).
+	Usage *Usage `json:"usage,omitempty"`
+	// Model is the model that wrote an answer ("" for other messages and
+	// for answers stored before it was recorded).
+	Model string `json:"model,omitempty"`
+}
+
+// Branch places a message among the children of its parent: the window
+// shows "‹ Index/Count ›" and switches with Siblings.
+type Branch struct {
+	Index    int      `json:"index"` // 1-based, in the order the siblings were made
+	Count    int      `json:"count"`
+	Siblings []string `json:"siblings"` // every sibling's id, this one included, in that order
+}
+
+// Usage is an endpoint's token count for one model call.
+type Usage struct {
+	PromptTokens     int `json:"promptTokens"`
+	CompletionTokens int `json:"completionTokens"`
+	TotalTokens      int `json:"totalTokens"`
+}
+
+// ThreadUsage is the token count of a thread's answers.
+type ThreadUsage struct {
+	Total   Usage `json:"total"`
+	Answers int   `json:"answers"` // finished answers, on every branch
+	// Unreported counts the answers whose endpoint sent no usage: the
+	// total leaves them out rather than guess.
+	Unreported int `json:"unreported"`
+}
+
+// Add returns the sum of two counts (a thread's total).
+func (u Usage) Add(o Usage) Usage {
+	return Usage{u.PromptTokens + o.PromptTokens, u.CompletionTokens + o.CompletionTokens, u.TotalTokens + o.TotalTokens}
 }
 
 // Part is a piece of a tool result beyond its text: what the window shows
@@ -102,6 +144,38 @@ type Thread struct {
 	Pinned    bool   `json:"pinned"`
 	CreatedAt int64  `json:"createdAt"` // ms since epoch
 	UpdatedAt int64  `json:"updatedAt"` // ms since epoch: last activity
+	// Options are the thread's own endpoint, model and tools (empty: the
+	// person's defaults). Its instructions live in its messages (system
+	// messages on the active path, see Instructions) so that every branch
+	// keeps the instructions it ran with.
+	Options ThreadOptions `json:"options"`
+}
+
+// ThreadOptions are what one thread runs with instead of the defaults.
+type ThreadOptions struct {
+	EndpointID string `json:"endpointId,omitempty"`
+	Model      string `json:"model,omitempty"`
+	// PresetID is the preset the thread was made from, if any.
+	PresetID string `json:"presetId,omitempty"`
+	// Tools, when not nil, are the only tools the thread's model is
+	// offered (by name); nil offers every enabled tool.
+	Tools *[]string `json:"tools,omitempty"`
+	// SystemPrompt is filled when a thread is read for the window: the
+	// instructions on its active path (see Instructions). It is never
+	// stored here.
+	SystemPrompt string `json:"systemPrompt"`
+}
+
+// Instructions returns the thread's instructions on a path: the content of
+// the last system message (an empty one clears them), and whether there is
+// one at all.
+func Instructions(path []Message) (string, bool) {
+	for i := len(path) - 1; i >= 0; i-- {
+		if path[i].Role == RoleSystem {
+			return path[i].Content, true
+		}
+	}
+	return "", false
 }
 
 // RunStatus is the state of one AG-UI run.

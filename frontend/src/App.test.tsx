@@ -122,17 +122,33 @@ describe('App', () => {
     expect(ms).toBeLessThan(5000);
   });
 
-  it('streams an answer into the open thread, then shows it complete', async () => {
-    const { t } = setup({ 'th-1': emptyView(thread('th-1', 'Maths')) });
+  it('streams an answer into the open thread, then shows it complete (with its usage, read from the store)', async () => {
+    const view = emptyView(thread('th-1', 'Maths'));
+    const { t } = setup({ 'th-1': view });
     await openThread('Maths');
     emit(t, 'th-1', fixtures.plain.slice(0, 8));
     await screen.findByText('Juncture is writing…');
     expect(screen.getByRole('button', { name: 'Stop (Esc)' })).toBeTruthy();
+    // What Go has stored when the window reads the finished answer's usage.
+    view.messages = [
+      { id: 'm-u1', threadId: 'th-1', role: 'user', content: 'What is 2 + 2?', status: 'complete', createdAt: 1 },
+      {
+        id: 'm-a1',
+        threadId: 'th-1',
+        role: 'assistant',
+        content: '2 + 2 equals **4**.\n\nAnything else?',
+        status: 'complete',
+        createdAt: 2,
+        usage: { promptTokens: 12, completionTokens: 8, totalTokens: 20 },
+      },
+    ];
     emit(t, 'th-1', fixtures.plain.slice(8));
     await waitFor(() => expect(screen.queryByText('Juncture is writing…')).toBeNull());
     // The Markdown renderer is a lazy chunk: the text shows plain until it has loaded.
     expect((await screen.findByText('4')).tagName).toBe('STRONG');
     expect(screen.getByRole('button', { name: 'Send (Enter)' })).toBeTruthy();
+    await screen.findByText('12 in · 8 out');
+    await waitFor(() => expect(t.callsOf('GetThread')).toEqual([['th-1'], ['th-1']]));
   });
 
   it('a reload reopens the chat that was open; with nothing remembered it starts a new chat', async () => {
@@ -210,7 +226,7 @@ describe('App', () => {
     expect(t.callsOf('Interrupt')).toHaveLength(2);
   });
 
-  it('an interrupted answer shows the badge without the marker, and Continue resends', async () => {
+  it('an interrupted answer shows the badge without the marker, Continue resends, Regenerate makes a new version', async () => {
     const view = emptyView(thread('th-1', 'Stopped'));
     view.messages = [
       { id: 'u', threadId: 'th-1', role: 'user', content: 'Write a poem', status: 'complete', createdAt: 1 },
@@ -237,7 +253,9 @@ describe('App', () => {
     await act(async () => {
       fireEvent.click(screen.getByRole('button', { name: /Regenerate/ }));
     });
-    expect(t.callsOf('SendInput')[0]).toEqual(['th-1', 'Write a poem']);
+    // A sibling of the answer: the question is not sent again.
+    expect(t.callsOf('Regenerate')).toEqual([['th-1', 'a']]);
+    expect(t.callsOf('SendInput')).toEqual([]);
   });
 
   it('shows an endpoint error message clearly', async () => {

@@ -13,6 +13,9 @@ import { ClientToolRunner } from './lib/clientTools';
 import { downloadText } from './lib/download';
 import { Sidebar, type SidebarHandle } from './components/Sidebar';
 import { ChatView } from './components/ChatView';
+import { PresetMenu } from './components/PresetMenu';
+import { endpointsChanged } from './hooks/useEndpoints';
+import { showHitBranch } from './components/SearchResults';
 import { Toasts, type ToastData } from './components/Toast';
 import './App.css';
 
@@ -143,6 +146,24 @@ export function App() {
     setFocusNonce((n) => n + 1);
   }, [open]);
 
+  // New chat from a preset: the thread is made at once (with the preset's
+  // instructions, endpoint, model and tools) and opened.
+  const newChatFrom = useCallback(
+    (presetId: string) => {
+      closeOverlay();
+      transport
+        .call('NewThread', presetId)
+        .then((t) => {
+          list.upsert(t);
+          open(t.id);
+          setHighlight(null);
+          setFocusNonce((n) => n + 1);
+        })
+        .catch((e: unknown) => fail('Could not start a chat from the preset', e));
+    },
+    [transport, list, open, closeOverlay, fail],
+  );
+
   const openThread = useCallback(
     (id: string) => {
       closeOverlay();
@@ -156,10 +177,14 @@ export function App() {
   const openHit = useCallback(
     (hit: SearchHit) => {
       closeOverlay();
-      if (hit.threadId !== ctrl.threadId) open(hit.threadId);
-      setHighlight({ messageId: hit.messageId, nonce: Date.now() });
+      // The hit may be on another version of the thread: that one is shown (if it can be now).
+      void showHitBranch(transport, hit).then((err) => {
+        if (err) fail('Could not show the version with this message', err);
+        if (hit.threadId !== ctrl.threadId) open(hit.threadId);
+        setHighlight({ messageId: hit.messageId, nonce: Date.now() });
+      });
     },
-    [open, ctrl.threadId, closeOverlay],
+    [transport, fail, open, ctrl.threadId, closeOverlay],
   );
 
   useEffect(() => {
@@ -311,6 +336,7 @@ export function App() {
     (v: SettingsView) => {
       applyTheme(v.settings.theme);
       refreshStatus();
+      endpointsChanged(); // the default endpoint is what General edits
     },
     [refreshStatus],
   );
@@ -348,6 +374,7 @@ export function App() {
         onDelete={remove}
         onLoadMore={list.loadMore}
         onSettings={() => setSettingsOpen(true)}
+        newChatExtra={<PresetMenu transport={transport} onPick={newChatFrom} />}
       />
       {layout.mode === 'overlay' && <div className="sidebar-scrim" aria-hidden="true" onClick={() => closeOverlay()} />}
       <div className="app-main" inert={layout.mode === 'overlay'}>
@@ -360,6 +387,7 @@ export function App() {
             highlight={highlight}
             focusNonce={focusNonce}
             onOpenSettings={() => setSettingsOpen(true)}
+            onActionError={fail}
           />
         </DraftKeyContext.Provider>
       </div>

@@ -1,13 +1,17 @@
-import { Suspense, lazy, useCallback, useContext, useEffect, useRef, useState } from 'react';
+import { Suspense, lazy, useCallback, useContext, useEffect, useMemo, useRef, useState } from 'react';
 import type { ThreadController } from '../hooks/useThread';
 import type { Status } from '../transport/contract';
 import type { MessageItem } from '../state/derive';
 import type { ClientToolRunner } from '../lib/clientTools';
 import { ThreadView } from './ThreadView';
+import { ThreadHeader } from './ThreadHeader';
 import { Composer } from './Composer';
 import { ClientToolPanel } from './ClientToolPanel';
 import { markdownLoaded, preloadMarkdown, useMarkdownLoaded } from './MessageBody';
-import { TransportContext } from '../transport';
+import { MessageThreadContext, type MessageThread } from './Message';
+import { priceFor, usePriceBook } from './UsageLine';
+import { ThreadUsage } from './ThreadUsage';
+import { TransportContext, toJunctureError } from '../transport';
 import { toolDisplay, useMcpServers, type McpCatalog } from '../hooks/useMcpServers';
 import './ChatView.css';
 
@@ -23,7 +27,10 @@ export interface ChatViewProps {
   highlight: { messageId: string; nonce: number } | null;
   focusNonce: number;
   onOpenSettings: () => void;
+  /** Says that an action failed (a toast); without it the banner above the composer does. */
+  onActionError?: (what: string, e: unknown) => void;
 }
+
 
 function statusLine(ctrl: ThreadController, catalog: McpCatalog): string {
   const v = ctrl.view;
@@ -52,13 +59,14 @@ function statusLine(ctrl: ThreadController, catalog: McpCatalog): string {
 }
 
 /** The open conversation: header, messages, pending decisions and the composer. */
-export function ChatView({ ctrl, title, status, runner, highlight, focusNonce, onOpenSettings }: ChatViewProps) {
+export function ChatView({ ctrl, title, status, runner, highlight, focusNonce, onOpenSettings, onActionError }: ChatViewProps) {
   const { view } = ctrl;
-  const catalog = useMcpServers(useContext(TransportContext));
+  const transport = useContext(TransportContext);
+  const catalog = useMcpServers(transport);
   // The controller's functions are stable; the object is not.
   const { send: ctrlSend, answer, noteAnswered, removeQueued, stop, reload, continueAnswer } = ctrl;
-  const [editRequest, setEditRequest] = useState<{ text: string; nonce: number } | null>(null);
   const [actionError, setActionError] = useState<string | null>(null);
+  const prices = usePriceBook(transport, status);
 
   const send = useCallback(
     async (text: string) => {
@@ -75,26 +83,67 @@ export function ChatView({ ctrl, title, status, runner, highlight, focusNonce, o
     void continueAnswer().catch((e: unknown) => setActionError(e instanceof Error ? e.message : String(e)));
   }, [continueAnswer]);
 
-  const itemsRef = useRef(view.items);
-  itemsRef.current = view.items;
+  // Branches: an edit or a regenerate makes a new version next to the old
+  // one and runs the model from there; the arrows switch versions. Each
+  // is followed by juncture.path_changed, on which the view reloads.
+  const threadId = ctrl.threadId;
+  const threadRef = useRef(threadId);
+  threadRef.current = threadId;
+  const errorRef = useRef(onActionError);
+  errorRef.current = onActionError;
+  const report = useCallback((what: string, e: unknown) => {
+    if (errorRef.current) errorRef.current(what, e);
+    else setActionError(`${what}: ${toJunctureError(e).message}`);
+  }, []);
+
   const onRegenerate = useCallback(
     (item: MessageItem) => {
-      const items = itemsRef.current;
-      const i = items.indexOf(item);
-      for (let j = (i < 0 ? items.length : i) - 1; j >= 0; j--) {
-        const m = items[j]!.message;
-        if (m.role === 'user') {
-          void ctrlSend(m.content).catch((e: unknown) => setActionError(e instanceof Error ? e.message : String(e)));
-          return;
-        }
-      }
+      const id = threadRef.current;
+      if (!transport || !id) return;
+      setActionError(null);
+      void preloadMarkdown().catch(() => {});
+      transport.call('Regenerate', id, item.message.id).catch((e: unknown) => report('Could not regenerate', e));
     },
-    [ctrlSend],
+    [transport, report],
   );
 
-  const onEditLast = useCallback(() => {
-    if (view.lastUserText !== null) setEditRequest({ text: view.lastUserText, nonce: Date.now() });
-  }, [view.lastUserText]);
+  const onEdit = useCallback(
+    async (messageId: string, text: string) => {
+      const id = threadRef.current;
+      if (!transport || !id) return;
+      setActionError(null);
+      void preloadMarkdown().catch(() => {});
+      try {
+        await transport.call('EditMessage', id, messageId, text);
+      } catch (e) {
+        throw toJunctureError(e); // the editor stays open and says why
+      }
+    },
+    [transport],
+  );
+
+  const onSelectBranch = useCallback(
+    (messageId: string) => {
+      const id = threadRef.current;
+      if (!transport || !id) return;
+      // The view follows with juncture.path_changed; a refusal (something
+      // waits for an answer on this version) is said, and nothing moves.
+      transport.call('SelectBranch', id, messageId).catch((e: unknown) => report('Could not switch versions', e));
+    },
+    [transport, report],
+  );
+
+  const running = view.status === 'running';
+  const endpointId = ctrl.state.thread?.options?.endpointId;
+  const rowContext = useMemo<MessageThread>(
+    () => ({
+      running,
+      onEdit,
+      onSelectBranch,
+      priceOf: (model) => priceFor(prices, model, endpointId),
+    }),
+    [running, onEdit, onSelectBranch, prices, endpointId],
+  );
 
   // Results the client tool runner reported for this thread count as answers here too.
   const openThread = ctrl.threadId;
@@ -133,7 +182,17 @@ export function ChatView({ ctrl, title, status, runner, highlight, focusNonce, o
             </span>
           )}
         </div>
-        {status?.model && <span className="chat-model mono" title={status.endpoint}>{status.model}</span>}
+        <ThreadHeader
+          threadId={ctrl.threadId}
+          options={ctrl.state.thread?.options}
+          onThreadCreated={(t) => ctrl.open(t.id)}
+          onChanged={reload}
+          usageTotal={
+            ctrl.state.usage?.answers ? (
+              <ThreadUsage usage={ctrl.state.usage} messages={ctrl.state.messages} prices={prices} endpointId={endpointId} />
+            ) : null
+          }
+        />
       </header>
       {ctrl.loadError && (
         <div className="chat-banner error" role="alert">
@@ -148,16 +207,17 @@ export function ChatView({ ctrl, title, status, runner, highlight, focusNonce, o
           Loading…
         </div>
       ) : (
-        <ThreadView
-          threadId={ctrl.threadId}
-          view={view}
-          highlight={highlight}
-          onContinue={onContinue}
-          onRegenerate={onRegenerate}
-          onEditLast={onEditLast}
-          status={status}
-          onOpenSettings={onOpenSettings}
-        />
+        <MessageThreadContext.Provider value={rowContext}>
+          <ThreadView
+            threadId={ctrl.threadId}
+            view={view}
+            highlight={highlight}
+            onContinue={onContinue}
+            onRegenerate={onRegenerate}
+            status={status}
+            onOpenSettings={onOpenSettings}
+          />
+        </MessageThreadContext.Provider>
       )}
       <div className="chat-bottom">
         {ctrl.threadId && (
@@ -190,7 +250,6 @@ export function ChatView({ ctrl, title, status, runner, highlight, focusNonce, o
           onSend={send}
           onStop={stop}
           pendingNote={pendingNote}
-          editRequest={editRequest}
           focusNonce={focusNonce}
         />
       </div>

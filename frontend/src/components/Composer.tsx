@@ -15,8 +15,6 @@ export interface ComposerProps {
   onStop: () => Promise<void>;
   /** Shown while decisions are pending: sending a message answers them "not run" (Go's rule). */
   pendingNote?: string | null;
-  /** Fill the box for edit-and-resend of the last user message. */
-  editRequest?: { text: string; nonce: number } | null;
   focusNonce?: number;
 }
 
@@ -30,7 +28,6 @@ export function Composer({
   onSend,
   onStop,
   pendingNote,
-  editRequest,
   focusNonce,
 }: ComposerProps) {
   // The draft of the open conversation (lib/drafts.ts): each chat, and the
@@ -38,13 +35,11 @@ export function Composer({
   const draftKey = useContext(DraftKeyContext);
   const [text, setText] = useState(() => (draftKey === null ? '' : drafts.get(draftKey)));
   const [shownKey, setShownKey] = useState(draftKey);
-  const [editing, setEditing] = useState(false);
   const [error, setError] = useState<string | null>(null);
   if (shownKey !== draftKey) {
     // Another conversation: show its draft (the previous one is already stored).
     setShownKey(draftKey);
     setText(draftKey === null ? '' : drafts.get(draftKey));
-    setEditing(false);
     setError(null);
   }
   const keyRef = useRef(draftKey);
@@ -67,17 +62,6 @@ export function Composer({
   }, [text]);
 
   useEffect(() => {
-    if (!editRequest) return;
-    setText(editRequest.text);
-    setEditing(true);
-    const el = ref.current;
-    if (el) {
-      el.focus();
-      el.setSelectionRange(editRequest.text.length, editRequest.text.length);
-    }
-  }, [editRequest]);
-
-  useEffect(() => {
     if (focusNonce) ref.current?.focus();
   }, [focusNonce]);
 
@@ -91,7 +75,6 @@ export function Composer({
     setSending(true);
     setError(null);
     setText('');
-    setEditing(false);
     const from = draftKey;
     if (from !== null) drafts.clear(from);
     try {
@@ -132,9 +115,6 @@ export function Composer({
         e.preventDefault();
         e.stopPropagation();
         void stop();
-      } else if (editing) {
-        setEditing(false);
-        setText('');
       }
     }
   };
@@ -181,21 +161,6 @@ export function Composer({
             </li>
           ))}
         </ul>
-      )}
-      {editing && (
-        <div className="composer-editing">
-          Editing your last message — it will be sent as a new message.
-          <button
-            type="button"
-            className="btn small subtle"
-            onClick={() => {
-              setEditing(false);
-              setText('');
-            }}
-          >
-            Cancel
-          </button>
-        </div>
       )}
       <div className={`composer-box${disabled ? ' is-disabled' : ''}`}>
         <label className="visually-hidden" htmlFor={`${hintId}-input`}>

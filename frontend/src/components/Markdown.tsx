@@ -1,10 +1,16 @@
-import { memo, useContext, useEffect, useReducer, useRef, useState, type ComponentPropsWithoutRef, type ReactNode } from 'react';
+import { memo, useContext, useEffect, useReducer, useRef, type ComponentPropsWithoutRef, type ReactNode } from 'react';
 import ReactMarkdown, { type Components } from 'react-markdown';
 import remarkGfm from 'remark-gfm';
+import type { Element, ElementContent } from 'hast';
 import { ensureLanguages, rehypeLazyHighlight, type LazyHighlightOptions } from '../lib/highlight';
+import { remarkMath } from '../lib/mathSyntax';
+import { remarkFenceState } from '../lib/mermaid';
 import { safeUrl } from '../lib/safeUrl';
 import { TransportContext } from '../transport';
-import { webCopyText, webOpenExternal } from '../transport/platform';
+import { webOpenExternal } from '../transport/platform';
+import { CodeBlock } from './CodeBlock';
+import { MathText } from './MathText';
+import { MermaidBlock } from './MermaidBlock';
 import './Markdown.css';
 
 // Model output is rendered through mdast → hast → React elements. There is
@@ -13,8 +19,13 @@ import './Markdown.css';
 // highlight.js is loaded on demand (lib/highlight.ts): a code block whose
 // grammar is not loaded yet renders plain, as while streaming, and is
 // highlighted on the render after its grammar arrives.
+//
+// Math ($…$, \(…\), $$…$$, \[…\]; lib/mathSyntax.ts) is typeset by KaTeX
+// (MathText); ```mermaid blocks are drawn by mermaid, loaded on first use
+// (MermaidBlock, lib/mermaid.ts). Both build DOM through refs, never from
+// the model's text as HTML.
 
-const remarkPlugins = [remarkGfm];
+const remarkPlugins = [remarkGfm, remarkMath, remarkFenceState];
 const noPlugins: [] = [];
 
 function urlTransform(url: string): string {
@@ -56,42 +67,6 @@ function Image({ src, alt }: ComponentPropsWithoutRef<'img'>) {
   );
 }
 
-function CodeBlock({ children, ...rest }: ComponentPropsWithoutRef<'pre'>) {
-  const ref = useRef<HTMLPreElement>(null);
-  const [copied, setCopied] = useState(false);
-  const transport = useContext(TransportContext);
-  let lang = '';
-  const child = Array.isArray(children) ? children[0] : children;
-  if (child && typeof child === 'object' && 'props' in child) {
-    const cls = (child.props as { className?: unknown }).className;
-    const m = typeof cls === 'string' ? /language-([\w+#.-]+)/.exec(cls) : null;
-    if (m) lang = m[1]!;
-  }
-  const copy = async () => {
-    const text = ref.current?.textContent ?? '';
-    try {
-      await (transport ? transport.copyText(text) : webCopyText(text));
-      setCopied(true);
-      setTimeout(() => setCopied(false), 1500);
-    } catch {
-      setCopied(false);
-    }
-  };
-  return (
-    <div className="md-code">
-      <div className="md-code-bar">
-        <span>{lang || 'text'}</span>
-        <button type="button" className="md-code-copy" onClick={() => void copy()}>
-          {copied ? 'Copied' : 'Copy'}
-        </button>
-      </div>
-      <pre ref={ref} {...rest}>
-        {children}
-      </pre>
-    </div>
-  );
-}
-
 function Table({ children }: ComponentPropsWithoutRef<'table'>) {
   return (
     <div className="md-table">
@@ -100,10 +75,31 @@ function Table({ children }: ComponentPropsWithoutRef<'table'>) {
   );
 }
 
+function textOf(node: Element | ElementContent): string {
+  if (node.type === 'text') return node.value;
+  if (node.type === 'element') return node.children.map(textOf).join('');
+  return '';
+}
+
+/** The <code> of a ```mermaid block (marked by remarkFenceState), if this <pre> is one. */
+function mermaidCode(pre: Element | undefined): Element | undefined {
+  const code = pre?.children[0];
+  return code?.type === 'element' && typeof code.properties.dataFence === 'string' ? code : undefined;
+}
+
 const components: Components = {
   a: ({ node: _node, ...p }) => <Link {...p} />,
   img: ({ node: _node, ...p }) => <Image {...p} />,
-  pre: ({ node: _node, ...p }) => <CodeBlock {...p} />,
+  pre: ({ node, ...p }) => {
+    const mermaid = mermaidCode(node);
+    if (mermaid) return <MermaidBlock source={textOf(mermaid).replace(/\n$/, '')} closed={mermaid.properties.dataFence === 'closed'} />;
+    return <CodeBlock {...p} />;
+  },
+  span: ({ node, ...p }) => {
+    const kind = node?.properties.dataMath;
+    if (node && (kind === 'inline' || kind === 'display')) return <MathText tex={textOf(node)} display={kind === 'display'} />;
+    return <span {...p} />;
+  },
   table: ({ node: _node, ...p }) => <Table {...p} />,
 };
 

@@ -1,20 +1,40 @@
-import { memo, useContext, useState } from 'react';
+import { createContext, memo, useContext, useState } from 'react';
 import type { MessageItem } from '../state/derive';
 import { describeEndpointError, stripMarker, formatTime } from '../lib/format';
 import { TransportContext } from '../transport';
 import { webCopyText } from '../transport/platform';
 import { MessageBody } from './MessageBody';
 import { ToolBlock } from './ToolBlock';
+import { BranchSwitcher } from './BranchSwitcher';
+import { MessageEditor } from './MessageEditor';
+import { InstructionsDivider } from './InstructionsDivider';
+import { UsageLine, type Price } from './UsageLine';
 import { IconCheck, IconCopy, IconEdit, IconRetry } from './icons';
 import './Message.css';
 
 export interface MessageActions {
   onContinue?: () => void;
+  /** Regenerates the turn this answer ends (a new version of its answer). */
   onRegenerate?: (item: MessageItem) => void;
-  onEdit?: () => void;
   /** Opens Settings (from an endpoint error). */
   onOpenSettings?: (() => void) | undefined;
 }
+
+/** What every row of the open thread shares: the branch actions and the prices (ChatView provides it). */
+export interface MessageThread {
+  /** A run is going on: editing, regenerating and switching versions wait (unset: the row's `idle` decides). */
+  running?: boolean;
+  /** Makes `text` a new version of the question `messageId` and answers it (EditMessage). */
+  onEdit?: (messageId: string, text: string) => Promise<void>;
+  /** Makes the path through this message the one shown (SelectBranch). */
+  onSelectBranch?: (messageId: string) => void;
+  /** The price of the model that wrote an answer, if the endpoint settings set one. */
+  priceOf?: (model: string | undefined) => Price | null;
+}
+
+export const MessageThreadContext = createContext<MessageThread>({});
+
+const WAIT_FOR_RUN = 'Wait until the answer is finished';
 
 export interface MessageRowProps extends MessageActions {
   item: MessageItem;
@@ -83,21 +103,44 @@ export function EndpointErrorNote({
   );
 }
 
-function MessageRowImpl({ item, highlighted, idle, onContinue, onRegenerate, onEdit, onOpenSettings }: MessageRowProps) {
+function MessageRowImpl({ item, highlighted, idle, onContinue, onRegenerate, onOpenSettings }: MessageRowProps) {
+  const ctx = useContext(MessageThreadContext);
+  const [editing, setEditing] = useState(false);
   const m = item.message;
+  const running = ctx.running ?? !idle;
   const cls = `msg msg-${m.role}${highlighted ? ' is-highlighted' : ''}${m.local ? ' is-local' : ''}${
     item.isLastAssistant ? ' is-last' : ''
   }`;
+  const switcher =
+    m.branch && ctx.onSelectBranch ? (
+      <BranchSwitcher branch={m.branch} onSelect={ctx.onSelectBranch} disabledReason={running ? WAIT_FOR_RUN : null} />
+    ) : null;
 
   if (m.role === 'user') {
+    const onEdit = ctx.onEdit;
+    if (editing && onEdit) {
+      return (
+        <article className={`${cls} is-editing`} aria-label="You said" data-message-id={m.id}>
+          <MessageEditor
+            initial={m.content}
+            onSave={async (text) => {
+              await onEdit(m.id, text);
+              setEditing(false);
+            }}
+            onCancel={() => setEditing(false)}
+          />
+        </article>
+      );
+    }
     return (
       <article className={cls} aria-label="You said" data-message-id={m.id}>
         <div className="msg-user-bubble">{m.content}</div>
         <div className="msg-actions">
+          {switcher}
           <span className="msg-time">{m.local ? 'Sending…' : formatTime(m.createdAt)}</span>
           <CopyButton text={m.content} />
-          {onEdit && idle && item.isLastUser && (
-            <button type="button" className="icon-btn msg-action" aria-label="Edit and resend" title="Edit and resend" onClick={onEdit}>
+          {onEdit && !running && !m.local && (
+            <button type="button" className="icon-btn msg-action" aria-label="Edit message" title="Edit" onClick={() => setEditing(true)}>
               <IconEdit />
             </button>
           )}
@@ -118,11 +161,7 @@ function MessageRowImpl({ item, highlighted, idle, onContinue, onRegenerate, onE
   }
 
   if (m.role === 'system' || m.role === 'developer') {
-    return (
-      <article className={cls} aria-label="System note" data-message-id={m.id}>
-        <div className="msg-system">{m.content}</div>
-      </article>
-    );
+    return <InstructionsDivider id={m.id} text={m.content} />;
   }
 
   const interrupted = m.status === 'interrupted';
@@ -165,15 +204,25 @@ function MessageRowImpl({ item, highlighted, idle, onContinue, onRegenerate, onE
       {interrupted && empty && <p className="msg-muted">Stopped before any answer.</p>}
       {!streaming && !m.partial && (
         <div className="msg-actions">
+          {switcher}
           {interrupted && <span className="msg-badge">Interrupted</span>}
+          {/* What it cost first: it stays put while the buttons after it show on hover. */}
+          {m.status !== 'error' && (
+            <UsageLine usage={m.usage} pending={!!m.detailsPending} model={m.model} price={ctx.priceOf?.(m.model) ?? null} />
+          )}
           {text && <CopyButton text={text} />}
           {idle && item.isLastAssistant && interrupted && item.tools.length === 0 && onContinue && (
             <button type="button" className="btn small" onClick={onContinue}>
               Continue
             </button>
           )}
-          {idle && item.isLastAssistant && (interrupted || m.status === 'error') && onRegenerate && (
-            <button type="button" className="btn small subtle" onClick={() => onRegenerate(item)}>
+          {!running && item.isTurnEnd && onRegenerate && !m.local && (
+            <button
+              type="button"
+              className={`btn small subtle${interrupted || m.status === 'error' ? '' : ' msg-action'}`}
+              title="Write a new version of this answer"
+              onClick={() => onRegenerate(item)}
+            >
               <IconRetry /> Regenerate
             </button>
           )}

@@ -1,5 +1,6 @@
 import { useEffect, useId, useRef, useState, type RefObject } from 'react';
 import type { SearchHit, SearchHitPart } from '../transport/contract';
+import type { Transport } from '../transport';
 import { formatTime } from '../lib/format';
 import { focusSnippet, noteOpenedHit, stripMarkdownParts } from '../lib/searchText';
 import './SearchResults.css';
@@ -15,6 +16,24 @@ function roleLabel(role: SearchHit['role']): string {
 /** The snippet as shown: Markdown syntax dropped (answers), the first match near the start. */
 export function snippetParts(h: SearchHit): SearchHitPart[] {
   return focusSnippet(h.role === 'assistant' ? stripMarkdownParts(h.parts) : h.parts);
+}
+
+/**
+ * Search finds text on every branch of a thread: before a hit opens, the
+ * path through its message becomes the active one if it is not already.
+ * Resolves to the error of a refused switch (something waits for an answer
+ * on the current version), or null; the thread then opens as it is.
+ */
+export async function showHitBranch(transport: Transport, hit: SearchHit): Promise<unknown> {
+  if (!hit.messageId) return null; // a title hit
+  try {
+    const v = await transport.call('GetThread', hit.threadId);
+    if (v.messages.some((m) => m.id === hit.messageId)) return null;
+    await transport.call('SelectBranch', hit.threadId, hit.messageId);
+    return null;
+  } catch (e) {
+    return e;
+  }
 }
 
 export interface SearchResultsProps {

@@ -15,6 +15,8 @@ import { isSettingsField } from '../transport/contract';
 import { notificationsSupported } from '../hooks/useAttention';
 import { useMcpServers, type McpCatalog } from '../hooks/useMcpServers';
 import { McpSettings } from './McpSettings';
+import { EndpointSettings } from './EndpointSettings';
+import { PresetSettings } from './PresetSettings';
 import { formatTime, modelsAvailable } from '../lib/format';
 import {
   DEMO_MODEL,
@@ -95,10 +97,12 @@ function ruleText(r: PermissionRule, cat: McpCatalog): ReactNode {
   );
 }
 
-type Tab = 'general' | 'mcp';
+type Tab = 'general' | 'mcp' | 'endpoints' | 'presets';
 const TABS: readonly { id: Tab; label: string }[] = [
   { id: 'general', label: 'General' },
   { id: 'mcp', label: 'Tool servers (MCP)' },
+  { id: 'endpoints', label: 'Endpoints' },
+  { id: 'presets', label: 'Presets' },
 ];
 
 /** How long a revoked rule can be restored (Undo) before it is gone. */
@@ -141,6 +145,8 @@ export function SettingsDialog({ open, transport, status, onClose, onSaved }: Se
     notificationsSupported() ? Notification.permission : 'unsupported',
   );
   const [tab, setTab] = useState<Tab>('general');
+  // An endpoint change may change General's endpoint (the default): read it again.
+  const [reloadNonce, setReloadNonce] = useState(0);
   const catalog = useMcpServers(transport);
 
   useEffect(() => {
@@ -184,7 +190,7 @@ export function SettingsDialog({ open, transport, status, onClose, onSaved }: Se
       })
       .catch((e: unknown) => setLoadError(toJunctureError(e).message));
     loadRules();
-  }, [open, transport]); // loadRules only closes over transport
+  }, [open, transport, reloadNonce]); // loadRules only closes over transport
 
   const locked = (f: SettingsField) => view?.sources[f] === 'environment';
 
@@ -447,6 +453,21 @@ export function SettingsDialog({ open, transport, status, onClose, onSaved }: Se
         ))}
       </div>
       <div className="settings-body" ref={bodyRef}>
+        {tab === 'endpoints' && open && (
+          <div role="tabpanel" id={`${id}-panel-endpoints`} aria-labelledby={`${id}-tab-endpoints`}>
+            <EndpointSettings
+              transport={transport}
+              onChanged={() => {
+                if (!dirty) setReloadNonce((n) => n + 1);
+              }}
+            />
+          </div>
+        )}
+        {tab === 'presets' && open && (
+          <div role="tabpanel" id={`${id}-panel-presets`} aria-labelledby={`${id}-tab-presets`}>
+            <PresetSettings transport={transport} />
+          </div>
+        )}
         {tab === 'mcp' && open && (
           <div role="tabpanel" id={`${id}-panel-mcp`} aria-labelledby={`${id}-tab-mcp`}>
             <McpSettings transport={transport} />

@@ -1,4 +1,4 @@
-import { forwardRef, useEffect, useImperativeHandle, useMemo, useRef, useState } from 'react';
+import { forwardRef, useEffect, useImperativeHandle, useMemo, useRef, useState, type ReactNode } from 'react';
 import type { SearchHit, Thread, ThreadListItem } from '../transport/contract';
 import type { Transport } from '../transport';
 import { liveActivity, type LiveActivity } from '../hooks/useThreadActivity';
@@ -40,6 +40,8 @@ export interface SidebarProps {
   onSettings: () => void;
   /** Docked beside the chat, hidden, or over it (narrow windows); see useSidebarLayout. */
   mode?: SidebarMode;
+  /** Shown beside New chat (the "New chat from preset" menu). */
+  newChatExtra?: ReactNode;
 }
 
 const isMac = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform);
@@ -117,9 +119,12 @@ export const Sidebar = forwardRef<SidebarHandle, SidebarProps>(function Sidebar(
     >
       <div className="sidebar-top">
         <div className="sidebar-brand">Juncture</div>
-        <button ref={newRef} type="button" className="btn sidebar-new" onClick={p.onNew} title={`New chat (${MOD}N)`}>
-          <IconNew /> New chat
-        </button>
+        <div className="sidebar-new-row">
+          <button ref={newRef} type="button" className="btn sidebar-new" onClick={p.onNew} title={`New chat (${MOD}N)`}>
+            <IconNew /> New chat
+          </button>
+          {p.newChatExtra}
+        </div>
         <div className="sidebar-search" role="search">
           <IconSearch />
           <label htmlFor="sidebar-search-input" className="visually-hidden">

@@ -6,7 +6,7 @@ import { liveActivity } from '../hooks/useThreadActivity';
 import { parseThreadPage, type ThreadListItem } from '../transport/contract';
 
 function item(p: Partial<ThreadListItem> = {}): ThreadListItem {
-  return { id: 'th-1', title: 'Plan the trip', pinned: false, createdAt: 1, updatedAt: 2, running: false, waiting: 0, ...p };
+  return { id: 'th-1', title: 'Plan the trip', pinned: false, createdAt: 1, updatedAt: 2, options: { systemPrompt: '' }, running: false, waiting: 0, ...p };
 }
 
 function show(thread: ThreadListItem, activity: Activity | null | undefined = undefined) {

@@ -17,7 +17,6 @@ export interface ThreadViewProps {
   highlight: { messageId: string; nonce: number } | null;
   onContinue: () => void;
   onRegenerate: (item: MessageItem) => void;
-  onEditLast: () => void;
   /** For the empty state (is a model configured?). */
   status?: Status | null;
   onOpenSettings?: () => void;
@@ -83,7 +82,6 @@ export function ThreadView({
   highlight,
   onContinue,
   onRegenerate,
-  onEditLast,
   status = null,
   onOpenSettings,
 }: ThreadViewProps) {
@@ -98,6 +96,18 @@ export function ThreadView({
     }
     return r;
   }, [view.items, view.runError, view.status, errorShown]);
+
+  // Which version of the conversation is shown: the messages that have
+  // other versions, as they read on this path. A switch changes it; a
+  // streaming answer does not.
+  const pathKey = useMemo(
+    () =>
+      view.items
+        .filter((i) => i.message.branch)
+        .map((i) => i.key)
+        .join(' '),
+    [view.items],
+  );
 
   // A thread with messages will render Markdown: start loading the renderer.
   const hasRows = rows.length > 0;
@@ -168,12 +178,11 @@ export function ThreadView({
           idle={idle}
           onContinue={onContinue}
           onRegenerate={onRegenerate}
-          onEdit={onEditLast}
           onOpenSettings={onOpenSettings}
         />
       );
     },
-    [targetKey, idle, onContinue, onRegenerate, onEditLast, onOpenSettings],
+    [targetKey, idle, onContinue, onRegenerate, onOpenSettings],
   );
 
   const scrollTo = useMemo(() => (targetKey && nonce ? { key: targetKey, nonce } : null), [targetKey, nonce]);
@@ -190,6 +199,7 @@ export function ThreadView({
       estimateHeight={estimate}
       scrollTo={scrollTo}
       resetKey={threadId}
+      pathKey={pathKey}
       className="thread-list"
       label="Conversation"
     />

@@ -1,5 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, render } from '@testing-library/react';
+import { flushSync } from 'react-dom';
+import { createRoot } from 'react-dom/client';
 import { VirtualList } from './VirtualList';
 
 // jsdom has no layout: a fake ResizeObserver lets the test report sizes.
@@ -45,6 +47,37 @@ describe('VirtualList', () => {
     expect(r.length).toBeGreaterThan(10);
     expect(r.length).toBeLessThan(80);
     expect(r[r.length - 1]!.textContent).toBe('row 499');
+  });
+
+  it('shows another version in place with the rows on screen first, the overscan right after', async () => {
+    const other = items.map((i) => ({ id: `${i.id}-v2`, text: `${i.text} v2` }));
+    const list = (xs: typeof items, pathKey: string) => (
+      <VirtualList items={xs} getKey={(i) => i.id} renderItem={(i) => <p>{i.text}</p>} estimateHeight={() => 50} pathKey={pathKey} />
+    );
+    // A root of its own: testing-library's rerender runs in act(), which
+    // would also run the deferred render.
+    const container = document.body.appendChild(document.createElement('div'));
+    const root = createRoot(container);
+    const rerender = (el: ReturnType<typeof list>) => root.render(el);
+    await act(async () => rerender(list(items, 'a')));
+    const full = rows(container).length;
+    // The urgent render alone (outside act, React's deferred render waits).
+    (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = false;
+    flushSync(() => rerender(list(other, 'b')));
+    const first = rows(container);
+    expect(first.length).toBeLessThan(full);
+    expect(first.length).toBeGreaterThanOrEqual(800 / 50); // the viewport (800 px without layout) is filled
+    expect(first[first.length - 1]!.textContent).toBe('row 499 v2');
+    (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
+    await act(async () => {});
+    expect(rows(container).length).toBe(full);
+    // Streaming changes items, not the path: every row stays mounted.
+    const grown = other.map((i, n) => (n === other.length - 1 ? { ...i, text: `${i.text} more` } : i));
+    await act(async () => rerender(list(grown, 'b')));
+    expect(rows(container).length).toBe(full);
+    expect(rows(container).at(-1)!.textContent).toBe('row 499 v2 more');
+    await act(async () => root.unmount());
+    container.remove();
   });
 
   it('observes rows mounted in the first commit and re-lays out when one grows', () => {

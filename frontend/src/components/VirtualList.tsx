@@ -1,13 +1,4 @@
-import {
-  useCallback,
-  useEffect,
-  useLayoutEffect,
-  useMemo,
-  useRef,
-  useState,
-  type ReactNode,
-  type UIEvent,
-} from 'react';
+import { useCallback, useDeferredValue, useEffect, useLayoutEffect, useMemo, useRef, useState, type ReactNode, type UIEvent } from 'react';
 import { flushSync } from 'react-dom';
 import './VirtualList.css';
 
@@ -28,6 +19,13 @@ export interface VirtualListProps<T> {
   scrollTo?: { key: string; nonce: number } | null;
   /** Changes when a different list is shown (thread switched): start at the bottom again. */
   resetKey?: string | null;
+  /**
+   * Changes when the same list shows other items in place (another version
+   * of a conversation): the rows on screen are rendered at once and the
+   * overscan right after, in a deferred render, so the new rows appear in
+   * the next frame instead of waiting for rows nobody sees yet.
+   */
+  pathKey?: string;
   className?: string;
   label?: string;
   /** Padding below the last row, px. */
@@ -61,6 +59,7 @@ export function VirtualList<T>({
   overscan = 800,
   scrollTo,
   resetKey,
+  pathKey = '',
   className,
   label,
   bottomPadding = 24,
@@ -249,12 +248,17 @@ export function VirtualList<T>({
     setScrollTop(el.scrollTop);
   };
 
+  // In the render right after pathKey changed, the deferred value still
+  // holds the old key: no overscan until the deferred render catches up.
+  // (Streaming changes items, not pathKey: rows are never remounted by it.)
+  const settledPath = useDeferredValue(pathKey);
+  const overscanNow = settledPath === pathKey ? overscan : 0;
   const n = items.length;
   const vh = viewport > 0 ? viewport : 800;
   const effectiveTop = atBottom.current ? Math.max(0, total - vh) : scrollTop;
-  const first = Math.max(0, findFirst(offsets, n, effectiveTop - overscan));
+  const first = Math.max(0, findFirst(offsets, n, effectiveTop - overscanNow));
   let last = first;
-  while (last < n && offsets[last]! < effectiveTop + vh + overscan) last++;
+  while (last < n && offsets[last]! < effectiveTop + vh + overscanNow) last++;
 
   const rows: ReactNode[] = [];
   for (let i = first; i < last; i++) {

@@ -102,6 +102,15 @@ export function useThread(transport: Transport, onThreadCreated?: (t: Thread) =>
     const offQueue = transport.subscribe('queue', ({ threadId: t, queued }) => {
       if (t === threadRef.current) dispatch({ type: 'queue', queued });
     });
+    // A path change outside a run (a branch switch, new instructions) is no
+    // AG-UI event: it goes to the reducer as the juncture.path_changed a
+    // run sends, in order with the rest, after any load in flight.
+    const offPath = transport.subscribe('path', (p) => {
+      if (p.threadId !== threadRef.current) return;
+      const event: AguiEvent = { type: 'CUSTOM', name: 'juncture.path_changed', value: p };
+      if (loadingRef.current) loadingRef.current.pending.push({ event, seq: Number.MAX_SAFE_INTEGER });
+      else batcher.push(event);
+    });
     const offConn = transport.subscribe('connection', ({ state: s }) => {
       // Events may have been missed while the stream was down.
       if (s === 'reconnected' && threadRef.current) void load(threadRef.current, true);
@@ -109,17 +118,28 @@ export function useThread(transport: Transport, onThreadCreated?: (t: Thread) =>
     return () => {
       offAgui();
       offQueue();
+      offPath();
       offConn();
       batcher.clear();
     };
   }, [transport, batcher, load]);
 
-  // Resync once the run is quiet (after RUN_ERROR, or deltas dropped around a load).
+  // Resync once the run is quiet (after RUN_ERROR, deltas dropped around a
+  // load, or answers finished live whose usage and branches only the store has).
+  const resync = state.needsResync || state.needsRefresh;
   useEffect(() => {
-    if (!state.needsResync || state.phase === 'running' || !threadRef.current || loadingRef.current) return;
+    if (!resync || state.phase === 'running' || !threadRef.current || loadingRef.current) return;
     dispatch({ type: 'resynced' });
     void load(threadRef.current, true);
-  }, [state.needsResync, state.phase, load]);
+  }, [resync, state.phase, load]);
+
+  // The active path changed (juncture.path_changed): reload now, mid-run
+  // too; the exact load applies what streams after the view.
+  useEffect(() => {
+    if (!state.needsReload || !threadRef.current) return;
+    dispatch({ type: 'reloaded' });
+    if (!loadingRef.current) void load(threadRef.current);
+  }, [state.needsReload, load]);
 
   const send = useCallback(
     async (raw: string) => {
@@ -127,7 +147,7 @@ export function useThread(transport: Transport, onThreadCreated?: (t: Thread) =>
       if (!text) return;
       let id = threadRef.current;
       if (!id) {
-        const t = await transport.call('NewThread');
+        const t = await transport.call('NewThread', '');
         open(t.id, t);
         createdRef.current?.(t);
         id = t.id;

@@ -4,7 +4,7 @@ import type { Thread } from '../transport/contract';
 
 const now = new Date(2026, 2, 10, 15, 0, 0).getTime();
 const day = 24 * 3600 * 1000;
-const t = (id: string, updatedAt: number, pinned = false): Thread => ({ id, title: id, pinned, createdAt: 0, updatedAt });
+const t = (id: string, updatedAt: number, pinned = false): Thread => ({ id, title: id, pinned, createdAt: 0, updatedAt, options: { systemPrompt: '' } });
 
 describe('groupThreads', () => {
   it('puts pinned first and groups the rest by last activity', () => {

@@ -12,6 +12,8 @@ export interface MessageItem {
   tools: ToolCallView[];
   isLastUser: boolean;
   isLastAssistant: boolean;
+  /** The last answer of its turn (the next message of the person, or the end, follows): Regenerate goes here. */
+  isTurnEnd?: boolean;
 }
 
 export type RunStatus = 'idle' | 'running' | 'awaiting-decisions' | 'error';
@@ -31,7 +33,6 @@ export interface ThreadDerived {
   /** Items that still need an answer before the run continues (interrupt ids, client tool call ids). */
   waiting: string[];
   queued: string[];
-  lastUserText: string | null;
   streaming: boolean;
 }
 
@@ -44,17 +45,24 @@ function sameTools(a: ToolCallView[], b: ToolCallView[]): boolean {
   return true;
 }
 
-function itemFor(m: UIMessage, tools: ToolCallView[], isLastUser: boolean, isLastAssistant: boolean): MessageItem {
+function itemFor(
+  m: UIMessage,
+  tools: ToolCallView[],
+  isLastUser: boolean,
+  isLastAssistant: boolean,
+  isTurnEnd: boolean,
+): MessageItem {
   const cached = itemCache.get(m);
   if (
     cached &&
     cached.isLastUser === isLastUser &&
     cached.isLastAssistant === isLastAssistant &&
+    cached.isTurnEnd === isTurnEnd &&
     sameTools(cached.tools, tools)
   ) {
     return cached;
   }
-  const item: MessageItem = { key: m.id, message: m, tools, isLastUser, isLastAssistant };
+  const item: MessageItem = { key: m.id, message: m, tools, isLastUser, isLastAssistant, isTurnEnd };
   itemCache.set(m, item);
   return item;
 }
@@ -71,6 +79,17 @@ export function deriveThread(s: ThreadState): ThreadDerived {
     if (r === 'user' && lastUser < 0) lastUser = i;
     if (r === 'assistant' && lastAssistant < 0) lastAssistant = i;
   }
+  // The last answer of each turn: the last assistant message before the
+  // next message of the person (or the end).
+  const turnEnd = new Uint8Array(s.messages.length);
+  for (let i = s.messages.length - 1, open = true; i >= 0; i--) {
+    const r = s.messages[i]!.role;
+    if (r === 'user') open = true;
+    else if (r === 'assistant' && open) {
+      turnEnd[i] = 1;
+      open = false;
+    }
+  }
   const items: MessageItem[] = new Array<MessageItem>(s.messages.length);
   let streaming = false;
   for (let i = 0; i < s.messages.length; i++) {
@@ -84,7 +103,7 @@ export function deriveThread(s: ThreadState): ThreadDerived {
         if (t) tools.push(t);
       }
     }
-    items[i] = itemFor(m, tools, i === lastUser, i === lastAssistant);
+    items[i] = itemFor(m, tools, i === lastUser, i === lastAssistant, turnEnd[i] === 1);
   }
   const interrupts = s.interrupts.map((it) => classifyInterrupt(it, s.toolCalls));
   const actionable = interrupts.filter((c) => c.kind !== 'unbound');
@@ -98,7 +117,6 @@ export function deriveThread(s: ThreadState): ThreadDerived {
   const waiting =
     s.waiting ??
     [...actionable.map((c) => c.interrupt.id), ...s.clientTools.map((c) => c.toolCallId)].filter((id) => !answered.has(id));
-  const lu = lastUser >= 0 ? s.messages[lastUser]! : null;
   const d: ThreadDerived = {
     items,
     status,
@@ -111,7 +129,6 @@ export function deriveThread(s: ThreadState): ThreadDerived {
     answered,
     waiting,
     queued: s.queued,
-    lastUserText: lu ? lu.content : null,
     streaming,
   };
   derivedCache.set(s, d);

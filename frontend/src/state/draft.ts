@@ -128,6 +128,7 @@ export function newMessage(id: string, role: UIMessage['role'], createdAt: numbe
     toolCallIds: [],
     status: 'streaming',
     createdAt,
+    detailsPending: true,
   };
   if (runId) m.runId = runId;
   return m;

@@ -21,7 +21,15 @@
 import type { AguiEvent } from '../transport/agui';
 import type { Message, ThreadView } from '../transport/contract';
 import { reduceEvents } from './reduceEvents';
-import { INTERRUPT_MARKER, emptyThreadState, type ThreadState, type ToolCallView, type UIMessage } from './types';
+import {
+  INTERRUPT_MARKER,
+  emptyThreadState,
+  type BranchInfo,
+  type ThreadState,
+  type TokenUsage,
+  type ToolCallView,
+  type UIMessage,
+} from './types';
 
 /** Builds the state from GetThread's ThreadView. */
 export function stateFromView(view: ThreadView, prev?: ThreadState): ThreadState {
@@ -48,6 +56,12 @@ export function stateFromView(view: ThreadView, prev?: ThreadState): ThreadState
     if (m.runId) u.runId = m.runId;
     if (m.error) u.error = m.error;
     if (m.role === 'tool' && m.toolCallId) u.toolCallId = m.toolCallId;
+    if (m.parentId) u.parentId = m.parentId;
+    if (m.branch && m.branch.count > 1) u.branch = m.branch;
+    if (m.usage) u.usage = m.usage;
+    if (m.model) u.model = m.model;
+    // A checkpoint of the answer being streamed: its usage comes when it is stored whole.
+    if (m.status === 'streaming') u.detailsPending = true;
     if (m.role === 'assistant' && m.status === 'complete' && m.content.endsWith(INTERRUPT_MARKER)) u.status = 'interrupted';
     for (const c of m.toolCalls ?? []) {
       const t: ToolCallView = { id: c.id, name: c.name, args: c.arguments, argsComplete: true, messageId: m.id };
@@ -74,6 +88,7 @@ export function stateFromView(view: ThreadView, prev?: ThreadState): ThreadState
   }
   s.messages = messages;
   s.toolCalls = tools;
+  s.usage = view.usage;
   s.queued = view.queued;
   s.interrupts = view.interrupts;
   s.answered = view.answered;
@@ -90,6 +105,78 @@ export function stateFromView(view: ThreadView, prev?: ThreadState): ThreadState
     if (!view.interrupts.length) s.phase = 'error';
   }
   return s;
+}
+
+const sameStrings = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((x, i) => x === b[i]);
+
+function sameBranch(a: BranchInfo | undefined, b: BranchInfo | undefined): boolean {
+  if (a === b) return true;
+  return !!a && !!b && a.index === b.index && a.count === b.count && sameStrings(a.siblings, b.siblings);
+}
+
+function sameUsage(a: TokenUsage | undefined, b: TokenUsage | undefined): boolean {
+  if (a === b) return true;
+  return !!a && !!b && a.promptTokens === b.promptTokens && a.completionTokens === b.completionTokens && a.totalTokens === b.totalTokens;
+}
+
+/** The fields a message's row shows, all equal (the load's messages have no others). */
+function sameMessage(a: UIMessage, b: UIMessage): boolean {
+  return (
+    a.content === b.content &&
+    a.status === b.status &&
+    a.role === b.role &&
+    a.reasoning === b.reasoning &&
+    a.reasoningStreaming === b.reasoningStreaming &&
+    a.createdAt === b.createdAt &&
+    a.error === b.error &&
+    a.runId === b.runId &&
+    a.toolCallId === b.toolCallId &&
+    a.parentId === b.parentId &&
+    a.model === b.model &&
+    !a.local &&
+    !a.placeholder &&
+    !a.partial &&
+    !a.detailsPending &&
+    sameStrings(a.toolCallIds, b.toolCallIds) &&
+    sameBranch(a.branch, b.branch) &&
+    sameUsage(a.usage, b.usage)
+  );
+}
+
+/** Equal records: the same values, arrays and small objects compared by content. */
+function sameRecord(a: object, b: object): boolean {
+  const ka = Object.keys(a);
+  if (ka.length !== Object.keys(b).length) return false;
+  const ra = a as Record<string, unknown>;
+  const rb = b as Record<string, unknown>;
+  for (const k of ka) {
+    const x = ra[k];
+    const y = rb[k];
+    if (x === y) continue;
+    if (typeof x !== 'object' || typeof y !== 'object' || x === null || y === null) return false;
+    if (JSON.stringify(x) !== JSON.stringify(y)) return false;
+  }
+  return true;
+}
+
+/**
+ * Keeps the objects of the previous state for messages and tool calls the
+ * load left as they were, so their rows keep their identity (derive's cache
+ * and React.memo skip them): a branch switch or a refresh re-renders only
+ * what changed.
+ */
+function keepUnchanged(prev: ThreadState, s: ThreadState): void {
+  if (prev.threadId !== s.threadId || !prev.messages.length) return;
+  let byId: Map<string, UIMessage> | null = null; // only when the order differs
+  s.messages = s.messages.map((m, i) => {
+    let p = prev.messages[i];
+    if (!p || p.id !== m.id) p = (byId ??= new Map(prev.messages.map((x) => [x.id, x]))).get(m.id);
+    return p && sameMessage(p, m) ? p : m;
+  });
+  for (const [id, t] of Object.entries(s.toolCalls)) {
+    const p = prev.toolCalls[id];
+    if (p && p !== t && sameRecord(p, t)) s.toolCalls[id] = p;
+  }
 }
 
 /** Longest k such that `a` ends with the first k characters of `b`. */
@@ -245,6 +332,7 @@ export function loadView(prev: ThreadState, view: ThreadView, pending: readonly 
     }
     keep.push(e);
   }
+  keepUnchanged(prev, s);
   const next = reduceEvents(s, keep);
   return resync && !next.needsResync ? { ...next, needsResync: true } : next;
 }
@@ -270,5 +358,6 @@ function loadExact(prev: ThreadState, view: ThreadView, pending: readonly AguiEv
   }
   const local = prev.threadId === view.thread.id ? prev.messages.filter((m) => m.local && !s.messages.some((x) => x.id === m.id)) : [];
   if (local.length) s.messages = [...s.messages, ...local];
+  keepUnchanged(prev, s);
   return pending.length ? reduceEvents(s, pending) : s;
 }

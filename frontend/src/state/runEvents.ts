@@ -95,6 +95,11 @@ export function applyRunEvent(d: Draft, e: RunEvent): void {
         }
         expectClientTools(d, ids);
       }
+      // What only the store has (usage, branches) is fetched once the turn
+      // is over; not while something waits (the continuation's end does it).
+      if (e.outcome.type !== 'interrupt' && !d.s.clientTools.length && d.s.messages.some((m) => m.detailsPending && !m.local)) {
+        d.s.needsRefresh = true;
+      }
       return;
     }
     case 'RUN_ERROR':
@@ -187,6 +192,15 @@ export function applyCustom(d: Draft, name: string, value: unknown, ts: number):
       m.error = error;
       m.placeholder = false;
       m.reasoningStreaming = false;
+      return;
+    }
+    case 'juncture.path_changed': {
+      // A branch switch, an edit or a regenerate: the messages shown are
+      // another path now. The view is reloaded (exactly, so what streams
+      // next is neither lost nor doubled); until then the stream goes on.
+      const tid = optStr(value, 'threadId');
+      if (tid && d.s.threadId && tid !== d.s.threadId) return;
+      d.s.needsReload = true;
       return;
     }
     default:

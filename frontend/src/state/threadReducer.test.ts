@@ -25,7 +25,7 @@ describe.each([
       ['assistant', '2 + 2 equals **4**.\n\nAnything else?', 'complete'],
     ]);
     expect(v.items[1]!.isLastAssistant).toBe(true);
-    expect(v.lastUserText).toBe('What is 2 + 2?');
+    expect(v.items[0]!.isLastUser).toBe(true); // the last question (what the composer used to prefill)
   });
 
   it('reduces a stream stopped mid-way (juncture.stopped + cancelled)', () => {
@@ -221,7 +221,8 @@ describe('load from GetThread', () => {
   const view: ThreadView = {
     eventSeq: 0,
     editedArgs: {},
-    thread: { id: 'th-1', title: 'Todo', pinned: false, createdAt: 1, updatedAt: 2 },
+    usage: { total: { promptTokens: 0, completionTokens: 0, totalTokens: 0 }, answers: 0, unreported: 0 },
+    thread: { id: 'th-1', title: 'Todo', pinned: false, createdAt: 1, updatedAt: 2, options: { systemPrompt: '' } },
     messages: [
       { id: 'u', threadId: 'th-1', role: 'user', content: 'copy it', status: 'complete', createdAt: 1 },
       {
@@ -414,7 +415,8 @@ describe('protocol state owned by Go', () => {
   const base: ThreadView = {
     eventSeq: 0,
     editedArgs: {},
-    thread: { id: 'th-1', title: 'T', pinned: false, createdAt: 1, updatedAt: 1 },
+    usage: { total: { promptTokens: 0, completionTokens: 0, totalTokens: 0 }, answers: 0, unreported: 0 },
+    thread: { id: 'th-1', title: 'T', pinned: false, createdAt: 1, updatedAt: 1, options: { systemPrompt: '' } },
     messages: [],
     running: false,
     queued: [],

@@ -48,7 +48,9 @@ export function threadReducer(state: ThreadState, action: ThreadAction): ThreadS
       return { ...state, answered: [...new Set([...state.answered, ...ids])], waiting: action.result.waiting };
     }
     case 'resynced':
-      return state.needsResync ? { ...state, needsResync: false } : state;
+      return state.needsResync || state.needsRefresh ? { ...state, needsResync: false, needsRefresh: false } : state;
+    case 'reloaded':
+      return state.needsReload ? { ...state, needsReload: false } : state;
     case 'setThread':
       return state.threadId === action.thread.id ? { ...state, thread: action.thread } : state;
   }

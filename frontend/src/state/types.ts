@@ -10,6 +10,7 @@ import type {
   ToolState,
 } from '../transport/contract';
 import type { AguiEvent } from '../transport/agui';
+import type * as G from '../transport/contract.gen';
 
 export const INTERRUPT_MARKER = '<system>User interrupted this message</system>';
 
@@ -55,7 +56,30 @@ export interface UIMessage {
   placeholder?: boolean;
   /** Its beginning was missed (the event stream was down): hidden until refetched. */
   partial?: boolean;
+  /** The message it follows in the thread's tree (from the store). */
+  parentId?: string;
+  /** Its place among its parent's children, when it has siblings (an edited question, a regenerated answer). */
+  branch?: BranchInfo;
+  /** The endpoint's token count for the call that wrote this answer; absent when it reported none. */
+  usage?: TokenUsage;
+  /** The model that wrote this answer. */
+  model?: string;
+  /**
+   * Made from the live stream: what only the store knows (usage, branch)
+   * comes with the next load, so a missing `usage` means "not known yet",
+   * not "not reported".
+   */
+  detailsPending?: true;
 }
+
+/** An endpoint's token count for one model call (Go history.Usage). */
+export type TokenUsage = G.Usage;
+
+/** A message's place among its siblings (Go history.Branch): 1-based index, every sibling's id in order. */
+export type BranchInfo = G.Branch;
+
+/** A thread's token usage over every answer on every branch; `unreported` answers are not in `total` (ThreadView.usage). */
+export type ThreadUsageTotals = G.ThreadUsage;
 
 export type RunPhase = 'idle' | 'running' | 'awaiting' | 'error';
 
@@ -106,6 +130,19 @@ export interface ThreadState {
   lastToolChunkId: string | null;
   /** The view may have missed or double-counted deltas: refetch at the next quiet point. */
   needsResync: boolean;
+  /**
+   * The active path changed (juncture.path_changed: a branch switch, an
+   * edit, a regenerate): reload the view now, even mid-run (the exact load
+   * applies what streams after it).
+   */
+  needsReload: boolean;
+  /**
+   * Answers finished live lack what only the store has (usage, branch):
+   * refetch at the next quiet point.
+   */
+  needsRefresh: boolean;
+  /** Token usage of the whole thread (every branch), from the last load. */
+  usage: ThreadUsageTotals | null;
 }
 
 export type ThreadAction =
@@ -117,7 +154,10 @@ export type ThreadAction =
   | { type: 'dropLocal'; id: string }
   /** An Answer call was accepted for these item ids. */
   | { type: 'answered'; ids: string[]; result: AnswerResult }
+  /** The resync or refresh the state asked for is under way. */
   | { type: 'resynced' }
+  /** The reload after a path change is under way. */
+  | { type: 'reloaded' }
   | { type: 'setThread'; thread: Thread };
 
 export function emptyThreadState(threadId: string | null = null, thread: Thread | null = null): ThreadState {
@@ -141,5 +181,8 @@ export function emptyThreadState(threadId: string | null = null, thread: Thread 
     lastReasoningChunkId: null,
     lastToolChunkId: null,
     needsResync: false,
+    needsReload: false,
+    needsRefresh: false,
+    usage: null,
   };
 }

@@ -11,7 +11,7 @@ import type {
 import type { JsonObject } from '../transport/json';
 
 export function thread(id: string, title = `Thread ${id}`, updatedAt = Date.now()): Thread {
-  return { id, title, pinned: false, createdAt: updatedAt - 1000, updatedAt };
+  return { id, title, pinned: false, createdAt: updatedAt - 1000, updatedAt, options: { systemPrompt: '' } };
 }
 
 const LOREM =
@@ -49,6 +49,7 @@ export function bigThreadView(id: string, n: number): ThreadView {
     answered: [],
     eventSeq: 0,
     editedArgs: {},
+    usage: { total: { promptTokens: 0, completionTokens: 0, totalTokens: 0 }, answers: 0, unreported: 0 },
   };
 }
 
@@ -65,6 +66,7 @@ export function emptyView(t: Thread): ThreadView {
     answered: [],
     eventSeq: 0,
     editedArgs: {},
+    usage: { total: { promptTokens: 0, completionTokens: 0, totalTokens: 0 }, answers: 0, unreported: 0 },
   };
 }
 

@@ -39,18 +39,21 @@ export type CustomEventName =
   | "juncture.tool_state"
   | "juncture.stopped"
   | "juncture.message_error"
-  | "juncture.retrying";
+  | "juncture.retrying"
+  | "juncture.path_changed";
 
 export const CUSTOM_EVENT_NAMES = [
   "juncture.tool_state",
   "juncture.stopped",
   "juncture.message_error",
   "juncture.retrying",
+  "juncture.path_changed",
 ] as const satisfies readonly CustomEventName[];
 
 /** The value of each CUSTOM event. */
 export interface CustomEventValues {
   "juncture.message_error": MessageErrorEvent;
+  "juncture.path_changed": PathChangedEvent;
   "juncture.retrying": RetryingEvent;
   "juncture.stopped": StoppedEvent;
   "juncture.tool_state": ToolStateEvent;
@@ -62,6 +65,7 @@ export interface CustomEventValues {
 export interface ServerEvents {
   agui: AGUIEvent;
   mcp: MCPChanged;
+  path: PathChangedEvent;
   queue: QueueEvent;
   status: Status;
   threads: ThreadsEvent;
@@ -75,8 +79,11 @@ export interface Methods {
   CompleteClientTool: { args: [string, string, ToolOutput | null]; result: null };
   ContinueAnswer: { args: [string]; result: null };
   DeleteAllHistory: { args: []; result: null };
+  DeleteEndpoint: { args: [string]; result: null };
   DeleteMCPServer: { args: [string]; result: MCPConfigView };
+  DeletePreset: { args: [string]; result: null };
   DeleteThread: { args: [string]; result: null };
+  EditMessage: { args: [string, string, string]; result: SendResult };
   ExportThread: { args: [string, string]; result: Export };
   GetMCPConfig: { args: []; result: MCPConfigView };
   GetSettings: { args: []; result: SettingsView };
@@ -84,26 +91,34 @@ export interface Methods {
   ImportClaudeConfig: { args: [string]; result: ImportSummary };
   ImportThread: { args: [string]; result: Thread };
   Interrupt: { args: [string]; result: null };
+  ListEndpoints: { args: []; result: Endpoint[] };
   ListMCPServers: { args: []; result: ServerStatus[] };
+  ListModels: { args: [string]; result: string[] };
   ListPermissionRules: { args: []; result: PermissionRule[] };
+  ListPresets: { args: []; result: Preset[] };
   ListThreads: { args: [string, number]; result: ThreadPage };
   MCPServerLog: { args: [string]; result: string };
-  NewThread: { args: []; result: Thread };
+  NewThread: { args: [string]; result: Thread };
   Notify: { args: [string, string]; result: null };
   PinThread: { args: [string, boolean]; result: null };
+  Regenerate: { args: [string, string]; result: null };
   RemoveQueued: { args: [string, number]; result: null };
   RenameThread: { args: [string, string]; result: null };
   ResolveInterrupts: { args: [string, ResumeEntry[]]; result: null };
   RespondPermission: { args: [string, string, boolean, RememberScope | null]; result: null };
   RestartMCPServer: { args: [string]; result: null };
   RevokePermissionRule: { args: [string]; result: null };
+  SaveEndpoint: { args: [Endpoint]; result: Endpoint };
   SaveExport: { args: [string, string]; result: string };
   SaveMCPConfigText: { args: [string]; result: MCPConfigView };
   SaveMCPServer: { args: [string, string, ServerConfig]; result: MCPConfigView };
+  SavePreset: { args: [Preset]; result: Preset };
   SaveSettings: { args: [Settings]; result: SettingsView };
   SearchHistory: { args: [string, number]; result: SearchHit[] };
+  SelectBranch: { args: [string, string]; result: ThreadView };
   SendInput: { args: [string, string]; result: SendResult };
   SetMCPServerEnabled: { args: [string, boolean]; result: MCPConfigView };
+  SetThreadOptions: { args: [string, ThreadOptionsInput]; result: ThreadOptions };
   Status: { args: []; result: Status };
   TestConnection: { args: [Settings]; result: ConnectionResult };
 }
@@ -131,6 +146,13 @@ export interface AnswerResult {
   waiting: string[];
 }
 
+/** history.Branch */
+export interface Branch {
+  index: number;
+  count: number;
+  siblings: string[];
+}
+
 /** app.ClientToolAnswer */
 export interface ClientToolAnswer {
   toolCallId: string;
@@ -156,6 +178,19 @@ export interface ConnectionResult {
   ok: boolean;
   message: string;
   models: string[];
+}
+
+/** app.Endpoint */
+export interface Endpoint {
+  id: string;
+  name: string;
+  baseUrl: string;
+  apiKey: string;
+  models: string[];
+  prices: Record<string, ModelPrice>;
+  source: string;
+  isDefault: boolean;
+  defaultModel: string;
 }
 
 /** app.Export */
@@ -232,12 +267,22 @@ export interface Message {
   status: string;
   error?: string;
   createdAt: number;
+  parentId?: string;
+  branch?: Branch;
+  usage?: Usage;
+  model?: string;
 }
 
 /** agent.MessageErrorEvent */
 export interface MessageErrorEvent {
   messageId: string;
   error: string;
+}
+
+/** app.ModelPrice */
+export interface ModelPrice {
+  inputPerMTok: number;
+  outputPerMTok: number;
 }
 
 /** history.Part */
@@ -251,6 +296,13 @@ export interface Part {
   json?: JsonValue;
 }
 
+/** agent.PathChangedEvent */
+export interface PathChangedEvent {
+  threadId: string;
+  leafId: string;
+  reason: string;
+}
+
 /** history.PermissionRule */
 export interface PermissionRule {
   id: string;
@@ -258,6 +310,17 @@ export interface PermissionRule {
   scope: string;
   pattern?: string;
   createdAt: number;
+}
+
+/** app.Preset */
+export interface Preset {
+  id: string;
+  name: string;
+  instructions: string;
+  endpointId: string;
+  model: string;
+  tools: string[] | null;
+  builtin: boolean;
 }
 
 /** tools.Progress */
@@ -393,6 +456,7 @@ export interface Thread {
   pinned: boolean;
   createdAt: number;
   updatedAt: number;
+  options: ThreadOptions;
 }
 
 /** app.ThreadListItem */
@@ -402,14 +466,40 @@ export interface ThreadListItem {
   pinned: boolean;
   createdAt: number;
   updatedAt: number;
+  options: ThreadOptions;
   running: boolean;
   waiting: number;
+}
+
+/** history.ThreadOptions */
+export interface ThreadOptions {
+  endpointId?: string;
+  model?: string;
+  presetId?: string;
+  tools?: string[];
+  systemPrompt: string;
+}
+
+/** app.ThreadOptionsInput */
+export interface ThreadOptionsInput {
+  endpointId?: string;
+  model?: string;
+  systemPrompt?: string;
+  tools?: string[];
+  allTools?: boolean;
 }
 
 /** app.ThreadPage */
 export interface ThreadPage {
   threads: ThreadListItem[];
   nextCursor: string;
+}
+
+/** history.ThreadUsage */
+export interface ThreadUsage {
+  total: Usage;
+  answers: number;
+  unreported: number;
 }
 
 /** app.ThreadView */
@@ -426,6 +516,7 @@ export interface ThreadView {
   answered: string[];
   eventSeq: number;
   editedArgs: Record<string, string>;
+  usage: ThreadUsage;
 }
 
 /** app.ThreadsEvent */
@@ -467,4 +558,11 @@ export interface ToolStateEvent {
   progress?: Progress;
   parts?: Part[];
   allowedBy?: PermissionRule;
+}
+
+/** history.Usage */
+export interface Usage {
+  promptTokens: number;
+  completionTokens: number;
+  totalTokens: number;
 }

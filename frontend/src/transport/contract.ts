@@ -23,6 +23,7 @@ import {
   type JsonValue,
 } from './json';
 import { JunctureError } from './errors';
+import { parseThreadOptions } from './endpoints';
 import type * as G from './contract.gen';
 import { TOOL_STATES, type ToolState } from './contract.gen';
 
@@ -208,6 +209,7 @@ export function parseThread(u: unknown): Thread {
     pinned: bool(u, 'pinned'),
     createdAt: num(u, 'createdAt'),
     updatedAt: num(u, 'updatedAt', num(u, 'createdAt')),
+    options: parseThreadOptions(u.options),
   };
 }
 
@@ -256,7 +258,36 @@ export function parseMessage(u: unknown): Message {
   if (error) m.error = error;
   const parts = parseParts(u.parts);
   if (parts.length) m.parts = parts;
+  // Branches and usage (the thread is a tree; docs/contract.md).
+  const parentId = optStr(u, 'parentId');
+  if (parentId) m.parentId = parentId;
+  const branch = parseBranch(u.branch);
+  if (branch) m.branch = branch;
+  const usage = parseUsage(u.usage);
+  if (usage) m.usage = usage;
+  const model = optStr(u, 'model');
+  if (model) m.model = model;
   return m;
+}
+
+/** A message's place among its siblings; null when it has none or the record is malformed. */
+export function parseBranch(u: unknown): G.Branch | null {
+  if (!isObject(u) || !isNumber(u.index) || !isNumber(u.count) || !isStringArray(u.siblings)) return null;
+  if (u.count < 2 || u.siblings.length !== u.count || u.index < 1 || u.index > u.count) return null;
+  return { index: u.index, count: u.count, siblings: u.siblings };
+}
+
+/** An endpoint's token count; null when it sent none (never a guess). */
+export function parseUsage(u: unknown): G.Usage | null {
+  if (!isObject(u) || !isNumber(u.promptTokens) || !isNumber(u.completionTokens)) return null;
+  const total = isNumber(u.totalTokens) ? u.totalTokens : u.promptTokens + u.completionTokens;
+  return { promptTokens: u.promptTokens, completionTokens: u.completionTokens, totalTokens: total };
+}
+
+function parseThreadUsage(u: unknown): G.ThreadUsage {
+  const zero = { promptTokens: 0, completionTokens: 0, totalTokens: 0 };
+  if (!isObject(u)) return { total: zero, answers: 0, unreported: 0 };
+  return { total: parseUsage(u.total) ?? zero, answers: num(u, 'answers'), unreported: num(u, 'unreported') };
 }
 
 const PART_KINDS: readonly PartKind[] = ['image', 'link', 'structured', 'resource'];
@@ -352,6 +383,7 @@ export function parseThreadView(u: unknown): ThreadView {
     toolStates,
     // Ids of pending items whose answer Go already keeps (the batch is not complete yet).
     answered: isStringArray(u.answered) ? u.answered : [],
+    usage: parseThreadUsage(u.usage),
   };
   const runId = optStr(u, 'runId');
   if (runId) v.runId = runId;

@@ -5,7 +5,7 @@
 import { isObject, isString, isStringArray, optStr } from './json';
 import { parseAguiEvent, type AguiEvent } from './agui';
 import type { Refine } from './contract';
-import type { AGUIEvent, QueueEvent, ThreadsEvent } from './contract.gen';
+import type { AGUIEvent, PathChangedEvent, QueueEvent, ThreadsEvent } from './contract.gen';
 
 /** `mcp`: a server's status or tools changed, or the configuration was saved: reload what is shown. */
 export type McpChangedEvent = Record<string, never>;
@@ -15,12 +15,14 @@ export interface EventMap {
   threads: ThreadsEvent;
   queue: QueueEvent;
   mcp: McpChangedEvent;
+  /** A thread's active path changed outside a run (a branch switch, new instructions): reload it. */
+  path: PathChangedEvent;
   connection: { state: 'connected' | 'disconnected' | 'reconnected' };
 }
 
 export type EventName = keyof EventMap;
 
-export const SERVER_EVENTS = ['agui', 'threads', 'queue', 'mcp'] as const;
+export const SERVER_EVENTS = ['agui', 'threads', 'queue', 'mcp', 'path'] as const;
 export type ServerEventName = (typeof SERVER_EVENTS)[number];
 
 export function isServerEventName(s: string): s is ServerEventName {
@@ -47,6 +49,11 @@ export function parseEventData<N extends ServerEventName>(name: N, data: unknown
     case 'queue': {
       if (!isObject(data) || !isString(data.threadId)) return null;
       const v: EventMap['queue'] = { threadId: data.threadId, queued: isStringArray(data.queued) ? data.queued : [] };
+      return v as EventMap[N];
+    }
+    case 'path': {
+      if (!isObject(data) || !isString(data.threadId)) return null;
+      const v: EventMap['path'] = { threadId: data.threadId, leafId: optStr(data, 'leafId') ?? '', reason: optStr(data, 'reason') ?? '' };
       return v as EventMap[N];
     }
     case 'mcp': {

@@ -30,6 +30,7 @@ import {
   type Resolution,
   type Settings,
 } from './contract';
+import { parseEndpoint, parseEndpoints, parsePreset, parsePresets, parseStringList, parseThreadOptions, type Endpoint, type Preset, type ThreadOptionsInput } from './endpoints';
 
 export interface MethodArgs {
   Status: [];
@@ -39,12 +40,16 @@ export interface MethodArgs {
   Interrupt: [threadId: string];
   /** Continues the interrupted last answer in place (no message of the person). */
   ContinueAnswer: [threadId: string];
+  EditMessage: [threadId: string, messageId: string, text: string];
+  Regenerate: [threadId: string, messageId: string];
+  SelectBranch: [threadId: string, messageId: string];
   RemoveQueued: [threadId: string, index: number];
   /** Conversions onto Answer kept for other clients; the window does not call them. */
   ResolveInterrupts: [threadId: string, resolutions: Resolution[]];
   RespondPermission: [threadId: string, toolCallId: string, allow: boolean, remember: RememberScope | null];
   CompleteClientTool: [threadId: string, toolCallId: string, result: ClientToolResult | null];
-  NewThread: [];
+  /** presetId "" starts from the person's default (the "default" preset). */
+  NewThread: [presetId: string];
   ListThreads: [cursor: string, limit: number];
   GetThread: [threadId: string];
   RenameThread: [threadId: string, title: string];
@@ -73,6 +78,18 @@ export interface MethodArgs {
   ImportClaudeConfig: [text: string];
   RestartMCPServer: [name: string];
   MCPServerLog: [name: string];
+  /** Endpoints, presets and per-thread options (README "Endpoints, models and presets"). */
+  ListEndpoints: [];
+  /** id "" adds; a masked apiKey keeps the stored key; isDefault makes it the default. */
+  SaveEndpoint: [endpoint: Endpoint];
+  DeleteEndpoint: [id: string];
+  /** GET {base}/models of an endpoint ("" = the default). */
+  ListModels: [endpointId: string];
+  ListPresets: [];
+  SavePreset: [preset: Preset];
+  DeletePreset: [id: string];
+  /** Absent fields stay as they are; effective from the thread's next model call. */
+  SetThreadOptions: [threadId: string, options: ThreadOptionsInput];
 }
 
 /** SaveExport: the path written, or "" when the person cancelled the dialog. */
@@ -87,6 +104,9 @@ export const resultParsers = {
   SendInput: parseSendInputResult,
   Interrupt: parseNull,
   ContinueAnswer: parseNull,
+  EditMessage: parseSendInputResult,
+  Regenerate: parseNull,
+  SelectBranch: parseThreadView,
   RemoveQueued: parseNull,
   ResolveInterrupts: parseNull,
   RespondPermission: parseNull,
@@ -117,6 +137,14 @@ export const resultParsers = {
   ImportClaudeConfig: parseImportSummary,
   RestartMCPServer: parseNull,
   MCPServerLog: parseString,
+  ListEndpoints: parseEndpoints,
+  SaveEndpoint: parseEndpoint,
+  DeleteEndpoint: parseNull,
+  ListModels: parseStringList,
+  ListPresets: parsePresets,
+  SavePreset: parsePreset,
+  DeletePreset: parseNull,
+  SetThreadOptions: parseThreadOptions,
 } satisfies { [M in keyof Methods]: (u: unknown) => Methods[M]['result'] };
 
 type Assert<T extends true> = T;

@@ -182,6 +182,66 @@ export namespace app {
 	        this.models = source["models"];
 	    }
 	}
+	export class ModelPrice {
+	    inputPerMTok: number;
+	    outputPerMTok: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new ModelPrice(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.inputPerMTok = source["inputPerMTok"];
+	        this.outputPerMTok = source["outputPerMTok"];
+	    }
+	}
+	export class Endpoint {
+	    id: string;
+	    name: string;
+	    baseUrl: string;
+	    apiKey: string;
+	    models: string[];
+	    prices: Record<string, ModelPrice>;
+	    source: string;
+	    isDefault: boolean;
+	    defaultModel: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Endpoint(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.name = source["name"];
+	        this.baseUrl = source["baseUrl"];
+	        this.apiKey = source["apiKey"];
+	        this.models = source["models"];
+	        this.prices = this.convertValues(source["prices"], ModelPrice, true);
+	        this.source = source["source"];
+	        this.isDefault = source["isDefault"];
+	        this.defaultModel = source["defaultModel"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
 	export class Export {
 	    filename: string;
 	    content: string;
@@ -284,6 +344,31 @@ export namespace app {
 		}
 	}
 	
+	
+	export class Preset {
+	    id: string;
+	    name: string;
+	    instructions: string;
+	    endpointId: string;
+	    model: string;
+	    tools?: string[];
+	    builtin: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new Preset(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.name = source["name"];
+	        this.instructions = source["instructions"];
+	        this.endpointId = source["endpointId"];
+	        this.model = source["model"];
+	        this.tools = source["tools"];
+	        this.builtin = source["builtin"];
+	    }
+	}
 	
 	export class SendResult {
 	    threadId: string;
@@ -389,6 +474,7 @@ export namespace app {
 	    pinned: boolean;
 	    createdAt: number;
 	    updatedAt: number;
+	    options: history.ThreadOptions;
 	    running: boolean;
 	    waiting: number;
 	
@@ -403,8 +489,47 @@ export namespace app {
 	        this.pinned = source["pinned"];
 	        this.createdAt = source["createdAt"];
 	        this.updatedAt = source["updatedAt"];
+	        this.options = this.convertValues(source["options"], history.ThreadOptions);
 	        this.running = source["running"];
 	        this.waiting = source["waiting"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class ThreadOptionsInput {
+	    endpointId?: string;
+	    model?: string;
+	    systemPrompt?: string;
+	    tools?: string[];
+	    allTools?: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new ThreadOptionsInput(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.endpointId = source["endpointId"];
+	        this.model = source["model"];
+	        this.systemPrompt = source["systemPrompt"];
+	        this.tools = source["tools"];
+	        this.allTools = source["allTools"];
 	    }
 	}
 	export class ThreadPage {
@@ -452,6 +577,7 @@ export namespace app {
 	    answered: string[];
 	    eventSeq: number;
 	    editedArgs: Record<string, string>;
+	    usage: history.ThreadUsage;
 	
 	    static createFrom(source: any = {}) {
 	        return new ThreadView(source);
@@ -471,6 +597,7 @@ export namespace app {
 	        this.answered = source["answered"];
 	        this.eventSeq = source["eventSeq"];
 	        this.editedArgs = source["editedArgs"];
+	        this.usage = this.convertValues(source["usage"], history.ThreadUsage);
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -510,6 +637,22 @@ export namespace app {
 
 export namespace history {
 	
+	export class Branch {
+	    index: number;
+	    count: number;
+	    siblings: string[];
+	
+	    static createFrom(source: any = {}) {
+	        return new Branch(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.index = source["index"];
+	        this.count = source["count"];
+	        this.siblings = source["siblings"];
+	    }
+	}
 	export class ClientToolCall {
 	    toolCallId: string;
 	    threadId: string;
@@ -534,6 +677,22 @@ export namespace history {
 	        this.state = source["state"];
 	        this.result = source["result"];
 	        this.createdAt = source["createdAt"];
+	    }
+	}
+	export class Usage {
+	    promptTokens: number;
+	    completionTokens: number;
+	    totalTokens: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new Usage(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.promptTokens = source["promptTokens"];
+	        this.completionTokens = source["completionTokens"];
+	        this.totalTokens = source["totalTokens"];
 	    }
 	}
 	export class Part {
@@ -592,6 +751,10 @@ export namespace history {
 	    status: string;
 	    error?: string;
 	    createdAt: number;
+	    parentId?: string;
+	    branch?: Branch;
+	    usage?: Usage;
+	    model?: string;
 	
 	    static createFrom(source: any = {}) {
 	        return new Message(source);
@@ -614,6 +777,10 @@ export namespace history {
 	        this.status = source["status"];
 	        this.error = source["error"];
 	        this.createdAt = source["createdAt"];
+	        this.parentId = source["parentId"];
+	        this.branch = this.convertValues(source["branch"], Branch);
+	        this.usage = this.convertValues(source["usage"], Usage);
+	        this.model = source["model"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -655,12 +822,33 @@ export namespace history {
 	        this.createdAt = source["createdAt"];
 	    }
 	}
+	export class ThreadOptions {
+	    endpointId?: string;
+	    model?: string;
+	    presetId?: string;
+	    tools?: string[];
+	    systemPrompt: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new ThreadOptions(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.endpointId = source["endpointId"];
+	        this.model = source["model"];
+	        this.presetId = source["presetId"];
+	        this.tools = source["tools"];
+	        this.systemPrompt = source["systemPrompt"];
+	    }
+	}
 	export class Thread {
 	    id: string;
 	    title: string;
 	    pinned: boolean;
 	    createdAt: number;
 	    updatedAt: number;
+	    options: ThreadOptions;
 	
 	    static createFrom(source: any = {}) {
 	        return new Thread(source);
@@ -673,8 +861,63 @@ export namespace history {
 	        this.pinned = source["pinned"];
 	        this.createdAt = source["createdAt"];
 	        this.updatedAt = source["updatedAt"];
+	        this.options = this.convertValues(source["options"], ThreadOptions);
 	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
 	}
+	
+	export class ThreadUsage {
+	    total: Usage;
+	    answers: number;
+	    unreported: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new ThreadUsage(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.total = this.convertValues(source["total"], Usage);
+	        this.answers = source["answers"];
+	        this.unreported = source["unreported"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	
 
 }
 

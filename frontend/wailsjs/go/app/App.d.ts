@@ -14,9 +14,15 @@ export function ContinueAnswer(arg1:string):Promise<void>;
 
 export function DeleteAllHistory():Promise<void>;
 
+export function DeleteEndpoint(arg1:string):Promise<void>;
+
 export function DeleteMCPServer(arg1:string):Promise<app.MCPConfigView>;
 
+export function DeletePreset(arg1:string):Promise<void>;
+
 export function DeleteThread(arg1:string):Promise<void>;
+
+export function EditMessage(arg1:string,arg2:string,arg3:string):Promise<app.SendResult>;
 
 export function ExportThread(arg1:string,arg2:string):Promise<app.Export>;
 
@@ -32,19 +38,27 @@ export function ImportThread(arg1:string):Promise<history.Thread>;
 
 export function Interrupt(arg1:string):Promise<void>;
 
+export function ListEndpoints():Promise<Array<app.Endpoint>>;
+
 export function ListMCPServers():Promise<Array<mcp.ServerStatus>>;
 
+export function ListModels(arg1:string):Promise<Array<string>>;
+
 export function ListPermissionRules():Promise<Array<history.PermissionRule>>;
+
+export function ListPresets():Promise<Array<app.Preset>>;
 
 export function ListThreads(arg1:string,arg2:number):Promise<app.ThreadPage>;
 
 export function MCPServerLog(arg1:string):Promise<string>;
 
-export function NewThread():Promise<history.Thread>;
+export function NewThread(arg1:string):Promise<history.Thread>;
 
 export function Notify(arg1:string,arg2:string):Promise<void>;
 
 export function PinThread(arg1:string,arg2:boolean):Promise<void>;
+
+export function Regenerate(arg1:string,arg2:string):Promise<void>;
 
 export function RemoveQueued(arg1:string,arg2:number):Promise<void>;
 
@@ -58,19 +72,27 @@ export function RestartMCPServer(arg1:string):Promise<void>;
 
 export function RevokePermissionRule(arg1:string):Promise<void>;
 
+export function SaveEndpoint(arg1:app.Endpoint):Promise<app.Endpoint>;
+
 export function SaveExport(arg1:string,arg2:string):Promise<string>;
 
 export function SaveMCPConfigText(arg1:string):Promise<app.MCPConfigView>;
 
 export function SaveMCPServer(arg1:string,arg2:string,arg3:mcp.ServerConfig):Promise<app.MCPConfigView>;
 
+export function SavePreset(arg1:app.Preset):Promise<app.Preset>;
+
 export function SaveSettings(arg1:app.Settings):Promise<app.SettingsView>;
 
 export function SearchHistory(arg1:string,arg2:number):Promise<Array<store.SearchHit>>;
 
+export function SelectBranch(arg1:string,arg2:string):Promise<app.ThreadView>;
+
 export function SendInput(arg1:string,arg2:string):Promise<app.SendResult>;
 
 export function SetMCPServerEnabled(arg1:string,arg2:boolean):Promise<app.MCPConfigView>;
+
+export function SetThreadOptions(arg1:string,arg2:app.ThreadOptionsInput):Promise<history.ThreadOptions>;
 
 export function Status():Promise<app.Status>;
 

@@ -18,12 +18,24 @@ export function DeleteAllHistory() {
   return window['go']['app']['App']['DeleteAllHistory']();
 }
 
+export function DeleteEndpoint(arg1) {
+  return window['go']['app']['App']['DeleteEndpoint'](arg1);
+}
+
 export function DeleteMCPServer(arg1) {
   return window['go']['app']['App']['DeleteMCPServer'](arg1);
 }
 
+export function DeletePreset(arg1) {
+  return window['go']['app']['App']['DeletePreset'](arg1);
+}
+
 export function DeleteThread(arg1) {
   return window['go']['app']['App']['DeleteThread'](arg1);
+}
+
+export function EditMessage(arg1, arg2, arg3) {
+  return window['go']['app']['App']['EditMessage'](arg1, arg2, arg3);
 }
 
 export function ExportThread(arg1, arg2) {
@@ -54,12 +66,24 @@ export function Interrupt(arg1) {
   return window['go']['app']['App']['Interrupt'](arg1);
 }
 
+export function ListEndpoints() {
+  return window['go']['app']['App']['ListEndpoints']();
+}
+
 export function ListMCPServers() {
   return window['go']['app']['App']['ListMCPServers']();
 }
 
+export function ListModels(arg1) {
+  return window['go']['app']['App']['ListModels'](arg1);
+}
+
 export function ListPermissionRules() {
   return window['go']['app']['App']['ListPermissionRules']();
+}
+
+export function ListPresets() {
+  return window['go']['app']['App']['ListPresets']();
 }
 
 export function ListThreads(arg1, arg2) {
@@ -70,8 +94,8 @@ export function MCPServerLog(arg1) {
   return window['go']['app']['App']['MCPServerLog'](arg1);
 }
 
-export function NewThread() {
-  return window['go']['app']['App']['NewThread']();
+export function NewThread(arg1) {
+  return window['go']['app']['App']['NewThread'](arg1);
 }
 
 export function Notify(arg1, arg2) {
@@ -80,6 +104,10 @@ export function Notify(arg1, arg2) {
 
 export function PinThread(arg1, arg2) {
   return window['go']['app']['App']['PinThread'](arg1, arg2);
+}
+
+export function Regenerate(arg1, arg2) {
+  return window['go']['app']['App']['Regenerate'](arg1, arg2);
 }
 
 export function RemoveQueued(arg1, arg2) {
@@ -106,6 +134,10 @@ export function RevokePermissionRule(arg1) {
   return window['go']['app']['App']['RevokePermissionRule'](arg1);
 }
 
+export function SaveEndpoint(arg1) {
+  return window['go']['app']['App']['SaveEndpoint'](arg1);
+}
+
 export function SaveExport(arg1, arg2) {
   return window['go']['app']['App']['SaveExport'](arg1, arg2);
 }
@@ -118,6 +150,10 @@ export function SaveMCPServer(arg1, arg2, arg3) {
   return window['go']['app']['App']['SaveMCPServer'](arg1, arg2, arg3);
 }
 
+export function SavePreset(arg1) {
+  return window['go']['app']['App']['SavePreset'](arg1);
+}
+
 export function SaveSettings(arg1) {
   return window['go']['app']['App']['SaveSettings'](arg1);
 }
@@ -126,12 +162,20 @@ export function SearchHistory(arg1, arg2) {
   return window['go']['app']['App']['SearchHistory'](arg1, arg2);
 }
 
+export function SelectBranch(arg1, arg2) {
+  return window['go']['app']['App']['SelectBranch'](arg1, arg2);
+}
+
 export function SendInput(arg1, arg2) {
   return window['go']['app']['App']['SendInput'](arg1, arg2);
 }
 
 export function SetMCPServerEnabled(arg1, arg2) {
   return window['go']['app']['App']['SetMCPServerEnabled'](arg1, arg2);
+}
+
+export function SetThreadOptions(arg1, arg2) {
+  return window['go']['app']['App']['SetThreadOptions'](arg1, arg2);
 }
 
 export function Status() {
