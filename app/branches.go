@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/juncture-app/juncture/agent"
+	"github.com/juncture-app/juncture/store"
 )
 
 // Branches: editing a message or regenerating an answer makes a new
@@ -58,6 +59,8 @@ func branchError(err error) *Error {
 		return errorf(CodeConflict, "Something on this version waits for you (an approval, a question or a client tool). Answer or dismiss it before switching to another version.")
 	case errors.Is(err, agent.ErrNotEditable), errors.Is(err, agent.ErrNotRegenerable):
 		return errorf(CodeInvalidArgument, err.Error())
+	case errors.Is(err, store.ErrNotFound):
+		return errorf(CodeNotFound, "This message is not in this conversation any more (it may have been deleted or imported elsewhere).")
 	}
 	return asError(err)
 }

@@ -82,11 +82,28 @@ func TestBranchMethodsOverHTTP(t *testing.T) {
 		{"EditMessage", []any{tid, a1.ID, "x"}, CodeInvalidArgument, "only your own messages"},
 		{"EditMessage", []any{tid, q1.ID, "  "}, CodeInvalidArgument, "empty"},
 		{"Regenerate", []any{tid, q1.ID}, CodeInvalidArgument, "only an answer"},
-		{"SelectBranch", []any{tid, "nope"}, CodeNotFound, "nope"},
+		{"SelectBranch", []any{tid, "nope"}, CodeNotFound, "not in this conversation"},
+		{"EditMessage", []any{tid, "nope", "x"}, CodeNotFound, "not in this conversation"},
+		{"Regenerate", []any{"no-such-thread", a1.ID}, CodeNotFound, "not in this conversation"},
 	} {
 		e := f.call(nil, c.method, c.args...)
 		if e == nil || e.Code != c.code || !strings.Contains(e.Message, c.words) {
 			t.Errorf("%s%v = %+v, want %s mentioning %q", c.method, c.args, e, c.code, c.words)
 		}
+	}
+	// While an approval waits, switching is refused in words; nothing moves.
+	f.fake.Enqueue(fakellm.Reply(fakellm.ToolCall(0, "call_w", "run_command", `{"command":"make"}`)))
+	if e := f.call(nil, "SendInput", tid, "build it"); e != nil {
+		t.Fatal(e)
+	}
+	f.waitIdle(tid)
+	if v := view(); len(v.Interrupts) != 1 {
+		t.Fatalf("no approval waits: %+v", v.Interrupts)
+	}
+	if e := f.call(nil, "SelectBranch", tid, v.Messages[0].ID); e == nil || e.Code != CodeConflict || !strings.Contains(e.Message, "waits for you") {
+		t.Errorf("switching while an approval waits = %+v", e)
+	}
+	if v := view(); v.Messages[0].ID != q1.ID || len(v.Interrupts) != 1 {
+		t.Errorf("a refused switch changed the view: %+v", v.Messages)
 	}
 }
