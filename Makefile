@@ -8,11 +8,11 @@ GO        ?= go
 BIN       := build/bin/juncture
 DESKTOP_TAGS := desktop,production,webkit2_41
 APT_RUN   := libgtk-3-dev libwebkit2gtk-4.1-dev pkg-config build-essential
-APT_TEST  := xvfb xauth xdotool imagemagick x11-apps chromium fonts-dejavu-core fonts-noto-color-emoji
+APT_TEST  := xvfb xauth xdotool imagemagick x11-apps chromium fonts-dejavu-core fonts-noto-color-emoji dbus-daemon dbus-bin gnome-keyring
 export GOTOOLCHAIN ?= auto
 export GOFLAGS ?= -mod=mod
 
-.PHONY: help run serve demo build desktop web frontend deps deps-run deps-test bindings contract test test-go test-frontend test-e2e test-desktop test-windows lint conformance bench bench-transports bench-desktop screenshots clean
+.PHONY: help run serve demo build desktop web frontend deps deps-run deps-test bindings contract test test-keychain test-go test-frontend test-e2e test-desktop test-windows lint conformance bench bench-transports bench-desktop screenshots clean
 
 help:
 	@echo "make run      install what is missing, build, open the desktop app"
@@ -83,7 +83,16 @@ demo: web
 
 ## ---- tests ------------------------------------------------------------------
 test: deps-test frontend conformance-deps e2e-deps interop-deps mcp-deps
+	@$(MAKE) -s test-keychain
 	@scripts/test-all.sh
+
+# The keychain tests against a real Secret Service: a private D-Bus session
+# with gnome-keyring (its keyring and sockets in a temporary folder, never
+# the person's). JUNCTURE_REQUIRE_KEYCHAIN=1 makes a missing one fail.
+test-keychain:
+	@tmp=$$(mktemp -d) && trap 'rm -rf "$$tmp"' EXIT && mkdir -m 700 "$$tmp/run" && \
+	XDG_DATA_HOME="$$tmp/data" XDG_RUNTIME_DIR="$$tmp/run" dbus-run-session -- sh -c \
+	  'echo -n juncture-test | gnome-keyring-daemon --unlock --components=secrets --daemonize >/dev/null && JUNCTURE_REQUIRE_KEYCHAIN=1 $(GO) test -race -count=1 -run Keychain ./app/' 2> >(grep -v "Failed to set fd limit" >&2)
 
 conformance-deps: tools/agui-conformance/node_modules/.installed
 e2e-deps: e2e/node_modules/.installed

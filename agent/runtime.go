@@ -176,6 +176,8 @@ type Runtime struct {
 	// live holds the answer each thread is streaming (live.go).
 	liveMu sync.Mutex
 	live   map[string]*liveAnswer
+	// images caches attached images as the model receives them.
+	images imageCache
 	closed bool
 	turns  sync.WaitGroup // turn goroutines and title writers
 }
@@ -206,6 +208,10 @@ type Input struct {
 	// MessageID names the person's message (the window's optimistic copy
 	// keeps its id); generated when empty.
 	MessageID string
+	// Attachments are files sent with Text (attachments.go); Start checks
+	// them and refuses the input, storing nothing, if one cannot be sent.
+	Attachments []AttachmentInput
+	files       []preparedFile // Attachments, checked
 
 	// Set by the runtime for runs that are not plain turns.
 	kind inputKind

@@ -38,10 +38,18 @@ func (rt *Runtime) waitSettled(ctx context.Context, threadID string) error {
 // SendInput sends the person's message to a thread, starting a turn or
 // queueing it behind the running one. It returns whether it was queued.
 func (rt *Runtime) SendInput(ctx context.Context, threadID, text string) (queued bool, err error) {
-	if text == "" {
+	return rt.SendInputWith(ctx, threadID, text, nil)
+}
+
+// SendInputWith is SendInput with attached files. A file that cannot be
+// sent (its type, its size, an image for a model that does not take
+// images) refuses the whole input with an *AttachmentError before
+// anything is stored.
+func (rt *Runtime) SendInputWith(ctx context.Context, threadID, text string, files []AttachmentInput) (queued bool, err error) {
+	if text == "" && len(files) == 0 {
 		return false, ErrEmptyInput
 	}
-	_, queued, err = rt.Start(ctx, Input{ThreadID: threadID, Text: text})
+	_, queued, err = rt.Start(ctx, Input{ThreadID: threadID, Text: text, Attachments: files})
 	return queued, err
 }
 
@@ -101,6 +109,9 @@ func (rt *Runtime) Start(ctx context.Context, in Input) (runID string, queued bo
 		return "", false, fmt.Errorf("starting a turn: thread id is empty")
 	}
 	if _, err := rt.opts.Model(ctx, in.ThreadID); err != nil {
+		return "", false, err
+	}
+	if err := rt.checkAttachments(&in); err != nil {
 		return "", false, err
 	}
 	if err := rt.waitSettled(ctx, in.ThreadID); err != nil {

@@ -134,19 +134,21 @@ func (tr *turn) start(in Input) ending {
 			return end
 		}
 	}
-	if in.Text != "" {
+	if in.Text != "" || len(in.files) > 0 {
 		id := in.MessageID
 		if id == "" {
 			id = NewID("msg")
 		}
 		m := history.Message{ID: id, ThreadID: tid, RunID: tr.run.ID, Role: history.RoleUser, Content: in.Text, Status: history.StatusComplete, CreatedAt: rt.now()}
-		if err := rt.st.PutMessage(tr.save, m); err != nil {
+		if err := rt.putUserMessage(tr.save, m, in.files); err != nil {
 			return tr.fail(fmt.Errorf("saving your message: %w", err), "")
 		}
 		start := agui.NewTextStart(m.ID)
 		start.Role = "user"
 		rt.emit(tid, start)
-		rt.emit(tid, agui.NewTextContent(m.ID, m.Content))
+		if m.Content != "" {
+			rt.emit(tid, agui.NewTextContent(m.ID, m.Content))
+		}
 		rt.emit(tid, agui.NewTextEnd(m.ID))
 	}
 	return endSuccess
@@ -325,6 +327,7 @@ func (tr *turn) callModel() (history.Message, []history.ToolCall, ending) {
 	if rt.opts.ModelSeesImages != nil && rt.opts.ModelSeesImages() {
 		valid = history.WithToolImages(valid)
 	}
+	valid = rt.attachmentParts(tr.save, valid)
 	prefill := tr.prefill
 	tr.prefill = nil
 	if prefill != nil {

@@ -43,6 +43,9 @@ type Config struct {
 	MCPConfigPath string
 	// Version is the app's version, told to MCP servers.
 	Version string
+	// Secrets stores the keys (tests); nil picks the OS keychain, or the
+	// fallback file when the keychain does not answer (keychain.go).
+	Secrets SecretStore
 }
 
 // Service owns the app's parts and their lifetimes. Its methods are not
@@ -79,6 +82,9 @@ type App struct {
 
 	// cat holds the endpoints and presets (endpoints.go, presets.go).
 	cat catalog
+
+	// keys is where API keys live (keychain.go); never the database.
+	keys *keyVault
 
 	// mcp runs the configured MCP servers; mcpCfg is the configuration
 	// file as last read.
@@ -130,11 +136,16 @@ func StartWith(ctx context.Context, a *App, cfg Config) (*Service, error) {
 		}
 		a.log.Info("store ready", "path", path, "recovery", fmt.Sprintf("%+v", rep))
 	}
+	if err := a.openKeys(ctx); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("moving the keys out of the database: %w", err)
+	}
 	saved, err := db.Settings(ctx)
 	if err != nil {
 		db.Close()
 		return nil, fmt.Errorf("loading settings: %w", err)
 	}
+	a.fillSecretSettings(saved)
 	a.settings.saved = saved
 	// A crash loses at most 250 ms of a streaming answer: the runtime hands
 	// a snapshot over at least every 50 ms (agent.Options.CheckpointEvery)

@@ -64,6 +64,7 @@ func (a *App) loadCatalog(ctx context.Context) error {
 			a.log.Warn("saved endpoints do not parse; starting from none", "err", err)
 			c.endpoints = nil
 		}
+		a.fillEndpointKeys(s, c.endpoints)
 	}
 	c.prices = map[string]map[string]ModelPrice{}
 	if s := m[keyEndpointPrices]; s != "" {
@@ -87,7 +88,7 @@ func (a *App) saveCatalogKeys(ctx context.Context, keys map[string]string, legac
 	for k, v := range legacy {
 		all[k] = v
 	}
-	if err := a.db.SaveSettings(ctx, all); err != nil {
+	if err := a.saveSettingsRows(ctx, all); err != nil {
 		return err
 	}
 	if len(legacy) > 0 {

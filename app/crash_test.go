@@ -30,7 +30,7 @@ func crashChild() {
 		fmt.Fprintln(os.Stderr, "child start:", err)
 		os.Exit(3)
 	}
-	if _, err := svc.App().SendInput(os.Getenv("CRASH_THREAD"), "go"); err != nil {
+	if _, err := svc.App().SendInput(os.Getenv("CRASH_THREAD"), "go", nil); err != nil {
 		fmt.Fprintln(os.Stderr, "child send:", err)
 		os.Exit(3)
 	}

@@ -325,6 +325,9 @@ func (a *App) DeleteEndpoint(id string) error {
 	if err := a.saveCatalogKeys(ctx, keys, legacy); err != nil {
 		return asError(err)
 	}
+	if err := a.keys.set(endpointAccount(id), ""); err != nil {
+		a.log.Warn("the deleted endpoint's key stays stored", "endpoint", id, "err", err)
+	}
 	c.endpoints = next
 	if id == c.defaultID {
 		c.defaultID = ""

@@ -114,6 +114,9 @@ func (a *App) loadMCP() {
 	var err error
 	if s.path != "" {
 		cfg, text, err = mcp.ReadConfig(s.path)
+		if err == nil {
+			cfg = a.mcpSecretsIn(cfg)
+		}
 	}
 	s.mu.Lock()
 	s.text = string(text)
@@ -231,7 +234,7 @@ func (a *App) SaveMCPConfigText(text string) (MCPConfigView, error) {
 		// values it hid back by the same pattern.
 		text = mcp.RestoreUnparsed(text, onDisk)
 	}
-	if _, err := mcp.SaveConfigText(s.path, []byte(text), prev); err != nil {
+	if _, err := mcp.SaveConfigTextSecrets(s.path, []byte(text), prev, a.putMCPSecret); err != nil {
 		return MCPConfigView{}, mcpError(err)
 	}
 	a.loadMCP()
@@ -301,7 +304,7 @@ func (a *App) editMCP(change func(*mcp.Config) error) (MCPConfigView, error) {
 	if err := change(&next); err != nil {
 		return MCPConfigView{}, err
 	}
-	if err := mcp.SaveConfig(s.path, next); err != nil {
+	if err := mcp.SaveConfigSecrets(s.path, next, a.putMCPSecret); err != nil {
 		return MCPConfigView{}, mcpError(err)
 	}
 	a.loadMCP()

@@ -34,12 +34,16 @@ type Status struct {
 	// Bench is JUNCTURE_BENCH=1: the page shows its received-text counter
 	// in the window title for scripts/bench-desktop.sh.
 	Bench bool `json:"bench,omitempty"`
+	// ModelAcceptsImages is the setting: the composer refuses images
+	// before sending when it is off.
+	ModelAcceptsImages bool `json:"modelAcceptsImages,omitempty"`
 }
 
 // Status reports the app's configuration state.
 func (a *App) Status() Status {
 	st, _ := a.settings.effective()
-	s := Status{Mode: a.cfg.Mode, Endpoint: st.BaseURL, Model: st.Model, ReadOnly: a.readOnly, Bench: a.cfg.Getenv("JUNCTURE_BENCH") == "1"}
+	s := Status{Mode: a.cfg.Mode, Endpoint: st.BaseURL, Model: st.Model, ReadOnly: a.readOnly, Bench: a.cfg.Getenv("JUNCTURE_BENCH") == "1",
+		ModelAcceptsImages: st.ModelAcceptsImages}
 	a.settings.mu.Lock()
 	s.Detected = a.settings.detectOK
 	a.settings.mu.Unlock()
@@ -62,22 +66,35 @@ type SendResult struct {
 	Queued   bool   `json:"queued"`
 }
 
-// SendInput sends the person's message. An empty threadID starts a new thread.
-func (a *App) SendInput(threadID, text string) (SendResult, error) {
-	if strings.TrimSpace(text) == "" {
+// SendInput sends the person's message, with files (optional; data in
+// base64, see AttachmentInput). An empty threadID starts a new thread. A
+// file that cannot be sent refuses the whole message, storing nothing.
+func (a *App) SendInput(threadID, text string, attachments []AttachmentInput) (SendResult, error) {
+	if strings.TrimSpace(text) == "" && len(attachments) == 0 {
 		return SendResult{}, errorf(CodeInvalidArgument, "The message is empty.")
+	}
+	files, err := decodeAttachments(attachments)
+	if err != nil {
+		return SendResult{}, err
 	}
 	if a.readOnly != "" {
 		return SendResult{}, errorf(CodeUnavailable, "This is a read-only copy of a damaged database; new messages cannot be saved.")
 	}
 	if threadID == "" {
+		// A refused file must not leave an empty thread behind.
+		if e, ok := attachmentError(a.rt.CheckAttachments(files)); ok {
+			return SendResult{}, e
+		}
 		t, err := a.NewThread("")
 		if err != nil {
 			return SendResult{}, err
 		}
 		threadID = t.ID
 	}
-	queued, err := a.rt.SendInput(a.bgCtx, threadID, text)
+	queued, err := a.rt.SendInputWith(a.bgCtx, threadID, text, files)
+	if e, ok := attachmentError(err); ok {
+		return SendResult{}, e
+	}
 	if err != nil {
 		return SendResult{}, asError(err)
 	}
@@ -344,7 +361,7 @@ func safeFilename(title string) string {
 func (a *App) GetSettings() SettingsView {
 	st, src := a.settings.effective()
 	st.APIKey = maskKey(st.APIKey)
-	return SettingsView{Settings: st, Sources: src}
+	return SettingsView{Settings: st, Sources: src, KeyStorage: a.keys.storage()}
 }
 
 // SaveSettings validates and saves settings all at once (nothing is saved
@@ -371,7 +388,7 @@ func (a *App) SaveSettings(st Settings) (SettingsView, error) {
 	ctx, cancel := a.ctx()
 	defer cancel()
 	m := st.toMap()
-	if err := a.db.SaveSettings(ctx, m); err != nil {
+	if err := a.saveSettingsRows(ctx, m); err != nil {
 		return SettingsView{}, asError(err)
 	}
 	a.settings.mu.Lock()

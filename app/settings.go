@@ -43,6 +43,9 @@ const (
 type SettingsView struct {
 	Settings Settings          `json:"settings"`
 	Sources  map[string]string `json:"sources"`
+	// KeyStorage is where keys are stored: the OS keychain, or the
+	// fallback file and why.
+	KeyStorage *KeyStorage `json:"keyStorage,omitempty"`
 }
 
 // envKeys maps setting fields to the environment variables that override them.

@@ -59,7 +59,7 @@ test('a chat switched to another endpoint and model keeps it while another chat 
     const modelButton = page.getByRole('button', { name: /^Model:/ });
     await page.waitForFunction(() => document.querySelector('.thead-model')?.getAttribute('aria-label')?.includes('fake-model'), null, { timeout: 10000 });
 
-    // The picker: type to filter, ↓ and Enter to choose model-x on Second.
+    // The picker: type to filter, ↓ and Enter to choose model-x Second.
     await modelButton.click();
     const search = page.getByRole('combobox', { name: 'Search models' });
     await search.waitFor();
@@ -73,7 +73,7 @@ test('a chat switched to another endpoint and model keeps it while another chat 
     const active = await search.getAttribute('aria-activedescendant');
     assert.match(await page.locator(`[id="${active}"]`).innerText(), /model-x/, 'the first match is active');
     await search.press('Enter');
-    await page.waitForFunction(() => document.querySelector('.thead-model')?.getAttribute('aria-label') === 'Model: model-x on Second. Change the model', null, { timeout: 10000 });
+    await page.waitForFunction(() => document.querySelector('.thead-model')?.getAttribute('aria-label') === 'Model: model-x Second. Change the model', null, { timeout: 10000 });
     assert.equal(await page.getByRole('combobox').count(), 0, 'the picker closed');
 
     // Instructions, typed in the editor.

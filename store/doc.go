@@ -38,7 +38,23 @@
 // client_tool_calls rebuilt keyed on thread and call id: endpoints number
 // calls per response, so two threads can both have "call_0"), adds
 // staged_answers, messages.tool_state and runs.steps; v4 adds messages.parts
-// (what a tool result holds besides text) and mcp_tool_pins.
+// (what a tool result holds besides text) and mcp_tool_pins; v5 makes a
+// thread a tree of messages; v6 adds attachments.
+//
+// # Attachments
+//
+// Files sent with a message are stored in this database, once per content
+// hash (hex SHA-256): attachments holds the bytes, MIME type, size, the
+// text the model reads and search indexes (a text file's, a PDF's
+// extracted text) and a PDF's page count. A message lists its references
+// in messages.attachments (JSON, read with the message, so loading a
+// thread costs no extra query) and in message_attachments rows, which
+// cascade from the message and feed attachments_fts (search by file name
+// and text) and reference counting. PutMessageWithAttachments writes the
+// files and the message in one transaction; DeleteThread and
+// DeleteAllHistory delete, in their transaction, every file no message
+// references any more. JSON export version 3 carries the files (base64);
+// ImportJSON checks each file's hash against its bytes.
 //
 // # Answering paused runs
 //

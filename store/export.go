@@ -19,9 +19,13 @@ const (
 	// ExportVersion 2 keeps the whole tree: every branch's messages with
 	// their parentId, and the activeLeaf. Version 1 documents (a linear
 	// thread, each message after the one before) are still read.
-	ExportVersion = 2
+	// Version 3 adds "attachments": the files the messages reference,
+	// each once ({id, mimeType, size, data (base64), text, pages}).
+	ExportVersion = 3
 
-	MaxImportBytes    = 64 << 20 // a larger document is refused before parsing
+	// A larger document is refused before parsing: attachments (up to
+	// 50 MiB a message, base64 in the document) make exports large.
+	MaxImportBytes    = 128 << 20
 	MaxImportMessages = 100_000
 )
 
@@ -33,6 +37,8 @@ type exportDoc struct {
 	Messages []history.Message `json:"messages"`
 	// ActiveLeaf is the last message of the path the thread showed.
 	ActiveLeaf string `json:"activeLeaf,omitempty"`
+	// Attachments are the files the messages reference (version 3).
+	Attachments []history.Attachment `json:"attachments,omitempty"`
 }
 
 // ExportJSON returns a thread and its messages on every branch as a
@@ -44,8 +50,16 @@ func (db *DB) ExportJSON(ctx context.Context, threadID string) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("store: export thread %s: %w", threadID, err)
 	}
+	var blobs []history.Attachment
+	if err := db.readTx(ctx, func(tx *sql.Tx) error {
+		var err error
+		blobs, err = threadAttachments(ctx, tx, threadID)
+		return err
+	}); err != nil {
+		return nil, fmt.Errorf("store: export thread %s: %w", threadID, err)
+	}
 	t.Options.SystemPrompt = ""
-	b, err := json.MarshalIndent(exportDoc{Format: ExportFormat, Version: ExportVersion, Thread: t, Messages: msgs, ActiveLeaf: leaf}, "", "  ")
+	b, err := json.MarshalIndent(exportDoc{Format: ExportFormat, Version: ExportVersion, Thread: t, Messages: msgs, ActiveLeaf: leaf, Attachments: blobs}, "", "  ")
 	if err != nil {
 		return nil, fmt.Errorf("store: export thread %s: %w", threadID, err)
 	}
@@ -112,6 +126,10 @@ func renderMarkdown(t history.Thread, msgs []history.Message) string {
 		switch m.Role {
 		case history.RoleUser:
 			b.WriteString("## You\n\n")
+			for _, f := range m.Attachments {
+				// The files are in the JSON export, not here: name them.
+				fmt.Fprintf(&b, "_Attached: %s (%s, %d bytes)_\n\n", oneLine(f.Name), f.MimeType, f.Size)
+			}
 		case history.RoleAssistant:
 			b.WriteString("## Assistant\n\n")
 		case history.RoleSystem:
@@ -218,6 +236,9 @@ func (db *DB) ImportJSON(ctx context.Context, data []byte) (history.Thread, erro
 		if err := insertThread(ctx, tx, t, false); err != nil {
 			return err
 		}
+		if err := putBlobs(ctx, tx, doc.Attachments); err != nil {
+			return err
+		}
 		return importTree(ctx, tx, t.ID, msgs, leaf)
 	})
 	if err != nil {
@@ -277,9 +298,10 @@ func parseImport(data []byte) (exportDoc, error) {
 	}
 	var doc exportDoc
 	var body struct {
-		Thread     *history.Thread    `json:"thread"`
-		Messages   *[]history.Message `json:"messages"`
-		ActiveLeaf string             `json:"activeLeaf"`
+		Thread      *history.Thread      `json:"thread"`
+		Messages    *[]history.Message   `json:"messages"`
+		ActiveLeaf  string               `json:"activeLeaf"`
+		Attachments []history.Attachment `json:"attachments"`
 	}
 	if err := json.Unmarshal(data, &body); err != nil {
 		return exportDoc{}, invalid("%v", err)
@@ -292,6 +314,7 @@ func parseImport(data []byte) (exportDoc, error) {
 	}
 	doc.Format, doc.Version, doc.Thread, doc.Messages = ExportFormat, ExportVersion, *body.Thread, *body.Messages
 	doc.ActiveLeaf = body.ActiveLeaf
+	doc.Attachments = body.Attachments
 	t := &doc.Thread
 	t.Options.SystemPrompt = ""
 	if t.ID == "" {
@@ -353,6 +376,9 @@ func parseImport(data []byte) (exportDoc, error) {
 			m.Status = history.StatusInterrupted
 			m.Content = history.WithMarker(m.Content)
 		}
+	}
+	if err := checkImportAttachments(doc.Attachments, doc.Messages); err != nil {
+		return exportDoc{}, err
 	}
 	if doc.ActiveLeaf != "" && !ids[doc.ActiveLeaf] {
 		return exportDoc{}, invalid("activeLeaf %s is not a message of the thread", doc.ActiveLeaf)

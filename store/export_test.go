@@ -74,7 +74,7 @@ func TestExportImportRoundTrip(t *testing.T) {
 		Format  string `json:"format"`
 		Version int    `json:"version"`
 	}
-	if err := json.Unmarshal(doc, &head); err != nil || head.Format != "juncture.thread" || head.Version != 2 {
+	if err := json.Unmarshal(doc, &head); err != nil || head.Format != "juncture.thread" || head.Version != ExportVersion {
 		t.Fatalf("document header = %+v, %v", head, err)
 	}
 
@@ -176,7 +176,7 @@ func TestImportRejectsBadDocuments(t *testing.T) {
 		{"not JSON", []byte("# Markdown export"), "not a JSON document"},
 		{"no format", good(func(d map[string]any) { delete(d, "format") }), `missing "format"`},
 		{"other format", good(func(d map[string]any) { d["format"] = "chatgpt" }), "not a Juncture thread export"},
-		{"newer version", good(func(d map[string]any) { d["version"] = 3 }), "newer Juncture"},
+		{"newer version", good(func(d map[string]any) { d["version"] = ExportVersion + 1 }), "newer Juncture"},
 		{"parent after its child", good(func(d map[string]any) { d["version"] = 2; msg(d, 0)["parentId"] = "m2" }), "its parent m2 is not an earlier message"},
 		{"unknown parent", good(func(d map[string]any) { d["version"] = 2; msg(d, 1)["parentId"] = "zz" }), "its parent zz is not an earlier message"},
 		{"unknown active leaf", good(func(d map[string]any) { d["version"] = 2; d["activeLeaf"] = "zz" }), "activeLeaf zz is not a message"},
@@ -192,7 +192,7 @@ func TestImportRejectsBadDocuments(t *testing.T) {
 		{"other thread", good(func(d map[string]any) { msg(d, 1)["threadId"] = "y" }), "belongs to thread"},
 		{"orphan tool message", good(func(d map[string]any) { msg(d, 1)["role"] = "tool" }), "no toolCallId"},
 		{"wrong type", good(func(d map[string]any) { d["messages"] = "lots" }), "cannot unmarshal"},
-		{"too large", append([]byte(`{"format":"juncture.thread","version":1,"pad":"`), bytes.Repeat([]byte("x"), MaxImportBytes)...), "at most 64 MiB"},
+		{"too large", append([]byte(`{"format":"juncture.thread","version":1,"pad":"`), bytes.Repeat([]byte("x"), MaxImportBytes)...), "at most 128 MiB"},
 	} {
 		_, err := db.ImportJSON(ctx, c.doc)
 		if !errors.Is(err, ErrInvalidImport) || !strings.Contains(err.Error(), c.want) {

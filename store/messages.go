@@ -13,7 +13,7 @@ import (
 	"github.com/juncture-app/juncture/agent/history"
 )
 
-const messageCols = "id, thread_id, run_id, role, content, reasoning, tool_calls, tool_call_id, tool_name, is_error, tool_state, parts, status, error, created_at, parent_id, usage, model"
+const messageCols = "id, thread_id, run_id, role, content, reasoning, tool_calls, tool_call_id, tool_name, is_error, tool_state, parts, status, error, created_at, parent_id, usage, model, attachments"
 
 // messageRow is a scanned message whose JSON columns are decoded only when
 // it is used: reading a thread scans every branch, and only the active
@@ -21,6 +21,7 @@ const messageCols = "id, thread_id, run_id, role, content, reasoning, tool_calls
 type messageRow struct {
 	m                   history.Message
 	calls, parts, usage sql.NullString
+	atts                sql.NullString
 	activeAt            int64
 }
 
@@ -28,7 +29,7 @@ func (r *messageRow) dest() []any {
 	m := &r.m
 	return []any{&m.ID, &m.ThreadID, &m.RunID, &m.Role, &m.Content, &m.Reasoning, &r.calls,
 		&m.ToolCallID, &m.ToolName, &m.IsError, &m.ToolState, &r.parts, &m.Status, &m.Error, &m.CreatedAt,
-		&m.ParentID, &r.usage, &m.Model}
+		&m.ParentID, &r.usage, &m.Model, &r.atts}
 }
 
 // decode returns the message with its JSON columns read.
@@ -42,6 +43,11 @@ func (r *messageRow) decode() (history.Message, error) {
 	if r.calls.Valid && r.calls.String != "" {
 		if err := json.Unmarshal([]byte(r.calls.String), &m.ToolCalls); err != nil {
 			return m, fmt.Errorf("message %s: tool calls: %w", m.ID, err)
+		}
+	}
+	if r.atts.Valid && r.atts.String != "" {
+		if err := json.Unmarshal([]byte(r.atts.String), &m.Attachments); err != nil {
+			return m, fmt.Errorf("message %s: attachments: %w", m.ID, err)
 		}
 	}
 	if r.usage.Valid {
@@ -205,13 +211,14 @@ func checkMessage(m *history.Message) error {
 // The upsert never moves a message in the tree: parent_id and active_at
 // are written on insert only.
 const upsertMessage = `INSERT INTO messages (` + messageCols + `, active_at)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 ON CONFLICT (id) DO UPDATE SET
     run_id = excluded.run_id, role = excluded.role, content = excluded.content,
     reasoning = excluded.reasoning, tool_calls = excluded.tool_calls,
     tool_call_id = excluded.tool_call_id, tool_name = excluded.tool_name,
     is_error = excluded.is_error, tool_state = excluded.tool_state, parts = excluded.parts, status = excluded.status, error = excluded.error,
-    created_at = excluded.created_at, usage = excluded.usage, model = excluded.model
+    created_at = excluded.created_at, usage = excluded.usage, model = excluded.model,
+    attachments = coalesce(excluded.attachments, messages.attachments)
 WHERE messages.thread_id = excluded.thread_id`
 
 // A streaming snapshot never replaces a message that is no longer
@@ -249,6 +256,10 @@ func putMessages(ctx context.Context, tx *sql.Tx, msgs []history.Message, now in
 		if err != nil {
 			return fmt.Errorf("message %s: %w", m.ID, err)
 		}
+		atts, err := encodeAttachmentRefs(m.Attachments)
+		if err != nil {
+			return fmt.Errorf("message %s: %w", m.ID, err)
+		}
 		var usage any // NULL: not reported
 		if u := m.Usage; u != nil {
 			usage = encodeUsage(*u)
@@ -259,12 +270,15 @@ func putMessages(ctx context.Context, tx *sql.Tx, msgs []history.Message, now in
 		}
 		res, err := stmt.ExecContext(ctx, m.ID, m.ThreadID, m.RunID, string(m.Role), m.Content, m.Reasoning, calls,
 			m.ToolCallID, m.ToolName, boolInt(m.IsError), m.ToolState, parts, string(m.Status), m.Error, m.CreatedAt,
-			parent, usage, m.Model, activeAt)
+			parent, usage, m.Model, atts, activeAt)
 		if err != nil {
 			return fmt.Errorf("message %s: %w", m.ID, err)
 		}
 		if n, _ := res.RowsAffected(); n == 0 && !snapshot {
 			return fmt.Errorf("message %s already belongs to another thread", m.ID)
+		}
+		if err := linkAttachments(ctx, tx, m); err != nil {
+			return fmt.Errorf("message %s: %w", m.ID, err)
 		}
 	}
 	return nil

@@ -111,11 +111,24 @@ func (db *DB) searchOnce(ctx context.Context, q searchQuery, limit int) ([]Searc
 		if err != nil {
 			return err
 		}
-		msgs, err := searchMessages(ctx, tx, q, limit-len(titles), db.rankBudget)
+		files, err := searchAttachments(ctx, tx, q, max(1, limit/4))
+		if err != nil {
+			return err
+		}
+		msgs, err := searchMessages(ctx, tx, q, limit-len(titles)-len(files), db.rankBudget)
 		if err != nil {
 			return err
 		}
 		hits = append(append(hits, titles...), msgs...)
+		seen := make(map[string]bool, len(msgs))
+		for _, h := range msgs {
+			seen[h.MessageID] = true
+		}
+		for _, h := range files {
+			if !seen[h.MessageID] {
+				hits = append(hits, h)
+			}
+		}
 		return nil
 	})
 	return hits, err
@@ -240,6 +253,48 @@ ORDER BY h.r, h.rowid DESC`, args...)
 			return nil, err
 		}
 		h.Parts = snippetParts(snip)
+		hits = append(hits, h)
+	}
+	return hits, rows.Err()
+}
+
+// searchAttachments finds messages by the name or the text of a file they
+// carry (schema v6): one hit per message, best match first.
+func searchAttachments(ctx context.Context, tx *sql.Tx, q searchQuery, limit int) ([]SearchHit, error) {
+	if limit <= 0 {
+		return nil, nil
+	}
+	rows, err := tx.QueryContext(ctx, `
+SELECT m.id, m.thread_id, t.title, m.role, m.created_at, h.name, h.snip, min(h.r)
+FROM (SELECT rowid, name, bm25(attachments_fts) AS r,
+             snippet(attachments_fts, -1, char(57344), char(57345), '…', 24) AS snip
+      FROM attachments_fts WHERE attachments_fts MATCH ? ORDER BY rowid DESC LIMIT ?) AS h
+JOIN message_attachments AS a ON a.seq = h.rowid
+JOIN messages AS m ON m.id = a.message_id
+JOIN threads AS t ON t.id = m.thread_id
+GROUP BY m.id
+ORDER BY min(h.r), m.seq DESC LIMIT ?`, q.match, rankWindow, limit)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var hits []SearchHit
+	for rows.Next() {
+		var h SearchHit
+		var name, snip string
+		if err := rows.Scan(&h.MessageID, &h.ThreadID, &h.ThreadTitle, &h.Role, &h.CreatedAt, &name, &snip, &h.Rank); err != nil {
+			return nil, err
+		}
+		parts := snippetParts(snip)
+		var plain strings.Builder
+		for _, p := range parts {
+			plain.WriteString(p.Text)
+		}
+		if plain.String() != name {
+			// A match in the file's text: say which file it is in.
+			parts = append([]SnippetPart{{Text: name + ": "}}, parts...)
+		}
+		h.Parts = parts
 		hits = append(hits, h)
 	}
 	return hits, rows.Err()

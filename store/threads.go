@@ -172,7 +172,8 @@ func (db *DB) SetPinned(ctx context.Context, id string, pinned bool) error {
 
 // DeleteThread deletes a thread and everything that belongs to it: messages,
 // runs, interrupts, tool executions, client tool calls, staged answers and
-// their search index entries. It returns ErrNotFound if there is no such thread.
+// their search index entries, and the attached files no other thread
+// uses. It returns ErrNotFound if there is no such thread.
 func (db *DB) DeleteThread(ctx context.Context, id string) error {
 	return db.updateThread(ctx, "delete thread", id, "DELETE FROM threads WHERE id = ?", id)
 }
@@ -186,6 +187,9 @@ func (db *DB) updateThread(ctx context.Context, what, id, q string, args ...any)
 		if n, _ := res.RowsAffected(); n == 0 {
 			return ErrNotFound
 		}
+		if what == "delete thread" {
+			return deleteUnreferencedAttachments(ctx, tx)
+		}
 		return nil
 	})
 	if err != nil {
@@ -198,8 +202,10 @@ func (db *DB) updateThread(ctx context.Context, what, id, q string, args ...any)
 // in one transaction. Permission rules and settings are kept.
 func (db *DB) DeleteAllHistory(ctx context.Context) error {
 	err := db.writeTx(ctx, func(tx *sql.Tx) error {
-		_, err := tx.ExecContext(ctx, "DELETE FROM threads")
-		return err
+		if _, err := tx.ExecContext(ctx, "DELETE FROM threads"); err != nil {
+			return err
+		}
+		return deleteUnreferencedAttachments(ctx, tx)
 	})
 	if err != nil {
 		return fmt.Errorf("store: delete all history: %w", err)

@@ -38,6 +38,11 @@ func demoHistory(req Request) string {
 			text = "(empty)"
 		}
 		fmt.Fprintf(&b, "%d. **%s**: %s", i+1, m.Role, text)
+		for _, u := range m.Images {
+			// The kind of image and its size, not its bytes.
+			head, data, _ := strings.Cut(u, ",")
+			fmt.Fprintf(&b, " (image_url %s, %d characters)", head, len(data))
+		}
 		if len(m.ToolCalls) > 0 {
 			names := make([]string, len(m.ToolCalls))
 			for j, c := range m.ToolCalls {

@@ -476,7 +476,7 @@ func TestRequestParsing(t *testing.T) {
 	msgs := srv.Requests()[0].Messages
 	want := []RequestMessage{
 		{Role: "system", Content: "sys"},
-		{Role: "user", Content: "look\nhere"},
+		{Role: "user", Content: "look\nhere", Images: []string{"data:x"}},
 		{Role: "assistant", ReasoningContent: "because", ToolCalls: []RequestToolCall{{ID: "c1", Name: "read_file", Arguments: `{"path":"a"}`}}},
 		{Role: "tool", ToolCallID: "c1", Name: "read_file", Content: "line 1\nline 2"},
 		{Role: "assistant", ReasoningContent: "ollama style"},

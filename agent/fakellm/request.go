@@ -22,11 +22,12 @@ type Request struct {
 }
 
 // RequestMessage is one message of a request. Content given as an array of
-// parts is flattened to its text parts joined by "\n"; other parts (images,
-// audio) are dropped.
+// parts is flattened to its text parts joined by "\n"; the URLs of its
+// image_url parts are kept in Images; other parts (audio) are dropped.
 type RequestMessage struct {
 	Role       string
 	Content    string
+	Images     []string // image_url URLs (data: URLs included), in order
 	ToolCallID string
 	Name       string
 	ToolCalls  []RequestToolCall
@@ -123,6 +124,7 @@ func parseRequest(body []byte, header http.Header) (Request, error) {
 		rm := RequestMessage{
 			Role:             m.Role,
 			Content:          messageText(m.Content),
+			Images:           messageImages(m.Content),
 			ToolCallID:       m.ToolCallID,
 			Name:             m.Name,
 			ReasoningContent: m.ReasoningContent,
@@ -145,6 +147,29 @@ func parseRequest(body []byte, header http.Header) (Request, error) {
 		})
 	}
 	return req, nil
+}
+
+// messageImages returns the URLs of content given as parts that are
+// image_url parts.
+func messageImages(raw json.RawMessage) []string {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || raw[0] != '[' {
+		return nil
+	}
+	var parts []struct {
+		Type     string `json:"type"`
+		ImageURL struct {
+			URL string `json:"url"`
+		} `json:"image_url"`
+	}
+	_ = json.Unmarshal(raw, &parts)
+	var urls []string
+	for _, p := range parts {
+		if p.Type == "image_url" && p.ImageURL.URL != "" {
+			urls = append(urls, p.ImageURL.URL)
+		}
+	}
+	return urls
 }
 
 // messageText flattens message content given as a string or as an array of

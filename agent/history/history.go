@@ -86,6 +86,32 @@ type Message struct {
 	// Model is the model that wrote an answer ("" for other messages and
 	// for answers stored before it was recorded).
 	Model string `json:"model,omitempty"`
+	// Attachments are the files the person sent with a user message
+	// (stored once by content hash; see Attachment). Fixed when the
+	// message is first stored.
+	Attachments []AttachmentRef `json:"attachments,omitempty"`
+}
+
+// AttachmentRef is a file a message carries: its content hash (ID), the
+// name it was sent under and what it is. Pages is a PDF's page count.
+type AttachmentRef struct {
+	ID       string `json:"id"` // hex SHA-256 of the file's bytes
+	Name     string `json:"name"`
+	MimeType string `json:"mimeType"`
+	Size     int64  `json:"size"`
+	Pages    int    `json:"pages,omitempty"`
+}
+
+// Attachment is a stored file: its bytes once per content hash, and the
+// text the model reads and search indexes (a text file's text, a PDF's
+// extracted text; "" for images).
+type Attachment struct {
+	Hash     string `json:"id"`
+	MimeType string `json:"mimeType"`
+	Size     int64  `json:"size"`
+	Data     []byte `json:"data"` // base64 in JSON
+	Text     string `json:"text,omitempty"`
+	Pages    int    `json:"pages,omitempty"`
 }
 
 // Branch places a message among the children of its parent: the window
@@ -135,6 +161,9 @@ const (
 	PartLink       = "link"       // a resource link: opened through open_url's approval
 	PartStructured = "structured" // structured content (JSON)
 	PartResource   = "resource"   // an embedded resource (text shown, blob described)
+	// PartText is a text content part of a user message in a model
+	// request (an attached file's text); never stored.
+	PartText = "text"
 )
 
 // Thread is one conversation.

@@ -1,7 +1,10 @@
 package mcp
 
 import (
+	"fmt"
+	"path/filepath"
 	"regexp"
+	"sort"
 	"strings"
 )
 
@@ -146,4 +149,156 @@ func RestoreUnparsed(edited, onDisk string) string {
 		}
 		return s
 	})
+}
+
+// Secrets out of mcp.json: header values and secret-looking env values are
+// kept in a secret store (the app's: the OS keychain or its fallback file)
+// and the file holds a reference in their place,
+// "${keychain:mcp/<server>/header/<name>}". The app resolves references
+// when it reads the file, so the manager starts servers with the values.
+
+const (
+	secretRefPrefix = "${keychain:"
+	secretRefSuffix = "}"
+)
+
+// SecretRef is the reference written in place of a stored secret.
+func SecretRef(account string) string { return secretRefPrefix + account + secretRefSuffix }
+
+// ParseSecretRef returns the account a reference names.
+func ParseSecretRef(v string) (string, bool) {
+	if !strings.HasPrefix(v, secretRefPrefix) || !strings.HasSuffix(v, secretRefSuffix) || len(v) <= len(secretRefPrefix)+len(secretRefSuffix) {
+		return "", false
+	}
+	return v[len(secretRefPrefix) : len(v)-len(secretRefSuffix)], true
+}
+
+// SecretAccount names the stored value of a server's header or env
+// variable (kind "header" or "env").
+func SecretAccount(server, kind, name string) string {
+	return "mcp/" + server + "/" + kind + "/" + name
+}
+
+// cloneServers copies c's servers (and their maps) so a change leaves c
+// as it was.
+func cloneServers(c Config) Config {
+	if c.Servers == nil {
+		return c
+	}
+	servers := make(map[string]ServerConfig, len(c.Servers))
+	for name, s := range c.Servers {
+		if s.Headers != nil {
+			h := make(map[string]string, len(s.Headers))
+			for k, v := range s.Headers {
+				h[k] = v
+			}
+			s.Headers = h
+		}
+		if s.Env != nil {
+			e := make(map[string]string, len(s.Env))
+			for k, v := range s.Env {
+				e[k] = v
+			}
+			s.Env = e
+		}
+		servers[name] = s
+	}
+	c.Servers = servers
+	return c
+}
+
+// ExtractSecrets returns c with every header value and secret-looking env
+// value (the ones Masked hides) stored through put and replaced by its
+// reference. Empty values, references and values still holding the mask
+// (SaveConfig refuses those) are left as they are; changed says whether
+// any value moved.
+func ExtractSecrets(c Config, put func(account, secret string) error) (out Config, changed bool, err error) {
+	out = cloneServers(c)
+	for name, s := range out.Servers {
+		for _, m := range []struct {
+			kind   string
+			values map[string]string
+			secret func(string) bool
+		}{{"header", s.Headers, func(string) bool { return true }}, {"env", s.Env, secretEnvName}} {
+			for k, v := range m.values {
+				if v == "" || !m.secret(k) || strings.HasPrefix(v, Mask) {
+					continue
+				}
+				if _, ok := ParseSecretRef(v); ok {
+					continue
+				}
+				account := SecretAccount(name, m.kind, k)
+				if err := put(account, v); err != nil {
+					return Config{}, false, fmt.Errorf("storing the %s %s of MCP server %q: %w", m.kind, k, name, err)
+				}
+				m.values[k] = SecretRef(account)
+				changed = true
+			}
+		}
+	}
+	return out, changed, nil
+}
+
+// ResolveSecrets returns c with every reference replaced by get's value;
+// missing lists the references get could not resolve (their value is
+// then empty).
+func ResolveSecrets(c Config, get func(account string) (string, error)) (out Config, missing []string) {
+	out = cloneServers(c)
+	for name, s := range out.Servers {
+		for _, m := range []struct {
+			kind   string
+			values map[string]string
+		}{{"header", s.Headers}, {"env", s.Env}} {
+			for k, v := range m.values {
+				account, ok := ParseSecretRef(v)
+				if !ok {
+					continue
+				}
+				secret, err := get(account)
+				if err != nil || secret == "" {
+					missing = append(missing, fmt.Sprintf("%s %s of %s", m.kind, k, name))
+					secret = ""
+				}
+				m.values[k] = secret
+			}
+		}
+	}
+	sort.Strings(missing)
+	return out, missing
+}
+
+// SaveConfigTextSecrets is SaveConfigText that stores the secrets through
+// put (ExtractSecrets) and writes their references: the returned
+// configuration holds the values, the file does not.
+func SaveConfigTextSecrets(path string, text []byte, previous Config, put func(account, secret string) error) (Config, error) {
+	parsed, lay, err := parseConfig(text, filepath.Base(path))
+	if err != nil {
+		return Config{}, fmt.Errorf("saving the MCP configuration %s: %w", path, err)
+	}
+	restored := RestoreConfigSecrets(previous, parsed)
+	if err := lay.stillMasked(restored); err != nil {
+		return Config{}, fmt.Errorf("saving the MCP configuration %s: %w: %w", path, ErrMaskedSecret, err)
+	}
+	stored, _, err := ExtractSecrets(restored, put)
+	if err != nil {
+		return Config{}, fmt.Errorf("saving the MCP configuration %s: %w", path, err)
+	}
+	data, err := stored.Marshal()
+	if err != nil {
+		return Config{}, fmt.Errorf("saving the MCP configuration %s: %w", path, err)
+	}
+	if err := writeFileAtomic(resolveLink(path), data); err != nil {
+		return Config{}, fmt.Errorf("saving the MCP configuration %s: %w", path, err)
+	}
+	return restored, nil
+}
+
+// SaveConfigSecrets is SaveConfig that stores the secrets through put and
+// writes their references.
+func SaveConfigSecrets(path string, c Config, put func(account, secret string) error) error {
+	stored, _, err := ExtractSecrets(c, put)
+	if err != nil {
+		return fmt.Errorf("saving the MCP configuration %s: %w", path, err)
+	}
+	return SaveConfig(path, stored)
 }

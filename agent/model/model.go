@@ -297,16 +297,26 @@ func toParam(m history.Message) openai.ChatCompletionMessageParamUnion {
 }
 
 // userWithImages is a user message whose image parts travel as image_url
-// content parts (data URLs), after its text.
+// content parts (data URLs), after its text; text parts (attached files)
+// travel as text content parts.
 func userWithImages(m history.Message) openai.ChatCompletionMessageParamUnion {
-	parts := []openai.ChatCompletionContentPartUnionParam{openai.TextContentPart(m.Content)}
+	parts := []openai.ChatCompletionContentPartUnionParam{}
+	if m.Content != "" {
+		parts = append(parts, openai.TextContentPart(m.Content))
+	}
 	for _, p := range m.Parts {
-		if p.Kind != history.PartImage || p.Data == "" {
-			continue
+		switch {
+		case p.Data == "":
+		case p.Kind == history.PartImage:
+			parts = append(parts, openai.ImageContentPart(openai.ChatCompletionContentPartImageImageURLParam{
+				URL: "data:" + p.MimeType + ";base64," + p.Data,
+			}))
+		case p.Kind == history.PartText:
+			parts = append(parts, openai.TextContentPart(p.Data))
 		}
-		parts = append(parts, openai.ImageContentPart(openai.ChatCompletionContentPartImageImageURLParam{
-			URL: "data:" + p.MimeType + ";base64," + p.Data,
-		}))
+	}
+	if len(parts) == 0 {
+		return openai.UserMessage(m.Content)
 	}
 	return openai.UserMessage(parts)
 }

@@ -1,3 +1,4 @@
+import type { PendingFile } from '../lib/attachments';
 import { Suspense, lazy, useCallback, useContext, useEffect, useMemo, useRef, useState } from 'react';
 import type { ThreadController } from '../hooks/useThread';
 import type { Status } from '../transport/contract';
@@ -11,6 +12,7 @@ import { markdownLoaded, preloadMarkdown, useMarkdownLoaded } from './MessageBod
 import { MessageThreadContext, type MessageThread } from './Message';
 import { priceFor, usePriceBook } from './UsageLine';
 import { ThreadUsage } from './ThreadUsage';
+import { Announcer } from './Announcer';
 import { TransportContext, toJunctureError } from '../transport';
 import { toolDisplay, useMcpServers, type McpCatalog } from '../hooks/useMcpServers';
 import './ChatView.css';
@@ -69,10 +71,10 @@ export function ChatView({ ctrl, title, status, runner, highlight, focusNonce, o
   const prices = usePriceBook(transport, status);
 
   const send = useCallback(
-    async (text: string) => {
+    async (text: string, files?: readonly PendingFile[]) => {
       setActionError(null);
       void preloadMarkdown().catch(() => {}); // the answer will be Markdown: load the renderer now
-      await ctrlSend(text);
+      await ctrlSend(text, files);
     },
     [ctrlSend],
   );
@@ -138,11 +140,12 @@ export function ChatView({ ctrl, title, status, runner, highlight, focusNonce, o
   const rowContext = useMemo<MessageThread>(
     () => ({
       running,
+      threadId: threadId ?? undefined,
       onEdit,
       onSelectBranch,
       priceOf: (model) => priceFor(prices, model, endpointId),
     }),
-    [running, onEdit, onSelectBranch, prices, endpointId],
+    [running, threadId, onEdit, onSelectBranch, prices, endpointId],
   );
 
   // Results the client tool runner reported for this thread count as answers here too.
@@ -194,6 +197,7 @@ export function ChatView({ ctrl, title, status, runner, highlight, focusNonce, o
           }
         />
       </header>
+      <Announcer state={ctrl.state} />
       {ctrl.loadError && (
         <div className="chat-banner error" role="alert">
           Could not open this conversation: {ctrl.loadError.message}{' '}
@@ -220,7 +224,9 @@ export function ChatView({ ctrl, title, status, runner, highlight, focusNonce, o
         </MessageThreadContext.Provider>
       )}
       <div className="chat-bottom">
-        {ctrl.threadId && (
+        {/* Cards wait for the conversation above them: appearing first, they
+            would be pushed down (and a focused one cut off) when it loads. */}
+        {ctrl.threadId && !loading && (
           <Suspense fallback={null}>
             <InterruptPanel
               threadId={ctrl.threadId}
@@ -232,7 +238,7 @@ export function ChatView({ ctrl, title, status, runner, highlight, focusNonce, o
             />
           </Suspense>
         )}
-        {ctrl.threadId && view.clientTools.length > 0 && (
+        {ctrl.threadId && !loading && view.clientTools.length > 0 && (
           <ClientToolPanel threadId={ctrl.threadId} tools={view.clientTools} runner={runner} />
         )}
         {actionError && (
@@ -248,6 +254,7 @@ export function ChatView({ ctrl, title, status, runner, highlight, focusNonce, o
           queued={view.queued}
           onRemoveQueued={removeQueued}
           onSend={send}
+          acceptsImages={status?.modelAcceptsImages === true}
           onStop={stop}
           pendingNote={pendingNote}
           focusNonce={focusNonce}

@@ -1,7 +1,9 @@
-import { useContext, useEffect, useId, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { useContext, useEffect, useId, useLayoutEffect, useRef, useState, type ClipboardEvent, type KeyboardEvent } from 'react';
 import type { RunStatus } from '../state/derive';
 import { DraftKeyContext, NEW_CHAT_DRAFT, drafts } from '../lib/drafts';
-import { IconClose, IconSend, IconStop } from './icons';
+import { LIMITS_TEXT, problemsOf, readFile, type PendingFile } from '../lib/attachments';
+import { IconClose, IconPaperclip, IconSend, IconStop } from './icons';
+import { AttachmentChips } from './AttachmentChips';
 import './Composer.css';
 
 export interface ComposerProps {
@@ -11,7 +13,10 @@ export interface ComposerProps {
   onOpenSettings: () => void;
   queued: readonly string[];
   onRemoveQueued: (index: number) => Promise<void>;
-  onSend: (text: string) => Promise<void>;
+  /** Sends the text and the attached files (none: called with the text only). */
+  onSend: (text: string, files?: readonly PendingFile[]) => Promise<void>;
+  /** The current model takes images (Settings); otherwise attached images are refused before sending. */
+  acceptsImages?: boolean;
   onStop: () => Promise<void>;
   /** Shown while decisions are pending: sending a message answers them "not run" (Go's rule). */
   pendingNote?: string | null;
@@ -29,6 +34,7 @@ export function Composer({
   onStop,
   pendingNote,
   focusNonce,
+  acceptsImages = false,
 }: ComposerProps) {
   // The draft of the open conversation (lib/drafts.ts): each chat, and the
   // new-chat screen, keeps its own unsent text, also across a reload.
@@ -49,6 +55,13 @@ export function Composer({
   }, [draftKey, text]);
   const [sending, setSending] = useState(false);
   const [stopping, setStopping] = useState(false);
+  // Attached files (paste, drop, the paperclip): checked before sending.
+  const [files, setFiles] = useState<PendingFile[]>([]);
+  const [dropping, setDropping] = useState(false);
+  const problems = problemsOf(files, acceptsImages);
+  const refused = new Set(files.filter((f) => problemsOf([f], acceptsImages).length > 0).map((f) => f.key));
+  const pickRef = useRef<HTMLInputElement>(null);
+  const sectionRef = useRef<HTMLElement>(null);
   const ref = useRef<HTMLTextAreaElement>(null);
   const hintId = useId();
   const busy = status === 'running' || status === 'awaiting-decisions';
@@ -69,22 +82,79 @@ export function Composer({
     if (!busy) setStopping(false);
   }, [busy]);
 
+  const addFiles = async (list: readonly File[]) => {
+    if (!list.length || disabled) return;
+    try {
+      const read = await Promise.all(list.map(readFile));
+      setFiles((fs) => [...fs, ...read]);
+      setError(null);
+    } catch (e) {
+      setError(`The file could not be read: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  };
+  const addFilesRef = useRef(addFiles);
+  addFilesRef.current = addFiles;
+
+  // Files dropped anywhere on the chat (the composer's section and the
+  // conversation above it) are attached.
+  useEffect(() => {
+    const target = sectionRef.current?.closest('main') ?? sectionRef.current;
+    if (!target) return;
+    const hasFiles = (e: DragEvent) => Array.from(e.dataTransfer?.types ?? []).includes('Files');
+    const over = (e: DragEvent) => {
+      if (!hasFiles(e)) return;
+      e.preventDefault();
+      setDropping(true);
+    };
+    const leave = (e: DragEvent) => {
+      if (e.target === target || !target.contains(e.relatedTarget as Node | null)) setDropping(false);
+    };
+    const drop = (e: DragEvent) => {
+      if (!hasFiles(e)) return;
+      e.preventDefault();
+      setDropping(false);
+      void addFilesRef.current(Array.from(e.dataTransfer?.files ?? []));
+    };
+    target.addEventListener('dragover', over as EventListener);
+    target.addEventListener('dragleave', leave as EventListener);
+    target.addEventListener('drop', drop as EventListener);
+    return () => {
+      target.removeEventListener('dragover', over as EventListener);
+      target.removeEventListener('dragleave', leave as EventListener);
+      target.removeEventListener('drop', drop as EventListener);
+    };
+  }, []);
+
+  const onPaste = (e: ClipboardEvent<HTMLTextAreaElement>) => {
+    const pasted = Array.from(e.clipboardData?.files ?? []);
+    if (!pasted.length) return;
+    e.preventDefault();
+    void addFiles(pasted);
+  };
+
   const send = async () => {
     const t = text.trim();
-    if (!t || disabled || sending) return;
+    if ((!t && !files.length) || disabled || sending) return;
+    if (problems.length) {
+      setError(problems[0] ?? null);
+      return;
+    }
+    const sent = files;
     setSending(true);
     setError(null);
     setText('');
+    setFiles([]);
     const from = draftKey;
     if (from !== null) drafts.clear(from);
     try {
-      await onSend(t);
+      await (sent.length ? onSend(t, sent) : onSend(t));
     } catch (e) {
       // Not sent: the text comes back, in the chat it was written in (a
       // new chat's text follows it into the conversation just created).
       const now = keyRef.current;
       if (now === from || from === NEW_CHAT_DRAFT) {
         setText(t);
+        setFiles(sent);
         setError(e instanceof Error ? e.message : String(e));
       } else if (from !== null) {
         drafts.set(from, t);
@@ -128,7 +198,7 @@ export function Composer({
       : 'Message Juncture';
 
   return (
-    <section className="composer" aria-label="Message composer">
+    <section ref={sectionRef} className={`composer${dropping ? ' is-dropping' : ''}`} aria-label="Message composer">
       {!configured && (
         <div className="composer-setup" role="status">
           <div>
@@ -162,7 +232,33 @@ export function Composer({
           ))}
         </ul>
       )}
+      <AttachmentChips files={files} refused={refused} onRemove={(key) => {
+          setFiles((fs) => fs.filter((f) => f.key !== key));
+          setError(null);
+        }} />
       <div className={`composer-box${disabled ? ' is-disabled' : ''}`}>
+        <button
+          type="button"
+          className="composer-btn composer-attach"
+          onClick={() => pickRef.current?.click()}
+          disabled={disabled}
+          aria-label="Attach files"
+          title={`Attach files (or paste, or drop them on the chat). ${LIMITS_TEXT}`}
+        >
+          <IconPaperclip />
+        </button>
+        <input
+          ref={pickRef}
+          type="file"
+          multiple
+          hidden
+          aria-label="Choose files to attach"
+          onChange={(e) => {
+            const picked = Array.from(e.target.files ?? []);
+            e.target.value = '';
+            void addFiles(picked);
+          }}
+        />
         <label className="visually-hidden" htmlFor={`${hintId}-input`}>
           Message
         </label>
@@ -176,6 +272,7 @@ export function Composer({
           aria-describedby={hintId}
           onChange={(e) => setText(e.target.value)}
           onKeyDown={onKeyDown}
+          onPaste={onPaste}
         />
         {busy ? (
           <button
@@ -193,7 +290,7 @@ export function Composer({
             type="button"
             className="composer-btn send"
             onClick={() => void send()}
-            disabled={disabled || sending || !text.trim()}
+            disabled={disabled || sending || (!text.trim() && !files.length) || problems.length > 0}
             aria-label="Send (Enter)"
             title="Send (Enter)"
           >
@@ -206,6 +303,12 @@ export function Composer({
           <span className="composer-error" role="alert">
             {error}
           </span>
+        ) : problems.length ? (
+          <span className="composer-error" role="alert">
+            {problems.join(' ')}
+          </span>
+        ) : files.length ? (
+          LIMITS_TEXT
         ) : pendingNote ? (
           pendingNote
         ) : busy ? (

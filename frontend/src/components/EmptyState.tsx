@@ -61,7 +61,7 @@ export function EmptyState({ status, onOpenSettings }: EmptyStateProps) {
   if (!configured) {
     return (
       <div className="thread-empty is-setup" role="region" aria-label="Set up a model">
-        <h1>Connect a model to start</h1>
+        <h2>Connect a model to start</h2>
         <p className="thread-empty-problem">
           {status?.problem ||
             'Juncture needs an endpoint and a model: OpenAI or OpenRouter with an API key, or a local server such as Ollama or LM Studio.'}
@@ -77,7 +77,7 @@ export function EmptyState({ status, onOpenSettings }: EmptyStateProps) {
 
   return (
     <div className="thread-empty" role="region" aria-label="New chat">
-      <h1>How can I help?</h1>
+      <h2>How can I help?</h2>
       <p>Ask a question, or ask Juncture to work with files in your workspace. It asks before it changes anything.</p>
       <ul className="thread-suggestions" aria-label="Suggestions">
         {SUGGESTIONS.map((s) => (

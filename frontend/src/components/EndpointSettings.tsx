@@ -2,7 +2,8 @@ import { useId, useState, type ReactNode } from 'react';
 import type { Transport } from '../transport';
 import { toJunctureError } from '../transport';
 import type { Endpoint, ModelPrice } from '../transport/endpoints';
-import { isMasked } from '../transport/contract';
+import { isMasked, keyStoragePhrase } from '../transport/contract';
+import type { KeyStorage } from '../transport/contract.gen';
 import { endpointsChanged, useEndpoints } from '../hooks/useEndpoints';
 import { NOT_A_URL, isEndpointUrl } from '../lib/settingsForm';
 import { modelsAvailable } from '../lib/format';
@@ -112,7 +113,7 @@ interface TestResult {
  * environment's and detected ones are listed (only their prices can be set).
  * Every change is saved at once.
  */
-export function EndpointSettings({ transport, onChanged }: { transport: Transport; onChanged?: () => void }) {
+export function EndpointSettings({ transport, onChanged, keyStorage }: { transport: Transport; onChanged?: () => void; keyStorage?: KeyStorage }) {
   const id = useId();
   const { endpoints, error: loadError } = useEndpoints(transport);
   const [editing, setEditing] = useState<EndpointDraft | null>(null);
@@ -305,7 +306,9 @@ export function EndpointSettings({ transport, onChanged }: { transport: Transpor
               onChange={(e) => set('apiKey', e.target.value)}
             />
             <p className="set-help" id={`${id}-key-help`}>
-              {isMasked(editing.apiKey) ? 'Stored by Juncture; only the last characters are shown. Type a new key to replace it.' : 'Stored by Juncture; never shown again in full.'}
+              {isMasked(editing.apiKey)
+                ? `Stored ${keyStoragePhrase(keyStorage)}; only the last characters are shown. Type a new key to replace it.`
+                : `Stored ${keyStoragePhrase(keyStorage)}; never shown again in full.`}
             </p>
           </div>
           <div className="set-field">

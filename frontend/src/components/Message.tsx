@@ -4,6 +4,7 @@ import { describeEndpointError, stripMarker, formatTime } from '../lib/format';
 import { TransportContext } from '../transport';
 import { webCopyText } from '../transport/platform';
 import { MessageBody } from './MessageBody';
+import { AttachmentList } from './AttachmentList';
 import { ToolBlock } from './ToolBlock';
 import { BranchSwitcher } from './BranchSwitcher';
 import { MessageEditor } from './MessageEditor';
@@ -22,6 +23,8 @@ export interface MessageActions {
 
 /** What every row of the open thread shares: the branch actions and the prices (ChatView provides it). */
 export interface MessageThread {
+  /** The open thread (attached files are fetched from it). */
+  threadId?: string | undefined;
   /** A run is going on: editing, regenerating and switching versions wait (unset: the row's `idle` decides). */
   running?: boolean;
   /** Makes `text` a new version of the question `messageId` and answers it (EditMessage). */
@@ -134,7 +137,8 @@ function MessageRowImpl({ item, highlighted, idle, onContinue, onRegenerate, onO
     }
     return (
       <article className={cls} aria-label="You said" data-message-id={m.id}>
-        <div className="msg-user-bubble">{m.content}</div>
+        {m.attachments?.length ? <AttachmentList threadId={ctx.threadId} attachments={m.attachments} /> : null}
+        {m.content && <div className="msg-user-bubble">{m.content}</div>}
         <div className="msg-actions">
           {switcher}
           <span className="msg-time">{m.local ? 'Sending…' : formatTime(m.createdAt)}</span>
@@ -216,7 +220,8 @@ function MessageRowImpl({ item, highlighted, idle, onContinue, onRegenerate, onO
               Continue
             </button>
           )}
-          {!running && item.isTurnEnd && onRegenerate && !m.local && (
+          {/* Not on the answer whose turn still waits for a decision: that turn is not over. */}
+          {!running && item.isTurnEnd && (idle || !item.isLastAssistant) && onRegenerate && !m.local && (
             <button
               type="button"
               className={`btn small subtle${interrupted || m.status === 'error' ? '' : ' msg-action'}`}

@@ -11,12 +11,13 @@ import type {
   TestConnectionResult,
   Theme,
 } from '../transport/contract';
-import { isSettingsField } from '../transport/contract';
+import { isSettingsField, keyStoragePhrase } from '../transport/contract';
 import { notificationsSupported } from '../hooks/useAttention';
 import { useMcpServers, type McpCatalog } from '../hooks/useMcpServers';
 import { McpSettings } from './McpSettings';
 import { EndpointSettings } from './EndpointSettings';
 import { PresetSettings } from './PresetSettings';
+import { ImportConversations } from './ImportConversations';
 import { formatTime, modelsAvailable } from '../lib/format';
 import {
   DEMO_MODEL,
@@ -457,6 +458,7 @@ export function SettingsDialog({ open, transport, status, onClose, onSaved }: Se
           <div role="tabpanel" id={`${id}-panel-endpoints`} aria-labelledby={`${id}-tab-endpoints`}>
             <EndpointSettings
               transport={transport}
+              keyStorage={view?.keyStorage}
               onChanged={() => {
                 if (!dirty) setReloadNonce((n) => n + 1);
               }}
@@ -559,7 +561,7 @@ export function SettingsDialog({ open, transport, status, onClose, onSaved }: Se
                         onChange={(e) => set('apiKey', e.target.value)}
                       />
                     ),
-                    'Stored by Juncture; only the last characters are shown.',
+                    `Stored ${keyStoragePhrase(view?.keyStorage)}; only the last characters are shown.`,
                   )}
                   {field('model', 'Model', (fid, db) => (
                     <>
@@ -778,6 +780,8 @@ export function SettingsDialog({ open, transport, status, onClose, onSaved }: Se
                     )}
                   </div>
                 </section>
+
+                <ImportConversations transport={transport} />
 
                 <section aria-labelledby={`${id}-about`}>
                   <h3 id={`${id}-about`}>About</h3>

@@ -44,7 +44,7 @@ const modelButton = () => screen.getByRole('button', { name: /^Model:/ });
 describe('ThreadHeader', () => {
   it('shows the model the thread runs with, its endpoint, and the usage total', async () => {
     setup();
-    await waitFor(() => expect(modelButton().getAttribute('aria-label')).toBe('Model: fake-model on Environment. Change the model'));
+    await waitFor(() => expect(modelButton().getAttribute('aria-label')).toBe('Model: fake-model Environment. Change the model'));
     expect(screen.getByText('1,234 tokens · $0.01')).toBeTruthy();
     expect(modelButton().getAttribute('aria-expanded')).toBe('false');
   });
@@ -60,7 +60,7 @@ describe('ThreadHeader', () => {
     fireEvent.change(input, { target: { value: 'model-y' } });
     fireEvent.keyDown(input, { key: 'Enter' });
     await waitFor(() => expect(t.callsOf('SetThreadOptions')).toEqual([['th-1', { endpointId: 'ep-2', model: 'model-y' }]]));
-    await waitFor(() => expect(modelButton().getAttribute('aria-label')).toBe('Model: model-y on Second. Change the model'));
+    await waitFor(() => expect(modelButton().getAttribute('aria-label')).toBe('Model: model-y Second. Change the model'));
     expect(screen.queryByRole('combobox')).toBeNull();
     expect(onChanged).toHaveBeenCalled();
   });
@@ -68,7 +68,7 @@ describe('ThreadHeader', () => {
   it('says when the thread’s endpoint was deleted and it runs with the default', async () => {
     setup({ systemPrompt: '', endpointId: 'endpoint-gone', model: 'old-model' });
     await waitFor(() => expect(screen.getByRole('status').textContent).toBe('Endpoint deleted · using the default'));
-    expect(modelButton().getAttribute('aria-label')).toBe('Model: fake-model on Environment. Change the model');
+    expect(modelButton().getAttribute('aria-label')).toBe('Model: fake-model Environment. Change the model');
   });
 
   it('edits the instructions: shown, saved through SetThreadOptions, and says when they apply', async () => {

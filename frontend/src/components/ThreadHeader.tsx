@@ -130,7 +130,8 @@ export function ThreadHeader({ threadId, options, onThreadCreated, onChanged, us
           className="thead-btn thead-model"
           aria-haspopup="dialog"
           aria-expanded={open === 'model'}
-          aria-label={`Model: ${model}${endpointName ? ` on ${endpointName}` : ''}. Change the model`}
+          // The name holds the words shown (model, endpoint) in their order (WCAG 2.5.3).
+          aria-label={`Model: ${model}${endpointName ? ` ${endpointName}` : ''}. Change the model`}
           title={eff.endpoint ? `${eff.endpoint.name} · ${eff.endpoint.baseUrl}` : undefined}
           onClick={() => {
             if (open !== 'model') refresh(); // endpoints saved elsewhere (another window, the API) show too
@@ -138,6 +139,8 @@ export function ThreadHeader({ threadId, options, onThreadCreated, onChanged, us
           }}
         >
           <span className="thead-model-name mono">{model}</span>
+          {/* A space between the words, for the accessible-name check (not drawn in the flex row). */}
+          {endpointName && ' '}
           {endpointName && <span className="thead-endpoint">{endpointName}</span>}
           <span className="thead-caret" aria-hidden="true">
             ▾

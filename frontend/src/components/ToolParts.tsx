@@ -165,7 +165,8 @@ function LinkPart({ part }: { part: ToolPart }) {
   );
 }
 
-function ImageViewer({ src, alt, onClose }: { src: string; alt: string; onClose: () => void }) {
+/** A full-size image in a modal dialog (tool images, attached images). */
+export function ImageViewer({ src, alt, onClose }: { src: string; alt: string; onClose: () => void }) {
   const ref = useRef<HTMLDialogElement>(null);
   const id = useId();
   useEffect(() => {

@@ -110,3 +110,14 @@ export const IconSidebar = ({ open }: { open: boolean }) => (
     {open ? <path d="M6 9.5h.01M6 12h.01" /> : <path d="m13 10 2 2-2 2" />}
   </Svg>
 );
+export const IconPaperclip = () => (
+  <Svg>
+    <path d="m21 11-8.6 8.6a5 5 0 0 1-7.1-7.1l8.6-8.6a3.3 3.3 0 0 1 4.7 4.7l-8.6 8.6a1.7 1.7 0 0 1-2.4-2.4l7.9-7.9" />
+  </Svg>
+);
+export const IconFile = () => (
+  <Svg>
+    <path d="M14 3H7a2 2 0 0 0-2 2v14a2 2 0 0 0 2 2h10a2 2 0 0 0 2-2V8Z" />
+    <path d="M14 3v5h5" />
+  </Svg>
+);

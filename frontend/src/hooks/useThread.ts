@@ -1,3 +1,4 @@
+import { toInput, toShown, type PendingFile } from '../lib/attachments';
 import { useCallback, useEffect, useMemo, useReducer, useRef, useState } from 'react';
 import type { Transport } from '../transport';
 import { toJunctureError, type JunctureError } from '../transport';
@@ -15,7 +16,8 @@ export interface ThreadController {
   loadError: JunctureError | null;
   open: (id: string | null) => void;
   reload: () => void;
-  send: (text: string) => Promise<void>;
+  /** Sends the person's message, with files (optional; the composer checked them). */
+  send: (text: string, files?: readonly PendingFile[]) => Promise<void>;
   stop: () => Promise<void>;
   /** Continues the interrupted last answer in place. */
   continueAnswer: () => Promise<void>;
@@ -142,9 +144,9 @@ export function useThread(transport: Transport, onThreadCreated?: (t: Thread) =>
   }, [state.needsReload, load]);
 
   const send = useCallback(
-    async (raw: string) => {
+    async (raw: string, files?: readonly PendingFile[]) => {
       const text = raw.trim();
-      if (!text) return;
+      if (!text && !files?.length) return;
       let id = threadRef.current;
       if (!id) {
         const t = await transport.call('NewThread', '');
@@ -160,10 +162,10 @@ export function useThread(transport: Transport, onThreadCreated?: (t: Thread) =>
       let localId: string | null = null;
       if (!busy) {
         localId = `local-${++localSeq}`;
-        dispatch({ type: 'localUser', id: localId, text, createdAt: Date.now() });
+        dispatch({ type: 'localUser', id: localId, text, createdAt: Date.now(), attachments: files?.map(toShown) });
       }
       try {
-        const r = await transport.call('SendInput', id, text);
+        const r = files?.length ? await transport.call('SendInput', id, text, files.map(toInput)) : await transport.call('SendInput', id, text);
         if (r.queued && localId) dispatch({ type: 'dropLocal', id: localId });
       } catch (e) {
         if (localId) dispatch({ type: 'dropLocal', id: localId });

@@ -60,6 +60,7 @@ export function stateFromView(view: ThreadView, prev?: ThreadState): ThreadState
     if (m.branch && m.branch.count > 1) u.branch = m.branch;
     if (m.usage) u.usage = m.usage;
     if (m.model) u.model = m.model;
+    if (m.attachments?.length) u.attachments = m.attachments;
     // A checkpoint of the answer being streamed: its usage comes when it is stored whole.
     if (m.status === 'streaming') u.detailsPending = true;
     if (m.role === 'assistant' && m.status === 'complete' && m.content.endsWith(INTERRUPT_MARKER)) u.status = 'interrupted';
@@ -133,6 +134,7 @@ function sameMessage(a: UIMessage, b: UIMessage): boolean {
     a.toolCallId === b.toolCallId &&
     a.parentId === b.parentId &&
     a.model === b.model &&
+    sameAttachments(a.attachments, b.attachments) &&
     !a.local &&
     !a.placeholder &&
     !a.partial &&
@@ -360,4 +362,10 @@ function loadExact(prev: ThreadState, view: ThreadView, pending: readonly AguiEv
   if (local.length) s.messages = [...s.messages, ...local];
   keepUnchanged(prev, s);
   return pending.length ? reduceEvents(s, pending) : s;
+}
+
+/** The same files, by id, in the same order. */
+function sameAttachments(a: readonly { id: string }[] | undefined, b: readonly { id: string }[] | undefined): boolean {
+  if (!a?.length || !b?.length) return !a?.length && !b?.length;
+  return a.length === b.length && a.every((x, i) => x.id === b[i]?.id);
 }

@@ -30,14 +30,16 @@ export function adopt(d: Draft, index: number, newId: string): UIMessage {
   return m;
 }
 
-function dropOldestLocal(d: Draft): void {
+function dropOldestLocal(d: Draft): UIMessage | undefined {
   const i = d.s.messages.findIndex((m) => m.local);
+  const m = i >= 0 ? d.s.messages[i] : undefined;
   if (i >= 0) d.removeAt(i);
+  return m;
 }
 
 export function startText(d: Draft, id: string, role: string, ts: number): UIMessage {
   const r = asRole(role);
-  if (r === 'user') dropOldestLocal(d);
+  const local = r === 'user' ? dropOldestLocal(d) : undefined;
   const existing = d.msg(id);
   if (existing) {
     // Continue: the stopped answer grows in place; its mark goes away
@@ -54,7 +56,13 @@ export function startText(d: Draft, id: string, role: string, ts: number): UIMes
       return m;
     }
   }
-  return d.push(newMessage(id, r, ts, d.s.runId));
+  const m = d.push(newMessage(id, r, ts, d.s.runId));
+  if (local?.attachments?.length) {
+    // Its files, shown from the composer's copy until the store's ids come with the next load.
+    m.attachments = local.attachments;
+    m.detailsPending = true;
+  }
+  return m;
 }
 
 function reasoningMessage(d: Draft, id: string, ts: number): UIMessage {

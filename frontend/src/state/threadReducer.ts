@@ -35,6 +35,7 @@ export function threadReducer(state: ThreadState, action: ThreadAction): ThreadS
       m.content = action.text;
       m.status = 'complete';
       m.local = true;
+      if (action.attachments?.length) m.attachments = action.attachments;
       return { ...state, messages: [...state.messages, m] };
     }
     case 'dropLocal':

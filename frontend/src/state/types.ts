@@ -1,3 +1,4 @@
+import type { ShownAttachment } from '../lib/attachments';
 import type {
   AnswerResult,
   Interrupt,
@@ -64,6 +65,8 @@ export interface UIMessage {
   usage?: TokenUsage;
   /** The model that wrote this answer. */
   model?: string;
+  /** Files the person sent with this message (lib/attachments.ts). */
+  attachments?: ShownAttachment[];
   /**
    * Made from the live stream: what only the store knows (usage, branch)
    * comes with the next load, so a missing `usage` means "not known yet",
@@ -150,7 +153,7 @@ export type ThreadAction =
   | { type: 'load'; view: ThreadView; pending?: AguiEvent[]; keepError?: boolean }
   | { type: 'events'; events: AguiEvent[] }
   | { type: 'queue'; queued: string[] }
-  | { type: 'localUser'; id: string; text: string; createdAt: number }
+  | { type: 'localUser'; id: string; text: string; createdAt: number; attachments?: ShownAttachment[] | undefined }
   | { type: 'dropLocal'; id: string }
   /** An Answer call was accepted for these item ids. */
   | { type: 'answered'; ids: string[]; result: AnswerResult }

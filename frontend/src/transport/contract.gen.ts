@@ -85,10 +85,12 @@ export interface Methods {
   DeleteThread: { args: [string]; result: null };
   EditMessage: { args: [string, string, string]; result: SendResult };
   ExportThread: { args: [string, string]; result: Export };
+  GetAttachment: { args: [string, string]; result: AttachmentData };
   GetMCPConfig: { args: []; result: MCPConfigView };
   GetSettings: { args: []; result: SettingsView };
   GetThread: { args: [string]; result: ThreadView };
   ImportClaudeConfig: { args: [string]; result: ImportSummary };
+  ImportConversations: { args: [string, string]; result: ConversationImport };
   ImportThread: { args: [string]; result: Thread };
   Interrupt: { args: [string]; result: null };
   ListEndpoints: { args: []; result: Endpoint[] };
@@ -116,7 +118,7 @@ export interface Methods {
   SaveSettings: { args: [Settings]; result: SettingsView };
   SearchHistory: { args: [string, number]; result: SearchHit[] };
   SelectBranch: { args: [string, string]; result: ThreadView };
-  SendInput: { args: [string, string]; result: SendResult };
+  SendInput: { args: [string, string, AttachmentInput[]]; result: SendResult };
   SetMCPServerEnabled: { args: [string, boolean]; result: MCPConfigView };
   SetThreadOptions: { args: [string, ThreadOptionsInput]; result: ThreadOptions };
   Status: { args: []; result: Status };
@@ -144,6 +146,32 @@ export interface AnswerResult {
   continued: boolean;
   runId?: string;
   waiting: string[];
+}
+
+/** app.AttachmentData */
+export interface AttachmentData {
+  id: string;
+  name: string;
+  mimeType: string;
+  size: number;
+  pages?: number;
+  data: string;
+}
+
+/** app.AttachmentInput */
+export interface AttachmentInput {
+  name: string;
+  mimeType: string;
+  data: string;
+}
+
+/** history.AttachmentRef */
+export interface AttachmentRef {
+  id: string;
+  name: string;
+  mimeType: string;
+  size: number;
+  pages?: number;
 }
 
 /** history.Branch */
@@ -178,6 +206,15 @@ export interface ConnectionResult {
   ok: boolean;
   message: string;
   models: string[];
+}
+
+/** store.ConversationImport */
+export interface ConversationImport {
+  threads: number;
+  messages: number;
+  alreadyImported: number;
+  skippedMessages: number;
+  threadIds: string[];
 }
 
 /** app.Endpoint */
@@ -223,6 +260,13 @@ export interface ItemAnswer {
   payload?: JsonValue;
   metadata?: Record<string, unknown>;
   remember?: RememberScope;
+}
+
+/** app.KeyStorage */
+export interface KeyStorage {
+  kind: string;
+  detail: string;
+  path?: string;
 }
 
 /** app.MCPChanged */
@@ -271,6 +315,7 @@ export interface Message {
   branch?: Branch;
   usage?: Usage;
   model?: string;
+  attachments?: AttachmentRef[];
 }
 
 /** agent.MessageErrorEvent */
@@ -416,6 +461,7 @@ export interface Settings {
 export interface SettingsView {
   settings: Settings;
   sources: Record<string, string>;
+  keyStorage?: KeyStorage;
 }
 
 /** mcp.SkippedServer */
@@ -440,6 +486,7 @@ export interface Status {
   problem?: string;
   readOnly?: string;
   bench?: boolean;
+  modelAcceptsImages?: boolean;
 }
 
 /** agent.StoppedEvent */

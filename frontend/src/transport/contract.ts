@@ -267,7 +267,30 @@ export function parseMessage(u: unknown): Message {
   if (usage) m.usage = usage;
   const model = optStr(u, 'model');
   if (model) m.model = model;
+  const attachments = parseAttachmentRefs(u.attachments);
+  if (attachments.length) m.attachments = attachments;
   return m;
+}
+
+/** A message's attached files (references; the bytes come from GetAttachment). */
+export function parseAttachmentRefs(u: unknown): G.AttachmentRef[] {
+  if (!Array.isArray(u)) return [];
+  const out: G.AttachmentRef[] = [];
+  for (const a of u) {
+    if (!isObject(a) || !isString(a.id) || !isString(a.name)) continue;
+    const r: G.AttachmentRef = { id: a.id, name: a.name, mimeType: str(a, 'mimeType'), size: num(a, 'size') };
+    if (isNumber(a.pages) && a.pages > 0) r.pages = a.pages;
+    out.push(r);
+  }
+  return out;
+}
+
+/** GetAttachment's result. */
+export function parseAttachmentData(u: unknown): G.AttachmentData {
+  if (!isObject(u) || !isString(u.data)) throw bad('attachment');
+  const d: G.AttachmentData = { id: str(u, 'id'), name: str(u, 'name'), mimeType: str(u, 'mimeType'), size: num(u, 'size'), data: u.data };
+  if (isNumber(u.pages) && u.pages > 0) d.pages = u.pages;
+  return d;
 }
 
 /** A message's place among its siblings; null when it has none or the record is malformed. */
@@ -405,6 +428,7 @@ export function parseStatus(u: unknown): Status {
   const readOnly = optStr(u, 'readOnly');
   if (readOnly) s.readOnly = readOnly;
   if (u.bench === true) s.bench = true;
+  if (u.modelAcceptsImages === true) s.modelAcceptsImages = true;
   return s;
 }
 
@@ -453,7 +477,19 @@ export function parseSettingsView(u: unknown): SettingsView {
       }
     }
   }
-  return { settings: parseSettings(u.settings), sources };
+  const ks = obj(u, 'keyStorage');
+  const keyStorage = ks ? { kind: str(ks, 'kind'), detail: str(ks, 'detail'), path: str(ks, 'path') || undefined } : undefined;
+  return { settings: parseSettings(u.settings), sources, ...(keyStorage ? { keyStorage } : {}) };
+}
+
+/** Where keys are stored, as a phrase ("in the OS keychain (Secret Service)"). */
+export function keyStoragePhrase(ks: G.KeyStorage | undefined): string {
+  if (!ks || !ks.kind) return 'by Juncture';
+  if (ks.kind === 'file') {
+    const why = ks.detail.replace(/^file, because: /, '');
+    return `in a file only you can read (${ks.path ?? 'secrets.json'}) because ${why}`;
+  }
+  return `in the ${ks.detail}`;
 }
 
 export function parseSearchHits(u: unknown): SearchHit[] {

@@ -5,7 +5,7 @@
 // method is listed, each tuple fits Go's arguments and each parser returns
 // Go's result type.
 
-import type { Methods } from './contract.gen';
+import type { AttachmentInput, Methods } from './contract.gen';
 import {
   parseAnswerResult,
   parseExportResult,
@@ -17,6 +17,7 @@ import {
   parsePermissionRules,
   parseSearchHits,
   parseSendInputResult,
+  parseAttachmentData,
   parseSettingsView,
   parseStatus,
   parseTestConnection,
@@ -30,13 +31,16 @@ import {
   type Resolution,
   type Settings,
 } from './contract';
+import { parseConversationImport, type ConversationFormat } from './imports';
 import { parseEndpoint, parseEndpoints, parsePreset, parsePresets, parseStringList, parseThreadOptions, type Endpoint, type Preset, type ThreadOptionsInput } from './endpoints';
 
 export interface MethodArgs {
   Status: [];
   /** The one way the window answers: approvals, questions and client tool results (docs/contract.md). */
   Answer: [threadId: string, batch: AnswerBatch];
-  SendInput: [threadId: string, text: string];
+  /** Files (data in base64) are optional: the two-argument form sends text only. */
+  SendInput: [threadId: string, text: string, attachments?: AttachmentInput[]];
+  GetAttachment: [threadId: string, id: string];
   Interrupt: [threadId: string];
   /** Continues the interrupted last answer in place (no message of the person). */
   ContinueAnswer: [threadId: string];
@@ -57,6 +61,8 @@ export interface MethodArgs {
   DeleteThread: [threadId: string];
   DeleteAllHistory: [];
   ImportThread: [content: string];
+  /** A ChatGPT or Claude conversations.json; a malformed file fails with details {line, column}. */
+  ImportConversations: [format: ConversationFormat, content: string];
   SearchHistory: [query: string, limit: number];
   ExportThread: [threadId: string, format: 'markdown' | 'json'];
   SaveExport: [threadId: string, format: 'markdown' | 'json'];
@@ -102,6 +108,7 @@ export const resultParsers = {
   Status: parseStatus,
   Answer: parseAnswerResult,
   SendInput: parseSendInputResult,
+  GetAttachment: parseAttachmentData,
   Interrupt: parseNull,
   ContinueAnswer: parseNull,
   EditMessage: parseSendInputResult,
@@ -119,6 +126,7 @@ export const resultParsers = {
   DeleteThread: parseNull,
   DeleteAllHistory: parseNull,
   ImportThread: parseThread,
+  ImportConversations: parseConversationImport,
   SearchHistory: parseSearchHits,
   ExportThread: parseExportResult,
   SaveExport: parseSavedPath,
@@ -151,8 +159,8 @@ type Assert<T extends true> = T;
 type SameKeys<A, B> = [keyof A] extends [keyof B] ? ([keyof B] extends [keyof A] ? true : false) : false;
 /** Every Go method has an argument tuple, and no other method is listed. */
 export type MethodArgsCoverGo = Assert<SameKeys<MethodArgs, Methods>>;
-/** Each argument tuple fits the Go method's parameters. */
-export type MethodArgsFitGo = Assert<MethodArgs extends { [M in keyof Methods]: Methods[M]['args'] } ? true : false>;
+/** Each argument tuple fits the Go method's parameters (an optional trailing one is sent as absent: nil in Go). */
+export type MethodArgsFitGo = Assert<{ [M in keyof MethodArgs]: Required<MethodArgs[M]> } extends { [M in keyof Methods]: Methods[M]['args'] } ? true : false>;
 
 export type MethodName = keyof MethodArgs;
 export type Result<M extends MethodName> = ReturnType<(typeof resultParsers)[M]>;

@@ -165,6 +165,44 @@ export namespace app {
 	        this.waiting = source["waiting"];
 	    }
 	}
+	export class AttachmentData {
+	    id: string;
+	    name: string;
+	    mimeType: string;
+	    size: number;
+	    pages?: number;
+	    data: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new AttachmentData(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.name = source["name"];
+	        this.mimeType = source["mimeType"];
+	        this.size = source["size"];
+	        this.pages = source["pages"];
+	        this.data = source["data"];
+	    }
+	}
+	export class AttachmentInput {
+	    name: string;
+	    mimeType: string;
+	    data: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new AttachmentInput(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.mimeType = source["mimeType"];
+	        this.data = source["data"];
+	    }
+	}
 	
 	export class ConnectionResult {
 	    ok: boolean;
@@ -257,6 +295,22 @@ export namespace app {
 	    }
 	}
 	
+	export class KeyStorage {
+	    kind: string;
+	    detail: string;
+	    path?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new KeyStorage(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.kind = source["kind"];
+	        this.detail = source["detail"];
+	        this.path = source["path"];
+	    }
+	}
 	export class MCPConfigError {
 	    line: number;
 	    column: number;
@@ -413,6 +467,7 @@ export namespace app {
 	export class SettingsView {
 	    settings: Settings;
 	    sources: Record<string, string>;
+	    keyStorage?: KeyStorage;
 	
 	    static createFrom(source: any = {}) {
 	        return new SettingsView(source);
@@ -422,6 +477,7 @@ export namespace app {
 	        if ('string' === typeof source) source = JSON.parse(source);
 	        this.settings = this.convertValues(source["settings"], Settings);
 	        this.sources = source["sources"];
+	        this.keyStorage = this.convertValues(source["keyStorage"], KeyStorage);
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -451,6 +507,7 @@ export namespace app {
 	    problem?: string;
 	    readOnly?: string;
 	    bench?: boolean;
+	    modelAcceptsImages?: boolean;
 	
 	    static createFrom(source: any = {}) {
 	        return new Status(source);
@@ -466,6 +523,7 @@ export namespace app {
 	        this.problem = source["problem"];
 	        this.readOnly = source["readOnly"];
 	        this.bench = source["bench"];
+	        this.modelAcceptsImages = source["modelAcceptsImages"];
 	    }
 	}
 	export class ThreadListItem {
@@ -637,6 +695,26 @@ export namespace app {
 
 export namespace history {
 	
+	export class AttachmentRef {
+	    id: string;
+	    name: string;
+	    mimeType: string;
+	    size: number;
+	    pages?: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new AttachmentRef(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.name = source["name"];
+	        this.mimeType = source["mimeType"];
+	        this.size = source["size"];
+	        this.pages = source["pages"];
+	    }
+	}
 	export class Branch {
 	    index: number;
 	    count: number;
@@ -755,6 +833,7 @@ export namespace history {
 	    branch?: Branch;
 	    usage?: Usage;
 	    model?: string;
+	    attachments?: AttachmentRef[];
 	
 	    static createFrom(source: any = {}) {
 	        return new Message(source);
@@ -781,6 +860,7 @@ export namespace history {
 	        this.branch = this.convertValues(source["branch"], Branch);
 	        this.usage = this.convertValues(source["usage"], Usage);
 	        this.model = source["model"];
+	        this.attachments = this.convertValues(source["attachments"], AttachmentRef);
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -1073,6 +1153,26 @@ export namespace mcp {
 
 export namespace store {
 	
+	export class ConversationImport {
+	    threads: number;
+	    messages: number;
+	    alreadyImported: number;
+	    skippedMessages: number;
+	    threadIds: string[];
+	
+	    static createFrom(source: any = {}) {
+	        return new ConversationImport(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.threads = source["threads"];
+	        this.messages = source["messages"];
+	        this.alreadyImported = source["alreadyImported"];
+	        this.skippedMessages = source["skippedMessages"];
+	        this.threadIds = source["threadIds"];
+	    }
+	}
 	export class SnippetPart {
 	    text: string;
 	    match: boolean;

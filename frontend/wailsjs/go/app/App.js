@@ -42,6 +42,10 @@ export function ExportThread(arg1, arg2) {
   return window['go']['app']['App']['ExportThread'](arg1, arg2);
 }
 
+export function GetAttachment(arg1, arg2) {
+  return window['go']['app']['App']['GetAttachment'](arg1, arg2);
+}
+
 export function GetMCPConfig() {
   return window['go']['app']['App']['GetMCPConfig']();
 }
@@ -56,6 +60,10 @@ export function GetThread(arg1) {
 
 export function ImportClaudeConfig(arg1) {
   return window['go']['app']['App']['ImportClaudeConfig'](arg1);
+}
+
+export function ImportConversations(arg1, arg2) {
+  return window['go']['app']['App']['ImportConversations'](arg1, arg2);
 }
 
 export function ImportThread(arg1) {
@@ -166,8 +174,8 @@ export function SelectBranch(arg1, arg2) {
   return window['go']['app']['App']['SelectBranch'](arg1, arg2);
 }
 
-export function SendInput(arg1, arg2) {
-  return window['go']['app']['App']['SendInput'](arg1, arg2);
+export function SendInput(arg1, arg2, arg3) {
+  return window['go']['app']['App']['SendInput'](arg1, arg2, arg3);
 }
 
 export function SetMCPServerEnabled(arg1, arg2) {

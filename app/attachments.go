@@ -1,0 +1,111 @@
+package app
+
+import (
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/juncture-app/juncture/agent"
+)
+
+// AttachmentInput is a file sent with a message: data is base64.
+type AttachmentInput struct {
+	Name     string `json:"name"`
+	MimeType string `json:"mimeType"`
+	Data     string `json:"data"`
+}
+
+// AttachmentData is a stored file for the window: data is base64.
+type AttachmentData struct {
+	ID       string `json:"id"`
+	Name     string `json:"name"`
+	MimeType string `json:"mimeType"`
+	Size     int64  `json:"size"`
+	Pages    int    `json:"pages,omitempty"`
+	Data     string `json:"data"`
+}
+
+// decodeAttachments turns the window's files into the runtime's.
+func decodeAttachments(in []AttachmentInput) ([]agent.AttachmentInput, error) {
+	if len(in) == 0 {
+		return nil, nil
+	}
+	out := make([]agent.AttachmentInput, 0, len(in))
+	for i, f := range in {
+		data, err := base64.StdEncoding.DecodeString(f.Data)
+		if err != nil {
+			return nil, &Error{Code: CodeInvalidArgument, Message: fmt.Sprintf("%s: the file's data is not base64 (%v).", attachmentName(f.Name, i), err),
+				Details: map[string]string{"code": "attachment-refused", "name": f.Name}}
+		}
+		out = append(out, agent.AttachmentInput{Name: f.Name, MimeType: f.MimeType, Data: data})
+	}
+	return out, nil
+}
+
+func attachmentName(name string, i int) string {
+	if name == "" {
+		return fmt.Sprintf("file %d", i+1)
+	}
+	return name
+}
+
+// attachmentError maps a refused file to the error the composer shows.
+func attachmentError(err error) (*Error, bool) {
+	var ae *agent.AttachmentError
+	if !errors.As(err, &ae) {
+		return nil, false
+	}
+	code := "attachment-refused"
+	if ae.ImagesNotAccepted {
+		code = "images-not-accepted"
+	}
+	return &Error{Code: CodeInvalidArgument, Message: ae.Error(), Details: map[string]string{"code": code, "name": ae.Name}}, true
+}
+
+// GetAttachment returns a file a message of the thread carries, for the
+// window to show full size or save.
+func (a *App) GetAttachment(threadID, id string) (AttachmentData, error) {
+	ctx, cancel := a.ctx()
+	defer cancel()
+	blob, err := a.db.ThreadAttachment(ctx, threadID, id)
+	if err != nil {
+		return AttachmentData{}, asError(err)
+	}
+	return AttachmentData{ID: blob.Hash, Name: a.attachmentName(threadID, id), MimeType: blob.MimeType, Size: blob.Size, Pages: blob.Pages,
+		Data: base64.StdEncoding.EncodeToString(blob.Data)}, nil
+}
+
+// attachmentName is a name the thread gave the file ("" when unknown).
+func (a *App) attachmentName(threadID, id string) string {
+	ctx, cancel := a.ctx()
+	defer cancel()
+	msgs, err := a.db.Messages(ctx, threadID)
+	if err != nil {
+		return ""
+	}
+	for _, m := range msgs {
+		for _, r := range m.Attachments {
+			if r.ID == id {
+				return r.Name
+			}
+		}
+	}
+	return ""
+}
+
+// callSendInput is SendInput in the browser transport: the attachments
+// are an optional third argument (two-argument calls keep working).
+func callSendInput(f func(string, string, []AttachmentInput) (SendResult, error)) call {
+	return func(args []json.RawMessage) (any, error) {
+		if len(args) == 2 {
+			args = append(args, json.RawMessage("null"))
+		}
+		var threadID, text string
+		var files []AttachmentInput
+		if err := decode(args, &threadID, &text, &files); err != nil {
+			return nil, err
+		}
+		return f(threadID, text, files)
+	}
+}

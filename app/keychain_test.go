@@ -1,0 +1,521 @@
+package app
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io/fs"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/godbus/dbus/v5"
+	"github.com/zalando/go-keyring"
+
+	"github.com/juncture-app/juncture/agent/fakellm"
+	"github.com/juncture-app/juncture/agent/mcp"
+	"github.com/juncture-app/juncture/store"
+)
+
+// The app's tests keep keys in the fallback file under their own
+// XDG_CONFIG_HOME (TestMain): never in the person's keychain. The tests
+// named Keychain use a real OS keychain under their own service name
+// (`make test` runs them inside a D-Bus session with gnome-keyring).
+func init() { os.Setenv("JUNCTURE_KEY_STORAGE", "file") }
+
+// requireKeychain skips when there is no keychain here, unless
+// JUNCTURE_REQUIRE_KEYCHAIN=1 (then it fails).
+func requireKeychain(t *testing.T) {
+	t.Helper()
+	t.Setenv("JUNCTURE_KEY_STORAGE", "")
+	svc := keyringService
+	keyringService = "Juncture test"
+	t.Cleanup(func() {
+		_ = keyring.DeleteAll(keyringService)
+		keyringService = svc
+		closeSessionBus()
+	})
+	reason := keychainUnavailable()
+	if reason == "" {
+		if err := probeKeychain(keyringStore{service: keyringService}); err != nil {
+			reason = err.Error()
+		}
+	}
+	if reason == "" {
+		return
+	}
+	if os.Getenv("JUNCTURE_REQUIRE_KEYCHAIN") == "1" {
+		t.Fatalf("JUNCTURE_REQUIRE_KEYCHAIN=1 but there is no keychain: %s", reason)
+	}
+	t.Skipf("no OS keychain: %s", reason)
+}
+
+// closeSessionBus ends go-keyring's shared D-Bus connection (its
+// goroutines would outlive the test).
+func closeSessionBus() {
+	if runtime.GOOS != "linux" || os.Getenv("DBUS_SESSION_BUS_ADDRESS") == "" {
+		return
+	}
+	if c, err := dbus.SessionBus(); err == nil {
+		_ = c.Close()
+	}
+}
+
+// lockedBuffer is a log sink for several goroutines.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// storeOps runs the same table against any SecretStore.
+func storeOps(t *testing.T, s SecretStore) {
+	t.Helper()
+	acct := "test/" + time.Now().Format("150405.000000")
+	steps := []struct {
+		name string
+		op   func() error
+		want string // Get after the step; "-" = absent
+	}{
+		{"absent", func() error { return nil }, "-"},
+		{"set", func() error { return s.Set(acct, "sk-first-1234") }, "sk-first-1234"},
+		{"overwrite", func() error { return s.Set(acct, "sk-second-5678") }, "sk-second-5678"},
+		{"unicode", func() error { return s.Set(acct, "ключ-🔑-\"q\"") }, "ключ-🔑-\"q\""},
+		{"delete", func() error { return s.Delete(acct) }, "-"},
+		{"delete again", func() error { return s.Delete(acct) }, "-"},
+	}
+	for _, st := range steps {
+		if err := st.op(); err != nil {
+			t.Fatalf("%s: %v", st.name, err)
+		}
+		got, err := s.Get(acct)
+		switch {
+		case st.want == "-" && !errors.Is(err, errNoSecret):
+			t.Fatalf("%s: Get = %q, %v; want errNoSecret", st.name, got, err)
+		case st.want != "-" && (err != nil || got != st.want):
+			t.Fatalf("%s: Get = %q, %v; want %q", st.name, got, err, st.want)
+		}
+	}
+}
+
+// TestKeychainSecretService uses the real OS keychain: the store itself,
+// then an app that keeps its keys there across a restart.
+func TestKeychainSecretService(t *testing.T) {
+	requireKeychain(t)
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	st, ks, err := chooseSecretStore(keyringService)
+	if err != nil || ks.Kind != "keychain" || ks.Detail != "OS keychain ("+keychainName()+")" {
+		t.Fatalf("chooseSecretStore = %+v, %v", ks, err)
+	}
+	storeOps(t, st)
+
+	f := newFixture(t, map[string]string{})
+	const key = "sk-keychain-test-0123456789"
+	f.saveKeyed(key)
+	if v := f.svc.App().GetSettings(); v.KeyStorage.Kind != "keychain" || v.Settings.APIKey != maskKey(key) {
+		t.Fatalf("settings %+v", v)
+	}
+	f.stop()
+	f.start(map[string]string{})
+	f.checkKeyUsed(key)
+	f.stop()
+	if p, _ := secretsFilePath(); fileExists(p) {
+		t.Fatalf("the fallback file %s was written while the keychain works", p)
+	}
+	assertNowhere(t, f.dir, "", key)
+}
+
+// saveKeyed saves the fake model as the default endpoint, with key.
+func (f *fixture) saveKeyed(key string) {
+	f.t.Helper()
+	if _, err := f.svc.App().SaveSettings(Settings{BaseURL: f.fake.URL, APIKey: key, Model: "fake-model", LoopGuard: 25, Theme: "system"}); err != nil {
+		f.t.Fatal(err)
+	}
+}
+
+// checkKeyUsed sends a message and checks the model request carried key.
+func (f *fixture) checkKeyUsed(key string) {
+	f.t.Helper()
+	answerAll(f.fake, "ok")
+	text := "hello " + time.Now().Format("150405.000000")
+	r, err := f.svc.App().SendInput("", text, nil)
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	f.waitIdle(r.ThreadID)
+	reqs := userRequests(f.fake, text)
+	if len(reqs) == 0 || reqs[0].Header.Get("Authorization") != "Bearer "+key {
+		f.t.Fatalf("model request without the key: %s", describe(reqs))
+	}
+}
+
+func fileExists(p string) bool { _, err := os.Stat(p); return err == nil }
+
+// assertNowhere fails if any file under dir (but skip) holds a secret.
+func assertNowhere(t *testing.T, dir, skip string, secrets ...string) {
+	t.Helper()
+	n := 0
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || p == skip {
+			return err
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		n++
+		for _, s := range secrets {
+			if bytes.Contains(b, []byte(s)) {
+				t.Errorf("%s holds the key %q", p, s)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n == 0 && skip == "" {
+		t.Fatalf("no file under %s", dir)
+	}
+}
+
+// TestKeyStorageFallsBackToAFile: without a keychain keys go to
+// secrets.json (0600 in a 0700 folder), which outlives a restart.
+func TestKeyStorageFallsBackToAFile(t *testing.T) {
+	cases := []struct {
+		name, force, bus, reason string
+	}{
+		{"forced", "file", "", "JUNCTURE_KEY_STORAGE=file"},
+		{"no session bus", "", "", "no D-Bus session bus"},
+		{"bus does not answer", "", "unix:path=/nonexistent/juncture-test-bus", "did not work"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			if runtime.GOOS != "linux" && tc.force == "" {
+				t.Skip("the D-Bus cases are Linux's")
+			}
+			cfgDir := t.TempDir()
+			t.Setenv("XDG_CONFIG_HOME", cfgDir)
+			t.Setenv("XDG_RUNTIME_DIR", t.TempDir())
+			t.Setenv("JUNCTURE_KEY_STORAGE", tc.force)
+			t.Setenv("DBUS_SESSION_BUS_ADDRESS", tc.bus)
+			if tc.force == "" && tc.bus == "" && fileExists("/run/user/"+strconv.Itoa(os.Getuid())+"/bus") {
+				t.Skip("this machine has a session bus at /run/user")
+			}
+			st, ks, err := chooseSecretStore("Juncture test")
+			if err != nil || ks.Kind != "file" || !strings.HasPrefix(ks.Detail, "file, because: ") || !strings.Contains(ks.Detail, tc.reason) {
+				t.Fatalf("chooseSecretStore = %+v, %v", ks, err)
+			}
+			want := filepath.Join(cfgDir, "juncture", "secrets.json")
+			if ks.Path != want {
+				t.Fatalf("path %s, want %s", ks.Path, want)
+			}
+			storeOps(t, st)
+			if err := st.Set("a", "sk-file-secret-42"); err != nil {
+				t.Fatal(err)
+			}
+			if runtime.GOOS != "windows" {
+				if fi, err := os.Stat(want); err != nil || fi.Mode().Perm() != 0o600 {
+					t.Fatalf("secrets.json: %v, %v", fi.Mode(), err)
+				}
+				if fi, err := os.Stat(filepath.Dir(want)); err != nil || fi.Mode().Perm() != 0o700 {
+					t.Fatalf("its folder: %v, %v", fi.Mode(), err)
+				}
+			}
+			// A new store (a restart) reads what the last one wrote.
+			if got, err := newFileStore(want).Get("a"); err != nil || got != "sk-file-secret-42" {
+				t.Fatalf("after restart: %q, %v", got, err)
+			}
+		})
+	}
+
+	t.Run("app", func(t *testing.T) {
+		cfgDir := t.TempDir()
+		t.Setenv("XDG_CONFIG_HOME", cfgDir)
+		f := newFixture(t, map[string]string{})
+		const key = "sk-fallback-app-key-987654"
+		f.saveKeyed(key)
+		v := f.svc.App().GetSettings()
+		if v.KeyStorage.Kind != "file" || !strings.Contains(v.KeyStorage.Path, cfgDir) {
+			t.Fatalf("key storage %+v", v.KeyStorage)
+		}
+		f.stop()
+		f.start(map[string]string{})
+		f.checkKeyUsed(key)
+		f.stop()
+		secrets := filepath.Join(cfgDir, "juncture", "secrets.json")
+		if b, err := os.ReadFile(secrets); err != nil || !bytes.Contains(b, []byte(key)) {
+			t.Fatalf("secrets.json lacks the key: %v", err)
+		}
+		assertNowhere(t, f.dir, "", key)
+	})
+}
+
+// TestKeysMoveOutOfAnOldDatabase: a database whose settings hold keys (and
+// backups that hold them too) keeps none after Start, in any file the app
+// wrote, its exports, its log or its errors; the model still gets them.
+func TestKeysMoveOutOfAnOldDatabase(t *testing.T) {
+	cfgDir := t.TempDir()
+	t.Setenv("XDG_CONFIG_HOME", cfgDir)
+	dir := t.TempDir()
+	path := DatabasePath(dir)
+	main, second := fakellm.Start(t), fakellm.Start(t)
+	answerAll(main, "from main")
+	answerAll(second, "from second")
+	const (
+		k1 = "sk-general-key-AAAA1111"
+		k2 = "sk-endpoint-key-BBBB2222"
+		k3 = "ghp_token-CCCC3333"
+		k4 = "sk-later-key-DDDD4444"
+	)
+	// A v4 database (store/testdata) with keys in its settings.
+	b, err := os.ReadFile("../store/testdata/v4.db")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	db, err := openFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k, v := range map[string]string{
+		"baseUrl": main.URL, "apiKey": k1, "model": "fake-model", "githubToken": k3,
+		"endpoints": `[{"id":"endpoint-second","name":"Second","baseUrl":"` + second.URL + `","apiKey":"` + k2 + `","models":["m2"],"prices":{},"source":"saved","extra":"kept"}]`,
+	} {
+		if _, err := db.Exec("INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value", k, v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	db.Close()
+	// An earlier migration's backup (a copy) and one that is not a database.
+	copyTo(t, path, path+".pre-v2.bak")
+	if err := os.WriteFile(path+".pre-v3.bak", []byte("not a database "+k1), 0o600); err != nil {
+		t.Fatal(err)
+	}
+
+	var logs lockedBuffer
+	start := func() *Service {
+		svc, err := Start(context.Background(), Config{DataDir: dir, Mode: "browser", MCPConfigPath: filepath.Join(dir, "mcp.json"),
+			Getenv: func(k string) string { return map[string]string{"JUNCTURE_WORKSPACE": t.TempDir()}[k] },
+			Logger: slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return svc
+	}
+	stop := func(svc *Service) {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		if err := svc.Shutdown(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	svc := start()
+	a := svc.App()
+	var shown []string // everything returned to the window
+	v := a.GetSettings()
+	if v.Settings.APIKey != maskKey(k1) || v.KeyStorage.Kind != "file" {
+		t.Fatalf("settings %+v", v)
+	}
+	eps, err := a.ListEndpoints()
+	if err != nil {
+		t.Fatal(err)
+	}
+	sec, ok := endpointWithID(eps, "endpoint-second")
+	if !ok || sec.APIKey != maskKey(k2) {
+		t.Fatalf("endpoints %+v", eps)
+	}
+	// The model calls carry the keys.
+	wait := func(id string) {
+		waitFor(t, func() bool { running, _ := svc.Runtime().Running(id); return !running })
+		time.Sleep(50 * time.Millisecond)
+	}
+	r1, err := a.SendInput("", "first chat", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wait(r1.ThreadID)
+	th, err := a.NewThread("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.SetThreadOptions(th.ID, ThreadOptionsInput{EndpointID: ptr("endpoint-second"), Model: ptr("m2")}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.SendInput(th.ID, "second chat", nil); err != nil {
+		t.Fatal(err)
+	}
+	wait(th.ID)
+	for _, c := range []struct {
+		s    *fakellm.Server
+		text string
+		key  string
+	}{{main, "first chat", k1}, {second, "second chat", k2}} {
+		reqs := userRequests(c.s, c.text)
+		if len(reqs) == 0 || reqs[0].Header.Get("Authorization") != "Bearer "+c.key {
+			t.Fatalf("%s: %s", c.text, describe(reqs))
+		}
+	}
+	// A key saved now, and errors that concern keyed endpoints.
+	bad, err := a.SaveEndpoint(Endpoint{Name: "Down", BaseURL: "http://127.0.0.1:1/v1", APIKey: k4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.ListModels(bad.ID); err == nil {
+		t.Fatal("ListModels of a closed port worked")
+	} else {
+		shown = append(shown, err.Error())
+	}
+	shown = append(shown, a.TestConnection(Settings{BaseURL: "http://127.0.0.1:1/v1", APIKey: k4}).Message)
+	if _, err := a.SaveSettings(Settings{BaseURL: "nope", APIKey: k4, LoopGuard: 25, Theme: "system"}); err == nil {
+		t.Fatal("an invalid base URL saved")
+	} else {
+		shown = append(shown, err.Error())
+	}
+	for _, id := range []string{r1.ThreadID, th.ID} {
+		for _, format := range []string{"json", "markdown"} {
+			ex, err := a.ExportThread(id, format)
+			if err != nil {
+				t.Fatal(err)
+			}
+			shown = append(shown, ex.Content)
+		}
+	}
+	eps, _ = a.ListEndpoints()
+	for _, e := range eps {
+		shown = append(shown, e.APIKey)
+	}
+	stop(svc)
+
+	// A restart reads the keys back from the secret store, also when one
+	// row holds a key in clear again (the others, moved, stay where they are).
+	db, err = openFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Exec("UPDATE settings SET value = ? WHERE key = 'githubToken'", k3); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	svc = start()
+	if got := svc.App().GetSettings().Settings.APIKey; got != maskKey(k1) {
+		t.Fatalf("after restart: %q", got)
+	}
+	if e, ok, err := svc.App().endpointByID(context.Background(), bad.ID); err != nil || !ok || e.APIKey != k4 {
+		t.Fatalf("the later key after restart: %v %v", ok, err)
+	}
+	stop(svc)
+
+	// Backups: the one Open made (v4 → v5) and the older copy are kept
+	// without keys; the unreadable one is gone.
+	for _, p := range []string{store.BackupPath(path, 5), path + ".pre-v2.bak"} {
+		if !fileExists(p) {
+			t.Fatalf("backup %s is gone", p)
+		}
+		bdb, err := openFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := readSettings(context.Background(), bdb)
+		bdb.Close()
+		if err != nil || m["model"] != "fake-model" || m["apiKey"] != "" || !strings.Contains(m["endpoints"], `"extra":"kept"`) || !strings.Contains(m["endpoints"], `"apiKeyRef"`) {
+			t.Fatalf("backup %s settings %v (%v)", p, m, err)
+		}
+	}
+	if fileExists(path + ".pre-v3.bak") {
+		t.Fatal("the backup that is not a database is still there")
+	}
+	all := []string{k1, k2, k3, k4}
+	assertNowhere(t, dir, "", all...)
+	assertNowhere(t, cfgDir, filepath.Join(cfgDir, "juncture", "secrets.json"), all...)
+	for _, s := range append(shown, logs.String()) {
+		for _, k := range all {
+			if strings.Contains(s, k) {
+				t.Errorf("the key %q shows in %q", k, s)
+			}
+		}
+	}
+	if !strings.Contains(logs.String(), "keys moved out of the database") {
+		t.Errorf("the move is not logged: %s", logs.String())
+	}
+}
+
+func copyTo(t *testing.T, from, to string) {
+	t.Helper()
+	b, err := os.ReadFile(from)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(to, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// MCP header and env secrets move from mcp.json to the key storage (at
+// start and on import); the file keeps references, the servers get values.
+func TestMCPSecretsMoveToTheKeyStorage(t *testing.T) {
+	cfgDir := t.TempDir()
+	t.Setenv("XDG_CONFIG_HOME", cfgDir)
+	const (
+		header = "Bearer sk-mcp-header-AAAA1111"
+		token  = "ghp_import-token-BBBB2222"
+	)
+	f := newMCPFixture(t, `{"mcpServers":{"remote":{"url":"http://127.0.0.1:1/mcp","headers":{"Authorization":"`+header+`"}}}}`)
+	mcpPath := filepath.Join(f.dir, "mcp.json")
+	resolved := func() map[string]mcp.ServerConfig {
+		s := f.svc.app.mcpCfg
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		return s.cfg.Servers
+	}
+	onDisk := func() string { b, _ := os.ReadFile(mcpPath); return string(b) }
+	if got := resolved()["remote"].Headers["Authorization"]; got != header {
+		t.Fatalf("the running configuration has %q", got)
+	}
+	if d := onDisk(); strings.Contains(d, header) || !strings.Contains(d, mcp.SecretRef(mcp.SecretAccount("remote", "header", "Authorization"))) {
+		t.Fatalf("mcp.json after start: %s", d)
+	}
+	var sum mcp.ImportSummary
+	if e := f.call(&sum, "ImportClaudeConfig", `{"mcpServers":{"gh":{"command":"/nonexistent/juncture-test-server","env":{"GITHUB_TOKEN":"`+token+`","LOG":"1"}}}}`); e != nil {
+		t.Fatal(e)
+	}
+	if d := onDisk(); strings.Contains(d, token) || !strings.Contains(d, `"LOG": "1"`) {
+		t.Fatalf("mcp.json after import: %s", d)
+	}
+	var view MCPConfigView
+	if e := f.call(&view, "GetMCPConfig"); e != nil {
+		t.Fatal(e)
+	}
+	if strings.Contains(view.Text, "AAAA1111") || strings.Contains(view.Text, token) || !strings.Contains(view.Text, mcp.Mask) {
+		t.Fatalf("the window sees %s", view.Text)
+	}
+	f.stop()
+	f.start(f.env)
+	if got := resolved()["gh"].Env["GITHUB_TOKEN"]; got != token {
+		t.Fatalf("after restart the token is %q", got)
+	}
+	f.stop()
+	assertNowhere(t, f.dir, "", header, token)
+	if b, _ := os.ReadFile(filepath.Join(cfgDir, "juncture", "secrets.json")); !bytes.Contains(b, []byte(token)) {
+		t.Fatal("secrets.json lacks the token")
+	}
+}
