@@ -152,8 +152,18 @@ export async function latestThread(app) {
 }
 
 // chatText is the visible text of the open conversation.
+/** The conversation's messages (not the screen reader's announcer, which repeats an answer's start). */
+export function conversation(page) {
+  return page.getByRole('log', { name: 'Conversation' });
+}
+
 export function chatText(page) {
-  return page.evaluate(() => document.querySelector('main')?.innerText ?? '');
+  // What the eyes read: the screen reader's announcer is visually hidden.
+  return page.evaluate(() => {
+    const main = document.querySelector('main');
+    if (!main) return '';
+    return [...main.children].filter((c) => !c.classList.contains('visually-hidden')).map((c) => c.innerText).join('\n');
+  });
 }
 
 // openThread clicks a conversation in the sidebar by (part of) its title.

@@ -3,7 +3,7 @@
 // or data: link, no frame, and clicking the links does no harm.
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { buildBinaries, launch, send, latestThread } from './harness.mjs';
+import { buildBinaries, conversation, launch, send, latestThread } from './harness.mjs';
 
 before(() => buildBinaries());
 
@@ -14,7 +14,7 @@ test('hostile Markdown renders inert', async () => {
     const dialogs = [];
     page.on('dialog', (d) => { dialogs.push(d.message()); void d.dismiss(); });
     await send(page, 'show hostile markdown');
-    await page.getByText('End of the hostile sample.').waitFor({ timeout: 15000 });
+    await conversation(page).getByText('End of the hostile sample.').waitFor({ timeout: 15000 });
     const tid = await latestThread(app);
     await app.waitThread(tid, (v) => !v.running);
     // The stored answer really carries the payloads (the demo trigger works).

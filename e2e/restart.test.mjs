@@ -5,7 +5,7 @@ import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { buildBinaries, launch, send, latestThread, openThread } from './harness.mjs';
+import { buildBinaries, conversation, launch, send, latestThread, openThread } from './harness.mjs';
 
 before(() => buildBinaries());
 
@@ -31,7 +31,7 @@ test('a pending approval survives a restart and Allow still works', async () => 
     const stored = done.messages.at(-1).content;
     assert.match(stored, /^The `write_file` tool returned:/);
     // The answer streamed live must be the whole stored answer, not a tail of it.
-    await page.getByText(/Anything else you want me to do with it\?/).waitFor({ timeout: 10000 });
+    await conversation(page).getByText(/Anything else you want me to do with it\?/).waitFor({ timeout: 10000 });
     const live = await page.getByRole('article', { name: 'Juncture said' }).last().innerText();
     assert.match(live, /^The write_file tool returned:/, `the live answer lost its start after the restart: ${JSON.stringify(live)}`);
     assert.ok(existsSync(join(app.workspace, 'notes.txt')), 'Allow after the restart wrote nothing');

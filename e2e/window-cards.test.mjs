@@ -273,7 +273,11 @@ test('a batch of two: one column without an inner scroll box, an honest count, f
     await question.getByRole('button', { name: 'Submit answer' }).click();
     await panel.waitFor({ state: 'detached', timeout: 15000 });
     assert.equal((await focused(page)).label, 'Message');
-    assert.ok(existsSync(join(app.workspace, 'batch.txt')));
+    // The cards close when the batch is accepted; the approved write runs
+    // in the continuation right after.
+    const written = join(app.workspace, 'batch.txt');
+    for (let i = 0; i < 100 && !existsSync(written); i++) await page.waitForTimeout(100);
+    assert.ok(existsSync(written), 'the approved write_file did not run');
   } finally {
     await page.setViewportSize({ width: 1280, height: 800 });
   }

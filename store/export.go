@@ -251,16 +251,23 @@ func (db *DB) ImportJSON(ctx context.Context, data []byte) (history.Thread, erro
 // parseImport checked) in their tree, and makes leaf the active leaf (the
 // last message when the document names none).
 func importTree(ctx context.Context, tx *sql.Tx, threadID string, msgs []history.Message, leaf string) error {
-	for _, m := range msgs {
-		if m.ParentID == "" {
-			// Another first message: it follows no one.
+	// Messages go in by runs that name their parents (one prepared
+	// statement per run); a first message starts a new run after the leaf
+	// is cleared, so it follows no one.
+	for start := 0; start < len(msgs); {
+		end := start + 1
+		for end < len(msgs) && msgs[end].ParentID != "" {
+			end++
+		}
+		if msgs[start].ParentID == "" {
 			if _, err := advanceLeaf(ctx, tx, threadID, ""); err != nil {
 				return err
 			}
 		}
-		if err := putMessages(ctx, tx, []history.Message{m}, 0, false); err != nil {
+		if err := putMessages(ctx, tx, msgs[start:end], 0, false); err != nil {
 			return err
 		}
+		start = end
 	}
 	if leaf == "" && len(msgs) > 0 {
 		leaf = msgs[len(msgs)-1].ID

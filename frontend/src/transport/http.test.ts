@@ -291,7 +291,8 @@ describe('WailsTransport', () => {
     window.go = { app: { App: { SendInput } } };
     const t = new WailsTransport();
     await expect(t.call('SendInput', 'th', 'hi')).resolves.toEqual({ threadId: 'th', queued: false });
-    expect(SendInput).toHaveBeenCalledWith('th', 'hi');
+    // Wails needs every argument the Go method declares: the optional files go as null.
+    expect(SendInput).toHaveBeenCalledWith('th', 'hi', null);
   });
 
   it('normalises a rejected string carrying the JSON error', async () => {

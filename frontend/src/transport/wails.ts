@@ -1,6 +1,6 @@
 import type { Transport } from './types';
 import type { MethodArgs, MethodName, Result } from './methods';
-import { parseResult } from './methods';
+import { goArity, parseResult } from './methods';
 import { EventHub, isServerEventName, parseEventData, type EventName, type Handler, type ServerEventName } from './events';
 import { JunctureError, toJunctureError } from './errors';
 import { isSafeExternalUrl } from './platform';
@@ -22,9 +22,11 @@ export class WailsTransport implements Transport {
     if (typeof fn !== 'function') {
       throw new JunctureError('not-implemented', `${method} is not available in this build of Juncture.`);
     }
+    const want = goArity[method] ?? 0;
+    const all: unknown[] = args.length < want ? [...args, ...Array<null>(want - args.length).fill(null)] : args;
     let raw: unknown;
     try {
-      raw = await fn(...args);
+      raw = await fn(...all);
     } catch (e) {
       throw toJunctureError(e);
     }
