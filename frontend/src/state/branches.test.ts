@@ -194,6 +194,23 @@ describe('branches and usage in the reducer', () => {
     expect(events(s, [{ type: 'RUN_FINISHED', threadId: 'th-1', runId: 'r6', outcome: { type: 'success', pendingToolCallIds: [] } }]).needsRefresh).toBe(false);
   });
 
+  it('the refresh after a turn keeps which remembered rule let a call run (said live, not in the view)', () => {
+    const call = { id: 'c1', name: 'write_file', arguments: '{"path":"notes.txt"}' };
+    const v = view([msg('q', 'user', 'write a note'), msg('a', 'assistant', 'Saving.', { toolCalls: [call] }),
+      msg('r', 'tool', 'Created notes.txt', { toolCallId: 'c1', toolName: 'write_file' })], { toolStates: { c1: 'done' }, eventSeq: 10 });
+    const rule = { id: 'rule-1', tool: 'write_file', scope: 'thread', pattern: 'th-1', createdAt: 1 };
+    const live = events(load(emptyThreadState('th-1'), v), [
+      { type: 'CUSTOM', name: 'juncture.tool_state', value: { toolCallId: 'c1', state: 'running', allowedBy: rule } },
+      { type: 'CUSTOM', name: 'juncture.tool_state', value: { toolCallId: 'c1', state: 'done' } },
+    ]);
+    expect(live.toolCalls['c1']?.allowedBy?.id).toBe('rule-1');
+    const refreshed = load(live, { ...v, eventSeq: 12 });
+    expect(refreshed.toolCalls['c1']?.allowedBy?.id).toBe('rule-1');
+    expect(refreshed.toolCalls['c1']?.state).toBe('done');
+    // Another thread's view carries nothing over.
+    expect(load(emptyThreadState('th-1'), v).toolCalls['c1']?.allowedBy).toBeUndefined();
+  });
+
   it('a reload keeps the objects of messages that did not change (their rows are not rendered again)', () => {
     const s = load(emptyThreadState('th-1'), first);
     const switched = load(

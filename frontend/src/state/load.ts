@@ -175,8 +175,12 @@ function keepUnchanged(prev: ThreadState, s: ThreadState): void {
     if (!p || p.id !== m.id) p = (byId ??= new Map(prev.messages.map((x) => [x.id, x]))).get(m.id);
     return p && sameMessage(p, m) ? p : m;
   });
-  for (const [id, t] of Object.entries(s.toolCalls)) {
+  for (const [id, loaded] of Object.entries(s.toolCalls)) {
     const p = prev.toolCalls[id];
+    let t = loaded;
+    // Which remembered rule let a call run is said live (juncture.tool_state)
+    // and not part of the view: a refresh of the same thread keeps it.
+    if (p?.allowedBy && !t.allowedBy) s.toolCalls[id] = t = { ...t, allowedBy: p.allowedBy };
     if (p && p !== t && sameRecord(p, t)) s.toolCalls[id] = p;
   }
 }
