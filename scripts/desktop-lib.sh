@@ -33,7 +33,16 @@ desktop_cleanup() {
 open_window() {
   "$bin" >"$1" 2>&1 &
   app=$!
-  win=$(timeout 30 xdotool search --sync --onlyvisible --name '^Juncture$' | head -1)
+  # Polled rather than `search --sync`: a window that appears and goes away
+  # while xdotool walks the tree (WebKit's helpers do) is an X error
+  # (BadWindow) that ends that search; the next one does not see it.
+  win=""
+  for _ in $(seq 1 60); do
+    win=$(xdotool search --onlyvisible --name '^Juncture$' 2>/dev/null | head -1) || true
+    [ -n "$win" ] && break
+    sleep 0.5
+  done
+  [ -n "$win" ] || { echo "no Juncture window appeared in 30 s"; exit 1; }
   echo "window $win"
   for _ in $(seq 1 40); do grep -q "desktop window ready" "$1" && break; sleep 0.25; done
   sleep 2
