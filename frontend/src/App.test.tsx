@@ -105,21 +105,17 @@ describe('App', () => {
     const view = bigThreadView('big', 2000);
     const { t, container } = setup({ big: view });
     const item = await screen.findByRole('button', { name: 'Big thread' });
-    const start = performance.now();
     await act(async () => {
       fireEvent.click(item);
     });
     await screen.findByText(/Question number 1998/);
-    const ms = performance.now() - start;
+    // Only a window of rows is mounted: what keeps opening it quick. How
+    // quick is measured by the bench (src/bench/render.bench.tsx, `make
+    // bench`), not here: a time bound in a unit test fails on a loaded machine.
     const rows = container.querySelectorAll('.vlist-row');
     expect(rows.length).toBeGreaterThan(0);
     expect(rows.length).toBeLessThan(60);
     expect(t.callsOf('GetThread')).toEqual([['big']]);
-    // Rendering every row would take many seconds in jsdom; the bound is
-    // generous for a loaded 2-core CI machine. The bench and the Chromium
-    // check report the real figure (≈85 ms jsdom render, ≈220 ms in Chromium
-    // including the HTTP round trip).
-    expect(ms).toBeLessThan(5000);
   });
 
   it('streams an answer into the open thread, then shows it complete (with its usage, read from the store)', async () => {
