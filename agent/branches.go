@@ -65,6 +65,9 @@ var (
 type BranchStore interface {
 	// AllMessages returns every message of the thread on every branch.
 	AllMessages(ctx context.Context, threadID string) ([]history.Message, error)
+	// ToolCallIDs returns every tool call id of the thread, on every
+	// branch (read before each model call: ids only, no message decoded).
+	ToolCallIDs(ctx context.Context, threadID string) (map[string]bool, error)
 	// PathTo returns the path from a first message to messageID.
 	PathTo(ctx context.Context, threadID, messageID string) ([]history.Message, error)
 	// SetActiveLeaf ends the active path at messageID ("" for empty).

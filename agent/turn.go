@@ -98,11 +98,8 @@ func (rt *Runtime) runTurn(ctx context.Context, in Input) (agui.Event, func()) {
 // start saves the thread, the run and the new input.
 func (tr *turn) start(in Input) ending {
 	rt, tid := tr.rt, in.ThreadID
-	m, err := rt.opts.Model(tr.save, tid)
-	if err != nil {
-		return tr.fail(err, "")
-	}
-	tr.model = m
+	// The model is resolved by each model call (callModel): the thread's
+	// choice may change mid-turn. Start and settle checked one is set up.
 	tr.tools = rt.toolsNow(tr.save, tid)
 	now := rt.now()
 	if err := rt.st.CreateThread(tr.save, history.Thread{ID: tid, CreatedAt: now, UpdatedAt: now}); err != nil {
@@ -284,19 +281,6 @@ func openCallsOf(msgs []history.Message) (history.Message, []history.ToolCall) {
 	return history.Message{}, nil
 }
 
-// usedCallIDs is every tool call id the thread already has: an endpoint
-// that numbers calls per response repeats them, and a repeated id gets a
-// fresh one so no old result is ever taken for a new call.
-func usedCallIDs(msgs []history.Message) map[string]bool {
-	used := map[string]bool{}
-	for _, m := range msgs {
-		for _, c := range m.ToolCalls {
-			used[c.ID] = true
-		}
-	}
-	return used
-}
-
 // callModel makes one model call with retries and returns the saved
 // assistant message and its tool calls.
 func (tr *turn) callModel() (history.Message, []history.ToolCall, ending) {
@@ -314,11 +298,10 @@ func (tr *turn) callModel() (history.Message, []history.ToolCall, ending) {
 	}
 	// Tool call ids are unique in the whole thread (the exactly-once
 	// record is per thread): other branches' ids count as used.
-	all, err := rt.st.AllMessages(tr.save, tr.run.ThreadID)
+	used, err := rt.st.ToolCallIDs(tr.save, tr.run.ThreadID)
 	if err != nil {
 		return history.Message{}, nil, tr.fail(fmt.Errorf("loading the thread: %w", err), "")
 	}
-	used := usedCallIDs(all)
 	msgs, instructions := withoutInstructions(msgs)
 	valid, repaired := history.ForModel(msgs)
 	if repaired {

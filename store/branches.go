@@ -393,3 +393,36 @@ func (db *DB) ThreadUsage(ctx context.Context, threadID string) (history.ThreadU
 	}
 	return u, nil
 }
+
+// ToolCallIDs returns every tool call id the thread's answers hold, on
+// every branch: an endpoint that numbers calls per response repeats them,
+// and the runtime gives a repeated id a fresh one so no old result is ever
+// taken for a new call. Only the answers with calls are read.
+func (db *DB) ToolCallIDs(ctx context.Context, threadID string) (map[string]bool, error) {
+	rows, err := db.r.QueryContext(ctx,
+		"SELECT tool_calls FROM messages WHERE thread_id = ? AND tool_calls IS NOT NULL", threadID)
+	if err != nil {
+		return nil, fmt.Errorf("store: tool call ids of thread %s: %w", threadID, err)
+	}
+	defer rows.Close()
+	used := map[string]bool{}
+	for rows.Next() {
+		var raw string
+		if err := rows.Scan(&raw); err != nil {
+			return nil, fmt.Errorf("store: tool call ids of thread %s: %w", threadID, err)
+		}
+		var calls []struct {
+			ID string `json:"id"`
+		}
+		if err := json.Unmarshal([]byte(raw), &calls); err != nil {
+			return nil, fmt.Errorf("store: tool call ids of thread %s: %w", threadID, err)
+		}
+		for _, c := range calls {
+			used[c.ID] = true
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("store: tool call ids of thread %s: %w", threadID, err)
+	}
+	return used, nil
+}

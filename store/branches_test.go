@@ -382,3 +382,25 @@ func mustPathTo(t *testing.T, db *DB, id string) []history.Message {
 	}
 	return p
 }
+
+func TestToolCallIDsCoverEveryBranch(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	db := openTest(t)
+	branchCorpus(t, db) // active: q1b ─ a1c
+	if _, err := db.SelectBranch(ctx, "t", "a2"); err != nil {
+		t.Fatal(err)
+	}
+	mustPut(t, db, assistantMsg("t", "a3", "", history.ToolCall{ID: "call_0", Name: "read_file"}, history.ToolCall{ID: "call_1", Name: "list"}))
+	if _, err := db.SelectBranch(ctx, "t", "q1b"); err != nil {
+		t.Fatal(err)
+	}
+	mustPut(t, db, assistantMsg("t", "a4", "", history.ToolCall{ID: "call_2", Name: "read_file"}))
+	got, err := db.ToolCallIDs(ctx, "t")
+	if err != nil || !reflect.DeepEqual(got, map[string]bool{"call_0": true, "call_1": true, "call_2": true}) {
+		t.Errorf("ToolCallIDs = %v, %v", got, err)
+	}
+	if got, err := db.ToolCallIDs(ctx, "nobody"); err != nil || len(got) != 0 {
+		t.Errorf("a thread without calls: %v, %v", got, err)
+	}
+}
