@@ -112,6 +112,12 @@ func Generate() ([]byte, error) {
 		fmt.Fprintf(&b, "  %s: %s;\n", m.name, g.signature(m))
 	}
 	b.WriteString("}\n\n")
+	b.WriteString("/** How many arguments each Go method declares (Wails calls a method only with exactly that many). */\n")
+	b.WriteString("export const methodArity: { [M in keyof Methods]: number } = {\n")
+	for _, m := range g.methods {
+		fmt.Fprintf(&b, "  %s: %d,\n", m.name, len(m.args))
+	}
+	b.WriteString("};\n\n")
 
 	b.WriteString("// ---------------------------------------------------------------- types\n")
 	if err := g.renderTypes(&b); err != nil {

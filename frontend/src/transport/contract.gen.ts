@@ -125,6 +125,58 @@ export interface Methods {
   TestConnection: { args: [Settings]; result: ConnectionResult };
 }
 
+/** How many arguments each Go method declares (Wails calls a method only with exactly that many). */
+export const methodArity: { [M in keyof Methods]: number } = {
+  Answer: 2,
+  CompleteClientTool: 3,
+  ContinueAnswer: 1,
+  DeleteAllHistory: 0,
+  DeleteEndpoint: 1,
+  DeleteMCPServer: 1,
+  DeletePreset: 1,
+  DeleteThread: 1,
+  EditMessage: 3,
+  ExportThread: 2,
+  GetAttachment: 2,
+  GetMCPConfig: 0,
+  GetSettings: 0,
+  GetThread: 1,
+  ImportClaudeConfig: 1,
+  ImportConversations: 2,
+  ImportThread: 1,
+  Interrupt: 1,
+  ListEndpoints: 0,
+  ListMCPServers: 0,
+  ListModels: 1,
+  ListPermissionRules: 0,
+  ListPresets: 0,
+  ListThreads: 2,
+  MCPServerLog: 1,
+  NewThread: 1,
+  Notify: 2,
+  PinThread: 2,
+  Regenerate: 2,
+  RemoveQueued: 2,
+  RenameThread: 2,
+  ResolveInterrupts: 2,
+  RespondPermission: 4,
+  RestartMCPServer: 1,
+  RevokePermissionRule: 1,
+  SaveEndpoint: 1,
+  SaveExport: 2,
+  SaveMCPConfigText: 1,
+  SaveMCPServer: 3,
+  SavePreset: 1,
+  SaveSettings: 1,
+  SearchHistory: 2,
+  SelectBranch: 2,
+  SendInput: 3,
+  SetMCPServerEnabled: 2,
+  SetThreadOptions: 2,
+  Status: 0,
+  TestConnection: 1,
+};
+
 // ---------------------------------------------------------------- types
 
 /** app.AGUIEvent */

@@ -34,14 +34,6 @@ import {
 import { parseConversationImport, type ConversationFormat } from './imports';
 import { parseEndpoint, parseEndpoints, parsePreset, parsePresets, parseStringList, parseThreadOptions, type Endpoint, type Preset, type ThreadOptionsInput } from './endpoints';
 
-/**
- * Methods whose last arguments may be left out. Wails calls a Go method only
- * with exactly as many arguments as it declares, so the desktop transport
- * fills the missing ones with null (nil in Go); the browser transport's
- * call table reads a missing argument as null too.
- */
-export const goArity: Partial<Record<MethodName, number>> = { SendInput: 3 };
-
 export interface MethodArgs {
   Status: [];
   /** The one way the window answers: approvals, questions and client tool results (docs/contract.md). */

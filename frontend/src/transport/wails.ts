@@ -1,6 +1,7 @@
 import type { Transport } from './types';
 import type { MethodArgs, MethodName, Result } from './methods';
-import { goArity, parseResult } from './methods';
+import { parseResult } from './methods';
+import { methodArity } from './contract.gen';
 import { EventHub, isServerEventName, parseEventData, type EventName, type Handler, type ServerEventName } from './events';
 import { JunctureError, toJunctureError } from './errors';
 import { isSafeExternalUrl } from './platform';
@@ -22,7 +23,10 @@ export class WailsTransport implements Transport {
     if (typeof fn !== 'function') {
       throw new JunctureError('not-implemented', `${method} is not available in this build of Juncture.`);
     }
-    const want = goArity[method] ?? 0;
+    // Wails calls a Go method only with as many arguments as it declares: a
+    // trailing argument left out (SendInput's files) goes as null, nil in Go,
+    // as the browser transport's call table reads it.
+    const want = (methodArity as Record<string, number>)[method] ?? 0;
     const all: unknown[] = args.length < want ? [...args, ...Array<null>(want - args.length).fill(null)] : args;
     let raw: unknown;
     try {
