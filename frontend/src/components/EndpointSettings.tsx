@@ -1,3 +1,4 @@
+import { SetField } from './SetField';
 import { useId, useState, type ReactNode } from 'react';
 import type { Transport } from '../transport';
 import { toJunctureError } from '../transport';
@@ -205,25 +206,10 @@ export function EndpointSettings({ transport, onChanged, keyStorage }: { transpo
 
   const field = (k: 'name' | 'baseUrl', label: string, input: (fid: string, describedBy: string | undefined) => ReactNode, help?: string) => {
     const fid = `${id}-${k}`;
-    const err = errors[k];
-    const db = [err ? `${fid}-err` : '', help ? `${fid}-help` : ''].filter(Boolean).join(' ') || undefined;
     return (
-      <div className={`set-field${err ? ' has-error' : ''}`}>
-        <div className="set-label-row">
-          <label htmlFor={fid}>{label}</label>
-        </div>
-        {input(fid, db)}
-        {help && (
-          <p className="set-help" id={`${fid}-help`}>
-            {help}
-          </p>
-        )}
-        {err && (
-          <p className="set-error" id={`${fid}-err`} role="alert">
-            {err}
-          </p>
-        )}
-      </div>
+      <SetField fid={fid} label={label} help={help} error={errors[k]}>
+        {(db) => input(fid, db)}
+      </SetField>
     );
   };
 

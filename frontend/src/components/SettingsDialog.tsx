@@ -1,3 +1,4 @@
+import { SetField } from './SetField';
 import { useCallback, useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import type { Transport } from '../transport';
 import { toJunctureError } from '../transport';
@@ -384,27 +385,17 @@ export function SettingsDialog({ open, transport, status, onClose, onSaved }: Se
 
   const field = (f: SettingsField, label: string, control: (fid: string, describedBy: string | undefined) => ReactNode, help?: ReactNode) => {
     const fid = `${id}-${f}`;
-    const err = fieldErrors[f];
     const shownSrc = chipOf(f);
-    const describedBy = [err ? `${fid}-err` : '', help || locked(f) ? `${fid}-help` : ''].filter(Boolean).join(' ') || undefined;
     return (
-      <div className={`set-field${err ? ' has-error' : ''}`}>
-        <div className="set-label-row">
-          <label htmlFor={fid}>{label}</label>
-          {shownSrc && <span className={`set-source src-${shownSrc}`}>{SOURCE_TEXT[shownSrc]}</span>}
-        </div>
-        {control(fid, describedBy)}
-        {(help || locked(f)) && (
-          <p className="set-help" id={`${fid}-help`}>
-            {locked(f) ? `Set by ${ENV_VARS[f] ?? 'an environment variable'}; change it there and restart Juncture.` : help}
-          </p>
-        )}
-        {err && (
-          <p className="set-error" id={`${fid}-err`} role="alert">
-            {err}
-          </p>
-        )}
-      </div>
+      <SetField
+        fid={fid}
+        label={label}
+        badge={shownSrc && <span className={`set-source src-${shownSrc}`}>{SOURCE_TEXT[shownSrc]}</span>}
+        help={locked(f) ? `Set by ${ENV_VARS[f] ?? 'an environment variable'}; change it there and restart Juncture.` : help}
+        error={fieldErrors[f]}
+      >
+        {(db) => control(fid, db)}
+      </SetField>
     );
   };
 
