@@ -328,6 +328,16 @@ func (s *supervisor) listTools(ctx context.Context, sess *session) ([]toolEntry,
 			return nil, fmt.Errorf("listing the tools: %w", err)
 		}
 		list = append(list, t)
+		if len(list) > maxListed {
+			break
+		}
+	}
+	list, notes := vetListing(list)
+	for _, n := range notes {
+		s.log.Note(notePrefix + n)
+	}
+	if len(notes) > 0 {
+		s.m.log.Warn("An MCP server's tool listing has tools that are not offered", "server", s.name, "count", len(notes))
 	}
 	verdicts := applyPins(ctx, s.m.pins, s.name, list, s.m.now(), s.m.log)
 	entries := make([]toolEntry, 0, len(list))

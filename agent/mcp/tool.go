@@ -35,7 +35,9 @@ func newToolEntry(server string, t *sdk.Tool, v readOnlyVerdict) toolEntry {
 	if raw, err := json.Marshal(t.InputSchema); err == nil && len(raw) > 0 && raw[0] == '{' {
 		e.schema = raw
 	}
-	if err := checkSchema(e.schema); err != nil {
+	if len(e.schema) > maxSchemaBytes {
+		e.schemaErr = fmt.Sprintf("its input schema is %s, over the %s Juncture reads", humanSize(len(e.schema)), humanSize(maxSchemaBytes))
+	} else if err := checkSchema(e.schema); err != nil {
 		e.schemaErr = err.Error()
 	}
 	return e
