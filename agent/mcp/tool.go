@@ -67,11 +67,14 @@ func checkSchema(schema json.RawMessage) error {
 }
 
 // Fingerprint identifies a tool as "Always allow" remembers it: its
-// server, its name and its behaviour hints (readOnly, destructive,
-// idempotent, openWorld, with the protocol's defaults for hints left
-// out), canonically encoded, hashed with SHA-256 and cut to 16 bytes in
-// hex. A server that redefines the tool's hints gets a new fingerprint,
-// so the person is asked again.
+// server, its name, its title, description and input schema, and its
+// behaviour hints (readOnly, destructive, idempotent, openWorld, with the
+// protocol's defaults for hints left out), canonically encoded, hashed
+// with SHA-256 and cut to 16 bytes in hex. A server that redefines the
+// tool (says it does something else, takes other arguments, or changes
+// its hints) gets a new fingerprint, so the person is asked again. The
+// schema is encoded with sorted keys, so only a change of its content
+// counts.
 func Fingerprint(server string, t *sdk.Tool) string {
 	readOnly, destructive, idempotent, openWorld := false, true, false, true
 	if a := t.Annotations; a != nil {
@@ -83,10 +86,26 @@ func Fingerprint(server string, t *sdk.Tool) string {
 			openWorld = *a.OpenWorldHint
 		}
 	}
+	schema := canonicalSchema(t.InputSchema)
 	// A JSON array of strings and booleans has one encoding.
-	canon, _ := json.Marshal([]any{"mcp-tool/1", server, t.Name, readOnly, destructive, idempotent, openWorld})
+	canon, _ := json.Marshal([]any{"mcp-tool/2", server, t.Name, toolTitle(t), t.Description, schema, readOnly, destructive, idempotent, openWorld})
 	sum := sha256.Sum256(canon)
 	return hex.EncodeToString(sum[:16])
+}
+
+// canonicalSchema is an input schema as one string: decoded into plain
+// values and encoded again, so key order and spacing do not count.
+func canonicalSchema(schema any) string {
+	raw, err := json.Marshal(schema)
+	if err != nil {
+		return "unencodable"
+	}
+	var v any
+	if json.Unmarshal(raw, &v) != nil {
+		return string(raw)
+	}
+	b, _ := json.Marshal(v) // map keys sorted
+	return string(b)
 }
 
 // toolTitle is the name a person reads: the tool's title, its
