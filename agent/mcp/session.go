@@ -310,8 +310,9 @@ func exitText(err error) string {
 // HTTP the way legacy servers do (a 4xx to the POST).
 func (s *supervisor) connectHTTP(ctx context.Context, cancel context.CancelFunc) (*session, error) {
 	tr := http.DefaultTransport.(*http.Transport).Clone()
-	rt := &headerTransport{base: tr, headers: s.cfg.Headers}
-	client := &http.Client{Transport: rt}
+	origin := configuredOrigin(s.cfg.URL)
+	rt := &headerTransport{base: tr, headers: s.cfg.Headers, origin: origin}
+	client := &http.Client{Transport: rt, CheckRedirect: checkRedirect(origin, s.cfg.Headers)}
 	sess := &session{httpTr: tr, cancel: cancel}
 	where := redactURL(s.cfg.URL)
 	useSSE := strings.EqualFold(s.cfg.Type, "sse")
@@ -350,17 +351,19 @@ func (s *supervisor) connectError(where string, err error) error {
 }
 
 // headerTransport adds the configured headers (secrets: they appear in no
-// log and no error) and remembers the status of the last POST, which
-// tells a legacy SSE server apart.
+// log and no error) to requests to the configured origin only (never
+// after a redirect elsewhere: redirect.go), and remembers the status of
+// the last POST, which tells a legacy SSE server apart.
 type headerTransport struct {
 	base    http.RoundTripper
 	headers map[string]string
+	origin  *url.URL // the configured URL; nil: headers go nowhere
 	mu      sync.Mutex
 	post    int
 }
 
 func (h *headerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
-	if len(h.headers) > 0 {
+	if len(h.headers) > 0 && h.origin != nil && sameOrigin(h.origin, req.URL) {
 		req = req.Clone(req.Context())
 		for k, v := range h.headers {
 			req.Header.Set(k, v)
