@@ -146,7 +146,7 @@ func (s *supervisor) progress(p *sdk.ProgressNotificationParams) {
 		return
 	}
 	if c := s.calls.byToken(p.ProgressToken); c != nil {
-		tools.ReportProgress(c.ctx, tools.Progress{Progress: p.Progress, Total: p.Total, Message: p.Message})
+		tools.ReportProgress(c.ctx, tools.Progress{Progress: p.Progress, Total: p.Total, Message: cutText(p.Message, maxProgressMessage)})
 	}
 }
 
