@@ -34,6 +34,7 @@ type supervisor struct {
 	restartCh chan struct{}
 	relistCh  chan struct{}
 	rootsCh   chan struct{}
+	checkCh   chan struct{} // a call's transport failed: is the session still there?
 
 	// roots is the set of root URIs the client reports; owned by run.
 	roots []string
@@ -59,7 +60,7 @@ func newSupervisor(m *Manager, name string, cfg ServerConfig, log *logTail, rest
 	s := &supervisor{
 		m: m, name: name, cfg: cfg, log: log, calls: newCallRegistry(),
 		ctx: ctx, cancel: cancel, prev: prev, done: make(chan struct{}),
-		restartCh: make(chan struct{}, 1), relistCh: make(chan struct{}, 1), rootsCh: make(chan struct{}, 1),
+		restartCh: make(chan struct{}, 1), relistCh: make(chan struct{}, 1), rootsCh: make(chan struct{}, 1), checkCh: make(chan struct{}, 1),
 		st: state{status: StatusStarting, restarts: restarts, policy: cfg.Approval},
 	}
 	if cfg.Disabled {
@@ -109,6 +110,7 @@ func (s *supervisor) run() {
 			st.status, st.err, st.nextRetry = StatusStarting, "", time.Time{}
 		})
 		drain(s.restartCh)
+		drain(s.checkCh)
 		s.syncRoots()
 		sess, entries, err := s.start()
 		if s.ctx.Err() != nil {
@@ -188,6 +190,10 @@ func (s *supervisor) serve(sess *session) (restart bool) {
 			s.relist(sess)
 		case <-s.rootsCh:
 			s.syncRoots()
+		case <-s.checkCh:
+			if s.sessionBroken(sess) {
+				return false
+			}
 		}
 	}
 }

@@ -77,6 +77,9 @@ func (s *session) endReason(grace time.Duration) string {
 	if note != "" {
 		return note
 	}
+	if s.endedTooLarge(grace) {
+		return frameTooLargeReason()
+	}
 	if s.proc != nil {
 		t := time.NewTimer(grace)
 		defer t.Stop()
@@ -174,7 +177,7 @@ func (s *supervisor) connectStdio(ctx context.Context, cancel context.CancelFunc
 		return nil, fmt.Errorf("could not start %q: %w", s.cfg.Command, unwrapExec(err))
 	}
 	sess := &session{proc: proc, cancel: cancel, transport: TransportStdio}
-	if err := s.open(ctx, &sdk.IOTransport{Reader: proc.Stdout, Writer: proc.Stdin}, sess); err != nil {
+	if err := s.open(ctx, &sdk.IOTransport{Reader: proc.Stdout, Writer: proc.Stdin, MaxLineLength: maxFrameBytes}, sess); err != nil {
 		if ctx.Err() == nil { // otherwise the caller reports the timeout or the stop
 			err = s.startExitError(proc, err)
 		}
@@ -319,7 +322,7 @@ func (s *supervisor) connectHTTP(ctx context.Context, cancel context.CancelFunc)
 	if !useSSE {
 		s.log.Note(notePrefix + "connecting to " + where + " (Streamable HTTP)")
 		sess.transport = "Streamable HTTP"
-		err := s.open(ctx, &sdk.StreamableClientTransport{Endpoint: s.cfg.URL, HTTPClient: client}, sess)
+		err := s.open(ctx, &sdk.StreamableClientTransport{Endpoint: s.cfg.URL, HTTPClient: client, MaxEventSize: maxFrameBytes}, sess)
 		if err == nil {
 			return sess, nil
 		}
@@ -334,7 +337,7 @@ func (s *supervisor) connectHTTP(ctx context.Context, cancel context.CancelFunc)
 		s.log.Note(notePrefix + "connecting to " + where + " (SSE)")
 	}
 	sess.transport = "SSE"
-	if err := s.open(ctx, &sdk.SSEClientTransport{Endpoint: s.cfg.URL, HTTPClient: client}, sess); err != nil {
+	if err := s.open(ctx, &sdk.SSEClientTransport{Endpoint: s.cfg.URL, HTTPClient: client, MaxEventSize: maxFrameBytes}, sess); err != nil {
 		tr.CloseIdleConnections()
 		cancel()
 		return nil, s.connectError(where, err)
@@ -370,6 +373,9 @@ func (h *headerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		}
 	}
 	resp, err := h.base.RoundTrip(req)
+	if err == nil {
+		limitJSONBody(resp)
+	}
 	if err == nil && req.Method == http.MethodPost {
 		h.mu.Lock()
 		h.post = resp.StatusCode

@@ -220,6 +220,9 @@ func (m *Manager) call(ctx context.Context, server, tool string, args json.RawMe
 	case ctx.Err() != nil:
 		return stoppedResult
 	}
+	if r, ok := m.transportFailed(server, s, sess, err); ok {
+		return r
+	}
 	return m.failedCall(server, sess, err)
 }
 

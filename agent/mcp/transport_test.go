@@ -1,0 +1,98 @@
+package mcp
+
+import (
+	"context"
+	"fmt"
+	"net/url"
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+// edgeServerHTTPAt starts the edge server over Streamable HTTP at addr
+// (host:port) and returns its endpoint; it is killed when the test ends.
+func edgeServerHTTPAt(t testing.TB, addr string, env ...string) string {
+	t.Helper()
+	bin, _ := edgeServerCommand(t)
+	cmd := exec.Command(bin, "-http", addr)
+	cmd.Env = append(os.Environ(), env...)
+	u, err := startServer(t, cmd, func(out string) (string, bool) {
+		for line := range strings.Lines(out) {
+			if u, ok := strings.CutPrefix(line, "listening on "); ok && strings.HasSuffix(u, "\n") {
+				return strings.TrimSpace(u), true
+			}
+		}
+		return "", false
+	})
+	if err != nil {
+		t.Fatalf("edge server at %s: %v", addr, err)
+	}
+	return u
+}
+
+// TestEdgeHTTPDiesMidCall (issue 19, defect 19): an HTTP server that dies
+// during a call leaves the call's side effects unknown (not "refused",
+// which reads as not run); the supervisor notices, reports the server not
+// ready, and reconnects with backoff once it is back.
+func TestEdgeHTTPDiesMidCall(t *testing.T) {
+	t.Parallel()
+	endpoint := edgeServerHTTP(t)
+	m := newManager(t, Options{})
+	m.Apply(Config{Servers: map[string]ServerConfig{"web": {URL: endpoint}}})
+	waitFor(t, m, "web", "ready", isReady)
+
+	res := runTool(t, context.Background(), m, nil, "web", "crash", map[string]any{"afterMs": 50})
+	t.Logf("result: %s", res.Content)
+	if !res.IsError || !strings.Contains(res.Content, "side effects unknown") || strings.Contains(res.Content, "refused") {
+		t.Errorf("result of a call whose server died: %+v", res)
+	}
+	s := waitFor(t, m, "web", "not ready after the server died", func(s ServerStatus) bool { return s.Status != StatusReady })
+	t.Logf("after the death: %s %q", s.Status, s.Error)
+
+	// The server comes back on the same address: the supervisor reconnects.
+	u, err := url.Parse(endpoint)
+	if err != nil {
+		t.Fatal(err)
+	}
+	edgeServerHTTPAt(t, u.Host)
+	waitFor(t, m, "web", "ready again", func(s ServerStatus) bool { return s.Status == StatusReady && s.Restarts > 0 })
+	if res := runTool(t, context.Background(), m, nil, "web", "echo", map[string]any{"text": "back"}); res.Content != "back" {
+		t.Errorf("a call after the reconnection: %+v", res)
+	}
+	log, _ := m.Log("web")
+	mustContain(t, log, "stopped unexpectedly")
+}
+
+// TestEdgeResultTooLarge (issue 19, defect 22): a result larger than the
+// SDK reads in one message (16 MiB) is reported as too large, with the
+// limit, not as "server stopped (exit status 0)".
+func TestEdgeResultTooLarge(t *testing.T) {
+	t.Parallel()
+	const size = 17 << 20
+	want := fmt.Sprintf("larger than %s, the most Juncture reads", humanSize(maxFrameBytes))
+	t.Run("stdio", func(t *testing.T) {
+		t.Parallel()
+		m := startEdge(t, Options{}, nil)
+		res := runTool(t, context.Background(), m, nil, "edge", "bigtext", map[string]any{"bytes": size})
+		if !res.IsError || !strings.Contains(res.Content, want) || strings.Contains(res.Content, "status 0") {
+			t.Errorf("result %+v", res)
+		}
+		waitFor(t, m, "edge", "ready again", func(s ServerStatus) bool { return s.Status == StatusReady && s.Restarts > 0 })
+		log, _ := m.Log("edge")
+		mustContain(t, log, want)
+	})
+	t.Run("http", func(t *testing.T) {
+		t.Parallel()
+		m := newManager(t, Options{})
+		m.Apply(Config{Servers: map[string]ServerConfig{"web": {URL: edgeServerHTTP(t)}}})
+		res := runTool(t, context.Background(), m, nil, "web", "bigtext", map[string]any{"bytes": size})
+		if !res.IsError || !strings.Contains(res.Content, want) {
+			t.Errorf("result %+v", res)
+		}
+		waitFor(t, m, "web", "ready again", func(s ServerStatus) bool { return s.Status == StatusReady && s.Restarts > 0 })
+		if res := runTool(t, context.Background(), m, nil, "web", "echo", map[string]any{"text": "after"}); res.Content != "after" {
+			t.Errorf("a call after the large result: %+v", res)
+		}
+	})
+}
