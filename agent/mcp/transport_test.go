@@ -3,11 +3,15 @@ package mcp
 import (
 	"context"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"os"
 	"os/exec"
 	"strings"
 	"testing"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // edgeServerHTTPAt starts the edge server over Streamable HTTP at addr
@@ -81,6 +85,23 @@ func TestEdgeResultTooLarge(t *testing.T) {
 		waitFor(t, m, "edge", "ready again", func(s ServerStatus) bool { return s.Status == StatusReady && s.Restarts > 0 })
 		log, _ := m.Log("edge")
 		mustContain(t, log, want)
+	})
+	t.Run("http json", func(t *testing.T) {
+		// A server that answers with plain JSON, which the SDK reads whole.
+		t.Parallel()
+		srv := sdk.NewServer(&sdk.Implementation{Name: "json", Version: "1"}, nil)
+		srv.AddTool(&sdk.Tool{Name: "big", InputSchema: map[string]any{"type": "object"}}, func(context.Context, *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
+			return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: strings.Repeat("j", size)}}}, nil
+		})
+		hs := httptest.NewServer(sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return srv }, &sdk.StreamableHTTPOptions{JSONResponse: true}))
+		t.Cleanup(hs.Close)
+		m := newManager(t, Options{})
+		m.Apply(Config{Servers: map[string]ServerConfig{"json": {URL: hs.URL}}})
+		res := runTool(t, context.Background(), m, nil, "json", "big", nil)
+		if !res.IsError || !strings.Contains(res.Content, want) {
+			t.Errorf("result %.300s", res.Content)
+		}
+		m.Close()
 	})
 	t.Run("http", func(t *testing.T) {
 		t.Parallel()
