@@ -38,7 +38,7 @@ func (m *Manager) transportFailed(server string, s *supervisor, sess *session, e
 		// No connection was made: the request never left.
 		return tools.Result{IsError: true, Content: fmt.Sprintf("The MCP server %q could not be reached (%s); the call was not sent.", server, shorten(op.Err.Error(), 160))}, true
 	}
-	return tools.Result{IsError: true, Content: fmt.Sprintf("The connection to the MCP server %q broke during the call (%s); side effects unknown.", server, shorten(err.Error(), 200))}, true
+	return tools.Result{IsError: true, Content: fmt.Sprintf("The connection to the MCP server %q broke during the call (%s); side effects unknown.", server, shorten(redactURLs(err.Error()), 200))}, true
 }
 
 // checkSession asks the supervisor to make sure its session still works.
@@ -64,7 +64,7 @@ func (s *supervisor) sessionBroken(sess *session) bool {
 	if err == nil || s.ctx.Err() != nil {
 		return false
 	}
-	sess.breakWith("the connection broke: " + shorten(err.Error(), 160))
+	sess.breakWith("the connection broke: " + shorten(redactURLs(err.Error()), 160))
 	return true
 }
 

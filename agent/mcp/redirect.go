@@ -4,6 +4,7 @@ import (
 	"errors"
 	"net/http"
 	"net/url"
+	"regexp"
 	"strings"
 )
 
@@ -61,4 +62,19 @@ func configuredOrigin(raw string) *url.URL {
 		return nil
 	}
 	return u
+}
+
+// urlInText finds the URLs an error message quotes (Go's HTTP client
+// quotes the request's URL, query included).
+var urlInText = regexp.MustCompile(`(?i)\bhttps?://[^\s"'<>]+`)
+
+// redactURLs rewrites every URL in msg as redactURL shows it: without
+// user info, query or fragment, which may carry a token.
+func redactURLs(msg string) string {
+	return urlInText.ReplaceAllStringFunc(msg, func(u string) string {
+		if !strings.ContainsAny(u, "?@#") {
+			return u
+		}
+		return redactURL(u)
+	})
 }

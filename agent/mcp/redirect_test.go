@@ -93,3 +93,18 @@ func mustURL(t *testing.T, raw string) *url.URL {
 	}
 	return u
 }
+
+func TestRedactURLs(t *testing.T) {
+	t.Parallel()
+	tests := []struct{ in, want string }{
+		{`Post "http://127.0.0.1:1/mcp?token=s3cret": EOF`, `Post "http://127.0.0.1:1/mcp": EOF`},
+		{`Get https://user:pw@example.com/sse#frag failed`, `Get https://example.com/sse failed`},
+		{`no url here`, `no url here`},
+		{`Post "http://127.0.0.1:1/mcp": EOF`, `Post "http://127.0.0.1:1/mcp": EOF`},
+	}
+	for _, tt := range tests {
+		if got := redactURLs(tt.in); got != tt.want {
+			t.Errorf("redactURLs(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}

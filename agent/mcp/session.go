@@ -92,7 +92,7 @@ func (s *session) endReason(grace time.Duration) string {
 	select {
 	case <-s.dead:
 		if s.waitErr != nil {
-			return "the connection broke: " + shorten(s.waitErr.Error(), 160)
+			return "the connection broke: " + shorten(redactURLs(s.waitErr.Error()), 160)
 		}
 	default:
 	}
@@ -349,7 +349,7 @@ func (s *supervisor) connectHTTP(ctx context.Context, cancel context.CancelFunc)
 // connectError is a failed HTTP connection as the status shows it: the
 // SDK's errors quote the URL, whose query may hold a token.
 func (s *supervisor) connectError(where string, err error) error {
-	msg := strings.ReplaceAll(err.Error(), s.cfg.URL, where)
+	msg := redactURLs(strings.ReplaceAll(err.Error(), s.cfg.URL, where))
 	return fmt.Errorf("could not connect to %s: %s", where, shorten(msg, 200))
 }
 

@@ -248,7 +248,7 @@ func (m *Manager) failedCall(server string, sess *session, err error) tools.Resu
 	if errors.As(err, &rpcErr) {
 		return tools.Result{IsError: true, Content: fmt.Sprintf("The MCP server %q refused the call: %s", server, rpcErr.Message)}
 	}
-	return tools.Result{IsError: true, Content: fmt.Sprintf("The MCP server %q sent a result Juncture could not read (%s); side effects unknown.", server, shorten(err.Error(), 300))}
+	return tools.Result{IsError: true, Content: fmt.Sprintf("The MCP server %q sent a result Juncture could not read (%s); side effects unknown.", server, shorten(redactURLs(err.Error()), 300))}
 }
 
 // describeStatus is the "(…)" of a call that was not sent.

@@ -43,7 +43,8 @@ func TestEdgeHTTPDiesMidCall(t *testing.T) {
 	t.Parallel()
 	endpoint := edgeServerHTTP(t)
 	m := newManager(t, Options{})
-	m.Apply(Config{Servers: map[string]ServerConfig{"web": {URL: endpoint}}})
+	// A token in the query must stay out of the result, the status and the log.
+	m.Apply(Config{Servers: map[string]ServerConfig{"web": {URL: endpoint + "?token=s3cret-query"}}})
 	waitFor(t, m, "web", "ready", isReady)
 
 	res := runTool(t, context.Background(), m, nil, "web", "crash", map[string]any{"afterMs": 50})
@@ -53,6 +54,9 @@ func TestEdgeHTTPDiesMidCall(t *testing.T) {
 	}
 	s := waitFor(t, m, "web", "not ready after the server died", func(s ServerStatus) bool { return s.Status != StatusReady })
 	t.Logf("after the death: %s %q", s.Status, s.Error)
+	if log, _ := m.Log("web"); strings.Contains(res.Content+s.Error+log, "s3cret") {
+		t.Errorf("the URL's token leaked:\n%s\n%s\n%s", res.Content, s.Error, log)
+	}
 
 	// The server comes back on the same address: the supervisor reconnects.
 	u, err := url.Parse(endpoint)
