@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"strings"
 	"testing"
+	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -120,4 +121,47 @@ func TestEdgeResultTooLarge(t *testing.T) {
 			t.Errorf("a call after the large result: %+v", res)
 		}
 	})
+}
+
+// TestEdgeHTTPDiesUnderConcurrentCalls: calls in flight when an HTTP
+// server dies all say side effects unknown, and their failures (each asks
+// the supervisor to check) make one reconnection, not one each.
+func TestEdgeHTTPDiesUnderConcurrentCalls(t *testing.T) {
+	t.Parallel()
+	m := newManager(t, Options{})
+	m.Apply(Config{Servers: map[string]ServerConfig{"web": {URL: edgeServerHTTP(t)}}})
+	waitFor(t, m, "web", "ready", isReady)
+	const n = 6
+	results := make(chan string, n)
+	for range n {
+		go func() {
+			results <- runTool(t, context.Background(), m, nil, "web", "slow", map[string]any{"steps": 100, "stepMs": 100}).Content
+		}()
+	}
+	calls := m.lookup("web").calls
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(5 * time.Millisecond) {
+		calls.mu.Lock()
+		k := len(calls.calls)
+		calls.mu.Unlock()
+		if k == n {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d of %d calls in flight", k, n)
+		}
+	}
+	time.Sleep(50 * time.Millisecond) // their requests reach the server
+	crash := runTool(t, context.Background(), m, nil, "web", "crash", nil)
+	for range n {
+		if r := <-results; !strings.Contains(r, "side effects unknown") {
+			t.Errorf("a call in flight: %s", r)
+		}
+	}
+	if !strings.Contains(crash.Content, "side effects unknown") {
+		t.Errorf("the crashing call: %s", crash.Content)
+	}
+	s := waitFor(t, m, "web", "not ready", func(s ServerStatus) bool { return s.Status == StatusError })
+	if s.Restarts > 1 {
+		t.Errorf("restarted %d times for one death", s.Restarts)
+	}
 }
