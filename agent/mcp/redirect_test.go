@@ -108,3 +108,30 @@ func TestRedactURLs(t *testing.T) {
 		}
 	}
 }
+
+// TestHeaderTransportOrigin: the configured headers are added to requests
+// for the configured origin only, whatever made the request go elsewhere
+// (a redirect, or a legacy SSE server naming an endpoint on another host).
+func TestHeaderTransportOrigin(t *testing.T) {
+	t.Parallel()
+	var got []string
+	base := roundTripFunc(func(r *http.Request) (*http.Response, error) {
+		got = append(got, r.URL.Host+"="+r.Header.Get("Authorization"))
+		return &http.Response{StatusCode: 200, Body: http.NoBody, Header: http.Header{}}, nil
+	})
+	h := &headerTransport{base: base, headers: map[string]string{"Authorization": "Bearer t"}, origin: mustURL(t, "https://mcp.example.com/mcp")}
+	for _, u := range []string{"https://mcp.example.com/messages?sessionId=1", "https://evil.example.net/mcp", "http://mcp.example.com/mcp"} {
+		req, _ := http.NewRequest(http.MethodGet, u, nil)
+		if _, err := h.RoundTrip(req); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want := []string{"mcp.example.com=Bearer t", "evil.example.net=", "mcp.example.com="}
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("got %v, want %v", got, want)
+	}
+}
+
+type roundTripFunc func(*http.Request) (*http.Response, error)
+
+func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
