@@ -256,15 +256,6 @@ func (a *App) runtimeModel(ctx context.Context, threadID string) (agent.Model, e
 	return a.client(cfg), nil
 }
 
-// modelClient is the client for the default endpoint and model.
-func (a *App) modelClient() (*model.Client, error) {
-	cfg, err := a.modelConfig(a.bgCtx, history.ThreadOptions{})
-	if err != nil {
-		return nil, err
-	}
-	return a.client(cfg), nil
-}
-
 // toolRegistry builds the tools for the next turn from the settings; a
 // thread that chose its tools (Options.Tools) is offered only those.
 func (a *App) toolRegistry(ctx context.Context, threadID string) *tools.Registry {

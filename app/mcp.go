@@ -324,10 +324,18 @@ func mcpError(err error) error {
 // sample answers a server's approved sampling request with the thread's
 // configured model (the person approved it on the card first).
 func (a *App) sample(ctx context.Context, r mcp.SampleRequest) (mcp.SampleResult, error) {
-	c, err := a.modelClient()
+	// The thread's own endpoint and model, as its turns use: a chat set
+	// to another endpoint must not send the server's prompt (or spend the
+	// key) of the default one.
+	o, err := a.threadOptions(ctx, r.ThreadID)
+	if err != nil {
+		return mcp.SampleResult{}, fmt.Errorf("reading the thread's options: %w", err)
+	}
+	cfg, err := a.modelConfig(ctx, o)
 	if err != nil {
 		return mcp.SampleResult{}, err
 	}
+	c := a.client(cfg)
 	msgs := make([]history.Message, 0, len(r.Messages))
 	for _, m := range r.Messages {
 		role := history.RoleUser

@@ -18,19 +18,32 @@
 //     the app's API key or token, only the variables the person configured.
 //     Its process group belongs to Options.Processes, and stopping it is
 //     SIGTERM, 2 s, SIGKILL. HTTP header values are secrets: they appear
-//     in no log line, error or status.
+//     in no log line, error or status, and go only to the configured
+//     origin (never after a redirect elsewhere). A URL in an error is
+//     shown without its query or user info.
 //   - A server's annotations are hints from a stranger. A tool runs without
 //     asking only under the default policy when it says readOnlyHint and
 //     said so the first time Juncture saw it (its Pin); a pin only ever
 //     becomes stricter on its own.
 //   - A tool whose input schema the registry would refuse is left out (and
 //     shown in ServerStatus with a note), so one bad tool never breaks a
-//     turn.
+//     turn. So is a name listed twice (both copies), a name that is empty,
+//     over 128 bytes or holds control or format characters, a schema over
+//     64 KiB, and every tool past 256; a description is cut at 8 KiB. The
+//     server's log says what was left out (listing.go).
+//   - What a server sends is read within budgets (budget.go, frame.go):
+//     one message at most 16 MiB (a larger one is reported as too large
+//     and the session is reconnected), a progress message 1 KiB, a
+//     result's stored parts 8 MiB, its resource text and structured
+//     content 256 KiB each. What is cut says so.
 //   - Tool calls are Abortable: when the call's context ends, Run returns
 //     at once and the SDK tells the server (notifications/cancelled). A
 //     server that dies mid-call yields an error result saying side effects
-//     are unknown. Run never returns a Go error; every failure is a result
-//     the model reads.
+//     are unknown; over HTTP the failed call makes the supervisor ping the
+//     server and, when it does not answer, reconnect with backoff. Run
+//     never returns a Go error; every failure is a result the model reads.
+//   - A sampling request is answered by the model and endpoint of the
+//     thread whose call it serves (tools.CallThread).
 //   - A server's elicitation and sampling requests go to the person
 //     through tools.Ask on the context of a tool call of that server in
 //     flight: the earliest started one still running, since the protocol

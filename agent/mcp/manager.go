@@ -28,6 +28,7 @@ type SampleMessage struct{ Role, Text string }
 // model, once the person approved it.
 type SampleRequest struct {
 	Server    string // the server's configured name
+	ThreadID  string // the thread of the call the request serves: its model answers ("" outside a run)
 	System    string
 	Messages  []SampleMessage
 	MaxTokens int

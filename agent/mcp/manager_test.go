@@ -313,7 +313,9 @@ func TestFingerprint(t *testing.T) {
 		same   bool
 	}{
 		{"same", "s", &sdk.Tool{Name: "t", Annotations: &sdk.ToolAnnotations{ReadOnlyHint: true}}, true},
-		{"description and title do not count", "s", &sdk.Tool{Name: "t", Title: "T", Description: "d", Annotations: &sdk.ToolAnnotations{ReadOnlyHint: true, Title: "x"}}, true},
+		{"description", "s", &sdk.Tool{Name: "t", Description: "d", Annotations: &sdk.ToolAnnotations{ReadOnlyHint: true}}, false},
+		{"title", "s", &sdk.Tool{Name: "t", Title: "T", Annotations: &sdk.ToolAnnotations{ReadOnlyHint: true}}, false},
+		{"input schema", "s", &sdk.Tool{Name: "t", InputSchema: map[string]any{"type": "object"}, Annotations: &sdk.ToolAnnotations{ReadOnlyHint: true}}, false},
 		{"defaults spelled out", "s", &sdk.Tool{Name: "t", Annotations: &sdk.ToolAnnotations{ReadOnlyHint: true, DestructiveHint: &yes, OpenWorldHint: &yes}}, true},
 		{"other server", "s2", base, false},
 		{"other name", "s", &sdk.Tool{Name: "t2", Annotations: base.Annotations}, false},

@@ -146,7 +146,7 @@ func (s *supervisor) progress(p *sdk.ProgressNotificationParams) {
 		return
 	}
 	if c := s.calls.byToken(p.ProgressToken); c != nil {
-		tools.ReportProgress(c.ctx, tools.Progress{Progress: p.Progress, Total: p.Total, Message: p.Message})
+		tools.ReportProgress(c.ctx, tools.Progress{Progress: p.Progress, Total: p.Total, Message: cutText(p.Message, maxProgressMessage)})
 	}
 }
 
@@ -215,7 +215,7 @@ func (s *supervisor) sample(ctx context.Context, req *sdk.CreateMessageRequest) 
 	actx, cancel := askContext(c.ctx, ctx)
 	defer cancel()
 	title := s.title()
-	sr := SampleRequest{Server: s.name, System: p.SystemPrompt, MaxTokens: int(p.MaxTokens)}
+	sr := SampleRequest{Server: s.name, ThreadID: tools.CallThread(c.ctx), System: p.SystemPrompt, MaxTokens: int(p.MaxTokens)}
 	shown := make([]map[string]string, 0, len(p.Messages))
 	for _, msg := range p.Messages {
 		m := SampleMessage{Role: string(msg.Role), Text: samplingText(msg.Content)}

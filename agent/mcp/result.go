@@ -29,9 +29,12 @@ const (
 //     is only described;
 //   - audio and binary resources are described, not kept;
 //   - a resource link becomes a PartLink and "[link: <name> <uri>]";
-//   - an embedded text resource becomes a PartResource and its text;
-//   - structured content becomes a PartStructured, and the text when the
-//     result has no text block.
+//   - an embedded text resource becomes a PartResource (its text cut at
+//     256 KiB) and its text;
+//   - the images and resources of one result are kept up to 8 MiB in
+//     all; an image past that is only described (budget.go);
+//   - structured content becomes a PartStructured (up to 256 KiB), and
+//     the text when the result has no text block.
 //
 // The text is capped at 256 KiB with a note saying how much was cut.
 func ConvertResult(res *sdk.CallToolResult) tools.Result {
@@ -42,11 +45,15 @@ func ConvertResult(res *sdk.CallToolResult) tools.Result {
 		texts   []string
 		parts   []tools.Part
 		hasText bool
+		left    = maxPartBytes
 	)
 	for _, c := range res.Content {
 		text, part, isText := convertBlock(c)
 		if isText {
 			hasText = true
+		}
+		if part != nil {
+			part, text = fitPart(part, text, &left)
 		}
 		if part != nil {
 			parts = append(parts, *part)
@@ -57,7 +64,12 @@ func ConvertResult(res *sdk.CallToolResult) tools.Result {
 	}
 	if res.StructuredContent != nil {
 		if raw, err := json.Marshal(res.StructuredContent); err == nil && string(raw) != "null" {
-			parts = append(parts, tools.Part{Kind: tools.PartStructured, JSON: raw})
+			part, note := structuredPart(raw)
+			if part != nil {
+				parts = append(parts, *part)
+			} else {
+				texts = append(texts, note)
+			}
 			if !hasText {
 				texts = append(texts, string(raw))
 			}

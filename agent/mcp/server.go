@@ -34,6 +34,7 @@ type supervisor struct {
 	restartCh chan struct{}
 	relistCh  chan struct{}
 	rootsCh   chan struct{}
+	checkCh   chan struct{} // a call's transport failed: is the session still there?
 
 	// roots is the set of root URIs the client reports; owned by run.
 	roots []string
@@ -59,7 +60,7 @@ func newSupervisor(m *Manager, name string, cfg ServerConfig, log *logTail, rest
 	s := &supervisor{
 		m: m, name: name, cfg: cfg, log: log, calls: newCallRegistry(),
 		ctx: ctx, cancel: cancel, prev: prev, done: make(chan struct{}),
-		restartCh: make(chan struct{}, 1), relistCh: make(chan struct{}, 1), rootsCh: make(chan struct{}, 1),
+		restartCh: make(chan struct{}, 1), relistCh: make(chan struct{}, 1), rootsCh: make(chan struct{}, 1), checkCh: make(chan struct{}, 1),
 		st: state{status: StatusStarting, restarts: restarts, policy: cfg.Approval},
 	}
 	if cfg.Disabled {
@@ -109,6 +110,7 @@ func (s *supervisor) run() {
 			st.status, st.err, st.nextRetry = StatusStarting, "", time.Time{}
 		})
 		drain(s.restartCh)
+		drain(s.checkCh)
 		s.syncRoots()
 		sess, entries, err := s.start()
 		if s.ctx.Err() != nil {
@@ -188,6 +190,10 @@ func (s *supervisor) serve(sess *session) (restart bool) {
 			s.relist(sess)
 		case <-s.rootsCh:
 			s.syncRoots()
+		case <-s.checkCh:
+			if s.sessionBroken(sess) {
+				return false
+			}
 		}
 	}
 }
@@ -328,6 +334,16 @@ func (s *supervisor) listTools(ctx context.Context, sess *session) ([]toolEntry,
 			return nil, fmt.Errorf("listing the tools: %w", err)
 		}
 		list = append(list, t)
+		if len(list) > maxListed {
+			break
+		}
+	}
+	list, notes := vetListing(list)
+	for _, n := range notes {
+		s.log.Note(notePrefix + n)
+	}
+	if len(notes) > 0 {
+		s.m.log.Warn("An MCP server's tool listing has tools that are not offered", "server", s.name, "count", len(notes))
 	}
 	verdicts := applyPins(ctx, s.m.pins, s.name, list, s.m.now(), s.m.log)
 	entries := make([]toolEntry, 0, len(list))

@@ -77,6 +77,9 @@ func (s *session) endReason(grace time.Duration) string {
 	if note != "" {
 		return note
 	}
+	if s.endedTooLarge(grace) {
+		return frameTooLargeReason()
+	}
 	if s.proc != nil {
 		t := time.NewTimer(grace)
 		defer t.Stop()
@@ -89,7 +92,7 @@ func (s *session) endReason(grace time.Duration) string {
 	select {
 	case <-s.dead:
 		if s.waitErr != nil {
-			return "the connection broke: " + shorten(s.waitErr.Error(), 160)
+			return "the connection broke: " + shorten(redactURLs(s.waitErr.Error()), 160)
 		}
 	default:
 	}
@@ -174,7 +177,7 @@ func (s *supervisor) connectStdio(ctx context.Context, cancel context.CancelFunc
 		return nil, fmt.Errorf("could not start %q: %w", s.cfg.Command, unwrapExec(err))
 	}
 	sess := &session{proc: proc, cancel: cancel, transport: TransportStdio}
-	if err := s.open(ctx, &sdk.IOTransport{Reader: proc.Stdout, Writer: proc.Stdin}, sess); err != nil {
+	if err := s.open(ctx, &sdk.IOTransport{Reader: proc.Stdout, Writer: proc.Stdin, MaxLineLength: maxFrameBytes}, sess); err != nil {
 		if ctx.Err() == nil { // otherwise the caller reports the timeout or the stop
 			err = s.startExitError(proc, err)
 		}
@@ -310,15 +313,16 @@ func exitText(err error) string {
 // HTTP the way legacy servers do (a 4xx to the POST).
 func (s *supervisor) connectHTTP(ctx context.Context, cancel context.CancelFunc) (*session, error) {
 	tr := http.DefaultTransport.(*http.Transport).Clone()
-	rt := &headerTransport{base: tr, headers: s.cfg.Headers}
-	client := &http.Client{Transport: rt}
+	origin := configuredOrigin(s.cfg.URL)
+	rt := &headerTransport{base: tr, headers: s.cfg.Headers, origin: origin}
+	client := &http.Client{Transport: rt, CheckRedirect: checkRedirect(origin, s.cfg.Headers)}
 	sess := &session{httpTr: tr, cancel: cancel}
 	where := redactURL(s.cfg.URL)
 	useSSE := strings.EqualFold(s.cfg.Type, "sse")
 	if !useSSE {
 		s.log.Note(notePrefix + "connecting to " + where + " (Streamable HTTP)")
 		sess.transport = "Streamable HTTP"
-		err := s.open(ctx, &sdk.StreamableClientTransport{Endpoint: s.cfg.URL, HTTPClient: client}, sess)
+		err := s.open(ctx, &sdk.StreamableClientTransport{Endpoint: s.cfg.URL, HTTPClient: client, MaxEventSize: maxFrameBytes}, sess)
 		if err == nil {
 			return sess, nil
 		}
@@ -333,7 +337,7 @@ func (s *supervisor) connectHTTP(ctx context.Context, cancel context.CancelFunc)
 		s.log.Note(notePrefix + "connecting to " + where + " (SSE)")
 	}
 	sess.transport = "SSE"
-	if err := s.open(ctx, &sdk.SSEClientTransport{Endpoint: s.cfg.URL, HTTPClient: client}, sess); err != nil {
+	if err := s.open(ctx, &sdk.SSEClientTransport{Endpoint: s.cfg.URL, HTTPClient: client, MaxEventSize: maxFrameBytes}, sess); err != nil {
 		tr.CloseIdleConnections()
 		cancel()
 		return nil, s.connectError(where, err)
@@ -345,28 +349,33 @@ func (s *supervisor) connectHTTP(ctx context.Context, cancel context.CancelFunc)
 // connectError is a failed HTTP connection as the status shows it: the
 // SDK's errors quote the URL, whose query may hold a token.
 func (s *supervisor) connectError(where string, err error) error {
-	msg := strings.ReplaceAll(err.Error(), s.cfg.URL, where)
+	msg := redactURLs(strings.ReplaceAll(err.Error(), s.cfg.URL, where))
 	return fmt.Errorf("could not connect to %s: %s", where, shorten(msg, 200))
 }
 
 // headerTransport adds the configured headers (secrets: they appear in no
-// log and no error) and remembers the status of the last POST, which
-// tells a legacy SSE server apart.
+// log and no error) to requests to the configured origin only (never
+// after a redirect elsewhere: redirect.go), and remembers the status of
+// the last POST, which tells a legacy SSE server apart.
 type headerTransport struct {
 	base    http.RoundTripper
 	headers map[string]string
+	origin  *url.URL // the configured URL; nil: headers go nowhere
 	mu      sync.Mutex
 	post    int
 }
 
 func (h *headerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
-	if len(h.headers) > 0 {
+	if len(h.headers) > 0 && h.origin != nil && sameOrigin(h.origin, req.URL) {
 		req = req.Clone(req.Context())
 		for k, v := range h.headers {
 			req.Header.Set(k, v)
 		}
 	}
 	resp, err := h.base.RoundTrip(req)
+	if err == nil {
+		limitJSONBody(resp)
+	}
 	if err == nil && req.Method == http.MethodPost {
 		h.mu.Lock()
 		h.post = resp.StatusCode

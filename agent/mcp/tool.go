@@ -35,7 +35,9 @@ func newToolEntry(server string, t *sdk.Tool, v readOnlyVerdict) toolEntry {
 	if raw, err := json.Marshal(t.InputSchema); err == nil && len(raw) > 0 && raw[0] == '{' {
 		e.schema = raw
 	}
-	if err := checkSchema(e.schema); err != nil {
+	if len(e.schema) > maxSchemaBytes {
+		e.schemaErr = fmt.Sprintf("its input schema is %s, over the %s Juncture reads", humanSize(len(e.schema)), humanSize(maxSchemaBytes))
+	} else if err := checkSchema(e.schema); err != nil {
 		e.schemaErr = err.Error()
 	}
 	return e
@@ -65,11 +67,14 @@ func checkSchema(schema json.RawMessage) error {
 }
 
 // Fingerprint identifies a tool as "Always allow" remembers it: its
-// server, its name and its behaviour hints (readOnly, destructive,
-// idempotent, openWorld, with the protocol's defaults for hints left
-// out), canonically encoded, hashed with SHA-256 and cut to 16 bytes in
-// hex. A server that redefines the tool's hints gets a new fingerprint,
-// so the person is asked again.
+// server, its name, its title, description and input schema, and its
+// behaviour hints (readOnly, destructive, idempotent, openWorld, with the
+// protocol's defaults for hints left out), canonically encoded, hashed
+// with SHA-256 and cut to 16 bytes in hex. A server that redefines the
+// tool (says it does something else, takes other arguments, or changes
+// its hints) gets a new fingerprint, so the person is asked again. The
+// schema is encoded with sorted keys, so only a change of its content
+// counts.
 func Fingerprint(server string, t *sdk.Tool) string {
 	readOnly, destructive, idempotent, openWorld := false, true, false, true
 	if a := t.Annotations; a != nil {
@@ -81,10 +86,26 @@ func Fingerprint(server string, t *sdk.Tool) string {
 			openWorld = *a.OpenWorldHint
 		}
 	}
+	schema := canonicalSchema(t.InputSchema)
 	// A JSON array of strings and booleans has one encoding.
-	canon, _ := json.Marshal([]any{"mcp-tool/1", server, t.Name, readOnly, destructive, idempotent, openWorld})
+	canon, _ := json.Marshal([]any{"mcp-tool/2", server, t.Name, toolTitle(t), t.Description, schema, readOnly, destructive, idempotent, openWorld})
 	sum := sha256.Sum256(canon)
 	return hex.EncodeToString(sum[:16])
+}
+
+// canonicalSchema is an input schema as one string: decoded into plain
+// values and encoded again, so key order and spacing do not count.
+func canonicalSchema(schema any) string {
+	raw, err := json.Marshal(schema)
+	if err != nil {
+		return "unencodable"
+	}
+	var v any
+	if json.Unmarshal(raw, &v) != nil {
+		return string(raw)
+	}
+	b, _ := json.Marshal(v) // map keys sorted
+	return string(b)
 }
 
 // toolTitle is the name a person reads: the tool's title, its
@@ -199,6 +220,9 @@ func (m *Manager) call(ctx context.Context, server, tool string, args json.RawMe
 	case ctx.Err() != nil:
 		return stoppedResult
 	}
+	if r, ok := m.transportFailed(server, s, sess, err); ok {
+		return r
+	}
 	return m.failedCall(server, sess, err)
 }
 
@@ -224,7 +248,7 @@ func (m *Manager) failedCall(server string, sess *session, err error) tools.Resu
 	if errors.As(err, &rpcErr) {
 		return tools.Result{IsError: true, Content: fmt.Sprintf("The MCP server %q refused the call: %s", server, rpcErr.Message)}
 	}
-	return tools.Result{IsError: true, Content: fmt.Sprintf("The MCP server %q sent a result Juncture could not read (%s); side effects unknown.", server, shorten(err.Error(), 300))}
+	return tools.Result{IsError: true, Content: fmt.Sprintf("The MCP server %q sent a result Juncture could not read (%s); side effects unknown.", server, shorten(redactURLs(err.Error()), 300))}
 }
 
 // describeStatus is the "(…)" of a call that was not sent.

@@ -42,6 +42,10 @@ type (
 		Prompt    string `json:"prompt" jsonschema:"the user message to sample a reply to"`
 		MaxTokens int64  `json:"maxTokens,omitempty" jsonschema:"the reply's token limit (default 100)"`
 	}
+	noteExtraIn struct {
+		Text  string `json:"text" jsonschema:"the text"`
+		Extra string `json:"extra,omitempty" jsonschema:"an extra field"`
+	}
 	none struct{}
 )
 
@@ -71,10 +75,15 @@ func (e *edge) server() *mcp.Server {
 		func(_ context.Context, _ *mcp.CallToolRequest, in textIn) (*mcp.CallToolResult, any, error) {
 			return text(in.Text), nil, nil
 		})
-	mcp.AddTool(s, &mcp.Tool{Name: "note", Title: "Take a note", Description: `Returns "noted: <text>"; annotated destructive.`, Annotations: hints(false, true)},
-		func(_ context.Context, _ *mcp.CallToolRequest, in textIn) (*mcp.CallToolResult, any, error) {
+	if nt, extra := noteTool(); extra {
+		mcp.AddTool(s, nt, func(_ context.Context, _ *mcp.CallToolRequest, in noteExtraIn) (*mcp.CallToolResult, any, error) {
 			return text("noted: " + in.Text), nil, nil
 		})
+	} else {
+		mcp.AddTool(s, nt, func(_ context.Context, _ *mcp.CallToolRequest, in textIn) (*mcp.CallToolResult, any, error) {
+			return text("noted: " + in.Text), nil, nil
+		})
+	}
 	flipRO := os.Getenv("EDGE_FLIP_READONLY") == "1"
 	mcp.AddTool(s, &mcp.Tool{Name: "flip", Title: "Flip", Description: "Returns \"flipped\"; readOnlyHint is true when the server runs with EDGE_FLIP_READONLY=1.", Annotations: hints(flipRO, !flipRO)},
 		func(context.Context, *mcp.CallToolRequest, none) (*mcp.CallToolResult, any, error) {
@@ -137,6 +146,8 @@ func (e *edge) server() *mcp.Server {
 		})
 	mcp.AddTool(s, &mcp.Tool{Name: "garbage", Title: "Garbage", Description: "stdio only: writes a line of invalid JSON to stdout between two frames, then returns \"garbage sent\".", Annotations: ro},
 		e.garbage)
+	addHostileTools(s)
+	s.AddReceivingMiddleware(hostileList)
 	return s
 }
 
