@@ -12,6 +12,7 @@ import (
 
 	"github.com/juncture-app/juncture/agent"
 	"github.com/juncture-app/juncture/agent/model"
+	"github.com/juncture-app/juncture/app/secrets"
 )
 
 // Endpoints: several OpenAI-compatible servers a chat can talk to. The
@@ -39,7 +40,7 @@ const (
 
 // Settings keys of the endpoint catalog (JSON values).
 const (
-	keyEndpoints       = "endpoints"
+	keyEndpoints       = secrets.KeyEndpoints
 	keyDefaultEndpoint = "defaultEndpointId"
 	keyEndpointPrices  = "endpointPrices" // prices of the read-only endpoints, by id
 )
@@ -325,7 +326,7 @@ func (a *App) DeleteEndpoint(id string) error {
 	if err := a.saveCatalogKeys(ctx, keys, legacy); err != nil {
 		return asError(err)
 	}
-	if err := a.keys.set(endpointAccount(id), ""); err != nil {
+	if err := a.keys.Set(secrets.EndpointAccount(id), ""); err != nil {
 		a.log.Warn("the deleted endpoint's key stays stored", "endpoint", id, "err", err)
 	}
 	c.endpoints = next

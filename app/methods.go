@@ -361,7 +361,7 @@ func safeFilename(title string) string {
 func (a *App) GetSettings() SettingsView {
 	st, src := a.settings.effective()
 	st.APIKey = maskKey(st.APIKey)
-	return SettingsView{Settings: st, Sources: src, KeyStorage: a.keys.storage()}
+	return SettingsView{Settings: st, Sources: src, KeyStorage: a.keys.Storage()}
 }
 
 // SaveSettings validates and saves settings all at once (nothing is saved
