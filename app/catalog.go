@@ -81,6 +81,13 @@ func (a *App) loadCatalog(ctx context.Context) error {
 // saveCatalogKeys writes settings keys (and the legacy keys given in
 // legacy, also into the in-memory settings). The caller holds a.cat.mu.
 func (a *App) saveCatalogKeys(ctx context.Context, keys map[string]string, legacy map[string]string) error {
+	if k, ok := legacy["apiKey"]; ok {
+		// General's key is now the default endpoint's: saved for its URL.
+		legacy[keyKeyBase] = ""
+		if k != "" {
+			legacy[keyKeyBase] = legacy["baseUrl"]
+		}
+	}
 	all := map[string]string{}
 	for k, v := range keys {
 		all[k] = v

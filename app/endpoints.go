@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
-	"net/http"
 	"slices"
 	"strings"
 	"time"
@@ -202,7 +201,11 @@ func (a *App) SaveEndpoint(e Endpoint) (Endpoint, error) {
 	}
 	if strings.HasPrefix(e.APIKey, "••••") {
 		e.APIKey = ""
-		if i >= 0 {
+		if i >= 0 && c.endpoints[i].APIKey != "" {
+			// A key goes only to the endpoint it was saved with.
+			if !sameEndpoint(c.endpoints[i].BaseURL, e.BaseURL) {
+				return Endpoint{}, invalidEndpoint(map[string]string{"apiKey": keyMovedMessage(c.endpoints[i].BaseURL)})
+			}
 			e.APIKey = c.endpoints[i].APIKey
 		}
 	}
@@ -345,8 +348,8 @@ const listModelsTimeout = 10 * time.Second
 func (a *App) ListModels(endpointID string) ([]string, error) {
 	var base, key, name string
 	if endpointID == "" {
-		st, _ := a.settings.effective()
-		base, key, name = st.BaseURL, st.APIKey, "the default endpoint"
+		base, key = a.settings.keyedDefault()
+		name = "the default endpoint"
 	} else {
 		ctx, cancel := a.ctx()
 		e, ok, err := a.endpointByID(ctx, endpointID)
@@ -373,7 +376,7 @@ func (a *App) ListModels(endpointID string) ([]string, error) {
 func listModels(ctx context.Context, base, key string) ([]string, error) {
 	ctx, cancel := context.WithTimeout(ctx, listModelsTimeout)
 	defer cancel()
-	models, err := model.New(model.Config{BaseURL: base, APIKey: key, HTTPClient: &http.Client{Timeout: listModelsTimeout}}).Models(ctx)
+	models, err := model.New(model.Config{BaseURL: base, APIKey: key, HTTPClient: keyedHTTPClient(listModelsTimeout)}).Models(ctx)
 	if err != nil {
 		return nil, err
 	}

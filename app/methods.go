@@ -369,12 +369,11 @@ func (a *App) GetSettings() SettingsView {
 func (a *App) SaveSettings(st Settings) (SettingsView, error) {
 	cur, _ := a.settings.effective()
 	rootBefore := a.workspace().Root
-	if strings.HasPrefix(st.APIKey, "••••") {
-		a.settings.mu.Lock()
-		st.APIKey = a.settings.saved["apiKey"]
-		a.settings.mu.Unlock()
-	}
 	st.BaseURL, st.Model, st.Workspace = strings.TrimSpace(st.BaseURL), strings.TrimSpace(st.Model), strings.TrimSpace(st.Workspace)
+	keyBase, bad := a.settings.keyBinding(&st, cur.BaseURL)
+	if bad != "" {
+		return SettingsView{}, &Error{Code: CodeInvalidSettings, Message: "Some settings need a fix; nothing was saved.", Details: map[string]string{"apiKey": bad}}
+	}
 	probe := st
 	if probe.BaseURL == "" {
 		probe.BaseURL = cur.BaseURL // the environment may supply it
@@ -388,6 +387,7 @@ func (a *App) SaveSettings(st Settings) (SettingsView, error) {
 	ctx, cancel := a.ctx()
 	defer cancel()
 	m := st.toMap()
+	m[keyKeyBase] = keyBase
 	if err := a.saveSettingsRows(ctx, m); err != nil {
 		return SettingsView{}, asError(err)
 	}
@@ -416,8 +416,14 @@ func (a *App) TestConnection(st Settings) ConnectionResult {
 	if st.BaseURL == "" {
 		st.BaseURL = cur.BaseURL
 	}
-	if st.APIKey == "" || strings.HasPrefix(st.APIKey, "••••") {
-		st.APIKey = cur.APIKey
+	if masked := strings.HasPrefix(st.APIKey, "••••"); st.APIKey == "" || masked {
+		// The stored key of this URL only (a key goes only to the
+		// endpoint it was saved with).
+		key, ok := a.storedKeyFor(st.BaseURL, st.APIKey)
+		if !ok && masked {
+			return ConnectionResult{Message: "The key shown is saved for another endpoint: type the key for this URL to test it.", Models: []string{}}
+		}
+		st.APIKey = key
 	}
 	if st.BaseURL == "" {
 		return ConnectionResult{Message: "Enter the endpoint's base URL first.", Models: []string{}}
@@ -427,7 +433,7 @@ func (a *App) TestConnection(st Settings) ConnectionResult {
 	}
 	ctx, cancel := context.WithTimeout(a.bgCtx, 10*time.Second)
 	defer cancel()
-	models, err := model.New(model.Config{BaseURL: st.BaseURL, APIKey: st.APIKey}).Models(ctx)
+	models, err := model.New(model.Config{BaseURL: st.BaseURL, APIKey: st.APIKey, HTTPClient: keyedHTTP}).Models(ctx)
 	if err != nil {
 		return ConnectionResult{Message: "Could not list models: " + err.Error(), Models: []string{}}
 	}
