@@ -73,7 +73,15 @@ type Endpoint struct {
 	// DefaultModel is the model a chat on this endpoint uses when it picks
 	// none (read-only; "" when the endpoint names none).
 	DefaultModel string `json:"defaultModel"`
+	// KeyState is KeyUnavailable when the endpoint's saved key could not
+	// be read from the key storage (APIKey is then empty, and a save
+	// keeps the stored key); "" otherwise.
+	KeyState string `json:"keyState,omitempty"`
 }
+
+// KeyUnavailable is the KeyState of a saved key the key storage could not
+// read (it may exist: "could not read" is not "empty").
+const KeyUnavailable = "unavailable"
 
 // masked is e as the window sees it.
 func masked(e Endpoint) Endpoint {
@@ -199,6 +207,10 @@ func (a *App) SaveEndpoint(e Endpoint) (Endpoint, error) {
 	if bad := validateEndpoint(&e); len(bad) > 0 {
 		return Endpoint{}, invalidEndpoint(bad)
 	}
+	if i >= 0 && c.unreadable[e.ID] && (e.APIKey == "" || strings.HasPrefix(e.APIKey, "••••")) && !sameEndpoint(c.endpoints[i].BaseURL, e.BaseURL) {
+		// The unread key stays bound to this endpoint: never to a new URL.
+		return Endpoint{}, invalidEndpoint(map[string]string{"apiKey": "The saved key could not be read from the key storage: type it again to change the URL."})
+	}
 	if strings.HasPrefix(e.APIKey, "••••") {
 		e.APIKey = ""
 		if i >= 0 && c.endpoints[i].APIKey != "" {
@@ -240,6 +252,9 @@ func (a *App) SaveEndpoint(e Endpoint) (Endpoint, error) {
 		return Endpoint{}, asError(err)
 	}
 	c.endpoints = next
+	if rec.APIKey != "" {
+		delete(c.unreadable, rec.ID)
+	}
 	if id, ok := keys[keyDefaultEndpoint]; ok {
 		c.defaultID = id
 	}
@@ -329,7 +344,7 @@ func (a *App) DeleteEndpoint(id string) error {
 	if err := a.saveCatalogKeys(ctx, keys, legacy); err != nil {
 		return asError(err)
 	}
-	if err := a.keys.Set(secrets.EndpointAccount(id), ""); err != nil {
+	if err := a.keys.Delete(secrets.EndpointAccount(id)); err != nil {
 		a.log.Warn("the deleted endpoint's key stays stored", "endpoint", id, "err", err)
 	}
 	c.endpoints = next

@@ -121,8 +121,9 @@ func keyMovedMessage(savedFor string) string {
 // keyBinding resolves a masked key in st to the saved one and returns the
 // base URL the key is saved for (effective: the base shown when the
 // environment supplies it). A masked key sent back with another base URL
-// is refused (the message says why).
-func (s *settings) keyBinding(st *Settings, effectiveBase string) (keyBase, bad string) {
+// is refused (the message says why). An empty key whose stored one could
+// not be read (unread) keeps it, bound where it was.
+func (s *settings) keyBinding(st *Settings, effectiveBase string, unread bool) (keyBase, bad string) {
 	s.mu.Lock()
 	savedKey, bound := s.saved["apiKey"], s.saved[keyKeyBase]
 	if bound == "" {
@@ -134,6 +135,9 @@ func (s *settings) keyBinding(st *Settings, effectiveBase string) (keyBase, bad 
 		if savedKey != "" && st.BaseURL != "" && !sameEndpoint(st.BaseURL, bound) {
 			return "", keyMovedMessage(bound)
 		}
+		return bound, ""
+	}
+	if st.APIKey == "" && unread {
 		return bound, ""
 	}
 	if st.APIKey == "" {

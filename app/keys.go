@@ -15,7 +15,7 @@ import (
 type SecretStore = secrets.Store
 
 // KeyStorage says where keys are stored (Settings shows it).
-type KeyStorage = secrets.Storage
+type KeyStorage = secrets.KeyStorage
 
 // openKeys opens the secret store and this database's vault (moving the
 // keys of an older, writable database out of it).
@@ -60,7 +60,7 @@ func (a *App) fillSecretSettings(saved map[string]string) {
 		}
 		s, err := a.keys.Get(secrets.SettingAccount(k))
 		if err != nil {
-			a.log.Warn("a saved key could not be read", "setting", k, "err", err)
+			a.log.Warn("a saved key could not be read; it is kept", "setting", k, "err", err)
 			continue
 		}
 		if s != "" {
@@ -70,11 +70,12 @@ func (a *App) fillSecretSettings(saved map[string]string) {
 }
 
 // fillEndpointKeys puts the vault's keys into endpoints read from the
-// settings row s.
-func (a *App) fillEndpointKeys(s string, eps []Endpoint) {
+// settings row s; it returns the ids of those whose key could not be read.
+func (a *App) fillEndpointKeys(s string, eps []Endpoint) map[string]bool {
+	unread := map[string]bool{}
 	refs := secrets.EndpointRefs(s)
 	if len(refs) != len(eps) {
-		return
+		return unread
 	}
 	for i := range eps {
 		if eps[i].APIKey != "" || refs[i] == "" {
@@ -82,11 +83,13 @@ func (a *App) fillEndpointKeys(s string, eps []Endpoint) {
 		}
 		k, err := a.keys.Get(refs[i])
 		if err != nil {
-			a.log.Warn("an endpoint's key could not be read", "endpoint", eps[i].ID, "err", err)
+			a.log.Warn("an endpoint's key could not be read; it is kept", "endpoint", eps[i].ID, "err", err)
+			unread[eps[i].ID] = true
 			continue
 		}
 		eps[i].APIKey = k
 	}
+	return unread
 }
 
 // putMCPSecret stores an MCP header or env secret (mcp.ExtractSecrets).

@@ -11,6 +11,7 @@ import (
 	"github.com/juncture-app/juncture/agent/agui"
 	"github.com/juncture-app/juncture/agent/history"
 	"github.com/juncture-app/juncture/agent/model"
+	"github.com/juncture-app/juncture/app/secrets"
 	"github.com/juncture-app/juncture/store"
 )
 
@@ -361,7 +362,11 @@ func safeFilename(title string) string {
 func (a *App) GetSettings() SettingsView {
 	st, src := a.settings.effective()
 	st.APIKey = maskKey(st.APIKey)
-	return SettingsView{Settings: st, Sources: src, KeyStorage: a.keys.Storage()}
+	v := SettingsView{Settings: st, Sources: src, KeyStorage: a.keys.Storage()}
+	if src["apiKey"] != SourceEnvironment && a.keys.Unreadable(secrets.SettingAccount("apiKey")) {
+		v.KeyState = KeyUnavailable
+	}
+	return v
 }
 
 // SaveSettings validates and saves settings all at once (nothing is saved
@@ -370,7 +375,7 @@ func (a *App) SaveSettings(st Settings) (SettingsView, error) {
 	cur, _ := a.settings.effective()
 	rootBefore := a.workspace().Root
 	st.BaseURL, st.Model, st.Workspace = strings.TrimSpace(st.BaseURL), strings.TrimSpace(st.Model), strings.TrimSpace(st.Workspace)
-	keyBase, bad := a.settings.keyBinding(&st, cur.BaseURL)
+	keyBase, bad := a.settings.keyBinding(&st, cur.BaseURL, a.keys.Unreadable(secrets.SettingAccount("apiKey")))
 	if bad != "" {
 		return SettingsView{}, &Error{Code: CodeInvalidSettings, Message: "Some settings need a fix; nothing was saved.", Details: map[string]string{"apiKey": bad}}
 	}

@@ -7,6 +7,9 @@ import (
 	"fmt"
 	"os"
 	"strings"
+
+	"modernc.org/sqlite"
+	sqlite3 "modernc.org/sqlite/lib"
 )
 
 // Scrubbing: rewriting settings rows of a database file that is not open
@@ -14,43 +17,91 @@ import (
 // keeps old rows. The secrets package uses them to move keys out of old
 // databases; the store knows nothing of which rows are keys.
 
+// ErrFileBusy is wrapped by ScrubSettings when another connection (a
+// second process) holds the file: nothing was changed, try again later.
+var ErrFileBusy = errors.New("the database file is busy")
+
+// ErrNotADatabase is wrapped by ScrubSettings when the file is not a
+// readable SQLite database (not one at all, or damaged).
+var ErrNotADatabase = errors.New("not a readable database")
+
+// scrubBusyTimeout is how long ScrubSettings waits for a busy file.
+const scrubBusyTimeout = "_pragma=busy_timeout(2000)"
+
 // ScrubSettings rewrites the settings rows of the database file at path:
 // scrub gets every row and returns the rows to write and whether anything
 // must change. When it must, the changed rows are written in one
-// transaction and the file is rebuilt (RebuildFile's VACUUM and
-// checkpoint); otherwise the file is left untouched. A file without a
-// settings table has no rows.
-func ScrubSettings(ctx context.Context, path string, scrub func(rows map[string]string) (map[string]string, bool)) error {
-	db, err := openFile(path)
+// transaction with secure_delete on and the file is rebuilt (RebuildFile's
+// VACUUM and checkpoint); otherwise the file is left untouched. A file
+// without a settings table has no rows. needed says whether the rows were
+// read and scrub asked for a change (so, on error, whether the file is
+// known to need one). Errors wrap ErrFileBusy or ErrNotADatabase when
+// that is the cause.
+func ScrubSettings(ctx context.Context, path string, scrub func(rows map[string]string) (map[string]string, bool)) (needed bool, err error) {
+	db, err := openFileWith(path, scrubBusyTimeout)
 	if err != nil {
-		return err
+		return false, classifyFileErr(err)
 	}
 	defer db.Close()
 	m, err := readSettings(ctx, db)
 	if err != nil {
-		return err
+		return false, classifyFileErr(err)
 	}
 	rows, change := scrub(m)
 	if !change {
-		return nil
+		return false, nil
 	}
-	tx, err := db.BeginTx(ctx, nil)
+	return true, classifyFileErr(rewriteSettings(ctx, db, m, rows))
+}
+
+// rewriteSettings writes the rows that differ from m, then rebuilds the
+// file. secure_delete zeroes the old values in the pages the update frees.
+func rewriteSettings(ctx context.Context, db *sql.DB, m, rows map[string]string) error {
+	conn, err := db.Conn(ctx)
 	if err != nil {
 		return err
 	}
-	defer tx.Rollback()
+	if _, err := conn.ExecContext(ctx, "PRAGMA secure_delete = ON"); err != nil {
+		conn.Close()
+		return err
+	}
+	tx, err := conn.BeginTx(ctx, nil)
+	if err != nil {
+		conn.Close()
+		return err
+	}
 	for k, v := range rows {
 		if old, ok := m[k]; ok && v == old {
 			continue
 		}
 		if _, err := tx.ExecContext(ctx, "UPDATE settings SET value = ? WHERE key = ?", v, k); err != nil {
+			tx.Rollback()
+			conn.Close()
 			return err
 		}
 	}
-	if err := tx.Commit(); err != nil {
+	err = tx.Commit()
+	conn.Close()
+	if err != nil {
 		return err
 	}
 	return vacuum(ctx, db)
+}
+
+// classifyFileErr wraps ErrFileBusy or ErrNotADatabase around SQLite's
+// busy, locked, not-a-database and corrupt errors.
+func classifyFileErr(err error) error {
+	var se *sqlite.Error
+	if err == nil || !errors.As(err, &se) {
+		return err
+	}
+	switch se.Code() & 0xff {
+	case sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED:
+		return fmt.Errorf("%w: %w", ErrFileBusy, err)
+	case sqlite3.SQLITE_NOTADB, sqlite3.SQLITE_CORRUPT:
+		return fmt.Errorf("%w: %w", ErrNotADatabase, err)
+	}
+	return err
 }
 
 // ReadSettingsFile reads the settings rows of a database file that is not
@@ -147,10 +198,14 @@ func vacuum(ctx context.Context, db *sql.DB) error {
 
 // openFile opens an existing SQLite file with one connection.
 func openFile(path string) (*sql.DB, error) {
+	return openFileWith(path, "_pragma=busy_timeout(10000)")
+}
+
+func openFileWith(path string, params ...string) (*sql.DB, error) {
 	if _, err := os.Stat(path); err != nil {
 		return nil, err
 	}
-	db, err := sql.Open("sqlite", dsn(path, "_pragma=busy_timeout(10000)"))
+	db, err := sql.Open("sqlite", dsn(path, params...))
 	if err != nil {
 		return nil, err
 	}

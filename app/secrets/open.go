@@ -1,11 +1,13 @@
 package secrets
 
 import (
+	"bytes"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -24,7 +26,7 @@ type Rows interface {
 // Open names the database's vault over st and, when writable, moves the
 // keys still in the settings rows into st, rebuilds the file without them
 // and scrubs its migration backups (<db>.pre-v*.bak).
-func Open(ctx context.Context, db Rows, st Store, status Storage, writable bool, log *slog.Logger) (*Vault, error) {
+func Open(ctx context.Context, db Rows, st Store, status KeyStorage, writable bool, log *slog.Logger) (*Vault, error) {
 	v := NewVault(st, status)
 	if status.Kind == "file" {
 		log.Info("keys are stored in a file", "path", status.Path, "why", status.Detail)
@@ -51,7 +53,9 @@ func Open(ctx context.Context, db Rows, st Store, status Storage, writable bool,
 	if err := v.moveKeys(ctx, db, path, saved, log); err != nil {
 		log.Warn("keys stay in the database until the next start", "err", err)
 	}
-	scrubBackups(ctx, path, log)
+	if now, err := db.Settings(ctx); err == nil {
+		scrubBackups(ctx, path, v.knownSecrets(now), log)
+	}
 	return v, nil
 }
 
@@ -88,16 +92,31 @@ func (v *Vault) moveKeys(ctx context.Context, db Rows, path string, saved map[st
 }
 
 // scrubBackups removes the keys of every migration backup of the
-// database; one that cannot be opened and rewritten is deleted.
-func scrubBackups(ctx context.Context, dbPath string, log *slog.Logger) {
+// database. A backup is deleted only when it is known to hold a key that
+// cannot be rewritten: its rows hold one and rewriting them failed, or it
+// is not a readable database and its bytes hold a key this vault knows. A
+// busy backup, or an unreadable one holding no known key, is kept (and
+// tried again at the next start).
+func scrubBackups(ctx context.Context, dbPath string, known []string, log *slog.Logger) {
 	backups, _ := filepath.Glob(globEscape(dbPath) + ".pre-v*.bak")
 	for _, b := range backups {
-		if err := scrubBackup(ctx, b); err != nil {
-			log.Warn("a migration backup could not be cleared of its keys; deleting it", "path", b, "err", err)
-			for _, p := range []string{b, b + "-journal", b + "-wal", b + "-shm"} {
-				if err := os.Remove(p); err != nil && !errors.Is(err, os.ErrNotExist) {
-					log.Error("deleting a migration backup", "path", p, "err", err)
-				}
+		needed, err := scrubBackup(ctx, b)
+		switch {
+		case err == nil:
+			continue
+		case errors.Is(err, store.ErrFileBusy):
+			log.Warn("a migration backup is busy; its keys are cleared at the next start", "path", b, "err", err)
+			continue
+		case !needed:
+			if holds, rerr := fileHolds(b, known); rerr != nil || !holds {
+				log.Warn("a migration backup could not be read; kept (it holds none of the keys stored now)", "path", b, "err", err)
+				continue
+			}
+		}
+		log.Warn("a migration backup holds a key and could not be cleared of it; deleting it", "path", b, "err", err)
+		for _, p := range []string{b, b + "-journal", b + "-wal", b + "-shm"} {
+			if err := os.Remove(p); err != nil && !errors.Is(err, os.ErrNotExist) {
+				log.Error("deleting a migration backup", "path", p, "err", err)
 			}
 		}
 	}
@@ -108,22 +127,84 @@ func globEscape(p string) string {
 }
 
 // scrubBackup rewrites a backup's settings rows without keys and rebuilds
-// the file; one without keys is left untouched.
-func scrubBackup(ctx context.Context, path string) error {
+// the file; one without keys is left untouched. needed: its rows were read
+// and hold a key.
+func scrubBackup(ctx context.Context, path string) (needed bool, err error) {
 	var stripErr error
-	err := store.ScrubSettings(ctx, path, func(m map[string]string) (map[string]string, bool) {
+	needed, err = store.ScrubSettings(ctx, path, func(m map[string]string) (map[string]string, bool) {
 		if !HasSecrets(m) {
 			return nil, false
 		}
 		rows, err := StripRows(m, nil, false)
 		if err != nil {
 			stripErr = err
-			return nil, false
+			return nil, true
 		}
 		return rows, true
 	})
-	if err != nil {
-		return err
+	if err == nil {
+		err = stripErr
 	}
-	return stripErr
+	return needed, err
+}
+
+// fileHolds reports whether the file's bytes contain any of secrets,
+// reading it in 1 MiB chunks (backups can be large).
+func fileHolds(path string, secrets []string) (bool, error) {
+	longest := 0
+	for _, s := range secrets {
+		longest = max(longest, len(s))
+	}
+	if longest == 0 {
+		return false, nil
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return false, err
+	}
+	defer f.Close()
+	buf := make([]byte, 0, 1<<20+longest)
+	chunk := make([]byte, 1<<20)
+	for {
+		n, err := f.Read(chunk)
+		buf = append(buf, chunk[:n]...)
+		for _, s := range secrets {
+			if s != "" && bytes.Contains(buf, []byte(s)) {
+				return true, nil
+			}
+		}
+		if err == io.EOF {
+			return false, nil
+		}
+		if err != nil {
+			return false, err
+		}
+		// Keep the tail: a secret may straddle two chunks.
+		if keep := longest - 1; len(buf) > keep {
+			buf = append(buf[:0], buf[len(buf)-keep:]...)
+		}
+	}
+}
+
+// knownSecrets are the keys this vault holds for the settings rows saved
+// (what a backup that cannot be read is searched for).
+func (v *Vault) knownSecrets(saved map[string]string) []string {
+	var out []string
+	add := func(name string) {
+		if s, err := v.Get(name); err == nil && s != "" {
+			out = append(out, s)
+		}
+	}
+	add(SettingAccount("apiKey"))
+	for k := range saved {
+		if IsSecretSetting(k) && k != "apiKey" {
+			add(SettingAccount(k))
+		}
+	}
+	for _, ref := range EndpointRefs(saved[KeyEndpoints]) {
+		if ref != "" {
+			add(ref)
+		}
+	}
+	return out
 }

@@ -96,7 +96,8 @@ func stripEndpointKeys(s string, vault *Vault, store bool) (string, error) {
 				return "", err
 			}
 		}
-		if key != "" {
+		if key != "" || (store && vault.Unreadable(EndpointAccount(id))) {
+			// A key that could not be read keeps its reference.
 			ref, _ := json.Marshal(EndpointAccount(id))
 			e["apiKeyRef"] = ref
 		} else if store {

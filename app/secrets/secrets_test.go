@@ -152,3 +152,35 @@ func TestKeyStorageFallsBackToAFile(t *testing.T) {
 		})
 	}
 }
+
+// failingStore fails every read; it records deletes.
+type failingStore struct{ deleted []string }
+
+func (f *failingStore) Get(string) (string, error) { return "", errors.New("locked") }
+func (f *failingStore) Set(string, string) error   { return nil }
+func (f *failingStore) Delete(a string) error      { f.deleted = append(f.deleted, a); return nil }
+
+// TestVaultNeverDeletesAKeyItCouldNotRead: "could not read" is not
+// "empty" (issue 19, defect 13).
+func TestVaultNeverDeletesAKeyItCouldNotRead(t *testing.T) {
+	st := &failingStore{}
+	v := NewVault(st, KeyStorage{Kind: "custom"})
+	v.id = "db"
+	if _, err := v.Get(SettingAccount("apiKey")); err == nil || !v.Unreadable(SettingAccount("apiKey")) {
+		t.Fatalf("a failed read is not unreadable: %v", err)
+	}
+	_, _ = v.Get(EndpointAccount("e1"))
+	rows, err := StripRows(map[string]string{"apiKey": "", KeyEndpoints: `[{"id":"e1","apiKey":""}]`}, v, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(st.deleted) > 0 {
+		t.Fatalf("deleted %v", st.deleted)
+	}
+	if rows[KeyEndpoints] != `[{"apiKeyRef":"endpoint:e1","id":"e1"}]` {
+		t.Fatalf("the unread key lost its reference: %s", rows[KeyEndpoints])
+	}
+	if err := v.Delete(EndpointAccount("e1")); err != nil || len(st.deleted) != 1 {
+		t.Fatalf("an explicit delete: %v %v", err, st.deleted)
+	}
+}

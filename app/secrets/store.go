@@ -30,8 +30,8 @@ type Store interface {
 	Delete(account string) error
 }
 
-// Storage says where keys are stored (Settings shows it).
-type Storage struct {
+// KeyStorage says where keys are stored (Settings shows it).
+type KeyStorage struct {
 	// Kind is "keychain" or "file" ("custom" for a store given by the caller).
 	Kind string `json:"kind"`
 	// Detail is a sentence: "OS keychain (Secret Service)" or "file,
@@ -142,7 +142,7 @@ func FilePath() (string, error) {
 
 // Choose picks the OS keychain when it answers a probe, else the file.
 // JUNCTURE_KEY_STORAGE=file (the process environment) forces the file.
-func Choose(service string) (Store, Storage, error) {
+func Choose(service string) (Store, KeyStorage, error) {
 	reason := ""
 	kc := keyringStore{service: service}
 	if os.Getenv("JUNCTURE_KEY_STORAGE") == "file" {
@@ -153,11 +153,11 @@ func Choose(service string) (Store, Storage, error) {
 		reason = "the " + KeychainName() + " did not work: " + err.Error()
 	}
 	if reason == "" {
-		return kc, Storage{Kind: "keychain", Detail: "OS keychain (" + KeychainName() + ")"}, nil
+		return kc, KeyStorage{Kind: "keychain", Detail: "OS keychain (" + KeychainName() + ")"}, nil
 	}
 	path, err := FilePath()
 	if err != nil {
-		return nil, Storage{}, err
+		return nil, KeyStorage{}, err
 	}
-	return NewFileStore(path), Storage{Kind: "file", Detail: "file, because: " + reason, Path: path}, nil
+	return NewFileStore(path), KeyStorage{Kind: "file", Detail: "file, because: " + reason, Path: path}, nil
 }

@@ -11,16 +11,19 @@ import (
 // share a key) and values are cached in memory.
 type Vault struct {
 	store  Store
-	status Storage
+	status KeyStorage
 	id     string
 
 	mu    sync.Mutex
 	cache map[string]string // name → secret ("" = known absent)
+	// unreadable holds the names whose last read failed: "could not
+	// read" is not "empty", so a save never deletes them (Set).
+	unreadable map[string]bool
 }
 
 // NewVault is a vault over st with no id yet (Open names it).
-func NewVault(st Store, status Storage) *Vault {
-	return &Vault{store: st, status: status, cache: map[string]string{}}
+func NewVault(st Store, status KeyStorage) *Vault {
+	return &Vault{store: st, status: status, cache: map[string]string{}, unreadable: map[string]bool{}}
 }
 
 func (v *Vault) account(name string) string { return v.id + "/" + name }
@@ -40,13 +43,42 @@ func (v *Vault) Get(name string) (string, error) {
 		s, err = "", nil
 	}
 	if err != nil {
+		v.unreadable[name] = true
 		return "", fmt.Errorf("reading a key from the %s: %w", v.status.Kind, err)
 	}
+	delete(v.unreadable, name)
 	v.cache[name] = s
 	return s, nil
 }
 
-// Set stores the named secret; "" deletes it.
+// Unreadable reports whether the named secret's last read failed (the
+// storage did not answer): the key may exist, and is kept.
+func (v *Vault) Unreadable(name string) bool {
+	if v == nil {
+		return false
+	}
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	return v.unreadable[name]
+}
+
+// Delete deletes the named secret, read or not (its owner is deleted).
+func (v *Vault) Delete(name string) error {
+	if v == nil || v.id == "" {
+		return errors.New("keys cannot be deleted: no key storage is open")
+	}
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	if err := v.store.Delete(v.account(name)); err != nil {
+		return fmt.Errorf("deleting a key in the %s: %w", v.status.Kind, err)
+	}
+	delete(v.unreadable, name)
+	v.cache[name] = ""
+	return nil
+}
+
+// Set stores the named secret; "" deletes it, unless the secret could not
+// be read (Unreadable): a save never deletes a key it could not read.
 func (v *Vault) Set(name, secret string) error {
 	if v == nil || v.id == "" {
 		return errors.New("keys cannot be saved: no key storage is open")
@@ -54,6 +86,9 @@ func (v *Vault) Set(name, secret string) error {
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	if s, ok := v.cache[name]; ok && s == secret {
+		return nil
+	}
+	if secret == "" && v.unreadable[name] {
 		return nil
 	}
 	var err error
@@ -65,12 +100,13 @@ func (v *Vault) Set(name, secret string) error {
 	if err != nil {
 		return fmt.Errorf("saving a key in the %s: %w", v.status.Kind, err)
 	}
+	delete(v.unreadable, name)
 	v.cache[name] = secret
 	return nil
 }
 
 // Storage is what Settings shows.
-func (v *Vault) Storage() *Storage {
+func (v *Vault) Storage() *KeyStorage {
 	if v == nil {
 		return nil
 	}
