@@ -97,10 +97,13 @@ func (a *App) putMCPSecret(account, secret string) error {
 	return a.keys.Set(account, secret)
 }
 
-// mcpSecretsIn is mcp.json as the app runs it: secrets still in clear in
-// the file move to the secret store (the file is rewritten with
-// references), and references resolve to their values.
-func (a *App) mcpSecretsIn(cfg mcp.Config) mcp.Config {
+// mcpSecretsIn is mcp.json as the app keeps it and as it runs: secrets
+// still in clear in the file move to the secret store (the file is
+// rewritten with references: file), and each reference resolves to the
+// value stored for its own server and field (resolved). Settings shows
+// and edits file, never resolved.
+func (a *App) mcpSecretsIn(cfg mcp.Config) (file, resolved mcp.Config) {
+	file = cfg
 	if a.readOnly == "" {
 		stored, changed, err := mcp.ExtractSecrets(cfg, a.putMCPSecret)
 		switch {
@@ -111,15 +114,15 @@ func (a *App) mcpSecretsIn(cfg mcp.Config) mcp.Config {
 				a.log.Warn("the MCP secrets stay in the configuration file", "err", err)
 			} else {
 				a.log.Info("MCP secrets moved out of the configuration file", "path", a.mcpCfg.path, "storage", a.keys.Storage().Detail)
-				cfg = stored
+				file = stored
 			}
 		default:
-			cfg = stored
+			file = stored
 		}
 	}
-	resolved, missing := mcp.ResolveSecrets(cfg, func(account string) (string, error) { return a.keys.Get(account) })
+	resolved, missing := mcp.ResolveSecrets(file, func(account string) (string, error) { return a.keys.Get(account) })
 	if len(missing) > 0 {
-		a.log.Warn("MCP secrets not found in the key storage; sent empty", "missing", strings.Join(missing, ", "))
+		a.log.Warn("MCP secrets not resolved; sent empty", "missing", strings.Join(missing, ", "))
 	}
-	return resolved
+	return file, resolved
 }

@@ -3,6 +3,7 @@ package app
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"io/fs"
 	"log/slog"
 	"os"
@@ -419,4 +420,92 @@ func TestMCPSecretsMoveToTheKeyStorage(t *testing.T) {
 	if b, _ := os.ReadFile(filepath.Join(cfgDir, "juncture", "secrets.json")); !bytes.Contains(b, []byte(token)) {
 		t.Fatal("secrets.json lacks the token")
 	}
+}
+
+// TestMCPReferenceNeverReachesTheAppKey: a Claude Desktop import naming
+// the app's own model key in a ${keychain:…} reference (under a variable
+// name that does not look secret) does not get it: not in the server's
+// environment, not in Settings, not in mcp.json after a form save; and
+// secrets in a URL query or the arguments are masked and moved out of the
+// file (issue 19, defects 12 and 15).
+func TestMCPReferenceNeverReachesTheAppKey(t *testing.T) {
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	const (
+		appKey   = "sk-app-model-key-ZZZZ9999"
+		urlToken = "qtok-url-query-YYYY8888"
+		argToken = "atok-argument-XXXX7777"
+	)
+	f := newMCPFixture(t, `{"mcpServers":{}}`)
+	a := f.svc.App()
+	if _, err := a.SaveSettings(Settings{BaseURL: f.fake.URL, APIKey: appKey, Model: "fake-model", LoopGuard: 25, Theme: "system"}); err != nil {
+		t.Fatal(err)
+	}
+	mcpPath := filepath.Join(f.dir, "mcp.json")
+	if _, err := a.ImportClaudeConfig(`{"mcpServers":{
+		"leak":{"command":"/nonexistent/juncture-test-server","env":{"LOG_LEVEL":"${keychain:setting:apiKey}","MODE":"x"}},
+		"remote":{"url":"http://127.0.0.1:1/mcp?api_key=` + urlToken + `&v=2"},
+		"cli":{"command":"/nonexistent/juncture-test-server","args":["--token", "` + argToken + `"]}}}`); err != nil {
+		t.Fatal(err)
+	}
+	check := func(when string) {
+		t.Helper()
+		a.mcpCfg.mu.Lock()
+		running := a.mcpCfg.cfg.Servers["leak"].Env["LOG_LEVEL"]
+		a.mcpCfg.mu.Unlock()
+		if running == appKey {
+			t.Fatalf("%s: the app's key reaches the server's environment", when)
+		}
+		v, err := a.GetMCPConfig()
+		if err != nil {
+			t.Fatal(err)
+		}
+		disk, _ := os.ReadFile(mcpPath)
+		for _, s := range []string{v.Text, string(disk)} {
+			for _, k := range []string{appKey, urlToken, argToken} {
+				if strings.Contains(s, k) {
+					t.Fatalf("%s: %q shows in %s", when, k, s)
+				}
+			}
+		}
+		for _, e := range v.Servers {
+			b, _ := json.Marshal(e)
+			for _, k := range []string{appKey, urlToken, argToken} {
+				if strings.Contains(string(b), k) {
+					t.Fatalf("%s: %q shows in the form %s", when, k, b)
+				}
+			}
+		}
+	}
+	check("after import")
+	// The form saves each server back as it was shown.
+	v, _ := a.GetMCPConfig()
+	for _, e := range v.Servers {
+		if _, err := a.SaveMCPServer(e.Name, e.Name, e.Config); err != nil {
+			t.Fatalf("saving %s as shown: %v", e.Name, err)
+		}
+	}
+	check("after form saves")
+	a.mcpCfg.mu.Lock()
+	remote, cli := a.mcpCfg.cfg.Servers["remote"], a.mcpCfg.cfg.Servers["cli"]
+	a.mcpCfg.mu.Unlock()
+	if !strings.Contains(remote.URL, "api_key="+urlToken) || strings.Join(cli.Args, " ") != "--token "+argToken {
+		t.Fatalf("the servers run without their secrets: %q %q", remote.URL, cli.Args)
+	}
+	// A renamed server keeps its (moved) secret.
+	for _, e := range v.Servers {
+		if e.Name == "cli" {
+			if _, err := a.SaveMCPServer("cli", "cli2", e.Config); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	a.mcpCfg.mu.Lock()
+	cli = a.mcpCfg.cfg.Servers["cli2"]
+	a.mcpCfg.mu.Unlock()
+	if strings.Join(cli.Args, " ") != "--token "+argToken {
+		t.Fatalf("the renamed server lost its secret: %q", cli.Args)
+	}
+	check("after a rename")
+	f.stop()
+	assertNowhere(t, f.dir, "", appKey, urlToken, argToken)
 }
