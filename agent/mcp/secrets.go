@@ -136,10 +136,32 @@ func RestoreConfigSecrets(previous, edited Config) Config {
 // be masked field by field.
 var unparsedSecretRE = regexp.MustCompile(`("(?i:[^"\\]*(?:` + strings.Join(append(secretEnvWords, "COOKIE"), "|") + `)[^"\\]*)"\s*:\s*")((?:[^"\\]|\\.)*)(")`)
 
+// unparsedPlaceREs find, in a file that does not parse, the secrets of
+// secrets_places.go: a secret URL query parameter, a secret flag's value
+// ("--token=X", "--api-key", "X") and a well-known token. Each has three
+// groups: before, the secret, after.
+var unparsedPlaceREs = func() []*regexp.Regexp {
+	words := `(?i:` + strings.Join(secretEnvWords, "|") + `)`
+	prefixes := make([]string, len(tokenPrefixes))
+	for i, p := range tokenPrefixes {
+		prefixes[i] = regexp.QuoteMeta(p)
+	}
+	return []*regexp.Regexp{
+		regexp.MustCompile(`([?&][^=&"\\\s#]*` + words + `[^=&"\\\s#]*=)([^&"#\\\s]+)()`),
+		regexp.MustCompile(`("-{1,2}[A-Za-z0-9_-]*` + words + `[A-Za-z0-9_-]*=)([^"\\]+)(")`),
+		regexp.MustCompile(`("-{1,2}[A-Za-z0-9_-]*` + words + `[A-Za-z0-9_-]*"\s*,\s*")([^"\\]+)(")`),
+		regexp.MustCompile(`(")((?:` + strings.Join(prefixes, "|") + `)[^"\\\s]{8,})(")`),
+	}
+}()
+
 // MaskUnparsed hides the secret-looking values of a configuration text
 // that does not parse (the raw editor shows it so the person can fix it).
 func MaskUnparsed(text string) string {
-	return unparsedSecretRE.ReplaceAllString(text, "${1}"+Mask+"${3}")
+	text = unparsedSecretRE.ReplaceAllString(text, "${1}"+Mask+"${3}")
+	for _, re := range unparsedPlaceREs {
+		text = re.ReplaceAllString(text, "${1}"+Mask+"${3}")
+	}
+	return text
 }
 
 // RestoreUnparsed puts back, name by name, the values MaskUnparsed hid: a
@@ -152,13 +174,36 @@ func RestoreUnparsed(edited, onDisk string) string {
 			orig[m[1]] = m[2]
 		}
 	}
-	return unparsedSecretRE.ReplaceAllStringFunc(edited, func(s string) string {
+	edited = unparsedSecretRE.ReplaceAllStringFunc(edited, func(s string) string {
 		m := unparsedSecretRE.FindStringSubmatch(s)
 		if v, ok := orig[m[1]]; ok && m[2] == Mask {
 			return m[1] + v + m[3]
 		}
 		return s
 	})
+	// The other places have no name to match by: the n-th mask takes the
+	// n-th value on disk when both texts have as many.
+	for i, re := range unparsedPlaceREs {
+		disk := re.FindAllStringSubmatch(onDisk, -1)
+		shown := re
+		if i == len(unparsedPlaceREs)-1 {
+			// A masked token no longer has its prefix.
+			shown = regexp.MustCompile(`(")(` + Mask + `)(")`)
+		}
+		if len(shown.FindAllStringIndex(edited, -1)) != len(disk) {
+			continue
+		}
+		n := 0
+		edited = shown.ReplaceAllStringFunc(edited, func(s string) string {
+			m, d := shown.FindStringSubmatch(s), disk[n]
+			n++
+			if m[2] == Mask && m[1] == d[1] {
+				return m[1] + d[2] + m[3]
+			}
+			return s
+		})
+	}
+	return edited
 }
 
 // Secrets out of mcp.json: header values and secret-looking env values are
