@@ -92,7 +92,7 @@ test: deps-test frontend conformance-deps e2e-deps interop-deps mcp-deps
 test-keychain:
 	@tmp=$$(mktemp -d) && trap 'rm -rf "$$tmp"' EXIT && mkdir -m 700 "$$tmp/run" && \
 	XDG_DATA_HOME="$$tmp/data" XDG_RUNTIME_DIR="$$tmp/run" dbus-run-session -- sh -c \
-	  'echo -n juncture-test | gnome-keyring-daemon --unlock --components=secrets --daemonize >/dev/null && JUNCTURE_REQUIRE_KEYCHAIN=1 $(GO) test -race -count=1 -run Keychain ./app/' 2> >(grep -v "Failed to set fd limit" >&2)
+	  'echo -n juncture-test | gnome-keyring-daemon --unlock --components=secrets --daemonize >/dev/null && JUNCTURE_REQUIRE_KEYCHAIN=1 $(GO) test -race -count=1 -run Keychain ./app/secrets/ ./app/' 2> >(grep -v "Failed to set fd limit" >&2)
 
 conformance-deps: tools/agui-conformance/node_modules/.installed
 e2e-deps: e2e/node_modules/.installed

@@ -20,6 +20,7 @@ import (
 	"github.com/juncture-app/juncture/agent/mcp"
 	"github.com/juncture-app/juncture/agent/model"
 	"github.com/juncture-app/juncture/agent/tools"
+	"github.com/juncture-app/juncture/app/secrets"
 	"github.com/juncture-app/juncture/store"
 )
 
@@ -44,7 +45,7 @@ type Config struct {
 	// Version is the app's version, told to MCP servers.
 	Version string
 	// Secrets stores the keys (tests); nil picks the OS keychain, or the
-	// fallback file when the keychain does not answer (keychain.go).
+	// fallback file when the keychain does not answer (package secrets).
 	Secrets SecretStore
 }
 
@@ -83,8 +84,8 @@ type App struct {
 	// cat holds the endpoints and presets (endpoints.go, presets.go).
 	cat catalog
 
-	// keys is where API keys live (keychain.go); never the database.
-	keys *keyVault
+	// keys is where API keys live (package secrets); never the database.
+	keys *secrets.Vault
 
 	// mcp runs the configured MCP servers; mcpCfg is the configuration
 	// file as last read.

@@ -12,6 +12,7 @@ import (
 
 	"github.com/juncture-app/juncture/agent"
 	"github.com/juncture-app/juncture/agent/model"
+	"github.com/juncture-app/juncture/app/secrets"
 )
 
 // The catalog: the saved endpoints and presets (as JSON in the settings
@@ -27,6 +28,8 @@ type catalog struct {
 	defaultID string
 	prices    map[string]map[string]ModelPrice // read-only endpoints' prices
 	presets   presetStore
+	// unreadable holds the saved endpoints whose key could not be read.
+	unreadable map[string]bool
 
 	localMu  sync.Mutex
 	local    map[string]localServer // by endpoint id, from the last probe
@@ -64,7 +67,7 @@ func (a *App) loadCatalog(ctx context.Context) error {
 			a.log.Warn("saved endpoints do not parse; starting from none", "err", err)
 			c.endpoints = nil
 		}
-		a.fillEndpointKeys(s, c.endpoints)
+		c.unreadable = a.fillEndpointKeys(s, c.endpoints)
 	}
 	c.prices = map[string]map[string]ModelPrice{}
 	if s := m[keyEndpointPrices]; s != "" {
@@ -81,6 +84,13 @@ func (a *App) loadCatalog(ctx context.Context) error {
 // saveCatalogKeys writes settings keys (and the legacy keys given in
 // legacy, also into the in-memory settings). The caller holds a.cat.mu.
 func (a *App) saveCatalogKeys(ctx context.Context, keys map[string]string, legacy map[string]string) error {
+	if k, ok := legacy["apiKey"]; ok {
+		// General's key is now the default endpoint's: saved for its URL.
+		legacy[keyKeyBase] = ""
+		if k != "" {
+			legacy[keyKeyBase] = legacy["baseUrl"]
+		}
+	}
 	all := map[string]string{}
 	for k, v := range keys {
 		all[k] = v
@@ -123,7 +133,8 @@ func (a *App) savedLegacy() (baseURL, apiKey, modelName string) {
 func (a *App) adoptDefault(ctx context.Context) error {
 	c := &a.cat
 	base, key, mdl := a.savedLegacy()
-	if base == "" {
+	if base == "" || a.keys.Unreadable(secrets.SettingAccount("apiKey")) {
+		// An unread key is not an empty one: nothing to mirror.
 		return nil
 	}
 	i := slices.IndexFunc(c.endpoints, func(e Endpoint) bool { return e.ID == c.defaultID })
@@ -226,8 +237,12 @@ func (a *App) endpointsLocked() []Endpoint {
 		out = append(out, e)
 	}
 	savedBase, savedKey, savedModel := a.savedLegacy()
+	generalUnread := a.keys.Unreadable(secrets.SettingAccount("apiKey"))
 	for _, e := range c.endpoints {
 		e.Source = EndpointSaved
+		if c.unreadable[e.ID] {
+			e.KeyState = KeyUnavailable
+		}
 		e.Models = slices.Clone(e.Models)
 		e.DefaultModel = firstOf(e.Models)
 		if e.ID == c.defaultID && savedBase != "" {
@@ -235,6 +250,9 @@ func (a *App) endpointsLocked() []Endpoint {
 			// what a chat without an endpoint runs with (unless the
 			// environment names another).
 			e.BaseURL, e.APIKey = savedBase, savedKey
+			if generalUnread {
+				e.KeyState = KeyUnavailable
+			}
 			e.IsDefault = envBase == ""
 			switch {
 			case e.IsDefault && st.Model != "":

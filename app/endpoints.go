@@ -5,13 +5,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
-	"net/http"
 	"slices"
 	"strings"
 	"time"
 
 	"github.com/juncture-app/juncture/agent"
 	"github.com/juncture-app/juncture/agent/model"
+	"github.com/juncture-app/juncture/app/secrets"
 )
 
 // Endpoints: several OpenAI-compatible servers a chat can talk to. The
@@ -39,7 +39,7 @@ const (
 
 // Settings keys of the endpoint catalog (JSON values).
 const (
-	keyEndpoints       = "endpoints"
+	keyEndpoints       = secrets.KeyEndpoints
 	keyDefaultEndpoint = "defaultEndpointId"
 	keyEndpointPrices  = "endpointPrices" // prices of the read-only endpoints, by id
 )
@@ -73,7 +73,15 @@ type Endpoint struct {
 	// DefaultModel is the model a chat on this endpoint uses when it picks
 	// none (read-only; "" when the endpoint names none).
 	DefaultModel string `json:"defaultModel"`
+	// KeyState is KeyUnavailable when the endpoint's saved key could not
+	// be read from the key storage (APIKey is then empty, and a save
+	// keeps the stored key); "" otherwise.
+	KeyState string `json:"keyState,omitempty"`
 }
+
+// KeyUnavailable is the KeyState of a saved key the key storage could not
+// read (it may exist: "could not read" is not "empty").
+const KeyUnavailable = "unavailable"
 
 // masked is e as the window sees it.
 func masked(e Endpoint) Endpoint {
@@ -199,9 +207,17 @@ func (a *App) SaveEndpoint(e Endpoint) (Endpoint, error) {
 	if bad := validateEndpoint(&e); len(bad) > 0 {
 		return Endpoint{}, invalidEndpoint(bad)
 	}
+	if i >= 0 && c.unreadable[e.ID] && (e.APIKey == "" || strings.HasPrefix(e.APIKey, "••••")) && !sameEndpoint(c.endpoints[i].BaseURL, e.BaseURL) {
+		// The unread key stays bound to this endpoint: never to a new URL.
+		return Endpoint{}, invalidEndpoint(map[string]string{"apiKey": "The saved key could not be read from the key storage: type it again to change the URL."})
+	}
 	if strings.HasPrefix(e.APIKey, "••••") {
 		e.APIKey = ""
-		if i >= 0 {
+		if i >= 0 && c.endpoints[i].APIKey != "" {
+			// A key goes only to the endpoint it was saved with.
+			if !sameEndpoint(c.endpoints[i].BaseURL, e.BaseURL) {
+				return Endpoint{}, invalidEndpoint(map[string]string{"apiKey": keyMovedMessage(c.endpoints[i].BaseURL)})
+			}
 			e.APIKey = c.endpoints[i].APIKey
 		}
 	}
@@ -236,6 +252,9 @@ func (a *App) SaveEndpoint(e Endpoint) (Endpoint, error) {
 		return Endpoint{}, asError(err)
 	}
 	c.endpoints = next
+	if rec.APIKey != "" {
+		delete(c.unreadable, rec.ID)
+	}
 	if id, ok := keys[keyDefaultEndpoint]; ok {
 		c.defaultID = id
 	}
@@ -325,7 +344,7 @@ func (a *App) DeleteEndpoint(id string) error {
 	if err := a.saveCatalogKeys(ctx, keys, legacy); err != nil {
 		return asError(err)
 	}
-	if err := a.keys.set(endpointAccount(id), ""); err != nil {
+	if err := a.keys.Delete(secrets.EndpointAccount(id)); err != nil {
 		a.log.Warn("the deleted endpoint's key stays stored", "endpoint", id, "err", err)
 	}
 	c.endpoints = next
@@ -344,8 +363,8 @@ const listModelsTimeout = 10 * time.Second
 func (a *App) ListModels(endpointID string) ([]string, error) {
 	var base, key, name string
 	if endpointID == "" {
-		st, _ := a.settings.effective()
-		base, key, name = st.BaseURL, st.APIKey, "the default endpoint"
+		base, key = a.settings.keyedDefault()
+		name = "the default endpoint"
 	} else {
 		ctx, cancel := a.ctx()
 		e, ok, err := a.endpointByID(ctx, endpointID)
@@ -372,7 +391,7 @@ func (a *App) ListModels(endpointID string) ([]string, error) {
 func listModels(ctx context.Context, base, key string) ([]string, error) {
 	ctx, cancel := context.WithTimeout(ctx, listModelsTimeout)
 	defer cancel()
-	models, err := model.New(model.Config{BaseURL: base, APIKey: key, HTTPClient: &http.Client{Timeout: listModelsTimeout}}).Models(ctx)
+	models, err := model.New(model.Config{BaseURL: base, APIKey: key, HTTPClient: keyedHTTPClient(listModelsTimeout)}).Models(ctx)
 	if err != nil {
 		return nil, err
 	}

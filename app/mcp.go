@@ -57,7 +57,8 @@ type MCPChanged struct{}
 type mcpState struct {
 	path string
 	mu   sync.Mutex
-	cfg  mcp.Config // last good configuration (what runs)
+	cfg  mcp.Config // last good configuration, references resolved (what runs)
+	file mcp.Config // the same as in the file: references, never their values
 	text string     // the file as read
 	err  *mcp.ConfigError
 }
@@ -109,13 +110,13 @@ func (p pinStore) SaveToolPin(ctx context.Context, pin mcp.Pin) error {
 // nothing running from it: the person fixes it in Settings.
 func (a *App) loadMCP() {
 	s := a.mcpCfg
-	var cfg mcp.Config
+	var cfg, file mcp.Config
 	var text []byte
 	var err error
 	if s.path != "" {
 		cfg, text, err = mcp.ReadConfig(s.path)
 		if err == nil {
-			cfg = a.mcpSecretsIn(cfg)
+			file, cfg = a.mcpSecretsIn(cfg)
 		}
 	}
 	s.mu.Lock()
@@ -123,11 +124,11 @@ func (a *App) loadMCP() {
 	var ce *mcp.ConfigError
 	switch {
 	case errors.As(err, &ce):
-		s.err, s.cfg = ce, mcp.Config{}
+		s.err, s.cfg, s.file = ce, mcp.Config{}, mcp.Config{}
 	case err != nil:
-		s.err, s.cfg = &mcp.ConfigError{Line: 1, Column: 1, Message: err.Error()}, mcp.Config{}
+		s.err, s.cfg, s.file = &mcp.ConfigError{Line: 1, Column: 1, Message: err.Error()}, mcp.Config{}, mcp.Config{}
 	default:
-		s.err, s.cfg = nil, cfg
+		s.err, s.cfg, s.file = nil, cfg, file
 	}
 	apply := s.cfg
 	s.mu.Unlock()
@@ -155,11 +156,13 @@ func (a *App) GetMCPConfig() (MCPConfigView, error) {
 		v.Text = mcp.MaskUnparsed(s.text)
 		return v, nil
 	}
-	masked := s.cfg.Masked()
+	// The file's form (references, not their values), masked: a resolved
+	// value is never shown.
+	masked := s.file.Masked()
 	for _, name := range slices.Sorted(maps.Keys(masked.Servers)) {
 		v.Servers = append(v.Servers, MCPServerEntry{Name: name, Config: masked.Servers[name]})
 	}
-	if b, err := masked.Marshal(); err == nil && len(s.cfg.Servers)+len(s.cfg.Extra) > 0 {
+	if b, err := masked.Marshal(); err == nil && len(s.file.Servers)+len(s.file.Extra) > 0 {
 		v.Text = string(b)
 	} else if err == nil {
 		v.Text = s.text
@@ -190,6 +193,11 @@ func (a *App) SaveMCPServer(previousName, name string, cfg mcp.ServerConfig) (MC
 		if had {
 			cfg = mcp.RestoreSecrets(old, cfg)
 			cfg.Extra = old.Extra
+			if name != previousName {
+				// References name their server: a renamed server's
+				// secrets are stored again under the new name.
+				cfg = a.resolveMCPServer(previousName, cfg)
+			}
 		}
 		c.Servers[name] = cfg
 		return nil
@@ -227,7 +235,7 @@ func (a *App) SetMCPServerEnabled(name string, enabled bool) (MCPConfigView, err
 func (a *App) SaveMCPConfigText(text string) (MCPConfigView, error) {
 	s := a.mcpCfg
 	s.mu.Lock()
-	prev, broken, onDisk := s.cfg, s.err != nil, s.text
+	prev, broken, onDisk := s.file, s.err != nil, s.text
 	s.mu.Unlock()
 	if broken {
 		// The masked text of a broken file came from MaskUnparsed: put the
@@ -287,6 +295,13 @@ func (a *App) MCPServerLog(name string) (string, error) {
 	return s, err
 }
 
+// resolveMCPServer is cfg with the references of the server called name
+// resolved (what a rename stores again under the new name).
+func (a *App) resolveMCPServer(name string, cfg mcp.ServerConfig) mcp.ServerConfig {
+	out, _ := mcp.ResolveSecrets(mcp.Config{Servers: map[string]mcp.ServerConfig{name: cfg}}, a.keys.Get)
+	return out.Servers[name]
+}
+
 // editMCP changes the configuration, saves it (never over a broken file)
 // and applies it.
 func (a *App) editMCP(change func(*mcp.Config) error) (MCPConfigView, error) {
@@ -296,8 +311,10 @@ func (a *App) editMCP(change func(*mcp.Config) error) (MCPConfigView, error) {
 		s.mu.Unlock()
 		return MCPConfigView{}, errorf(CodeConflict, fmt.Sprintf("The MCP configuration file does not parse (%s). Fix it in the text editor first; Juncture never overwrites it.", s.err.Error()))
 	}
-	next := mcp.Config{Servers: make(map[string]mcp.ServerConfig, len(s.cfg.Servers)+1), Extra: s.cfg.Extra}
-	for k, v := range s.cfg.Servers {
+	// Edits start from the file's form: references stay references, and
+	// no resolved value is ever written back.
+	next := mcp.Config{Servers: make(map[string]mcp.ServerConfig, len(s.file.Servers)+1), Extra: s.file.Extra}
+	for k, v := range s.file.Servers {
 		next.Servers[k] = v
 	}
 	s.mu.Unlock()

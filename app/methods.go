@@ -11,6 +11,7 @@ import (
 	"github.com/juncture-app/juncture/agent/agui"
 	"github.com/juncture-app/juncture/agent/history"
 	"github.com/juncture-app/juncture/agent/model"
+	"github.com/juncture-app/juncture/app/secrets"
 	"github.com/juncture-app/juncture/store"
 )
 
@@ -361,7 +362,11 @@ func safeFilename(title string) string {
 func (a *App) GetSettings() SettingsView {
 	st, src := a.settings.effective()
 	st.APIKey = maskKey(st.APIKey)
-	return SettingsView{Settings: st, Sources: src, KeyStorage: a.keys.storage()}
+	v := SettingsView{Settings: st, Sources: src, KeyStorage: a.keys.Storage()}
+	if src["apiKey"] != SourceEnvironment && a.keys.Unreadable(secrets.SettingAccount("apiKey")) {
+		v.KeyState = KeyUnavailable
+	}
+	return v
 }
 
 // SaveSettings validates and saves settings all at once (nothing is saved
@@ -369,12 +374,11 @@ func (a *App) GetSettings() SettingsView {
 func (a *App) SaveSettings(st Settings) (SettingsView, error) {
 	cur, _ := a.settings.effective()
 	rootBefore := a.workspace().Root
-	if strings.HasPrefix(st.APIKey, "••••") {
-		a.settings.mu.Lock()
-		st.APIKey = a.settings.saved["apiKey"]
-		a.settings.mu.Unlock()
-	}
 	st.BaseURL, st.Model, st.Workspace = strings.TrimSpace(st.BaseURL), strings.TrimSpace(st.Model), strings.TrimSpace(st.Workspace)
+	keyBase, bad := a.settings.keyBinding(&st, cur.BaseURL, a.keys.Unreadable(secrets.SettingAccount("apiKey")))
+	if bad != "" {
+		return SettingsView{}, &Error{Code: CodeInvalidSettings, Message: "Some settings need a fix; nothing was saved.", Details: map[string]string{"apiKey": bad}}
+	}
 	probe := st
 	if probe.BaseURL == "" {
 		probe.BaseURL = cur.BaseURL // the environment may supply it
@@ -388,6 +392,7 @@ func (a *App) SaveSettings(st Settings) (SettingsView, error) {
 	ctx, cancel := a.ctx()
 	defer cancel()
 	m := st.toMap()
+	m[keyKeyBase] = keyBase
 	if err := a.saveSettingsRows(ctx, m); err != nil {
 		return SettingsView{}, asError(err)
 	}
@@ -416,8 +421,14 @@ func (a *App) TestConnection(st Settings) ConnectionResult {
 	if st.BaseURL == "" {
 		st.BaseURL = cur.BaseURL
 	}
-	if st.APIKey == "" || strings.HasPrefix(st.APIKey, "••••") {
-		st.APIKey = cur.APIKey
+	if masked := strings.HasPrefix(st.APIKey, "••••"); st.APIKey == "" || masked {
+		// The stored key of this URL only (a key goes only to the
+		// endpoint it was saved with).
+		key, ok := a.storedKeyFor(st.BaseURL, st.APIKey)
+		if !ok && masked {
+			return ConnectionResult{Message: "The key shown is saved for another endpoint: type the key for this URL to test it.", Models: []string{}}
+		}
+		st.APIKey = key
 	}
 	if st.BaseURL == "" {
 		return ConnectionResult{Message: "Enter the endpoint's base URL first.", Models: []string{}}
@@ -427,7 +438,7 @@ func (a *App) TestConnection(st Settings) ConnectionResult {
 	}
 	ctx, cancel := context.WithTimeout(a.bgCtx, 10*time.Second)
 	defer cancel()
-	models, err := model.New(model.Config{BaseURL: st.BaseURL, APIKey: st.APIKey}).Models(ctx)
+	models, err := model.New(model.Config{BaseURL: st.BaseURL, APIKey: st.APIKey, HTTPClient: keyedHTTP}).Models(ctx)
 	if err != nil {
 		return ConnectionResult{Message: "Could not list models: " + err.Error(), Models: []string{}}
 	}

@@ -46,6 +46,9 @@ type SettingsView struct {
 	// KeyStorage is where keys are stored: the OS keychain, or the
 	// fallback file and why.
 	KeyStorage *KeyStorage `json:"keyStorage,omitempty"`
+	// KeyState is KeyUnavailable when the saved key could not be read
+	// (apiKey is then empty, and a save keeps the stored key).
+	KeyState string `json:"keyState,omitempty"`
 }
 
 // envKeys maps setting fields to the environment variables that override them.

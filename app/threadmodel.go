@@ -67,7 +67,8 @@ func (a *App) modelConfig(ctx context.Context, o history.ThreadOptions) (model.C
 	if st.BaseURL == "" || m == "" {
 		return model.Config{}, agent.ErrNotConfigured
 	}
-	return model.Config{BaseURL: st.BaseURL, APIKey: st.APIKey, Model: m}, nil
+	base, key := a.settings.keyedDefault()
+	return model.Config{BaseURL: base, APIKey: key, Model: m}, nil
 }
 
 // maxClients bounds the model clients kept at once.
@@ -78,6 +79,7 @@ const maxClients = 32
 func (a *App) client(cfg model.Config) *model.Client {
 	a.clientMu.Lock()
 	defer a.clientMu.Unlock()
+	cfg.HTTPClient = keyedHTTP // no redirect carries the key elsewhere
 	if c, ok := a.clients[cfg]; ok {
 		return c
 	}

@@ -34,6 +34,7 @@ type Server struct {
 	queue    []Response
 	fallback func(Request) Response
 	reqs     []Request
+	auths    []string      // the Authorization header of every request, any path
 	arrived  chan struct{} // closed and replaced on every new request
 	models   []string
 	logger   *log.Logger
@@ -171,6 +172,15 @@ func (s *Server) Requests() []Request {
 	return append([]Request(nil), s.reqs...)
 }
 
+// Authorizations returns the Authorization header of every request
+// received so far, on any path ("" for one without), in order: what a key
+// leak test checks.
+func (s *Server) Authorizations() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]string(nil), s.auths...)
+}
+
 // WaitRequests blocks until at least n chat completions requests have
 // arrived, or ctx is done.
 func (s *Server) WaitRequests(ctx context.Context, n int) error {
@@ -224,6 +234,9 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer s.leave()
+	s.mu.Lock()
+	s.auths = append(s.auths, r.Header.Get("Authorization"))
+	s.mu.Unlock()
 
 	switch {
 	case r.URL.Path == "/v1/chat/completions" && r.Method == http.MethodPost:

@@ -45,6 +45,16 @@ func (l *layout) stillMasked(c Config) error {
 					"%s %q of server %q is still masked (%s…); type its value again", f.what, k, name, Mask)}
 			}
 		}
+		// The URL's query and the arguments hold secrets too (secrets_places.go).
+		masked := strings.Contains(s.URL, Mask)
+		for _, a := range s.Args {
+			masked = masked || strings.Contains(a, Mask)
+		}
+		if masked {
+			line, col := lineColumn(l.data, 0)
+			return &ConfigError{File: l.file, Line: line, Column: col, Message: fmt.Sprintf(
+				"the url or an argument of server %q is still masked (%s); type its value again", name, Mask)}
+		}
 	}
 	return nil
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -36,6 +37,9 @@ func maskValue(v string) string {
 	if v == "" {
 		return ""
 	}
+	if _, ok := ParseSecretRef(v); ok {
+		return Mask // a reference: nothing of the secret to show
+	}
 	r := []rune(v)
 	if len(r) > 12 {
 		return Mask + string(r[len(r)-4:])
@@ -58,13 +62,15 @@ func (c ServerConfig) Masked() ServerConfig {
 	if len(c.Env) > 0 {
 		e := make(map[string]string, len(c.Env))
 		for k, v := range c.Env {
-			if secretEnvName(k) {
+			if secretEnv(k, v) {
 				v = maskValue(v)
 			}
 			e[k] = v
 		}
 		c.Env = e
 	}
+	c.URL = maskURL(c.URL)
+	c.Args = maskArgs(c.Args)
 	return c
 }
 
@@ -85,18 +91,22 @@ func (c Config) Masked() Config {
 // that showed masked values saves the real ones. Anything the person
 // changed is kept as edited.
 func RestoreSecrets(previous, edited ServerConfig) ServerConfig {
-	edited.Headers = restoreMap(previous.Headers, edited.Headers, func(string) bool { return true })
-	edited.Env = restoreMap(previous.Env, edited.Env, secretEnvName)
+	edited.Headers = restoreMap(previous.Headers, edited.Headers, func(string, string) bool { return true })
+	edited.Env = restoreMap(previous.Env, edited.Env, secretEnv)
+	if strings.Contains(edited.URL, Mask) && edited.URL == maskURL(previous.URL) {
+		edited.URL = previous.URL
+	}
+	edited.Args = restoreArgs(previous.Args, edited.Args)
 	return edited
 }
 
-func restoreMap(previous, edited map[string]string, masked func(string) bool) map[string]string {
+func restoreMap(previous, edited map[string]string, masked func(k, v string) bool) map[string]string {
 	if len(edited) == 0 {
 		return edited
 	}
 	out := make(map[string]string, len(edited))
 	for k, v := range edited {
-		if prev, ok := previous[k]; ok && masked(k) && strings.HasPrefix(v, Mask) && v == maskValue(prev) {
+		if prev, ok := previous[k]; ok && masked(k, prev) && strings.HasPrefix(v, Mask) && v == maskValue(prev) {
 			v = prev
 		}
 		out[k] = v
@@ -126,10 +136,32 @@ func RestoreConfigSecrets(previous, edited Config) Config {
 // be masked field by field.
 var unparsedSecretRE = regexp.MustCompile(`("(?i:[^"\\]*(?:` + strings.Join(append(secretEnvWords, "COOKIE"), "|") + `)[^"\\]*)"\s*:\s*")((?:[^"\\]|\\.)*)(")`)
 
+// unparsedPlaceREs find, in a file that does not parse, the secrets of
+// secrets_places.go: a secret URL query parameter, a secret flag's value
+// ("--token=X", "--api-key", "X") and a well-known token. Each has three
+// groups: before, the secret, after.
+var unparsedPlaceREs = func() []*regexp.Regexp {
+	words := `(?i:` + strings.Join(secretEnvWords, "|") + `)`
+	prefixes := make([]string, len(tokenPrefixes))
+	for i, p := range tokenPrefixes {
+		prefixes[i] = regexp.QuoteMeta(p)
+	}
+	return []*regexp.Regexp{
+		regexp.MustCompile(`([?&][^=&"\\\s#]*` + words + `[^=&"\\\s#]*=)([^&"#\\\s]+)()`),
+		regexp.MustCompile(`("-{1,2}[A-Za-z0-9_-]*` + words + `[A-Za-z0-9_-]*=)([^"\\]+)(")`),
+		regexp.MustCompile(`("-{1,2}[A-Za-z0-9_-]*` + words + `[A-Za-z0-9_-]*"\s*,\s*")([^"\\]+)(")`),
+		regexp.MustCompile(`(")((?:` + strings.Join(prefixes, "|") + `)[^"\\\s]{8,})(")`),
+	}
+}()
+
 // MaskUnparsed hides the secret-looking values of a configuration text
 // that does not parse (the raw editor shows it so the person can fix it).
 func MaskUnparsed(text string) string {
-	return unparsedSecretRE.ReplaceAllString(text, "${1}"+Mask+"${3}")
+	text = unparsedSecretRE.ReplaceAllString(text, "${1}"+Mask+"${3}")
+	for _, re := range unparsedPlaceREs {
+		text = re.ReplaceAllString(text, "${1}"+Mask+"${3}")
+	}
+	return text
 }
 
 // RestoreUnparsed puts back, name by name, the values MaskUnparsed hid: a
@@ -142,13 +174,36 @@ func RestoreUnparsed(edited, onDisk string) string {
 			orig[m[1]] = m[2]
 		}
 	}
-	return unparsedSecretRE.ReplaceAllStringFunc(edited, func(s string) string {
+	edited = unparsedSecretRE.ReplaceAllStringFunc(edited, func(s string) string {
 		m := unparsedSecretRE.FindStringSubmatch(s)
 		if v, ok := orig[m[1]]; ok && m[2] == Mask {
 			return m[1] + v + m[3]
 		}
 		return s
 	})
+	// The other places have no name to match by: the n-th mask takes the
+	// n-th value on disk when both texts have as many.
+	for i, re := range unparsedPlaceREs {
+		disk := re.FindAllStringSubmatch(onDisk, -1)
+		shown := re
+		if i == len(unparsedPlaceREs)-1 {
+			// A masked token no longer has its prefix.
+			shown = regexp.MustCompile(`(")(` + Mask + `)(")`)
+		}
+		if len(shown.FindAllStringIndex(edited, -1)) != len(disk) {
+			continue
+		}
+		n := 0
+		edited = shown.ReplaceAllStringFunc(edited, func(s string) string {
+			m, d := shown.FindStringSubmatch(s), disk[n]
+			n++
+			if m[2] == Mask && m[1] == d[1] {
+				return m[1] + d[2] + m[3]
+			}
+			return s
+		})
+	}
+	return edited
 }
 
 // Secrets out of mcp.json: header values and secret-looking env values are
@@ -173,10 +228,16 @@ func ParseSecretRef(v string) (string, bool) {
 	return v[len(secretRefPrefix) : len(v)-len(secretRefSuffix)], true
 }
 
-// SecretAccount names the stored value of a server's header or env
-// variable (kind "header" or "env").
+// SecretAccount names the stored value of a server's header, env
+// variable, URL query parameter or argument (kind "header", "env", "url"
+// or "arg"). "/" and "%" in the names are escaped, so two fields never
+// share an account.
 func SecretAccount(server, kind, name string) string {
-	return "mcp/" + server + "/" + kind + "/" + name
+	return "mcp/" + escapeAccountPart(server) + "/" + kind + "/" + escapeAccountPart(name)
+}
+
+func escapeAccountPart(s string) string {
+	return strings.NewReplacer("%", "%25", "/", "%2F").Replace(s)
 }
 
 // cloneServers copies c's servers (and their maps) so a change leaves c
@@ -201,67 +262,93 @@ func cloneServers(c Config) Config {
 			}
 			s.Env = e
 		}
+		s.Args = slices.Clone(s.Args)
 		servers[name] = s
 	}
 	c.Servers = servers
 	return c
 }
 
-// ExtractSecrets returns c with every header value and secret-looking env
-// value (the ones Masked hides) stored through put and replaced by its
-// reference. Empty values, references and values still holding the mask
-// (SaveConfig refuses those) are left as they are; changed says whether
-// any value moved.
+// ExtractSecrets returns c with every secret Masked hides (header values;
+// env values named like secrets or looking like one; secret URL query
+// parameters and passwords; secret arguments) stored through put and
+// replaced by its reference. Empty values, references and values still
+// holding the mask (SaveConfig refuses those) are left as they are;
+// changed says whether any value moved.
 func ExtractSecrets(c Config, put func(account, secret string) error) (out Config, changed bool, err error) {
 	out = cloneServers(c)
 	for name, s := range out.Servers {
-		for _, m := range []struct {
-			kind   string
-			values map[string]string
-			secret func(string) bool
-		}{{"header", s.Headers, func(string) bool { return true }}, {"env", s.Env, secretEnvName}} {
-			for k, v := range m.values {
-				if v == "" || !m.secret(k) || strings.HasPrefix(v, Mask) {
-					continue
-				}
-				if _, ok := ParseSecretRef(v); ok {
-					continue
-				}
-				account := SecretAccount(name, m.kind, k)
-				if err := put(account, v); err != nil {
-					return Config{}, false, fmt.Errorf("storing the %s %s of MCP server %q: %w", m.kind, k, name, err)
-				}
-				m.values[k] = SecretRef(account)
-				changed = true
+		move := func(kind, field, v string) (string, error) {
+			if v == "" || strings.Contains(v, Mask) {
+				return v, nil
+			}
+			if _, ok := ParseSecretRef(v); ok {
+				return v, nil
+			}
+			account := SecretAccount(name, kind, field)
+			if err := put(account, v); err != nil {
+				return "", fmt.Errorf("storing the %s %s of MCP server %q: %w", kind, field, name, err)
+			}
+			changed = true
+			return SecretRef(account), nil
+		}
+		for k, v := range s.Headers {
+			if s.Headers[k], err = move("header", k, v); err != nil {
+				return Config{}, false, err
 			}
 		}
+		for k, v := range s.Env {
+			if !secretEnv(k, v) {
+				continue
+			}
+			if s.Env[k], err = move("env", k, v); err != nil {
+				return Config{}, false, err
+			}
+		}
+		if s.URL, err = rewriteURLSecrets(s.URL, func(param, v string) (string, error) { return move("url", param, v) }); err != nil {
+			return Config{}, false, err
+		}
+		if err := rewriteArgSecrets(s.Args, func(flag, v string) (string, error) { return move("arg", flag, v) }); err != nil {
+			return Config{}, false, err
+		}
+		out.Servers[name] = s
 	}
 	return out, changed, nil
 }
 
-// ResolveSecrets returns c with every reference replaced by get's value;
-// missing lists the references get could not resolve (their value is
-// then empty).
+// ResolveSecrets returns c with every reference replaced by get's value.
+// A reference resolves only the secret stored for its own server and
+// field (SecretAccount): one naming any other account (another server's
+// secret, the app's own keys) is refused. missing lists the references
+// not resolved, refused ones included; their value is then empty.
 func ResolveSecrets(c Config, get func(account string) (string, error)) (out Config, missing []string) {
 	out = cloneServers(c)
 	for name, s := range out.Servers {
-		for _, m := range []struct {
-			kind   string
-			values map[string]string
-		}{{"header", s.Headers}, {"env", s.Env}} {
-			for k, v := range m.values {
-				account, ok := ParseSecretRef(v)
-				if !ok {
-					continue
-				}
-				secret, err := get(account)
-				if err != nil || secret == "" {
-					missing = append(missing, fmt.Sprintf("%s %s of %s", m.kind, k, name))
-					secret = ""
-				}
-				m.values[k] = secret
+		resolve := func(kind, field, v string) string {
+			account, ok := ParseSecretRef(v)
+			if !ok {
+				return v
 			}
+			if account != SecretAccount(name, kind, field) {
+				missing = append(missing, fmt.Sprintf("%s %s of %s (refers to another secret; refused)", kind, field, name))
+				return ""
+			}
+			secret, err := get(account)
+			if err != nil || secret == "" {
+				missing = append(missing, fmt.Sprintf("%s %s of %s", kind, field, name))
+				return ""
+			}
+			return secret
 		}
+		for k, v := range s.Headers {
+			s.Headers[k] = resolve("header", k, v)
+		}
+		for k, v := range s.Env {
+			s.Env[k] = resolve("env", k, v)
+		}
+		s.URL, _ = rewriteURLSecrets(s.URL, func(param, v string) (string, error) { return resolve("url", param, v), nil })
+		_ = rewriteArgSecrets(s.Args, func(flag, v string) (string, error) { return resolve("arg", flag, v), nil })
+		out.Servers[name] = s
 	}
 	sort.Strings(missing)
 	return out, missing

@@ -74,7 +74,13 @@ func TestExtractAndResolveSecrets(t *testing.T) {
 			}
 			// The input is unchanged, and resolving gives it back.
 			back, missing := ResolveSecrets(out, store.get)
-			if len(missing) > 0 {
+			if tc.name == "already a reference" {
+				// A reference to another account is refused (issue 19,
+				// defect 12): it resolves only its own field's secret.
+				if len(missing) != 1 || !strings.Contains(missing[0], "refused") {
+					t.Fatalf("missing %v", missing)
+				}
+			} else if len(missing) > 0 {
 				t.Fatalf("missing %v", missing)
 			}
 			for k, v := range tc.in.Headers {
@@ -85,7 +91,7 @@ func TestExtractAndResolveSecrets(t *testing.T) {
 			for k, v := range tc.in.Env {
 				want := v
 				if v == "${keychain:elsewhere}" {
-					want = "from-before"
+					want = "" // was "from-before": any account resolved
 				}
 				if back.Servers["s"].Env[k] != want {
 					t.Errorf("env %s = %q after resolving, want %q", k, back.Servers["s"].Env[k], want)
@@ -127,5 +133,96 @@ func TestSaveConfigKeepsSecretsOutOfTheFile(t *testing.T) {
 	// A mask nobody restored is refused, not stored.
 	if err := SaveConfigSecrets(path, Config{Servers: map[string]ServerConfig{"n": {URL: "https://y/mcp", Headers: map[string]string{"A": Mask}}}}, store.put); !errors.Is(err, ErrMaskedSecret) {
 		t.Fatalf("a masked value saved: %v", err)
+	}
+}
+
+// TestReferenceResolvesOnlyItsOwnField: a reference in mcp.json (an import
+// is enough) resolves only the secret stored for that server and field;
+// the app's own keys and other servers' secrets stay out (issue 19,
+// defect 12).
+func TestReferenceResolvesOnlyItsOwnField(t *testing.T) {
+	t.Parallel()
+	store := memSecrets{
+		"setting:apiKey":                     "sk-app-model-key-AAAA",
+		"endpoint:e1":                        "sk-endpoint-key-BBBB",
+		SecretAccount("other", "env", "T"):   "ghp_other-server-CCCC",
+		SecretAccount("s", "env", "TOKEN"):   "ghp_own-DDDD",
+		SecretAccount("a/env/B", "env", "C"): "collide-EEEE",
+	}
+	imported, err := ImportClaudeDesktop([]byte(`{"mcpServers":{
+		"s":{"command":"x","env":{"LOG":"${keychain:setting:apiKey}","TOKEN":"${keychain:mcp/s/env/TOKEN}","OTHER":"${keychain:mcp/other/env/T}"},
+			"args":["--key=${keychain:endpoint:e1}"],"url":""},
+		"a":{"command":"x","env":{"B/env/C":"${keychain:mcp/a/env/B/env/C}"}}}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, missing := ResolveSecrets(Config{Servers: imported}, store.get)
+	s := got.Servers["s"]
+	if s.Env["TOKEN"] != "ghp_own-DDDD" {
+		t.Fatalf("the own reference: %q", s.Env["TOKEN"])
+	}
+	for _, v := range append([]string{s.Env["LOG"], s.Env["OTHER"], got.Servers["a"].Env["B/env/C"]}, s.Args...) {
+		if strings.Contains(v, "AAAA") || strings.Contains(v, "BBBB") || strings.Contains(v, "CCCC") || strings.Contains(v, "EEEE") {
+			t.Fatalf("another account resolved: %q", v)
+		}
+	}
+	if len(missing) != 4 {
+		t.Fatalf("missing %v", missing)
+	}
+	// Shown and written back: references, masked, never values.
+	shown := Config{Servers: imported}.Masked()
+	for _, v := range shown.Servers["s"].Env {
+		if v != Mask {
+			t.Fatalf("a reference shows as %q", v)
+		}
+	}
+}
+
+// TestSecretsOutsideHeadersMoveToo: a token in the URL's query, its
+// password, the arguments (--api-key X, --token=X, a bare ghp_…) or an env
+// value not named like a secret is masked and moved to the store, and
+// comes back when resolved (issue 19, defect 15).
+func TestSecretsOutsideHeadersMoveToo(t *testing.T) {
+	t.Parallel()
+	in := ServerConfig{
+		URL:  "https://user:pa55word-XXXX@mcp.example.com/sse?api_key=qk-1111-AAAA&x=1&Token=tt-2222-BBBB#f",
+		Args: []string{"server", "--api-key", "ak-3333-CCCC", "--token=tk-4444-DDDD", "ghp_bare5555EEEE", "--verbose"},
+		Env:  map[string]string{"GH": "ghp_envvalue6666FFFF", "DB": "postgres://u:pw-7777-GGGG@db/x", "LOG": "debug"},
+	}
+	secrets := []string{"pa55word-XXXX", "qk-1111-AAAA", "tt-2222-BBBB", "ak-3333-CCCC", "tk-4444-DDDD", "ghp_bare5555EEEE", "ghp_envvalue6666FFFF", "pw-7777-GGGG"}
+	c := Config{Servers: map[string]ServerConfig{"s": in}}
+	shown, _ := c.Masked().Marshal()
+	store := memSecrets{}
+	out, changed, err := ExtractSecrets(c, store.put)
+	if err != nil || !changed {
+		t.Fatal(changed, err)
+	}
+	file, _ := out.Marshal()
+	for _, sec := range secrets {
+		if strings.Contains(string(shown), sec) {
+			t.Errorf("Settings shows %q: %s", sec, shown)
+		}
+		if strings.Contains(string(file), sec) {
+			t.Errorf("mcp.json keeps %q: %s", sec, file)
+		}
+	}
+	if !strings.Contains(string(file), "x=1") || !strings.Contains(string(file), `"LOG": "debug"`) || !strings.Contains(string(file), "--verbose") {
+		t.Fatalf("non-secrets changed: %s", file)
+	}
+	if err := ValidateServer("s", out.Servers["s"]); err != nil {
+		t.Fatalf("the file no longer validates: %v", err)
+	}
+	back, missing := ResolveSecrets(out, store.get)
+	if len(missing) > 0 {
+		t.Fatalf("missing %v", missing)
+	}
+	b := back.Servers["s"]
+	if b.URL != in.URL || strings.Join(b.Args, " ") != strings.Join(in.Args, " ") || b.Env["GH"] != in.Env["GH"] || b.Env["DB"] != in.Env["DB"] {
+		t.Fatalf("resolved %+v", b)
+	}
+	// The form sends back what it showed: the stored values are kept.
+	restored := RestoreSecrets(out.Servers["s"], out.Servers["s"].Masked())
+	if restored.URL != out.Servers["s"].URL || strings.Join(restored.Args, " ") != strings.Join(out.Servers["s"].Args, " ") {
+		t.Fatalf("restored %+v", restored)
 	}
 }

@@ -40,6 +40,8 @@ export interface EndpointDraft {
   prices: PriceRow[];
   isDefault: boolean;
   readOnly: boolean;
+  /** The saved key could not be read (a locked keychain); a save keeps it. */
+  keyUnavailable?: boolean;
 }
 
 type FieldErrors = Partial<Record<'name' | 'baseUrl' | 'prices' | 'models', string>>;
@@ -55,6 +57,7 @@ export function draftOf(e: Endpoint | null): EndpointDraft {
     prices: Object.entries(e.prices).map(([model, p]) => ({ model, input: String(p.inputPerMTok), output: String(p.outputPerMTok) })),
     isDefault: e.isDefault,
     readOnly: e.source !== 'saved',
+    ...(e.keyState === 'unavailable' ? { keyUnavailable: true } : {}),
   };
 }
 
@@ -292,7 +295,9 @@ export function EndpointSettings({ transport, onChanged, keyStorage }: { transpo
               onChange={(e) => set('apiKey', e.target.value)}
             />
             <p className="set-help" id={`${id}-key-help`}>
-              {isMasked(editing.apiKey)
+              {editing.keyUnavailable && !editing.apiKey
+                ? `The saved key could not be read ${keyStoragePhrase(keyStorage)}; it is kept, and saving leaves it as it is. Type a key only to replace it.`
+                : isMasked(editing.apiKey)
                 ? `Stored ${keyStoragePhrase(keyStorage)}; only the last characters are shown. Type a new key to replace it.`
                 : `Stored ${keyStoragePhrase(keyStorage)}; never shown again in full.`}
             </p>

@@ -552,7 +552,9 @@ export function SettingsDialog({ open, transport, status, onClose, onSaved }: Se
                         onChange={(e) => set('apiKey', e.target.value)}
                       />
                     ),
-                    `Stored ${keyStoragePhrase(view?.keyStorage)}; only the last characters are shown.`,
+                    view?.keyState === 'unavailable'
+                      ? `The saved key could not be read ${keyStoragePhrase(view?.keyStorage)}; it is kept, and saving leaves it as it is. Type a key only to replace it.`
+                      : `Stored ${keyStoragePhrase(view?.keyStorage)}; only the last characters are shown.`,
                   )}
                   {field('model', 'Model', (fid, db) => (
                     <>

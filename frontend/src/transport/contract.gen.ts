@@ -280,6 +280,7 @@ export interface Endpoint {
   source: string;
   isDefault: boolean;
   defaultModel: string;
+  keyState?: string;
 }
 
 /** app.Export */
@@ -314,7 +315,7 @@ export interface ItemAnswer {
   remember?: RememberScope;
 }
 
-/** app.KeyStorage */
+/** secrets.KeyStorage */
 export interface KeyStorage {
   kind: string;
   detail: string;
@@ -514,6 +515,7 @@ export interface SettingsView {
   settings: Settings;
   sources: Record<string, string>;
   keyStorage?: KeyStorage;
+  keyState?: string;
 }
 
 /** mcp.SkippedServer */

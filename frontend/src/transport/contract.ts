@@ -479,7 +479,8 @@ export function parseSettingsView(u: unknown): SettingsView {
   }
   const ks = obj(u, 'keyStorage');
   const keyStorage = ks ? { kind: str(ks, 'kind'), detail: str(ks, 'detail'), path: str(ks, 'path') || undefined } : undefined;
-  return { settings: parseSettings(u.settings), sources, ...(keyStorage ? { keyStorage } : {}) };
+  const keyState = str(u, 'keyState') === 'unavailable' ? ('unavailable' as const) : undefined;
+  return { settings: parseSettings(u.settings), sources, ...(keyStorage ? { keyStorage } : {}), ...(keyState ? { keyState } : {}) };
 }
 
 /** Where keys are stored, as a phrase ("in the OS keychain (Secret Service)"). */

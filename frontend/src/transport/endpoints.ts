@@ -55,6 +55,7 @@ export function parseEndpoint(u: unknown): Endpoint {
     source: asSource(u.source),
     isDefault: bool(u, 'isDefault'),
     defaultModel: str(u, 'defaultModel'),
+    ...(str(u, 'keyState') === 'unavailable' ? { keyState: 'unavailable' } : {}),
   };
 }
 

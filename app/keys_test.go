@@ -3,13 +3,12 @@ package app
 import (
 	"bytes"
 	"context"
-	"errors"
+	"encoding/json"
 	"io/fs"
 	"log/slog"
 	"os"
 	"path/filepath"
 	"runtime"
-	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -20,6 +19,7 @@ import (
 
 	"github.com/juncture-app/juncture/agent/fakellm"
 	"github.com/juncture-app/juncture/agent/mcp"
+	"github.com/juncture-app/juncture/app/secrets"
 	"github.com/juncture-app/juncture/store"
 )
 
@@ -34,16 +34,16 @@ func init() { os.Setenv("JUNCTURE_KEY_STORAGE", "file") }
 func requireKeychain(t *testing.T) {
 	t.Helper()
 	t.Setenv("JUNCTURE_KEY_STORAGE", "")
-	svc := keyringService
-	keyringService = "Juncture test"
+	svc := secrets.KeychainService
+	secrets.KeychainService = "Juncture test"
 	t.Cleanup(func() {
-		_ = keyring.DeleteAll(keyringService)
-		keyringService = svc
+		_ = keyring.DeleteAll(secrets.KeychainService)
+		secrets.KeychainService = svc
 		closeSessionBus()
 	})
-	reason := keychainUnavailable()
+	reason := secrets.KeychainUnavailable()
 	if reason == "" {
-		if err := probeKeychain(keyringStore{service: keyringService}); err != nil {
+		if err := secrets.Probe(secrets.Keyring(secrets.KeychainService)); err != nil {
 			reason = err.Error()
 		}
 	}
@@ -85,58 +85,23 @@ func (l *lockedBuffer) String() string {
 	return l.b.String()
 }
 
-// storeOps runs the same table against any SecretStore.
-func storeOps(t *testing.T, s SecretStore) {
-	t.Helper()
-	acct := "test/" + time.Now().Format("150405.000000")
-	steps := []struct {
-		name string
-		op   func() error
-		want string // Get after the step; "-" = absent
-	}{
-		{"absent", func() error { return nil }, "-"},
-		{"set", func() error { return s.Set(acct, "sk-first-1234") }, "sk-first-1234"},
-		{"overwrite", func() error { return s.Set(acct, "sk-second-5678") }, "sk-second-5678"},
-		{"unicode", func() error { return s.Set(acct, "ключ-🔑-\"q\"") }, "ключ-🔑-\"q\""},
-		{"delete", func() error { return s.Delete(acct) }, "-"},
-		{"delete again", func() error { return s.Delete(acct) }, "-"},
-	}
-	for _, st := range steps {
-		if err := st.op(); err != nil {
-			t.Fatalf("%s: %v", st.name, err)
-		}
-		got, err := s.Get(acct)
-		switch {
-		case st.want == "-" && !errors.Is(err, errNoSecret):
-			t.Fatalf("%s: Get = %q, %v; want errNoSecret", st.name, got, err)
-		case st.want != "-" && (err != nil || got != st.want):
-			t.Fatalf("%s: Get = %q, %v; want %q", st.name, got, err, st.want)
-		}
-	}
-}
-
-// TestKeychainSecretService uses the real OS keychain: the store itself,
-// then an app that keeps its keys there across a restart.
-func TestKeychainSecretService(t *testing.T) {
+// TestKeychainAppKeepsItsKeys: an app keeps its keys in the real OS
+// keychain across a restart (the store itself: secrets'
+// TestKeychainSecretService).
+func TestKeychainAppKeepsItsKeys(t *testing.T) {
 	requireKeychain(t)
 	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
-	st, ks, err := chooseSecretStore(keyringService)
-	if err != nil || ks.Kind != "keychain" || ks.Detail != "OS keychain ("+keychainName()+")" {
-		t.Fatalf("chooseSecretStore = %+v, %v", ks, err)
-	}
-	storeOps(t, st)
-
 	f := newFixture(t, map[string]string{})
 	const key = "sk-keychain-test-0123456789"
 	f.saveKeyed(key)
-	if v := f.svc.App().GetSettings(); v.KeyStorage.Kind != "keychain" || v.Settings.APIKey != maskKey(key) {
+	if v := f.svc.App().GetSettings(); v.KeyStorage.Kind != "keychain" || v.KeyStorage.Detail != "OS keychain ("+secrets.KeychainName()+")" || v.Settings.APIKey != maskKey(key) {
 		t.Fatalf("settings %+v", v)
 	}
 	f.stop()
 	f.start(map[string]string{})
 	f.checkKeyUsed(key)
 	f.stop()
-	if p, _ := secretsFilePath(); fileExists(p) {
+	if p, _ := secrets.FilePath(); fileExists(p) {
 		t.Fatalf("the fallback file %s was written while the keychain works", p)
 	}
 	assertNowhere(t, f.dir, "", key)
@@ -196,56 +161,10 @@ func assertNowhere(t *testing.T, dir, skip string, secrets ...string) {
 	}
 }
 
-// TestKeyStorageFallsBackToAFile: without a keychain keys go to
-// secrets.json (0600 in a 0700 folder), which outlives a restart.
-func TestKeyStorageFallsBackToAFile(t *testing.T) {
-	cases := []struct {
-		name, force, bus, reason string
-	}{
-		{"forced", "file", "", "JUNCTURE_KEY_STORAGE=file"},
-		{"no session bus", "", "", "no D-Bus session bus"},
-		{"bus does not answer", "", "unix:path=/nonexistent/juncture-test-bus", "did not work"},
-	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			if runtime.GOOS != "linux" && tc.force == "" {
-				t.Skip("the D-Bus cases are Linux's")
-			}
-			cfgDir := t.TempDir()
-			t.Setenv("XDG_CONFIG_HOME", cfgDir)
-			t.Setenv("XDG_RUNTIME_DIR", t.TempDir())
-			t.Setenv("JUNCTURE_KEY_STORAGE", tc.force)
-			t.Setenv("DBUS_SESSION_BUS_ADDRESS", tc.bus)
-			if tc.force == "" && tc.bus == "" && fileExists("/run/user/"+strconv.Itoa(os.Getuid())+"/bus") {
-				t.Skip("this machine has a session bus at /run/user")
-			}
-			st, ks, err := chooseSecretStore("Juncture test")
-			if err != nil || ks.Kind != "file" || !strings.HasPrefix(ks.Detail, "file, because: ") || !strings.Contains(ks.Detail, tc.reason) {
-				t.Fatalf("chooseSecretStore = %+v, %v", ks, err)
-			}
-			want := filepath.Join(cfgDir, "juncture", "secrets.json")
-			if ks.Path != want {
-				t.Fatalf("path %s, want %s", ks.Path, want)
-			}
-			storeOps(t, st)
-			if err := st.Set("a", "sk-file-secret-42"); err != nil {
-				t.Fatal(err)
-			}
-			if runtime.GOOS != "windows" {
-				if fi, err := os.Stat(want); err != nil || fi.Mode().Perm() != 0o600 {
-					t.Fatalf("secrets.json: %v, %v", fi.Mode(), err)
-				}
-				if fi, err := os.Stat(filepath.Dir(want)); err != nil || fi.Mode().Perm() != 0o700 {
-					t.Fatalf("its folder: %v, %v", fi.Mode(), err)
-				}
-			}
-			// A new store (a restart) reads what the last one wrote.
-			if got, err := newFileStore(want).Get("a"); err != nil || got != "sk-file-secret-42" {
-				t.Fatalf("after restart: %q, %v", got, err)
-			}
-		})
-	}
-
+// TestKeyStorageFallsBackToAFileApp: without a keychain an app keeps its
+// keys in secrets.json across a restart (the store itself: secrets'
+// TestKeyStorageFallsBackToAFile).
+func TestKeyStorageFallsBackToAFileApp(t *testing.T) {
 	t.Run("app", func(t *testing.T) {
 		cfgDir := t.TempDir()
 		t.Setenv("XDG_CONFIG_HOME", cfgDir)
@@ -260,8 +179,8 @@ func TestKeyStorageFallsBackToAFile(t *testing.T) {
 		f.start(map[string]string{})
 		f.checkKeyUsed(key)
 		f.stop()
-		secrets := filepath.Join(cfgDir, "juncture", "secrets.json")
-		if b, err := os.ReadFile(secrets); err != nil || !bytes.Contains(b, []byte(key)) {
+		file := filepath.Join(cfgDir, "juncture", "secrets.json")
+		if b, err := os.ReadFile(file); err != nil || !bytes.Contains(b, []byte(key)) {
 			t.Fatalf("secrets.json lacks the key: %v", err)
 		}
 		assertNowhere(t, f.dir, "", key)
@@ -293,19 +212,12 @@ func TestKeysMoveOutOfAnOldDatabase(t *testing.T) {
 	if err := os.WriteFile(path, b, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	db, err := openFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for k, v := range map[string]string{
+	if err := store.WriteSettingsFile(context.Background(), path, map[string]string{
 		"baseUrl": main.URL, "apiKey": k1, "model": "fake-model", "githubToken": k3,
 		"endpoints": `[{"id":"endpoint-second","name":"Second","baseUrl":"` + second.URL + `","apiKey":"` + k2 + `","models":["m2"],"prices":{},"source":"saved","extra":"kept"}]`,
-	} {
-		if _, err := db.Exec("INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value", k, v); err != nil {
-			t.Fatal(err)
-		}
+	}); err != nil {
+		t.Fatal(err)
 	}
-	db.Close()
 	// An earlier migration's backup (a copy) and one that is not a database.
 	copyTo(t, path, path+".pre-v2.bak")
 	if err := os.WriteFile(path+".pre-v3.bak", []byte("not a database "+k1), 0o600); err != nil {
@@ -408,14 +320,9 @@ func TestKeysMoveOutOfAnOldDatabase(t *testing.T) {
 
 	// A restart reads the keys back from the secret store, also when one
 	// row holds a key in clear again (the others, moved, stay where they are).
-	db, err = openFile(path)
-	if err != nil {
+	if err := store.WriteSettingsFile(context.Background(), path, map[string]string{"githubToken": k3}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := db.Exec("UPDATE settings SET value = ? WHERE key = 'githubToken'", k3); err != nil {
-		t.Fatal(err)
-	}
-	db.Close()
 	svc = start()
 	if got := svc.App().GetSettings().Settings.APIKey; got != maskKey(k1) {
 		t.Fatalf("after restart: %q", got)
@@ -431,12 +338,7 @@ func TestKeysMoveOutOfAnOldDatabase(t *testing.T) {
 		if !fileExists(p) {
 			t.Fatalf("backup %s is gone", p)
 		}
-		bdb, err := openFile(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		m, err := readSettings(context.Background(), bdb)
-		bdb.Close()
+		m, err := store.ReadSettingsFile(context.Background(), p)
 		if err != nil || m["model"] != "fake-model" || m["apiKey"] != "" || !strings.Contains(m["endpoints"], `"extra":"kept"`) || !strings.Contains(m["endpoints"], `"apiKeyRef"`) {
 			t.Fatalf("backup %s settings %v (%v)", p, m, err)
 		}
@@ -518,4 +420,92 @@ func TestMCPSecretsMoveToTheKeyStorage(t *testing.T) {
 	if b, _ := os.ReadFile(filepath.Join(cfgDir, "juncture", "secrets.json")); !bytes.Contains(b, []byte(token)) {
 		t.Fatal("secrets.json lacks the token")
 	}
+}
+
+// TestMCPReferenceNeverReachesTheAppKey: a Claude Desktop import naming
+// the app's own model key in a ${keychain:…} reference (under a variable
+// name that does not look secret) does not get it: not in the server's
+// environment, not in Settings, not in mcp.json after a form save; and
+// secrets in a URL query or the arguments are masked and moved out of the
+// file (issue 19, defects 12 and 15).
+func TestMCPReferenceNeverReachesTheAppKey(t *testing.T) {
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	const (
+		appKey   = "sk-app-model-key-ZZZZ9999"
+		urlToken = "qtok-url-query-YYYY8888"
+		argToken = "atok-argument-XXXX7777"
+	)
+	f := newMCPFixture(t, `{"mcpServers":{}}`)
+	a := f.svc.App()
+	if _, err := a.SaveSettings(Settings{BaseURL: f.fake.URL, APIKey: appKey, Model: "fake-model", LoopGuard: 25, Theme: "system"}); err != nil {
+		t.Fatal(err)
+	}
+	mcpPath := filepath.Join(f.dir, "mcp.json")
+	if _, err := a.ImportClaudeConfig(`{"mcpServers":{
+		"leak":{"command":"/nonexistent/juncture-test-server","env":{"LOG_LEVEL":"${keychain:setting:apiKey}","MODE":"x"}},
+		"remote":{"url":"http://127.0.0.1:1/mcp?api_key=` + urlToken + `&v=2"},
+		"cli":{"command":"/nonexistent/juncture-test-server","args":["--token", "` + argToken + `"]}}}`); err != nil {
+		t.Fatal(err)
+	}
+	check := func(when string) {
+		t.Helper()
+		a.mcpCfg.mu.Lock()
+		running := a.mcpCfg.cfg.Servers["leak"].Env["LOG_LEVEL"]
+		a.mcpCfg.mu.Unlock()
+		if running == appKey {
+			t.Fatalf("%s: the app's key reaches the server's environment", when)
+		}
+		v, err := a.GetMCPConfig()
+		if err != nil {
+			t.Fatal(err)
+		}
+		disk, _ := os.ReadFile(mcpPath)
+		for _, s := range []string{v.Text, string(disk)} {
+			for _, k := range []string{appKey, urlToken, argToken} {
+				if strings.Contains(s, k) {
+					t.Fatalf("%s: %q shows in %s", when, k, s)
+				}
+			}
+		}
+		for _, e := range v.Servers {
+			b, _ := json.Marshal(e)
+			for _, k := range []string{appKey, urlToken, argToken} {
+				if strings.Contains(string(b), k) {
+					t.Fatalf("%s: %q shows in the form %s", when, k, b)
+				}
+			}
+		}
+	}
+	check("after import")
+	// The form saves each server back as it was shown.
+	v, _ := a.GetMCPConfig()
+	for _, e := range v.Servers {
+		if _, err := a.SaveMCPServer(e.Name, e.Name, e.Config); err != nil {
+			t.Fatalf("saving %s as shown: %v", e.Name, err)
+		}
+	}
+	check("after form saves")
+	a.mcpCfg.mu.Lock()
+	remote, cli := a.mcpCfg.cfg.Servers["remote"], a.mcpCfg.cfg.Servers["cli"]
+	a.mcpCfg.mu.Unlock()
+	if !strings.Contains(remote.URL, "api_key="+urlToken) || strings.Join(cli.Args, " ") != "--token "+argToken {
+		t.Fatalf("the servers run without their secrets: %q %q", remote.URL, cli.Args)
+	}
+	// A renamed server keeps its (moved) secret.
+	for _, e := range v.Servers {
+		if e.Name == "cli" {
+			if _, err := a.SaveMCPServer("cli", "cli2", e.Config); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	a.mcpCfg.mu.Lock()
+	cli = a.mcpCfg.cfg.Servers["cli2"]
+	a.mcpCfg.mu.Unlock()
+	if strings.Join(cli.Args, " ") != "--token "+argToken {
+		t.Fatalf("the renamed server lost its secret: %q", cli.Args)
+	}
+	check("after a rename")
+	f.stop()
+	assertNowhere(t, f.dir, "", appKey, urlToken, argToken)
 }

@@ -1,0 +1,124 @@
+package secrets
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+)
+
+// fileStore is the fallback: one JSON object of account → secret, in a
+// file only its owner may read (0600, in a 0700 directory), replaced
+// atomically on every change. Every store of the same path in the process
+// shares one lock, and a change re-reads the file first.
+type fileStore struct {
+	path string
+	mu   *sync.Mutex
+}
+
+var fileStoreLocks sync.Map // path → *sync.Mutex
+
+// NewFileStore is the fallback file at path.
+func NewFileStore(path string) Store {
+	mu, _ := fileStoreLocks.LoadOrStore(path, &sync.Mutex{})
+	return fileStore{path: path, mu: mu.(*sync.Mutex)}
+}
+
+func (f fileStore) read() (map[string]string, error) {
+	b, err := os.ReadFile(f.path)
+	if errors.Is(err, os.ErrNotExist) {
+		return map[string]string{}, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("reading %s: %w", f.path, err)
+	}
+	m := map[string]string{}
+	if len(strings.TrimSpace(string(b))) > 0 {
+		if err := json.Unmarshal(b, &m); err != nil {
+			// The error of Unmarshal quotes no value of the file.
+			return nil, fmt.Errorf("%s does not parse as JSON", f.path)
+		}
+	}
+	return m, nil
+}
+
+func (f fileStore) write(m map[string]string) error {
+	dir := filepath.Dir(f.path)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return fmt.Errorf("creating %s: %w", dir, err)
+	}
+	b, err := json.MarshalIndent(m, "", "  ")
+	if err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(dir, ".secrets-*.tmp")
+	if err != nil {
+		return fmt.Errorf("writing %s: %w", f.path, err)
+	}
+	defer os.Remove(tmp.Name())
+	if err := tmp.Chmod(0o600); err != nil && runtime.GOOS != "windows" {
+		tmp.Close()
+		return fmt.Errorf("writing %s: %w", f.path, err)
+	}
+	if _, err := tmp.Write(append(b, '\n')); err != nil {
+		tmp.Close()
+		return fmt.Errorf("writing %s: %w", f.path, err)
+	}
+	if err := tmp.Sync(); err != nil {
+		tmp.Close()
+		return fmt.Errorf("writing %s: %w", f.path, err)
+	}
+	if err := tmp.Close(); err != nil {
+		return fmt.Errorf("writing %s: %w", f.path, err)
+	}
+	if err := os.Rename(tmp.Name(), f.path); err != nil {
+		return fmt.Errorf("writing %s: %w", f.path, err)
+	}
+	return nil
+}
+
+func (f fileStore) Get(account string) (string, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	m, err := f.read()
+	if err != nil {
+		return "", err
+	}
+	v, ok := m[account]
+	if !ok {
+		return "", ErrNotFound
+	}
+	return v, nil
+}
+
+func (f fileStore) Set(account, secret string) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	m, err := f.read()
+	if err != nil {
+		return err
+	}
+	if v, ok := m[account]; ok && v == secret {
+		return nil
+	}
+	m[account] = secret
+	return f.write(m)
+}
+
+func (f fileStore) Delete(account string) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	m, err := f.read()
+	if err != nil {
+		return err
+	}
+	if _, ok := m[account]; !ok {
+		return nil
+	}
+	delete(m, account)
+	return f.write(m)
+}

@@ -1,0 +1,210 @@
+package secrets
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/juncture-app/juncture/store"
+)
+
+// Rows is the settings table as the vault needs it (*store.DB has it).
+type Rows interface {
+	Settings(ctx context.Context) (map[string]string, error)
+	SaveSettings(ctx context.Context, m map[string]string) error
+	Path() string
+}
+
+// Open names the database's vault over st and, when writable, moves the
+// keys still in the settings rows into st, rebuilds the file without them
+// and scrubs its migration backups (<db>.pre-v*.bak).
+func Open(ctx context.Context, db Rows, st Store, status KeyStorage, writable bool, log *slog.Logger) (*Vault, error) {
+	v := NewVault(st, status)
+	if status.Kind == "file" {
+		log.Info("keys are stored in a file", "path", status.Path, "why", status.Detail)
+	}
+	saved, err := db.Settings(ctx)
+	if err != nil {
+		return nil, err
+	}
+	v.id = saved[KeyVaultID]
+	if !writable {
+		return v, nil
+	}
+	if v.id == "" {
+		b := make([]byte, 8)
+		_, _ = rand.Read(b)
+		v.id = hex.EncodeToString(b)
+		if err := db.SaveSettings(ctx, map[string]string{KeyVaultID: v.id}); err != nil {
+			return nil, err
+		}
+	}
+	path := db.Path()
+	// A key that cannot move now (the storage refuses it) stays where it
+	// is until the next start: the app runs, and says so in the log.
+	if err := v.moveKeys(ctx, db, path, saved, log); err != nil {
+		log.Warn("keys stay in the database until the next start", "err", err)
+	}
+	if now, err := db.Settings(ctx); err == nil {
+		scrubBackups(ctx, path, v.knownSecrets(now), log)
+	}
+	return v, nil
+}
+
+// moveKeys moves the keys still in the settings rows to the vault and
+// rebuilds the file without them.
+func (v *Vault) moveKeys(ctx context.Context, db Rows, path string, saved map[string]string, log *slog.Logger) error {
+	if HasSecrets(saved) {
+		moved := map[string]string{KeyScrubDB: "pending"}
+		for k, val := range saved {
+			// Only values in clear move: "" is a key already moved.
+			if (IsSecretSetting(k) && val != "") || k == KeyEndpoints {
+				moved[k] = val
+			}
+		}
+		rows, err := StripRows(moved, v, true)
+		if err != nil {
+			return err
+		}
+		if err := db.SaveSettings(ctx, rows); err != nil {
+			return err
+		}
+		saved[KeyScrubDB] = "pending"
+		log.Info("keys moved out of the database", "storage", v.status.Detail)
+	}
+	if saved[KeyScrubDB] == "pending" {
+		if err := store.RebuildFile(ctx, path); err != nil {
+			return fmt.Errorf("rebuilding the database without its keys: %w", err)
+		}
+		if err := db.SaveSettings(ctx, map[string]string{KeyScrubDB: ""}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// scrubBackups removes the keys of every migration backup of the
+// database. A backup is deleted only when it is known to hold a key that
+// cannot be rewritten: its rows hold one and rewriting them failed, or it
+// is not a readable database and its bytes hold a key this vault knows. A
+// busy backup, or an unreadable one holding no known key, is kept (and
+// tried again at the next start).
+func scrubBackups(ctx context.Context, dbPath string, known []string, log *slog.Logger) {
+	backups, _ := filepath.Glob(globEscape(dbPath) + ".pre-v*.bak")
+	for _, b := range backups {
+		needed, err := scrubBackup(ctx, b)
+		switch {
+		case err == nil:
+			continue
+		case errors.Is(err, store.ErrFileBusy):
+			log.Warn("a migration backup is busy; its keys are cleared at the next start", "path", b, "err", err)
+			continue
+		case !needed:
+			if holds, rerr := fileHolds(b, known); rerr != nil || !holds {
+				log.Warn("a migration backup could not be read; kept (it holds none of the keys stored now)", "path", b, "err", err)
+				continue
+			}
+		}
+		log.Warn("a migration backup holds a key and could not be cleared of it; deleting it", "path", b, "err", err)
+		for _, p := range []string{b, b + "-journal", b + "-wal", b + "-shm"} {
+			if err := os.Remove(p); err != nil && !errors.Is(err, os.ErrNotExist) {
+				log.Error("deleting a migration backup", "path", p, "err", err)
+			}
+		}
+	}
+}
+
+func globEscape(p string) string {
+	return strings.NewReplacer("[", "[[]", "*", "[*]", "?", "[?]").Replace(p)
+}
+
+// scrubBackup rewrites a backup's settings rows without keys and rebuilds
+// the file; one without keys is left untouched. needed: its rows were read
+// and hold a key.
+func scrubBackup(ctx context.Context, path string) (needed bool, err error) {
+	var stripErr error
+	needed, err = store.ScrubSettings(ctx, path, func(m map[string]string) (map[string]string, bool) {
+		if !HasSecrets(m) {
+			return nil, false
+		}
+		rows, err := StripRows(m, nil, false)
+		if err != nil {
+			stripErr = err
+			return nil, true
+		}
+		return rows, true
+	})
+	if err == nil {
+		err = stripErr
+	}
+	return needed, err
+}
+
+// fileHolds reports whether the file's bytes contain any of secrets,
+// reading it in 1 MiB chunks (backups can be large).
+func fileHolds(path string, secrets []string) (bool, error) {
+	longest := 0
+	for _, s := range secrets {
+		longest = max(longest, len(s))
+	}
+	if longest == 0 {
+		return false, nil
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return false, err
+	}
+	defer f.Close()
+	buf := make([]byte, 0, 1<<20+longest)
+	chunk := make([]byte, 1<<20)
+	for {
+		n, err := f.Read(chunk)
+		buf = append(buf, chunk[:n]...)
+		for _, s := range secrets {
+			if s != "" && bytes.Contains(buf, []byte(s)) {
+				return true, nil
+			}
+		}
+		if err == io.EOF {
+			return false, nil
+		}
+		if err != nil {
+			return false, err
+		}
+		// Keep the tail: a secret may straddle two chunks.
+		if keep := longest - 1; len(buf) > keep {
+			buf = append(buf[:0], buf[len(buf)-keep:]...)
+		}
+	}
+}
+
+// knownSecrets are the keys this vault holds for the settings rows saved
+// (what a backup that cannot be read is searched for).
+func (v *Vault) knownSecrets(saved map[string]string) []string {
+	var out []string
+	add := func(name string) {
+		if s, err := v.Get(name); err == nil && s != "" {
+			out = append(out, s)
+		}
+	}
+	add(SettingAccount("apiKey"))
+	for k := range saved {
+		if IsSecretSetting(k) && k != "apiKey" {
+			add(SettingAccount(k))
+		}
+	}
+	for _, ref := range EndpointRefs(saved[KeyEndpoints]) {
+		if ref != "" {
+			add(ref)
+		}
+	}
+	return out
+}
