@@ -40,7 +40,8 @@ type RecoveryReport struct {
 //     with that result is added to its thread if the call has none;
 //   - except a task call (started with a task handle: RecordToolTask),
 //     which is left started: its work goes on at its server, and the app
-//     resumes it after recovery;
+//     resumes it after recovery (a question it had asked is settled
+//     cancelled: the resumed task asks it again);
 //   - every run still running becomes cancelled;
 //   - a pending interrupt bound to such a call is a question the tool asked
 //     while it ran (an MCP server's elicitation or sampling request): the
@@ -73,6 +74,13 @@ func (db *DB) Recover(ctx context.Context) (RecoveryReport, error) {
 		}
 		for _, e := range started {
 			if isTaskCall(e) {
+				// Its question (a task's input_required) went with the
+				// process that asked it: the resumed task asks again.
+				asked, err := endMidCallQuestions(ctx, tx, e, now)
+				if err != nil {
+					return fmt.Errorf("tool execution %s: %w", e.ToolCallID, err)
+				}
+				rep.EndedMidCallQuestions += len(asked)
 				rep.ResumableTasks++
 				continue
 			}

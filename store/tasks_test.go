@@ -39,11 +39,16 @@ func TestTaskCallSurvivesRecovery(t *testing.T) {
 	if err := db.PutRun(ctx, history.Run{ID: "run", ThreadID: "t", Status: history.RunRunning, StartedAt: 1}); err != nil {
 		t.Fatal(err)
 	}
+	// The task had asked a question (input_required): it goes with the
+	// process; the resumed task asks again.
+	if err := db.PutInterrupts(ctx, []history.Interrupt{{ID: "q", ThreadID: "t", ToolCallID: "c-task", Kind: history.KindGeneric, Descriptor: []byte(`{"id":"q","message":"which?"}`)}}); err != nil {
+		t.Fatal(err)
+	}
 	rep, err := db.Recover(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rep.ResumableTasks != 1 || rep.FinishedToolExecutions != 1 || rep.AddedToolResults != 1 {
+	if rep.ResumableTasks != 1 || rep.FinishedToolExecutions != 1 || rep.AddedToolResults != 1 || rep.EndedMidCallQuestions != 1 || rep.PendingInterrupts != 0 {
 		t.Errorf("report = %+v, want one resumable task and one finished plain call", rep)
 	}
 	tasks, err := db.StartedToolTasks(ctx)
