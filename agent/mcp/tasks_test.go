@@ -231,3 +231,24 @@ func TestEverythingResearchRunsAsTask(t *testing.T) {
 		t.Errorf("no stage shown: %+v", env.reports())
 	}
 }
+
+// TestTaskInputRequired: a task whose status is input_required asks its
+// question like any mid-call question (tools.Ask: the run pauses on it);
+// the answer goes back with tasks/update and the task completes.
+func TestTaskInputRequired(t *testing.T) {
+	_, url := startTaskServer(t, taskserver.Options{Step: 100 * time.Millisecond})
+	m := newManager(t, Options{})
+	m.Apply(Config{Servers: map[string]ServerConfig{"ts": {URL: url}}})
+	env := newTaskEnv()
+	env.answer = func(_ context.Context, p tools.Prompt) (tools.Reply, error) {
+		return tools.Reply{Action: tools.ReplyAccept, Content: json.RawMessage(`{"kind":"ocean"}`)}, nil
+	}
+	res := waitResult(t, runTask(t, context.Background(), m, env, "ts", "clarify", map[string]any{"topic": "tides"}), 20*time.Second)
+	if res.IsError || res.Content != "Report on ocean tides." {
+		t.Fatalf("result %+v", res)
+	}
+	asked := env.asked()
+	if len(asked) != 1 || asked[0].Kind != tools.PromptQuestion || asked[0].Message != "Which kind of tides?" || !strings.Contains(string(asked[0].Schema), `"kind"`) {
+		t.Errorf("asked %+v", asked)
+	}
+}

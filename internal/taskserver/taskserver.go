@@ -12,6 +12,11 @@
 //	research {topic, seconds}  a task that works for seconds (default 2),
 //	                           one status message per step, then completes
 //	                           with "Report on <topic>."
+//	clarify {topic}            a task that needs input: after one step its
+//	                           status is input_required with one form
+//	                           question ("which"); tasks/update's answer
+//	                           {kind} resumes it, and it completes with
+//	                           "Report on <kind> <topic>."
 //	echo {text}                a plain tool: returns text at once
 package taskserver
 
@@ -52,6 +57,8 @@ type Server struct {
 
 type task struct {
 	id, status, message string
+	inputRequests       map[string]any
+	answer              chan string
 	result              *mcp.CallToolResult
 	created, updated    time.Time
 	cancel              context.CancelFunc
@@ -100,6 +107,7 @@ func (s *Server) Handler() http.Handler {
 type researchArgs struct {
 	Topic   string `json:"topic"`
 	Seconds int    `json:"seconds,omitempty"`
+	clarify bool
 }
 
 func (s *Server) mcpServer() *mcp.Server {
@@ -115,6 +123,10 @@ func (s *Server) mcpServer() *mcp.Server {
 			// the work is done within the call.
 			return textResult("Report on " + a.Topic + "."), nil, nil
 		})
+	mcp.AddTool(srv, &mcp.Tool{Name: "clarify", Description: "Researches a topic after asking which kind is meant (runs as a task)."},
+		func(context.Context, *mcp.CallToolRequest, researchArgs) (*mcp.CallToolResult, any, error) {
+			return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: "clarify runs only as a task"}}}, nil, nil
+		})
 	mcp.AddTool(srv, &mcp.Tool{Name: "echo", Description: "Returns its text."},
 		func(_ context.Context, _ *mcp.CallToolRequest, a struct {
 			Text string `json:"text"`
@@ -124,6 +136,7 @@ func (s *Server) mcpServer() *mcp.Server {
 	srv.AddReceivingMiddleware(s.taskMiddleware)
 	must(mcp.AddReceivingCustomMethod(srv, "tasks/get", s.get))
 	must(mcp.AddReceivingCustomMethod(srv, "tasks/cancel", s.cancelTask))
+	must(mcp.AddReceivingCustomMethod(srv, "tasks/update", s.update))
 	return srv
 }
 
@@ -154,7 +167,7 @@ func (s *Server) taskMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 			return next(ctx, method, req)
 		}
 		p, ok := req.GetParams().(*mcp.CallToolParamsRaw)
-		if !ok || p.Name != "research" || !declares(p.GetMeta()) {
+		if !ok || (p.Name != "research" && p.Name != "clarify") || !declares(p.GetMeta()) {
 			return next(ctx, method, req)
 		}
 		var a researchArgs
@@ -164,6 +177,7 @@ func (s *Server) taskMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 		if a.Seconds <= 0 {
 			a.Seconds = 2
 		}
+		a.clarify = p.Name == "clarify"
 		return s.start(a), nil
 	}
 }
@@ -180,6 +194,7 @@ type wireTask struct {
 	TTLMs          int64               `json:"ttlMs"`
 	PollIntervalMs int64               `json:"pollIntervalMs"`
 	Result         *mcp.CallToolResult `json:"result,omitempty"`
+	InputRequests  map[string]any      `json:"inputRequests,omitempty"`
 }
 
 func (s *Server) wire(t *task) *wireTask {
@@ -191,7 +206,7 @@ func (s *Server) wire(t *task) *wireTask {
 func (s *Server) start(a researchArgs) *wireTask {
 	ctx, cancel := context.WithCancel(context.Background())
 	now := time.Now()
-	t := &task{id: "task-" + strconv.FormatInt(s.seq.Add(1), 10), status: "working", message: "Starting", created: now, updated: now, cancel: cancel}
+	t := &task{id: "task-" + strconv.FormatInt(s.seq.Add(1), 10), status: "working", message: "Starting", created: now, updated: now, cancel: cancel, answer: make(chan string, 1)}
 	s.mu.Lock()
 	s.tasks[t.id] = t
 	w := s.wire(t)
@@ -205,6 +220,10 @@ func (s *Server) start(a researchArgs) *wireTask {
 // work advances a task one step at a time until it completes or is
 // cancelled.
 func (s *Server) work(ctx context.Context, t *task, a researchArgs) {
+	if a.clarify {
+		s.clarify(ctx, t, a)
+		return
+	}
 	steps := max(1, int(time.Duration(a.Seconds)*time.Second/s.o.Step))
 	for i := 1; i <= steps; i++ {
 		select {
@@ -223,6 +242,68 @@ func (s *Server) work(ctx context.Context, t *task, a researchArgs) {
 		}
 		s.mu.Unlock()
 	}
+}
+
+// clarify asks which kind of topic is meant, waits for the answer, and
+// completes.
+func (s *Server) clarify(ctx context.Context, t *task, a researchArgs) {
+	select {
+	case <-ctx.Done():
+		return
+	case <-time.After(s.o.Step):
+	}
+	s.mu.Lock()
+	t.status, t.message, t.updated = "input_required", "Which kind of "+a.Topic+"?", time.Now()
+	t.inputRequests = map[string]any{"which": map[string]any{"method": "elicitation/create", "params": map[string]any{
+		"mode": "form", "message": "Which kind of " + a.Topic + "?",
+		"requestedSchema": map[string]any{"type": "object", "properties": map[string]any{"kind": map[string]any{"type": "string"}}, "required": []string{"kind"}},
+	}}}
+	s.mu.Unlock()
+	var kind string
+	select {
+	case <-ctx.Done():
+		return
+	case kind = <-t.answer:
+	}
+	select {
+	case <-ctx.Done():
+		return
+	case <-time.After(s.o.Step):
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if t.status == "working" {
+		t.status, t.message, t.result, t.updated = "completed", "Done", textResult("Report on "+kind+" "+a.Topic+"."), time.Now()
+	}
+}
+
+type updateParams struct {
+	mcp.ParamsBase
+	TaskID         string `json:"taskId"`
+	InputResponses map[string]struct {
+		Action  string         `json:"action"`
+		Content map[string]any `json:"content"`
+	} `json:"inputResponses"`
+}
+
+func (s *Server) update(_ context.Context, _ *mcp.ServerSession, p *updateParams) (*wireTask, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	t, err := s.lookup(p.TaskID)
+	if err != nil {
+		return nil, err
+	}
+	r, ok := p.InputResponses["which"]
+	if t.status != "input_required" || !ok {
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "nothing asked"}
+	}
+	kind, _ := r.Content["kind"].(string)
+	if r.Action != "accept" {
+		kind = "any"
+	}
+	t.status, t.message, t.inputRequests, t.updated = "working", "Going on with "+kind, nil, time.Now()
+	t.answer <- kind
+	return s.wire(t), nil
 }
 
 type taskParams struct {
@@ -247,6 +328,7 @@ func (s *Server) get(_ context.Context, _ *mcp.ServerSession, p *taskParams) (*w
 		return nil, err
 	}
 	w := s.wire(t)
+	w.InputRequests = t.inputRequests
 	if t.status == "completed" {
 		w.Result = t.result
 		s.results.Add(1)
