@@ -35,6 +35,11 @@ const (
 	taskUnreachable = 2 * time.Minute
 	// cancelTimeout bounds the tasks/cancel sent on Stop.
 	cancelTimeout = 5 * time.Second
+	// taskRequestTimeout bounds one tasks/get (a server that does not
+	// answer is unreachable, and polled again).
+	taskRequestTimeout = 30 * time.Second
+	// maxTaskQuestions bounds the questions one task may ask.
+	maxTaskQuestions = 10
 	// defaultTaskTTL is the ttl asked for in a 2025-11-25 task request.
 	defaultTaskTTL = int64(24 * time.Hour / time.Millisecond)
 )
@@ -237,7 +242,9 @@ func (m *Manager) getTask(ctx context.Context, s *supervisor, h TaskHandle) (*wi
 	if err != nil {
 		return nil, err
 	}
-	raw, err := rawCall(ctx, sess.cs, "tasks/get", map[string]any{"taskId": h.ID})
+	rctx, cancel := context.WithTimeout(ctx, taskRequestTimeout)
+	defer cancel()
+	raw, err := rawCall(rctx, sess.cs, "tasks/get", map[string]any{"taskId": h.ID})
 	if err != nil {
 		return nil, err
 	}
@@ -288,6 +295,10 @@ func (m *Manager) taskInput(ctx context.Context, s *supervisor, h TaskHandle, t 
 	for key, req := range t.InputRequests {
 		if asked[key] {
 			continue
+		}
+		if len(asked) >= maxTaskQuestions {
+			m.cancelTask(s, h)
+			return tools.Result{IsError: true, Content: fmt.Sprintf("The task asked more than %d questions and was cancelled.", maxTaskQuestions)}, true
 		}
 		asked[key] = true
 		resp, err := askInput(ctx, s, req)

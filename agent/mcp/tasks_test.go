@@ -252,3 +252,37 @@ func TestTaskInputRequired(t *testing.T) {
 		t.Errorf("asked %+v", asked)
 	}
 }
+
+// TestReadTaskHostile: what a server sends in place of a task is read
+// within budgets: a poll interval below the floor or above the ceiling is
+// clamped, a missing or oversized task id is refused, a plain result is
+// not a task.
+func TestReadTaskHostile(t *testing.T) {
+	cases := []struct {
+		name, raw string
+		wantErr   bool
+		wantTask  bool
+		wantWait  time.Duration
+	}{
+		{"plain result", `{"content":[{"type":"text","text":"hi"}]}`, false, false, 0},
+		{"2026 task", `{"resultType":"task","taskId":"a","status":"working","pollIntervalMs":1000}`, false, true, time.Second},
+		{"2025 task", `{"task":{"taskId":"a","status":"working","pollInterval":2000}}`, false, true, 2 * time.Second},
+		{"poll flood", `{"resultType":"task","taskId":"a","status":"working","pollIntervalMs":0}`, false, true, pollFloor},
+		{"poll negative", `{"resultType":"task","taskId":"a","status":"working","pollIntervalMs":-5}`, false, true, pollFloor},
+		{"poll forever", `{"resultType":"task","taskId":"a","status":"working","pollIntervalMs":99999999999}`, false, true, pollCeiling},
+		{"no id", `{"resultType":"task","status":"working"}`, true, false, 0},
+		{"huge id", `{"resultType":"task","taskId":"` + strings.Repeat("x", 513) + `","status":"working"}`, true, false, 0},
+		{"not an object", `[1,2]`, true, false, 0},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			task, err := readTask(json.RawMessage(c.raw))
+			if (err != nil) != c.wantErr || (task != nil) != c.wantTask {
+				t.Fatalf("readTask = %+v, %v", task, err)
+			}
+			if task != nil && pollWait(task) != c.wantWait {
+				t.Errorf("wait %s, want %s", pollWait(task), c.wantWait)
+			}
+		})
+	}
+}
