@@ -302,6 +302,12 @@ func (m *Manager) taskInput(ctx context.Context, s *supervisor, h TaskHandle, t 
 		}
 		asked[key] = true
 		resp, err := askInput(ctx, s, req)
+		if ctx.Err() != nil {
+			// Stopped or quitting while the question waited: the task is
+			// cancelled or left to be resumed (and asked again), never
+			// answered on the person's behalf.
+			return m.taskStopped(ctx, s, h), true
+		}
 		if err != nil {
 			return tools.Result{IsError: true, Content: "The task needs input Juncture cannot give: " + err.Error()}, true
 		}

@@ -286,3 +286,37 @@ func TestReadTaskHostile(t *testing.T) {
 		})
 	}
 }
+
+// TestTaskStopWhileAsking: Stop while a task's question waits cancels the
+// task; the question is not answered on the person's behalf.
+func TestTaskStopWhileAsking(t *testing.T) {
+	ts, url := startTaskServer(t, taskserver.Options{Step: 100 * time.Millisecond})
+	m := newManager(t, Options{})
+	m.Apply(Config{Servers: map[string]ServerConfig{"ts": {URL: url}}})
+	env := newTaskEnv()
+	asking := make(chan struct{})
+	env.answer = func(ctx context.Context, _ tools.Prompt) (tools.Reply, error) {
+		close(asking)
+		<-ctx.Done()
+		return tools.Reply{}, ctx.Err()
+	}
+	ctx, stop := context.WithCancel(context.Background())
+	defer stop()
+	out := runTask(t, ctx, m, env, "ts", "clarify", map[string]any{"topic": "tides"})
+	id := waitID(t, ts.Created(), 10*time.Second, "task")
+	select {
+	case <-asking:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the question was never asked")
+	}
+	stop()
+	if got := waitID(t, ts.Cancels(), time.Second, "tasks/cancel"); got != id {
+		t.Errorf("cancelled %q, want %q", got, id)
+	}
+	if res := waitResult(t, out, 5*time.Second); res.Content != stoppedResult.Content {
+		t.Errorf("result %+v", res)
+	}
+	if st := ts.Status(id); st != "cancelled" {
+		t.Errorf("task status %q (answered on the person's behalf?)", st)
+	}
+}
