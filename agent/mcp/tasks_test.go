@@ -230,6 +230,20 @@ func TestEverythingResearchRunsAsTask(t *testing.T) {
 	if !saw {
 		t.Errorf("no stage shown: %+v", env.reports())
 	}
+
+	// An ambiguous query goes input_required: its question arrives with
+	// tasks/result and is asked like any question.
+	env = newTaskEnv()
+	env.answer = func(context.Context, tools.Prompt) (tools.Reply, error) {
+		return tools.Reply{Action: tools.ReplyAccept, Content: json.RawMessage(`{"interpretation":"historical"}`)}, nil
+	}
+	res = waitResult(t, runTask(t, context.Background(), m, env, "ev", "simulate-research-query", map[string]any{"topic": "tides", "ambiguous": true}), 30*time.Second)
+	if res.IsError || !strings.Contains(res.Content, "# Research Report: tides (historical)") {
+		t.Fatalf("ambiguous result %+v", res)
+	}
+	if asked := env.asked(); len(asked) != 1 || !strings.Contains(asked[0].Message, "could have multiple interpretations") {
+		t.Errorf("asked %+v", asked)
+	}
 }
 
 // TestTaskInputRequired: a task whose status is input_required asks its
