@@ -50,6 +50,9 @@ type decision struct {
 	// reply is what the call gets.
 	midCall bool
 	reply   tools.Reply
+	// task: a task call resumed after a restart (tasks.go), its
+	// execution record with the kept handle.
+	task *history.ToolExecution
 }
 
 type gatedCall struct {

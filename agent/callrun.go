@@ -92,6 +92,8 @@ type liveCall struct {
 	// is then left "started", as a crash would leave it, so the next
 	// start's recovery ends its question and gives it its result.
 	closing atomic.Bool
+	// task: the call runs as a task whose handle is kept (tasks.go).
+	task atomic.Bool
 
 	mu       sync.Mutex
 	owned    bool // a run waits on the call: progress may be emitted
@@ -375,6 +377,9 @@ func (tr *turn) runLive(lc *liveCall, call history.ToolCall, note string) (parke
 	out := tr.await(lc)
 	if out.asked != nil {
 		return out.asked
+	}
+	if lc.closing.Load() && lc.task.Load() {
+		return nil // the app quits: the task goes on, resumed at the next start (tasks.go)
 	}
 	res, state := out.res, stateOf(out.res)
 	if out.stopped && lc.abortabl {

@@ -146,6 +146,9 @@ type Options struct {
 	// DisableAskUser hides the built-in ask_user tool.
 	DisableAskUser bool
 	Now            func() time.Time
+	// ResumeTask follows a task call kept from a previous run of the app
+	// (ResumeTasks); nil: such calls end "outcome unknown".
+	ResumeTask TaskResumer
 }
 
 // Runtime runs turns for many threads.

@@ -49,6 +49,12 @@ func (tr *turn) runCalls(msg history.Message, calls []history.ToolCall, ds map[s
 			}
 			continue
 		}
+		if decided && d.task != nil {
+			if end, paused := tr.resumeTask(msg, call, d); paused {
+				return end
+			}
+			continue
+		}
 		if decided && !d.approved {
 			tr.toolResult(call, tools.Result{Content: d.result, IsError: d.isError}, d.state)
 			continue

@@ -172,9 +172,13 @@ func StartWith(ctx context.Context, a *App, cfg Config) (*Service, error) {
 			}
 			return st.LoopGuard
 		},
+		ResumeTask: a.resumeTask,
 	})
 	if err := a.startMCP(); err != nil {
 		a.log.Warn("MCP servers are off", "err", err)
+	}
+	if a.readOnly == "" {
+		a.resumeTasks(ctx)
 	}
 	if cfg.DetectLocal {
 		a.bg.Add(1)

@@ -21,6 +21,10 @@ import (
 // crashChild runs when the test binary is re-executed as the process to
 // kill: it starts the real app on DATA, sends one message, and waits.
 func crashChild() {
+	if os.Getenv("CRASH_MCP") != "" {
+		taskCrashChild()
+		return
+	}
 	env := map[string]string{
 		"OPENAI_BASE_URL": os.Getenv("CRASH_FAKE_URL"), "JUNCTURE_MODEL": "fake-model",
 		"JUNCTURE_WORKSPACE": os.Getenv("CRASH_WS"),

@@ -19,6 +19,9 @@ type RecoveryReport struct {
 	CancelledRuns          int `json:"cancelledRuns"`          // running → cancelled
 	PendingInterrupts      int `json:"pendingInterrupts"`      // left pending, same ids
 	PendingClientToolCalls int `json:"pendingClientToolCalls"` // left pending, same ids
+	// ResumableTasks counts task calls left started, with their handle:
+	// the app resumes them (StartedToolTasks).
+	ResumableTasks int `json:"resumableTasks,omitempty"`
 	// EndedMidCallQuestions counts questions a running tool had asked (an
 	// MCP server's elicitation or sampling request): the request ended
 	// with the process, so they are settled cancelled and their call's
@@ -35,6 +38,10 @@ type RecoveryReport struct {
 //   - every tool execution still started becomes finished with
 //     history.ResultAppStoppedMidRun as an error result, and a tool message
 //     with that result is added to its thread if the call has none;
+//   - except a task call (started with a task handle: RecordToolTask),
+//     which is left started: its work goes on at its server, and the app
+//     resumes it after recovery (a question it had asked is settled
+//     cancelled: the resumed task asks it again);
 //   - every run still running becomes cancelled;
 //   - a pending interrupt bound to such a call is a question the tool asked
 //     while it ran (an MCP server's elicitation or sampling request): the
@@ -66,6 +73,17 @@ func (db *DB) Recover(ctx context.Context) (RecoveryReport, error) {
 			return err
 		}
 		for _, e := range started {
+			if isTaskCall(e) {
+				// Its question (a task's input_required) went with the
+				// process that asked it: the resumed task asks again.
+				asked, err := endMidCallQuestions(ctx, tx, e, now)
+				if err != nil {
+					return fmt.Errorf("tool execution %s: %w", e.ToolCallID, err)
+				}
+				rep.EndedMidCallQuestions += len(asked)
+				rep.ResumableTasks++
+				continue
+			}
 			rep.FinishedToolExecutions++
 			if _, err := tx.ExecContext(ctx,
 				"UPDATE tool_executions SET state = 'finished', result = ?, is_error = 1, finished_at = ? WHERE thread_id = ? AND tool_call_id = ?",

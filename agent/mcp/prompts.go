@@ -35,6 +35,7 @@ func (s *supervisor) newClient() *sdk.Client {
 				Form: &sdk.FormElicitationCapabilities{},
 				URL:  &sdk.URLElicitationCapabilities{},
 			},
+			Extensions: map[string]any{tasksExtension: map[string]any{}}, // tasks.go
 		},
 		ElicitationHandler:          s.elicit,
 		ToolListChangedHandler:      func(context.Context, *sdk.ToolListChangedRequest) { signal(s.relistCh) },

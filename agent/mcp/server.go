@@ -114,6 +114,11 @@ func (s *supervisor) run() {
 		s.syncRoots()
 		sess, entries, err := s.start()
 		if s.ctx.Err() != nil {
+			if sess != nil {
+				// Started just as the manager closed: end it, or Close
+				// waits for it forever.
+				s.stopSession(sess, "it was stopped")
+			}
 			return
 		}
 		if err != nil {

@@ -209,6 +209,9 @@ func (m *Manager) call(ctx context.Context, server, tool string, args json.RawMe
 	if sess == nil {
 		return tools.Result{IsError: true, Content: fmt.Sprintf("The MCP server %q is not ready (%s); the call was not sent.", server, describeStatus(st))}
 	}
+	if form := taskForm(ctx, sess, tool); form != "" {
+		return m.callTask(ctx, s, sess, tool, args, form)
+	}
 	c, done := s.calls.begin(ctx)
 	defer done()
 	params := &sdk.CallToolParams{Name: tool, Arguments: args}

@@ -1,0 +1,273 @@
+package mcp
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"reflect"
+	"sync"
+	"time"
+	"unsafe"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// The tasks wire. go-sdk v1.8.0 has no tasks client, and its typed calls
+// drop what tasks need: a tool's execution.taskSupport (tools/list), a
+// tools/call's "task" parameter (2025-11-25) and a task handle in place
+// of the tool's result (both forms). rawCall sends a request on the
+// session's own JSON-RPC connection and returns the result as it came, so
+// these are read without a second connection; every other use of the
+// session stays typed.
+
+// The two forms a server may speak.
+const (
+	// formExtension is the io.modelcontextprotocol/tasks extension of MCP
+	// 2026-07-28: the client declares it, the server decides per call to
+	// answer tools/call with a task (resultType "task"); tasks/get carries
+	// the result, tasks/update the answers to its questions.
+	formExtension = "2026-07-28"
+	// formExperimental is 2025-11-25's experimental tasks: a tool says
+	// execution.taskSupport, the client asks for a task with "task" in the
+	// tools/call parameters, tasks/result returns the tool's result.
+	formExperimental = "2025-11-25"
+)
+
+// tasksExtension is the extension's identifier.
+const tasksExtension = "io.modelcontextprotocol/tasks"
+
+// Task statuses.
+const (
+	taskWorking       = "working"
+	taskInputRequired = "input_required"
+	taskCompleted     = "completed"
+	taskFailed        = "failed"
+	taskCancelled     = "cancelled"
+)
+
+// maxTaskResponse bounds one tasks/* or tools/call response read here
+// (a completed 2026 task carries the tool's result).
+const maxTaskResponse = 8 << 20
+
+var errRawUnavailable = errors.New("mcp: the session's connection cannot be reached for tasks")
+
+// rawCall sends method with params on cs's connection and returns the raw
+// result. It reaches the SDK's unexported connection by reflection (the
+// SDK is pinned; TestTaskToolRunsAsTask fails loudly if its layout
+// changes). Cancelling ctx abandons the wait, as the SDK's own calls do.
+func rawCall(ctx context.Context, cs *sdk.ClientSession, method string, params map[string]any) (json.RawMessage, error) {
+	if cs == nil {
+		return nil, errRawUnavailable
+	}
+	f := reflect.ValueOf(cs).Elem().FieldByName("conn")
+	if !f.IsValid() || f.Kind() != reflect.Pointer || f.IsNil() {
+		return nil, errRawUnavailable
+	}
+	conn := reflect.NewAt(f.Type(), unsafe.Pointer(f.UnsafeAddr())).Elem()
+	call := conn.MethodByName("Call")
+	if !call.IsValid() || call.Type().NumIn() != 3 || call.Type().NumOut() != 1 {
+		return nil, errRawUnavailable
+	}
+	if params == nil {
+		params = map[string]any{}
+	}
+	if newProtocol(cs) {
+		injectMeta(cs, params)
+	}
+	async := call.Call([]reflect.Value{reflect.ValueOf(ctx), reflect.ValueOf(method), reflect.ValueOf(any(params))})[0]
+	await := async.MethodByName("Await")
+	if !await.IsValid() {
+		return nil, errRawUnavailable
+	}
+	var raw json.RawMessage
+	out := await.Call([]reflect.Value{reflect.ValueOf(ctx), reflect.ValueOf(any(&raw))})
+	if err, _ := out[0].Interface().(error); err != nil {
+		return nil, err
+	}
+	if len(raw) > maxTaskResponse {
+		return nil, fmt.Errorf("the server's answer to %s is %s, more than the %s allowed", method, humanSize(len(raw)), humanSize(maxTaskResponse))
+	}
+	return raw, nil
+}
+
+// newProtocol: the session speaks 2026-07-28 or later, where every request
+// carries the protocol version and the client's capabilities.
+func newProtocol(cs *sdk.ClientSession) bool {
+	r := cs.InitializeResult()
+	return r != nil && r.ProtocolVersion >= "2026-07-28"
+}
+
+// injectMeta adds what the SDK adds to its own requests on a 2026-07-28
+// session: the protocol version, who the client is, and its capabilities
+// (the tasks extension among them: the server creates a task only for a
+// request that declares it).
+func injectMeta(cs *sdk.ClientSession, params map[string]any) {
+	meta, _ := params["_meta"].(map[string]any)
+	if meta == nil {
+		meta = map[string]any{}
+	}
+	meta[sdk.MetaKeyProtocolVersion] = cs.InitializeResult().ProtocolVersion
+	meta[sdk.MetaKeyClientInfo] = map[string]any{"name": "juncture", "title": "Juncture"}
+	meta[sdk.MetaKeyClientCapabilities] = map[string]any{
+		"elicitation": map[string]any{"form": map[string]any{}, "url": map[string]any{}},
+		"extensions":  map[string]any{tasksExtension: map[string]any{}},
+	}
+	params["_meta"] = meta
+}
+
+// wireTask is a task as tasks/get (and a task handle) describes it; the
+// 2026 form flattens it into the result, 2025's nests it in "task".
+type wireTask struct {
+	TaskID         string          `json:"taskId"`
+	Status         string          `json:"status"`
+	StatusMessage  string          `json:"statusMessage,omitempty"`
+	PollIntervalMs *int64          `json:"pollIntervalMs,omitempty"`
+	PollInterval   *int64          `json:"pollInterval,omitempty"` // 2025-11-25
+	TTLMs          *int64          `json:"ttlMs,omitempty"`
+	TTL            *int64          `json:"ttl,omitempty"` // 2025-11-25
+	Result         json.RawMessage `json:"result,omitempty"`
+	Error          *struct {
+		Code    int    `json:"code"`
+		Message string `json:"message"`
+	} `json:"error,omitempty"`
+	InputRequests map[string]json.RawMessage `json:"inputRequests,omitempty"`
+}
+
+func (t wireTask) pollMs() int64 {
+	switch {
+	case t.PollIntervalMs != nil:
+		return *t.PollIntervalMs
+	case t.PollInterval != nil:
+		return *t.PollInterval
+	}
+	return 0
+}
+
+// readTask reads a task from a tools/call or tasks/get result: nil when
+// the result is not a task (a plain tool result).
+func readTask(raw json.RawMessage) (*wireTask, error) {
+	var probe struct {
+		ResultType string          `json:"resultType"`
+		Task       json.RawMessage `json:"task"`
+		TaskID     string          `json:"taskId"`
+	}
+	if err := json.Unmarshal(raw, &probe); err != nil {
+		return nil, fmt.Errorf("the answer is not a JSON object: %w", err)
+	}
+	body := raw
+	switch {
+	case len(probe.Task) > 0 && string(probe.Task) != "null":
+		body = probe.Task
+	case probe.ResultType == "task" || probe.TaskID != "":
+	default:
+		return nil, nil
+	}
+	var t wireTask
+	if err := json.Unmarshal(body, &t); err != nil {
+		return nil, fmt.Errorf("the task is not readable: %w", err)
+	}
+	if t.TaskID == "" {
+		return nil, errors.New("the task has no id")
+	}
+	if len(t.TaskID) > 512 {
+		return nil, errors.New("the task's id is longer than 512 bytes")
+	}
+	if len(probe.Task) > 0 && string(probe.Task) != "null" {
+		// 2025-11-25 puts the rest of the result beside "task".
+		var rest wireTask
+		if json.Unmarshal(raw, &rest) == nil && len(t.Result) == 0 {
+			t.Result = rest.Result
+		}
+	}
+	return &t, nil
+}
+
+// taskSupport lists a session's tools' execution.taskSupport, read once
+// per session (tools/list again, raw: the SDK's Tool has no execution).
+type taskSupport struct {
+	once  sync.Once
+	dead  <-chan struct{} // the session's end: the entry is dropped then
+	tools map[string]string
+}
+
+var sessionTasks sync.Map // *sdk.ClientSession → *taskSupport
+
+// taskListTimeout bounds the extra tools/list (a server that does not
+// answer it costs its first call this long, once per session).
+const taskListTimeout = 5 * time.Second
+
+func toolTaskSupport(ctx context.Context, sess *session, tool string) string {
+	cs := sess.cs
+	v, loaded := sessionTasks.LoadOrStore(cs, &taskSupport{dead: sess.dead})
+	if !loaded {
+		sweepSessions()
+	}
+	ts := v.(*taskSupport)
+	ts.once.Do(func() {
+		ctx, cancel := context.WithTimeout(ctx, taskListTimeout)
+		defer cancel()
+		ts.tools = map[string]string{}
+		cursor := ""
+		for page := 0; page < 100; page++ {
+			params := map[string]any{}
+			if cursor != "" {
+				params["cursor"] = cursor
+			}
+			raw, err := rawCall(ctx, cs, "tools/list", params)
+			if err != nil {
+				return
+			}
+			var res struct {
+				Tools []struct {
+					Name      string `json:"name"`
+					Execution *struct {
+						TaskSupport string `json:"taskSupport"`
+					} `json:"execution"`
+				} `json:"tools"`
+				NextCursor string `json:"nextCursor"`
+			}
+			if json.Unmarshal(raw, &res) != nil {
+				return
+			}
+			for _, t := range res.Tools {
+				if t.Execution != nil {
+					ts.tools[t.Name] = t.Execution.TaskSupport
+				}
+			}
+			if res.NextCursor == "" {
+				return
+			}
+			cursor = res.NextCursor
+		}
+	})
+	return ts.tools[tool]
+}
+
+// sweepSessions drops what was read of sessions that ended.
+func sweepSessions() {
+	sessionTasks.Range(func(k, v any) bool {
+		select {
+		case <-v.(*taskSupport).dead:
+			sessionTasks.Delete(k)
+		default:
+		}
+		return true
+	})
+}
+
+// taskForm says how a call of tool on cs runs: as a task of the extension
+// (the server declared it: it decides per call), as a 2025-11-25 task (the
+// tool supports tasks), or "" (a plain call).
+func taskForm(ctx context.Context, sess *session, tool string) string {
+	if r := sess.cs.InitializeResult(); r != nil && r.Capabilities != nil {
+		if _, ok := r.Capabilities.Extensions[tasksExtension]; ok {
+			return formExtension
+		}
+	}
+	switch toolTaskSupport(ctx, sess, tool) {
+	case "optional", "required":
+		return formExperimental
+	}
+	return ""
+}

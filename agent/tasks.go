@@ -1,0 +1,181 @@
+package agent
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/juncture-app/juncture/agent/agui"
+	"github.com/juncture-app/juncture/agent/history"
+	"github.com/juncture-app/juncture/agent/tools"
+)
+
+// Tool calls that run as tasks (an MCP task). The tool keeps the task's
+// handle with the call (tools.RecordTask → TaskStore.RecordToolTask)
+// before it goes on, so the call survives the app:
+//
+//   - Stop cancels the call's context: the tool cancels the task.
+//   - Quit leaves the task running: the tool sees tools.Closing, the
+//     call's execution stays started with its handle, and no result is
+//     written (as a crash would leave it).
+//   - At the next start, ResumeTasks starts one continuation run per
+//     thread; the run follows each task (Options.ResumeTask), records its
+//     result once, and the model goes on. Nobody answers anything.
+
+// TaskStore keeps task handles with running calls (store.DB implements
+// it). Optional: without it, task calls run but cannot be resumed.
+type TaskStore interface {
+	RecordToolTask(ctx context.Context, threadID, toolCallID string, handle json.RawMessage) error
+}
+
+// TaskResumer follows a kept task after a restart until it ends and
+// returns the call's result ("the task's outcome is unknown" when its
+// source lost it). ctx carries the call's CallEnv and ends on Stop.
+type TaskResumer func(ctx context.Context, handle json.RawMessage) tools.Result
+
+// RecordTask implements tools.TaskRecorder.
+func (lc *liveCall) RecordTask(ctx context.Context, handle json.RawMessage) error {
+	ts, ok := lc.rt.st.(TaskStore)
+	if !ok {
+		return tools.ErrNoTaskStore
+	}
+	if err := ts.RecordToolTask(context.WithoutCancel(ctx), lc.threadID, lc.call.ID, handle); err != nil {
+		return fmt.Errorf("keeping the task's handle: %w", err)
+	}
+	lc.task.Store(true)
+	return nil
+}
+
+// DetachTask tells a task call whose context ended whether the app quits
+// (leave the task running) rather than the person stopping it. A call
+// that kept a task and sees the app close is marked closing: its
+// execution stays started and no result is written, so the next start
+// resumes it.
+func (lc *liveCall) DetachTask() bool {
+	lc.rt.mu.Lock()
+	closed := lc.rt.closed
+	lc.rt.mu.Unlock()
+	if closed && lc.task.Load() {
+		lc.closing.Store(true)
+	}
+	return closed
+}
+
+// ResumeTasks resumes the task calls a previous run of the app left
+// running (store: StartedToolTasks, after Recover): one continuation run
+// per thread follows its tasks and goes on with the model. It returns the
+// number of threads it started runs in.
+func (rt *Runtime) ResumeTasks(ctx context.Context, execs []history.ToolExecution) (int, error) {
+	byThread := map[string][]history.ToolExecution{}
+	var order []string
+	for _, e := range execs {
+		if _, ok := byThread[e.ThreadID]; !ok {
+			order = append(order, e.ThreadID)
+		}
+		byThread[e.ThreadID] = append(byThread[e.ThreadID], e)
+	}
+	started := 0
+	var errs []error
+	for _, tid := range order {
+		if err := rt.resumeThreadTasks(ctx, tid, byThread[tid]); err != nil {
+			errs = append(errs, fmt.Errorf("thread %s: %w", tid, err))
+			continue
+		}
+		started++
+	}
+	return started, errors.Join(errs...)
+}
+
+func (rt *Runtime) resumeThreadTasks(ctx context.Context, threadID string, execs []history.ToolExecution) error {
+	msgs, err := rt.st.Messages(ctx, threadID)
+	if err != nil {
+		return fmt.Errorf("loading the thread: %w", err)
+	}
+	calls, _ := callsByID(msgs)
+	ds := map[string]decision{}
+	for _, e := range execs {
+		call, ok := calls[e.ToolCallID]
+		if !ok {
+			// Not on the thread's path any more: finished as unknown.
+			e.State, e.Result, e.IsError, e.FinishedAt = history.ToolFinished, "The task's outcome is unknown: its call is not on the conversation's path.", true, rt.now()
+			if err := rt.st.FinishToolExecution(ctx, e); err != nil {
+				return err
+			}
+			continue
+		}
+		exec := e
+		ds[call.ID] = decision{call: call, approved: true, task: &exec}
+	}
+	if len(ds) == 0 {
+		return nil
+	}
+	runID := NewID("run")
+	rt.mu.Lock()
+	if rt.closed {
+		rt.mu.Unlock()
+		return ErrClosed
+	}
+	t := rt.handle(threadID)
+	if t.running {
+		rt.mu.Unlock()
+		return ErrBusy
+	}
+	runCtx, stop := context.WithCancel(rt.baseCx)
+	t.running, t.finishing, t.settled = true, false, make(chan struct{})
+	t.runID, t.stop, t.stopped = runID, stop, false
+	rt.turns.Add(1)
+	rt.mu.Unlock()
+	go rt.drive(t, runCtx, stop, Input{ThreadID: threadID, RunID: runID, ParentRunID: execs[0].RunID, kind: kindResume, decisions: ds})
+	return nil
+}
+
+// resumeTask follows a kept task in a continuation: the call runs live
+// (Stop cancels the task, its questions pause the run) and its result is
+// recorded once, on its original execution record.
+func (tr *turn) resumeTask(msg history.Message, call history.ToolCall, d decision) (ending, bool) {
+	rt := tr.rt
+	exec := *d.task
+	handle := json.RawMessage(exec.Result)
+	resume := rt.opts.ResumeTask
+	run := func(ctx context.Context) tools.Result {
+		if resume == nil {
+			return tools.Result{IsError: true, Content: "The task's outcome is unknown: this build cannot follow it after a restart."}
+		}
+		return resume(ctx, handle)
+	}
+	lc := tr.startRun(call, exec, true, run)
+	lc.task.Store(true)
+	rt.emit(tr.run.ThreadID, agui.NewCustom(CustomToolState, ToolStateEvent{ToolCallID: call.ID, State: ToolRunning, ToolName: call.Name}))
+	if a := tr.runLive(lc, call, ""); a != nil {
+		return tr.parkOrGoOn(msg, call, a, "")
+	}
+	return endSuccess, false
+}
+
+// startRun is startCall for a call whose work is run (a resumed task):
+// on its own goroutine, recording how it finished on exec.
+func (tr *turn) startRun(call history.ToolCall, exec history.ToolExecution, abortable bool, run func(context.Context) tools.Result) *liveCall {
+	rt := tr.rt
+	ctx, cancel := context.WithCancel(rt.baseCx)
+	lc := &liveCall{
+		rt: rt, threadID: tr.run.ThreadID, call: call, ctx: ctx, cancel: cancel, abortabl: abortable,
+		asks: make(chan *ask), done: make(chan tools.Result, 1), owned: true,
+	}
+	rt.turns.Add(1)
+	go func() {
+		defer rt.turns.Done()
+		defer cancel()
+		res := run(tools.WithCallEnv(ctx, lc))
+		if lc.closing.Load() {
+			lc.done <- res
+			return
+		}
+		exec.State, exec.Result, exec.IsError, exec.FinishedAt = history.ToolFinished, res.Content, res.IsError, rt.now()
+		if err := rt.st.FinishToolExecution(context.WithoutCancel(ctx), exec); err != nil {
+			rt.log.Error("recording a tool result", "tool", call.Name, "err", err)
+		}
+		lc.done <- res
+	}()
+	return lc
+}
