@@ -50,6 +50,9 @@ type decision struct {
 	// reply is what the call gets.
 	midCall bool
 	reply   tools.Reply
+	// replies are the answers to the call's questions by interrupt id
+	// (a call waiting between round trips may ask several: roundtrip.go).
+	replies map[string]tools.Reply
 }
 
 type gatedCall struct {
@@ -378,6 +381,8 @@ func (tr *turn) cancelPending(text string, state ToolState) []history.Message {
 			tr.toolResult(c, tools.Result{Content: res, IsError: true}, ToolInterruptedMidRn)
 		} else {
 			tr.toolResult(c, tools.Result{Content: text, IsError: true}, state)
+			// A call waiting between round trips ends without its retry.
+			rt.endRoundTrip(tr.save, tid, c, text)
 		}
 		if m := owner[c.ID]; !seen[m.ID] {
 			seen[m.ID] = true

@@ -80,6 +80,7 @@ type liveCall struct {
 	ctx      context.Context
 	cancel   context.CancelFunc
 	abortabl bool
+	exec     history.ToolExecution // recorded as started; finished by the goroutine or, for a result that asks for input, by the turn
 	asks     chan *ask
 	done     chan tools.Result // buffered; closed after the result
 	// pending is the question the call waits on while parked.
@@ -100,13 +101,15 @@ type liveCall struct {
 	flush    *time.Timer
 }
 
-// startCall runs a prepared call on its own goroutine. exec was recorded
-// as started; the goroutine records how it finished.
-func (tr *turn) startCall(call history.ToolCall, prepared tools.Call, exec history.ToolExecution) *liveCall {
+// startCall runs a prepared call on its own goroutine (retry, when set:
+// the same call again with the person's answers, roundtrip.go). exec was
+// recorded as started; the goroutine records how it finished, except a
+// result that asks for input, which the turn records (roundtrip.go).
+func (tr *turn) startCall(call history.ToolCall, prepared tools.Call, exec history.ToolExecution, retry *tools.Retry) *liveCall {
 	rt := tr.rt
 	ctx, cancel := context.WithCancel(rt.baseCx)
 	lc := &liveCall{
-		rt: rt, threadID: tr.run.ThreadID, call: call, ctx: ctx, cancel: cancel,
+		rt: rt, threadID: tr.run.ThreadID, call: call, ctx: ctx, cancel: cancel, exec: exec,
 		abortabl: prepared.Tool.OnStop == tools.Abortable,
 		asks:     make(chan *ask), done: make(chan tools.Result, 1), owned: true,
 	}
@@ -114,8 +117,12 @@ func (tr *turn) startCall(call history.ToolCall, prepared tools.Call, exec histo
 	go func() {
 		defer rt.turns.Done()
 		defer cancel()
-		res := tr.tools.Execute(tools.WithCallEnv(ctx, lc), prepared)
-		if lc.closing.Load() {
+		cctx := tools.WithCallEnv(ctx, lc)
+		if retry != nil {
+			cctx = tools.WithRetry(cctx, *retry)
+		}
+		res := tr.tools.Execute(cctx, prepared)
+		if lc.closing.Load() || res.Input != nil {
 			lc.done <- res
 			return
 		}
@@ -377,7 +384,17 @@ func (tr *turn) runLive(lc *liveCall, call history.ToolCall, note string) (parke
 		return out.asked
 	}
 	res, state := out.res, stateOf(out.res)
-	if out.stopped && lc.abortabl {
+	if res.Input != nil {
+		if !out.stopped {
+			tr.input = &needsInput{lc: lc, input: res.Input}
+			return nil
+		}
+		// Stop came as the tool asked: nothing is open, the call ends
+		// here without its input.
+		res, state = tools.Result{Content: ResultInputNotGiven, IsError: true}, ToolInterrupted
+		lc.finish(res)
+	}
+	if out.stopped && lc.abortabl && state != ToolInterrupted {
 		state = ToolInterruptedMidRn
 		if !strings.HasPrefix(res.Content, history.ResultInterruptedMidRun) {
 			res = tools.Result{Content: history.ResultInterruptedMidRun + "\n" + res.Content, IsError: true, Parts: res.Parts}

@@ -89,6 +89,11 @@ func (tr *turn) runCalls(msg history.Message, calls []history.ToolCall, ds map[s
 					return end
 				}
 			}
+			if in := tr.takeInput(); in != nil {
+				if end, paused := tr.pauseRoundTrip(call, in); paused {
+					return end
+				}
+			}
 		}
 	}
 	if len(handed) > 0 {
@@ -227,7 +232,7 @@ func (tr *turn) runTool(call history.ToolCall, note string) *ask {
 		running.Arguments, running.Edited = string(prepared.Args), true
 	}
 	rt.emit(tr.run.ThreadID, agui.NewCustom(CustomToolState, running))
-	return tr.runLive(tr.startCall(call, prepared, exec), call, note)
+	return tr.runLive(tr.startCall(call, prepared, exec, nil), call, note)
 }
 
 func stateOf(r tools.Result) ToolState {
@@ -285,6 +290,9 @@ func (tr *turn) parkOrGoOn(msg history.Message, call history.ToolCall, a *ask, n
 func (tr *turn) resumeLive(msg history.Message, call history.ToolCall, d decision) (ending, bool) {
 	lc := tr.rt.unpark(tr.run.ThreadID, call.ID)
 	if lc == nil {
+		if end, paused, ok := tr.retryRoundTrip(msg, call, d); ok {
+			return end, paused
+		}
 		tr.toolResult(call, tools.Result{Content: history.ResultInterruptedMidRun, IsError: true}, ToolInterruptedMidRn)
 		return endSuccess, false
 	}
