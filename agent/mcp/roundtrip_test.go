@@ -156,10 +156,14 @@ func TestOldServerTakesOneCallAtATime(t *testing.T) {
 		},
 	}
 	resA := make(chan tools.Result, 1)
-	go func() { resA <- runTool(t, context.Background(), m, envA, "edge", "elicit", map[string]any{"message": "A?"}) }()
+	go func() {
+		resA <- runTool(t, context.Background(), m, envA, "edge", "elicit", map[string]any{"message": "A?"})
+	}()
 	<-askedA
 	resB := make(chan tools.Result, 1)
-	go func() { resB <- runTool(t, context.Background(), m, envB, "edge", "elicit", map[string]any{"message": "B?"}) }()
+	go func() {
+		resB <- runTool(t, context.Background(), m, envB, "edge", "elicit", map[string]any{"message": "B?"})
+	}()
 	select {
 	case <-waiting:
 	case <-time.After(30 * time.Second):
