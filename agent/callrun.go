@@ -425,7 +425,8 @@ func (tr *turn) pauseMidCall(lc *liveCall, a *ask) (ending, bool) {
 			ai, err = InterruptToAGUI(raw)
 		}
 	}
-	if err == nil && tr.ctx.Err() == nil {
+	stopped := err == nil && tr.ctx.Err() != nil
+	if err == nil && !stopped {
 		rt.park(lc, a)
 		rec := history.Interrupt{ID: d.ID, ThreadID: tid, RunID: tr.run.ID, Generation: tr.run.Generation, Kind: history.KindGeneric,
 			ToolCallID: lc.call.ID, Descriptor: raw, Status: history.InterruptPending, CreatedAt: rt.now()}
@@ -436,7 +437,10 @@ func (tr *turn) pauseMidCall(lc *liveCall, a *ask) (ending, bool) {
 			rt.watchParked(lc, rec.ID, tr.run.ID)
 		}
 	}
-	if err != nil || tr.ctx.Err() != nil {
+	// Once stored, the pause stands even if Stop came meanwhile: the run
+	// ends with it and Stop settles it (turn.finish), so no card is left
+	// for a call that goes on (issue 20, bug 2).
+	if err != nil || stopped {
 		if err != nil {
 			rt.log.Error("asking the person for a running tool; declined on their behalf", "tool", lc.call.Name, "err", err)
 		}

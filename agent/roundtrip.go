@@ -203,3 +203,18 @@ func (rt *Runtime) endRoundTrip(ctx context.Context, threadID string, call histo
 		rt.log.Error("ending a tool's round trip", "tool", call.Name, "err", err)
 	}
 }
+
+// stopMidCall gives a call whose question was answered, but whose
+// continuation was stopped before it got there, its result: a parked
+// call is abandoned (its request answered "cancel", the call cancelled),
+// a call between round trips is not retried.
+func (tr *turn) stopMidCall(call history.ToolCall) {
+	rt, tid := tr.rt, tr.run.ThreadID
+	if lc := rt.unpark(tid, call.ID); lc != nil {
+		lc.abandon()
+		tr.toolResult(call, tools.Result{Content: history.ResultInterruptedMidRun, IsError: true}, ToolInterruptedMidRn)
+		return
+	}
+	rt.endRoundTrip(tr.save, tid, call, ResultInputNotGiven)
+	tr.toolResult(call, tools.Result{Content: ResultInputNotGiven, IsError: true}, ToolInterrupted)
+}

@@ -31,6 +31,12 @@ func (tr *turn) runCalls(msg history.Message, calls []history.ToolCall, ds map[s
 				tr.leftWaiting = true
 			}
 			for _, rest := range calls[i:] {
+				if d, ok := ds[rest.ID]; ok && d.midCall {
+					// Answered, but Stop came first: the call never gets
+					// the answer (issue 20, bug 1).
+					tr.stopMidCall(rest)
+					continue
+				}
 				if d, ok := ds[rest.ID]; ok && !d.approved {
 					tr.toolResult(rest, tools.Result{Content: d.result, IsError: d.isError}, d.state)
 					continue
