@@ -138,3 +138,58 @@ func TestMCPRoundTripQuestionSurvivesSIGKILL(t *testing.T) {
 	}
 	assertValidForModel(t, v.Messages)
 }
+
+// Regression (issue 20, bug 4): two chats call one older server (it says
+// not which call its questions serve) that asks in both. Chat B's call
+// waits while chat A's question waits, with no card of its own yet; once
+// A is answered, B's question is B's own card, never answered "cancel"
+// unseen.
+func TestMCPTwoChatsAskingOneOlderServer(t *testing.T) {
+	t.Parallel()
+	f := newMCPFixture(t, edgeConfig(t, `,"EDGE_LEGACY":"1"`))
+	f.waitServer("edge", mcp.StatusReady)
+	f.fake.SetFallback(func(r fakellm.Request) fakellm.Response {
+		last := r.Messages[len(r.Messages)-1]
+		if last.Role == "user" {
+			id := "call-" + last.Content
+			return fakellm.Reply(fakellm.ToolCall(0, id, "edge__elicit", `{"message":"Question `+last.Content+`"}`))
+		}
+		return fakellm.Reply(fakellm.Text("Thanks."))
+	})
+	var a, b SendResult
+	if e := f.call(&a, "SendInput", "", "A"); e != nil {
+		t.Fatal(e)
+	}
+	va := f.waitPending(a.ThreadID, 1)
+	if e := f.call(&b, "SendInput", "", "B"); e != nil {
+		t.Fatal(e)
+	}
+	waitFor(t, func() bool {
+		var v ThreadView
+		return f.call(&v, "GetThread", b.ThreadID) == nil && v.ToolStates["call-B"] == "running"
+	})
+	time.Sleep(200 * time.Millisecond) // B's call waits; a question of its own would show by now
+	var vb ThreadView
+	if e := f.call(&vb, "GetThread", b.ThreadID); e != nil || len(vb.Interrupts) != 0 {
+		t.Fatalf("B while A waits: %+v %v", vb.Interrupts, e)
+	}
+	var res AnswerResult
+	if e := f.call(&res, "Answer", a.ThreadID, AnswerBatch{Answers: []ItemAnswer{{InterruptID: va.Interrupts[0].ID, Status: "resolved", Payload: json.RawMessage(`{"name":"A"}`)}}}); e != nil || !res.Continued {
+		t.Fatalf("answer A: %+v %v", res, e)
+	}
+	f.waitIdle(a.ThreadID)
+	if r := f.toolResult(a.ThreadID, "call-A"); r.Content != `action=accept content={"name":"A"}` {
+		t.Fatalf("A: %+v", r)
+	}
+	vb = f.waitPending(b.ThreadID, 1)
+	if vb.Interrupts[0].ToolCallID != "call-B" {
+		t.Fatalf("B's card %+v", vb.Interrupts[0])
+	}
+	if e := f.call(&res, "Answer", b.ThreadID, AnswerBatch{Answers: []ItemAnswer{{InterruptID: vb.Interrupts[0].ID, Status: "resolved", Payload: json.RawMessage(`{"name":"B"}`)}}}); e != nil || !res.Continued {
+		t.Fatalf("answer B: %+v %v", res, e)
+	}
+	f.waitIdle(b.ThreadID)
+	if r := f.toolResult(b.ThreadID, "call-B"); r.Content != `action=accept content={"name":"B"}` {
+		t.Fatalf("B: %+v", r)
+	}
+}

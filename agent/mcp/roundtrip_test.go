@@ -134,8 +134,9 @@ func TestOldServerTakesOneCallAtATime(t *testing.T) {
 	m := startEdge(t, Options{}, map[string]string{"EDGE_LEGACY": "1"})
 	releaseA := make(chan struct{})
 	askedA := make(chan struct{})
+	var onceA sync.Once
 	envA := &fakeEnv{answer: func(ctx context.Context, p tools.Prompt) (tools.Reply, error) {
-		close(askedA)
+		onceA.Do(func() { close(askedA) }) // a second question here is B's, misrouted: reported below
 		select {
 		case <-releaseA:
 		case <-ctx.Done():
