@@ -151,8 +151,9 @@ func (s *supervisor) open(ctx context.Context, t sdk.Transport, sess *session) e
 	}
 	sess.cs = cs
 	sess.dead = make(chan struct{})
-	if r := cs.InitializeResult(); r != nil && r.ProtocolVersion >= mrtrVersion {
-		sess.mrtr = true
+	if r := cs.InitializeResult(); r != nil {
+		sess.mrtr = r.ProtocolVersion >= mrtrVersion
+		s.log.Note(notePrefix + "speaks MCP " + r.ProtocolVersion)
 	}
 	if r := cs.InitializeResult(); r != nil && r.ServerInfo != nil {
 		sess.title = orDefault(r.ServerInfo.Title, r.ServerInfo.Name)
