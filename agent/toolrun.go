@@ -288,6 +288,9 @@ func (tr *turn) parkOrGoOn(msg history.Message, call history.ToolCall, a *ask, n
 		}
 		a = tr.runLive(lc, call, note)
 	}
+	if in := tr.takeInput(); in != nil {
+		return tr.pauseRoundTrip(call, in)
+	}
 	return endSuccess, false
 }
 
@@ -310,6 +313,9 @@ func (tr *turn) resumeLive(msg history.Message, call history.ToolCall, d decisio
 	tr.rt.emit(tr.run.ThreadID, agui.NewCustom(CustomToolState, ToolStateEvent{ToolCallID: call.ID, State: ToolRunning}))
 	if a := tr.runLive(lc, call, ""); a != nil {
 		return tr.parkOrGoOn(msg, call, a, "")
+	}
+	if in := tr.takeInput(); in != nil {
+		return tr.pauseRoundTrip(call, in)
 	}
 	return endSuccess, false
 }
