@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 
 	"github.com/juncture-app/juncture/agent/agui"
@@ -429,6 +430,11 @@ func (rt *Runtime) settle(ctx context.Context, threadID string, w *waiting, a An
 		for _, d := range ds {
 			if d.hookDef != "" {
 				in.hooks = append(in.hooks, d)
+				continue
+			}
+			if prev, ok := in.decisions[d.call.ID]; ok && prev.midCall && d.midCall {
+				// Several questions of one call: its retry gets them all.
+				maps.Copy(prev.replies, d.replies)
 				continue
 			}
 			in.decisions[d.call.ID] = d

@@ -53,6 +53,9 @@ type decision struct {
 	// task: a task call resumed after a restart (tasks.go), its
 	// execution record with the kept handle.
 	task *history.ToolExecution
+	// replies are the answers to the call's questions by interrupt id
+	// (a call waiting between round trips may ask several: roundtrip.go).
+	replies map[string]tools.Reply
 }
 
 type gatedCall struct {
@@ -381,6 +384,8 @@ func (tr *turn) cancelPending(text string, state ToolState) []history.Message {
 			tr.toolResult(c, tools.Result{Content: res, IsError: true}, ToolInterruptedMidRn)
 		} else {
 			tr.toolResult(c, tools.Result{Content: text, IsError: true}, state)
+			// A call waiting between round trips ends without its retry.
+			rt.endRoundTrip(tr.save, tid, c, text)
 		}
 		if m := owner[c.ID]; !seen[m.ID] {
 			seen[m.ID] = true

@@ -80,6 +80,7 @@ type liveCall struct {
 	ctx      context.Context
 	cancel   context.CancelFunc
 	abortabl bool
+	exec     history.ToolExecution // recorded as started; finished by the goroutine or, for a result that asks for input, by the turn
 	asks     chan *ask
 	done     chan tools.Result // buffered; closed after the result
 	// pending is the question the call waits on while parked.
@@ -102,13 +103,15 @@ type liveCall struct {
 	flush    *time.Timer
 }
 
-// startCall runs a prepared call on its own goroutine. exec was recorded
-// as started; the goroutine records how it finished.
-func (tr *turn) startCall(call history.ToolCall, prepared tools.Call, exec history.ToolExecution) *liveCall {
+// startCall runs a prepared call on its own goroutine (retry, when set:
+// the same call again with the person's answers, roundtrip.go). exec was
+// recorded as started; the goroutine records how it finished, except a
+// result that asks for input, which the turn records (roundtrip.go).
+func (tr *turn) startCall(call history.ToolCall, prepared tools.Call, exec history.ToolExecution, retry *tools.Retry) *liveCall {
 	rt := tr.rt
 	ctx, cancel := context.WithCancel(rt.baseCx)
 	lc := &liveCall{
-		rt: rt, threadID: tr.run.ThreadID, call: call, ctx: ctx, cancel: cancel,
+		rt: rt, threadID: tr.run.ThreadID, call: call, ctx: ctx, cancel: cancel, exec: exec,
 		abortabl: prepared.Tool.OnStop == tools.Abortable,
 		asks:     make(chan *ask), done: make(chan tools.Result, 1), owned: true,
 	}
@@ -116,8 +119,12 @@ func (tr *turn) startCall(call history.ToolCall, prepared tools.Call, exec histo
 	go func() {
 		defer rt.turns.Done()
 		defer cancel()
-		res := tr.tools.Execute(tools.WithCallEnv(ctx, lc), prepared)
-		if lc.closing.Load() {
+		cctx := tools.WithCallEnv(ctx, lc)
+		if retry != nil {
+			cctx = tools.WithRetry(cctx, *retry)
+		}
+		res := tr.tools.Execute(cctx, prepared)
+		if lc.closing.Load() || res.Input != nil {
 			lc.done <- res
 			return
 		}
@@ -382,7 +389,17 @@ func (tr *turn) runLive(lc *liveCall, call history.ToolCall, note string) (parke
 		return nil // the app quits: the task goes on, resumed at the next start (tasks.go)
 	}
 	res, state := out.res, stateOf(out.res)
-	if out.stopped && lc.abortabl {
+	if res.Input != nil {
+		if !out.stopped {
+			tr.input = &needsInput{lc: lc, input: res.Input}
+			return nil
+		}
+		// Stop came as the tool asked: nothing is open, the call ends
+		// here without its input.
+		res, state = tools.Result{Content: ResultInputNotGiven, IsError: true}, ToolInterrupted
+		lc.finish(res)
+	}
+	if out.stopped && lc.abortabl && state != ToolInterrupted {
 		state = ToolInterruptedMidRn
 		if !strings.HasPrefix(res.Content, history.ResultInterruptedMidRun) {
 			res = tools.Result{Content: history.ResultInterruptedMidRun + "\n" + res.Content, IsError: true, Parts: res.Parts}
@@ -413,7 +430,8 @@ func (tr *turn) pauseMidCall(lc *liveCall, a *ask) (ending, bool) {
 			ai, err = InterruptToAGUI(raw)
 		}
 	}
-	if err == nil && tr.ctx.Err() == nil {
+	stopped := err == nil && tr.ctx.Err() != nil
+	if err == nil && !stopped {
 		rt.park(lc, a)
 		rec := history.Interrupt{ID: d.ID, ThreadID: tid, RunID: tr.run.ID, Generation: tr.run.Generation, Kind: history.KindGeneric,
 			ToolCallID: lc.call.ID, Descriptor: raw, Status: history.InterruptPending, CreatedAt: rt.now()}
@@ -424,7 +442,10 @@ func (tr *turn) pauseMidCall(lc *liveCall, a *ask) (ending, bool) {
 			rt.watchParked(lc, rec.ID, tr.run.ID)
 		}
 	}
-	if err != nil || tr.ctx.Err() != nil {
+	// Once stored, the pause stands even if Stop came meanwhile: the run
+	// ends with it and Stop settles it (turn.finish), so no card is left
+	// for a call that goes on (issue 20, bug 2).
+	if err != nil || stopped {
 		if err != nil {
 			rt.log.Error("asking the person for a running tool; declined on their behalf", "tool", lc.call.Name, "err", err)
 		}

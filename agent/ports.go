@@ -99,6 +99,7 @@ type Store interface {
 	ExecutionLog
 	PauseStore
 	RuleStore
+	RoundTripStore
 }
 
 // ThreadTitles names untitled threads after their first exchange

@@ -148,8 +148,8 @@ func (rt *Runtime) validateAnswers(ctx context.Context, threadID, parentRunID st
 			r.Status = history.InterruptCancelled
 		}
 		if pending[i].Binding.Kind == interrupt.KindGeneric && pending[i].Binding.DefinitionID == DefToolPrompt {
-			ds = append(ds, decision{call: call, midCall: true,
-				reply: promptReply(promptKind(pending[i].Descriptor), acc.State.GenericInterrupts[it.ID].Payload, cancelled, e.Metadata)})
+			reply := promptReply(promptKind(pending[i].Descriptor), acc.State.GenericInterrupts[it.ID].Payload, cancelled, e.Metadata)
+			ds = append(ds, decision{call: call, midCall: true, reply: reply, replies: map[string]tools.Reply{it.ID: reply}})
 			res = append(res, r)
 			continue
 		}

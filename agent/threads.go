@@ -304,6 +304,9 @@ func (rt *Runtime) StopAllAndWait(ctx context.Context) error {
 		}
 	}
 	rt.mu.Unlock()
+	// A call parked on a question belongs to no run: it is cancelled too
+	// (issue 20, bug 3), and records nothing of a history being deleted.
+	rt.abandonParked("")
 	return rt.waitIdle(ctx, func(*thread) bool { return true })
 }
 

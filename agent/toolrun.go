@@ -31,6 +31,12 @@ func (tr *turn) runCalls(msg history.Message, calls []history.ToolCall, ds map[s
 				tr.leftWaiting = true
 			}
 			for _, rest := range calls[i:] {
+				if d, ok := ds[rest.ID]; ok && d.midCall {
+					// Answered, but Stop came first: the call never gets
+					// the answer (issue 20, bug 1).
+					tr.stopMidCall(rest)
+					continue
+				}
 				if d, ok := ds[rest.ID]; ok && !d.approved {
 					tr.toolResult(rest, tools.Result{Content: d.result, IsError: d.isError}, d.state)
 					continue
@@ -92,6 +98,11 @@ func (tr *turn) runCalls(msg history.Message, calls []history.ToolCall, ds map[s
 			}
 			if a := tr.runTool(call, note); a != nil {
 				if end, paused := tr.parkOrGoOn(msg, call, a, note); paused {
+					return end
+				}
+			}
+			if in := tr.takeInput(); in != nil {
+				if end, paused := tr.pauseRoundTrip(call, in); paused {
 					return end
 				}
 			}
@@ -233,7 +244,7 @@ func (tr *turn) runTool(call history.ToolCall, note string) *ask {
 		running.Arguments, running.Edited = string(prepared.Args), true
 	}
 	rt.emit(tr.run.ThreadID, agui.NewCustom(CustomToolState, running))
-	return tr.runLive(tr.startCall(call, prepared, exec), call, note)
+	return tr.runLive(tr.startCall(call, prepared, exec, nil), call, note)
 }
 
 func stateOf(r tools.Result) ToolState {
@@ -283,6 +294,9 @@ func (tr *turn) parkOrGoOn(msg history.Message, call history.ToolCall, a *ask, n
 		}
 		a = tr.runLive(lc, call, note)
 	}
+	if in := tr.takeInput(); in != nil {
+		return tr.pauseRoundTrip(call, in)
+	}
 	return endSuccess, false
 }
 
@@ -291,6 +305,9 @@ func (tr *turn) parkOrGoOn(msg history.Message, call history.ToolCall, a *ask, n
 func (tr *turn) resumeLive(msg history.Message, call history.ToolCall, d decision) (ending, bool) {
 	lc := tr.rt.unpark(tr.run.ThreadID, call.ID)
 	if lc == nil {
+		if end, paused, ok := tr.retryRoundTrip(msg, call, d); ok {
+			return end, paused
+		}
 		tr.toolResult(call, tools.Result{Content: history.ResultInterruptedMidRun, IsError: true}, ToolInterruptedMidRn)
 		return endSuccess, false
 	}
@@ -302,6 +319,9 @@ func (tr *turn) resumeLive(msg history.Message, call history.ToolCall, d decisio
 	tr.rt.emit(tr.run.ThreadID, agui.NewCustom(CustomToolState, ToolStateEvent{ToolCallID: call.ID, State: ToolRunning}))
 	if a := tr.runLive(lc, call, ""); a != nil {
 		return tr.parkOrGoOn(msg, call, a, "")
+	}
+	if in := tr.takeInput(); in != nil {
+		return tr.pauseRoundTrip(call, in)
 	}
 	return endSuccess, false
 }

@@ -58,6 +58,9 @@ type turn struct {
 	system string
 	// live is the call the turn waits on or last waited on (callrun.go).
 	live *liveCall
+	// input is a call whose result asks for input, to pause on
+	// (roundtrip.go).
+	input *needsInput
 	// answer is the answer being streamed, shared with snapshots (live.go).
 	answer *liveAnswer
 	// allowedBy is the remembered rule that let each call run without

@@ -29,14 +29,28 @@ func crashChild() {
 		"OPENAI_BASE_URL": os.Getenv("CRASH_FAKE_URL"), "JUNCTURE_MODEL": "fake-model",
 		"JUNCTURE_WORKSPACE": os.Getenv("CRASH_WS"),
 	}
-	svc, err := Start(context.Background(), Config{DataDir: os.Getenv("CRASH_DATA"), Mode: "browser", Getenv: func(k string) string { return env[k] }})
+	svc, err := Start(context.Background(), Config{DataDir: os.Getenv("CRASH_DATA"), Mode: "browser", Getenv: func(k string) string { return env[k] },
+		MCPConfigPath: os.Getenv("CRASH_MCP")})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "child start:", err)
 		os.Exit(3)
 	}
+	if name := os.Getenv("CRASH_WAIT_MCP"); name != "" {
+		waitMCPReady(svc.App(), name)
+	}
 	if _, err := svc.App().SendInput(os.Getenv("CRASH_THREAD"), "go", nil); err != nil {
 		fmt.Fprintln(os.Stderr, "child send:", err)
 		os.Exit(3)
+	}
+	if os.Getenv("CRASH_REPORT_PENDING") == "1" {
+		// Say when a question waits: the parent kills the app then.
+		for {
+			if v, err := svc.App().GetThread(os.Getenv("CRASH_THREAD")); err == nil && len(v.Interrupts) > 0 && !v.Running {
+				fmt.Println("pending")
+				break
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
 	}
 	select {} // until SIGKILL
 }

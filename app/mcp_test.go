@@ -469,36 +469,60 @@ func TestMCPFilesystemServerUnderApprovals(t *testing.T) {
 	}
 }
 
-// A restart while a server's question waits: the request died with the
-// server's old process, so the question is not answerable (no form); the
-// call's result says what was asked and that it was interrupted, and the
-// thread takes new input.
+// Regression (issue 20, bug 5): a restart while a 2026-07-28 server's
+// question waits. The question was cancelled as "shown, not a form";
+// asked by input_required it survives, and its answer retries the call.
+// An older server's question still ends with its process: the call's
+// result says what was asked, and the thread takes new input.
 func TestMCPQuestionAfterARestart(t *testing.T) {
 	t.Parallel()
-	f := newMCPFixture(t, edgeConfig(t, ""))
-	f.waitServer("edge", mcp.StatusReady)
-	f.script(fakellm.Reply(fakellm.ToolCall(0, "call-elicit", "edge__elicit", `{"message":"Which city?"}`)), fakellm.Reply(fakellm.Text("unused")))
-	var sent SendResult
-	if e := f.call(&sent, "SendInput", "", "elicit"); e != nil {
-		t.Fatal(e)
+	for _, legacy := range []bool{false, true} {
+		extra := ""
+		if legacy {
+			extra = `,"EDGE_LEGACY":"1"`
+		}
+		f := newMCPFixture(t, edgeConfig(t, extra))
+		f.waitServer("edge", mcp.StatusReady)
+		f.script(fakellm.Reply(fakellm.ToolCall(0, "call-elicit", "edge__elicit", `{"message":"Which city?"}`)), fakellm.Reply(fakellm.Text("Nice.")))
+		var sent SendResult
+		if e := f.call(&sent, "SendInput", "", "elicit"); e != nil {
+			t.Fatal(e)
+		}
+		f.waitPending(sent.ThreadID, 1)
+		f.stop()
+		f.start(f.env)
+		var v ThreadView
+		if e := f.call(&v, "GetThread", sent.ThreadID); e != nil {
+			t.Fatal(e)
+		}
+		if !legacy {
+			if len(v.Interrupts) != 1 || v.Running {
+				t.Fatalf("after a restart: interrupts %+v running %v", v.Interrupts, v.Running)
+			}
+			f.waitServer("edge", mcp.StatusReady)
+			var res AnswerResult
+			if e := f.call(&res, "Answer", sent.ThreadID, AnswerBatch{Answers: []ItemAnswer{{
+				InterruptID: v.Interrupts[0].ID, Status: "resolved", Payload: json.RawMessage(`{"name":"Ada"}`),
+			}}}); e != nil || !res.Continued {
+				t.Fatalf("answer: %+v %v", res, e)
+			}
+			f.waitIdle(sent.ThreadID)
+			if r := f.toolResult(sent.ThreadID, "call-elicit"); r.IsError || r.Content != `action=accept content={"name":"Ada"}` {
+				t.Fatalf("result %+v", r)
+			}
+			continue
+		}
+		if len(v.Interrupts) != 0 || v.Running {
+			t.Fatalf("after a restart: interrupts %+v running %v", v.Interrupts, v.Running)
+		}
+		r := f.toolResult(sent.ThreadID, "call-elicit")
+		if !r.IsError || !strings.HasPrefix(r.Content, history.ResultAppStoppedMidRun) || !strings.Contains(r.Content, "Which city?") || v.ToolStates["call-elicit"] != agent.ToolInterruptedMidRn {
+			t.Fatalf("result %+v state %s", r, v.ToolStates["call-elicit"])
+		}
+		f.script(fakellm.Reply(fakellm.Text("Back.")))
+		if e := f.call(&sent, "SendInput", sent.ThreadID, "hello again"); e != nil {
+			t.Fatal(e)
+		}
+		f.waitIdle(sent.ThreadID)
 	}
-	f.waitPending(sent.ThreadID, 1)
-	f.stop()
-	f.start(f.env)
-	var v ThreadView
-	if e := f.call(&v, "GetThread", sent.ThreadID); e != nil {
-		t.Fatal(e)
-	}
-	if len(v.Interrupts) != 0 || v.Running {
-		t.Fatalf("after a restart: interrupts %+v running %v", v.Interrupts, v.Running)
-	}
-	r := f.toolResult(sent.ThreadID, "call-elicit")
-	if !r.IsError || !strings.HasPrefix(r.Content, history.ResultAppStoppedMidRun) || !strings.Contains(r.Content, "Which city?") || v.ToolStates["call-elicit"] != agent.ToolInterruptedMidRn {
-		t.Fatalf("result %+v state %s", r, v.ToolStates["call-elicit"])
-	}
-	f.script(fakellm.Reply(fakellm.Text("Back.")))
-	if e := f.call(&sent, "SendInput", sent.ThreadID, "hello again"); e != nil {
-		t.Fatal(e)
-	}
-	f.waitIdle(sent.ThreadID)
 }

@@ -21,16 +21,26 @@ export function everythingServer(extra = {}) {
   return { command: process.execPath, args: [index, 'stdio'], ...extra };
 }
 
+// edgeBinary is agent/mcp's edge server (go-sdk v1.8.0, MCP 2026-07-28:
+// it asks by input_required results): EDGE_BIN, or built into dir.
+function edgeBinary(dir) {
+  if (process.env.EDGE_BIN) return process.env.EDGE_BIN;
+  const edge = join(dir, 'edgeserver');
+  execFileSync('go', ['build', '-o', edge, './agent/mcp/internal/edgeserver'], { cwd: root, stdio: 'inherit' });
+  return edge;
+}
+
 export function binaries() {
-  if (process.env.JUNCTURE_WEB_BIN && process.env.FAKELLM_BIN) {
-    return { web: process.env.JUNCTURE_WEB_BIN, fake: process.env.FAKELLM_BIN, cleanup() {} };
-  }
   const dir = mkdtempSync(join(tmpdir(), 'juncture-interop-bin-'));
+  const cleanup = () => rmSync(dir, { recursive: true, force: true });
+  if (process.env.JUNCTURE_WEB_BIN && process.env.FAKELLM_BIN) {
+    return { web: process.env.JUNCTURE_WEB_BIN, fake: process.env.FAKELLM_BIN, edge: edgeBinary(dir), cleanup };
+  }
   const web = join(dir, 'juncture-web');
   const fake = join(dir, 'fakellm');
   execFileSync('go', ['build', '-o', fake, './agent/fakellm/cmd/fakellm'], { cwd: root, stdio: 'inherit' });
   execFileSync('go', ['build', '-o', web, '.'], { cwd: root, stdio: 'inherit', env: { ...process.env, CGO_ENABLED: '0' } });
-  return { web, fake, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+  return { web, fake, edge: edgeBinary(dir), cleanup };
 }
 
 // launch starts fakellm and juncture-web serve and returns

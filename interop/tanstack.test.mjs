@@ -54,7 +54,9 @@ before(async () => {
   bins = binaries();
   // A real MCP server, trusted so its elicitation comes without an
   // approval first (the approval path is covered above for write_file).
-  srv = await launch(bins, { mcp: { mcpServers: { everything: everythingServer({ approval: 'trust' }) } } });
+  // The edge server speaks MCP 2026-07-28: its questions come as
+  // input_required results, retried with the answer.
+  srv = await launch(bins, { mcp: { mcpServers: { everything: everythingServer({ approval: 'trust' }), edge: { command: bins.edge } } } });
   // Write tools are off by default; the environment supplies baseUrl/model.
   const saved = await srv.api('SaveSettings', {
     baseUrl: '', apiKey: '', model: '', workspace: '', loopGuard: 25, theme: 'system', enableWriteTools: true,
@@ -399,6 +401,32 @@ test('MCP elicitation: cancel from the stock client is MCP\'s cancel; the server
   assert.equal(results.length, 1);
   assert.match(results[0].content, /cancel/i);
   assert.deepEqual(c.client.getInterrupts(), []);
+});
+
+test('MCP 2026-07-28 input_required: the stock client answers the question; the call is retried with it', async () => {
+  const c = newClient('mcp-mrtr');
+  await waitMCP('edge');
+  await c.client.sendMessage('/tool edge__elicit {"message":"Who are you?"}');
+  await settle(c, 1);
+  const first = c.rec.exchanges[0];
+  const events = await verified(first);
+  assert.equal(events.at(-1).outcome?.type, 'interrupt', srv.logs().slice(-3000));
+  const items = c.client.getInterrupts();
+  assert.equal(items.length, 1);
+  const q = items[0];
+  assert.equal(q.kind, 'generic');
+  assert.equal(q.canResolve, true, JSON.stringify(q.errors));
+  assert.equal(q.message, 'Who are you?');
+  assert.deepEqual(q.responseSchema.required, ['name']);
+  q.resolveInterrupt({ name: 'Ada', age: 36 });
+  await settle(c, 2);
+  const done = await verified(c.rec.exchanges[1]);
+  assert.deepEqual(done.at(-1).outcome, { type: 'success' });
+  const results = done.filter((e) => e.type === 'TOOL_CALL_RESULT');
+  assert.equal(results.length, 1);
+  assert.equal(results[0].content, 'action=accept content={"age":36,"name":"Ada"}');
+  assert.deepEqual(c.client.getInterrupts(), []);
+  assert.deepEqual(c.errors, []);
 });
 
 test('the verifier is not vacuous: a stream that starts with TOOL_CALL_RESULT (reference defect D4) fails', async () => {

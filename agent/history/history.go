@@ -241,7 +241,23 @@ type ToolExecState string
 const (
 	ToolStarted  ToolExecState = "started"
 	ToolFinished ToolExecState = "finished"
+	// ToolAwaitingInput: the tool answered that it needs the person
+	// first (MCP's input_required); nothing runs, a RoundTrip holds what
+	// the retry needs.
+	ToolAwaitingInput ToolExecState = "awaiting_input"
 )
+
+// RoundTrip is a tool call waiting for the person between two round trips:
+// the tool's opaque state and, for each interrupt asked, the tool's key of
+// the request it answers.
+type RoundTrip struct {
+	ThreadID   string
+	ToolCallID string
+	State      []byte            // JSON, the tool's own
+	Keys       map[string]string // interrupt id -> request key
+	Rounds     int               // input_required answers in a row, this one included
+	CreatedAt  int64
+}
 
 // ToolExecution is the exactly-once record of running one tool call.
 type ToolExecution struct {

@@ -37,6 +37,9 @@ func (s *supervisor) newClient() *sdk.Client {
 			},
 			Extensions: map[string]any{tasksExtension: map[string]any{}}, // tasks.go
 		},
+		// Juncture owns the multi round-trip loop: a question is a durable
+		// pause, not a wait inside the call (roundtrip.go).
+		MultiRoundTrip:              &sdk.MultiRoundTripOptions{Disabled: true},
 		ElicitationHandler:          s.elicit,
 		ToolListChangedHandler:      func(context.Context, *sdk.ToolListChangedRequest) { signal(s.relistCh) },
 		LoggingMessageHandler:       func(_ context.Context, r *sdk.LoggingMessageRequest) { s.log.Note(formatLogging(r.Params)) },
@@ -72,6 +75,9 @@ func formatLogging(p *sdk.LoggingMessageParams) string {
 type callRegistry struct {
 	mu    sync.Mutex
 	calls []*inflight // in the order they started
+	// slot is held by the one call in flight of a server older than
+	// 2026-07-28 (capacity 1).
+	slot chan struct{}
 }
 
 type inflight struct {
@@ -79,7 +85,28 @@ type inflight struct {
 	token string          // its progress token
 }
 
-func newCallRegistry() *callRegistry { return &callRegistry{} }
+func newCallRegistry() *callRegistry { return &callRegistry{slot: make(chan struct{}, 1)} }
+
+// oneAtATime waits until no other call of an older server is in flight
+// (the call's tool block says it waits) and returns the release. Such a
+// server's requests do not say which call they serve, so with one call
+// in flight each question has one owner and reaches its own chat. It
+// fails only when ctx ends (Stop).
+func (r *callRegistry) oneAtATime(ctx context.Context, title string) (release func(), err error) {
+	select {
+	case r.slot <- struct{}{}:
+		return func() { <-r.slot }, nil
+	default:
+	}
+	tools.ReportProgress(ctx, tools.Progress{Message: "Waiting: another call to " + title + " is running (this server takes one call at a time)"})
+	select {
+	case r.slot <- struct{}{}:
+		tools.ReportProgress(ctx, tools.Progress{Message: "Running"})
+		return func() { <-r.slot }, nil
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
 
 var tokenSeq atomic.Uint64
 
@@ -162,7 +189,6 @@ func askContext(call, request context.Context) (context.Context, context.CancelF
 // elicit asks the person on behalf of the server (a form, or a page to
 // open). With no call in flight nobody could answer: declined.
 func (s *supervisor) elicit(ctx context.Context, req *sdk.ElicitRequest) (*sdk.ElicitResult, error) {
-	p := req.Params
 	c := s.calls.route(ctx)
 	if c == nil {
 		s.log.Note(notePrefix + "declined an elicitation request: no tool call of this server is running")
@@ -170,15 +196,9 @@ func (s *supervisor) elicit(ctx context.Context, req *sdk.ElicitRequest) (*sdk.E
 	}
 	actx, cancel := askContext(c.ctx, ctx)
 	defer cancel()
-	prompt := tools.Prompt{Kind: tools.PromptQuestion, Source: s.title(), Message: p.Message}
-	if p.Mode == "url" || (p.Mode == "" && p.URL != "") {
-		prompt.Kind, prompt.URL = tools.PromptURL, p.URL
-	} else if p.RequestedSchema != nil {
-		raw, err := json.Marshal(p.RequestedSchema)
-		if err != nil {
-			return nil, fmt.Errorf("reading the requested schema: %w", err)
-		}
-		prompt.Schema = raw
+	prompt, err := elicitPrompt(s.title(), req.Params)
+	if err != nil {
+		return nil, err
 	}
 	reply, err := tools.Ask(actx, prompt)
 	if err != nil {

@@ -19,11 +19,13 @@ import (
 	"github.com/juncture-app/juncture/agent/tools"
 )
 
-// protocolVersion is the MCP version Juncture asks for. It is the last
-// session-based version: from 2026-07-28 on, servers may no longer send
-// the requests this package is built around (elicitation, sampling and
-// roots during a call), and every server Juncture meets today speaks it.
-const protocolVersion = "2025-11-25"
+// protocolVersion is the MCP version Juncture asks for first: the newest
+// it speaks. A server that does not speak it (server/discover fails) is
+// met with the SDK's initialize handshake at 2025-11-25, the last
+// session-based version. 2026-07-28 servers ask their questions as
+// multi round-trip results (roundtrip.go); older ones send requests
+// during the call (prompts.go).
+const protocolVersion = mrtrVersion
 
 // Stopping a stdio server: how long it gets to exit after SIGTERM, and
 // how long after SIGKILL before Juncture stops waiting.
@@ -55,6 +57,10 @@ type session struct {
 
 	mu       sync.Mutex
 	stopNote string // set when Juncture stops it: what a call in flight is told
+
+	// mrtr: the server speaks 2026-07-28 or later; its questions come as
+	// input_required results, never as requests during a call.
+	mrtr bool
 }
 
 // procDone is closed when a stdio server's process has exited; nil (never
@@ -148,6 +154,10 @@ func (s *supervisor) open(ctx context.Context, t sdk.Transport, sess *session) e
 	}
 	sess.cs = cs
 	sess.dead = make(chan struct{})
+	if r := cs.InitializeResult(); r != nil {
+		sess.mrtr = r.ProtocolVersion >= mrtrVersion
+		s.log.Note(notePrefix + "speaks MCP " + r.ProtocolVersion)
+	}
 	if r := cs.InitializeResult(); r != nil && r.ServerInfo != nil {
 		sess.title = orDefault(r.ServerInfo.Title, r.ServerInfo.Name)
 	}

@@ -209,6 +209,16 @@ func (m *Manager) call(ctx context.Context, server, tool string, args json.RawMe
 	if sess == nil {
 		return tools.Result{IsError: true, Content: fmt.Sprintf("The MCP server %q is not ready (%s); the call was not sent.", server, describeStatus(st))}
 	}
+	if !sess.mrtr {
+		// An older server's questions do not say which call they serve:
+		// one call at a time, so each question has exactly one owner (a
+		// 2025-11-25 task call too: its questions arrive the same way).
+		release, err := s.calls.oneAtATime(ctx, s.title())
+		if err != nil {
+			return stoppedResult
+		}
+		defer release()
+	}
 	if form := taskForm(ctx, sess, tool); form != "" {
 		return m.callTask(ctx, s, sess, tool, args, form)
 	}
@@ -216,7 +226,21 @@ func (m *Manager) call(ctx context.Context, server, tool string, args json.RawMe
 	defer done()
 	params := &sdk.CallToolParams{Name: tool, Arguments: args}
 	params.SetProgressToken(c.token)
-	res, err := sess.cs.CallTool(c.ctx, params)
+	var res *sdk.CallToolResult
+	var err error
+	if sess.mrtr {
+		var input *tools.NeedsInput
+		res, input, err = m.callRounds(c.ctx, s, sess, params)
+		if input != nil {
+			return tools.Result{IsError: true, Input: input,
+				Content: fmt.Sprintf("The MCP server %q asked for input; the call was not finished.", server)}
+		}
+		if r, ok := roundResult(server, err); ok {
+			return r
+		}
+	} else {
+		res, err = sess.cs.CallTool(c.ctx, params)
+	}
 	switch {
 	case err == nil:
 		return ConvertResult(res)

@@ -41,6 +41,10 @@ type Result struct {
 	// Parts are what the window shows besides Content (images, links,
 	// structured data). Content already describes them for the model.
 	Parts []Part
+	// Input, when set, means the call did not finish: it needs the
+	// person first (roundtrip.go). Content is then what the model reads
+	// if the call never gets its answers.
+	Input *NeedsInput
 }
 
 // Preview is what an approval card shows before a tool runs.

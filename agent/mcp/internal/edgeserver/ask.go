@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -37,14 +38,38 @@ func ask[R mcp.InputResponse](req *mcp.CallToolRequest, ir mcp.InputRequest, dir
 		answer, err = direct()
 		return answer, nil, err
 	}
+	logRound(req)
 	got, ok := req.Params.InputResponses[askID]
 	if !ok {
-		return answer, &mcp.CallToolResult{InputRequests: mcp.InputRequestMap{askID: ir}}, nil
+		// The state a real server would sign: what was asked, so any
+		// process of this server can go on with the retry.
+		return answer, &mcp.CallToolResult{InputRequests: mcp.InputRequestMap{askID: ir}, RequestState: roundState(req.Params.Name)}, nil
+	}
+	if req.Params.RequestState != roundState(req.Params.Name) {
+		return answer, nil, fmt.Errorf("the retry's requestState %q is not the one this server gave", req.Params.RequestState)
 	}
 	if answer, ok = got.(R); !ok {
 		return answer, nil, fmt.Errorf("input response %q is a %T, want a %T", askID, got, answer)
 	}
 	return answer, nil, nil
+}
+
+// roundState is the requestState of a tool's input_required result.
+func roundState(tool string) string { return "edge-v1:" + tool }
+
+// logRound appends "<tool> state=<requestState> responses=<n>" to the
+// file $EDGE_CALL_LOG, when set: tests count a call's rounds by it.
+func logRound(req *mcp.CallToolRequest) {
+	path := os.Getenv("EDGE_CALL_LOG")
+	if path == "" {
+		return
+	}
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o600)
+	if err != nil {
+		return
+	}
+	defer f.Close()
+	fmt.Fprintf(f, "%s state=%s responses=%d\n", req.Params.Name, req.Params.RequestState, len(req.Params.InputResponses))
 }
 
 // personSchema is the elicit tool's requestedSchema.

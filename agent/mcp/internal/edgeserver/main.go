@@ -13,6 +13,9 @@
 //	-fail-start MSG   EDGE_FAIL_START    then print MSG to stderr and exit 1
 //	-slow-start D     EDGE_SLOW_START    then sleep D (a Go duration) before serving
 //
+// EDGE_LEGACY=1 makes it an older server (2025-11-25 only): its tools ask
+// with requests during the call instead of input_required results.
+//
 // The tools and their exact answers are in tools.go.
 package main
 

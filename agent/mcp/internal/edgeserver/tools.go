@@ -68,7 +68,13 @@ func hints(readOnly, destructive bool) *mcp.ToolAnnotations {
 }
 
 func (e *edge) server() *mcp.Server {
-	s := mcp.NewServer(&mcp.Implementation{Name: "edgeserver", Title: "Juncture edge-case test server", Version: "1.0.0"}, nil)
+	var opts *mcp.ServerOptions
+	if os.Getenv("EDGE_LEGACY") == "1" {
+		// An older server: no multi round-trip requests; its questions are
+		// requests during the call.
+		opts = &mcp.ServerOptions{SupportedProtocolVersions: []string{"2025-11-25"}}
+	}
+	s := mcp.NewServer(&mcp.Implementation{Name: "edgeserver", Title: "Juncture edge-case test server", Version: "1.0.0"}, opts)
 	ro := hints(true, false)
 
 	mcp.AddTool(s, &mcp.Tool{Name: "echo", Title: "Echo", Description: "Returns the text unchanged.", Annotations: ro},
