@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"modernc.org/sqlite"
@@ -48,6 +49,9 @@ type DB struct {
 	marked bool // Open wrote the ".open" marker; a clean Close removes it
 
 	lock *fileLock // the data folder's lock (Open), or the copy's (OpenReadOnlyCopy)
+
+	full   atomic.Bool      // the last write found the disk full (diskfull.go)
+	onFull func(full bool) // guarded by mu
 }
 
 // Open opens (creating it if needed) the history database at path, checks
@@ -360,13 +364,13 @@ func (db *DB) writeTx(ctx context.Context, fn func(tx *sql.Tx) error) error {
 	}
 	tx, err := db.w.BeginTx(ctx, nil)
 	if err != nil {
-		return err
+		return db.noteWrite(err)
 	}
 	if err := fn(tx); err != nil {
 		tx.Rollback()
-		return err
+		return db.noteWrite(err)
 	}
-	return tx.Commit()
+	return db.noteWrite(tx.Commit())
 }
 
 // readTx runs fn in one read transaction (a consistent snapshot) on the
