@@ -50,7 +50,7 @@ type DB struct {
 
 	lock *fileLock // the data folder's lock (Open), or the copy's (OpenReadOnlyCopy)
 
-	full   atomic.Bool      // the last write found the disk full (diskfull.go)
+	full   atomic.Bool     // the last write found the disk full (diskfull.go)
 	onFull func(full bool) // guarded by mu
 }
 
