@@ -537,6 +537,7 @@ export interface Status {
   detected?: string;
   problem?: string;
   readOnly?: string;
+  saveProblem?: string;
   bench?: boolean;
   modelAcceptsImages?: boolean;
 }
