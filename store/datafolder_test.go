@@ -423,3 +423,40 @@ func TestStaleReadOnlyCopyRemovedAfterKill(t *testing.T) {
 		t.Errorf("RemoveStaleCopies with only a live copy = %d, %v", n, err)
 	}
 }
+
+// Defect 6, raced: Opens of one folder at the same moment: exactly one
+// wins, the others get ErrInUse (never a half-open database).
+func TestConcurrentOpensOneWins(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "juncture.db")
+	const n = 4
+	type result struct {
+		db  *DB
+		err error
+	}
+	results := make(chan result, n)
+	start := make(chan struct{})
+	for range n {
+		go func() {
+			<-start
+			db, err := Open(ctx, path)
+			results <- result{db, err}
+		}()
+	}
+	close(start)
+	won := 0
+	for range n {
+		r := <-results
+		switch {
+		case r.err == nil:
+			won++
+			defer r.db.Close()
+		case !errors.Is(r.err, ErrInUse):
+			t.Errorf("Open = %v, want nil or ErrInUse", r.err)
+		}
+	}
+	if won != 1 {
+		t.Errorf("%d Opens succeeded at once, want 1", won)
+	}
+}
