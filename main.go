@@ -10,7 +10,9 @@ package main
 
 import (
 	"context"
+	"crypto/sha256"
 	_ "embed"
+	"encoding/hex"
 	"errors"
 	"flag"
 	"fmt"
@@ -20,6 +22,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"sync"
 	"syscall"
 	"time"
 
@@ -119,12 +122,49 @@ func explainStartError(err error) error {
 	var newer *store.NewerSchemaError
 	var corrupt *store.CorruptError
 	switch {
+	case errors.Is(err, store.ErrInUse):
+		return fmt.Errorf("%w\nOne Juncture at a time per data folder: use the one that is running (its window, or the address `juncture serve` printed), or close it first", err)
 	case errors.As(err, &newer):
 		return fmt.Errorf("%w\nYour history was written by a newer Juncture. It was not changed; install the newer version to open it", err)
 	case errors.As(err, &corrupt):
 		return fmt.Errorf("%w\nThe file was kept as it is. Run `juncture serve --read-only-copy` to browse a read-only copy", err)
 	}
 	return err
+}
+
+// instanceID names the single-instance lock after the data folder: two
+// windows on two folders may run side by side, never two on one.
+func instanceID(dir string) string {
+	if abs, err := filepath.Abs(dir); err == nil {
+		dir = abs
+	}
+	sum := sha256.Sum256([]byte(filepath.Clean(dir)))
+	return "juncture_" + hex.EncodeToString(sum[:8])
+}
+
+// windowCtx holds the window's Wails context once it exists, for the
+// second-instance callback (another goroutine).
+type windowCtx struct {
+	mu  sync.Mutex
+	ctx context.Context
+}
+
+func (w *windowCtx) set(ctx context.Context) {
+	w.mu.Lock()
+	w.ctx = ctx
+	w.mu.Unlock()
+}
+
+// front brings the window to the front (a second launch asked for it).
+func (w *windowCtx) front() {
+	w.mu.Lock()
+	ctx := w.ctx
+	w.mu.Unlock()
+	if ctx == nil {
+		return // still starting: it will show by itself
+	}
+	runtime.WindowUnminimise(ctx)
+	runtime.Show(ctx)
 }
 
 // wailsEmitter sends events through the Wails runtime.
@@ -159,7 +199,15 @@ func (d *wailsDesktop) Notify(title, body string) error {
 func desktop(logger *slog.Logger) error {
 	a := &app.App{}
 	var svc *app.Service
+	win := &windowCtx{}
 	return wails.Run(&options.App{
+		// A second launch on the same data folder brings this window to the
+		// front and exits; the store's lock (store.ErrInUse) still refuses
+		// a second opener Wails cannot reach (`juncture serve`).
+		SingleInstanceLock: &options.SingleInstanceLock{
+			UniqueId:               instanceID(dataDir()),
+			OnSecondInstanceLaunch: func(options.SecondInstanceData) { win.front() },
+		},
 		Title:            "Juncture",
 		Width:            1100,
 		Height:           760,
@@ -174,6 +222,7 @@ func desktop(logger *slog.Logger) error {
 		// (scripts/bench-desktop.sh) for a page that does not need it.
 		Linux: &linux.Options{Icon: appIcon, ProgramName: "juncture", WebviewGpuPolicy: linux.WebviewGpuPolicyNever},
 		OnStartup: func(ctx context.Context) {
+			win.set(ctx)
 			cfg := app.Config{DataDir: dataDir(), Mode: "desktop", Logger: logger, DetectLocal: true}
 			s, err := app.StartWith(ctx, a, cfg)
 			var corrupt *store.CorruptError

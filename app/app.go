@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/juncture-app/juncture/agent"
@@ -84,6 +85,9 @@ type App struct {
 	// cat holds the endpoints and presets (endpoints.go, presets.go).
 	cat catalog
 
+	// diskFull: the last write found the disk full (diskfull.go).
+	diskFull atomic.Bool
+
 	// keys is where API keys live (package secrets); never the database.
 	keys *secrets.Vault
 
@@ -114,10 +118,20 @@ func StartWith(ctx context.Context, a *App, cfg Config) (*Service, error) {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
 	}
-	if err := os.MkdirAll(cfg.DataDir, 0o700); err != nil {
+	// The history is private: the folder 0700 even if it existed 0755,
+	// every file 0600 (store.Open); so is the configuration.
+	if err := store.PrivateDir(cfg.DataDir); err != nil {
 		return nil, fmt.Errorf("creating the data folder: %w", err)
 	}
 	a.cfg, a.log, a.settings = cfg, cfg.Logger, &settings{getenv: cfg.Getenv}
+	if err := a.privateConfig(); err != nil {
+		a.log.Warn("could not make the configuration folder private", "err", err)
+	}
+	// Read-only copies left by a session that was killed hold a whole
+	// history: they go now (those of running sessions stay).
+	if n, err := store.RemoveStaleCopies(); err != nil || n > 0 {
+		a.log.Info("removed stale read-only copies", "count", n, "err", err)
+	}
 	a.procs = tools.NewProcesses()
 	path := DatabasePath(cfg.DataDir)
 	db, err := store.Open(ctx, path)
@@ -174,6 +188,7 @@ func StartWith(ctx context.Context, a *App, cfg Config) (*Service, error) {
 		},
 		ResumeTask: a.resumeTask,
 	})
+	a.watchDiskFull()
 	if err := a.startMCP(); err != nil {
 		a.log.Warn("MCP servers are off", "err", err)
 	}

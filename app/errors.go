@@ -22,7 +22,13 @@ const (
 	// CodePending: the answer was kept, but the run waits for other items
 	// (a question, a window action) that this call cannot answer.
 	CodePending = "pending"
+	// CodeDiskFull: the disk (or the database's size cap) is full; what
+	// the call would have written was not saved.
+	CodeDiskFull = "disk-full"
 )
+
+// msgDiskFull is what the window shows for a refused write.
+const msgDiskFull = "Disk full: not saved. Free some space on the disk, then try again."
 
 // Error is what a bound method returns on failure. Its Error() text is its
 // JSON form, so the Wails transport (which passes error strings) and the
@@ -58,6 +64,8 @@ func asError(err error) *Error {
 		return errorf(CodeConflict, err.Error())
 	case errors.Is(err, store.ErrNotFound):
 		return errorf(CodeNotFound, err.Error())
+	case errors.Is(err, store.ErrDiskFull):
+		return errorf(CodeDiskFull, msgDiskFull)
 	case errors.Is(err, agent.ErrNoClientCall):
 		return errorf(CodeNotFound, "No client tool call is waiting with this id.")
 	case errors.Is(err, agent.ErrTooLate):
@@ -95,6 +103,8 @@ func httpStatus(code string) int {
 		return http.StatusConflict
 	case CodeUnavailable:
 		return http.StatusServiceUnavailable
+	case CodeDiskFull:
+		return http.StatusInsufficientStorage
 	default:
 		return http.StatusInternalServerError
 	}

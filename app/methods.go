@@ -32,6 +32,9 @@ type Status struct {
 	Detected   string `json:"detected,omitempty"`
 	Problem    string `json:"problem,omitempty"`
 	ReadOnly   string `json:"readOnly,omitempty"` // path of the read-only copy being browsed
+	// SaveProblem says writes are failing now (the disk is full); the
+	// window shows it until a write succeeds again.
+	SaveProblem string `json:"saveProblem,omitempty"`
 	// Bench is JUNCTURE_BENCH=1: the page shows its received-text counter
 	// in the window title for scripts/bench-desktop.sh.
 	Bench bool `json:"bench,omitempty"`
@@ -45,6 +48,9 @@ func (a *App) Status() Status {
 	st, _ := a.settings.effective()
 	s := Status{Mode: a.cfg.Mode, Endpoint: st.BaseURL, Model: st.Model, ReadOnly: a.readOnly, Bench: a.cfg.Getenv("JUNCTURE_BENCH") == "1",
 		ModelAcceptsImages: st.ModelAcceptsImages}
+	if a.diskFull.Load() {
+		s.SaveProblem = msgSavingStopped
+	}
 	a.settings.mu.Lock()
 	s.Detected = a.settings.detectOK
 	a.settings.mu.Unlock()
@@ -81,6 +87,11 @@ func (a *App) SendInput(threadID, text string, attachments []AttachmentInput) (S
 	if a.readOnly != "" {
 		return SendResult{}, errorf(CodeUnavailable, "This is a read-only copy of a damaged database; new messages cannot be saved.")
 	}
+	// The message is stored by its run, after this returns: on a full
+	// disk, refuse it here, so the window keeps the text and says why.
+	if err := a.db.CheckRoom(a.bgCtx, roomToSend(text, files)); err != nil {
+		return SendResult{}, diskFullError(err, msgMessageNotSaved)
+	}
 	if threadID == "" {
 		// A refused file must not leave an empty thread behind.
 		if e, ok := attachmentError(a.rt.CheckAttachments(files)); ok {
@@ -88,7 +99,7 @@ func (a *App) SendInput(threadID, text string, attachments []AttachmentInput) (S
 		}
 		t, err := a.NewThread("")
 		if err != nil {
-			return SendResult{}, err
+			return SendResult{}, diskFullError(err, msgMessageNotSaved)
 		}
 		threadID = t.ID
 	}

@@ -7,10 +7,12 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"modernc.org/sqlite"
@@ -45,20 +47,53 @@ type DB struct {
 	cps    map[*Checkpointer]struct{}
 	closed bool
 	marked bool // Open wrote the ".open" marker; a clean Close removes it
+
+	lock *fileLock // the data folder's lock (Open), or the copy's (OpenReadOnlyCopy)
+
+	full   atomic.Bool     // the last write found the disk full (diskfull.go)
+	onFull func(full bool) // guarded by mu
 }
 
 // Open opens (creating it if needed) the history database at path, checks
 // it, backs it up and migrates it to the current schema.
 //
+// It first takes the data folder's lock (LockPath): a second Juncture on
+// the same folder gets an *InUseError (errors.Is ErrInUse) before anything
+// is read, so its crash recovery never touches the first one's live runs.
+// The lock is held until Close, and dies with the process.
+//
 // It returns a *NewerSchemaError for a database written by a newer Juncture
 // and a *CorruptError for one that fails PRAGMA quick_check; in both cases
-// nothing is written to the file.
+// nothing is written to the file or its -wal: the checks run on a
+// read-only connection, which never checkpoints.
 func Open(ctx context.Context, path string) (*DB, error) {
 	if path == "" {
 		return nil, errors.New("store: open: empty path")
 	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+	if err := PrivateDir(filepath.Dir(path)); err != nil {
 		return nil, fmt.Errorf("store: open %s: %w", path, err)
+	}
+	lock, err := lockDatabase(path)
+	if err != nil {
+		return nil, err
+	}
+	db, err := openLocked(ctx, path)
+	if err != nil {
+		lock.release()
+		return nil, err
+	}
+	db.lock = lock
+	return db, nil
+}
+
+// openLocked is Open once the data folder's lock is held.
+func openLocked(ctx context.Context, path string) (*DB, error) {
+	if err := privateDatabaseFiles(path); err != nil {
+		return nil, fmt.Errorf("store: open %s: %w", path, err)
+	}
+	checked, err := checkReadOnly(ctx, path)
+	if err != nil {
+		return nil, err
 	}
 	// journal_mode is deliberately not in the DSN: switching a database to
 	// WAL writes its header, and nothing may be written before the checks
@@ -76,9 +111,15 @@ func Open(ctx context.Context, path string) (*DB, error) {
 	w.SetConnMaxLifetime(0)
 	w.SetConnMaxIdleTime(0)
 
-	if err := prepare(ctx, w, path); err != nil {
+	if err := prepare(ctx, w, path, checked); err != nil {
 		w.Close()
 		return nil, err
+	}
+	// SQLite made the -wal and -shm with the database's mode (0600); this
+	// also covers files an older version left readable.
+	if err := privateDatabaseFiles(path); err != nil {
+		w.Close()
+		return nil, fmt.Errorf("store: open %s: %w", path, err)
 	}
 
 	r, err := sql.Open("sqlite", dsn(path, pragmaBusy, pragmaCache, "_pragma=query_only(1)"))
@@ -90,7 +131,7 @@ func Open(ctx context.Context, path string) (*DB, error) {
 	r.SetMaxIdleConns(readers)
 	// Mark the file open; a clean Close removes the mark, so the next
 	// Open knows whether the last session ended in a crash.
-	if err := os.WriteFile(openMarker(path), nil, 0o600); err != nil {
+	if err := os.WriteFile(openMarker(path), nil, fileMode); err != nil {
 		w.Close()
 		r.Close()
 		return nil, fmt.Errorf("store: open %s: %w", path, err)
@@ -98,6 +139,46 @@ func Open(ctx context.Context, path string) (*DB, error) {
 	db := newDB(path, w, r, false, "")
 	db.marked = true
 	return db, nil
+}
+
+// checkReadOnly refuses a newer or damaged database without writing a
+// byte: it reads the schema version (and runs quick_check when due) on a
+// read-only connection. A read-write connection would replay and
+// checkpoint a -wal file into the database when it closes, changing the
+// very file the refusal says it left alone. SQLite may create the -shm
+// (an index of the -wal, not data).
+//
+// It reports checked = false when SQLite cannot read the file read-only (a
+// hot rollback journal needs a writer to roll it back): the writer's own
+// checks (prepare) then decide, as they did before.
+func checkReadOnly(ctx context.Context, path string) (checked bool, err error) {
+	c, err := sql.Open("sqlite", dsn(path, "mode=ro", pragmaBusy))
+	if err != nil {
+		return false, fmt.Errorf("store: open %s: %w", path, err)
+	}
+	defer c.Close()
+	c.SetMaxOpenConns(1)
+	version, err := userVersion(ctx, c)
+	if isReadOnlyRefusal(err) {
+		return false, nil
+	}
+	if err != nil {
+		if isCorruption(err) {
+			return false, &CorruptError{Path: path, Detail: err.Error()}
+		}
+		return false, fmt.Errorf("store: open %s: %w", path, err)
+	}
+	if version > SchemaVersion {
+		return false, &NewerSchemaError{Path: path, Found: version, Supported: SchemaVersion}
+	}
+	if needsFullCheck(path, version) {
+		if err := quickCheck(ctx, c, path); isReadOnlyRefusal(err) {
+			return false, nil
+		} else if err != nil {
+			return false, err
+		}
+	}
+	return true, nil
 }
 
 // fullCheckBelow is the size under which PRAGMA quick_check runs at every
@@ -122,9 +203,9 @@ func needsFullCheck(path string, version int) bool {
 	return err != nil || fi.Size() < fullCheckBelow
 }
 
-// prepare runs the open-time checks, the backup and the migrations on the
-// writer connection.
-func prepare(ctx context.Context, w *sql.DB, path string) error {
+// prepare runs the open-time checks (unless checkReadOnly made them), the
+// backup and the migrations on the writer connection.
+func prepare(ctx context.Context, w *sql.DB, path string, checked bool) error {
 	version, err := userVersion(ctx, w)
 	if err != nil {
 		if isCorruption(err) {
@@ -135,7 +216,7 @@ func prepare(ctx context.Context, w *sql.DB, path string) error {
 	if version > SchemaVersion {
 		return &NewerSchemaError{Path: path, Found: version, Supported: SchemaVersion}
 	}
-	if needsFullCheck(path, version) {
+	if !checked && needsFullCheck(path, version) {
 		if err := quickCheck(ctx, w, path); err != nil {
 			return err
 		}
@@ -166,17 +247,21 @@ func newDB(path string, w, r *sql.DB, readOnly bool, tmpDir string) *DB {
 }
 
 // OpenReadOnlyCopy copies the database at path (with its -wal file, if any)
-// into a new temporary directory and opens the copy read-only, without any
+// into a new folder of CopiesDir and opens the copy read-only, without any
 // check or migration, so a person whose database is damaged or too new can
-// still browse what it holds. The original is only read. Every change
-// through the returned DB fails with ErrReadOnly. Close removes the copy.
+// still browse what it holds. The original is only read, and its data
+// folder's lock is not taken. Every change through the returned DB fails
+// with ErrReadOnly. Close removes the copy; if the process dies first, the
+// next start removes it (RemoveStaleCopies).
 func OpenReadOnlyCopy(ctx context.Context, path string) (*DB, string, error) {
-	dir, err := os.MkdirTemp("", "juncture-readonly-")
+	_, _ = RemoveStaleCopies() // one that cannot go now stays for the next start
+	dir, lock, err := newCopyDir()
 	if err != nil {
 		return nil, "", fmt.Errorf("store: read-only copy of %s: %w", path, err)
 	}
 	copyPath := filepath.Join(dir, filepath.Base(path))
 	fail := func(err error) (*DB, string, error) {
+		lock.release()
 		os.RemoveAll(dir)
 		return nil, "", fmt.Errorf("store: read-only copy of %s: %w", path, err)
 	}
@@ -195,15 +280,28 @@ func OpenReadOnlyCopy(ctx context.Context, path string) (*DB, string, error) {
 		r.Close()
 		return fail(err)
 	}
-	return newDB(copyPath, r, r, true, dir), copyPath, nil
+	db := newDB(copyPath, r, r, true, dir)
+	db.lock = lock
+	return db, copyPath, nil
 }
 
+// copyFile copies from into a new 0600 file, streaming (a history can be
+// gigabytes).
 func copyFile(from, to string) error {
-	data, err := os.ReadFile(from)
+	in, err := os.Open(from)
 	if err != nil {
 		return err
 	}
-	return os.WriteFile(to, data, 0o600)
+	defer in.Close()
+	out, err := os.OpenFile(to, os.O_WRONLY|os.O_CREATE|os.O_EXCL, fileMode)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(out, in); err != nil {
+		out.Close()
+		return err
+	}
+	return out.Close()
 }
 
 // Path is the file the database was opened from (the copy, for a read-only
@@ -235,6 +333,10 @@ func (db *DB) Close() error {
 	if db.marked && len(errs) > 0 && errors.Join(errs...) == nil {
 		errs = append(errs, os.Remove(openMarker(db.path)))
 	}
+	// The lock goes last: the next opener finds the marker as this one
+	// left it. A copy's lock is released before its folder is removed
+	// (Windows cannot delete an open file).
+	errs = append(errs, db.lock.release())
 	if db.tmpDir != "" {
 		errs = append(errs, os.RemoveAll(db.tmpDir))
 	}
@@ -262,13 +364,13 @@ func (db *DB) writeTx(ctx context.Context, fn func(tx *sql.Tx) error) error {
 	}
 	tx, err := db.w.BeginTx(ctx, nil)
 	if err != nil {
-		return err
+		return db.noteWrite(err)
 	}
 	if err := fn(tx); err != nil {
 		tx.Rollback()
-		return err
+		return db.noteWrite(err)
 	}
-	return tx.Commit()
+	return db.noteWrite(tx.Commit())
 }
 
 // readTx runs fn in one read transaction (a consistent snapshot) on the
@@ -301,6 +403,13 @@ func isCorruption(err error) bool {
 		return true
 	}
 	return false
+}
+
+// isReadOnlyRefusal reports whether err is SQLite declining a read-only
+// connection (SQLITE_READONLY and its extended codes).
+func isReadOnlyRefusal(err error) bool {
+	var se *sqlite.Error
+	return errors.As(err, &se) && se.Code()&0xff == sqlite3.SQLITE_READONLY
 }
 
 func boolInt(b bool) int {

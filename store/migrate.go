@@ -112,6 +112,13 @@ func backupBeforeMigrating(ctx context.Context, db *sql.DB, dbPath string, versi
 	if _, err := os.Stat(dest); err == nil {
 		dest = fmt.Sprintf("%s.pre-v%d.%d.bak", dbPath, version+1, time.Now().UnixMilli())
 	}
+	// VACUUM INTO would create the file 0644 (less the umask); an empty
+	// file made first keeps its 0600.
+	f, err := os.OpenFile(dest, os.O_WRONLY|os.O_CREATE|os.O_EXCL, fileMode)
+	if err != nil {
+		return fmt.Errorf("store: open %s: back up before migrating: %w", dbPath, err)
+	}
+	f.Close()
 	if _, err := db.ExecContext(ctx, "VACUUM INTO ?", dest); err != nil {
 		return fmt.Errorf("store: open %s: back up before migrating: %w", dbPath, err)
 	}

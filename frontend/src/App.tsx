@@ -117,10 +117,16 @@ export function App() {
       .call('GetSettings')
       .then((v) => applyTheme(v.settings.theme))
       .catch(() => applyTheme('system'));
-    return transport.subscribe('connection', ({ state }) => {
+    // Go sends its status when it changes (a full disk, a detected endpoint).
+    const offStatus = transport.subscribe('status', setStatus);
+    const offConnection = transport.subscribe('connection', ({ state }) => {
       setConnection(state === 'disconnected' ? 'disconnected' : 'connected');
       if (state === 'reconnected') refreshStatus();
     });
+    return () => {
+      offStatus();
+      offConnection();
+    };
   }, [transport, refreshStatus]);
 
   // JUNCTURE_BENCH=1 only: the desktop bench reads a received-text counter

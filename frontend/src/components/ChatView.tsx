@@ -246,6 +246,11 @@ export function ChatView({ ctrl, title, status, runner, highlight, focusNonce, o
             {actionError}
           </p>
         )}
+        {status?.saveProblem && (
+          <p className="chat-banner error" role="alert">
+            {status.saveProblem}
+          </p>
+        )}
         <Composer
           status={view.status}
           configured={configured}

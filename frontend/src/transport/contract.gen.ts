@@ -539,6 +539,7 @@ export interface Status {
   detected?: string;
   problem?: string;
   readOnly?: string;
+  saveProblem?: string;
   bench?: boolean;
   modelAcceptsImages?: boolean;
 }

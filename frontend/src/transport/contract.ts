@@ -427,6 +427,8 @@ export function parseStatus(u: unknown): Status {
   if (problem) s.problem = problem;
   const readOnly = optStr(u, 'readOnly');
   if (readOnly) s.readOnly = readOnly;
+  const saveProblem = optStr(u, 'saveProblem');
+  if (saveProblem) s.saveProblem = saveProblem;
   if (u.bench === true) s.bench = true;
   if (u.modelAcceptsImages === true) s.modelAcceptsImages = true;
   return s;

@@ -4,7 +4,7 @@
 
 import { isObject, isString, isStringArray, optStr } from './json';
 import { parseAguiEvent, type AguiEvent } from './agui';
-import type { Refine } from './contract';
+import { parseStatus, type Refine, type Status } from './contract';
 import type { AGUIEvent, PathChangedEvent, QueueEvent, ThreadsEvent } from './contract.gen';
 
 /** `mcp`: a server's status or tools changed, or the configuration was saved: reload what is shown. */
@@ -17,12 +17,14 @@ export interface EventMap {
   mcp: McpChangedEvent;
   /** A thread's active path changed outside a run (a branch switch, new instructions): reload it. */
   path: PathChangedEvent;
+  /** The app's status changed (an endpoint was detected, writes found the disk full or work again). */
+  status: Status;
   connection: { state: 'connected' | 'disconnected' | 'reconnected' };
 }
 
 export type EventName = keyof EventMap;
 
-export const SERVER_EVENTS = ['agui', 'threads', 'queue', 'mcp', 'path'] as const;
+export const SERVER_EVENTS = ['agui', 'threads', 'queue', 'mcp', 'path', 'status'] as const;
 export type ServerEventName = (typeof SERVER_EVENTS)[number];
 
 export function isServerEventName(s: string): s is ServerEventName {
@@ -55,6 +57,13 @@ export function parseEventData<N extends ServerEventName>(name: N, data: unknown
       if (!isObject(data) || !isString(data.threadId)) return null;
       const v: EventMap['path'] = { threadId: data.threadId, leafId: optStr(data, 'leafId') ?? '', reason: optStr(data, 'reason') ?? '' };
       return v as EventMap[N];
+    }
+    case 'status': {
+      try {
+        return parseStatus(data) as EventMap[N];
+      } catch {
+        return null;
+      }
     }
     case 'mcp': {
       // No payload worth reading: the window reloads what it shows.

@@ -1,0 +1,55 @@
+package app
+
+import (
+	"errors"
+
+	"github.com/juncture-app/juncture/agent"
+	"github.com/juncture-app/juncture/store"
+)
+
+// msgMessageNotSaved is SendInput's refusal on a full disk; the window
+// keeps the text in the composer.
+const msgMessageNotSaved = "Disk full: your message was not saved. Free some space on the disk, then send it again."
+
+// msgSavingStopped is Status.SaveProblem while writes find the disk full
+// (a streaming answer's checkpoints, say).
+const msgSavingStopped = "Disk full: Juncture cannot save right now, so the answer being written is not being kept. Free some space on the disk; what was already saved is safe."
+
+// Room a message needs before its run starts: its text and files about
+// three times over (the row, the search index, the -wal copy before the
+// checkpoint) plus headroom for the run's own records and the answer's
+// first checkpoints.
+const (
+	sendRoomFactor = 3
+	sendRoomMargin = 256 << 10
+)
+
+func roomToSend(text string, files []agent.AttachmentInput) int64 {
+	n := int64(len(text))
+	for _, f := range files {
+		n += int64(len(f.Data))
+	}
+	return sendRoomFactor*n + sendRoomMargin
+}
+
+// diskFullError is err as an *Error, with msg when the disk is full.
+func diskFullError(err error, msg string) error {
+	if errors.Is(err, store.ErrDiskFull) {
+		return errorf(CodeDiskFull, msg)
+	}
+	if e := asError(err); e != nil {
+		return e
+	}
+	return nil
+}
+
+// watchDiskFull makes every write that finds the disk full (and the first
+// that succeeds afterwards) change Status.SaveProblem and send "status",
+// so a checkpoint failing mid-stream is shown at once, not found after a
+// restart.
+func (a *App) watchDiskFull() {
+	a.db.OnDiskFull(func(full bool) {
+		a.diskFull.Store(full)
+		a.emit("status", a.Status())
+	})
+}
