@@ -126,7 +126,7 @@ func (s *Server) handleCall(w http.ResponseWriter, r *http.Request) {
 	var ce *countError
 	switch {
 	case errors.As(err, &ce):
-		writeError(w, errorf(CodeInvalidArgument, fmt.Sprintf("%s takes %d argument(s), got %d.", name, ce.want, ce.got)), http.StatusBadRequest)
+		writeError(w, errorf(CodeInvalidArgument, fmt.Sprintf("%s takes at most %d argument(s), got %d.", name, ce.want, ce.got)), http.StatusBadRequest)
 		return
 	case errors.As(err, &ae):
 		writeError(w, errorf(CodeInvalidArgument, fmt.Sprintf("Argument %d of %s: %v", ae.n, name, ae.err)), http.StatusBadRequest)
