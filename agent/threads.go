@@ -74,11 +74,15 @@ func (rt *Runtime) ContinueAnswer(ctx context.Context, threadID string) (runID s
 	if _, err := continuable(ctx, rt.st, threadID); err != nil {
 		return "", err
 	}
-	runID, queued, err := rt.Start(ctx, Input{ThreadID: threadID, continues: true})
-	if err == nil && queued {
-		return "", ErrBusy
+	// Only if the thread is still idle: a run that started since the
+	// check above (a message sent at the same moment) makes this busy,
+	// and nothing is queued behind it (it would then find nothing to
+	// continue).
+	runID = NewID("run")
+	if err := rt.StartExclusive(ctx, Input{ThreadID: threadID, RunID: runID, continues: true}); err != nil {
+		return "", err
 	}
-	return runID, err
+	return runID, nil
 }
 
 // continuable returns the thread's last message if it is an interrupted
