@@ -211,3 +211,31 @@ func copyDB(t *testing.T, path string) string {
 	}
 	return filepath.Join(dir, filepath.Base(path))
 }
+
+// Issue 19 #28: Continue clicked the moment Stop's terminal event shows
+// (the window enables it then) continues, although the stopped answer is
+// saved just after that event.
+func TestContinueRightAfterStopContinues(t *testing.T) {
+	m := newScriptedModel(reply(sText("The first half, "), sBlock()), reply(sText("and the second half.")))
+	s := newScripted(t, m)
+	for range 5 {
+		s.send("th", "write")
+		for {
+			if tc, ok := s.until(agui.TypeTextMessageContent).(*agui.TextMessageContent); ok && tc.Delta == "The first half, " {
+				break
+			}
+		}
+		s.rt.Interrupt("th")
+		finished(t, s.terminal(), agui.OutcomeCancelled)
+		if _, err := s.rt.ContinueAnswer(t.Context(), "th"); err != nil {
+			t.Fatalf("Continue right after Stop: %v", err)
+		}
+		finished(t, s.terminal(), agui.OutcomeSuccess)
+		s.idle("th")
+		msgs := s.messages("th")
+		if last := msgs[len(msgs)-1]; last.Content != "The first half, and the second half." {
+			t.Fatalf("continued answer %q", last.Content)
+		}
+		m.Enqueue(reply(sText("The first half, "), sBlock()), reply(sText("and the second half.")))
+	}
+}

@@ -68,6 +68,12 @@ var ErrNothingToContinue = errors.New("agent: the last answer was not interrupte
 // while a turn runs (ErrBusy) and when the last message is not an
 // interrupted answer without tool calls (ErrNothingToContinue).
 func (rt *Runtime) ContinueAnswer(ctx context.Context, threadID string) (runID string, err error) {
+	// Continue clicked as soon as Stop's terminal event shows: the run's
+	// last write (the stopped answer) comes after that event; wait for it
+	// rather than answer busy or find nothing to continue.
+	if err := rt.waitSettled(ctx, threadID); err != nil {
+		return "", err
+	}
 	if running, _ := rt.Running(threadID); running {
 		return "", ErrBusy
 	}
