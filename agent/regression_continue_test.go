@@ -239,3 +239,55 @@ func TestContinueRightAfterStopContinues(t *testing.T) {
 		m.Enqueue(reply(sText("The first half, "), sBlock()), reply(sText("and the second half.")))
 	}
 }
+
+// stopSaveHookStore calls hook when the stopped answer is saved: after
+// Stop's terminal event, before the run settles.
+type stopSaveHookStore struct {
+	agent.Store
+	hook func()
+	once sync.Once
+}
+
+func (s *stopSaveHookStore) PutMessage(ctx context.Context, m history.Message) error {
+	if m.Status == history.StatusInterrupted {
+		s.once.Do(s.hook)
+	}
+	return s.Store.PutMessage(ctx, m)
+}
+
+// Issue 19 #28: after WaitSettled, the thread's state never says running
+// for a run whose terminal event is out (GetThread waits so; a window
+// reloading then saw "running" and never showed Continue).
+func TestStateAfterWaitSettledIsNotRunning(t *testing.T) {
+	m := newScriptedModel(reply(sText("The first half, "), sBlock()))
+	hs := &stopSaveHookStore{}
+	s := newScripted(t, m, func(o *agent.Options) {
+		hs.Store = o.Store
+		o.Store = hs
+	})
+	got := make(chan error, 1)
+	hs.hook = func() {
+		go func() {
+			if err := s.rt.WaitSettled(context.Background(), "th"); err != nil {
+				got <- err
+				return
+			}
+			if running, _ := s.rt.Running("th"); running {
+				got <- errors.New("still running after WaitSettled")
+				return
+			}
+			got <- nil
+		}()
+	}
+	s.send("th", "write")
+	for {
+		if tc, ok := s.until(agui.TypeTextMessageContent).(*agui.TextMessageContent); ok && tc.Delta == "The first half, " {
+			break
+		}
+	}
+	s.rt.Interrupt("th")
+	finished(t, s.terminal(), agui.OutcomeCancelled)
+	if err := <-got; err != nil {
+		t.Fatal(err)
+	}
+}

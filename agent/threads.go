@@ -14,6 +14,13 @@ import (
 	"github.com/juncture-app/juncture/agent/history"
 )
 
+// WaitSettled waits while the thread's run is finishing: a snapshot
+// taken after it never says "running" for a run whose terminal event is
+// already out (a window reading it would wait for an end that came).
+func (rt *Runtime) WaitSettled(ctx context.Context, threadID string) error {
+	return rt.waitSettled(ctx, threadID)
+}
+
 // waitSettled waits while the thread's run is finishing (its terminal
 // event is out but its last writes may not be), so a caller reacting to a
 // terminal event sees the run's final state.
