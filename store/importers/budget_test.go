@@ -17,7 +17,7 @@ import (
 const (
 	fuzzAllocPerByte = 40               // bytes allocated per byte of input …
 	fuzzAllocFloor   = 16 << 20         // … plus this
-	fuzzTimeBudget   = 60 * time.Second // wall time on a loaded 2-core CI; a parse takes < 3 s of CPU
+	fuzzTimeBudget   = timeScale * 60 * time.Second // wall time on a loaded 2-core CI; a parse takes < 3 s of CPU
 )
 
 // withinBudget runs parse on data and fails the test when it allocates
