@@ -15,8 +15,8 @@ import (
 // The budgets a parse is held to, whatever the bytes (issue 19 #5):
 // memory allocated in all, in proportion to the input, and time.
 const (
-	fuzzAllocPerByte = 40               // bytes allocated per byte of input …
-	fuzzAllocFloor   = 16 << 20         // … plus this
+	fuzzAllocPerByte = 40                           // bytes allocated per byte of input …
+	fuzzAllocFloor   = 16 << 20                     // … plus this
 	fuzzTimeBudget   = timeScale * 60 * time.Second // wall time on a loaded 2-core CI; a parse takes < 3 s of CPU
 )
 
