@@ -100,10 +100,10 @@ func serve(args []string, logger *slog.Logger) error {
 		_ = svc.Shutdown(context.Background())
 		return fmt.Errorf("listening on %s: %w", *addr, err)
 	}
-	srv := &http.Server{Handler: app.NewServer(svc, frontend.Dist(), token), ReadHeaderTimeout: 10 * time.Second}
+	srv := app.NewServer(svc, frontend.Dist(), token).HTTPServer(app.DefaultHTTPLimits)
 	fmt.Printf("Juncture is running. Open http://%s/#token=%s\n", ln.Addr(), token)
 	errc := make(chan error, 1)
-	go func() { errc <- srv.Serve(ln) }()
+	go func() { errc <- srv.Serve(app.LimitListener(ln, app.DefaultHTTPLimits.MaxConns)) }()
 	select {
 	case <-ctx.Done():
 	case err = <-errc:

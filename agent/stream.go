@@ -91,6 +91,14 @@ func (tr *turn) stream(req model.Request, msgID string, used map[string]bool, pr
 		res.reasoningDone = prefill.Reasoning != ""
 		res.createdAt = prefill.CreatedAt
 		res.usage = prefill.Usage // the continuation's count adds to it
+		// The stored answer is "interrupted", and a snapshot never
+		// overwrites a final state: store it as streaming again first, so
+		// the continued text is checkpointed like any streamed text and a
+		// crash keeps it (recovery marks it interrupted again).
+		m := res.message(history.StatusStreaming)
+		if err := tr.rt.st.PutMessage(tr.save, m); err != nil {
+			tr.rt.log.Warn("reopening the stopped answer; its continuation is not checkpointed", "message", m.ID, "err", err)
+		}
 	}
 	if used == nil {
 		used = map[string]bool{}

@@ -14,6 +14,13 @@ import (
 	"github.com/juncture-app/juncture/agent/history"
 )
 
+// WaitSettled waits while the thread's run is finishing: a snapshot
+// taken after it never says "running" for a run whose terminal event is
+// already out (a window reading it would wait for an end that came).
+func (rt *Runtime) WaitSettled(ctx context.Context, threadID string) error {
+	return rt.waitSettled(ctx, threadID)
+}
+
 // waitSettled waits while the thread's run is finishing (its terminal
 // event is out but its last writes may not be), so a caller reacting to a
 // terminal event sees the run's final state.
@@ -68,17 +75,27 @@ var ErrNothingToContinue = errors.New("agent: the last answer was not interrupte
 // while a turn runs (ErrBusy) and when the last message is not an
 // interrupted answer without tool calls (ErrNothingToContinue).
 func (rt *Runtime) ContinueAnswer(ctx context.Context, threadID string) (runID string, err error) {
+	// Continue clicked as soon as Stop's terminal event shows: the run's
+	// last write (the stopped answer) comes after that event; wait for it
+	// rather than answer busy or find nothing to continue.
+	if err := rt.waitSettled(ctx, threadID); err != nil {
+		return "", err
+	}
 	if running, _ := rt.Running(threadID); running {
 		return "", ErrBusy
 	}
 	if _, err := continuable(ctx, rt.st, threadID); err != nil {
 		return "", err
 	}
-	runID, queued, err := rt.Start(ctx, Input{ThreadID: threadID, continues: true})
-	if err == nil && queued {
-		return "", ErrBusy
+	// Only if the thread is still idle: a run that started since the
+	// check above (a message sent at the same moment) makes this busy,
+	// and nothing is queued behind it (it would then find nothing to
+	// continue).
+	runID = NewID("run")
+	if err := rt.StartExclusive(ctx, Input{ThreadID: threadID, RunID: runID, continues: true}); err != nil {
+		return "", err
 	}
-	return runID, err
+	return runID, nil
 }
 
 // continuable returns the thread's last message if it is an interrupted

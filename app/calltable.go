@@ -75,21 +75,24 @@ type argError struct {
 
 func (e *argError) Error() string { return fmt.Sprintf("argument %d: %v", e.n, e.err) }
 
-// countError says how many arguments a method takes.
+// countError says how many arguments a method takes at most.
 type countError struct{ want, got int }
 
 func (e *countError) Error() string {
-	return fmt.Sprintf("takes %d argument(s), got %d", e.want, e.got)
+	return fmt.Sprintf("takes at most %d argument(s), got %d", e.want, e.got)
 }
 
-// decode checks the argument count and decodes each argument into its
-// pointer, in order.
+// decode decodes each argument into its pointer, in order. Trailing
+// arguments left out keep their zero value, as in the desktop transport
+// (which pads every call to its arity with null): arguments added in a
+// later version are optional for scripts and older clients. More
+// arguments than the method takes are refused.
 func decode(args []json.RawMessage, ptrs ...any) error {
-	if len(args) != len(ptrs) {
+	if len(args) > len(ptrs) {
 		return &countError{want: len(ptrs), got: len(args)}
 	}
-	for i, p := range ptrs {
-		if err := json.Unmarshal(args[i], p); err != nil {
+	for i, arg := range args {
+		if err := json.Unmarshal(arg, ptrs[i]); err != nil {
 			return &argError{n: i + 1, err: err}
 		}
 	}

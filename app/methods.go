@@ -210,6 +210,12 @@ func (a *App) GetThread(threadID string) (ThreadView, error) {
 	if err != nil {
 		return ThreadView{}, asError(err)
 	}
+	// A run whose terminal event is out but whose last write is not (Stop
+	// just clicked) would read as running, and the window would wait for
+	// an end it already had (issue 19 #28: no Continue button).
+	if err := a.rt.WaitSettled(ctx, threadID); err != nil {
+		return ThreadView{}, asError(err)
+	}
 	snap, err := a.rt.Snapshot(ctx, threadID)
 	if err != nil {
 		return ThreadView{}, asError(err)

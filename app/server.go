@@ -1,6 +1,7 @@
 package app
 
 import (
+	"bytes"
 	"context"
 	"crypto/rand"
 	"crypto/subtle"
@@ -43,11 +44,13 @@ type Server struct {
 	mux    *http.ServeMux
 	// KeepAlive is the interval of SSE keepalive comments.
 	KeepAlive time.Duration
+	// limits are the deadlines handlers set (HTTPServer).
+	limits HTTPLimits
 }
 
 // NewServer builds the browser-mode handler and routes svc's events to it.
 func NewServer(svc *Service, assets fs.FS, token string) *Server {
-	s := &Server{svc: svc, calls: svc.app.callTable(), token: token, assets: assets, mux: http.NewServeMux(), KeepAlive: 15 * time.Second}
+	s := &Server{svc: svc, calls: svc.app.callTable(), token: token, assets: assets, mux: http.NewServeMux(), KeepAlive: 15 * time.Second, limits: DefaultHTTPLimits}
 	s.mux.HandleFunc("POST /api/call/{method}", s.auth(s.handleCall))
 	s.mux.HandleFunc("GET /api/events", s.auth(s.handleEvents))
 	s.mux.HandleFunc("POST /agui", s.auth(s.handleAGUI))
@@ -57,6 +60,9 @@ func NewServer(svc *Service, assets fs.FS, token string) *Server {
 
 // ServeHTTP checks Host and Origin, then routes.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	// Every answer gets its own write deadline (a kept-alive connection
+	// must not inherit the last call's); the event stream extends it.
+	s.extendWrite(w)
 	if !loopbackHost(r.Host) {
 		// DNS rebinding: a foreign name resolving to 127.0.0.1.
 		writeError(w, errorf("forbidden-host", "This server only answers to localhost addresses."), http.StatusForbidden)
@@ -112,21 +118,29 @@ func (s *Server) handleCall(w http.ResponseWriter, r *http.Request) {
 		writeError(w, errorf(CodeNotFound, fmt.Sprintf("There is no method %q.", name)), http.StatusNotFound)
 		return
 	}
+	// A body over its budget is refused whole (413, the limit in words),
+	// never cut short into JSON that does not parse.
+	s.readDeadline(w)
 	var raw []json.RawMessage
-	body, err := io.ReadAll(io.LimitReader(r.Body, 32<<20))
-	if err == nil && len(strings.TrimSpace(string(body))) > 0 {
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, callBodyLimit(name)))
+	if tooLarge(w, err, "The call to "+name) || timedOut(w, err, s.limits.Body) {
+		return
+	}
+	if err == nil && len(bytes.TrimSpace(body)) > 0 {
 		err = json.Unmarshal(body, &raw)
 	}
+	body = nil // the arguments are copied out: let it go before the call runs
 	if err != nil {
 		writeError(w, errorf(CodeInvalidArgument, "The body must be a JSON array of arguments: "+err.Error()), http.StatusBadRequest)
 		return
 	}
 	result, err := m(raw)
+	s.extendWrite(w) // the call may have taken longer than the deadline set on arrival
 	var ae *argError
 	var ce *countError
 	switch {
 	case errors.As(err, &ce):
-		writeError(w, errorf(CodeInvalidArgument, fmt.Sprintf("%s takes %d argument(s), got %d.", name, ce.want, ce.got)), http.StatusBadRequest)
+		writeError(w, errorf(CodeInvalidArgument, fmt.Sprintf("%s takes at most %d argument(s), got %d.", name, ce.want, ce.got)), http.StatusBadRequest)
 		return
 	case errors.As(err, &ae):
 		writeError(w, errorf(CodeInvalidArgument, fmt.Sprintf("Argument %d of %s: %v", ae.n, name, ae.err)), http.StatusBadRequest)
@@ -151,6 +165,9 @@ func (s *Server) handleEvents(w http.ResponseWriter, r *http.Request) {
 		last = r.URL.Query().Get("lastEventId")
 	}
 	rt := s.svc.Runtime()
+	// No deadline on the stream itself (it lasts as long as the page);
+	// each write gets one, so a page that stops reading is dropped.
+	s.extendWrite(w)
 	sse := agui.NewSSEWriter(w)
 	sub, complete := rt.Events().SubscribeSince("", last, agent.SubscribeOptions{Coalesce: 1})
 	defer sub.Close()
@@ -189,6 +206,7 @@ func (s *Server) handleEvents(w http.ResponseWriter, r *http.Request) {
 		case <-r.Context().Done():
 			return
 		case <-tick.C:
+			s.extendWrite(w)
 			if sse.Comment("keepalive") != nil {
 				return
 			}
@@ -201,6 +219,7 @@ func (s *Server) handleEvents(w http.ResponseWriter, r *http.Request) {
 				}
 				return
 			}
+			s.extendWrite(w)
 			buf = buf[:0]
 			for _, env := range batch {
 				buf = appendFrame(buf, rt.Events().EventID(env), env)
@@ -259,9 +278,12 @@ func appendFrame(buf []byte, id string, env agent.Envelope) []byte {
 // does.
 func (s *Server) handleAGUI(w http.ResponseWriter, r *http.Request) {
 	var in agui.RunAgentInput
-	dec := json.NewDecoder(io.LimitReader(r.Body, 16<<20))
+	s.readDeadline(w)
+	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, aguiBody))
 	if err := dec.Decode(&in); err != nil {
-		writeError(w, errorf(CodeInvalidArgument, "The body is not a RunAgentInput: "+err.Error()), http.StatusBadRequest)
+		if !tooLarge(w, err, "The RunAgentInput") && !timedOut(w, err, s.limits.Body) {
+			writeError(w, errorf(CodeInvalidArgument, "The body is not a RunAgentInput: "+err.Error()), http.StatusBadRequest)
+		}
 		return
 	}
 	if err := in.Validate(); err != nil {
@@ -270,6 +292,7 @@ func (s *Server) handleAGUI(w http.ResponseWriter, r *http.Request) {
 	}
 	sse := agui.NewSSEWriter(w)
 	for ev, more := range s.svc.Runtime().RunAGUI(r.Context(), in, reportError) {
+		s.extendWrite(w) // a peer that stops reading is dropped, the run stopped
 		if sse.Buffer(ev) != nil {
 			return // the runtime stops the run when the loop ends early
 		}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/juncture-app/juncture/agent/history"
+	"github.com/juncture-app/juncture/store/importers"
 )
 
 // The JSON export format.
@@ -27,6 +28,11 @@ const (
 	// 50 MiB a message, base64 in the document) make exports large.
 	MaxImportBytes    = 128 << 20
 	MaxImportMessages = 100_000
+	// MaxImportValues are the JSON values (array elements and object
+	// members at any depth) of a document, counted before it is decoded:
+	// decoding "{}," into a message costs hundreds of bytes, so this and
+	// MaxImportMessages, not the size, bound the memory an import takes.
+	MaxImportValues = 2_000_000
 )
 
 // exportDoc is the versioned JSON document of one thread.
@@ -283,6 +289,18 @@ func invalid(format string, args ...any) error {
 func parseImport(data []byte) (exportDoc, error) {
 	if len(data) > MaxImportBytes {
 		return exportDoc{}, invalid("the file is %d MiB; at most %d MiB can be imported", len(data)>>20, MaxImportBytes>>20)
+	}
+	if !json.Valid(data) {
+		var v any
+		return exportDoc{}, invalid("not a JSON document (%v)", json.Unmarshal(data, &v))
+	}
+	// Counted before anything is decoded (issue 19: budgets first).
+	values, msgs := importers.Shape(data, "messages")
+	switch {
+	case msgs > MaxImportMessages:
+		return exportDoc{}, invalid("%d messages; at most %d can be imported", msgs, MaxImportMessages)
+	case values > MaxImportValues:
+		return exportDoc{}, invalid("more than %d JSON values; at most %d can be imported", MaxImportValues, MaxImportValues)
 	}
 	var head struct {
 		Format  *string `json:"format"`

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"runtime"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -60,9 +61,20 @@ func FuzzImportJSON(f *testing.F) {
 		`{"id":"m3","parentId":"m1","role":"assistant","content":"b","status":"complete"},{"id":"m4","role":"user","content":"edited","status":"complete"}]}`))
 	f.Add([]byte(`[]`))
 	f.Add([]byte(`null`))
+	// Hostile (issue 19 #5): two-byte messages and calls, deep nesting.
+	f.Add([]byte(`{"format":"juncture.thread","version":3,"thread":{"id":"d"},"messages":[` + strings.Repeat(`{},`, 2000) + `{}]}`))
+	f.Add([]byte(`{"format":"juncture.thread","version":2,"thread":{"id":"c"},"messages":[{"id":"m","role":"assistant","content":"","status":"complete","toolCalls":[` + strings.Repeat(`{},`, 2000) + `{}]}]}`))
+	f.Add([]byte(`{"format":"juncture.thread","version":1,"thread":{"id":"n","title":` + strings.Repeat(`[`, 5000) + strings.Repeat(`]`, 5000) + `},"messages":[]}`))
 	ctx := context.Background()
 	f.Fuzz(func(t *testing.T, data []byte) {
+		// Fails over the memory budget too, not only on a crash.
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
 		th, err := db.ImportJSON(ctx, data)
+		runtime.ReadMemStats(&after)
+		if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 40*uint64(len(data))+(16<<20) {
+			t.Fatalf("ImportJSON of %d bytes allocated %d MiB", len(data), alloc>>20)
+		}
 		if err != nil {
 			if !errors.Is(err, ErrInvalidImport) {
 				t.Fatalf("ImportJSON: %v (not ErrInvalidImport)", err)

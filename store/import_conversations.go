@@ -24,12 +24,17 @@ type ConversationImport struct {
 	// between the person and the assistant (system, hidden, tool calls and
 	// their output), in the conversations added.
 	SkippedMessages int `json:"skippedMessages"`
+	// EmptyConversations counts the conversations left out for having no
+	// text of the person or the assistant (a file of nothing else is
+	// refused).
+	EmptyConversations int `json:"emptyConversations"`
 	// ThreadIDs are the threads added, in the file's order.
 	ThreadIDs []string `json:"threadIds"`
 }
 
 // ImportConversations stores conversations read by package importers, all
-// in one transaction: if anything fails, nothing is stored. A
+// in one transaction: if anything fails, nothing is stored. Conversations
+// without a message are left out and counted. A
 // conversation whose thread id is already used is skipped (its ids come
 // from the export, so importing a file again adds nothing twice); the
 // others keep their tree, their times and their active leaf. Search finds
@@ -41,6 +46,12 @@ func (db *DB) ImportConversations(ctx context.Context, convs []importers.Convers
 		for i, c := range convs {
 			if c.Thread.ID == "" {
 				return fmt.Errorf("%w: conversation %d has no thread id", ErrInvalidImport, i+1)
+			}
+			if len(c.Messages) == 0 {
+				// An empty thread is no conversation (issue 19: a file of
+				// 300,000 of them).
+				sum.EmptyConversations++
+				continue
 			}
 			taken, err := exists(ctx, tx, "SELECT 1 FROM threads WHERE id = ?", c.Thread.ID)
 			if err != nil {
@@ -81,6 +92,9 @@ func (db *DB) ImportConversations(ctx context.Context, convs []importers.Convers
 			sum.Messages += len(c.Messages)
 			sum.SkippedMessages += c.Skipped
 			sum.ThreadIDs = append(sum.ThreadIDs, c.Thread.ID)
+		}
+		if sum.EmptyConversations > 0 && sum.EmptyConversations == len(convs) {
+			return fmt.Errorf("%w: none of the %d conversations has a message of the person or the assistant: nothing to import", ErrInvalidImport, len(convs))
 		}
 		return nil
 	})

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"os"
 	"reflect"
+	"runtime"
+	"strings"
 	"testing"
 
 	"github.com/juncture-app/juncture/agent/history"
@@ -137,5 +139,65 @@ func TestImportConversationsAllOrNothing(t *testing.T) {
 	}
 	if page, _ = db.ListThreads(ctx, "", 10); len(page.Threads) != 1 {
 		t.Errorf("%d threads after a refused import", len(page.Threads))
+	}
+}
+
+// Issue 19 #5: a conversation without a message makes no thread (a file
+// of 300,000 of them made as many empty threads); a file of nothing else
+// is refused.
+func TestImportConversationsLeavesOutEmptyOnes(t *testing.T) {
+	t.Parallel()
+	db := openTest(t)
+	ctx := context.Background()
+	data, err := os.ReadFile("importers/testdata/hostile/chatgpt-empty-conversations.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	empty, _, err := importers.Parse(importers.FormatAuto, data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.ImportConversations(ctx, empty); !errors.Is(err, ErrInvalidImport) {
+		t.Fatalf("a file of empty conversations: %v, want ErrInvalidImport", err)
+	}
+	convs := append(empty[:3:3], parsedFixture(t, importers.FormatChatGPT)...)
+	sum, err := db.ImportConversations(ctx, convs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	page, err := db.ListThreads(ctx, "", 100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.EmptyConversations != 3 || sum.Threads != len(convs)-3 || len(page.Threads) != sum.Threads {
+		t.Fatalf("summary %+v, %d threads stored", sum, len(page.Threads))
+	}
+	for _, th := range page.Threads {
+		if msgs, _ := db.Messages(ctx, th.ID); len(msgs) == 0 {
+			t.Errorf("empty thread %s stored", th.ID)
+		}
+	}
+}
+
+// Issue 19 #5: a Juncture thread export of two-byte messages is refused
+// by counting them before they are decoded (decoded, each costs hundreds
+// of bytes).
+func TestImportJSONCountsMessagesBeforeDecoding(t *testing.T) {
+	t.Parallel()
+	db := openTest(t)
+	for name, doc := range map[string]string{
+		"messages": `{"format":"juncture.thread","version":3,"thread":{"id":"x"},"messages":[` + strings.Repeat(`{},`, MaxImportMessages) + `{}]}`,
+		"values":   `{"format":"juncture.thread","version":3,"thread":{"id":"x"},"messages":[{"id":"m","role":"user","content":"hi","toolCalls":[` + strings.Repeat(`{},`, MaxImportValues) + `{}]}]}`,
+	} {
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		_, err := db.ImportJSON(context.Background(), []byte(doc))
+		runtime.ReadMemStats(&after)
+		if !errors.Is(err, ErrInvalidImport) || !strings.Contains(err.Error(), "at most") {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 8*uint64(len(doc))+(16<<20) {
+			t.Errorf("%s: %d MiB allocated to refuse %d MiB", name, alloc>>20, len(doc)>>20)
+		}
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"math"
 	"sort"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/juncture-app/juncture/agent/history"
 )
@@ -55,7 +56,11 @@ func ParseChatGPT(data []byte) ([]Conversation, error) {
 		return nil, err
 	}
 	var out []Conversation
+	var sum tally
 	err := eachElement(data, func(i int, start int64, raw []byte) error {
+		if err := checkShape(data, i, start, raw, "mapping"); err != nil {
+			return err
+		}
 		var c gptConversation
 		if err := json.Unmarshal(raw, &c); err != nil {
 			return typeError(data, start, raw, err, fmt.Sprintf("conversation %d", i+1))
@@ -63,6 +68,9 @@ func ParseChatGPT(data []byte) ([]Conversation, error) {
 		conv, msg := c.convert()
 		if msg != "" {
 			return errorAt(data, start, "conversation %d%s: %s", i+1, quotedTitle(c.Title), msg)
+		}
+		if err := sum.add(data, i, start, conv); err != nil {
+			return err
 		}
 		out = append(out, conv)
 		return nil
@@ -80,12 +88,19 @@ func quotedTitle(t *string) string {
 	return fmt.Sprintf(" (%q)", clip(*t, 60))
 }
 
+// clip cuts s to n runes (the last one "…"), without copying a long s.
 func clip(s string, n int) string {
-	r := []rune(s)
-	if len(r) <= n {
-		return s
+	count := 0
+	for i := range s {
+		if count == n-1 {
+			if utf8.RuneCountInString(s[i:]) > 1 {
+				return s[:i] + "…"
+			}
+			return s
+		}
+		count++
 	}
-	return string(r[:n-1]) + "…"
+	return s
 }
 
 // seconds converts an export's seconds (float) to ms; 0 when unknown.
@@ -105,6 +120,9 @@ func (c gptConversation) convert() (Conversation, string) {
 		src = *c.ID
 	default:
 		return Conversation{}, `no "conversation_id" or "id"`
+	}
+	if msg := checkID("the conversation's id", src); msg != "" {
+		return Conversation{}, msg
 	}
 	if c.Mapping == nil {
 		return Conversation{}, `no "mapping" (its messages)`
@@ -128,16 +146,22 @@ func (c gptConversation) convert() (Conversation, string) {
 		if key == "" {
 			return Conversation{}, "a node has an empty id"
 		}
+		if msg := checkID("node", key); msg != "" {
+			return Conversation{}, msg
+		}
 		parent := ""
 		if n.Parent != nil {
 			parent = *n.Parent
 			if _, ok := c.Mapping[parent]; parent != "" && !ok {
-				return Conversation{}, fmt.Sprintf("node %s has an unknown parent %s", key, parent)
+				return Conversation{}, fmt.Sprintf("node %s has an unknown parent %s", key, clip(parent, 60))
 			}
 		}
 		nd := node{id: key, parent: parent}
 		if n.Message != nil {
 			if text, role, ok := n.Message.text(); ok {
+				if msg := checkText(key, text); msg != "" {
+					return Conversation{}, msg
+				}
 				nd.kept = true
 				nd.msg = history.Message{
 					ID:        threadID + "-" + key,
@@ -179,7 +203,7 @@ func (c gptConversation) convert() (Conversation, string) {
 	}
 	t := history.Thread{ID: threadID, CreatedAt: seconds(c.CreateTime), UpdatedAt: seconds(c.UpdateTime)}
 	if c.Title != nil {
-		t.Title = strings.TrimSpace(*c.Title)
+		t.Title = clip(strings.TrimSpace(*c.Title), MaxTitleRunes)
 	}
 	return finish(t, msgs, active, src, skipped), ""
 }

@@ -47,7 +47,11 @@ func ParseClaude(data []byte) ([]Conversation, error) {
 		return nil, err
 	}
 	var out []Conversation
+	var sum tally
 	err := eachElement(data, func(i int, start int64, raw []byte) error {
+		if err := checkShape(data, i, start, raw, "chat_messages"); err != nil {
+			return err
+		}
 		var c claudeConversation
 		if err := json.Unmarshal(raw, &c); err != nil {
 			return typeError(data, start, raw, err, fmt.Sprintf("conversation %d", i+1))
@@ -60,6 +64,9 @@ func ParseClaude(data []byte) ([]Conversation, error) {
 		conv, msg := c.convert()
 		if msg != "" {
 			return errorAt(data, start, "conversation %d%s: %s", i+1, quotedTitle(c.Name), msg)
+		}
+		if err := sum.add(data, i, start, conv); err != nil {
+			return err
 		}
 		out = append(out, conv)
 		return nil
@@ -76,7 +83,7 @@ func isoTime(s *string) (int64, error) {
 	}
 	t, err := time.Parse(time.RFC3339Nano, *s)
 	if err != nil {
-		return 0, fmt.Errorf("%q is not a time (RFC 3339, like 2024-05-01T12:00:00Z)", *s)
+		return 0, fmt.Errorf("%q is not a time (RFC 3339, like 2024-05-01T12:00:00Z)", clip(*s, 40))
 	}
 	if t.UnixMilli() <= 0 {
 		return 0, nil
@@ -95,6 +102,9 @@ func (c claudeConversation) convert() (Conversation, string) {
 		return Conversation{}, fmt.Sprintf("%d messages; at most %d can be imported", len(c.Messages), MaxMessages)
 	}
 	src := *c.UUID
+	if msg := checkID("the conversation's uuid", src); msg != "" {
+		return Conversation{}, msg
+	}
 	threadID := "claude-" + src
 	created, err := isoTime(c.CreatedAt)
 	if err != nil {
@@ -109,6 +119,9 @@ func (c claudeConversation) convert() (Conversation, string) {
 	for j, m := range c.Messages {
 		if m.UUID == "" {
 			return Conversation{}, fmt.Sprintf("message %d has no uuid", j+1)
+		}
+		if msg := checkID(fmt.Sprintf("message %d's uuid", j+1), m.UUID); msg != "" {
+			return Conversation{}, msg
 		}
 		if ids[m.UUID] {
 			return Conversation{}, fmt.Sprintf("message %s appears twice", m.UUID)
@@ -130,7 +143,7 @@ func (c claudeConversation) convert() (Conversation, string) {
 			case m.Parent != nil && *m.Parent != "":
 				parent = *m.Parent
 				if !ids[parent] {
-					return Conversation{}, fmt.Sprintf("message %s has an unknown parent %s", m.UUID, parent)
+					return Conversation{}, fmt.Sprintf("message %s has an unknown parent %s", m.UUID, clip(parent, 60))
 				}
 			}
 		}
@@ -141,6 +154,9 @@ func (c claudeConversation) convert() (Conversation, string) {
 		}
 		nd := node{id: m.UUID, parent: parent}
 		if text, role, ok := m.text(); ok {
+			if msg := checkText(m.UUID, text); msg != "" {
+				return Conversation{}, msg
+			}
 			nd.kept = true
 			nd.msg = history.Message{
 				ID:        threadID + "-" + m.UUID,
@@ -165,7 +181,7 @@ func (c claudeConversation) convert() (Conversation, string) {
 	}
 	t := history.Thread{ID: threadID, CreatedAt: created, UpdatedAt: updated}
 	if c.Name != nil {
-		t.Title = strings.TrimSpace(*c.Name)
+		t.Title = clip(strings.TrimSpace(*c.Name), MaxTitleRunes)
 	}
 	return finish(t, msgs, active, src, skipped), ""
 }

@@ -19,10 +19,36 @@ import (
 	"github.com/juncture-app/juncture/agent/history"
 )
 
-// Limits, as for Juncture's own JSON import.
+// Budgets of one import, checked before the work they bound (issue 19:
+// an 8.9 MB file once made 300,000 threads). A file over any of them is
+// refused whole with an *Error saying which and where; nothing is stored.
+// With them, parsing a 64 MiB file takes at most a few hundred MB and a
+// few seconds (FuzzParseChatGPT and FuzzParseClaude fail beyond
+// fuzzAllocBudget and fuzzTimeBudget).
 const (
-	MaxBytes    = 64 << 20 // a larger file is refused before parsing
-	MaxMessages = 100_000  // per conversation
+	// MaxBytes: a larger file is refused before parsing.
+	MaxBytes = 64 << 20
+	// MaxConversations per file; the count stops at the first one over.
+	MaxConversations = 20_000
+	// MaxMessages per conversation: the nodes of ChatGPT's mapping (its
+	// tree's depth is at most this, and it is walked without recursion)
+	// or Claude's chat_messages, counted before they are decoded.
+	MaxMessages = 100_000
+	// MaxTotalMessages are the messages kept from one file (about 0.5 ms
+	// each to store, all in one transaction).
+	MaxTotalMessages = 500_000
+	// MaxValues are the JSON values (array elements and object members,
+	// at any depth) of one conversation, counted before it is decoded:
+	// decoding "{}," costs hundreds of bytes, so this, not the file's
+	// size, bounds the memory a conversation takes.
+	MaxValues = 2_000_000
+	// MaxIDBytes bounds the ids a conversation and its messages are known
+	// by (they become Juncture's thread and message ids).
+	MaxIDBytes = 256
+	// MaxMessageBytes is the text of one message.
+	MaxMessageBytes = 4 << 20
+	// MaxTitleRunes: a longer title is cut (with "…"), not refused.
+	MaxTitleRunes = 300
 )
 
 // Formats.
@@ -140,6 +166,63 @@ func Detect(data []byte) (string, error) {
 
 var errStop = errors.New("stop")
 
+// checkShape refuses conversation i (raw, at start) when it holds more
+// values, or more messages under key, than the budgets allow, before it
+// is decoded.
+func checkShape(data []byte, i int, start int64, raw []byte, key string) error {
+	values, msgs := Shape(raw, key)
+	switch {
+	case msgs > MaxMessages:
+		return errorAt(data, start, "conversation %d: %d messages; at most %d can be imported", i+1, msgs, MaxMessages)
+	case values > MaxValues:
+		return errorAt(data, start, "conversation %d: more than %d JSON values; at most %d can be imported (is it a conversations.json?)", i+1, MaxValues, MaxValues)
+	}
+	return nil
+}
+
+// tally is what a file's conversations add up to: ids seen and messages
+// kept, against MaxTotalMessages.
+type tally struct {
+	ids      map[string]int // source id → conversation number
+	messages int
+}
+
+// add counts conv (number i, at start) and refuses a repeated id or one
+// message too many.
+func (t *tally) add(data []byte, i int, start int64, conv Conversation) error {
+	if t.ids == nil {
+		t.ids = make(map[string]int)
+	}
+	if j, ok := t.ids[conv.SourceID]; ok {
+		return errorAt(data, start, "conversation %d has the same id as conversation %d (%s)", i+1, j, clip(conv.SourceID, 60))
+	}
+	t.ids[conv.SourceID] = i + 1
+	t.messages += len(conv.Messages)
+	if t.messages > MaxTotalMessages {
+		return errorAt(data, start, "conversation %d: more than %d messages in the file; at most %d can be imported at once (import a smaller export)", i+1, MaxTotalMessages, MaxTotalMessages)
+	}
+	return nil
+}
+
+// checkID refuses an empty or oversized id.
+func checkID(what, id string) string {
+	switch {
+	case id == "":
+		return what + " is empty"
+	case len(id) > MaxIDBytes:
+		return fmt.Sprintf("%s %s is %d bytes; at most %d", what, clip(id, 40), len(id), MaxIDBytes)
+	}
+	return ""
+}
+
+// checkText refuses a message whose text is over MaxMessageBytes.
+func checkText(id string, text string) string {
+	if len(text) > MaxMessageBytes {
+		return fmt.Sprintf("message %s is %d MiB of text; at most %d MiB a message can be imported", clip(id, 40), len(text)>>20, MaxMessageBytes>>20)
+	}
+	return ""
+}
+
 func checkSize(data []byte) error {
 	if len(data) > MaxBytes {
 		return fmt.Errorf("%w: the file is %d MiB; at most %d MiB can be imported", ErrInvalid, len(data)>>20, MaxBytes>>20)
@@ -160,6 +243,9 @@ func eachElement(data []byte, fn func(i int, start int64, raw []byte) error) err
 		return errorAt(data, dec.InputOffset()-1, "expected a list of conversations ([…]); this is %s", describe(tok))
 	}
 	for i := 0; dec.More(); i++ {
+		if i == MaxConversations {
+			return errorAt(data, dec.InputOffset(), "more than %d conversations: at most %d can be imported from one file", MaxConversations, MaxConversations)
+		}
 		var raw json.RawMessage
 		if err := dec.Decode(&raw); err != nil {
 			return syntaxError(data, dec, err, "")
@@ -265,6 +351,13 @@ func buildTree(nodes []node, leaf string) (msgs []history.Message, activeLeaf st
 	for i, n := range nodes {
 		children[n.parent] = append(children[n.parent], i)
 	}
+	kept := 0
+	for _, n := range nodes {
+		if n.kept {
+			kept++
+		}
+	}
+	msgs = make([]history.Message, 0, kept)
 	reached := make([]bool, len(nodes))
 	keptAs := make([]string, len(nodes)) // the kept message a node's children follow
 	type frame struct {

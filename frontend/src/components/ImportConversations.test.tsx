@@ -13,7 +13,7 @@ function choose(text: string, name = 'conversations.json') {
 describe('ImportConversations', () => {
   it('imports the chosen file with the format detected and shows the summary', async () => {
     const t = new FakeTransport({
-      ImportConversations: () => ({ threads: 12, messages: 340, alreadyImported: 3, skippedMessages: 0, threadIds: [] }),
+      ImportConversations: () => ({ threads: 12, messages: 340, alreadyImported: 3, skippedMessages: 0, emptyConversations: 0, threadIds: [] }),
     });
     render(<ImportConversations transport={t} />);
     expect(screen.getByRole('heading', { name: 'Import from ChatGPT or Claude' })).toBeTruthy();
@@ -44,12 +44,15 @@ describe('ImportConversations', () => {
   });
 
   it('says what a summary means', () => {
-    const s = { threads: 0, messages: 0, alreadyImported: 0, skippedMessages: 0, threadIds: [] };
+    const s = { threads: 0, messages: 0, alreadyImported: 0, skippedMessages: 0, emptyConversations: 0, threadIds: [] };
     expect(importSummaryText({ ...s, threads: 1, messages: 2, skippedMessages: 1 })).toBe(
       'Imported 1 conversation (2 messages). 1 message that was not text (system notes, tool calls and their output) was left out.',
     );
     expect(importSummaryText({ ...s, alreadyImported: 3 })).toBe('Nothing new: all 3 conversations were already here.');
     expect(importSummaryText({ ...s, alreadyImported: 1 })).toBe('Nothing new: its conversation was already here.');
     expect(importSummaryText(s)).toBe('The file has no conversations.');
+    expect(importSummaryText({ ...s, threads: 1, messages: 1, emptyConversations: 2 })).toBe(
+      'Imported 1 conversation (1 message). 2 conversations without a message were left out.',
+    );
   });
 });

@@ -37,6 +37,9 @@ export function importSummaryText(s: ConversationImport): string {
   if (s.skippedMessages > 0) {
     text += ` ${plural(s.skippedMessages, 'message', 'messages')} that ${s.skippedMessages === 1 ? 'was' : 'were'} not text (system notes, tool calls and their output) ${s.skippedMessages === 1 ? 'was' : 'were'} left out.`;
   }
+  if (s.emptyConversations > 0) {
+    text += ` ${plural(s.emptyConversations, 'conversation', 'conversations')} without a message ${s.emptyConversations === 1 ? 'was' : 'were'} left out.`;
+  }
   return text;
 }
 

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { findTermRanges, highlightTerms, openDetailsAround } from './hitHighlight';
+import { findTermRanges, highlightTerms, openDetailsAround, scrollRangeIntoView } from './hitHighlight';
 
 afterEach(() => {
   document.body.innerHTML = '';
@@ -39,5 +39,24 @@ describe('highlightTerms', () => {
     const root = outer.querySelector('div')!;
     expect(openDetailsAround(root.querySelector('span')!.firstChild!, root)).toBe(false);
     expect(outer.open).toBe(false);
+  });
+});
+
+// Issue 19 #27: jsdom (and any engine without it) has no
+// Range.getBoundingClientRect; scrolling to a hit then falls back to the
+// element holding the words instead of rejecting.
+describe('scrollRangeIntoView', () => {
+  it('falls back to the element around the range when Range has no getBoundingClientRect', () => {
+    const scroller = document.createElement('div');
+    scroller.innerHTML = '<p>far below: <b>aardvark</b></p>';
+    document.body.append(scroller);
+    const [range] = findTermRanges(scroller, ['aardvark']);
+    const box = { top: 0, bottom: 300, height: 300, width: 100, left: 0, right: 100 };
+    scroller.getBoundingClientRect = () => box as DOMRect;
+    scroller.querySelector('b')!.getBoundingClientRect = () => ({ ...box, top: 1000, bottom: 1020, height: 20 }) as DOMRect;
+    // As in jsdom, whatever this environment provides.
+    Object.defineProperty(range!, 'getBoundingClientRect', { value: undefined });
+    expect(() => scrollRangeIntoView(scroller, range!)).not.toThrow();
+    expect(scroller.scrollTop).toBe(900);
   });
 });

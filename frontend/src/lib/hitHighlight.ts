@@ -92,10 +92,22 @@ export function highlightSupported(): boolean {
  * it is not already well inside it.
  */
 export function scrollRangeIntoView(scroller: Element, range: Range): void {
-  const r = range.getBoundingClientRect();
+  const r = rangeRect(range);
+  if (!r) return;
   const box = scroller.getBoundingClientRect();
   if (!r.height && !r.width) return;
   const margin = 48;
   if (r.top >= box.top + margin && r.bottom <= box.bottom - margin) return;
   scroller.scrollTop += r.top - box.top - box.height / 3;
+}
+
+/**
+ * The box of `range`, or of the element holding it where Range has no
+ * getBoundingClientRect (jsdom, older engines); null when neither can say.
+ */
+function rangeRect(range: Range): DOMRect | null {
+  if (typeof (range as Partial<Range>).getBoundingClientRect === 'function') return range.getBoundingClientRect();
+  const node = range.startContainer;
+  const el = node instanceof Element ? node : node.parentElement;
+  return el && typeof el.getBoundingClientRect === 'function' ? el.getBoundingClientRect() : null;
 }

@@ -266,6 +266,7 @@ export interface ConversationImport {
   messages: number;
   alreadyImported: number;
   skippedMessages: number;
+  emptyConversations: number;
   threadIds: string[];
 }
 

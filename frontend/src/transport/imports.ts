@@ -17,6 +17,7 @@ export function parseConversationImport(u: unknown): ConversationImport {
     messages: num(u, 'messages'),
     alreadyImported: num(u, 'alreadyImported'),
     skippedMessages: num(u, 'skippedMessages'),
+    emptyConversations: num(u, 'emptyConversations'),
     threadIds: isStringArray(u.threadIds) ? u.threadIds : [],
   };
 }

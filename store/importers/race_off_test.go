@@ -1,0 +1,5 @@
+//go:build !race
+
+package importers
+
+const timeScale = 1
