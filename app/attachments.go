@@ -6,7 +6,7 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/juncture-app/juncture/agent"
+	"github.com/juncture-app/juncture/agent/attach"
 )
 
 // AttachmentInput is a file sent with a message: data is base64.
@@ -27,18 +27,18 @@ type AttachmentData struct {
 }
 
 // decodeAttachments turns the window's files into the runtime's.
-func decodeAttachments(in []AttachmentInput) ([]agent.AttachmentInput, error) {
+func decodeAttachments(in []AttachmentInput) ([]attach.Input, error) {
 	if len(in) == 0 {
 		return nil, nil
 	}
-	out := make([]agent.AttachmentInput, 0, len(in))
+	out := make([]attach.Input, 0, len(in))
 	for i, f := range in {
 		data, err := base64.StdEncoding.DecodeString(f.Data)
 		if err != nil {
 			return nil, &Error{Code: CodeInvalidArgument, Message: fmt.Sprintf("%s: the file's data is not base64 (%v).", attachmentName(f.Name, i), err),
 				Details: map[string]string{"code": "attachment-refused", "name": f.Name}}
 		}
-		out = append(out, agent.AttachmentInput{Name: f.Name, MimeType: f.MimeType, Data: data})
+		out = append(out, attach.Input{Name: f.Name, MimeType: f.MimeType, Data: data})
 	}
 	return out, nil
 }
@@ -52,7 +52,7 @@ func attachmentName(name string, i int) string {
 
 // attachmentError maps a refused file to the error the composer shows.
 func attachmentError(err error) (*Error, bool) {
-	var ae *agent.AttachmentError
+	var ae *attach.Error
 	if !errors.As(err, &ae) {
 		return nil, false
 	}
