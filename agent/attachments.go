@@ -42,7 +42,7 @@ func (rt *Runtime) attachmentParts(ctx context.Context, msgs []history.Message) 
 func (rt *Runtime) attachmentPart(ctx context.Context, as AttachmentStore, ref history.AttachmentRef, images bool) history.Part {
 	isImage := attach.IsImage(ref.MimeType)
 	if isImage && !images {
-		return history.Part{Kind: history.PartText, Data: "[Image " + ref.Name + " was attached; this model does not accept images.]"}
+		return history.Part{Kind: history.PartText, Data: "[Image " + attach.QuoteName(ref.Name) + " was attached; this model does not accept images.]"}
 	}
 	if isImage {
 		if img, ok := rt.images.get(ref.ID); ok {
@@ -52,10 +52,16 @@ func (rt *Runtime) attachmentPart(ctx context.Context, as AttachmentStore, ref h
 	blob, err := as.Attachment(ctx, ref.ID)
 	if err != nil {
 		rt.log.Warn("an attached file could not be read", "name", ref.Name, "id", ref.ID, "err", err)
-		return history.Part{Kind: history.PartText, Data: "[File " + ref.Name + " is no longer available.]"}
+		return history.Part{Kind: history.PartText, Data: "[File " + attach.QuoteName(ref.Name) + " is no longer available.]"}
 	}
 	if isImage {
-		mime, data := attach.ModelImage(ref.MimeType, blob.Data)
+		// A file stored by an older version, or imported, may claim any
+		// size: it is checked against the decode budget before any decode.
+		mime, data, ok, why := attach.ModelImage(ctx, ref.MimeType, blob.Data)
+		if !ok {
+			rt.log.Warn("an attached image was not sent", "name", ref.Name, "id", ref.ID, "why", why)
+			return history.Part{Kind: history.PartText, Data: "[Image " + attach.QuoteName(ref.Name) + " was attached but cannot be shown to the model: " + why + "]"}
+		}
 		img := cachedImage{mime: mime, data: base64.StdEncoding.EncodeToString(data)}
 		rt.images.put(ref.ID, img)
 		return history.Part{Kind: history.PartImage, Name: ref.Name, MimeType: img.mime, Data: img.data}
@@ -98,14 +104,14 @@ func (c *imageCache) put(hash string, img cachedImage) {
 
 // checkAttachments prepares in.Attachments (once: a queued input keeps its
 // checked files).
-func (rt *Runtime) checkAttachments(in *Input) error {
+func (rt *Runtime) checkAttachments(ctx context.Context, in *Input) error {
 	if len(in.Attachments) == 0 || in.files != nil {
 		return nil
 	}
 	if _, ok := rt.st.(AttachmentStore); !ok {
 		return &attach.Error{Reason: "attachments cannot be stored here."}
 	}
-	files, err := attach.Prepare(in.Attachments, rt.opts.ModelSeesImages != nil && rt.opts.ModelSeesImages())
+	files, err := attach.Prepare(ctx, in.Attachments, rt.opts.ModelSeesImages != nil && rt.opts.ModelSeesImages())
 	if err != nil {
 		return err
 	}
@@ -135,10 +141,24 @@ func (rt *Runtime) putUserMessage(ctx context.Context, m history.Message, files 
 	return as.PutMessageWithAttachments(ctx, m, blobs)
 }
 
-// CheckAttachments reports whether files could be sent now (an
-// *attach.Error if not), without storing anything: the app asks before
-// it makes a new thread for them.
-func (rt *Runtime) CheckAttachments(files []attach.Input) error {
+// PrepareAttachments checks files and reads them (a PDF's text, in an
+// extractor child) without storing anything: an *attach.Error if one
+// cannot be sent now. The app prepares a new thread's files before it
+// makes the thread and sends them with SendPrepared, so a PDF is parsed
+// once per send.
+func (rt *Runtime) PrepareAttachments(ctx context.Context, files []attach.Input) ([]attach.File, error) {
 	in := Input{Attachments: files}
-	return rt.checkAttachments(&in)
+	if err := rt.checkAttachments(ctx, &in); err != nil {
+		return nil, err
+	}
+	return in.files, nil
+}
+
+// SendPrepared is SendInputWith with files PrepareAttachments returned.
+func (rt *Runtime) SendPrepared(ctx context.Context, threadID, text string, files []attach.File) (queued bool, err error) {
+	if text == "" && len(files) == 0 {
+		return false, ErrEmptyInput
+	}
+	_, queued, err = rt.Start(ctx, Input{ThreadID: threadID, Text: text, files: files})
+	return queued, err
 }

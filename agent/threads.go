@@ -112,7 +112,7 @@ func (rt *Runtime) Start(ctx context.Context, in Input) (runID string, queued bo
 	if _, err := rt.opts.Model(ctx, in.ThreadID); err != nil {
 		return "", false, err
 	}
-	if err := rt.checkAttachments(&in); err != nil {
+	if err := rt.checkAttachments(ctx, &in); err != nil {
 		return "", false, err
 	}
 	if err := rt.waitSettled(ctx, in.ThreadID); err != nil {

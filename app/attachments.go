@@ -7,6 +7,7 @@ import (
 	"fmt"
 
 	"github.com/juncture-app/juncture/agent/attach"
+	"github.com/juncture-app/juncture/agent/history"
 )
 
 // AttachmentInput is a file sent with a message: data is base64.
@@ -72,6 +73,13 @@ func (a *App) GetAttachment(threadID, id string) (AttachmentData, error) {
 	if err != nil {
 		return AttachmentData{}, asError(err)
 	}
+	// The window decodes what it is given: an image over the decode
+	// budget (stored by an older version) is refused, never served.
+	if attach.IsImage(blob.MimeType) {
+		if err := attach.CheckImage(a.attachmentName(threadID, id), blob.Data); err != nil {
+			return AttachmentData{}, &Error{Code: CodeInvalidArgument, Message: err.Error(), Details: map[string]string{"code": "image-too-large"}}
+		}
+	}
 	return AttachmentData{ID: blob.Hash, Name: a.attachmentName(threadID, id), MimeType: blob.MimeType, Size: blob.Size, Pages: blob.Pages,
 		Data: base64.StdEncoding.EncodeToString(blob.Data)}, nil
 }
@@ -108,4 +116,40 @@ func callSendInput(f func(string, string, []AttachmentInput) (SendResult, error)
 		}
 		return f(threadID, text, files)
 	}
+}
+
+// vetImportedFiles gives an imported thread's files the checks a sent
+// file gets (attach.CheckStored: size, type read from the bytes, an
+// image's decode budget) and its names the sanitizing a sent name gets,
+// before the store writes anything: one bad file refuses the import,
+// saying which and why.
+func vetImportedFiles(msgs []history.Message, files []history.Attachment) error {
+	names := map[string]string{}
+	for i := range msgs {
+		for j := range msgs[i].Attachments {
+			r := &msgs[i].Attachments[j]
+			r.Name = attach.SanitizeName(r.Name)
+			if _, ok := names[r.ID]; !ok {
+				names[r.ID] = r.Name
+			}
+		}
+	}
+	checked := make(map[string]history.Attachment, len(files))
+	for i := range files {
+		b, err := attach.CheckStored(names[files[i].Hash], files[i])
+		if err != nil {
+			return err
+		}
+		files[i], checked[b.Hash] = b, b
+	}
+	// A reference says what its file is: what was just read from the bytes.
+	for i := range msgs {
+		for j := range msgs[i].Attachments {
+			r := &msgs[i].Attachments[j]
+			if b, ok := checked[r.ID]; ok {
+				r.MimeType, r.Size, r.Pages = b.MimeType, b.Size, b.Pages
+			}
+		}
+	}
+	return nil
 }

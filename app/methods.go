@@ -80,18 +80,23 @@ func (a *App) SendInput(threadID, text string, attachments []AttachmentInput) (S
 	if a.readOnly != "" {
 		return SendResult{}, errorf(CodeUnavailable, "This is a read-only copy of a damaged database; new messages cannot be saved.")
 	}
+	// Files are prepared (a PDF parsed) once, before a new thread is made:
+	// a refused file must not leave an empty thread behind.
+	prepared, err := a.rt.PrepareAttachments(a.bgCtx, files)
+	if e, ok := attachmentError(err); ok {
+		return SendResult{}, e
+	}
+	if err != nil {
+		return SendResult{}, asError(err)
+	}
 	if threadID == "" {
-		// A refused file must not leave an empty thread behind.
-		if e, ok := attachmentError(a.rt.CheckAttachments(files)); ok {
-			return SendResult{}, e
-		}
 		t, err := a.NewThread("")
 		if err != nil {
 			return SendResult{}, err
 		}
 		threadID = t.ID
 	}
-	queued, err := a.rt.SendInputWith(a.bgCtx, threadID, text, files)
+	queued, err := a.rt.SendPrepared(a.bgCtx, threadID, text, prepared)
 	if e, ok := attachmentError(err); ok {
 		return SendResult{}, e
 	}
@@ -333,7 +338,7 @@ func (a *App) ExportThread(threadID, format string) (Export, error) {
 func (a *App) ImportThread(content string) (history.Thread, error) {
 	ctx, cancel := a.ctx()
 	defer cancel()
-	t, err := a.db.ImportJSON(ctx, []byte(content))
+	t, err := a.db.ImportJSON(ctx, []byte(content), vetImportedFiles)
 	if err != nil {
 		return history.Thread{}, errorf(CodeInvalidArgument, err.Error())
 	}

@@ -7,12 +7,12 @@ package attach
 
 import (
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
 	"net/http"
-	"path/filepath"
 	"strings"
 	"unicode/utf8"
 
@@ -81,24 +81,22 @@ func IsImage(mime string) bool { return imageTypes[mime] }
 // Validate reports whether files can be sent (an *Error if not);
 // acceptsImages says whether the model takes images.
 func Validate(files []Input, acceptsImages bool) error {
-	_, err := Prepare(files, acceptsImages)
+	_, err := Prepare(context.Background(), files, acceptsImages)
 	return err
 }
 
 // Prepare checks files and reads what the model will need from them (a
 // PDF's text and pages), without storing anything. acceptsImages says
-// whether the thread's model takes images.
-func Prepare(files []Input, acceptsImages bool) ([]File, error) {
+// whether the thread's model takes images. A PDF is parsed here, once, in
+// an extractor child; an image's header is checked against DecodeBudget.
+func Prepare(ctx context.Context, files []Input, acceptsImages bool) ([]File, error) {
 	if len(files) > MaxFiles {
 		return nil, &Error{Reason: fmt.Sprintf("%d files attached; at most %d can be sent with one message.", len(files), MaxFiles)}
 	}
 	total := 0
 	out := make([]File, 0, len(files))
 	for _, f := range files {
-		name := strings.TrimSpace(filepath.Base(strings.ReplaceAll(f.Name, "\\", "/")))
-		if name == "" || name == "." || name == "/" {
-			name = "file"
-		}
+		name := SanitizeName(f.Name)
 		if len(f.Data) == 0 {
 			return nil, &Error{Name: name, Reason: "the file is empty."}
 		}
@@ -109,7 +107,7 @@ func Prepare(files []Input, acceptsImages bool) ([]File, error) {
 		if total > MaxMessageBytes {
 			return nil, &Error{Reason: fmt.Sprintf("the files add up to more than %s; at most %s can be sent with one message.", sizeText(MaxMessageBytes), sizeText(MaxMessageBytes))}
 		}
-		p, err := prepareOne(name, f.MimeType, f.Data, acceptsImages)
+		p, err := prepareOne(ctx, name, f.MimeType, f.Data, acceptsImages)
 		if err != nil {
 			return nil, err
 		}
@@ -118,7 +116,7 @@ func Prepare(files []Input, acceptsImages bool) ([]File, error) {
 	return out, nil
 }
 
-func prepareOne(name, mime string, data []byte, acceptsImages bool) (File, error) {
+func prepareOne(ctx context.Context, name, mime string, data []byte, acceptsImages bool) (File, error) {
 	sniffed := http.DetectContentType(data)
 	if i := strings.IndexByte(sniffed, ';'); i >= 0 {
 		sniffed = sniffed[:i]
@@ -132,12 +130,12 @@ func prepareOne(name, mime string, data []byte, acceptsImages bool) (File, error
 		if !acceptsImages {
 			return p, &Error{Name: name, Reason: "the current model does not accept images (Settings › Model accepts images). Remove the image to send the message.", ImagesNotAccepted: true}
 		}
-		if err := checkImage(name, data); err != nil {
+		if _, err := checkDecodable(name, data); err != nil {
 			return p, err
 		}
 		p.Ref.MimeType = sniffed
 	case sniffed == "application/pdf" || bytes.HasPrefix(data, []byte("%PDF-")):
-		text, pages, err := pdfText(data)
+		text, pages, err := pdfText(ctx, data)
 		if err != nil {
 			return p, &Error{Name: name, Reason: "the PDF cannot be read (" + err.Error() + ")."}
 		}
@@ -199,7 +197,7 @@ func sizeText(n int) string {
 
 // FileText is how a text file or a PDF reaches the model.
 func FileText(ref history.AttachmentRef, text string) string {
-	head := "File: " + ref.Name
+	head := "File: " + QuoteName(ref.Name)
 	if ref.MimeType == "application/pdf" {
 		head += fmt.Sprintf(" (PDF, %d page%s)", ref.Pages, plural(ref.Pages))
 		if text == "" {

@@ -25,4 +25,3 @@ func TestAttachmentsRefused(t *testing.T) {
 		}
 	}
 }
-

@@ -2,7 +2,7 @@ package attach
 
 import (
 	"bytes"
-	"fmt"
+	"context"
 	"image"
 	_ "image/gif" // image.Decode reads GIF
 	"image/jpeg"
@@ -12,33 +12,39 @@ import (
 	_ "golang.org/x/image/webp" // image.Decode reads WebP
 )
 
-// checkImage refuses an image whose header cannot be read or whose size
-// is absurd.
-func checkImage(name string, data []byte) error {
-	cfg, _, err := image.DecodeConfig(bytes.NewReader(data))
+// ModelImage returns an image as the model receives it: unchanged when its
+// longest side is at most MaxImageSide, else downscaled (in an extractor
+// child) and encoded as JPEG (opaque) or PNG (with transparency). ok is
+// false, with a reason the model may read, when the image must not be
+// decoded: its header says a decode passes DecodeBudget (a file stored by
+// an older version or imported), or the child went over its budget.
+func ModelImage(ctx context.Context, mime string, data []byte) (outMime string, out []byte, ok bool, why string) {
+	h, err := checkDecodable("", data)
 	if err != nil {
-		return &Error{Name: name, Reason: "the image cannot be read (" + err.Error() + ")."}
+		return "", nil, false, err.Error()
 	}
-	if cfg.Width*cfg.Height > maxImagePixels {
-		return &Error{Name: name, Reason: fmt.Sprintf("the image is %d × %d pixels; at most %d megapixels can be sent.", cfg.Width, cfg.Height, maxImagePixels/1_000_000)}
+	if max(h.Width, h.Height) <= MaxImageSide {
+		return mime, data, true, ""
 	}
-	return nil
+	r, _, err := extract(ctx, "image:"+mime, data)
+	if err != nil {
+		return "", nil, false, "it could not be downscaled (" + err.Error() + ")"
+	}
+	return r.Mime, r.Data, true, ""
 }
 
-// ModelImage returns the image as the model receives it: unchanged when
-// its longest side is at most MaxImageSide, else downscaled and encoded as
-// JPEG (opaque) or PNG (with transparency).
-func ModelImage(mime string, data []byte) (string, []byte) {
-	cfg, _, err := image.DecodeConfig(bytes.NewReader(data))
-	if err != nil || max(cfg.Width, cfg.Height) <= MaxImageSide {
-		return mime, data
-	}
+// modelImageInProcess is ModelImage's decode, run in the extractor child
+// on an image whose header passed checkDecodable.
+func modelImageInProcess(mime string, data []byte) (string, []byte) {
 	src, _, err := image.Decode(bytes.NewReader(data))
 	if err != nil {
 		return mime, data
 	}
 	b := src.Bounds()
 	w, h := b.Dx(), b.Dy()
+	if max(w, h) <= MaxImageSide {
+		return mime, data
+	}
 	if w >= h {
 		h, w = max(1, h*MaxImageSide/w), MaxImageSide
 	} else {

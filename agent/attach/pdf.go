@@ -2,6 +2,8 @@ package attach
 
 import (
 	"bytes"
+	"context"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -9,9 +11,26 @@ import (
 	"github.com/ledongthuc/pdf"
 )
 
-// pdfText extracts a PDF's plain text and page count. The parser is fed
-// untrusted bytes: a panic in it is an unreadable PDF.
-func pdfText(data []byte) (text string, pages int, err error) {
+// pdfText extracts a PDF's plain text and page count in an extractor
+// child: the parser can loop (a page tree that contains itself) or balloon
+// (a content stream that inflates to hundreds of MiB), so it runs under
+// the child budgets, never in the app.
+func pdfText(ctx context.Context, data []byte) (text string, pages int, err error) {
+	r, _, err := extract(ctx, "pdf", data)
+	switch {
+	case errors.Is(err, errChildBudget):
+		return "", 0, fmt.Errorf("reading it was stopped: %w", err)
+	case err != nil:
+		return "", 0, err
+	case r.Err != "":
+		return "", r.Pages, errors.New(r.Err)
+	}
+	return r.Text, r.Pages, nil
+}
+
+// pdfTextInProcess is pdfText's work, run in the extractor child. A panic
+// in the parser is an unreadable PDF.
+func pdfTextInProcess(data []byte) (text string, pages int, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("malformed PDF: %v", r)

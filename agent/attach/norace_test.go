@@ -1,0 +1,5 @@
+//go:build !race
+
+package attach
+
+const raceBuild = false
