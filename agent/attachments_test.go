@@ -131,7 +131,7 @@ func TestLargeImagesAreDownscaledForTheModel(t *testing.T) {
 	if _, err := h.rt.SendInputWith(context.Background(), "th-1", "", []attach.Input{{Name: "wide.jpg", Data: buf.Bytes()}}); err != nil {
 		t.Fatal(err)
 	}
-	finished(t, h.terminalWithin(attach.ChildWall+10*time.Second), agui.OutcomeSuccess)
+	finished(t, h.terminalWithin(attach.WallBudget()+10*time.Second), agui.OutcomeSuccess)
 	h.idle("th-1")
 	raw := string(h.srv.Requests()[0].Raw)
 	i := strings.Index(raw, "data:image/jpeg;base64,")

@@ -29,8 +29,8 @@ func MaybeRunExtractor() {
 		return
 	}
 	cpu, err := strconv.Atoi(os.Args[3])
-	if err != nil || cpu <= 0 || cpu > ChildCPU {
-		cpu = ChildCPU
+	if err != nil || cpu <= 0 || cpu > ChildCPU*raceScale {
+		cpu = ChildCPU * raceScale
 	}
 	os.Exit(runChild(os.Args[2], cpu, os.Stdin, os.Stdout))
 }
@@ -38,9 +38,13 @@ func MaybeRunExtractor() {
 // Budgets the parent gives a child: the constants, lowered by the tests so
 // that proving a hostile file is stopped costs CI seconds, not tens.
 var (
-	cpuBudget  = ChildCPU
-	wallBudget = ChildWall
+	cpuBudget  = ChildCPU * raceScale
+	wallBudget = ChildWall * raceScale
 )
+
+// WallBudget is how long one extraction may take in this binary
+// (ChildWall; scaled in a race-instrumented test binary).
+func WallBudget() time.Duration { return wallBudget }
 
 // onChildDone, when set (tests), is told what every child cost.
 var onChildDone func(job string, st childStats, err error)

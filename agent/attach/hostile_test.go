@@ -46,7 +46,7 @@ func hostileCorpus(t testing.TB) map[string][]byte {
 
 // harnessDeadline is how long the tests wait for one call before calling it
 // hung: the child's wall clock plus a margin for a loaded machine.
-const harnessDeadline = ChildWall + 10*time.Second // the app's wall budget, whatever the tests lower
+const harnessDeadline = ChildWall*raceScale + 10*time.Second // the app's wall budget, whatever the tests lower
 
 // within runs f and fails the test if it has not returned by
 // harnessDeadline (the goroutine is left behind: the test has failed).

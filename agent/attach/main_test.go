@@ -13,7 +13,7 @@ import (
 func TestMain(m *testing.M) {
 	MaybeRunExtractor()
 	if os.Getenv("JUNCTURE_HOSTILE_FIGURES") != "1" {
-		cpuBudget, wallBudget = 3, 10*time.Second
+		cpuBudget, wallBudget = 3*raceScale, 10*time.Second*raceScale
 	}
 	os.Exit(m.Run())
 }

@@ -1,5 +1,0 @@
-//go:build !race
-
-package attach
-
-const raceBuild = false
