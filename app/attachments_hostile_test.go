@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/juncture-app/juncture/agent/attach"
 	"github.com/juncture-app/juncture/agent/fakellm"
 	"github.com/juncture-app/juncture/agent/history"
 	"github.com/juncture-app/juncture/store"
@@ -104,5 +105,25 @@ func TestPoisonImageInTheStoreIsNeverDecoded(t *testing.T) {
 	e := f.call(nil, "GetAttachment", r.ThreadID, hash)
 	if e == nil || e.Details["code"] != "image-too-large" {
 		t.Fatalf("the window was given the poison image: %+v", e)
+	}
+}
+
+// Issue 19, defect 1: a PDF sent to a new thread is parsed once (it was
+// parsed twice: once to check before the thread was made, once to send).
+func TestNewThreadParsesThePDFOnce(t *testing.T) {
+	f := newFixture(t, nil)
+	f.script(fakellm.Reply(fakellm.Text("read")))
+	pdf, err := os.ReadFile("../store/testdata/attachments/two-pages.pdf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := attach.ExtractorRuns()
+	var r SendResult
+	if e := f.call(&r, "SendInput", "", "summarize", []AttachmentInput{{Name: "report.pdf", MimeType: "application/pdf", Data: base64.StdEncoding.EncodeToString(pdf)}}); e != nil {
+		t.Fatal(e)
+	}
+	f.waitIdle(r.ThreadID)
+	if n := attach.ExtractorRuns() - before; n != 1 {
+		t.Fatalf("the PDF was parsed %d times", n)
 	}
 }

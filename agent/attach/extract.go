@@ -12,6 +12,7 @@ import (
 	"runtime/debug"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 )
 
@@ -45,6 +46,13 @@ var (
 // WallBudget is how long one extraction may take in this binary
 // (ChildWall; scaled in a race-instrumented test binary).
 func WallBudget() time.Duration { return wallBudget }
+
+// runs counts the children started (ExtractorRuns).
+var runs atomic.Int64
+
+// ExtractorRuns is how many extractor children this process has started:
+// a send parses its PDF once, and the tests hold it to that.
+func ExtractorRuns() int64 { return runs.Load() }
 
 // onChildDone, when set (tests), is told what every child cost.
 var onChildDone func(job string, st childStats, err error)
@@ -132,6 +140,7 @@ func extract(ctx context.Context, job string, data []byte) (childReply, childSta
 	cmd.Stdout, cmd.Stderr = stdout, stderr
 	cmd.WaitDelay = time.Second
 	start := time.Now()
+	runs.Add(1)
 	err = cmd.Run()
 	st.Wall = time.Since(start)
 	if cmd.ProcessState != nil {

@@ -120,6 +120,7 @@ func TestHostileCorpusStaysInBudget(t *testing.T) {
 			job = "image:image/x"
 		}
 		t.Run(name, func(t *testing.T) {
+			t.Parallel() // maxChildren at a time
 			var st childStats
 			var err error
 			start := time.Now()

@@ -13,7 +13,7 @@ import (
 func TestMain(m *testing.M) {
 	MaybeRunExtractor()
 	if os.Getenv("JUNCTURE_HOSTILE_FIGURES") != "1" {
-		cpuBudget, wallBudget = 3*raceScale, 10*time.Second*raceScale
+		cpuBudget, wallBudget = 2, 10*time.Second
 	}
 	os.Exit(m.Run())
 }
