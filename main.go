@@ -33,6 +33,7 @@ import (
 	"github.com/wailsapp/wails/v2/pkg/options/linux"
 	"github.com/wailsapp/wails/v2/pkg/runtime"
 
+	"github.com/juncture-app/juncture/agent/attach"
 	"github.com/juncture-app/juncture/app"
 	"github.com/juncture-app/juncture/frontend"
 	"github.com/juncture-app/juncture/store"
@@ -44,6 +45,7 @@ const version = "0.1.0"
 var appIcon []byte
 
 func main() {
+	attach.MaybeRunExtractor() // a PDF or image parse in a budgeted child of ours (agent/attach)
 	logger := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
 	slog.SetDefault(logger)
 	if len(os.Args) > 1 {

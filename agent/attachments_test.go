@@ -11,9 +11,11 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/juncture-app/juncture/agent"
 	"github.com/juncture-app/juncture/agent/agui"
+	"github.com/juncture-app/juncture/agent/attach"
 	"github.com/juncture-app/juncture/agent/fakellm"
 )
 
@@ -36,7 +38,7 @@ func TestAttachmentsReachTheModel(t *testing.T) {
 	h := newHarness(t, func(o *agent.Options) { o.ModelSeesImages = func() bool { return true } })
 	png, _ := base64.StdEncoding.DecodeString(tinyPNG)
 	h.srv.Enqueue(fakellm.Reply(fakellm.Text("Seen.")))
-	_, err := h.rt.SendInputWith(context.Background(), "th-1", "what is in these?", []agent.AttachmentInput{
+	_, err := h.rt.SendInputWith(context.Background(), "th-1", "what is in these?", []attach.Input{
 		{Name: "logo.png", MimeType: "image/png", Data: png},
 		{Name: "notes.go", MimeType: "", Data: []byte("package main\n")},
 		{Name: "report.pdf", MimeType: "application/pdf", Data: readPDFFixture(t)},
@@ -84,15 +86,15 @@ func TestImagesRefusedWhenTheModelDoesNotTakeThem(t *testing.T) {
 	h := newHarness(t, func(o *agent.Options) { o.ModelSeesImages = func() bool { return sees } })
 	png, _ := base64.StdEncoding.DecodeString(tinyPNG)
 	h.srv.Enqueue(fakellm.Reply(fakellm.Text("ok")), fakellm.Reply(fakellm.Text("ok")))
-	if _, err := h.rt.SendInputWith(context.Background(), "th-1", "first", []agent.AttachmentInput{{Name: "a.png", Data: png}}); err != nil {
+	if _, err := h.rt.SendInputWith(context.Background(), "th-1", "first", []attach.Input{{Name: "a.png", Data: png}}); err != nil {
 		t.Fatal(err)
 	}
 	finished(t, h.terminal(), agui.OutcomeSuccess)
 	h.idle("th-1")
 	sees = false
-	_, err := h.rt.SendInputWith(context.Background(), "th-1", "second", []agent.AttachmentInput{{Name: "b.png", Data: png}})
-	var ae *agent.AttachmentError
-	if !errors.As(err, &ae) || !ae.ImagesNotAccepted || ae.Name != "b.png" || !errors.Is(err, agent.ErrAttachment) {
+	_, err := h.rt.SendInputWith(context.Background(), "th-1", "second", []attach.Input{{Name: "b.png", Data: png}})
+	var ae *attach.Error
+	if !errors.As(err, &ae) || !ae.ImagesNotAccepted || ae.Name != "b.png" || !errors.Is(err, attach.ErrRefused) {
 		t.Fatalf("err = %v", err)
 	}
 	if n := len(h.messages("th-1")); n != 2 {
@@ -104,26 +106,6 @@ func TestImagesRefusedWhenTheModelDoesNotTakeThem(t *testing.T) {
 	raw := string(h.srv.Requests()[1].Raw)
 	if strings.Contains(raw, "image_url") || !strings.Contains(raw, "[Image a.png was attached; this model does not accept images.]") {
 		t.Fatalf("request: %s", raw)
-	}
-}
-
-// Unknown types, empty files and oversize messages are refused with a
-// reason; nothing is stored.
-func TestAttachmentsRefused(t *testing.T) {
-	t.Parallel()
-	big := bytes.Repeat([]byte("a"), agent.MaxAttachmentBytes+1)
-	for name, files := range map[string][]agent.AttachmentInput{
-		"binary":   {{Name: "x.bin", MimeType: "application/octet-stream", Data: []byte{0, 1, 2, 0xff}}},
-		"empty":    {{Name: "e.txt", Data: nil}},
-		"too big":  {{Name: "big.txt", Data: big}},
-		"bad pdf":  {{Name: "bad.pdf", Data: []byte("%PDF-1.4 not really")}},
-		"too many": make([]agent.AttachmentInput, agent.MaxAttachmentsPerInput+1),
-	} {
-		err := agent.ValidateAttachments(files, true)
-		var ae *agent.AttachmentError
-		if !errors.As(err, &ae) || ae.Reason == "" {
-			t.Errorf("%s: err = %v", name, err)
-		}
 	}
 }
 
@@ -146,10 +128,10 @@ func TestLargeImagesAreDownscaledForTheModel(t *testing.T) {
 	}
 	h := newHarness(t, func(o *agent.Options) { o.ModelSeesImages = func() bool { return true } })
 	h.srv.Enqueue(fakellm.Reply(fakellm.Text("wide")))
-	if _, err := h.rt.SendInputWith(context.Background(), "th-1", "", []agent.AttachmentInput{{Name: "wide.jpg", Data: buf.Bytes()}}); err != nil {
+	if _, err := h.rt.SendInputWith(context.Background(), "th-1", "", []attach.Input{{Name: "wide.jpg", Data: buf.Bytes()}}); err != nil {
 		t.Fatal(err)
 	}
-	finished(t, h.terminal(), agui.OutcomeSuccess)
+	finished(t, h.terminalWithin(attach.WallBudget()+10*time.Second), agui.OutcomeSuccess)
 	h.idle("th-1")
 	raw := string(h.srv.Requests()[0].Raw)
 	i := strings.Index(raw, "data:image/jpeg;base64,")
@@ -163,7 +145,7 @@ func TestLargeImagesAreDownscaledForTheModel(t *testing.T) {
 		t.Fatal(err)
 	}
 	cfg, _, err := image.DecodeConfig(bytes.NewReader(data))
-	if err != nil || cfg.Width != agent.MaxImageSide || cfg.Height != 682 {
+	if err != nil || cfg.Width != attach.MaxImageSide || cfg.Height != 682 {
 		t.Fatalf("sent %dx%d, %v", cfg.Width, cfg.Height, err)
 	}
 	msgs := h.messages("th-1")

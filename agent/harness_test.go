@@ -13,6 +13,7 @@ import (
 	"github.com/juncture-app/juncture/agent"
 	"github.com/juncture-app/juncture/agent/agui"
 	"github.com/juncture-app/juncture/agent/agui/aguitest"
+	"github.com/juncture-app/juncture/agent/attach"
 	"github.com/juncture-app/juncture/agent/fakellm"
 	"github.com/juncture-app/juncture/agent/history"
 	"github.com/juncture-app/juncture/agent/model"
@@ -21,6 +22,7 @@ import (
 )
 
 func TestMain(m *testing.M) {
+	attach.MaybeRunExtractor() // this binary parses PDFs and images in a child
 	goleak.VerifyTestMain(m)
 }
 
@@ -157,8 +159,15 @@ func (h *harness) until(typ string) agui.Event {
 // terminal reads until the run's RUN_FINISHED or RUN_ERROR.
 func (h *harness) terminal() agui.Event {
 	h.t.Helper()
+	return h.terminalWithin(10 * time.Second)
+}
+
+// terminalWithin is terminal with a longer wait between two events, for a
+// turn that runs an extractor child (a race-built child decodes slowly).
+func (h *harness) terminalWithin(gap time.Duration) agui.Event {
+	h.t.Helper()
 	for {
-		env := h.next(10 * time.Second)
+		env := h.next(gap)
 		if env.Name != agent.EnvelopeAGUI {
 			continue
 		}

@@ -40,6 +40,13 @@ type MessageStore interface {
 	Checkpoint(m history.Message)
 }
 
+// AttachmentStore is what a Store needs to keep attached files; the
+// runtime refuses attachments when its store has no such methods.
+type AttachmentStore interface {
+	PutMessageWithAttachments(ctx context.Context, m history.Message, blobs []history.Attachment) error
+	Attachment(ctx context.Context, hash string) (history.Attachment, error)
+}
+
 // RunStore keeps the run records.
 type RunStore interface {
 	PutRun(ctx context.Context, r history.Run) error

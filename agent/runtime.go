@@ -88,6 +88,7 @@ import (
 	"time"
 
 	"github.com/juncture-app/juncture/agent/agui"
+	"github.com/juncture-app/juncture/agent/attach"
 	"github.com/juncture-app/juncture/agent/history"
 	"github.com/juncture-app/juncture/agent/interrupt"
 	"github.com/juncture-app/juncture/agent/tools"
@@ -213,8 +214,8 @@ type Input struct {
 	MessageID string
 	// Attachments are files sent with Text (attachments.go); Start checks
 	// them and refuses the input, storing nothing, if one cannot be sent.
-	Attachments []AttachmentInput
-	files       []preparedFile // Attachments, checked
+	Attachments []attach.Input
+	files       []attach.File // Attachments, checked
 
 	// Set by the runtime for runs that are not plain turns.
 	kind inputKind

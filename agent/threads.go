@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/juncture-app/juncture/agent/agui"
+	"github.com/juncture-app/juncture/agent/attach"
 	"github.com/juncture-app/juncture/agent/history"
 )
 
@@ -50,9 +51,9 @@ func (rt *Runtime) SendInput(ctx context.Context, threadID, text string) (queued
 
 // SendInputWith is SendInput with attached files. A file that cannot be
 // sent (its type, its size, an image for a model that does not take
-// images) refuses the whole input with an *AttachmentError before
+// images) refuses the whole input with an *attach.Error before
 // anything is stored.
-func (rt *Runtime) SendInputWith(ctx context.Context, threadID, text string, files []AttachmentInput) (queued bool, err error) {
+func (rt *Runtime) SendInputWith(ctx context.Context, threadID, text string, files []attach.Input) (queued bool, err error) {
 	if text == "" && len(files) == 0 {
 		return false, ErrEmptyInput
 	}
@@ -128,7 +129,7 @@ func (rt *Runtime) Start(ctx context.Context, in Input) (runID string, queued bo
 	if _, err := rt.opts.Model(ctx, in.ThreadID); err != nil {
 		return "", false, err
 	}
-	if err := rt.checkAttachments(&in); err != nil {
+	if err := rt.checkAttachments(ctx, &in); err != nil {
 		return "", false, err
 	}
 	if err := rt.waitSettled(ctx, in.ThreadID); err != nil {

@@ -17,10 +17,12 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/juncture-app/juncture/agent/agui/aguitest"
+	"github.com/juncture-app/juncture/agent/attach"
 	"github.com/juncture-app/juncture/agent/fakellm"
 )
 
 func TestMain(m *testing.M) {
+	attach.MaybeRunExtractor() // this binary parses PDFs and images in a child
 	if os.Getenv("JUNCTURE_CRASH_CHILD") == "1" {
 		crashChild()
 		return

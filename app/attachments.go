@@ -6,7 +6,8 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/juncture-app/juncture/agent"
+	"github.com/juncture-app/juncture/agent/attach"
+	"github.com/juncture-app/juncture/agent/history"
 )
 
 // AttachmentInput is a file sent with a message: data is base64.
@@ -27,18 +28,18 @@ type AttachmentData struct {
 }
 
 // decodeAttachments turns the window's files into the runtime's.
-func decodeAttachments(in []AttachmentInput) ([]agent.AttachmentInput, error) {
+func decodeAttachments(in []AttachmentInput) ([]attach.Input, error) {
 	if len(in) == 0 {
 		return nil, nil
 	}
-	out := make([]agent.AttachmentInput, 0, len(in))
+	out := make([]attach.Input, 0, len(in))
 	for i, f := range in {
 		data, err := base64.StdEncoding.DecodeString(f.Data)
 		if err != nil {
 			return nil, &Error{Code: CodeInvalidArgument, Message: fmt.Sprintf("%s: the file's data is not base64 (%v).", attachmentName(f.Name, i), err),
 				Details: map[string]string{"code": "attachment-refused", "name": f.Name}}
 		}
-		out = append(out, agent.AttachmentInput{Name: f.Name, MimeType: f.MimeType, Data: data})
+		out = append(out, attach.Input{Name: f.Name, MimeType: f.MimeType, Data: data})
 	}
 	return out, nil
 }
@@ -52,7 +53,7 @@ func attachmentName(name string, i int) string {
 
 // attachmentError maps a refused file to the error the composer shows.
 func attachmentError(err error) (*Error, bool) {
-	var ae *agent.AttachmentError
+	var ae *attach.Error
 	if !errors.As(err, &ae) {
 		return nil, false
 	}
@@ -71,6 +72,13 @@ func (a *App) GetAttachment(threadID, id string) (AttachmentData, error) {
 	blob, err := a.db.ThreadAttachment(ctx, threadID, id)
 	if err != nil {
 		return AttachmentData{}, asError(err)
+	}
+	// The window decodes what it is given: an image over the decode
+	// budget (stored by an older version) is refused, never served.
+	if attach.IsImage(blob.MimeType) {
+		if err := attach.CheckImage(a.attachmentName(threadID, id), blob.Data); err != nil {
+			return AttachmentData{}, &Error{Code: CodeInvalidArgument, Message: err.Error(), Details: map[string]string{"code": "image-too-large"}}
+		}
 	}
 	return AttachmentData{ID: blob.Hash, Name: a.attachmentName(threadID, id), MimeType: blob.MimeType, Size: blob.Size, Pages: blob.Pages,
 		Data: base64.StdEncoding.EncodeToString(blob.Data)}, nil
@@ -108,4 +116,40 @@ func callSendInput(f func(string, string, []AttachmentInput) (SendResult, error)
 		}
 		return f(threadID, text, files)
 	}
+}
+
+// vetImportedFiles gives an imported thread's files the checks a sent
+// file gets (attach.CheckStored: size, type read from the bytes, an
+// image's decode budget) and its names the sanitizing a sent name gets,
+// before the store writes anything: one bad file refuses the import,
+// saying which and why.
+func vetImportedFiles(msgs []history.Message, files []history.Attachment) error {
+	names := map[string]string{}
+	for i := range msgs {
+		for j := range msgs[i].Attachments {
+			r := &msgs[i].Attachments[j]
+			r.Name = attach.SanitizeName(r.Name)
+			if _, ok := names[r.ID]; !ok {
+				names[r.ID] = r.Name
+			}
+		}
+	}
+	checked := make(map[string]history.Attachment, len(files))
+	for i := range files {
+		b, err := attach.CheckStored(names[files[i].Hash], files[i])
+		if err != nil {
+			return err
+		}
+		files[i], checked[b.Hash] = b, b
+	}
+	// A reference says what its file is: what was just read from the bytes.
+	for i := range msgs {
+		for j := range msgs[i].Attachments {
+			r := &msgs[i].Attachments[j]
+			if b, ok := checked[r.ID]; ok {
+				r.MimeType, r.Size, r.Pages = b.MimeType, b.Size, b.Pages
+			}
+		}
+	}
+	return nil
 }

@@ -3,7 +3,7 @@ package app
 import (
 	"errors"
 
-	"github.com/juncture-app/juncture/agent"
+	"github.com/juncture-app/juncture/agent/attach"
 	"github.com/juncture-app/juncture/store"
 )
 
@@ -24,7 +24,7 @@ const (
 	sendRoomMargin = 256 << 10
 )
 
-func roomToSend(text string, files []agent.AttachmentInput) int64 {
+func roomToSend(text string, files []attach.Input) int64 {
 	n := int64(len(text))
 	for _, f := range files {
 		n += int64(len(f.Data))

@@ -9,7 +9,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/juncture-app/juncture/agent"
+	"github.com/juncture-app/juncture/agent/attach"
 	"github.com/juncture-app/juncture/store"
 	"github.com/juncture-app/juncture/store/importers"
 )
@@ -29,7 +29,7 @@ const (
 	// callBodyImportThread: a 128 MiB thread export, escaped.
 	callBodyImportThread = 2*store.MaxImportBytes + 1<<20 // 257 MiB
 	// callBodySendInput: 50 MiB of files in base64, and the text.
-	callBodySendInput = agent.MaxMessageAttachBytes*4/3 + 4<<20 // ≈ 70.7 MiB
+	callBodySendInput = attach.MaxMessageBytes*4/3 + 4<<20 // ≈ 70.7 MiB
 	// callBodyDefault: every other call (settings, an MCP configuration,
 	// an edited message).
 	callBodyDefault = 8 << 20

@@ -92,18 +92,23 @@ func (a *App) SendInput(threadID, text string, attachments []AttachmentInput) (S
 	if err := a.db.CheckRoom(a.bgCtx, roomToSend(text, files)); err != nil {
 		return SendResult{}, diskFullError(err, msgMessageNotSaved)
 	}
+	// Files are prepared (a PDF parsed) once, before a new thread is made:
+	// a refused file must not leave an empty thread behind.
+	prepared, err := a.rt.PrepareAttachments(a.bgCtx, files)
+	if e, ok := attachmentError(err); ok {
+		return SendResult{}, e
+	}
+	if err != nil {
+		return SendResult{}, asError(err)
+	}
 	if threadID == "" {
-		// A refused file must not leave an empty thread behind.
-		if e, ok := attachmentError(a.rt.CheckAttachments(files)); ok {
-			return SendResult{}, e
-		}
 		t, err := a.NewThread("")
 		if err != nil {
 			return SendResult{}, diskFullError(err, msgMessageNotSaved)
 		}
 		threadID = t.ID
 	}
-	queued, err := a.rt.SendInputWith(a.bgCtx, threadID, text, files)
+	queued, err := a.rt.SendPrepared(a.bgCtx, threadID, text, prepared)
 	if e, ok := attachmentError(err); ok {
 		return SendResult{}, e
 	}
@@ -351,7 +356,7 @@ func (a *App) ExportThread(threadID, format string) (Export, error) {
 func (a *App) ImportThread(content string) (history.Thread, error) {
 	ctx, cancel := a.ctx()
 	defer cancel()
-	t, err := a.db.ImportJSON(ctx, []byte(content))
+	t, err := a.db.ImportJSON(ctx, []byte(content), vetImportedFiles)
 	if err != nil {
 		return history.Thread{}, errorf(CodeInvalidArgument, err.Error())
 	}

@@ -223,10 +223,20 @@ func formatTime(ms int64) string {
 // imported as a new one with fresh ids, tool-call links kept. A message
 // still streaming in the document is stored as interrupted. Problems with
 // the document wrap ErrInvalidImport.
-func (db *DB) ImportJSON(ctx context.Context, data []byte) (history.Thread, error) {
+//
+// Each vet, when given, sees the document's messages and files after they
+// were checked and before anything is written; it may rewrite them in
+// place (a file's type read from its bytes, a sanitized name), and an
+// error from it refuses the import (wrapped in ErrInvalidImport).
+func (db *DB) ImportJSON(ctx context.Context, data []byte, vets ...ImportVet) (history.Thread, error) {
 	doc, err := parseImport(data)
 	if err != nil {
 		return history.Thread{}, fmt.Errorf("store: import: %w", err)
+	}
+	for _, vet := range vets {
+		if err := vet(doc.Messages, doc.Attachments); err != nil {
+			return history.Thread{}, fmt.Errorf("store: import: %w: %w", ErrInvalidImport, err)
+		}
 	}
 	t := doc.Thread
 	err = db.writeTx(ctx, func(tx *sql.Tx) error {
@@ -252,6 +262,11 @@ func (db *DB) ImportJSON(ctx context.Context, data []byte) (history.Thread, erro
 	}
 	return t, nil
 }
+
+// ImportVet vets an imported document's messages and files before the
+// store writes anything (the app checks files the way it checks sent
+// ones: the store does not parse them).
+type ImportVet func(msgs []history.Message, files []history.Attachment) error
 
 // importTree stores a document's messages (parents before children, as
 // parseImport checked) in their tree, and makes leaf the active leaf (the

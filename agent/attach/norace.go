@@ -1,0 +1,8 @@
+//go:build !race
+
+package attach
+
+const (
+	raceBuild = false
+	raceScale = 1
+)
