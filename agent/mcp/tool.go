@@ -192,12 +192,14 @@ func (m *Manager) call(ctx context.Context, server, tool string, args json.RawMe
 	defer done()
 	params := &sdk.CallToolParams{Name: tool, Arguments: args}
 	params.SetProgressToken(c.token)
-	res, err := sess.cs.CallTool(c.ctx, params)
+	res, err := s.callTool(c.ctx, sess, params)
 	switch {
 	case err == nil:
 		return ConvertResult(res)
 	case ctx.Err() != nil:
 		return stoppedResult
+	case errors.Is(err, errURLElicitationDeclined):
+		return urlElicitationResult(server)
 	}
 	return m.failedCall(server, sess, err)
 }
