@@ -165,7 +165,9 @@ func TestEverythingOffers(t *testing.T) {
 		mustContain(t, log, "[juncture] log level set to debug")
 	})
 	t.Run("url-elicitation-error-path", func(t *testing.T) {
-		env := &fakeEnv{answer: func(context.Context, tools.Prompt) (tools.Reply, error) { return tools.Reply{Action: tools.ReplyAccept}, nil }}
+		env := &fakeEnv{answer: func(context.Context, tools.Prompt) (tools.Reply, error) {
+			return tools.Reply{Action: tools.ReplyAccept}, nil
+		}}
 		res := runTool(t, ctx, m, env, "ev", "trigger-url-elicitation", map[string]any{"url": "https://example.com/sign-in", "errorPath": true})
 		mustContain(t, res.Content, "User completed the URL elicitation flow")
 		asked := env.asked()
@@ -174,7 +176,9 @@ func TestEverythingOffers(t *testing.T) {
 			t.Errorf("asked %+v", asked)
 		}
 		// Declined: the call is not retried, and the model reads why.
-		env = &fakeEnv{answer: func(context.Context, tools.Prompt) (tools.Reply, error) { return tools.Reply{Action: tools.ReplyDecline}, nil }}
+		env = &fakeEnv{answer: func(context.Context, tools.Prompt) (tools.Reply, error) {
+			return tools.Reply{Action: tools.ReplyDecline}, nil
+		}}
 		res = runTool(t, ctx, m, env, "ev", "trigger-url-elicitation", map[string]any{"url": "https://example.com/other", "errorPath": true})
 		if !res.IsError || !strings.Contains(res.Content, "the call was not retried") || len(env.asked()) != 1 {
 			t.Errorf("declined: %+v, asked %+v", res, env.asked())
