@@ -64,6 +64,16 @@ func (a *App) callTable() map[string]call {
 		"SavePreset":           call1(a.SavePreset),
 		"DeletePreset":         call1e(a.DeletePreset),
 		"SetThreadOptions":     call2(a.SetThreadOptions),
+
+		// What MCP servers offer beyond tools (mcp_offers.go).
+		"ListMCPPrompts":          call0(a.ListMCPPrompts),
+		"GetMCPPrompt":            call3(a.GetMCPPrompt),
+		"CompleteMCP":             call1(a.CompleteMCP),
+		"ListMCPResources":        call0(a.ListMCPResources),
+		"ReadMCPResource":         call3(a.ReadMCPResource),
+		"ReadMCPResourceTemplate": call3(a.ReadMCPResourceTemplate),
+		"MCPLogLevels":            call0(a.MCPLogLevels),
+		"SetMCPLogLevel":          call2e(a.SetMCPLogLevel),
 	}
 }
 

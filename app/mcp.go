@@ -86,6 +86,7 @@ func (a *App) startMCP() error {
 	if err != nil {
 		return fmt.Errorf("finding the MCP configuration file: %w", err)
 	}
+	a.loadMCPLogLevels()
 	a.loadMCP()
 	return nil
 }

@@ -64,6 +64,8 @@ type Manager struct {
 	log  *slog.Logger
 	pins PinStore
 
+	logLevels logLevels // chosen in Settings, by server name (loglevel.go)
+
 	mu      sync.Mutex
 	servers map[string]*supervisor
 	closed  bool

@@ -42,6 +42,8 @@ func (s *supervisor) newClient() *sdk.Client {
 		MultiRoundTrip:              &sdk.MultiRoundTripOptions{Disabled: true},
 		ElicitationHandler:          s.elicit,
 		ToolListChangedHandler:      func(context.Context, *sdk.ToolListChangedRequest) { signal(s.relistCh) },
+		PromptListChangedHandler:    func(context.Context, *sdk.PromptListChangedRequest) { s.listChanged(true, false) },
+		ResourceListChangedHandler:  func(context.Context, *sdk.ResourceListChangedRequest) { s.listChanged(false, true) },
 		LoggingMessageHandler:       func(_ context.Context, r *sdk.LoggingMessageRequest) { s.log.Note(formatLogging(r.Params)) },
 		ProgressNotificationHandler: func(_ context.Context, r *sdk.ProgressNotificationClientRequest) { s.progress(r.Params) },
 	}

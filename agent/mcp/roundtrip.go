@@ -60,7 +60,7 @@ func (m *Manager) callRounds(ctx context.Context, s *supervisor, sess *session, 
 		}
 	}
 	for round := 0; ; round++ {
-		res, err := sess.cs.CallTool(ctx, params)
+		res, err := s.callTool(ctx, sess, params) // -32042 pages first (urlelicit.go)
 		if err != nil || !res.NeedsInput() {
 			return res, nil, err
 		}

@@ -21,6 +21,7 @@ type supervisor struct {
 	log    *logTail
 	client *sdk.Client // nil for a disabled server
 	calls  *callRegistry
+	offers offerCache // prompts and resources, listed when asked (offers.go)
 
 	ctx    context.Context
 	cancel context.CancelFunc
@@ -300,6 +301,9 @@ func (s *supervisor) start() (*session, []toolEntry, error) {
 	var entries []toolEntry
 	if err == nil {
 		entries, err = s.listTools(sctx, sess)
+	}
+	if err == nil {
+		s.applyLogLevel(sctx, sess)
 	}
 	if !timer.Stop() {
 		err = fmt.Errorf("did not start within %s", roundDelay(s.m.o.StartTimeout))

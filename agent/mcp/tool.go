@@ -239,13 +239,15 @@ func (m *Manager) call(ctx context.Context, server, tool string, args json.RawMe
 			return r
 		}
 	} else {
-		res, err = sess.cs.CallTool(c.ctx, params)
+		res, err = s.callTool(c.ctx, sess, params)
 	}
 	switch {
 	case err == nil:
 		return ConvertResult(res)
 	case ctx.Err() != nil:
 		return stoppedResult
+	case errors.Is(err, errURLElicitationDeclined):
+		return urlElicitationResult(server)
 	}
 	if r, ok := m.transportFailed(server, s, sess, err); ok {
 		return r

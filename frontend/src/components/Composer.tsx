@@ -4,6 +4,7 @@ import { DraftKeyContext, NEW_CHAT_DRAFT, drafts } from '../lib/drafts';
 import { LIMITS_TEXT, problemsOf, readFile, type PendingFile } from '../lib/attachments';
 import { IconClose, IconPaperclip, IconSend, IconStop } from './icons';
 import { AttachmentChips } from './AttachmentChips';
+import { useMcpComposer } from '../features/mcp-offers/useMcpComposer';
 import './Composer.css';
 
 export interface ComposerProps {
@@ -92,6 +93,9 @@ export function Composer({
       setError(`The file could not be read: ${e instanceof Error ? e.message : String(e)}`);
     }
   };
+  // MCP prompts ("/") and resources ("Add from a server"): a server's
+  // files join the attached ones and are checked the same way.
+  const mcp = useMcpComposer({ text, setText, addFiles: (fs) => setFiles((cur) => [...cur, ...fs]), setNote: setError, disabled });
   const addFilesRef = useRef(addFiles);
   addFilesRef.current = addFiles;
 
@@ -177,6 +181,10 @@ export function Composer({
   };
 
   const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (mcp.onKeyDown(e)) {
+      e.preventDefault();
+      return;
+    }
     if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
       e.preventDefault();
       void send();
@@ -232,6 +240,7 @@ export function Composer({
           ))}
         </ul>
       )}
+      {mcp.panel}
       <AttachmentChips files={files} refused={refused} onRemove={(key) => {
           setFiles((fs) => fs.filter((f) => f.key !== key));
           setError(null);
@@ -259,6 +268,7 @@ export function Composer({
             void addFiles(picked);
           }}
         />
+        {mcp.button}
         <label className="visually-hidden" htmlFor={`${hintId}-input`}>
           Message
         </label>

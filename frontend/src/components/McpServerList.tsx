@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import type { McpServerConfig, McpServerState, McpServerStatus, McpToolInfo } from '../transport/contract';
 import { POLICY_OPTIONS } from './McpServerForm';
+import { LogLevelSelect } from '../features/mcp-offers/LogLevelSelect';
 
 /** One configured server with what ListMCPServers says about it (either may be missing for a moment). */
 export interface ServerRow {
@@ -98,6 +99,7 @@ function ServerLog({ name, loadLog }: { name: string; loadLog: (name: string) =>
     <div className="mcp-log-box">
       <div className="mcp-log-bar">
         <span className="set-help">Its error output and log messages, newest last.</span>
+        <LogLevelSelect server={name} />
         <button type="button" className="btn small" onClick={load} disabled={loading} aria-label={`Refresh the log of ${name}`}>
           {loading ? 'Loading…' : 'Refresh'}
         </button>

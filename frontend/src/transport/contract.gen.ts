@@ -77,6 +77,7 @@ export interface ServerEvents {
 export interface Methods {
   Answer: { args: [string, AnswerBatch]; result: AnswerResult };
   CompleteClientTool: { args: [string, string, ToolOutput | null]; result: null };
+  CompleteMCP: { args: [MCPCompleteRequest]; result: Completion };
   ContinueAnswer: { args: [string]; result: null };
   DeleteAllHistory: { args: []; result: null };
   DeleteEndpoint: { args: [string]; result: null };
@@ -87,6 +88,7 @@ export interface Methods {
   ExportThread: { args: [string, string]; result: Export };
   GetAttachment: { args: [string, string]; result: AttachmentData };
   GetMCPConfig: { args: []; result: MCPConfigView };
+  GetMCPPrompt: { args: [string, string, Record<string, string>]; result: PromptText };
   GetSettings: { args: []; result: SettingsView };
   GetThread: { args: [string]; result: ThreadView };
   ImportClaudeConfig: { args: [string]; result: ImportSummary };
@@ -94,15 +96,20 @@ export interface Methods {
   ImportThread: { args: [string]; result: Thread };
   Interrupt: { args: [string]; result: null };
   ListEndpoints: { args: []; result: Endpoint[] };
+  ListMCPPrompts: { args: []; result: PromptList };
+  ListMCPResources: { args: []; result: ResourceCatalog };
   ListMCPServers: { args: []; result: ServerStatus[] };
   ListModels: { args: [string]; result: string[] };
   ListPermissionRules: { args: []; result: PermissionRule[] };
   ListPresets: { args: []; result: Preset[] };
   ListThreads: { args: [string, number]; result: ThreadPage };
+  MCPLogLevels: { args: []; result: Record<string, string> };
   MCPServerLog: { args: [string]; result: string };
   NewThread: { args: [string]; result: Thread };
   Notify: { args: [string, string]; result: null };
   PinThread: { args: [string, boolean]; result: null };
+  ReadMCPResource: { args: [string, string, string]; result: ResourceRead };
+  ReadMCPResourceTemplate: { args: [string, string, Record<string, string>]; result: ResourceRead };
   Regenerate: { args: [string, string]; result: null };
   RemoveQueued: { args: [string, number]; result: null };
   RenameThread: { args: [string, string]; result: null };
@@ -119,6 +126,7 @@ export interface Methods {
   SearchHistory: { args: [string, number]; result: SearchHit[] };
   SelectBranch: { args: [string, string]; result: ThreadView };
   SendInput: { args: [string, string, AttachmentInput[]]; result: SendResult };
+  SetMCPLogLevel: { args: [string, string]; result: null };
   SetMCPServerEnabled: { args: [string, boolean]; result: MCPConfigView };
   SetThreadOptions: { args: [string, ThreadOptionsInput]; result: ThreadOptions };
   Status: { args: []; result: Status };
@@ -129,6 +137,7 @@ export interface Methods {
 export const methodArity: { [M in keyof Methods]: number } = {
   Answer: 2,
   CompleteClientTool: 3,
+  CompleteMCP: 1,
   ContinueAnswer: 1,
   DeleteAllHistory: 0,
   DeleteEndpoint: 1,
@@ -139,6 +148,7 @@ export const methodArity: { [M in keyof Methods]: number } = {
   ExportThread: 2,
   GetAttachment: 2,
   GetMCPConfig: 0,
+  GetMCPPrompt: 3,
   GetSettings: 0,
   GetThread: 1,
   ImportClaudeConfig: 1,
@@ -146,15 +156,20 @@ export const methodArity: { [M in keyof Methods]: number } = {
   ImportThread: 1,
   Interrupt: 1,
   ListEndpoints: 0,
+  ListMCPPrompts: 0,
+  ListMCPResources: 0,
   ListMCPServers: 0,
   ListModels: 1,
   ListPermissionRules: 0,
   ListPresets: 0,
   ListThreads: 2,
+  MCPLogLevels: 0,
   MCPServerLog: 1,
   NewThread: 1,
   Notify: 2,
   PinThread: 2,
+  ReadMCPResource: 3,
+  ReadMCPResourceTemplate: 3,
   Regenerate: 2,
   RemoveQueued: 2,
   RenameThread: 2,
@@ -171,6 +186,7 @@ export const methodArity: { [M in keyof Methods]: number } = {
   SearchHistory: 2,
   SelectBranch: 2,
   SendInput: 3,
+  SetMCPLogLevel: 2,
   SetMCPServerEnabled: 2,
   SetThreadOptions: 2,
   Status: 0,
@@ -253,6 +269,21 @@ export interface ClientToolCall {
   createdAt: number;
 }
 
+/** mcp.CompleteRef */
+export interface CompleteRef {
+  type: string;
+  name?: string;
+  uri?: string;
+}
+
+/** mcp.Completion */
+export interface Completion {
+  values: string[];
+  total?: number;
+  hasMore: boolean;
+  cut: boolean;
+}
+
 /** app.ConnectionResult */
 export interface ConnectionResult {
   ok: boolean;
@@ -326,6 +357,15 @@ export interface KeyStorage {
 /** app.MCPChanged */
 export type MCPChanged = Record<string, never>;
 
+/** app.MCPCompleteRequest */
+export interface MCPCompleteRequest {
+  server: string;
+  ref: CompleteRef;
+  argument: string;
+  value: string;
+  known?: Record<string, string>;
+}
+
 /** app.MCPConfigError */
 export interface MCPConfigError {
   line: number;
@@ -384,6 +424,12 @@ export interface ModelPrice {
   outputPerMTok: number;
 }
 
+/** mcp.OfferProblem */
+export interface OfferProblem {
+  server: string;
+  message: string;
+}
+
 /** history.Part */
 export interface Part {
   kind: string;
@@ -429,6 +475,46 @@ export interface Progress {
   message?: string;
 }
 
+/** mcp.PromptArg */
+export interface PromptArg {
+  name: string;
+  title?: string;
+  description?: string;
+  required: boolean;
+}
+
+/** mcp.PromptFile */
+export interface PromptFile {
+  name: string;
+  mimeType: string;
+  data: string;
+  size: number;
+}
+
+/** mcp.PromptInfo */
+export interface PromptInfo {
+  server: string;
+  serverTitle: string;
+  name: string;
+  title?: string;
+  description?: string;
+  arguments: PromptArg[];
+  completes: boolean;
+}
+
+/** mcp.PromptList */
+export interface PromptList {
+  prompts: PromptInfo[];
+  problems: OfferProblem[];
+}
+
+/** mcp.PromptText */
+export interface PromptText {
+  text: string;
+  files: PromptFile[];
+  notes: string[];
+}
+
 /** app.QueueEvent */
 export interface QueueEvent {
   threadId: string;
@@ -439,6 +525,46 @@ export interface QueueEvent {
 export interface RememberScope {
   scope: string;
   pattern?: string;
+}
+
+/** mcp.ResourceCatalog */
+export interface ResourceCatalog {
+  servers: ResourceServer[];
+  problems: OfferProblem[];
+}
+
+/** mcp.ResourceFile */
+export interface ResourceFile {
+  uri: string;
+  name: string;
+  mimeType: string;
+  data: string;
+  size: number;
+}
+
+/** mcp.ResourceInfo */
+export interface ResourceInfo {
+  server: string;
+  uri: string;
+  name: string;
+  title?: string;
+  description?: string;
+  mimeType?: string;
+  size?: number;
+}
+
+/** mcp.ResourceRead */
+export interface ResourceRead {
+  files: ResourceFile[];
+  notes: string[];
+}
+
+/** mcp.ResourceServer */
+export interface ResourceServer {
+  server: string;
+  title: string;
+  resources: ResourceInfo[];
+  templates: TemplateInfo[];
 }
 
 /** agui.ResumeEntry */
@@ -550,6 +676,18 @@ export interface StoppedEvent {
   messageId: string;
   droppedToolCallIds: string[];
   reasoningDropped: boolean;
+}
+
+/** mcp.TemplateInfo */
+export interface TemplateInfo {
+  server: string;
+  uriTemplate: string;
+  name: string;
+  title?: string;
+  description?: string;
+  mimeType?: string;
+  variables: string[];
+  completes: boolean;
 }
 
 /** history.Thread */

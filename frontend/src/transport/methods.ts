@@ -32,6 +32,7 @@ import {
   type Settings,
 } from './contract';
 import { parseConversationImport, type ConversationFormat } from './imports';
+import { parseCompletion, parseLogLevels, parsePromptList, parsePromptText, parseResourceCatalog, parseResourceRead, type CompleteRequest } from './mcpOffers';
 import { parseEndpoint, parseEndpoints, parsePreset, parsePresets, parseStringList, parseThreadOptions, type Endpoint, type Preset, type ThreadOptionsInput } from './endpoints';
 
 export interface MethodArgs {
@@ -96,6 +97,17 @@ export interface MethodArgs {
   DeletePreset: [id: string];
   /** Absent fields stay as they are; effective from the thread's next model call. */
   SetThreadOptions: [threadId: string, options: ThreadOptionsInput];
+  /** What MCP servers offer beyond tools (transport/mcpOffers.ts). */
+  ListMCPPrompts: [];
+  GetMCPPrompt: [server: string, name: string, args: Record<string, string>];
+  CompleteMCP: [request: CompleteRequest];
+  ListMCPResources: [];
+  /** name: the name the list showed ("" for the URI's last segment). */
+  ReadMCPResource: [server: string, uri: string, name: string];
+  ReadMCPResourceTemplate: [server: string, template: string, vars: Record<string, string>];
+  MCPLogLevels: [];
+  /** level "" leaves it to the server. */
+  SetMCPLogLevel: [server: string, level: string];
 }
 
 /** SaveExport: the path written, or "" when the person cancelled the dialog. */
@@ -153,6 +165,14 @@ export const resultParsers = {
   SavePreset: parsePreset,
   DeletePreset: parseNull,
   SetThreadOptions: parseThreadOptions,
+  ListMCPPrompts: parsePromptList,
+  GetMCPPrompt: parsePromptText,
+  CompleteMCP: parseCompletion,
+  ListMCPResources: parseResourceCatalog,
+  ReadMCPResource: parseResourceRead,
+  ReadMCPResourceTemplate: parseResourceRead,
+  MCPLogLevels: parseLogLevels,
+  SetMCPLogLevel: parseNull,
 } satisfies { [M in keyof Methods]: (u: unknown) => Methods[M]['result'] };
 
 type Assert<T extends true> = T;

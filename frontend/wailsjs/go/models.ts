@@ -311,6 +311,44 @@ export namespace app {
 	        this.path = source["path"];
 	    }
 	}
+	export class MCPCompleteRequest {
+	    server: string;
+	    ref: mcp.CompleteRef;
+	    argument: string;
+	    value: string;
+	    known?: Record<string, string>;
+	
+	    static createFrom(source: any = {}) {
+	        return new MCPCompleteRequest(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.server = source["server"];
+	        this.ref = this.convertValues(source["ref"], mcp.CompleteRef);
+	        this.argument = source["argument"];
+	        this.value = source["value"];
+	        this.known = source["known"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
 	export class MCPConfigError {
 	    line: number;
 	    column: number;
@@ -1003,6 +1041,40 @@ export namespace history {
 
 export namespace mcp {
 	
+	export class CompleteRef {
+	    type: string;
+	    name?: string;
+	    uri?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new CompleteRef(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.type = source["type"];
+	        this.name = source["name"];
+	        this.uri = source["uri"];
+	    }
+	}
+	export class Completion {
+	    values: string[];
+	    total?: number;
+	    hasMore: boolean;
+	    cut: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new Completion(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.values = source["values"];
+	        this.total = source["total"];
+	        this.hasMore = source["hasMore"];
+	        this.cut = source["cut"];
+	    }
+	}
 	export class SkippedServer {
 	    name: string;
 	    reason: string;
@@ -1049,6 +1121,336 @@ export namespace mcp {
 		    return a;
 		}
 	}
+	export class OfferProblem {
+	    server: string;
+	    message: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new OfferProblem(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.server = source["server"];
+	        this.message = source["message"];
+	    }
+	}
+	export class PromptArg {
+	    name: string;
+	    title?: string;
+	    description?: string;
+	    required: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new PromptArg(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.title = source["title"];
+	        this.description = source["description"];
+	        this.required = source["required"];
+	    }
+	}
+	export class PromptFile {
+	    name: string;
+	    mimeType: string;
+	    data: string;
+	    size: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new PromptFile(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.mimeType = source["mimeType"];
+	        this.data = source["data"];
+	        this.size = source["size"];
+	    }
+	}
+	export class PromptInfo {
+	    server: string;
+	    serverTitle: string;
+	    name: string;
+	    title?: string;
+	    description?: string;
+	    arguments: PromptArg[];
+	    completes: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new PromptInfo(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.server = source["server"];
+	        this.serverTitle = source["serverTitle"];
+	        this.name = source["name"];
+	        this.title = source["title"];
+	        this.description = source["description"];
+	        this.arguments = this.convertValues(source["arguments"], PromptArg);
+	        this.completes = source["completes"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class PromptList {
+	    prompts: PromptInfo[];
+	    problems: OfferProblem[];
+	
+	    static createFrom(source: any = {}) {
+	        return new PromptList(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.prompts = this.convertValues(source["prompts"], PromptInfo);
+	        this.problems = this.convertValues(source["problems"], OfferProblem);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class PromptText {
+	    text: string;
+	    files: PromptFile[];
+	    notes: string[];
+	
+	    static createFrom(source: any = {}) {
+	        return new PromptText(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.text = source["text"];
+	        this.files = this.convertValues(source["files"], PromptFile);
+	        this.notes = source["notes"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class TemplateInfo {
+	    server: string;
+	    uriTemplate: string;
+	    name: string;
+	    title?: string;
+	    description?: string;
+	    mimeType?: string;
+	    variables: string[];
+	    completes: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new TemplateInfo(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.server = source["server"];
+	        this.uriTemplate = source["uriTemplate"];
+	        this.name = source["name"];
+	        this.title = source["title"];
+	        this.description = source["description"];
+	        this.mimeType = source["mimeType"];
+	        this.variables = source["variables"];
+	        this.completes = source["completes"];
+	    }
+	}
+	export class ResourceInfo {
+	    server: string;
+	    uri: string;
+	    name: string;
+	    title?: string;
+	    description?: string;
+	    mimeType?: string;
+	    size?: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new ResourceInfo(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.server = source["server"];
+	        this.uri = source["uri"];
+	        this.name = source["name"];
+	        this.title = source["title"];
+	        this.description = source["description"];
+	        this.mimeType = source["mimeType"];
+	        this.size = source["size"];
+	    }
+	}
+	export class ResourceServer {
+	    server: string;
+	    title: string;
+	    resources: ResourceInfo[];
+	    templates: TemplateInfo[];
+	
+	    static createFrom(source: any = {}) {
+	        return new ResourceServer(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.server = source["server"];
+	        this.title = source["title"];
+	        this.resources = this.convertValues(source["resources"], ResourceInfo);
+	        this.templates = this.convertValues(source["templates"], TemplateInfo);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class ResourceCatalog {
+	    servers: ResourceServer[];
+	    problems: OfferProblem[];
+	
+	    static createFrom(source: any = {}) {
+	        return new ResourceCatalog(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.servers = this.convertValues(source["servers"], ResourceServer);
+	        this.problems = this.convertValues(source["problems"], OfferProblem);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class ResourceFile {
+	    uri: string;
+	    name: string;
+	    mimeType: string;
+	    data: string;
+	    size: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new ResourceFile(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.uri = source["uri"];
+	        this.name = source["name"];
+	        this.mimeType = source["mimeType"];
+	        this.data = source["data"];
+	        this.size = source["size"];
+	    }
+	}
+	
+	export class ResourceRead {
+	    files: ResourceFile[];
+	    notes: string[];
+	
+	    static createFrom(source: any = {}) {
+	        return new ResourceRead(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.files = this.convertValues(source["files"], ResourceFile);
+	        this.notes = source["notes"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	
 	export class ServerConfig {
 	    command?: string;
 	    args?: string[];
@@ -1147,6 +1549,7 @@ export namespace mcp {
 		    return a;
 		}
 	}
+	
 	
 
 }

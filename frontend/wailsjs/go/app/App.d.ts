@@ -10,6 +10,8 @@ export function Answer(arg1:string,arg2:app.AnswerBatch):Promise<app.AnswerResul
 
 export function CompleteClientTool(arg1:string,arg2:string,arg3:app.ToolOutput):Promise<void>;
 
+export function CompleteMCP(arg1:app.MCPCompleteRequest):Promise<mcp.Completion>;
+
 export function ContinueAnswer(arg1:string):Promise<void>;
 
 export function DeleteAllHistory():Promise<void>;
@@ -30,6 +32,8 @@ export function GetAttachment(arg1:string,arg2:string):Promise<app.AttachmentDat
 
 export function GetMCPConfig():Promise<app.MCPConfigView>;
 
+export function GetMCPPrompt(arg1:string,arg2:string,arg3:Record<string, string>):Promise<mcp.PromptText>;
+
 export function GetSettings():Promise<app.SettingsView>;
 
 export function GetThread(arg1:string):Promise<app.ThreadView>;
@@ -44,6 +48,10 @@ export function Interrupt(arg1:string):Promise<void>;
 
 export function ListEndpoints():Promise<Array<app.Endpoint>>;
 
+export function ListMCPPrompts():Promise<mcp.PromptList>;
+
+export function ListMCPResources():Promise<mcp.ResourceCatalog>;
+
 export function ListMCPServers():Promise<Array<mcp.ServerStatus>>;
 
 export function ListModels(arg1:string):Promise<Array<string>>;
@@ -54,6 +62,8 @@ export function ListPresets():Promise<Array<app.Preset>>;
 
 export function ListThreads(arg1:string,arg2:number):Promise<app.ThreadPage>;
 
+export function MCPLogLevels():Promise<Record<string, string>>;
+
 export function MCPServerLog(arg1:string):Promise<string>;
 
 export function NewThread(arg1:string):Promise<history.Thread>;
@@ -61,6 +71,10 @@ export function NewThread(arg1:string):Promise<history.Thread>;
 export function Notify(arg1:string,arg2:string):Promise<void>;
 
 export function PinThread(arg1:string,arg2:boolean):Promise<void>;
+
+export function ReadMCPResource(arg1:string,arg2:string,arg3:string):Promise<mcp.ResourceRead>;
+
+export function ReadMCPResourceTemplate(arg1:string,arg2:string,arg3:Record<string, string>):Promise<mcp.ResourceRead>;
 
 export function Regenerate(arg1:string,arg2:string):Promise<void>;
 
@@ -93,6 +107,8 @@ export function SearchHistory(arg1:string,arg2:number):Promise<Array<store.Searc
 export function SelectBranch(arg1:string,arg2:string):Promise<app.ThreadView>;
 
 export function SendInput(arg1:string,arg2:string,arg3:Array<app.AttachmentInput>):Promise<app.SendResult>;
+
+export function SetMCPLogLevel(arg1:string,arg2:string):Promise<void>;
 
 export function SetMCPServerEnabled(arg1:string,arg2:boolean):Promise<app.MCPConfigView>;
 

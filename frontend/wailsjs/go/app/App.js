@@ -10,6 +10,10 @@ export function CompleteClientTool(arg1, arg2, arg3) {
   return window['go']['app']['App']['CompleteClientTool'](arg1, arg2, arg3);
 }
 
+export function CompleteMCP(arg1) {
+  return window['go']['app']['App']['CompleteMCP'](arg1);
+}
+
 export function ContinueAnswer(arg1) {
   return window['go']['app']['App']['ContinueAnswer'](arg1);
 }
@@ -50,6 +54,10 @@ export function GetMCPConfig() {
   return window['go']['app']['App']['GetMCPConfig']();
 }
 
+export function GetMCPPrompt(arg1, arg2, arg3) {
+  return window['go']['app']['App']['GetMCPPrompt'](arg1, arg2, arg3);
+}
+
 export function GetSettings() {
   return window['go']['app']['App']['GetSettings']();
 }
@@ -78,6 +86,14 @@ export function ListEndpoints() {
   return window['go']['app']['App']['ListEndpoints']();
 }
 
+export function ListMCPPrompts() {
+  return window['go']['app']['App']['ListMCPPrompts']();
+}
+
+export function ListMCPResources() {
+  return window['go']['app']['App']['ListMCPResources']();
+}
+
 export function ListMCPServers() {
   return window['go']['app']['App']['ListMCPServers']();
 }
@@ -98,6 +114,10 @@ export function ListThreads(arg1, arg2) {
   return window['go']['app']['App']['ListThreads'](arg1, arg2);
 }
 
+export function MCPLogLevels() {
+  return window['go']['app']['App']['MCPLogLevels']();
+}
+
 export function MCPServerLog(arg1) {
   return window['go']['app']['App']['MCPServerLog'](arg1);
 }
@@ -112,6 +132,14 @@ export function Notify(arg1, arg2) {
 
 export function PinThread(arg1, arg2) {
   return window['go']['app']['App']['PinThread'](arg1, arg2);
+}
+
+export function ReadMCPResource(arg1, arg2, arg3) {
+  return window['go']['app']['App']['ReadMCPResource'](arg1, arg2, arg3);
+}
+
+export function ReadMCPResourceTemplate(arg1, arg2, arg3) {
+  return window['go']['app']['App']['ReadMCPResourceTemplate'](arg1, arg2, arg3);
 }
 
 export function Regenerate(arg1, arg2) {
@@ -176,6 +204,10 @@ export function SelectBranch(arg1, arg2) {
 
 export function SendInput(arg1, arg2, arg3) {
   return window['go']['app']['App']['SendInput'](arg1, arg2, arg3);
+}
+
+export function SetMCPLogLevel(arg1, arg2) {
+  return window['go']['app']['App']['SetMCPLogLevel'](arg1, arg2);
 }
 
 export function SetMCPServerEnabled(arg1, arg2) {

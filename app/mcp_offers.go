@@ -1,0 +1,161 @@
+package app
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/juncture-app/juncture/agent/attach"
+	"github.com/juncture-app/juncture/agent/mcp"
+)
+
+// What MCP servers offer beyond tools, for the composer: prompts as "/"
+// commands (with completions for their arguments), resources and
+// resource templates to attach ("Add from <server>"), and the log level
+// of each server (Settings). A prompt's text goes into the composer and a
+// resource becomes an attachment the window sends back through
+// SendInput, so nothing here reaches the model without the person
+// sending it, and every attachment check applies to it unchanged.
+
+// mcpLogLevelsKey is the settings row of the chosen log levels (JSON,
+// {server: level}).
+const mcpLogLevelsKey = "mcpLogLevels"
+
+// MCPCompleteRequest asks a server for completions of one argument of a
+// prompt or a resource template.
+type MCPCompleteRequest struct {
+	Server   string          `json:"server"`
+	Ref      mcp.CompleteRef `json:"ref"`
+	Argument string          `json:"argument"`
+	Value    string          `json:"value"`
+	// Known are the other arguments already filled in (context).
+	Known map[string]string `json:"known,omitempty"`
+}
+
+// ListMCPPrompts lists the prompts of every ready server; a server that
+// failed to list is a problem, not an error.
+func (a *App) ListMCPPrompts() (mcp.PromptList, error) {
+	ctx, cancel := a.ctx()
+	defer cancel()
+	return a.mcp.Prompts(ctx), nil
+}
+
+// GetMCPPrompt runs a server's prompt with the person's arguments and
+// returns it as the composer inserts it (text, files, notes on what was
+// cut).
+func (a *App) GetMCPPrompt(server, name string, args map[string]string) (mcp.PromptText, error) {
+	ctx, cancel := a.ctx()
+	defer cancel()
+	res, err := a.mcp.GetPrompt(ctx, server, name, args, attach.MaxFileBytes)
+	if err != nil {
+		return mcp.PromptText{}, mcpOfferError(server, err)
+	}
+	return res, nil
+}
+
+// CompleteMCP asks a server for completions (at most 100 values).
+func (a *App) CompleteMCP(req MCPCompleteRequest) (mcp.Completion, error) {
+	ctx, cancel := a.ctx()
+	defer cancel()
+	c, err := a.mcp.Complete(ctx, req.Server, req.Ref, req.Argument, req.Value, req.Known)
+	if err != nil {
+		return mcp.Completion{}, mcpOfferError(req.Server, err)
+	}
+	return c, nil
+}
+
+// ListMCPResources lists the resources and templates of every ready
+// server.
+func (a *App) ListMCPResources() (mcp.ResourceCatalog, error) {
+	ctx, cancel := a.ctx()
+	defer cancel()
+	return a.mcp.Resources(ctx), nil
+}
+
+// ReadMCPResource reads a resource as files to attach (each within the
+// attachment size limit; what is left out is said in Notes). name is the
+// name the list showed ("" for the URI's last segment).
+func (a *App) ReadMCPResource(server, uri, name string) (mcp.ResourceRead, error) {
+	ctx, cancel := a.ctx()
+	defer cancel()
+	res, err := a.mcp.ReadResource(ctx, server, uri, name, attach.MaxFileBytes)
+	if err != nil {
+		return mcp.ResourceRead{}, mcpOfferError(server, err)
+	}
+	return res, nil
+}
+
+// ReadMCPResourceTemplate fills a resource template's variables and reads
+// the resource it names.
+func (a *App) ReadMCPResourceTemplate(server, template string, vars map[string]string) (mcp.ResourceRead, error) {
+	uri, err := mcp.ExpandTemplate(template, vars)
+	if err != nil {
+		return mcp.ResourceRead{}, errorf(CodeInvalidArgument, err.Error())
+	}
+	return a.ReadMCPResource(server, uri, "")
+}
+
+// MCPLogLevels returns the log level chosen for each server (servers left
+// to their own default are absent).
+func (a *App) MCPLogLevels() (map[string]string, error) {
+	out := map[string]string{}
+	for _, s := range a.mcp.Servers() {
+		if l := a.mcp.LogLevel(s.Name); l != "" {
+			out[s.Name] = l
+		}
+	}
+	return out, nil
+}
+
+// SetMCPLogLevel chooses the least severe log message a server sends
+// ("" leaves it to the server). It is saved, and sent to the server now
+// and at each of its starts.
+func (a *App) SetMCPLogLevel(server, level string) error {
+	ctx, cancel := a.ctx()
+	defer cancel()
+	err := a.mcp.SetLogLevel(ctx, server, level)
+	if err != nil && !errors.Is(err, mcp.ErrNotOffered) {
+		return mcpOfferError(server, err)
+	}
+	levels, _ := a.MCPLogLevels()
+	b, _ := json.Marshal(levels)
+	if serr := a.db.SaveSettings(ctx, map[string]string{mcpLogLevelsKey: string(b)}); serr != nil {
+		return asError(serr)
+	}
+	a.mcpChanged()
+	if err != nil {
+		return mcpOfferError(server, err)
+	}
+	return nil
+}
+
+// loadMCPLogLevels gives the manager the saved levels before any server
+// starts.
+func (a *App) loadMCPLogLevels() {
+	ctx, cancel := a.ctx()
+	defer cancel()
+	saved, err := a.db.Settings(ctx)
+	if err != nil || saved[mcpLogLevelsKey] == "" {
+		return
+	}
+	var levels map[string]string
+	if err := json.Unmarshal([]byte(saved[mcpLogLevelsKey]), &levels); err != nil {
+		a.log.Warn("the saved MCP log levels do not parse; servers keep their defaults", "err", err)
+		return
+	}
+	a.mcp.SetLogLevels(levels)
+}
+
+// mcpOfferError maps the manager's errors to the window's codes.
+func mcpOfferError(server string, err error) error {
+	switch {
+	case errors.Is(err, mcp.ErrUnknownServer):
+		return errorf(CodeNotFound, fmt.Sprintf("No server called %q is configured.", server))
+	case errors.Is(err, mcp.ErrNotReady):
+		return errorf(CodeUnavailable, fmt.Sprintf("The server %q is not ready yet.", server))
+	case errors.Is(err, mcp.ErrNotOffered):
+		return errorf(CodeInvalidArgument, strings.TrimPrefix(err.Error(), "mcp: "))
+	}
+	return errorf(CodeUnavailable, err.Error())
+}
