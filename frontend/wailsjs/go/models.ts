@@ -244,6 +244,7 @@ export namespace app {
 	    source: string;
 	    isDefault: boolean;
 	    defaultModel: string;
+	    keyState?: string;
 	
 	    static createFrom(source: any = {}) {
 	        return new Endpoint(source);
@@ -260,6 +261,7 @@ export namespace app {
 	        this.source = source["source"];
 	        this.isDefault = source["isDefault"];
 	        this.defaultModel = source["defaultModel"];
+	        this.keyState = source["keyState"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -295,22 +297,6 @@ export namespace app {
 	    }
 	}
 	
-	export class KeyStorage {
-	    kind: string;
-	    detail: string;
-	    path?: string;
-	
-	    static createFrom(source: any = {}) {
-	        return new KeyStorage(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.kind = source["kind"];
-	        this.detail = source["detail"];
-	        this.path = source["path"];
-	    }
-	}
 	export class MCPCompleteRequest {
 	    server: string;
 	    ref: mcp.CompleteRef;
@@ -505,7 +491,8 @@ export namespace app {
 	export class SettingsView {
 	    settings: Settings;
 	    sources: Record<string, string>;
-	    keyStorage?: KeyStorage;
+	    keyStorage?: secrets.KeyStorage;
+	    keyState?: string;
 	
 	    static createFrom(source: any = {}) {
 	        return new SettingsView(source);
@@ -515,7 +502,8 @@ export namespace app {
 	        if ('string' === typeof source) source = JSON.parse(source);
 	        this.settings = this.convertValues(source["settings"], Settings);
 	        this.sources = source["sources"];
-	        this.keyStorage = this.convertValues(source["keyStorage"], KeyStorage);
+	        this.keyStorage = this.convertValues(source["keyStorage"], secrets.KeyStorage);
+	        this.keyState = source["keyState"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -544,6 +532,7 @@ export namespace app {
 	    detected?: string;
 	    problem?: string;
 	    readOnly?: string;
+	    saveProblem?: string;
 	    bench?: boolean;
 	    modelAcceptsImages?: boolean;
 	
@@ -560,6 +549,7 @@ export namespace app {
 	        this.detected = source["detected"];
 	        this.problem = source["problem"];
 	        this.readOnly = source["readOnly"];
+	        this.saveProblem = source["saveProblem"];
 	        this.bench = source["bench"];
 	        this.modelAcceptsImages = source["modelAcceptsImages"];
 	    }
@@ -1554,6 +1544,27 @@ export namespace mcp {
 
 }
 
+export namespace secrets {
+	
+	export class KeyStorage {
+	    kind: string;
+	    detail: string;
+	    path?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new KeyStorage(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.kind = source["kind"];
+	        this.detail = source["detail"];
+	        this.path = source["path"];
+	    }
+	}
+
+}
+
 export namespace store {
 	
 	export class ConversationImport {
@@ -1561,6 +1572,7 @@ export namespace store {
 	    messages: number;
 	    alreadyImported: number;
 	    skippedMessages: number;
+	    emptyConversations: number;
 	    threadIds: string[];
 	
 	    static createFrom(source: any = {}) {
@@ -1573,6 +1585,7 @@ export namespace store {
 	        this.messages = source["messages"];
 	        this.alreadyImported = source["alreadyImported"];
 	        this.skippedMessages = source["skippedMessages"];
+	        this.emptyConversations = source["emptyConversations"];
 	        this.threadIds = source["threadIds"];
 	    }
 	}
