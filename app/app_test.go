@@ -200,7 +200,7 @@ func TestCallErrorsAreStructured(t *testing.T) {
 	}{
 		{"NoSuchMethod", nil, CodeNotFound},
 		{"GetThread", []any{"missing-thread"}, CodeNotFound},
-		{"GetThread", []any{}, CodeInvalidArgument},
+		{"GetThread", []any{}, CodeNotFound}, // an omitted argument is "" (issue 19 #25)
 		{"GetThread", []any{42}, CodeInvalidArgument},
 		{"SendInput", []any{"", "   "}, CodeInvalidArgument},
 		{"RespondPermission", []any{"t", "c", true, nil}, CodeNotFound},
