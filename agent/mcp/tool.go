@@ -232,8 +232,7 @@ func (m *Manager) call(ctx context.Context, server, tool string, args json.RawMe
 		var input *tools.NeedsInput
 		res, input, err = m.callRounds(c.ctx, s, sess, params)
 		if input != nil {
-			return tools.Result{IsError: true, Input: input,
-				Content: fmt.Sprintf("The MCP server %q asked for input; the call was not finished.", server)}
+			return inputResult(server, input)
 		}
 		if r, ok := roundResult(server, err); ok {
 			return r
