@@ -55,7 +55,11 @@ type Options struct {
 	// (default 30 s); back to BackoffBase after 60 s ready.
 	BackoffBase, BackoffMax time.Duration
 	StartTimeout            time.Duration // connect + initialize + tools/list; default 30 s
-	Now                     func() time.Time
+	// RetryReadyWait bounds how long the retry of a call that asked for
+	// input (the person's answer, maybe given after a restart) waits for
+	// its server to be ready; default 30 s.
+	RetryReadyWait time.Duration
+	Now            func() time.Time
 }
 
 // Manager runs the configured MCP servers and offers their tools.
@@ -91,6 +95,9 @@ func NewManager(o Options) *Manager {
 	o.BackoffMax = max(o.BackoffMax, o.BackoffBase)
 	if o.StartTimeout <= 0 {
 		o.StartTimeout = 30 * time.Second
+	}
+	if o.RetryReadyWait <= 0 {
+		o.RetryReadyWait = 30 * time.Second
 	}
 	if o.Now == nil {
 		o.Now = time.Now

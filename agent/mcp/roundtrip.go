@@ -64,34 +64,58 @@ func (m *Manager) callRounds(ctx context.Context, s *supervisor, sess *session, 
 		if err != nil || !res.NeedsInput() {
 			return res, nil, err
 		}
-		if len(res.RequestState) > maxRequestState {
-			return nil, nil, roundError(fmt.Sprintf("its requestState is %s, over Juncture's limit of %s", humanSize(len(res.RequestState)), humanSize(maxRequestState)))
-		}
-		if len(res.InputRequests) > maxInputs {
-			return nil, nil, roundError(fmt.Sprintf("it asked %d things at once, over Juncture's limit of %d", len(res.InputRequests), maxInputs))
-		}
-		if len(res.InputRequests) == 0 {
-			return nil, nil, roundError("it asked for input without saying what")
-		}
-		prompts, auto, err := m.roundPrompts(s, res.InputRequests)
-		if err != nil {
-			return nil, nil, err
-		}
-		if len(prompts) > 0 {
-			raw, err := json.Marshal(res.InputRequests)
-			if err != nil {
-				return nil, nil, roundError("its input requests could not be read: " + err.Error())
-			}
-			state, _ := json.Marshal(roundState{RequestState: res.RequestState, InputRequests: raw})
-			return nil, &tools.NeedsInput{Prompts: prompts, State: state}, nil
+		input, auto, err := m.readRound(s, res)
+		if err != nil || input != nil {
+			return nil, input, err
 		}
 		if round+1 >= maxAutoRounds {
-			return nil, nil, roundError(fmt.Sprintf("it asked for the roots %d times in a row", maxAutoRounds))
+			return nil, nil, autoRoundsError()
 		}
 		next := *params
 		next.InputResponses, next.RequestState = auto, res.RequestState
 		params = &next
 	}
+}
+
+// readRound reads an input_required result within the round's budgets:
+// the questions for the person (input), or, when every request needs
+// nobody (roots), the answers to retry with at once (auto). Both the
+// typed call (callRounds) and the raw one of a server that declares tasks
+// (callTask) read their rounds here.
+func (m *Manager) readRound(s *supervisor, res *sdk.CallToolResult) (*tools.NeedsInput, sdk.InputResponseMap, error) {
+	if len(res.RequestState) > maxRequestState {
+		return nil, nil, roundError(fmt.Sprintf("its requestState is %s, over Juncture's limit of %s", humanSize(len(res.RequestState)), humanSize(maxRequestState)))
+	}
+	if len(res.InputRequests) > maxInputs {
+		return nil, nil, roundError(fmt.Sprintf("it asked %d things at once, over Juncture's limit of %d", len(res.InputRequests), maxInputs))
+	}
+	if len(res.InputRequests) == 0 {
+		return nil, nil, roundError("it asked for input without saying what")
+	}
+	prompts, auto, err := m.roundPrompts(s, res.InputRequests)
+	if err != nil {
+		return nil, nil, err
+	}
+	if len(prompts) == 0 {
+		return nil, auto, nil
+	}
+	raw, err := json.Marshal(res.InputRequests)
+	if err != nil {
+		return nil, nil, roundError("its input requests could not be read: " + err.Error())
+	}
+	state, _ := json.Marshal(roundState{RequestState: res.RequestState, InputRequests: raw})
+	return &tools.NeedsInput{Prompts: prompts, State: state}, nil, nil
+}
+
+func autoRoundsError() error {
+	return roundError(fmt.Sprintf("it asked for the roots %d times in a row", maxAutoRounds))
+}
+
+// inputResult is the result of a call whose server asked for input: the
+// runtime stores the questions and the run ends.
+func inputResult(server string, input *tools.NeedsInput) tools.Result {
+	return tools.Result{IsError: true, Input: input,
+		Content: fmt.Sprintf("The MCP server %q asked for input; the call was not finished.", server)}
 }
 
 // errRound marks a round Juncture refused; its text is the result.

@@ -14,11 +14,22 @@ import (
 
 // A hostile 2026-07-28 server over Streamable HTTP (stateless, as go-sdk
 // v1.8.0 serves the new protocol): each of its rounds meets a budget
-// decided before it is read, and the model reads why the call ended.
+// decided before it is read, and the model reads why the call ended. The
+// same budgets hold on a server that declares the tasks extension (its
+// plain calls go the raw way, callTask).
 func TestRoundTripBudgets(t *testing.T) {
 	t.Parallel()
+	t.Run("plain", func(t *testing.T) { t.Parallel(); roundTripBudgets(t, nil) })
+	t.Run("tasks declared", func(t *testing.T) {
+		t.Parallel()
+		roundTripBudgets(t, &sdk.ServerOptions{Capabilities: &sdk.ServerCapabilities{
+			Tools: &sdk.ToolCapabilities{}, Extensions: map[string]any{tasksExtension: map[string]any{}}}})
+	})
+}
+
+func roundTripBudgets(t *testing.T, o *sdk.ServerOptions) {
 	var rootRounds atomic.Int32
-	s := sdk.NewServer(&sdk.Implementation{Name: "hostile", Version: "1"}, nil)
+	s := sdk.NewServer(&sdk.Implementation{Name: "hostile", Version: "1"}, o)
 	ask := &sdk.ElicitParams{Mode: "form", Message: "?", RequestedSchema: map[string]any{"type": "object"}}
 	type none struct{}
 	add := func(name string, h func(*sdk.CallToolRequest) *sdk.CallToolResult) {
@@ -47,6 +58,9 @@ func TestRoundTripBudgets(t *testing.T) {
 	waitFor(t, m, "hostile", "ready", isReady)
 	if sess, _ := m.lookup("hostile").ready(); sess == nil || !sess.mrtr {
 		t.Fatalf("not spoken to in 2026-07-28: %+v", sess)
+	}
+	if sess, _ := m.lookup("hostile").ready(); o != nil && taskForm(context.Background(), sess, "bigstate") != formExtension {
+		t.Fatal("the tasks extension is not seen: the raw path is not exercised")
 	}
 	for _, tt := range []struct{ tool, want string }{
 		{"bigstate", "over Juncture's limit of 256.0 KB"},

@@ -81,7 +81,9 @@ func unknownOutcome(h TaskHandle, why string) tools.Result {
 // reads it (the runtime leaves the call running, to be resumed).
 var detachedResult = tools.Result{IsError: true, Content: "The app quit while the task ran; it is resumed at the next start."}
 
-// callTask makes a call that may become a task.
+// callTask makes a call that may become a task. A plain answer may be a
+// round of a 2026-07-28 multi round-trip: it is read as callRounds reads
+// one, and a retry (tools.RetryOf) carries its answers and requestState.
 func (m *Manager) callTask(ctx context.Context, s *supervisor, sess *session, tool string, args json.RawMessage, form string) tools.Result {
 	c, done := s.calls.begin(ctx)
 	defer done()
@@ -93,20 +95,70 @@ func (m *Manager) callTask(ctx context.Context, s *supervisor, sess *session, to
 		// server decides per request.
 		injectMeta(sess.cs, params)
 	}
-	raw, err := rawCall(c.ctx, sess.cs, "tools/call", params)
-	if err != nil {
-		if ctx.Err() != nil {
-			return stoppedResult
+	if r, ok := tools.RetryOf(ctx); ok {
+		var retry sdk.CallToolParams
+		if err := m.applyRetry(c.ctx, s, &retry, r); err != nil {
+			return roundFailed(s.name, err)
 		}
-		return m.failedCall(s.name, sess, err)
+		setRound(params, retry.InputResponses, retry.RequestState)
 	}
-	t, err := readTask(raw)
-	if err != nil {
-		return tools.Result{IsError: true, Content: fmt.Sprintf("The MCP server %q sent a task Juncture could not read (%s); side effects unknown.", s.name, err)}
+	for round := 0; ; round++ {
+		raw, err := rawCall(c.ctx, sess.cs, "tools/call", params)
+		if err != nil {
+			if ctx.Err() != nil {
+				return stoppedResult
+			}
+			return m.failedCall(s.name, sess, err)
+		}
+		t, err := readTask(raw)
+		if err != nil {
+			return tools.Result{IsError: true, Content: fmt.Sprintf("The MCP server %q sent a task Juncture could not read (%s); side effects unknown.", s.name, err)}
+		}
+		if t != nil {
+			return m.startTask(ctx, c.ctx, s, tool, form, t)
+		}
+		res, bad := decodeResult(raw)
+		if res == nil {
+			return bad
+		}
+		if !res.NeedsInput() {
+			return ConvertResult(res)
+		}
+		input, auto, err := m.readRound(s, res)
+		switch {
+		case err != nil:
+			return roundFailed(s.name, err)
+		case input != nil:
+			return inputResult(s.name, input)
+		case round+1 >= maxAutoRounds:
+			return roundFailed(s.name, autoRoundsError())
+		}
+		setRound(params, auto, res.RequestState)
 	}
-	if t == nil {
-		return plainResult(raw)
+}
+
+// setRound puts a round's answers and requestState in a raw tools/call.
+func setRound(params map[string]any, responses sdk.InputResponseMap, state string) {
+	params["inputResponses"] = responses
+	if state != "" {
+		params["requestState"] = state
+	} else {
+		delete(params, "requestState")
 	}
+}
+
+// roundFailed is the result of a round Juncture could not go on with.
+func roundFailed(server string, err error) tools.Result {
+	if r, ok := roundResult(server, err); ok {
+		return r
+	}
+	return tools.Result{IsError: true, Content: fmt.Sprintf("The MCP server %q asked for input Juncture could not answer: %s.", server, shorten(err.Error(), 300))}
+}
+
+// startTask keeps the handle of a call the server answered with a task,
+// then follows the task (pollCtx: the call's context, which progress
+// reports ride on).
+func (m *Manager) startTask(ctx, pollCtx context.Context, s *supervisor, tool, form string, t *wireTask) tools.Result {
 	h := TaskHandle{Server: s.name, Tool: tool, ID: t.TaskID, Form: form, CreatedAt: m.now().UnixMilli()}
 	if err := tools.RecordTask(ctx, h.encode()); err != nil && !errors.Is(err, tools.ErrNoTaskStore) {
 		// Not kept: it could not be resumed, so it does not go on.
@@ -114,19 +166,31 @@ func (m *Manager) callTask(ctx context.Context, s *supervisor, sess *session, to
 		return tools.Result{IsError: true, Content: "The task was cancelled: Juncture could not keep its handle (" + shorten(err.Error(), 200) + ")."}
 	}
 	s.log.Note(notePrefix + fmt.Sprintf("tool %q runs as task %s (%s)", tool, t.TaskID, form))
-	return m.followTask(c.ctx, s, h, t)
+	return m.followTask(pollCtx, s, h, t)
 }
 
-// plainResult reads a tools/call result that is not a task.
-func plainResult(raw json.RawMessage) tools.Result {
+// decodeResult reads a tools/call result that is not a task; nil and
+// what the model reads when it cannot be read.
+func decodeResult(raw json.RawMessage) (*sdk.CallToolResult, tools.Result) {
 	var res sdk.CallToolResult
 	if err := json.Unmarshal(raw, &res); err != nil {
-		return tools.Result{IsError: true, Content: "The tool's result could not be read: " + shorten(err.Error(), 200)}
+		return nil, tools.Result{IsError: true, Content: "The tool's result could not be read: " + shorten(err.Error(), 200)}
+	}
+	return &res, tools.Result{}
+}
+
+// plainResult reads a completed task's tool result.
+func plainResult(raw json.RawMessage) tools.Result {
+	res, bad := decodeResult(raw)
+	if res == nil {
+		return bad
 	}
 	if res.NeedsInput() {
-		return tools.Result{IsError: true, Content: "The MCP server asked for input in a way Juncture does not answer for this call yet; the call was not completed."}
+		// A task asks through its status (input_required), not through
+		// its result.
+		return tools.Result{IsError: true, Content: "The MCP server's task ended asking for input, which Juncture cannot answer after the task; the call was not completed."}
 	}
-	return ConvertResult(&res)
+	return ConvertResult(res)
 }
 
 // ResumeTask follows a task kept with a call after the app restarted:

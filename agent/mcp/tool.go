@@ -206,8 +206,20 @@ func (m *Manager) call(ctx context.Context, server, tool string, args json.RawMe
 		return tools.Result{IsError: true, Content: fmt.Sprintf("The MCP server %q is not configured any more; the call was not sent.", server)}
 	}
 	sess, st := s.ready()
+	if _, retry := tools.RetryOf(ctx); retry && sess == nil {
+		// The person's answer may come before the server is back after a
+		// restart: it waits for it rather than being lost.
+		var failed tools.Result
+		if s, sess, failed = m.awaitReady(ctx, server); sess == nil {
+			return failed
+		}
+	}
 	if sess == nil {
 		return tools.Result{IsError: true, Content: fmt.Sprintf("The MCP server %q is not ready (%s); the call was not sent.", server, describeStatus(st))}
+	}
+	if _, retry := tools.RetryOf(ctx); retry && !sess.mrtr {
+		// Restarted as an older server: a plain call would drop the answer.
+		return notDelivered(fmt.Sprintf("the MCP server %q now speaks an older protocol, which cannot take it", server))
 	}
 	if !sess.mrtr {
 		// An older server's questions do not say which call they serve:
@@ -232,8 +244,7 @@ func (m *Manager) call(ctx context.Context, server, tool string, args json.RawMe
 		var input *tools.NeedsInput
 		res, input, err = m.callRounds(c.ctx, s, sess, params)
 		if input != nil {
-			return tools.Result{IsError: true, Input: input,
-				Content: fmt.Sprintf("The MCP server %q asked for input; the call was not finished.", server)}
+			return inputResult(server, input)
 		}
 		if r, ok := roundResult(server, err); ok {
 			return r
@@ -253,6 +264,52 @@ func (m *Manager) call(ctx context.Context, server, tool string, args json.RawMe
 		return r
 	}
 	return m.failedCall(server, sess, err)
+}
+
+// readyPoll is how often awaitReady looks at the server's state.
+const readyPoll = 50 * time.Millisecond
+
+// awaitReady waits, up to Options.RetryReadyWait, until server is ready
+// (its supervisor may be replaced meanwhile) and returns its session, or
+// nil and the result of a retry that could not be delivered: the wait
+// ran out, the server was disabled or removed, the person pressed Stop,
+// or the app quit. The call has not been sent again then, so it had no
+// side effects.
+func (m *Manager) awaitReady(ctx context.Context, server string) (*supervisor, *session, tools.Result) {
+	deadline := time.NewTimer(m.o.RetryReadyWait)
+	defer deadline.Stop()
+	tick := time.NewTicker(readyPoll)
+	defer tick.Stop()
+	var st state
+	for {
+		s := m.lookup(server)
+		if s == nil {
+			return nil, nil, notDelivered(fmt.Sprintf("the MCP server %q is not configured any more", server))
+		}
+		var sess *session
+		if sess, st = s.ready(); sess != nil {
+			return s, sess, tools.Result{}
+		}
+		if st.status == StatusDisabled {
+			return nil, nil, notDelivered(fmt.Sprintf("the MCP server %q is disabled", server))
+		}
+		select {
+		case <-ctx.Done():
+			return nil, nil, notDelivered(fmt.Sprintf("the call was stopped while the MCP server %q was not ready (%s)", server, describeStatus(st)))
+		case <-m.quit:
+			return nil, nil, notDelivered("the app is closing")
+		case <-deadline.C:
+			return nil, nil, notDelivered(fmt.Sprintf("the MCP server %q was not ready within %s (%s)", server, roundDelay(m.o.RetryReadyWait), describeStatus(st)))
+		case <-tick.C:
+		}
+	}
+}
+
+// notDelivered is the result of a retry that was not sent: the person's
+// answer never reached the server.
+func notDelivered(why string) tools.Result {
+	return tools.Result{IsError: true, Content: fmt.Sprintf(
+		"The answer could not be delivered: %s. The call was not sent again, so it had no side effects.", why)}
 }
 
 // failedCall describes a call that got no result: the server went away

@@ -18,6 +18,12 @@
 //	                           {kind} resumes it, and it completes with
 //	                           "Report on <kind> <topic>."
 //	echo {text}                a plain tool: returns text at once
+//	ask {}                     a plain tool (never a task) that needs input
+//	                           by multi round-trip (2026-07-28): the first
+//	                           call is answered input_required with one form
+//	                           question ("who") and requestState AskState;
+//	                           the retry returns "action=<action> name=<name>"
+//	                           (a retry without AskState is refused)
 package taskserver
 
 import (
@@ -53,6 +59,7 @@ type Server struct {
 	cancels chan string // task ids, as tasks/cancel arrives
 	gets    atomic.Int64
 	results atomic.Int64 // completed results handed out by tasks/get
+	asks    atomic.Int64 // calls of the ask tool
 }
 
 type task struct {
@@ -133,12 +140,40 @@ func (s *Server) mcpServer() *mcp.Server {
 		}) (*mcp.CallToolResult, any, error) {
 			return textResult(a.Text), nil, nil
 		})
+	mcp.AddTool(srv, &mcp.Tool{Name: "ask", Description: "Asks who is calling (input_required, never a task)."}, s.ask)
 	srv.AddReceivingMiddleware(s.taskMiddleware)
 	must(mcp.AddReceivingCustomMethod(srv, "tasks/get", s.get))
 	must(mcp.AddReceivingCustomMethod(srv, "tasks/cancel", s.cancelTask))
 	must(mcp.AddReceivingCustomMethod(srv, "tasks/update", s.update))
 	return srv
 }
+
+// AskState is the requestState of the ask tool's input_required result.
+const AskState = "taskserver-v1:ask"
+
+// ask answers input_required until the retry brings the answer.
+func (s *Server) ask(_ context.Context, req *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, any, error) {
+	s.asks.Add(1)
+	got, ok := req.Params.InputResponses["who"]
+	if !ok {
+		return &mcp.CallToolResult{RequestState: AskState, InputRequests: mcp.InputRequestMap{"who": &mcp.ElicitParams{
+			Mode: "form", Message: "Who is calling?",
+			RequestedSchema: map[string]any{"type": "object", "properties": map[string]any{"name": map[string]any{"type": "string"}}},
+		}}}, nil, nil
+	}
+	if req.Params.RequestState != AskState {
+		return nil, nil, fmt.Errorf("the retry's requestState %q is not the one this server gave", req.Params.RequestState)
+	}
+	r, ok := got.(*mcp.ElicitResult)
+	if !ok {
+		return nil, nil, fmt.Errorf("input response \"who\" is a %T", got)
+	}
+	name, _ := r.Content["name"].(string)
+	return textResult(fmt.Sprintf("action=%s name=%s", r.Action, name)), nil, nil
+}
+
+// Asks is how many calls of the ask tool reached the server.
+func (s *Server) Asks() int64 { return s.asks.Load() }
 
 func must(err error) {
 	if err != nil {
