@@ -21,7 +21,7 @@ import (
 // crashChild runs when the test binary is re-executed as the process to
 // kill: it starts the real app on DATA, sends one message, and waits.
 func crashChild() {
-	if os.Getenv("CRASH_MCP") != "" {
+	if os.Getenv("CRASH_TASK") == "1" {
 		taskCrashChild()
 		return
 	}

@@ -172,7 +172,7 @@ func shutdown(t *testing.T, svc *Service) {
 func TestTaskResumesAfterSIGKILL(t *testing.T) {
 	r := newTaskRig(t, 3)
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), "JUNCTURE_CRASH_CHILD=1", "CRASH_DATA="+r.data, "CRASH_WS="+r.ws, "CRASH_MCP="+r.mcpPath, "CRASH_THREAD=th-task")
+	cmd.Env = append(os.Environ(), "JUNCTURE_CRASH_CHILD=1", "CRASH_DATA="+r.data, "CRASH_WS="+r.ws, "CRASH_MCP="+r.mcpPath, "CRASH_THREAD=th-task", "CRASH_TASK=1")
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
 	if err := cmd.Start(); err != nil {
