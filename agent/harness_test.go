@@ -178,6 +178,55 @@ func (h *harness) terminalWithin(gap time.Duration) agui.Event {
 	}
 }
 
+// untilDeadline is a context that ends shortly before the test binary's
+// -timeout: a guard against a hang for waits whose length grows with the
+// work (a 100k-token message is indexed at the end of its run), where a
+// fixed wall-clock bound fails on a loaded machine while nothing is wrong.
+func untilDeadline(t testing.TB) (context.Context, context.CancelFunc) {
+	type deadliner interface{ Deadline() (time.Time, bool) }
+	if d, ok := t.(deadliner); ok {
+		if at, ok := d.Deadline(); ok {
+			return context.WithDeadline(context.Background(), at.Add(-5*time.Second))
+		}
+	}
+	return context.WithTimeout(context.Background(), 5*time.Minute)
+}
+
+// terminalBy reads until the run's RUN_FINISHED or RUN_ERROR, however long
+// the events take, until ctx ends.
+func (h *harness) terminalBy(ctx context.Context) agui.Event {
+	h.t.Helper()
+	for {
+		env, err := h.sub.Next(ctx)
+		if err != nil {
+			h.t.Fatalf("waiting for the terminal event: %v (seen %d)", err, len(h.events))
+		}
+		h.events = append(h.events, env)
+		if env.Name != agent.EnvelopeAGUI {
+			continue
+		}
+		switch env.Event.EventType() {
+		case agui.TypeRunFinished, agui.TypeRunError:
+			return env.Event
+		}
+	}
+}
+
+// idleBy waits until the thread has no running turn, until ctx ends.
+func (h *harness) idleBy(ctx context.Context, threadID string) {
+	h.t.Helper()
+	for {
+		if running, _ := h.rt.Running(threadID); !running {
+			return
+		}
+		select {
+		case <-ctx.Done():
+			h.t.Fatalf("thread %s still running: %v", threadID, ctx.Err())
+		case <-time.After(2 * time.Millisecond):
+		}
+	}
+}
+
 // idle waits until the thread has no running turn (its state is saved).
 func (h *harness) idle(threadID string) {
 	h.t.Helper()

@@ -297,6 +297,23 @@ func (f *fixture) waitIdle(threadID string) {
 	time.Sleep(50 * time.Millisecond) // let the title finish
 }
 
+// waitTitled waits until the runtime has named the thread.
+func (f *fixture) waitTitled(threadID string) {
+	f.t.Helper()
+	waitFor(f.t, func() bool {
+		var page ThreadPage
+		if e := f.call(&page, "ListThreads", "", 100); e != nil {
+			return false
+		}
+		for _, it := range page.Threads {
+			if it.ID == threadID {
+				return it.Title != ""
+			}
+		}
+		return false
+	})
+}
+
 func TestNoEndpointExplainsWhatToConfigure(t *testing.T) {
 	f := newFixture(t, map[string]string{})
 	var st Status
@@ -367,7 +384,7 @@ func TestEndpointErrorsAppearInTheThread(t *testing.T) {
 
 func TestAGUIEndpointStreamsAConformantRun(t *testing.T) {
 	f := newFixture(t, nil)
-	f.fake.Enqueue(fakellm.Reply(fakellm.Words("Hello from the AG-UI endpoint.", 2)...))
+	f.script(fakellm.Reply(fakellm.Words("Hello from the AG-UI endpoint.", 2)...), fakellm.Reply(fakellm.Text("Second.")))
 	in := map[string]any{
 		"threadId": "th-agui", "runId": "run-client-1", "protocolVersion": "1.0",
 		"messages": []any{map[string]any{"id": "u1", "role": "user", "content": "hi"}},
@@ -387,7 +404,6 @@ func TestAGUIEndpointStreamsAConformantRun(t *testing.T) {
 	}
 	validateAGUI(t, body)
 	// A second request with the client's full history appends only new messages.
-	f.fake.Enqueue(fakellm.Reply(fakellm.Text("Second.")))
 	in["runId"] = "run-client-2"
 	in["messages"] = []any{
 		map[string]any{"id": "u1", "role": "user", "content": "hi"},
@@ -533,20 +549,22 @@ func TestDetectsALocalServerWhenNothingIsConfigured(t *testing.T) {
 func TestListThreadsSaysWhatWaitsAfterARestart(t *testing.T) {
 	f := newFixture(t, nil)
 	f.enableWriteTools()
-	f.fake.SetFallback(func(fakellm.Request) fakellm.Response { return fakellm.Reply(fakellm.Text("Title")) })
-	f.fake.Enqueue(fakellm.Reply(fakellm.Text("Hello.")))
+	// The first thread's title request may arrive after the second turn has
+	// begun: script answers it by its own rule, not with the write call.
+	f.script(fakellm.Reply(fakellm.Text("Hello.")),
+		fakellm.Reply(writeCall("call-w", "w.txt", "x")), fakellm.Reply(fakellm.Text("Done.")))
 	var idle SendResult
 	if e := f.call(&idle, "SendInput", "", "hi"); e != nil {
 		t.Fatal(e)
 	}
 	f.waitIdle(idle.ThreadID)
-	f.fake.Enqueue(fakellm.Reply(writeCall("call-w", "w.txt", "x")), fakellm.Reply(fakellm.Text("Done.")))
 	var paused SendResult
 	if e := f.call(&paused, "SendInput", "", "write w.txt"); e != nil {
 		t.Fatal(e)
 	}
 	f.waitPending(paused.ThreadID, 1)
 	f.waitIdle(paused.ThreadID)
+	f.waitTitled(paused.ThreadID) // named in the background; a stop before that leaves it unnamed
 
 	// A restart forgets every live event: the list alone must tell.
 	f.stop()

@@ -49,7 +49,7 @@ func TestAGUIResumeRunsTheApprovedCall(t *testing.T) {
 	f := newFixture(t, nil)
 	f.enableWriteTools()
 	ws := os.Getenv("JUNCTURE_WORKSPACE")
-	f.fake.Enqueue(fakellm.Reply(writeCall("call-w", "a.txt", "hello")), fakellm.Reply(fakellm.Text("Written.")))
+	f.script(fakellm.Reply(writeCall("call-w", "a.txt", "hello")), fakellm.Reply(fakellm.Text("Written.")))
 	in := map[string]any{
 		"threadId": "th-a", "runId": "run-1", "protocolVersion": "1.0",
 		"messages": []any{map[string]any{"id": "u1", "role": "user", "content": "write a.txt"}},
@@ -98,8 +98,8 @@ func TestAGUIResumeRunsTheApprovedCall(t *testing.T) {
 func TestRespondPermissionRemembersAndContinues(t *testing.T) {
 	f := newFixture(t, nil)
 	f.enableWriteTools()
-	f.fake.SetFallback(func(fakellm.Request) fakellm.Response { return fakellm.Reply(fakellm.Text("Title")) })
-	f.fake.Enqueue(fakellm.Reply(writeCall("call-1", "b.txt", "one")), fakellm.Reply(fakellm.Text("Done.")))
+	f.script(fakellm.Reply(writeCall("call-1", "b.txt", "one")), fakellm.Reply(fakellm.Text("Done.")),
+		fakellm.Reply(writeCall("call-2", "b.txt", "two")), fakellm.Reply(fakellm.Text("Again.")))
 	var sent SendResult
 	if e := f.call(&sent, "SendInput", "", "write b.txt"); e != nil {
 		t.Fatal(e)
@@ -114,7 +114,6 @@ func TestRespondPermissionRemembersAndContinues(t *testing.T) {
 		t.Fatalf("rules %+v %v", rules, e)
 	}
 	// The rule covers the next write: it runs without asking.
-	f.fake.Enqueue(fakellm.Reply(writeCall("call-2", "b.txt", "two")), fakellm.Reply(fakellm.Text("Again.")))
 	if e := f.call(nil, "SendInput", sent.ThreadID, "again"); e != nil {
 		t.Fatal(e)
 	}

@@ -14,6 +14,11 @@ func TestBranchMethodsOverHTTP(t *testing.T) {
 	f := newFixture(t, nil)
 	f.fake.SetFallback(func(r fakellm.Request) fakellm.Response {
 		last := r.Messages[len(r.Messages)-1]
+		// By its own rule, not a queued reply: a title request still in
+		// flight must not take the tool call.
+		if !isTitleRequest(r) && last.Role == "user" && last.Content == "build it" {
+			return fakellm.Reply(fakellm.ToolCall(0, "call_w", "run_command", `{"command":"make"}`))
+		}
 		return fakellm.Reply(fakellm.Text("answer to "+last.Content), fakellm.Usage(10*len(r.Messages), 3))
 	})
 	var sent SendResult
@@ -92,7 +97,6 @@ func TestBranchMethodsOverHTTP(t *testing.T) {
 		}
 	}
 	// While an approval waits, switching is refused in words; nothing moves.
-	f.fake.Enqueue(fakellm.Reply(fakellm.ToolCall(0, "call_w", "run_command", `{"command":"make"}`)))
 	if e := f.call(nil, "SendInput", tid, "build it"); e != nil {
 		t.Fatal(e)
 	}
