@@ -291,3 +291,37 @@ func TestStateAfterWaitSettledIsNotRunning(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// A run that starts and ends between Continue's check and its start (a
+// message sent and answered in that moment, or a double click whose first
+// continuation already finished) makes the check stale: Continue looks
+// again and refuses, never starting a continuation that fails in its run
+// with "nothing to continue".
+func TestContinueAfterARunCameAndWentLooksAgain(t *testing.T) {
+	m := newScriptedModel()
+	m.fallback = func(int, modelRequest) sreply { return reply(sText("ok")) }
+	hs := &continueHookStore{}
+	s := newScripted(t, m, func(o *agent.Options) {
+		hs.Store = o.Store
+		o.Store = hs
+	})
+	ctx := t.Context()
+	s.stoppedThread("th", "The first half, ")
+	var sendErr error
+	hs.hook = func() {
+		_, sendErr = s.rt.SendInput(ctx, "th", "something else")
+		s.idle("th") // the other run came and went before Continue starts
+	}
+	hs.armed.Store(true)
+	_, err := s.rt.ContinueAnswer(ctx, "th")
+	if sendErr != nil {
+		t.Fatal(sendErr)
+	}
+	if !errors.Is(err, agent.ErrNothingToContinue) {
+		t.Fatalf("ContinueAnswer after a run came and went: %v, want ErrNothingToContinue", err)
+	}
+	s.idle("th")
+	if run, err := s.db.LatestRun(ctx, "th"); err != nil || run.Status != history.RunFinished {
+		t.Fatalf("the last run: %+v, %v (a stale continuation ran)", run, err)
+	}
+}

@@ -79,24 +79,50 @@ func (rt *Runtime) ContinueAnswer(ctx context.Context, threadID string) (runID s
 	// Continue clicked as soon as Stop's terminal event shows: the run's
 	// last write (the stopped answer) comes after that event; wait for it
 	// rather than answer busy or find nothing to continue.
-	if err := rt.waitSettled(ctx, threadID); err != nil {
-		return "", err
+	// A run that starts and ends between the check and the start (a
+	// message answered in that moment, a double click's first
+	// continuation) makes the check stale: look again.
+	for range 3 {
+		if err := rt.waitSettled(ctx, threadID); err != nil {
+			return "", err
+		}
+		seen, running := rt.launchesOf(threadID)
+		if running {
+			return "", ErrBusy
+		}
+		if _, err := continuable(ctx, rt.st, threadID); err != nil {
+			return "", err
+		}
+		// Only if the thread is still idle: a run that started since the
+		// check above (a message sent at the same moment) makes this busy,
+		// and nothing is queued behind it (it would then find nothing to
+		// continue).
+		runID = NewID("run")
+		err := rt.StartExclusive(ctx, Input{ThreadID: threadID, RunID: runID, continues: true, checkedAt: seen})
+		if !errors.Is(err, errStale) {
+			if err != nil {
+				return "", err
+			}
+			return runID, nil
+		}
 	}
-	if running, _ := rt.Running(threadID); running {
-		return "", ErrBusy
+	return "", ErrBusy
+}
+
+// errStale is StartExclusive's refusal of a continuation whose check was
+// made before the thread's last run started.
+var errStale = errors.New("agent: the thread ran since it was checked")
+
+// launchesOf returns how many runs the thread has started and whether
+// one runs now.
+func (rt *Runtime) launchesOf(threadID string) (uint64, bool) {
+	rt.mu.Lock()
+	defer rt.mu.Unlock()
+	t := rt.threads[threadID]
+	if t == nil {
+		return 0, false
 	}
-	if _, err := continuable(ctx, rt.st, threadID); err != nil {
-		return "", err
-	}
-	// Only if the thread is still idle: a run that started since the
-	// check above (a message sent at the same moment) makes this busy,
-	// and nothing is queued behind it (it would then find nothing to
-	// continue).
-	runID = NewID("run")
-	if err := rt.StartExclusive(ctx, Input{ThreadID: threadID, RunID: runID, continues: true}); err != nil {
-		return "", err
-	}
-	return runID, nil
+	return t.launches, t.running
 }
 
 // continuable returns the thread's last message if it is an interrupted
@@ -172,6 +198,9 @@ func (rt *Runtime) StartExclusive(ctx context.Context, in Input) error {
 	if t.running {
 		return ErrBusy
 	}
+	if in.continues && t.launches != in.checkedAt {
+		return errStale
+	}
 	if in.RunID == "" {
 		in.RunID = NewID("run")
 	}
@@ -184,6 +213,7 @@ func (rt *Runtime) launch(t *thread, in Input) {
 	ctx, stop := context.WithCancel(rt.baseCx)
 	t.running, t.finishing, t.settled = true, false, make(chan struct{})
 	t.runID, t.stop, t.stopped = in.RunID, stop, false
+	t.launches++
 	rt.turns.Add(1)
 	go rt.drive(t, ctx, stop, in)
 }
@@ -231,6 +261,7 @@ func (rt *Runtime) drive(t *thread, ctx context.Context, stop context.CancelFunc
 			rt.publishQueue(t)
 		}
 		ctx, stop = context.WithCancel(rt.baseCx)
+		t.launches++
 		t.finishing, t.settled = false, make(chan struct{})
 		t.runID, t.stop, t.stopped = in.RunID, stop, false
 		rt.mu.Unlock()

@@ -21,6 +21,11 @@ func (a *App) EditMessage(threadID, messageID, text string) (SendResult, error) 
 	if a.readOnly != "" {
 		return SendResult{}, errorf(CodeUnavailable, "This is a read-only copy of a damaged database; messages cannot be edited.")
 	}
+	// As SendInput: the new version is stored by its run, after this
+	// returns; on a full disk refuse it here so the edit box keeps it.
+	if err := a.db.CheckRoom(a.bgCtx, roomToSend(text, nil)); err != nil {
+		return SendResult{}, diskFullError(err, msgMessageNotSaved)
+	}
 	if _, err := a.rt.EditMessage(a.bgCtx, threadID, messageID, text); err != nil {
 		return SendResult{}, branchError(err)
 	}

@@ -48,11 +48,17 @@ type fileLock struct{ f *os.File }
 
 // acquireLock takes the lock on path without waiting, creating the file
 // (0600) if needed, and writes this process's id into it for the message a
-// second opener shows. It returns errLocked when someone else holds it.
+// second opener shows. It returns errLocked when someone else holds it. A
+// lock path that is a symlink or not a regular file is refused: truncating
+// it would rewrite whatever it points to.
 func acquireLock(path string) (*fileLock, error) {
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|noFollow, 0o600)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("opening the lock file (it must be a plain file, not a symlink): %w", err)
+	}
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+		f.Close()
+		return nil, fmt.Errorf("the lock file %s is not a plain file; remove it and try again", path)
 	}
 	if err := tryLock(f); err != nil {
 		f.Close()

@@ -11,6 +11,9 @@ import (
 	"golang.org/x/sys/unix"
 )
 
+// noFollow makes opening a lock file that is a symlink fail (ELOOP).
+const noFollow = syscall.O_NOFOLLOW
+
 func tryLock(f *os.File) error {
 	for {
 		err := unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB)

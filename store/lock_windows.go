@@ -15,6 +15,10 @@ import (
 // range cannot be read through another handle).
 const lockOffset = 1 << 40
 
+// noFollow: creating a symlink needs privileges on Windows; the Stat
+// check after opening still refuses anything but a plain file.
+const noFollow = 0
+
 func tryLock(f *os.File) error {
 	ol := &windows.Overlapped{Offset: uint32(lockOffset & 0xffffffff), OffsetHigh: uint32(lockOffset >> 32)}
 	err := windows.LockFileEx(windows.Handle(f.Fd()),

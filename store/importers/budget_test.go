@@ -202,7 +202,11 @@ func TestShapeCountsValuesAndChildren(t *testing.T) {
 		{`[1,2,3]`, "k", 3, 0},
 		{`{"k":[1,[2,3],{"a":"]"}]}`, "k", 7, 3},
 		{`{"a":{"k":[1,2]},"k":{"x":1,"y":{"z":2}}}`, "k", 8, 2},
-		{`{"k":[],"k":[1,2,3]}`, "k", 5, 0}, // only the first "k" is measured
+		{`{"k":[],"k":[1,2,3]}`, "k", 5, 3},              // the decoder keeps the last "k": every one counts
+		{`{"K":[1,2]}`, "k", 3, 2},                       // encoding/json ignores case
+		{`{"\u006b":[1,2]}`, "k", 3, 2},                  // and unescapes names
+		{`{"me\u017f\u017fages":[1]}`, "messages", 2, 1}, // ſ folds to s
+		{`{"kk":[1],"k\"":[2]}`, "k", 4, 0},
 		{`{"s":"a,b\",[{","k":["x,y"]}`, "k", 3, 1},
 		{`{"k" : [ {} , {} ] }`, "k", 3, 2},
 	}

@@ -1,5 +1,11 @@
 package importers
 
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+)
+
 // Shape measures JSON before it is decoded, so that a budget is checked
 // before the decoder allocates anything for the values: encoding/json
 // turns each of the few bytes of "{}," into a struct of hundreds of bytes,
@@ -12,12 +18,16 @@ package importers
 // Values counts array elements and object members at every depth.
 // Children counts the direct elements (or members) of the value of the
 // top-level object member named key, the part of a document whose length
-// a budget is stated in (a conversation's messages).
+// a budget is stated in (a conversation's messages). A member is key as
+// encoding/json would decide: its name unescaped and compared without
+// case ("Messages", "m\u0065ssages" and "me\u017f\u017fages" fill the
+// same field), and every occurrence counts (the decoder keeps the last
+// of a repeated name, so measuring only the first let the second through).
 func Shape(data []byte, key string) (values, children int) {
 	depth := 0
-	keyDepth := -1 // depth inside key's value, -1 outside it
-	empty := false // the container just opened has no element yet
-	lastKey := ""  // the last member name read at depth 1
+	keyDepth := -1     // depth inside key's value, -1 outside it
+	empty := false     // the container just opened has no element yet
+	lastIsKey := false // the last member name read at depth 1 is key
 	expectKey := false
 	for i := 0; i < len(data); i++ {
 		c := data[i]
@@ -30,7 +40,7 @@ func Shape(data []byte, key string) (values, children int) {
 				}
 			}
 			if expectKey && depth == 1 {
-				lastKey = string(bytesIf(data, start, i, key))
+				lastIsKey = key != "" && sameName(data[start:min(i, len(data))], key)
 			}
 			expectKey = false
 			if empty {
@@ -48,14 +58,14 @@ func Shape(data []byte, key string) (values, children int) {
 				}
 			}
 			depth++
-			if depth == 2 && lastKey == key && keyDepth == -1 && key != "" {
+			if depth == 2 && lastIsKey {
 				keyDepth = 2
 			}
 			empty = true
 			expectKey = c == '{'
 		case '}', ']':
 			if depth == keyDepth {
-				keyDepth = -2 // measured once: a repeated key does not count again
+				keyDepth = -1 // a repeated key counts again
 			}
 			depth--
 			empty = false
@@ -83,11 +93,20 @@ func Shape(data []byte, key string) (values, children int) {
 	return values, children
 }
 
-// bytesIf returns data[start:end] when it equals key (a member name worth
-// remembering), else nothing: names are compared without being kept.
-func bytesIf(data []byte, start, end int, key string) []byte {
-	if end-start == len(key) && string(data[start:end]) == key {
-		return data[start:end]
+// sameName says whether the raw (still escaped) member name matches key
+// as encoding/json matches a field's name: unescaped, then equal under
+// Unicode case folding. Only a name that could match is unescaped; a
+// character of key written as \uXXXX takes at most 6 bytes.
+func sameName(raw []byte, key string) bool {
+	if bytes.IndexByte(raw, '\\') < 0 {
+		return bytes.EqualFold(raw, []byte(key))
 	}
-	return nil
+	if len(raw) > 6*len(key) {
+		return false
+	}
+	var name string
+	if err := json.Unmarshal(append(append([]byte{'"'}, raw...), '"'), &name); err != nil {
+		return false
+	}
+	return strings.EqualFold(name, key)
 }
