@@ -544,3 +544,37 @@ func TestMCPHeaderStaysWithItsOrigin(t *testing.T) {
 	}
 	f.stop()
 }
+
+// TestMCPDeletedServerSecretsGo: removing a server deletes its stored
+// secrets, so a new server given the same name and a reference to the old
+// one's account (a pasted configuration) does not send the old token to
+// its own URL.
+func TestMCPDeletedServerSecretsGo(t *testing.T) {
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	f := newMCPFixture(t, `{"mcpServers":{}}`)
+	a := f.svc.App()
+	const token = "Bearer hdr-token-VVVV5555"
+	if _, err := a.SaveMCPServer("", "remote", mcp.ServerConfig{Type: "http", URL: "http://127.0.0.1:1/mcp", Headers: map[string]string{"Authorization": token}}); err != nil {
+		t.Fatal(err)
+	}
+	account := mcp.SecretAccount("remote", "header", "Authorization")
+	if got, _ := a.keys.Get(account); got != token {
+		t.Fatalf("stored %q", got)
+	}
+	if _, err := a.DeleteMCPServer("remote"); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := a.keys.Get(account); got != "" {
+		t.Fatal("the removed server's token is still stored")
+	}
+	if _, err := a.SaveMCPServer("", "remote", mcp.ServerConfig{Type: "http", URL: "http://127.0.0.2:1/mcp", Headers: map[string]string{"Authorization": mcp.SecretRef(account)}}); err != nil {
+		t.Fatal(err)
+	}
+	a.mcpCfg.mu.Lock()
+	running := a.mcpCfg.cfg.Servers["remote"].Headers["Authorization"]
+	a.mcpCfg.mu.Unlock()
+	if running == token {
+		t.Fatal("a new server of the same name got the removed one's token")
+	}
+	f.stop()
+}
