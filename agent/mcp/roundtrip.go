@@ -272,7 +272,8 @@ func (m *Manager) sampleResponse(ctx context.Context, s *supervisor, p *sdk.Crea
 	if m.o.Sampler == nil {
 		return nil, roundError("sampling is not offered here")
 	}
-	sr := SampleRequest{Server: s.name, System: p.SystemPrompt, MaxTokens: int(p.MaxTokens)}
+	// The call's thread: its endpoint and model answer, never the default one.
+	sr := SampleRequest{Server: s.name, ThreadID: tools.CallThread(ctx), System: p.SystemPrompt, MaxTokens: int(p.MaxTokens)}
 	for _, msg := range p.Messages {
 		sr.Messages = append(sr.Messages, SampleMessage{Role: string(msg.Role), Text: samplingTexts(msg.Content)})
 	}
