@@ -509,3 +509,72 @@ func TestMCPReferenceNeverReachesTheAppKey(t *testing.T) {
 	f.stop()
 	assertNowhere(t, f.dir, "", appKey, urlToken, argToken)
 }
+
+// TestMCPHeaderStaysWithItsOrigin: a server's token saved for one host is
+// not sent to another when the form saves the server back, masked, with
+// another host in its URL: the save asks for the value again and the
+// server keeps running where it was.
+func TestMCPHeaderStaysWithItsOrigin(t *testing.T) {
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	f := newMCPFixture(t, `{"mcpServers":{}}`)
+	a := f.svc.App()
+	const token = "Bearer hdr-token-WWWW6666"
+	cfg := mcp.ServerConfig{Type: "http", URL: "http://127.0.0.1:1/mcp", Headers: map[string]string{"Authorization": token}}
+	if _, err := a.SaveMCPServer("", "remote", cfg); err != nil {
+		t.Fatal(err)
+	}
+	v, err := a.GetMCPConfig()
+	if err != nil {
+		t.Fatal(err)
+	}
+	shown := v.Servers[0].Config
+	shown.URL = "http://127.0.0.2:1/mcp"
+	if _, err := a.SaveMCPServer("remote", "remote", shown); err == nil {
+		t.Fatal("the masked token was saved for another host")
+	}
+	a.mcpCfg.mu.Lock()
+	running := a.mcpCfg.cfg.Servers["remote"]
+	a.mcpCfg.mu.Unlock()
+	if running.URL != cfg.URL || running.Headers["Authorization"] != token {
+		t.Fatalf("running %q with %q", running.URL, running.Headers["Authorization"])
+	}
+	shown.URL = "http://127.0.0.1:1/other"
+	if _, err := a.SaveMCPServer("remote", "remote", shown); err != nil {
+		t.Fatalf("same origin, other path: %v", err)
+	}
+	f.stop()
+}
+
+// TestMCPDeletedServerSecretsGo: removing a server deletes its stored
+// secrets, so a new server given the same name and a reference to the old
+// one's account (a pasted configuration) does not send the old token to
+// its own URL.
+func TestMCPDeletedServerSecretsGo(t *testing.T) {
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	f := newMCPFixture(t, `{"mcpServers":{}}`)
+	a := f.svc.App()
+	const token = "Bearer hdr-token-VVVV5555"
+	if _, err := a.SaveMCPServer("", "remote", mcp.ServerConfig{Type: "http", URL: "http://127.0.0.1:1/mcp", Headers: map[string]string{"Authorization": token}}); err != nil {
+		t.Fatal(err)
+	}
+	account := mcp.SecretAccount("remote", "header", "Authorization")
+	if got, _ := a.keys.Get(account); got != token {
+		t.Fatalf("stored %q", got)
+	}
+	if _, err := a.DeleteMCPServer("remote"); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := a.keys.Get(account); got != "" {
+		t.Fatal("the removed server's token is still stored")
+	}
+	if _, err := a.SaveMCPServer("", "remote", mcp.ServerConfig{Type: "http", URL: "http://127.0.0.2:1/mcp", Headers: map[string]string{"Authorization": mcp.SecretRef(account)}}); err != nil {
+		t.Fatal(err)
+	}
+	a.mcpCfg.mu.Lock()
+	running := a.mcpCfg.cfg.Servers["remote"].Headers["Authorization"]
+	a.mcpCfg.mu.Unlock()
+	if running == token {
+		t.Fatal("a new server of the same name got the removed one's token")
+	}
+	f.stop()
+}

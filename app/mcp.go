@@ -176,7 +176,8 @@ func (a *App) GetMCPConfig() (MCPConfigView, error) {
 // It refuses while the file does not parse.
 func (a *App) SaveMCPServer(previousName, name string, cfg mcp.ServerConfig) (MCPConfigView, error) {
 	name = strings.TrimSpace(name)
-	return a.editMCP(func(c *mcp.Config) error {
+	var renamed *mcp.ServerConfig
+	v, err := a.editMCP(func(c *mcp.Config) error {
 		if name == "" {
 			return errorf(CodeInvalidArgument, "Give the server a name.")
 		}
@@ -198,23 +199,52 @@ func (a *App) SaveMCPServer(previousName, name string, cfg mcp.ServerConfig) (MC
 				// References name their server: a renamed server's
 				// secrets are stored again under the new name.
 				cfg = a.resolveMCPServer(previousName, cfg)
+				renamed = &old
 			}
 		}
 		c.Servers[name] = cfg
 		return nil
 	})
+	if err == nil && renamed != nil {
+		// Stored again under the new name: the old name's copies go.
+		a.forgetMCPSecrets(previousName, *renamed)
+	}
+	return v, err
 }
 
 // DeleteMCPServer removes a server from the configuration (its process
 // ends).
 func (a *App) DeleteMCPServer(name string) (MCPConfigView, error) {
-	return a.editMCP(func(c *mcp.Config) error {
-		if _, ok := c.Servers[name]; !ok {
+	var gone mcp.ServerConfig
+	v, err := a.editMCP(func(c *mcp.Config) error {
+		old, ok := c.Servers[name]
+		if !ok {
 			return errorf(CodeNotFound, fmt.Sprintf("No server called %q is configured.", name))
 		}
+		gone = old
 		delete(c.Servers, name)
 		return nil
 	})
+	if err == nil {
+		a.forgetMCPSecrets(name, gone)
+	}
+	return v, err
+}
+
+// forgetMCPSecrets deletes the stored secrets a removed server's
+// references named, so a later server given the same name (and the same
+// reference) does not get the old server's token.
+func (a *App) forgetMCPSecrets(name string, cfg mcp.ServerConfig) {
+	var accounts []string
+	mcp.ResolveSecrets(mcp.Config{Servers: map[string]mcp.ServerConfig{name: cfg}}, func(account string) (string, error) {
+		accounts = append(accounts, account)
+		return "", nil
+	})
+	for _, acc := range accounts {
+		if err := a.keys.Delete(acc); err != nil {
+			a.log.Warn("a removed MCP server's secret stays in the key storage", "server", name, "err", err)
+		}
+	}
 }
 
 // SetMCPServerEnabled turns a server on or off ("disabled" in the file).

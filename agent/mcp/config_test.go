@@ -805,3 +805,31 @@ func TestDefaultConfigPath(t *testing.T) {
 		t.Errorf("DefaultConfigPath = %q, want %q", got, want)
 	}
 }
+
+// TestRestoreSecretsKeepsHeadersToTheirOrigin: a server's masked header
+// saved back with a URL of another origin (host, scheme or port) stays
+// masked, so the save asks for it again instead of sending the saved
+// token to the new host; another path on the same origin keeps it.
+func TestRestoreSecretsKeepsHeadersToTheirOrigin(t *testing.T) {
+	t.Parallel()
+	prev := ServerConfig{URL: "https://api.example.com/mcp", Headers: map[string]string{"Authorization": "Bearer 0123456789abcd"}}
+	for _, tt := range []struct {
+		url      string
+		restored bool
+	}{
+		{"https://api.example.com/mcp", true},
+		{"https://API.example.com:443/other", true},
+		{"https://evil.example/mcp", false},
+		{"http://api.example.com/mcp", false},
+		{"https://api.example.com:8443/mcp", false},
+		{"https://api.example.com.evil.example/mcp", false},
+		{"https://api.example.com@evil.example/mcp", false},
+	} {
+		edited := prev.Masked()
+		edited.URL = tt.url
+		got := RestoreSecrets(prev, edited).Headers["Authorization"]
+		if restored := got == prev.Headers["Authorization"]; restored != tt.restored {
+			t.Errorf("%s: header %q (restored %v, want %v)", tt.url, got, restored, tt.restored)
+		}
+	}
+}

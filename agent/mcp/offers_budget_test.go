@@ -119,3 +119,23 @@ func TestURLElicitationsRead(t *testing.T) {
 		}
 	}
 }
+
+// TestPromptNotesBounded: a prompt of a hundred thousand tiny image and
+// audio blocks (a few MB, within one frame) says what it left out in a
+// bounded list of notes, not one note a block for the composer to show.
+func TestPromptNotesBounded(t *testing.T) {
+	t.Parallel()
+	var msgs []*sdk.PromptMessage
+	for i := 0; i < 50_000; i++ {
+		msgs = append(msgs, &sdk.PromptMessage{Role: "user", Content: &sdk.ImageContent{MIMEType: "image/png", Data: []byte("p")}},
+			&sdk.PromptMessage{Role: "user", Content: &sdk.AudioContent{MIMEType: "audio/wav", Data: []byte("R")}})
+	}
+	got := promptText(&sdk.GetPromptResult{Messages: msgs}, 1<<20)
+	if len(got.Files) != maxPromptFiles {
+		t.Errorf("%d files", len(got.Files))
+	}
+	if len(got.Notes) > maxPromptNotes+1 {
+		t.Fatalf("%d notes", len(got.Notes))
+	}
+	mustContain(t, strings.Join(got.Notes, "\n"), "at most 10 files", "audio cannot be sent", "99970 more blocks were left out")
+}

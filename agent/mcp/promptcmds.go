@@ -27,6 +27,9 @@ const (
 	// maxPromptFiles caps the files (images, embedded resources) a prompt
 	// attaches; the runtime's limit per message is the same.
 	maxPromptFiles = 10
+	// maxPromptNotes caps the notes on what a prompt left out (a prompt of
+	// a hundred thousand blocks gets one more note counting the rest).
+	maxPromptNotes = 20
 )
 
 // PromptArg is one argument of a prompt.
@@ -187,12 +190,20 @@ func (m *Manager) GetPrompt(ctx context.Context, server, name string, args map[s
 func promptText(res *sdk.GetPromptResult, maxFileBytes int) PromptText {
 	out := PromptText{Files: []PromptFile{}, Notes: []string{}}
 	var parts []string
+	dropped := 0
+	note := func(format string, a ...any) {
+		if len(out.Notes) >= maxPromptNotes {
+			dropped++
+			return
+		}
+		out.Notes = append(out.Notes, fmt.Sprintf(format, a...))
+	}
 	addFile := func(f PromptFile, what string) {
 		switch {
 		case f.Size > maxFileBytes:
-			out.Notes = append(out.Notes, fmt.Sprintf("%s (%s) was left out: over the %s a file can be.", what, humanSize(f.Size), humanSize(maxFileBytes)))
+			note("%s (%s) was left out: over the %s a file can be.", what, humanSize(f.Size), humanSize(maxFileBytes))
 		case len(out.Files) >= maxPromptFiles:
-			out.Notes = append(out.Notes, fmt.Sprintf("%s was left out: at most %d files are attached.", what, maxPromptFiles))
+			note("%s was left out: at most %d files are attached.", what, maxPromptFiles)
 		default:
 			out.Files = append(out.Files, f)
 		}
@@ -228,11 +239,14 @@ func promptText(res *sdk.GetPromptResult, maxFileBytes int) PromptText {
 		case *sdk.ResourceLink:
 			parts = append(parts, prefix+fmt.Sprintf("%s <%s>", orDefault(c.Title, c.Name), c.URI))
 		case *sdk.AudioContent:
-			out.Notes = append(out.Notes, fmt.Sprintf("An audio clip (%s) was left out: audio cannot be sent.", humanSize(len(c.Data))))
+			note("An audio clip (%s) was left out: audio cannot be sent.", humanSize(len(c.Data)))
 		case nil:
 		default:
-			out.Notes = append(out.Notes, fmt.Sprintf("A %T block was left out.", c))
+			note("A %T block was left out.", c)
 		}
+	}
+	if dropped > 0 {
+		out.Notes = append(out.Notes, fmt.Sprintf("%d more blocks were left out.", dropped))
 	}
 	text := strings.Join(parts, "\n\n")
 	if len(text) > maxPromptText {

@@ -272,6 +272,7 @@ func (m *Manager) sampleResponse(ctx context.Context, s *supervisor, p *sdk.Crea
 	if m.o.Sampler == nil {
 		return nil, roundError("sampling is not offered here")
 	}
+	// The call's thread: its endpoint and model answer, never the default one.
 	sr := SampleRequest{Server: s.name, ThreadID: tools.CallThread(ctx), System: p.SystemPrompt, MaxTokens: int(p.MaxTokens)}
 	for _, msg := range p.Messages {
 		sr.Messages = append(sr.Messages, SampleMessage{Role: string(msg.Role), Text: samplingTexts(msg.Content)})

@@ -91,13 +91,29 @@ func (c Config) Masked() Config {
 // that showed masked values saves the real ones. Anything the person
 // changed is kept as edited.
 func RestoreSecrets(previous, edited ServerConfig) ServerConfig {
-	edited.Headers = restoreMap(previous.Headers, edited.Headers, func(string, string) bool { return true })
+	if movedOrigin(previous.URL, edited.URL) {
+		// A header goes only to the origin it was saved for: with another
+		// URL its mask stays, and the save asks for the value again.
+		edited.Headers = restoreMap(previous.Headers, edited.Headers, func(string, string) bool { return false })
+	} else {
+		edited.Headers = restoreMap(previous.Headers, edited.Headers, func(string, string) bool { return true })
+	}
 	edited.Env = restoreMap(previous.Env, edited.Env, secretEnv)
 	if strings.Contains(edited.URL, Mask) && edited.URL == maskURL(previous.URL) {
 		edited.URL = previous.URL
 	}
 	edited.Args = restoreArgs(previous.Args, edited.Args)
 	return edited
+}
+
+// movedOrigin reports whether an edited URL names another origin (scheme,
+// host, port) than the saved one; an unparsable one counts as moved.
+func movedOrigin(previous, edited string) bool {
+	if previous == "" || edited == "" {
+		return false
+	}
+	p, e := configuredOrigin(previous), configuredOrigin(edited)
+	return p == nil || e == nil || !sameOrigin(p, e)
 }
 
 func restoreMap(previous, edited map[string]string, masked func(k, v string) bool) map[string]string {

@@ -58,6 +58,7 @@ import (
 	"io"
 	"iter"
 	"net/http"
+	"os"
 	"strings"
 	"time"
 
@@ -155,12 +156,13 @@ func New(cfg Config) *Client {
 	if key == "" {
 		key = "none" // local servers ignore it; openai-go insists on one
 	}
-	oa := openai.NewClient(
+	opts := append(withoutEnvironmentHeaders(),
 		option.WithBaseURL(strings.TrimRight(cfg.BaseURL, "/")+"/"),
 		option.WithAPIKey(key),
 		option.WithMaxRetries(0),
 		option.WithHTTPClient(hc),
 	)
+	oa := openai.NewClient(opts...)
 	return &Client{api: api{post: oa.Post, chat: oa.Chat.Completions.New, stream: oa.Chat.Completions.NewStreaming, models: oa.Models.List}, model: cfg.Model}
 }
 
@@ -170,6 +172,20 @@ type api struct {
 	chat   func(ctx context.Context, body openai.ChatCompletionNewParams, opts ...option.RequestOption) (*openai.ChatCompletion, error)
 	stream func(ctx context.Context, body openai.ChatCompletionNewParams, opts ...option.RequestOption) *ssestream.Stream[openai.ChatCompletionChunk] // the "openai" decoding benchmark
 	models func(ctx context.Context, opts ...option.RequestOption) (*pagination.Page[openai.Model], error)
+}
+
+// withoutEnvironmentHeaders undoes the headers openai.NewClient takes from
+// the process environment (OPENAI_ORG_ID, OPENAI_PROJECT_ID and every line
+// of OPENAI_CUSTOM_HEADERS) and would send to whatever endpoint a client
+// talks to: a request carries only what its endpoint was saved with.
+func withoutEnvironmentHeaders() []option.RequestOption {
+	opts := []option.RequestOption{option.WithHeaderDel("OpenAI-Organization"), option.WithHeaderDel("OpenAI-Project")}
+	for _, line := range strings.Split(os.Getenv("OPENAI_CUSTOM_HEADERS"), "\n") {
+		if name, _, ok := strings.Cut(line, ":"); ok && strings.TrimSpace(name) != "" {
+			opts = append(opts, option.WithHeaderDel(strings.TrimSpace(name)))
+		}
+	}
+	return opts
 }
 
 // DefaultHTTPClient dials quickly and never times a whole stream out.
