@@ -1,6 +1,7 @@
 package app
 
 import (
+	"errors"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -64,7 +65,8 @@ func TestKeyGoesOnlyToItsEndpoint(t *testing.T) {
 	})
 	t.Run("general settings, masked key, other URL", func(t *testing.T) {
 		_, err := a.SaveSettings(Settings{BaseURL: second.URL, APIKey: maskKey(kA), Model: "fake-model", LoopGuard: 25, Theme: "system"})
-		if e, ok := err.(*Error); !ok || e.Details["apiKey"] == "" {
+		var e *Error
+		if !errors.As(err, &e) || e.Details["apiKey"] == "" {
 			t.Fatalf("saved: %v", err)
 		}
 		// Another setting saved with the key as shown keeps both.

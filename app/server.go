@@ -129,7 +129,6 @@ func (s *Server) handleCall(w http.ResponseWriter, r *http.Request) {
 	if err == nil && len(bytes.TrimSpace(body)) > 0 {
 		err = json.Unmarshal(body, &raw)
 	}
-	body = nil // the arguments are copied out: let it go before the call runs
 	if err != nil {
 		writeError(w, errorf(CodeInvalidArgument, "The body must be a JSON array of arguments: "+err.Error()), http.StatusBadRequest)
 		return

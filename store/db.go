@@ -79,7 +79,7 @@ func Open(ctx context.Context, path string) (*DB, error) {
 	}
 	db, err := openLocked(ctx, path)
 	if err != nil {
-		lock.release()
+		_ = lock.release() // the open's error is the one to report
 		return nil, err
 	}
 	db.lock = lock
@@ -261,7 +261,7 @@ func OpenReadOnlyCopy(ctx context.Context, path string) (*DB, string, error) {
 	}
 	copyPath := filepath.Join(dir, filepath.Base(path))
 	fail := func(err error) (*DB, string, error) {
-		lock.release()
+		_ = lock.release() // the copy's error is the one to report
 		os.RemoveAll(dir)
 		return nil, "", fmt.Errorf("store: read-only copy of %s: %w", path, err)
 	}

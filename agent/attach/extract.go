@@ -186,7 +186,7 @@ func childFailure(err error, stderr string) error {
 	case killedByCPU(ee):
 		return fmt.Errorf("%w: it needs more than %d s of CPU time", errChildBudget, cpuBudget)
 	}
-	return fmt.Errorf("the extractor failed (%v)", err)
+	return fmt.Errorf("the extractor failed (%w)", err)
 }
 
 // cappedBuffer keeps at most max bytes and remembers it was cut.

@@ -1,3 +1,4 @@
+//nolint:staticcheck // SA1019: logging is deprecated as of 2026-07-28 (SEP-2577) but inside its deprecation window; servers still log this way, and Settings offers their level.
 package mcp
 
 import (

@@ -122,9 +122,11 @@ func TestHeaderTransportOrigin(t *testing.T) {
 	h := &headerTransport{base: base, headers: map[string]string{"Authorization": "Bearer t"}, origin: mustURL(t, "https://mcp.example.com/mcp")}
 	for _, u := range []string{"https://mcp.example.com/messages?sessionId=1", "https://evil.example.net/mcp", "http://mcp.example.com/mcp"} {
 		req, _ := http.NewRequest(http.MethodGet, u, nil)
-		if _, err := h.RoundTrip(req); err != nil {
+		resp, err := h.RoundTrip(req)
+		if err != nil {
 			t.Fatal(err)
 		}
+		resp.Body.Close()
 	}
 	want := []string{"mcp.example.com=Bearer t", "evil.example.net=", "mcp.example.com="}
 	if strings.Join(got, " ") != strings.Join(want, " ") {
