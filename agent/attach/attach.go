@@ -78,13 +78,6 @@ var imageTypes = map[string]bool{"image/png": true, "image/jpeg": true, "image/w
 // model as an image.
 func IsImage(mime string) bool { return imageTypes[mime] }
 
-// Validate reports whether files can be sent (an *Error if not);
-// acceptsImages says whether the model takes images.
-func Validate(files []Input, acceptsImages bool) error {
-	_, err := Prepare(context.Background(), files, acceptsImages)
-	return err
-}
-
 // Prepare checks files and reads what the model will need from them (a
 // PDF's text and pages), without storing anything. acceptsImages says
 // whether the thread's model takes images. A PDF is parsed here, once, in
@@ -97,11 +90,8 @@ func Prepare(ctx context.Context, files []Input, acceptsImages bool) ([]File, er
 	out := make([]File, 0, len(files))
 	for _, f := range files {
 		name := SanitizeName(f.Name)
-		if len(f.Data) == 0 {
-			return nil, &Error{Name: name, Reason: "the file is empty."}
-		}
-		if len(f.Data) > MaxFileBytes {
-			return nil, &Error{Name: name, Reason: fmt.Sprintf("the file is %s; at most %s a file can be sent.", sizeText(len(f.Data)), sizeText(MaxFileBytes))}
+		if err := checkSize(name, f.Data, "sent"); err != nil {
+			return nil, err
 		}
 		total += len(f.Data)
 		if total > MaxMessageBytes {
@@ -116,11 +106,34 @@ func Prepare(ctx context.Context, files []Input, acceptsImages bool) ([]File, er
 	return out, nil
 }
 
-func prepareOne(ctx context.Context, name, mime string, data []byte, acceptsImages bool) (File, error) {
-	sniffed := http.DetectContentType(data)
-	if i := strings.IndexByte(sniffed, ';'); i >= 0 {
-		sniffed = sniffed[:i]
+// checkSize refuses an empty file or one over MaxFileBytes; verb says
+// what was to happen to it ("sent", "kept").
+func checkSize(name string, data []byte, verb string) error {
+	switch {
+	case len(data) == 0:
+		return &Error{Name: name, Reason: "the file is empty."}
+	case len(data) > MaxFileBytes:
+		return &Error{Name: name, Reason: fmt.Sprintf("the file is %s; at most %s a file can be %s.", sizeText(len(data)), sizeText(MaxFileBytes), verb)}
 	}
+	return nil
+}
+
+// sniff is a file's type read from its bytes, without parameters.
+func sniff(data []byte) string {
+	t := http.DetectContentType(data)
+	if i := strings.IndexByte(t, ';'); i >= 0 {
+		t = t[:i]
+	}
+	return t
+}
+
+// isPDF: the sniffer knows a PDF only by a leading "%PDF-", as we do.
+func isPDF(sniffed string, data []byte) bool {
+	return sniffed == "application/pdf" || bytes.HasPrefix(data, []byte("%PDF-"))
+}
+
+func prepareOne(ctx context.Context, name, mime string, data []byte, acceptsImages bool) (File, error) {
+	sniffed := sniff(data)
 	sum := sha256.Sum256(data) // the store's id of the file (store.HashAttachment)
 	hash := hex.EncodeToString(sum[:])
 	p := File{Ref: history.AttachmentRef{ID: hash, Name: name, Size: int64(len(data))},
@@ -134,7 +147,7 @@ func prepareOne(ctx context.Context, name, mime string, data []byte, acceptsImag
 			return p, err
 		}
 		p.Ref.MimeType = sniffed
-	case sniffed == "application/pdf" || bytes.HasPrefix(data, []byte("%PDF-")):
+	case isPDF(sniffed, data):
 		text, pages, err := pdfText(ctx, data)
 		if err != nil {
 			return p, &Error{Name: name, Reason: "the PDF cannot be read (" + err.Error() + ")."}

@@ -2,6 +2,7 @@ package attach
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"testing"
 )
@@ -18,7 +19,7 @@ func TestAttachmentsRefused(t *testing.T) {
 		"bad pdf":  {{Name: "bad.pdf", Data: []byte("%PDF-1.4 not really")}},
 		"too many": make([]Input, MaxFiles+1),
 	} {
-		err := Validate(files, true)
+		_, err := Prepare(context.Background(), files, true)
 		var ae *Error
 		if !errors.As(err, &ae) || ae.Reason == "" {
 			t.Errorf("%s: err = %v", name, err)

@@ -3,6 +3,7 @@ package attach
 import (
 	"bytes"
 	"compress/gzip"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -73,7 +74,7 @@ func TestHostilePDFsAreRefusedWithinBudget(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel() // maxChildren at a time
 			var err error
-			within(t, name, func() { err = Validate([]Input{{Name: name, Data: data}}, true) })
+			within(t, name, func() { _, err = Prepare(context.Background(), []Input{{Name: name, Data: data}}, true) })
 			var ae *Error
 			if !errors.As(err, &ae) || !strings.Contains(ae.Reason, "PDF") {
 				t.Fatalf("err = %v", err)
@@ -93,7 +94,7 @@ func TestHostileImagesAreRefusedAtTheDoor(t *testing.T) {
 		}
 		t.Run(name, func(t *testing.T) {
 			var err error
-			within(t, name, func() { err = Validate([]Input{{Name: name, Data: data}}, true) })
+			within(t, name, func() { _, err = Prepare(context.Background(), []Input{{Name: name, Data: data}}, true) })
 			var ae *Error
 			if !errors.As(err, &ae) || !strings.Contains(ae.Reason, "too large to decode") {
 				t.Fatalf("err = %v", err)

@@ -1,11 +1,6 @@
 package attach
 
 import (
-	"bytes"
-	"fmt"
-	"net/http"
-	"strings"
-
 	"github.com/juncture-app/juncture/agent/history"
 )
 
@@ -17,16 +12,10 @@ import (
 func CheckStored(name string, blob history.Attachment) (history.Attachment, error) {
 	name = SanitizeName(name)
 	data := blob.Data
-	switch {
-	case len(data) == 0:
-		return blob, &Error{Name: name, Reason: "the file is empty."}
-	case len(data) > MaxFileBytes:
-		return blob, &Error{Name: name, Reason: fmt.Sprintf("the file is %s; at most %s a file can be kept.", sizeText(len(data)), sizeText(MaxFileBytes))}
+	if err := checkSize(name, data, "kept"); err != nil {
+		return blob, err
 	}
-	sniffed := http.DetectContentType(data)
-	if i := strings.IndexByte(sniffed, ';'); i >= 0 {
-		sniffed = sniffed[:i]
-	}
+	sniffed := sniff(data)
 	blob.Size = int64(len(data))
 	switch {
 	case imageTypes[sniffed]:
@@ -34,7 +23,7 @@ func CheckStored(name string, blob history.Attachment) (history.Attachment, erro
 			return blob, err
 		}
 		blob.MimeType, blob.Text, blob.Pages = sniffed, "", 0
-	case sniffed == "application/pdf" || bytes.HasPrefix(data, []byte("%PDF-")):
+	case isPDF(sniffed, data):
 		blob.MimeType, blob.Text, blob.Pages = "application/pdf", truncateText(blob.Text), max(blob.Pages, 0)
 	case isText(data):
 		blob.MimeType, blob.Text, blob.Pages = textType(blob.MimeType), truncateText(string(data)), 0
