@@ -52,7 +52,13 @@ func (s *supervisor) newClient() *sdk.Client {
 		// hide what needs it instead of failing mid-call.
 		opts.CreateMessageHandler = s.sample
 	}
-	return sdk.NewClient(&sdk.Implementation{Name: "juncture", Title: "Juncture", Version: s.m.o.Version}, opts)
+	c := sdk.NewClient(&sdk.Implementation{Name: "juncture", Title: "Juncture", Version: s.m.o.Version}, opts)
+	if err := registerTaskMethods(c); err != nil {
+		// The pinned SDK takes them (TestTaskToolRunsAsTask); only one
+		// that made them standard methods would refuse them.
+		s.m.log.Warn("mcp: tasks methods not registered", "err", err)
+	}
+	return c
 }
 
 // formatLogging is a logging notification as a log line:

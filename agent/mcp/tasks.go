@@ -308,7 +308,7 @@ func (m *Manager) getTask(ctx context.Context, s *supervisor, h TaskHandle) (*wi
 	}
 	rctx, cancel := context.WithTimeout(ctx, taskRequestTimeout)
 	defer cancel()
-	raw, err := rawCall(rctx, sess.cs, "tasks/get", map[string]any{"taskId": h.ID})
+	raw, err := taskCall(rctx, sess.cs, "tasks/get", &taskParams{TaskID: h.ID})
 	if err != nil {
 		return nil, err
 	}
@@ -332,7 +332,7 @@ func (m *Manager) taskResult(ctx context.Context, s *supervisor, h TaskHandle, t
 	if len(raw) == 0 || string(raw) == "null" {
 		sess, err := s.taskSession()
 		if err == nil {
-			raw, err = rawCall(ctx, sess.cs, "tasks/result", map[string]any{"taskId": h.ID})
+			raw, err = taskCall(ctx, sess.cs, "tasks/result", &taskParams{TaskID: h.ID})
 		}
 		if err != nil {
 			if ctx.Err() != nil {
@@ -382,7 +382,7 @@ func (m *Manager) taskInput(ctx context.Context, s *supervisor, h TaskHandle, t 
 	}
 	sess, err := s.taskSession()
 	if err == nil {
-		_, err = rawCall(ctx, sess.cs, "tasks/update", map[string]any{"taskId": h.ID, "inputResponses": responses})
+		_, err = taskCall(ctx, sess.cs, "tasks/update", &taskParams{TaskID: h.ID, InputResponses: responses})
 	}
 	if err != nil && ctx.Err() == nil {
 		s.log.Note(notePrefix + "could not give the task its answers: " + shorten(err.Error(), 200))
@@ -426,7 +426,7 @@ func (m *Manager) cancelTask(s *supervisor, h TaskHandle) {
 	sess, err := s.taskSession()
 	if err == nil {
 		ctx, cancel := context.WithTimeout(context.Background(), cancelTimeout)
-		_, err = rawCall(ctx, sess.cs, "tasks/cancel", map[string]any{"taskId": h.ID})
+		_, err = taskCall(ctx, sess.cs, "tasks/cancel", &taskParams{TaskID: h.ID})
 		cancel()
 	}
 	if err != nil {

@@ -13,13 +13,16 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// The tasks wire. go-sdk v1.8.0 has no tasks client, and its typed calls
-// drop what tasks need: a tool's execution.taskSupport (tools/list), a
-// tools/call's "task" parameter (2025-11-25) and a task handle in place
-// of the tool's result (both forms). rawCall sends a request on the
-// session's own JSON-RPC connection and returns the result as it came, so
-// these are read without a second connection; every other use of the
-// session stays typed.
+// The tasks wire. go-sdk v1.8.0 has no tasks client. The tasks/* methods
+// are not MCP's own, so they go through the SDK's custom-method support
+// (taskCall; registered on every client by registerTaskMethods). Two
+// standard methods cannot: their typed results drop what tasks need (a
+// tool's execution.taskSupport in tools/list, a task handle in place of
+// a tools/call result), their typed params cannot carry 2025-11-25's
+// "task" parameter, and the SDK refuses a custom registration of a
+// standard name. Only those two go through rawCall, which sends on the
+// session's own JSON-RPC connection and returns the result as it came;
+// every other use of the session stays typed.
 
 // The two forms a server may speak.
 const (
@@ -52,8 +55,63 @@ const maxTaskResponse = 8 << 20
 
 var errRawUnavailable = errors.New("mcp: the session's connection cannot be reached for tasks")
 
-// rawCall sends method with params on cs's connection and returns the raw
-// result. It reaches the SDK's unexported connection by reflection (the
+// taskMethods are the tasks methods Juncture sends (none is a standard
+// MCP method, so the SDK takes them as custom methods).
+var taskMethods = []string{"tasks/get", "tasks/result", "tasks/update", "tasks/cancel"}
+
+// taskParams are the params of a tasks/* request.
+type taskParams struct {
+	sdk.ParamsBase
+	TaskID         string         `json:"taskId"`
+	InputResponses map[string]any `json:"inputResponses,omitempty"`
+}
+
+// rawResult keeps a tasks/* result as it came: its two forms are read by
+// readTask and wireTask.
+type rawResult struct {
+	sdk.ResultBase
+	raw json.RawMessage
+}
+
+func (r *rawResult) UnmarshalJSON(b []byte) error {
+	r.raw = append(json.RawMessage(nil), b...)
+	return nil
+}
+
+// registerTaskMethods lets c's sessions send the tasks methods.
+func registerTaskMethods(c *sdk.Client) error {
+	for _, method := range taskMethods {
+		if err := sdk.AddSendingCustomMethod[*taskParams, *rawResult](c, method); err != nil {
+			return fmt.Errorf("registering %s: %w", method, err)
+		}
+	}
+	return nil
+}
+
+// taskCall sends a tasks/* request through the SDK (which adds a 2026-07-28
+// session's per-request _meta, and tells the server when ctx ends) and
+// returns the raw result.
+func taskCall(ctx context.Context, cs *sdk.ClientSession, method string, p *taskParams) (json.RawMessage, error) {
+	if cs == nil {
+		return nil, errRawUnavailable
+	}
+	res, err := sdk.CallCustomMethod[*taskParams, *rawResult](ctx, cs, method, p)
+	if err != nil {
+		return nil, err
+	}
+	return checkTaskResponse(method, res.raw)
+}
+
+// checkTaskResponse holds a tasks answer to maxTaskResponse.
+func checkTaskResponse(method string, raw json.RawMessage) (json.RawMessage, error) {
+	if len(raw) > maxTaskResponse {
+		return nil, fmt.Errorf("the server's answer to %s is %s, more than the %s allowed", method, humanSize(len(raw)), humanSize(maxTaskResponse))
+	}
+	return raw, nil
+}
+
+// rawCall sends method (tools/call or tools/list) with params on cs's
+// connection and returns the raw result. It reaches the SDK's unexported connection by reflection (the
 // SDK is pinned; TestTaskToolRunsAsTask fails loudly if its layout
 // changes). Cancelling ctx abandons the wait, as the SDK's own calls do.
 func rawCall(ctx context.Context, cs *sdk.ClientSession, method string, params map[string]any) (json.RawMessage, error) {
@@ -85,10 +143,7 @@ func rawCall(ctx context.Context, cs *sdk.ClientSession, method string, params m
 	if err, _ := out[0].Interface().(error); err != nil {
 		return nil, err
 	}
-	if len(raw) > maxTaskResponse {
-		return nil, fmt.Errorf("the server's answer to %s is %s, more than the %s allowed", method, humanSize(len(raw)), humanSize(maxTaskResponse))
-	}
-	return raw, nil
+	return checkTaskResponse(method, raw)
 }
 
 // newProtocol: the session speaks 2026-07-28 or later, where every request
