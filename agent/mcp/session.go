@@ -58,6 +58,8 @@ type session struct {
 	mu       sync.Mutex
 	stopNote string // set when Juncture stops it: what a call in flight is told
 
+	taskTools taskSupport // its tools' task support, read at its first call (tasks_wire.go)
+
 	// mrtr: the server speaks 2026-07-28 or later; its questions come as
 	// input_required results, never as requests during a call.
 	mrtr bool

@@ -238,27 +238,20 @@ func readTask(raw json.RawMessage) (*wireTask, error) {
 	return &t, nil
 }
 
-// taskSupport lists a session's tools' execution.taskSupport, read once
-// per session (tools/list again, raw: the SDK's Tool has no execution).
+// taskSupport is a session's tools' execution.taskSupport, read once per
+// session (tools/list again, raw: the SDK's Tool has no execution). It
+// lives in the session, so it goes when the session does.
 type taskSupport struct {
 	once  sync.Once
-	dead  <-chan struct{} // the session's end: the entry is dropped then
 	tools map[string]string
 }
-
-var sessionTasks sync.Map // *sdk.ClientSession → *taskSupport
 
 // taskListTimeout bounds the extra tools/list (a server that does not
 // answer it costs its first call this long, once per session).
 const taskListTimeout = 5 * time.Second
 
 func toolTaskSupport(ctx context.Context, sess *session, tool string) string {
-	cs := sess.cs
-	v, loaded := sessionTasks.LoadOrStore(cs, &taskSupport{dead: sess.dead})
-	if !loaded {
-		sweepSessions()
-	}
-	ts := v.(*taskSupport)
+	ts := &sess.taskTools
 	ts.once.Do(func() {
 		ctx, cancel := context.WithTimeout(ctx, taskListTimeout)
 		defer cancel()
@@ -269,7 +262,7 @@ func toolTaskSupport(ctx context.Context, sess *session, tool string) string {
 			if cursor != "" {
 				params["cursor"] = cursor
 			}
-			raw, err := rawCall(ctx, cs, "tools/list", params)
+			raw, err := rawCall(ctx, sess.cs, "tools/list", params)
 			if err != nil {
 				return
 			}
@@ -297,18 +290,6 @@ func toolTaskSupport(ctx context.Context, sess *session, tool string) string {
 		}
 	})
 	return ts.tools[tool]
-}
-
-// sweepSessions drops what was read of sessions that ended.
-func sweepSessions() {
-	sessionTasks.Range(func(k, v any) bool {
-		select {
-		case <-v.(*taskSupport).dead:
-			sessionTasks.Delete(k)
-		default:
-		}
-		return true
-	})
 }
 
 // taskForm says how a call of tool on cs runs: as a task of the extension
