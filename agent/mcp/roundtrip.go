@@ -144,7 +144,7 @@ func (m *Manager) roundPrompts(s *supervisor, reqs sdk.InputRequestMap) (map[str
 			if m.o.Sampler == nil {
 				return nil, nil, roundError("it asked to use the model (sampling), which Juncture does not offer here")
 			}
-			prompts[key] = samplingPrompt(s.title(), p)
+			prompts[key] = samplingPrompt(s.title(), p.SystemPrompt, p.MaxTokens, p.ModelPreferences, roundMessages(p.Messages))
 		default:
 			return nil, nil, roundError(fmt.Sprintf("it asked for %T, which Juncture cannot answer", ir))
 		}
@@ -233,17 +233,29 @@ func elicitResponse(reply tools.Reply) (*sdk.ElicitResult, error) {
 	return &sdk.ElicitResult{Action: tools.ReplyCancel}, nil
 }
 
-// samplingPrompt is the card of a sampling request.
-func samplingPrompt(title string, p *sdk.CreateMessageWithToolsParams) tools.Prompt {
-	shown := make([]map[string]string, 0, len(p.Messages))
-	for _, msg := range p.Messages {
-		shown = append(shown, map[string]string{"role": string(msg.Role), "text": samplingTexts(msg.Content)})
+// samplingPrompt is the card of a sampling request, whichever way it
+// came (a request during the call, prompts.go, or a round's input
+// request).
+func samplingPrompt(title, system string, maxTokens int64, prefs *sdk.ModelPreferences, msgs []SampleMessage) tools.Prompt {
+	shown := make([]map[string]string, 0, len(msgs))
+	for _, msg := range msgs {
+		shown = append(shown, map[string]string{"role": msg.Role, "text": msg.Text})
 	}
-	details := map[string]any{"messages": shown, "maxTokens": p.MaxTokens, "systemPrompt": p.SystemPrompt}
-	if mp := p.ModelPreferences; mp != nil && len(mp.Hints) > 0 && mp.Hints[0] != nil && mp.Hints[0].Name != "" {
-		details["model"] = mp.Hints[0].Name
+	details := map[string]any{"messages": shown, "maxTokens": maxTokens, "systemPrompt": system}
+	if prefs != nil && len(prefs.Hints) > 0 && prefs.Hints[0] != nil && prefs.Hints[0].Name != "" {
+		details["model"] = prefs.Hints[0].Name
 	}
 	return tools.Prompt{Kind: tools.PromptSampling, Source: title, Message: title + " wants to ask the model", Details: details}
+}
+
+// roundMessages are a round's sampling messages as the app's model reads
+// them.
+func roundMessages(ms []*sdk.SamplingMessageV2) []SampleMessage {
+	var out []SampleMessage
+	for _, msg := range ms {
+		out = append(out, SampleMessage{Role: string(msg.Role), Text: samplingTexts(msg.Content)})
+	}
+	return out
 }
 
 func samplingTexts(cs []sdk.Content) string {
@@ -273,10 +285,7 @@ func (m *Manager) sampleResponse(ctx context.Context, s *supervisor, p *sdk.Crea
 		return nil, roundError("sampling is not offered here")
 	}
 	// The call's thread: its endpoint and model answer, never the default one.
-	sr := SampleRequest{Server: s.name, ThreadID: tools.CallThread(ctx), System: p.SystemPrompt, MaxTokens: int(p.MaxTokens)}
-	for _, msg := range p.Messages {
-		sr.Messages = append(sr.Messages, SampleMessage{Role: string(msg.Role), Text: samplingTexts(msg.Content)})
-	}
+	sr := SampleRequest{Server: s.name, ThreadID: tools.CallThread(ctx), System: p.SystemPrompt, MaxTokens: int(p.MaxTokens), Messages: roundMessages(p.Messages)}
 	out, err := m.o.Sampler(ctx, sr)
 	if err != nil {
 		return nil, roundError("the model could not answer the server's sampling request: " + shorten(err.Error(), 300))
