@@ -51,16 +51,21 @@ type roundState struct {
 	InputRequests json.RawMessage `json:"inputRequests"`
 }
 
-// callRounds sends the call and runs the rounds that need nobody; a round
-// that needs the person is returned as the result's Input.
-func (m *Manager) callRounds(ctx context.Context, s *supervisor, sess *session, params *sdk.CallToolParams) (*sdk.CallToolResult, *tools.NeedsInput, error) {
+// sendRound sends one round of a call: the typed call (supervisor.callTool)
+// or, for a server that declares tasks, the raw one (callTask).
+type sendRound func(ctx context.Context, params *sdk.CallToolParams) (*sdk.CallToolResult, error)
+
+// callRounds sends the call with send and runs the rounds that need
+// nobody; a round that needs the person is returned as the result's
+// Input.
+func (m *Manager) callRounds(ctx context.Context, s *supervisor, params *sdk.CallToolParams, send sendRound) (*sdk.CallToolResult, *tools.NeedsInput, error) {
 	if r, ok := tools.RetryOf(ctx); ok {
 		if err := m.applyRetry(ctx, s, params, r); err != nil {
 			return nil, nil, err
 		}
 	}
 	for round := 0; ; round++ {
-		res, err := s.callTool(ctx, sess, params) // -32042 pages first (urlelicit.go)
+		res, err := send(ctx, params)
 		if err != nil || !res.NeedsInput() {
 			return res, nil, err
 		}
@@ -79,9 +84,7 @@ func (m *Manager) callRounds(ctx context.Context, s *supervisor, sess *session, 
 
 // readRound reads an input_required result within the round's budgets:
 // the questions for the person (input), or, when every request needs
-// nobody (roots), the answers to retry with at once (auto). Both the
-// typed call (callRounds) and the raw one of a server that declares tasks
-// (callTask) read their rounds here.
+// nobody (roots), the answers to retry with at once (auto).
 func (m *Manager) readRound(s *supervisor, res *sdk.CallToolResult) (*tools.NeedsInput, sdk.InputResponseMap, error) {
 	if len(res.RequestState) > maxRequestState {
 		return nil, nil, roundError(fmt.Sprintf("its requestState is %s, over Juncture's limit of %s", humanSize(len(res.RequestState)), humanSize(maxRequestState)))
