@@ -92,9 +92,6 @@ func registerTaskMethods(c *sdk.Client) error {
 // session's per-request _meta, and tells the server when ctx ends) and
 // returns the raw result.
 func taskCall(ctx context.Context, cs *sdk.ClientSession, method string, p *taskParams) (json.RawMessage, error) {
-	if cs == nil {
-		return nil, errRawUnavailable
-	}
 	res, err := sdk.CallCustomMethod[*taskParams, *rawResult](ctx, cs, method, p)
 	if err != nil {
 		return nil, err
@@ -111,9 +108,10 @@ func checkTaskResponse(method string, raw json.RawMessage) (json.RawMessage, err
 }
 
 // rawCall sends method (tools/call or tools/list) with params on cs's
-// connection and returns the raw result. It reaches the SDK's unexported connection by reflection (the
-// SDK is pinned; TestTaskToolRunsAsTask fails loudly if its layout
-// changes). Cancelling ctx abandons the wait, as the SDK's own calls do.
+// connection and returns the raw result. It reaches the SDK's unexported
+// connection by reflection (the SDK is pinned; TestTaskToolRunsAsTask
+// fails loudly if its layout changes). Cancelling ctx abandons the wait;
+// unlike the SDK's own calls, it sends no notifications/cancelled.
 func rawCall(ctx context.Context, cs *sdk.ClientSession, method string, params map[string]any) (json.RawMessage, error) {
 	if cs == nil {
 		return nil, errRawUnavailable
@@ -150,7 +148,7 @@ func rawCall(ctx context.Context, cs *sdk.ClientSession, method string, params m
 // carries the protocol version and the client's capabilities.
 func newProtocol(cs *sdk.ClientSession) bool {
 	r := cs.InitializeResult()
-	return r != nil && r.ProtocolVersion >= "2026-07-28"
+	return r != nil && r.ProtocolVersion >= mrtrVersion
 }
 
 // injectMeta adds what the SDK adds to its own requests on a 2026-07-28
