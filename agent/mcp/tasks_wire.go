@@ -254,15 +254,16 @@ func toolTaskSupport(ctx context.Context, sess *session, tool string) string {
 		ctx, cancel := context.WithTimeout(ctx, taskListTimeout)
 		defer cancel()
 		ts.tools = map[string]string{}
-		cursor := ""
-		for page := 0; page < 100; page++ {
+		// Within the budgets of every listing (listPages); a page that
+		// fails or does not read ends it with what was read.
+		_, _ = listPages(ctx, func(ctx context.Context, cursor string) (int, string, error) {
 			params := map[string]any{}
 			if cursor != "" {
 				params["cursor"] = cursor
 			}
 			raw, err := rawCall(ctx, sess.cs, "tools/list", params)
 			if err != nil {
-				return
+				return 0, "", err
 			}
 			var res struct {
 				Tools []struct {
@@ -273,19 +274,16 @@ func toolTaskSupport(ctx context.Context, sess *session, tool string) string {
 				} `json:"tools"`
 				NextCursor string `json:"nextCursor"`
 			}
-			if json.Unmarshal(raw, &res) != nil {
-				return
+			if err := json.Unmarshal(raw, &res); err != nil {
+				return 0, "", err
 			}
 			for _, t := range res.Tools {
 				if t.Execution != nil {
 					ts.tools[t.Name] = t.Execution.TaskSupport
 				}
 			}
-			if res.NextCursor == "" {
-				return
-			}
-			cursor = res.NextCursor
-		}
+			return len(res.Tools), res.NextCursor, nil
+		})
 	})
 	return ts.tools[tool]
 }
