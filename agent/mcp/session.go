@@ -467,9 +467,5 @@ func shorten(s string, n int) string {
 	if len(s) <= n {
 		return s
 	}
-	cut := n
-	for cut > 0 && !utf8Start(s[cut]) {
-		cut--
-	}
-	return s[:cut] + "…"
+	return s[:runeCut(s, n)] + "…"
 }
