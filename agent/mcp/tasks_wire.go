@@ -240,7 +240,8 @@ func readTask(raw json.RawMessage) (*wireTask, error) {
 // session (tools/list again, raw: the SDK's Tool has no execution). It
 // lives in the session, so it goes when the session does.
 type taskSupport struct {
-	once  sync.Once
+	mu    sync.Mutex
+	read  bool // tools is the listing's; a call stopped while reading leaves it unread
 	tools map[string]string
 }
 
@@ -250,42 +251,54 @@ const taskListTimeout = 5 * time.Second
 
 func toolTaskSupport(ctx context.Context, sess *session, tool string) string {
 	ts := &sess.taskTools
-	ts.once.Do(func() {
-		ctx, cancel := context.WithTimeout(ctx, taskListTimeout)
-		defer cancel()
-		ts.tools = map[string]string{}
-		// Within the budgets of every listing (listPages); a page that
-		// fails or does not read ends it with what was read.
-		_, _ = listPages(ctx, func(ctx context.Context, cursor string) (int, string, error) {
-			params := map[string]any{}
-			if cursor != "" {
-				params["cursor"] = cursor
-			}
-			raw, err := rawCall(ctx, sess.cs, "tools/list", params)
-			if err != nil {
-				return 0, "", err
-			}
-			var res struct {
-				Tools []struct {
-					Name      string `json:"name"`
-					Execution *struct {
-						TaskSupport string `json:"taskSupport"`
-					} `json:"execution"`
-				} `json:"tools"`
-				NextCursor string `json:"nextCursor"`
-			}
-			if err := json.Unmarshal(raw, &res); err != nil {
-				return 0, "", err
-			}
-			for _, t := range res.Tools {
-				if t.Execution != nil {
-					ts.tools[t.Name] = t.Execution.TaskSupport
-				}
-			}
-			return len(res.Tools), res.NextCursor, nil
-		})
-	})
+	ts.mu.Lock()
+	defer ts.mu.Unlock()
+	if !ts.read {
+		ts.tools = readTaskSupport(ctx, sess)
+		// A listing cut short by the call's Stop says nothing of the
+		// tools: the next call reads it again.
+		ts.read = ctx.Err() == nil
+	}
 	return ts.tools[tool]
+}
+
+// readTaskSupport lists the session's tools' task support, within
+// taskListTimeout.
+func readTaskSupport(ctx context.Context, sess *session) map[string]string {
+	ctx, cancel := context.WithTimeout(ctx, taskListTimeout)
+	defer cancel()
+	support := map[string]string{}
+	// Within the budgets of every listing (listPages); a page that
+	// fails or does not read ends it with what was read.
+	_, _ = listPages(ctx, func(ctx context.Context, cursor string) (int, string, error) {
+		params := map[string]any{}
+		if cursor != "" {
+			params["cursor"] = cursor
+		}
+		raw, err := rawCall(ctx, sess.cs, "tools/list", params)
+		if err != nil {
+			return 0, "", err
+		}
+		var res struct {
+			Tools []struct {
+				Name      string `json:"name"`
+				Execution *struct {
+					TaskSupport string `json:"taskSupport"`
+				} `json:"execution"`
+			} `json:"tools"`
+			NextCursor string `json:"nextCursor"`
+		}
+		if err := json.Unmarshal(raw, &res); err != nil {
+			return 0, "", err
+		}
+		for _, t := range res.Tools {
+			if t.Execution != nil {
+				support[t.Name] = t.Execution.TaskSupport
+			}
+		}
+		return len(res.Tools), res.NextCursor, nil
+	})
+	return support
 }
 
 // taskForm says how a call of tool on cs runs: as a task of the extension
