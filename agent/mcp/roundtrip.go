@@ -147,7 +147,7 @@ func (m *Manager) roundPrompts(s *supervisor, reqs sdk.InputRequestMap) (map[str
 			if m.o.Sampler == nil {
 				return nil, nil, roundError("it asked to use the model (sampling), which Juncture does not offer here")
 			}
-			prompts[key] = samplingPrompt(s.title(), p.SystemPrompt, p.MaxTokens, p.ModelPreferences, roundMessages(p.Messages))
+			prompts[key] = samplingPrompt(s.title(), p.SystemPrompt, p.MaxTokens, p.ModelPreferences, roundMessages(p))
 		default:
 			return nil, nil, roundError(fmt.Sprintf("it asked for %T, which Juncture cannot answer", ir))
 		}
@@ -239,6 +239,8 @@ func elicitResponse(reply tools.Reply) (*sdk.ElicitResult, error) {
 // samplingPrompt is the card of a sampling request, whichever way it
 // came (a request during the call, prompts.go, or a round's input
 // request).
+//
+//nolint:staticcheck // SA1019: sampling is deprecated as of 2026-07-28 (SEP-2577) but inside its deprecation window, and servers still ask this way.
 func samplingPrompt(title, system string, maxTokens int64, prefs *sdk.ModelPreferences, msgs []SampleMessage) tools.Prompt {
 	shown := make([]map[string]string, 0, len(msgs))
 	for _, msg := range msgs {
@@ -253,9 +255,9 @@ func samplingPrompt(title, system string, maxTokens int64, prefs *sdk.ModelPrefe
 
 // roundMessages are a round's sampling messages as the app's model reads
 // them.
-func roundMessages(ms []*sdk.SamplingMessageV2) []SampleMessage {
+func roundMessages(p *sdk.CreateMessageWithToolsParams) []SampleMessage {
 	var out []SampleMessage
-	for _, msg := range ms {
+	for _, msg := range p.Messages {
 		out = append(out, SampleMessage{Role: string(msg.Role), Text: samplingTexts(msg.Content)})
 	}
 	return out
@@ -288,7 +290,7 @@ func (m *Manager) sampleResponse(ctx context.Context, s *supervisor, p *sdk.Crea
 		return nil, roundError("sampling is not offered here")
 	}
 	// The call's thread: its endpoint and model answer, never the default one.
-	sr := SampleRequest{Server: s.name, ThreadID: tools.CallThread(ctx), System: p.SystemPrompt, MaxTokens: int(p.MaxTokens), Messages: roundMessages(p.Messages)}
+	sr := SampleRequest{Server: s.name, ThreadID: tools.CallThread(ctx), System: p.SystemPrompt, MaxTokens: int(p.MaxTokens), Messages: roundMessages(p)}
 	out, err := m.o.Sampler(ctx, sr)
 	if err != nil {
 		return nil, roundError("the model could not answer the server's sampling request: " + shorten(err.Error(), 300))
