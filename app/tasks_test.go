@@ -116,6 +116,21 @@ func (r *taskRig) polled() string {
 	return id
 }
 
+// startTask starts the app, asks for the research in thread once the
+// server is ready, and returns the app and the task's id once it was
+// polled.
+func (r *taskRig) startTask(thread string) (*Service, string) {
+	r.t.Helper()
+	svc := r.start()
+	if !mcpReady(svc, 20*time.Second) {
+		r.t.Fatal("the MCP server never got ready")
+	}
+	if _, err := svc.App().SendInput(thread, "research tides", nil); err != nil {
+		r.t.Fatal(err)
+	}
+	return svc, r.polled()
+}
+
 func (r *taskRig) noCancel() {
 	r.t.Helper()
 	select {
@@ -198,14 +213,7 @@ func TestTaskResumesAfterSIGKILL(t *testing.T) {
 // and the model reads its result once.
 func TestTaskSurvivesQuit(t *testing.T) {
 	r := newTaskRig(t, 2)
-	first := r.start()
-	if !mcpReady(first, 20*time.Second) {
-		t.Fatal("the MCP server never got ready")
-	}
-	if _, err := first.App().SendInput("th-quit", "research tides", nil); err != nil {
-		t.Fatal(err)
-	}
-	r.polled()
+	first, _ := r.startTask("th-quit")
 	if err := first.Shutdown(context.Background()); err != nil {
 		t.Fatal(err)
 	}
@@ -221,14 +229,7 @@ func TestTaskSurvivesQuit(t *testing.T) {
 // second; the call ends stopped and nothing resumes it at the next start.
 func TestTaskStopCancels(t *testing.T) {
 	r := newTaskRig(t, 30)
-	svc := r.start()
-	if !mcpReady(svc, 20*time.Second) {
-		t.Fatal("the MCP server never got ready")
-	}
-	if _, err := svc.App().SendInput("th-stop", "research tides", nil); err != nil {
-		t.Fatal(err)
-	}
-	id := r.polled()
+	svc, id := r.startTask("th-stop")
 	stopped := time.Now()
 	if err := svc.App().Interrupt("th-stop"); err != nil {
 		t.Fatal(err)

@@ -55,8 +55,9 @@ func (db *DB) RecordToolTask(ctx context.Context, threadID, toolCallID string, h
 // StartedToolTasks returns the task calls still running (started, with a
 // handle), oldest first: after a restart, the app resumes them.
 func (db *DB) StartedToolTasks(ctx context.Context) ([]history.ToolExecution, error) {
+	// The prefix holds no LIKE wildcard.
 	rows, err := db.r.QueryContext(ctx, "SELECT "+toolExecCols+
-		" FROM tool_executions WHERE state = 'started' AND result LIKE '{\"task\":%' ORDER BY started_at, thread_id, tool_call_id")
+		" FROM tool_executions WHERE state = 'started' AND result LIKE ? ORDER BY started_at, thread_id, tool_call_id", taskHandlePrefix+"%")
 	if err != nil {
 		return nil, fmt.Errorf("store: started tool tasks: %w", err)
 	}

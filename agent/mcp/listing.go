@@ -106,9 +106,6 @@ func cutText(s string, n int) string {
 	if len(s) <= n {
 		return s
 	}
-	cut := n
-	for cut > 0 && !utf8Start(s[cut]) {
-		cut--
-	}
+	cut := runeCut(s, n)
 	return s[:cut] + fmt.Sprintf("… (cut: %d bytes)", len(s)-cut)
 }

@@ -250,10 +250,7 @@ func promptText(res *sdk.GetPromptResult, maxFileBytes int) PromptText {
 	}
 	text := strings.Join(parts, "\n\n")
 	if len(text) > maxPromptText {
-		cut := maxPromptText
-		for cut > 0 && !utf8Start(text[cut]) {
-			cut--
-		}
+		cut := runeCut(text, maxPromptText)
 		out.Notes = append(out.Notes, fmt.Sprintf("The prompt's text was cut at %s (it was %s).", humanSize(maxPromptText), humanSize(len(text))))
 		text = text[:cut]
 	}

@@ -52,7 +52,13 @@ func (s *supervisor) newClient() *sdk.Client {
 		// hide what needs it instead of failing mid-call.
 		opts.CreateMessageHandler = s.sample
 	}
-	return sdk.NewClient(&sdk.Implementation{Name: "juncture", Title: "Juncture", Version: s.m.o.Version}, opts)
+	c := sdk.NewClient(&sdk.Implementation{Name: "juncture", Title: "Juncture", Version: s.m.o.Version}, opts)
+	if err := registerTaskMethods(c); err != nil {
+		// The pinned SDK takes them (TestTaskToolRunsAsTask); only one
+		// that made them standard methods would refuse them.
+		s.m.log.Warn("mcp: tasks methods not registered", "err", err)
+	}
+	return c
 }
 
 // formatLogging is a logging notification as a log line:
@@ -239,17 +245,10 @@ func (s *supervisor) sample(ctx context.Context, req *sdk.CreateMessageRequest) 
 	defer cancel()
 	title := s.title()
 	sr := SampleRequest{Server: s.name, ThreadID: tools.CallThread(c.ctx), System: p.SystemPrompt, MaxTokens: int(p.MaxTokens)}
-	shown := make([]map[string]string, 0, len(p.Messages))
 	for _, msg := range p.Messages {
-		m := SampleMessage{Role: string(msg.Role), Text: samplingText(msg.Content)}
-		sr.Messages = append(sr.Messages, m)
-		shown = append(shown, map[string]string{"role": m.Role, "text": m.Text})
+		sr.Messages = append(sr.Messages, SampleMessage{Role: string(msg.Role), Text: samplingText(msg.Content)})
 	}
-	details := map[string]any{"messages": shown, "maxTokens": p.MaxTokens, "systemPrompt": p.SystemPrompt}
-	if mp := p.ModelPreferences; mp != nil && len(mp.Hints) > 0 && mp.Hints[0] != nil && mp.Hints[0].Name != "" {
-		details["model"] = mp.Hints[0].Name
-	}
-	reply, err := tools.Ask(actx, tools.Prompt{Kind: tools.PromptSampling, Source: title, Message: title + " wants to ask the model", Details: details})
+	reply, err := tools.Ask(actx, samplingPrompt(title, p.SystemPrompt, p.MaxTokens, p.ModelPreferences, sr.Messages))
 	if err != nil {
 		return nil, &jsonrpc.Error{Code: samplingRefused, Message: "the sampling request was cancelled"}
 	}

@@ -119,15 +119,19 @@ func capText(s string) string {
 	if len(s) <= maxResultText {
 		return s
 	}
-	cut := maxResultText
-	for cut > 0 && !utf8Start(s[cut]) {
-		cut--
-	}
+	cut := runeCut(s, maxResultText)
 	return s[:cut] + fmt.Sprintf("\n[… %s more cut: the result was %s, over the %s the model reads]",
 		humanSize(len(s)-cut), humanSize(len(s)), humanSize(maxResultText))
 }
 
-func utf8Start(b byte) bool { return b&0xC0 != 0x80 }
+// runeCut is where s (longer than n bytes) is cut to at most n bytes
+// without splitting a rune: n, or the start of the rune n falls in.
+func runeCut(s string, n int) int {
+	for n > 0 && s[n]&0xC0 == 0x80 { // a continuation byte
+		n--
+	}
+	return n
+}
 
 // humanSize writes a byte count the way a person reads it: 512 B, 1.2 KB,
 // 3.4 MB (powers of 1024, as file managers do).

@@ -51,16 +51,21 @@ type roundState struct {
 	InputRequests json.RawMessage `json:"inputRequests"`
 }
 
-// callRounds sends the call and runs the rounds that need nobody; a round
-// that needs the person is returned as the result's Input.
-func (m *Manager) callRounds(ctx context.Context, s *supervisor, sess *session, params *sdk.CallToolParams) (*sdk.CallToolResult, *tools.NeedsInput, error) {
+// sendRound sends one round of a call: the typed call (supervisor.callTool)
+// or, for a server that declares tasks, the raw one (callTask).
+type sendRound func(ctx context.Context, params *sdk.CallToolParams) (*sdk.CallToolResult, error)
+
+// callRounds sends the call with send and runs the rounds that need
+// nobody; a round that needs the person is returned as the result's
+// Input.
+func (m *Manager) callRounds(ctx context.Context, s *supervisor, params *sdk.CallToolParams, send sendRound) (*sdk.CallToolResult, *tools.NeedsInput, error) {
 	if r, ok := tools.RetryOf(ctx); ok {
 		if err := m.applyRetry(ctx, s, params, r); err != nil {
 			return nil, nil, err
 		}
 	}
 	for round := 0; ; round++ {
-		res, err := s.callTool(ctx, sess, params) // -32042 pages first (urlelicit.go)
+		res, err := send(ctx, params)
 		if err != nil || !res.NeedsInput() {
 			return res, nil, err
 		}
@@ -79,9 +84,7 @@ func (m *Manager) callRounds(ctx context.Context, s *supervisor, sess *session, 
 
 // readRound reads an input_required result within the round's budgets:
 // the questions for the person (input), or, when every request needs
-// nobody (roots), the answers to retry with at once (auto). Both the
-// typed call (callRounds) and the raw one of a server that declares tasks
-// (callTask) read their rounds here.
+// nobody (roots), the answers to retry with at once (auto).
 func (m *Manager) readRound(s *supervisor, res *sdk.CallToolResult) (*tools.NeedsInput, sdk.InputResponseMap, error) {
 	if len(res.RequestState) > maxRequestState {
 		return nil, nil, roundError(fmt.Sprintf("its requestState is %s, over Juncture's limit of %s", humanSize(len(res.RequestState)), humanSize(maxRequestState)))
@@ -144,7 +147,7 @@ func (m *Manager) roundPrompts(s *supervisor, reqs sdk.InputRequestMap) (map[str
 			if m.o.Sampler == nil {
 				return nil, nil, roundError("it asked to use the model (sampling), which Juncture does not offer here")
 			}
-			prompts[key] = samplingPrompt(s.title(), p)
+			prompts[key] = samplingPrompt(s.title(), p.SystemPrompt, p.MaxTokens, p.ModelPreferences, roundMessages(p))
 		default:
 			return nil, nil, roundError(fmt.Sprintf("it asked for %T, which Juncture cannot answer", ir))
 		}
@@ -233,17 +236,31 @@ func elicitResponse(reply tools.Reply) (*sdk.ElicitResult, error) {
 	return &sdk.ElicitResult{Action: tools.ReplyCancel}, nil
 }
 
-// samplingPrompt is the card of a sampling request.
-func samplingPrompt(title string, p *sdk.CreateMessageWithToolsParams) tools.Prompt {
-	shown := make([]map[string]string, 0, len(p.Messages))
-	for _, msg := range p.Messages {
-		shown = append(shown, map[string]string{"role": string(msg.Role), "text": samplingTexts(msg.Content)})
+// samplingPrompt is the card of a sampling request, whichever way it
+// came (a request during the call, prompts.go, or a round's input
+// request).
+//
+//nolint:staticcheck // SA1019: sampling is deprecated as of 2026-07-28 (SEP-2577) but inside its deprecation window, and servers still ask this way.
+func samplingPrompt(title, system string, maxTokens int64, prefs *sdk.ModelPreferences, msgs []SampleMessage) tools.Prompt {
+	shown := make([]map[string]string, 0, len(msgs))
+	for _, msg := range msgs {
+		shown = append(shown, map[string]string{"role": msg.Role, "text": msg.Text})
 	}
-	details := map[string]any{"messages": shown, "maxTokens": p.MaxTokens, "systemPrompt": p.SystemPrompt}
-	if mp := p.ModelPreferences; mp != nil && len(mp.Hints) > 0 && mp.Hints[0] != nil && mp.Hints[0].Name != "" {
-		details["model"] = mp.Hints[0].Name
+	details := map[string]any{"messages": shown, "maxTokens": maxTokens, "systemPrompt": system}
+	if prefs != nil && len(prefs.Hints) > 0 && prefs.Hints[0] != nil && prefs.Hints[0].Name != "" {
+		details["model"] = prefs.Hints[0].Name
 	}
 	return tools.Prompt{Kind: tools.PromptSampling, Source: title, Message: title + " wants to ask the model", Details: details}
+}
+
+// roundMessages are a round's sampling messages as the app's model reads
+// them.
+func roundMessages(p *sdk.CreateMessageWithToolsParams) []SampleMessage {
+	var out []SampleMessage
+	for _, msg := range p.Messages {
+		out = append(out, SampleMessage{Role: string(msg.Role), Text: samplingTexts(msg.Content)})
+	}
+	return out
 }
 
 func samplingTexts(cs []sdk.Content) string {
@@ -273,10 +290,7 @@ func (m *Manager) sampleResponse(ctx context.Context, s *supervisor, p *sdk.Crea
 		return nil, roundError("sampling is not offered here")
 	}
 	// The call's thread: its endpoint and model answer, never the default one.
-	sr := SampleRequest{Server: s.name, ThreadID: tools.CallThread(ctx), System: p.SystemPrompt, MaxTokens: int(p.MaxTokens)}
-	for _, msg := range p.Messages {
-		sr.Messages = append(sr.Messages, SampleMessage{Role: string(msg.Role), Text: samplingTexts(msg.Content)})
-	}
+	sr := SampleRequest{Server: s.name, ThreadID: tools.CallThread(ctx), System: p.SystemPrompt, MaxTokens: int(p.MaxTokens), Messages: roundMessages(p)}
 	out, err := m.o.Sampler(ctx, sr)
 	if err != nil {
 		return nil, roundError("the model could not answer the server's sampling request: " + shorten(err.Error(), 300))

@@ -58,6 +58,8 @@ type session struct {
 	mu       sync.Mutex
 	stopNote string // set when Juncture stops it: what a call in flight is told
 
+	taskTools taskSupport // its tools' task support, read at its first call (tasks_wire.go)
+
 	// mrtr: the server speaks 2026-07-28 or later; its questions come as
 	// input_required results, never as requests during a call.
 	mrtr bool
@@ -465,9 +467,5 @@ func shorten(s string, n int) string {
 	if len(s) <= n {
 		return s
 	}
-	cut := n
-	for cut > 0 && !utf8Start(s[cut]) {
-		cut--
-	}
-	return s[:cut] + "…"
+	return s[:runeCut(s, n)] + "…"
 }

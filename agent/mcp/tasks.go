@@ -82,77 +82,80 @@ func unknownOutcome(h TaskHandle, why string) tools.Result {
 var detachedResult = tools.Result{IsError: true, Content: "The app quit while the task ran; it is resumed at the next start."}
 
 // callTask makes a call that may become a task. A plain answer may be a
-// round of a 2026-07-28 multi round-trip: it is read as callRounds reads
-// one, and a retry (tools.RetryOf) carries its answers and requestState.
+// round of a 2026-07-28 multi round-trip: callRounds runs the rounds, as
+// for any call, with each round sent raw (rawToolCall).
 func (m *Manager) callTask(ctx context.Context, s *supervisor, sess *session, tool string, args json.RawMessage, form string) tools.Result {
 	c, done := s.calls.begin(ctx)
 	defer done()
-	params := map[string]any{"name": tool, "arguments": args, "_meta": map[string]any{"progressToken": c.token}}
-	if form == formExperimental {
-		params["task"] = map[string]any{"ttl": defaultTaskTTL}
-	} else if !newProtocol(sess.cs) {
-		// An older session still declares the extension on the call: the
-		// server decides per request.
-		injectMeta(sess.cs, params)
-	}
-	if r, ok := tools.RetryOf(ctx); ok {
-		var retry sdk.CallToolParams
-		if err := m.applyRetry(c.ctx, s, &retry, r); err != nil {
-			return roundFailed(s.name, err)
-		}
-		setRound(params, retry.InputResponses, retry.RequestState)
-	}
-	for round := 0; ; round++ {
-		raw, err := rawCall(c.ctx, sess.cs, "tools/call", params)
+	params := &sdk.CallToolParams{Name: tool, Arguments: args}
+	params.SetProgressToken(c.token)
+	var task *wireTask
+	res, input, err := m.callRounds(c.ctx, s, params, func(ctx context.Context, p *sdk.CallToolParams) (*sdk.CallToolResult, error) {
+		raw, err := rawCall(ctx, sess.cs, "tools/call", rawToolCall(sess, p, form))
 		if err != nil {
-			if ctx.Err() != nil {
-				return stoppedResult
-			}
-			return m.failedCall(s.name, sess, err)
+			return nil, err
 		}
 		t, err := readTask(raw)
 		if err != nil {
-			return tools.Result{IsError: true, Content: fmt.Sprintf("The MCP server %q sent a task Juncture could not read (%s); side effects unknown.", s.name, err)}
+			return nil, &errUnreadable{fmt.Sprintf("The MCP server %q sent a task Juncture could not read (%s); side effects unknown.", s.name, err)}
 		}
 		if t != nil {
-			return m.startTask(ctx, c.ctx, s, tool, form, t)
+			task = t
+			return &sdk.CallToolResult{}, nil // not a round: callRounds returns it
 		}
-		res, bad := decodeResult(raw)
-		if res == nil {
-			return bad
+		var res sdk.CallToolResult
+		if err := json.Unmarshal(raw, &res); err != nil {
+			return nil, &errUnreadable{unreadableResult(err)}
 		}
-		if !res.NeedsInput() {
-			return ConvertResult(res)
-		}
-		input, auto, err := m.readRound(s, res)
-		switch {
-		case err != nil:
-			return roundFailed(s.name, err)
-		case input != nil:
-			return inputResult(s.name, input)
-		case round+1 >= maxAutoRounds:
-			return roundFailed(s.name, autoRoundsError())
-		}
-		setRound(params, auto, res.RequestState)
+		return &res, nil
+	})
+	var bad *errUnreadable
+	switch {
+	case input != nil:
+		return inputResult(s.name, input)
+	case task != nil:
+		return m.startTask(ctx, c.ctx, s, tool, form, task)
+	case err == nil:
+		return ConvertResult(res)
+	case errors.As(err, &bad):
+		return tools.Result{IsError: true, Content: bad.content}
 	}
-}
-
-// setRound puts a round's answers and requestState in a raw tools/call.
-func setRound(params map[string]any, responses sdk.InputResponseMap, state string) {
-	params["inputResponses"] = responses
-	if state != "" {
-		params["requestState"] = state
-	} else {
-		delete(params, "requestState")
-	}
-}
-
-// roundFailed is the result of a round Juncture could not go on with.
-func roundFailed(server string, err error) tools.Result {
-	if r, ok := roundResult(server, err); ok {
+	if r, ok := roundResult(s.name, err); ok {
 		return r
 	}
-	return tools.Result{IsError: true, Content: fmt.Sprintf("The MCP server %q asked for input Juncture could not answer: %s.", server, shorten(err.Error(), 300))}
+	if ctx.Err() != nil {
+		return stoppedResult
+	}
+	return m.failedCall(s.name, sess, err)
+}
+
+// errUnreadable is an answer to a raw tools/call Juncture could not read;
+// content is what the model reads.
+type errUnreadable struct{ content string }
+
+func (e *errUnreadable) Error() string { return e.content }
+
+// rawToolCall is a round of a call as the raw tools/call sends it: with
+// 2025-11-25's "task" parameter, or, on a session older than 2026-07-28,
+// the extension declared in the request (the server decides per request).
+func rawToolCall(sess *session, p *sdk.CallToolParams, form string) map[string]any {
+	meta := map[string]any{}
+	for k, v := range p.Meta {
+		meta[k] = v
+	}
+	params := map[string]any{"name": p.Name, "arguments": p.Arguments, "_meta": meta}
+	if form == formExperimental {
+		params["task"] = map[string]any{"ttl": defaultTaskTTL}
+	} else if !newProtocol(sess.cs) {
+		injectMeta(sess.cs, params)
+	}
+	if p.InputResponses != nil {
+		params["inputResponses"] = p.InputResponses
+	}
+	if p.RequestState != "" {
+		params["requestState"] = p.RequestState
+	}
+	return params
 }
 
 // startTask keeps the handle of a call the server answered with a task,
@@ -169,28 +172,24 @@ func (m *Manager) startTask(ctx, pollCtx context.Context, s *supervisor, tool, f
 	return m.followTask(pollCtx, s, h, t)
 }
 
-// decodeResult reads a tools/call result that is not a task; nil and
-// what the model reads when it cannot be read.
-func decodeResult(raw json.RawMessage) (*sdk.CallToolResult, tools.Result) {
-	var res sdk.CallToolResult
-	if err := json.Unmarshal(raw, &res); err != nil {
-		return nil, tools.Result{IsError: true, Content: "The tool's result could not be read: " + shorten(err.Error(), 200)}
-	}
-	return &res, tools.Result{}
+// unreadableResult is what the model reads of a tool result that could
+// not be read.
+func unreadableResult(err error) string {
+	return "The tool's result could not be read: " + shorten(err.Error(), 200)
 }
 
 // plainResult reads a completed task's tool result.
 func plainResult(raw json.RawMessage) tools.Result {
-	res, bad := decodeResult(raw)
-	if res == nil {
-		return bad
+	var res sdk.CallToolResult
+	if err := json.Unmarshal(raw, &res); err != nil {
+		return tools.Result{IsError: true, Content: unreadableResult(err)}
 	}
 	if res.NeedsInput() {
 		// A task asks through its status (input_required), not through
 		// its result.
 		return tools.Result{IsError: true, Content: "The MCP server's task ended asking for input, which Juncture cannot answer after the task; the call was not completed."}
 	}
-	return ConvertResult(res)
+	return ConvertResult(&res)
 }
 
 // ResumeTask follows a task kept with a call after the app restarted:
@@ -308,7 +307,7 @@ func (m *Manager) getTask(ctx context.Context, s *supervisor, h TaskHandle) (*wi
 	}
 	rctx, cancel := context.WithTimeout(ctx, taskRequestTimeout)
 	defer cancel()
-	raw, err := rawCall(rctx, sess.cs, "tasks/get", map[string]any{"taskId": h.ID})
+	raw, err := taskCall(rctx, sess.cs, "tasks/get", &taskParams{TaskID: h.ID})
 	if err != nil {
 		return nil, err
 	}
@@ -332,7 +331,7 @@ func (m *Manager) taskResult(ctx context.Context, s *supervisor, h TaskHandle, t
 	if len(raw) == 0 || string(raw) == "null" {
 		sess, err := s.taskSession()
 		if err == nil {
-			raw, err = rawCall(ctx, sess.cs, "tasks/result", map[string]any{"taskId": h.ID})
+			raw, err = taskCall(ctx, sess.cs, "tasks/result", &taskParams{TaskID: h.ID})
 		}
 		if err != nil {
 			if ctx.Err() != nil {
@@ -382,7 +381,7 @@ func (m *Manager) taskInput(ctx context.Context, s *supervisor, h TaskHandle, t 
 	}
 	sess, err := s.taskSession()
 	if err == nil {
-		_, err = rawCall(ctx, sess.cs, "tasks/update", map[string]any{"taskId": h.ID, "inputResponses": responses})
+		_, err = taskCall(ctx, sess.cs, "tasks/update", &taskParams{TaskID: h.ID, InputResponses: responses})
 	}
 	if err != nil && ctx.Err() == nil {
 		s.log.Note(notePrefix + "could not give the task its answers: " + shorten(err.Error(), 200))
@@ -426,7 +425,7 @@ func (m *Manager) cancelTask(s *supervisor, h TaskHandle) {
 	sess, err := s.taskSession()
 	if err == nil {
 		ctx, cancel := context.WithTimeout(context.Background(), cancelTimeout)
-		_, err = rawCall(ctx, sess.cs, "tasks/cancel", map[string]any{"taskId": h.ID})
+		_, err = taskCall(ctx, sess.cs, "tasks/cancel", &taskParams{TaskID: h.ID})
 		cancel()
 	}
 	if err != nil {

@@ -334,3 +334,26 @@ func TestTaskStopWhileAsking(t *testing.T) {
 		t.Errorf("task status %q (answered on the person's behalf?)", st)
 	}
 }
+
+// TestTaskSupportAfterStoppedFirstCall: a first call stopped before the
+// server's tools' task support was read does not leave the session
+// without it: the next call of a task tool still runs as a task.
+func TestTaskSupportAfterStoppedFirstCall(t *testing.T) {
+	cmd, args := everythingCommand(t)
+	m := newManager(t, Options{})
+	m.Apply(Config{Servers: map[string]ServerConfig{"ev": {Command: cmd, Args: args}}})
+	waitTool(t, m, "ev", "simulate-research-query")
+	stopped, cancel := context.WithCancel(context.Background())
+	cancel()
+	if res := m.call(tools.WithCallEnv(stopped, newTaskEnv()), "ev", "simulate-research-query", json.RawMessage(`{"topic":"tides"}`)); !res.IsError {
+		t.Fatalf("a stopped call succeeded: %+v", res)
+	}
+	env := newTaskEnv()
+	res := waitResult(t, runTask(t, context.Background(), m, env, "ev", "simulate-research-query", map[string]any{"topic": "tides"}), 30*time.Second)
+	if res.IsError || !strings.Contains(res.Content, "# Research Report: tides") {
+		t.Fatalf("result %+v", res)
+	}
+	if h := env.handle(t); h.Form != formExperimental {
+		t.Errorf("handle %+v, want a %s task", h, formExperimental)
+	}
+}

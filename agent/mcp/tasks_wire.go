@@ -13,13 +13,16 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// The tasks wire. go-sdk v1.8.0 has no tasks client, and its typed calls
-// drop what tasks need: a tool's execution.taskSupport (tools/list), a
-// tools/call's "task" parameter (2025-11-25) and a task handle in place
-// of the tool's result (both forms). rawCall sends a request on the
-// session's own JSON-RPC connection and returns the result as it came, so
-// these are read without a second connection; every other use of the
-// session stays typed.
+// The tasks wire. go-sdk v1.8.0 has no tasks client. The tasks/* methods
+// are not MCP's own, so they go through the SDK's custom-method support
+// (taskCall; registered on every client by registerTaskMethods). Two
+// standard methods cannot: their typed results drop what tasks need (a
+// tool's execution.taskSupport in tools/list, a task handle in place of
+// a tools/call result), their typed params cannot carry 2025-11-25's
+// "task" parameter, and the SDK refuses a custom registration of a
+// standard name. Only those two go through rawCall, which sends on the
+// session's own JSON-RPC connection and returns the result as it came;
+// every other use of the session stays typed.
 
 // The two forms a server may speak.
 const (
@@ -52,10 +55,63 @@ const maxTaskResponse = 8 << 20
 
 var errRawUnavailable = errors.New("mcp: the session's connection cannot be reached for tasks")
 
-// rawCall sends method with params on cs's connection and returns the raw
-// result. It reaches the SDK's unexported connection by reflection (the
-// SDK is pinned; TestTaskToolRunsAsTask fails loudly if its layout
-// changes). Cancelling ctx abandons the wait, as the SDK's own calls do.
+// taskMethods are the tasks methods Juncture sends (none is a standard
+// MCP method, so the SDK takes them as custom methods).
+var taskMethods = []string{"tasks/get", "tasks/result", "tasks/update", "tasks/cancel"}
+
+// taskParams are the params of a tasks/* request.
+type taskParams struct {
+	sdk.ParamsBase
+	TaskID         string         `json:"taskId"`
+	InputResponses map[string]any `json:"inputResponses,omitempty"`
+}
+
+// rawResult keeps a tasks/* result as it came: its two forms are read by
+// readTask and wireTask.
+type rawResult struct {
+	sdk.ResultBase
+	raw json.RawMessage
+}
+
+func (r *rawResult) UnmarshalJSON(b []byte) error {
+	r.raw = append(json.RawMessage(nil), b...)
+	return nil
+}
+
+// registerTaskMethods lets c's sessions send the tasks methods.
+func registerTaskMethods(c *sdk.Client) error {
+	for _, method := range taskMethods {
+		if err := sdk.AddSendingCustomMethod[*taskParams, *rawResult](c, method); err != nil {
+			return fmt.Errorf("registering %s: %w", method, err)
+		}
+	}
+	return nil
+}
+
+// taskCall sends a tasks/* request through the SDK (which adds a 2026-07-28
+// session's per-request _meta, and tells the server when ctx ends) and
+// returns the raw result.
+func taskCall(ctx context.Context, cs *sdk.ClientSession, method string, p *taskParams) (json.RawMessage, error) {
+	res, err := sdk.CallCustomMethod[*taskParams, *rawResult](ctx, cs, method, p)
+	if err != nil {
+		return nil, err
+	}
+	return checkTaskResponse(method, res.raw)
+}
+
+// checkTaskResponse holds a tasks answer to maxTaskResponse.
+func checkTaskResponse(method string, raw json.RawMessage) (json.RawMessage, error) {
+	if len(raw) > maxTaskResponse {
+		return nil, fmt.Errorf("the server's answer to %s is %s, more than the %s allowed", method, humanSize(len(raw)), humanSize(maxTaskResponse))
+	}
+	return raw, nil
+}
+
+// rawCall sends method (tools/call or tools/list) with params on cs's
+// connection and returns the raw result. It reaches the SDK's unexported
+// connection by reflection (the SDK is pinned; TestTaskToolRunsAsTask
+// fails loudly if its layout changes). Cancelling ctx abandons the wait;
+// unlike the SDK's own calls, it sends no notifications/cancelled.
 func rawCall(ctx context.Context, cs *sdk.ClientSession, method string, params map[string]any) (json.RawMessage, error) {
 	if cs == nil {
 		return nil, errRawUnavailable
@@ -85,17 +141,14 @@ func rawCall(ctx context.Context, cs *sdk.ClientSession, method string, params m
 	if err, _ := out[0].Interface().(error); err != nil {
 		return nil, err
 	}
-	if len(raw) > maxTaskResponse {
-		return nil, fmt.Errorf("the server's answer to %s is %s, more than the %s allowed", method, humanSize(len(raw)), humanSize(maxTaskResponse))
-	}
-	return raw, nil
+	return checkTaskResponse(method, raw)
 }
 
 // newProtocol: the session speaks 2026-07-28 or later, where every request
 // carries the protocol version and the client's capabilities.
 func newProtocol(cs *sdk.ClientSession) bool {
 	r := cs.InitializeResult()
-	return r != nil && r.ProtocolVersion >= "2026-07-28"
+	return r != nil && r.ProtocolVersion >= mrtrVersion
 }
 
 // injectMeta adds what the SDK adds to its own requests on a 2026-07-28
@@ -183,77 +236,69 @@ func readTask(raw json.RawMessage) (*wireTask, error) {
 	return &t, nil
 }
 
-// taskSupport lists a session's tools' execution.taskSupport, read once
-// per session (tools/list again, raw: the SDK's Tool has no execution).
+// taskSupport is a session's tools' execution.taskSupport, read once per
+// session (tools/list again, raw: the SDK's Tool has no execution). It
+// lives in the session, so it goes when the session does.
 type taskSupport struct {
-	once  sync.Once
-	dead  <-chan struct{} // the session's end: the entry is dropped then
+	mu    sync.Mutex
+	read  bool // tools is the listing's; a call stopped while reading leaves it unread
 	tools map[string]string
 }
-
-var sessionTasks sync.Map // *sdk.ClientSession → *taskSupport
 
 // taskListTimeout bounds the extra tools/list (a server that does not
 // answer it costs its first call this long, once per session).
 const taskListTimeout = 5 * time.Second
 
 func toolTaskSupport(ctx context.Context, sess *session, tool string) string {
-	cs := sess.cs
-	v, loaded := sessionTasks.LoadOrStore(cs, &taskSupport{dead: sess.dead})
-	if !loaded {
-		sweepSessions()
+	ts := &sess.taskTools
+	ts.mu.Lock()
+	defer ts.mu.Unlock()
+	if !ts.read {
+		ts.tools = readTaskSupport(ctx, sess)
+		// A listing cut short by the call's Stop says nothing of the
+		// tools: the next call reads it again.
+		ts.read = ctx.Err() == nil
 	}
-	ts := v.(*taskSupport)
-	ts.once.Do(func() {
-		ctx, cancel := context.WithTimeout(ctx, taskListTimeout)
-		defer cancel()
-		ts.tools = map[string]string{}
-		cursor := ""
-		for page := 0; page < 100; page++ {
-			params := map[string]any{}
-			if cursor != "" {
-				params["cursor"] = cursor
-			}
-			raw, err := rawCall(ctx, cs, "tools/list", params)
-			if err != nil {
-				return
-			}
-			var res struct {
-				Tools []struct {
-					Name      string `json:"name"`
-					Execution *struct {
-						TaskSupport string `json:"taskSupport"`
-					} `json:"execution"`
-				} `json:"tools"`
-				NextCursor string `json:"nextCursor"`
-			}
-			if json.Unmarshal(raw, &res) != nil {
-				return
-			}
-			for _, t := range res.Tools {
-				if t.Execution != nil {
-					ts.tools[t.Name] = t.Execution.TaskSupport
-				}
-			}
-			if res.NextCursor == "" {
-				return
-			}
-			cursor = res.NextCursor
-		}
-	})
 	return ts.tools[tool]
 }
 
-// sweepSessions drops what was read of sessions that ended.
-func sweepSessions() {
-	sessionTasks.Range(func(k, v any) bool {
-		select {
-		case <-v.(*taskSupport).dead:
-			sessionTasks.Delete(k)
-		default:
+// readTaskSupport lists the session's tools' task support, within
+// taskListTimeout.
+func readTaskSupport(ctx context.Context, sess *session) map[string]string {
+	ctx, cancel := context.WithTimeout(ctx, taskListTimeout)
+	defer cancel()
+	support := map[string]string{}
+	// Within the budgets of every listing (listPages); a page that
+	// fails or does not read ends it with what was read.
+	_, _ = listPages(ctx, func(ctx context.Context, cursor string) (int, string, error) {
+		params := map[string]any{}
+		if cursor != "" {
+			params["cursor"] = cursor
 		}
-		return true
+		raw, err := rawCall(ctx, sess.cs, "tools/list", params)
+		if err != nil {
+			return 0, "", err
+		}
+		var res struct {
+			Tools []struct {
+				Name      string `json:"name"`
+				Execution *struct {
+					TaskSupport string `json:"taskSupport"`
+				} `json:"execution"`
+			} `json:"tools"`
+			NextCursor string `json:"nextCursor"`
+		}
+		if err := json.Unmarshal(raw, &res); err != nil {
+			return 0, "", err
+		}
+		for _, t := range res.Tools {
+			if t.Execution != nil {
+				support[t.Name] = t.Execution.TaskSupport
+			}
+		}
+		return len(res.Tools), res.NextCursor, nil
 	})
+	return support
 }
 
 // taskForm says how a call of tool on cs runs: as a task of the extension

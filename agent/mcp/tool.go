@@ -242,7 +242,9 @@ func (m *Manager) call(ctx context.Context, server, tool string, args json.RawMe
 	var err error
 	if sess.mrtr {
 		var input *tools.NeedsInput
-		res, input, err = m.callRounds(c.ctx, s, sess, params)
+		res, input, err = m.callRounds(c.ctx, s, params, func(ctx context.Context, p *sdk.CallToolParams) (*sdk.CallToolResult, error) {
+			return s.callTool(ctx, sess, p) // -32042 pages first (urlelicit.go)
+		})
 		if input != nil {
 			return inputResult(server, input)
 		}
