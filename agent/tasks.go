@@ -121,12 +121,8 @@ func (rt *Runtime) resumeThreadTasks(ctx context.Context, threadID string, execs
 		rt.mu.Unlock()
 		return ErrBusy
 	}
-	runCtx, stop := context.WithCancel(rt.baseCx)
-	t.running, t.finishing, t.settled = true, false, make(chan struct{})
-	t.runID, t.stop, t.stopped = runID, stop, false
-	rt.turns.Add(1)
+	rt.launch(t, Input{ThreadID: threadID, RunID: runID, ParentRunID: execs[0].RunID, kind: kindResume, decisions: ds})
 	rt.mu.Unlock()
-	go rt.drive(t, runCtx, stop, Input{ThreadID: threadID, RunID: runID, ParentRunID: execs[0].RunID, kind: kindResume, decisions: ds})
 	return nil
 }
 
