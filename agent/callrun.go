@@ -104,26 +104,33 @@ type liveCall struct {
 }
 
 // startCall runs a prepared call on its own goroutine (retry, when set:
-// the same call again with the person's answers, roundtrip.go). exec was
-// recorded as started; the goroutine records how it finished, except a
-// result that asks for input, which the turn records (roundtrip.go).
+// the same call again with the person's answers, roundtrip.go).
 func (tr *turn) startCall(call history.ToolCall, prepared tools.Call, exec history.ToolExecution, retry *tools.Retry) *liveCall {
+	return tr.startRun(call, exec, prepared.Tool.OnStop == tools.Abortable, func(ctx context.Context) tools.Result {
+		if retry != nil {
+			ctx = tools.WithRetry(ctx, *retry)
+		}
+		return tr.tools.Execute(ctx, prepared)
+	})
+}
+
+// startRun runs a call's work on its own goroutine: a prepared call
+// (startCall) or a kept task followed after a restart (tasks.go). exec
+// was recorded as started; the goroutine records how it finished, except
+// a result that asks for input, which the turn records (roundtrip.go),
+// and a call left running as the app closes.
+func (tr *turn) startRun(call history.ToolCall, exec history.ToolExecution, abortable bool, run func(context.Context) tools.Result) *liveCall {
 	rt := tr.rt
 	ctx, cancel := context.WithCancel(rt.baseCx)
 	lc := &liveCall{
-		rt: rt, threadID: tr.run.ThreadID, call: call, ctx: ctx, cancel: cancel, exec: exec,
-		abortabl: prepared.Tool.OnStop == tools.Abortable,
-		asks:     make(chan *ask), done: make(chan tools.Result, 1), owned: true,
+		rt: rt, threadID: tr.run.ThreadID, call: call, ctx: ctx, cancel: cancel, exec: exec, abortabl: abortable,
+		asks: make(chan *ask), done: make(chan tools.Result, 1), owned: true,
 	}
 	rt.turns.Add(1)
 	go func() {
 		defer rt.turns.Done()
 		defer cancel()
-		cctx := tools.WithCallEnv(ctx, lc)
-		if retry != nil {
-			cctx = tools.WithRetry(cctx, *retry)
-		}
-		res := tr.tools.Execute(cctx, prepared)
+		res := run(tools.WithCallEnv(ctx, lc))
 		if lc.closing.Load() || res.Input != nil {
 			lc.done <- res
 			return
