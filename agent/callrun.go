@@ -423,30 +423,15 @@ func (tr *turn) runLive(lc *liveCall, call history.ToolCall, note string) (parke
 // "cancel" and the call goes on (ok false).
 func (tr *turn) pauseMidCall(lc *liveCall, a *ask) (ending, bool) {
 	rt, tid := tr.rt, tr.run.ThreadID
-	d, err := tr.promptDescriptor(lc.call, a.prompt)
-	if err == nil {
-		var batch []interrupt.Descriptor
-		if batch, err = interrupt.BuildBatch(tr.run.ID, tr.run.Generation, nil, nil, []interrupt.Descriptor{d}); err == nil {
-			d = batch[0]
-		}
-	}
-	var raw json.RawMessage
-	var ai agui.Interrupt
-	if err == nil {
-		if raw, err = json.Marshal(d); err == nil {
-			ai, err = InterruptToAGUI(raw)
-		}
-	}
+	recs, ais, err := tr.questions(lc.call, []tools.Prompt{a.prompt})
 	stopped := err == nil && tr.ctx.Err() != nil
 	if err == nil && !stopped {
 		rt.park(lc, a)
-		rec := history.Interrupt{ID: d.ID, ThreadID: tid, RunID: tr.run.ID, Generation: tr.run.Generation, Kind: history.KindGeneric,
-			ToolCallID: lc.call.ID, Descriptor: raw, Status: history.InterruptPending, CreatedAt: rt.now()}
-		if err = rt.st.PutInterrupts(tr.save, []history.Interrupt{rec}); err != nil {
+		if err = rt.st.PutInterrupts(tr.save, recs); err != nil {
 			rt.unpark(tid, lc.call.ID)
 			lc.pending = nil
 		} else {
-			rt.watchParked(lc, rec.ID, tr.run.ID)
+			rt.watchParked(lc, recs[0].ID, tr.run.ID)
 		}
 	}
 	// Once stored, the pause stands even if Stop came meanwhile: the run
@@ -459,12 +444,52 @@ func (tr *turn) pauseMidCall(lc *liveCall, a *ask) (ending, bool) {
 		a.reply <- tools.Reply{Action: tools.ReplyCancel}
 		return endSuccess, false
 	}
+	return tr.endOnQuestions(lc.call, ais)
+}
+
+// questions describes a running call's prompts as generic interrupts
+// bound to the call, in order: the records to store and what the window
+// is sent.
+func (tr *turn) questions(call history.ToolCall, prompts []tools.Prompt) ([]history.Interrupt, []agui.Interrupt, error) {
+	descs := make([]interrupt.Descriptor, 0, len(prompts))
+	for _, p := range prompts {
+		d, err := tr.promptDescriptor(call, p)
+		if err != nil {
+			return nil, nil, err
+		}
+		descs = append(descs, d)
+	}
+	batch, err := interrupt.BuildBatch(tr.run.ID, tr.run.Generation, nil, nil, descs)
+	if err != nil {
+		return nil, nil, err
+	}
+	recs := make([]history.Interrupt, 0, len(batch))
+	ais := make([]agui.Interrupt, 0, len(batch))
+	for _, d := range batch {
+		raw, err := json.Marshal(d)
+		if err != nil {
+			return nil, nil, err
+		}
+		ai, err := InterruptToAGUI(raw)
+		if err != nil {
+			return nil, nil, err
+		}
+		ais = append(ais, ai)
+		recs = append(recs, history.Interrupt{ID: d.ID, ThreadID: tr.run.ThreadID, RunID: tr.run.ID, Generation: tr.run.Generation,
+			Kind: history.KindGeneric, ToolCallID: call.ID, Descriptor: raw, Status: history.InterruptPending, CreatedAt: tr.rt.now()})
+	}
+	return recs, ais, nil
+}
+
+// endOnQuestions ends the run on the questions just stored for a call.
+func (tr *turn) endOnQuestions(call history.ToolCall, ais []agui.Interrupt) (ending, bool) {
+	rt, tid := tr.rt, tr.run.ThreadID
 	tr.leftWaiting = true
-	rt.emit(tid, agui.NewCustom(CustomToolState, ToolStateEvent{ToolCallID: lc.call.ID, State: ToolAwaitingAnswer, ToolName: lc.call.Name}))
+	rt.emit(tid, agui.NewCustom(CustomToolState, ToolStateEvent{ToolCallID: call.ID, State: ToolAwaitingAnswer, ToolName: call.Name}))
 	if msgs, err := rt.st.Messages(tr.save, tid); err == nil {
 		rt.emit(tid, agui.NewMessagesSnapshot(ToAGUI(msgs)))
 	}
-	tr.interrupts = []agui.Interrupt{ai}
+	tr.interrupts = ais
 	return endInterrupt, true
 }
 
