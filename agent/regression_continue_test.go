@@ -322,3 +322,50 @@ func TestContinueAfterARunCameAndWentLooksAgain(t *testing.T) {
 	}
 	lastRunFinished(t, s, "a stale continuation ran")
 }
+
+// reopenHookStore calls hook once, just after the continued answer is
+// stored as streaming again.
+type reopenHookStore struct {
+	agent.Store
+	hook func()
+	once sync.Once
+}
+
+func (s *reopenHookStore) PutMessage(ctx context.Context, m history.Message) error {
+	err := s.Store.PutMessage(ctx, m)
+	if m.Status == history.StatusStreaming {
+		s.once.Do(s.hook)
+	}
+	return err
+}
+
+// Issue 19 #26: a window that reads the thread just as Continue reopens
+// the stopped answer still sees the answer. A streaming row that is not
+// the live answer reads as a stale checkpoint and is left out of a
+// snapshot, so the answer must be live before it is stored as streaming.
+func TestContinuedAnswerStaysInSnapshotsAsItReopens(t *testing.T) {
+	m := newScriptedModel(reply(sText("and the second half")))
+	hs := &reopenHookStore{}
+	s := newScripted(t, m, func(o *agent.Options) {
+		hs.Store = o.Store
+		o.Store = hs
+	})
+	s.stoppedThread("th", "The first half, ")
+	var seen []history.Message
+	var snapErr error
+	hs.hook = func() {
+		snap, err := s.rt.Snapshot(context.Background(), "th")
+		seen, snapErr = snap.Messages, err
+	}
+	if _, err := s.rt.ContinueAnswer(t.Context(), "th"); err != nil {
+		t.Fatal(err)
+	}
+	finished(t, s.terminal(), agui.OutcomeSuccess)
+	s.idle("th")
+	if snapErr != nil {
+		t.Fatal(snapErr)
+	}
+	if len(seen) != 2 || seen[1].ID != "th-a" || !strings.HasPrefix(seen[1].Content, "The first half, ") {
+		t.Fatalf("the snapshot taken as the answer reopened: %+v", seen)
+	}
+}
