@@ -95,6 +95,9 @@ type liveCall struct {
 	closing atomic.Bool
 	// task: the call runs as a task whose handle is kept (tasks.go).
 	task atomic.Bool
+	// rounds: the round trips the call was answered before this run of
+	// it (a retry, roundtrip.go); a result that asks again adds one.
+	rounds int
 
 	mu       sync.Mutex
 	owned    bool // a run waits on the call: progress may be emitted
@@ -106,12 +109,16 @@ type liveCall struct {
 // startCall runs a prepared call on its own goroutine (retry, when set:
 // the same call again with the person's answers, roundtrip.go).
 func (tr *turn) startCall(call history.ToolCall, prepared tools.Call, exec history.ToolExecution, retry *tools.Retry) *liveCall {
-	return tr.startRun(call, exec, prepared.Tool.OnStop == tools.Abortable, func(ctx context.Context) tools.Result {
+	lc := tr.startRun(call, exec, prepared.Tool.OnStop == tools.Abortable, func(ctx context.Context) tools.Result {
 		if retry != nil {
 			ctx = tools.WithRetry(ctx, *retry)
 		}
 		return tr.tools.Execute(ctx, prepared)
 	})
+	if retry != nil {
+		lc.rounds = retry.Round // the turn's alone: the goroutine never reads it
+	}
+	return lc
 }
 
 // startRun runs a call's work on its own goroutine: a prepared call

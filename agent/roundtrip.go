@@ -46,7 +46,6 @@ const ResultInputNotGiven = "Interrupted: the tool asked for input and was stopp
 type needsInput struct {
 	lc    *liveCall
 	input *tools.NeedsInput
-	round int // rounds answered before this one
 }
 
 // roundLimit is how many rounds in a row a call may ask: the loop
@@ -84,7 +83,7 @@ func (tr *turn) pauseRoundTrip(call history.ToolCall, in *needsInput) (ending, b
 	if tr.ctx.Err() != nil {
 		return fail(ResultInputNotGiven, ToolInterrupted)
 	}
-	rounds := in.round + 1
+	rounds := in.lc.rounds + 1
 	if limit := rt.roundLimit(); rounds > limit {
 		return fail(fmt.Sprintf("Stopped: the tool asked for input %d times in a row (the loop guard's limit is %d); it did not finish.", rounds, limit), ToolFailed)
 	}
@@ -144,16 +143,8 @@ func (tr *turn) retryRoundTrip(msg history.Message, call history.ToolCall, d dec
 	}
 	retry := &tools.Retry{State: round.State, Replies: replies, Round: round.Rounds}
 	rt.emit(tid, agui.NewCustom(CustomToolState, ToolStateEvent{ToolCallID: call.ID, State: ToolRunning}))
-	if a := tr.runLive(tr.startCall(call, prepared, exec, retry), call, ""); a != nil {
-		end, paused := tr.parkOrGoOn(msg, call, a, "")
-		return end, paused, true
-	}
-	if in := tr.takeInput(); in != nil {
-		in.round = round.Rounds
-		end, paused := tr.pauseRoundTrip(call, in)
-		return end, paused, true
-	}
-	return endSuccess, false, true
+	end, paused = tr.parkOrGoOn(msg, call, tr.runLive(tr.startCall(call, prepared, exec, retry), call, ""), "")
+	return end, paused, true
 }
 
 // finish records a call's execution as finished with res (the call's

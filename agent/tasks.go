@@ -143,8 +143,5 @@ func (tr *turn) resumeTask(msg history.Message, call history.ToolCall, d decisio
 	lc := tr.startRun(call, exec, true, run)
 	lc.task.Store(true)
 	rt.emit(tr.run.ThreadID, agui.NewCustom(CustomToolState, ToolStateEvent{ToolCallID: call.ID, State: ToolRunning, ToolName: call.Name}))
-	if a := tr.runLive(lc, call, ""); a != nil {
-		return tr.parkOrGoOn(msg, call, a, "")
-	}
-	return endSuccess, false
+	return tr.parkOrGoOn(msg, call, tr.runLive(lc, call, ""), "")
 }
