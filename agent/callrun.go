@@ -95,6 +95,9 @@ type liveCall struct {
 	closing atomic.Bool
 	// task: the call runs as a task whose handle is kept (tasks.go).
 	task atomic.Bool
+	// rounds: the round trips the call was answered before this run of
+	// it (a retry, roundtrip.go); a result that asks again adds one.
+	rounds int
 
 	mu       sync.Mutex
 	owned    bool // a run waits on the call: progress may be emitted
@@ -104,26 +107,37 @@ type liveCall struct {
 }
 
 // startCall runs a prepared call on its own goroutine (retry, when set:
-// the same call again with the person's answers, roundtrip.go). exec was
-// recorded as started; the goroutine records how it finished, except a
-// result that asks for input, which the turn records (roundtrip.go).
+// the same call again with the person's answers, roundtrip.go).
 func (tr *turn) startCall(call history.ToolCall, prepared tools.Call, exec history.ToolExecution, retry *tools.Retry) *liveCall {
+	lc := tr.startRun(call, exec, prepared.Tool.OnStop == tools.Abortable, func(ctx context.Context) tools.Result {
+		if retry != nil {
+			ctx = tools.WithRetry(ctx, *retry)
+		}
+		return tr.tools.Execute(ctx, prepared)
+	})
+	if retry != nil {
+		lc.rounds = retry.Round // the turn's alone: the goroutine never reads it
+	}
+	return lc
+}
+
+// startRun runs a call's work on its own goroutine: a prepared call
+// (startCall) or a kept task followed after a restart (tasks.go). exec
+// was recorded as started; the goroutine records how it finished, except
+// a result that asks for input, which the turn records (roundtrip.go),
+// and a call left running as the app closes.
+func (tr *turn) startRun(call history.ToolCall, exec history.ToolExecution, abortable bool, run func(context.Context) tools.Result) *liveCall {
 	rt := tr.rt
 	ctx, cancel := context.WithCancel(rt.baseCx)
 	lc := &liveCall{
-		rt: rt, threadID: tr.run.ThreadID, call: call, ctx: ctx, cancel: cancel, exec: exec,
-		abortabl: prepared.Tool.OnStop == tools.Abortable,
-		asks:     make(chan *ask), done: make(chan tools.Result, 1), owned: true,
+		rt: rt, threadID: tr.run.ThreadID, call: call, ctx: ctx, cancel: cancel, exec: exec, abortabl: abortable,
+		asks: make(chan *ask), done: make(chan tools.Result, 1), owned: true,
 	}
 	rt.turns.Add(1)
 	go func() {
 		defer rt.turns.Done()
 		defer cancel()
-		cctx := tools.WithCallEnv(ctx, lc)
-		if retry != nil {
-			cctx = tools.WithRetry(cctx, *retry)
-		}
-		res := tr.tools.Execute(cctx, prepared)
+		res := run(tools.WithCallEnv(ctx, lc))
 		if lc.closing.Load() || res.Input != nil {
 			lc.done <- res
 			return
@@ -416,30 +430,15 @@ func (tr *turn) runLive(lc *liveCall, call history.ToolCall, note string) (parke
 // "cancel" and the call goes on (ok false).
 func (tr *turn) pauseMidCall(lc *liveCall, a *ask) (ending, bool) {
 	rt, tid := tr.rt, tr.run.ThreadID
-	d, err := tr.promptDescriptor(lc.call, a.prompt)
-	if err == nil {
-		var batch []interrupt.Descriptor
-		if batch, err = interrupt.BuildBatch(tr.run.ID, tr.run.Generation, nil, nil, []interrupt.Descriptor{d}); err == nil {
-			d = batch[0]
-		}
-	}
-	var raw json.RawMessage
-	var ai agui.Interrupt
-	if err == nil {
-		if raw, err = json.Marshal(d); err == nil {
-			ai, err = InterruptToAGUI(raw)
-		}
-	}
+	recs, ais, err := tr.questions(lc.call, []tools.Prompt{a.prompt})
 	stopped := err == nil && tr.ctx.Err() != nil
 	if err == nil && !stopped {
 		rt.park(lc, a)
-		rec := history.Interrupt{ID: d.ID, ThreadID: tid, RunID: tr.run.ID, Generation: tr.run.Generation, Kind: history.KindGeneric,
-			ToolCallID: lc.call.ID, Descriptor: raw, Status: history.InterruptPending, CreatedAt: rt.now()}
-		if err = rt.st.PutInterrupts(tr.save, []history.Interrupt{rec}); err != nil {
+		if err = rt.st.PutInterrupts(tr.save, recs); err != nil {
 			rt.unpark(tid, lc.call.ID)
 			lc.pending = nil
 		} else {
-			rt.watchParked(lc, rec.ID, tr.run.ID)
+			rt.watchParked(lc, recs[0].ID, tr.run.ID)
 		}
 	}
 	// Once stored, the pause stands even if Stop came meanwhile: the run
@@ -452,12 +451,52 @@ func (tr *turn) pauseMidCall(lc *liveCall, a *ask) (ending, bool) {
 		a.reply <- tools.Reply{Action: tools.ReplyCancel}
 		return endSuccess, false
 	}
+	return tr.endOnQuestions(lc.call, ais)
+}
+
+// questions describes a running call's prompts as generic interrupts
+// bound to the call, in order: the records to store and what the window
+// is sent.
+func (tr *turn) questions(call history.ToolCall, prompts []tools.Prompt) ([]history.Interrupt, []agui.Interrupt, error) {
+	descs := make([]interrupt.Descriptor, 0, len(prompts))
+	for _, p := range prompts {
+		d, err := tr.promptDescriptor(call, p)
+		if err != nil {
+			return nil, nil, err
+		}
+		descs = append(descs, d)
+	}
+	batch, err := interrupt.BuildBatch(tr.run.ID, tr.run.Generation, nil, nil, descs)
+	if err != nil {
+		return nil, nil, err
+	}
+	recs := make([]history.Interrupt, 0, len(batch))
+	ais := make([]agui.Interrupt, 0, len(batch))
+	for _, d := range batch {
+		raw, err := json.Marshal(d)
+		if err != nil {
+			return nil, nil, err
+		}
+		ai, err := InterruptToAGUI(raw)
+		if err != nil {
+			return nil, nil, err
+		}
+		ais = append(ais, ai)
+		recs = append(recs, history.Interrupt{ID: d.ID, ThreadID: tr.run.ThreadID, RunID: tr.run.ID, Generation: tr.run.Generation,
+			Kind: history.KindGeneric, ToolCallID: call.ID, Descriptor: raw, Status: history.InterruptPending, CreatedAt: tr.rt.now()})
+	}
+	return recs, ais, nil
+}
+
+// endOnQuestions ends the run on the questions just stored for a call.
+func (tr *turn) endOnQuestions(call history.ToolCall, ais []agui.Interrupt) (ending, bool) {
+	rt, tid := tr.rt, tr.run.ThreadID
 	tr.leftWaiting = true
-	rt.emit(tid, agui.NewCustom(CustomToolState, ToolStateEvent{ToolCallID: lc.call.ID, State: ToolAwaitingAnswer, ToolName: lc.call.Name}))
+	rt.emit(tid, agui.NewCustom(CustomToolState, ToolStateEvent{ToolCallID: call.ID, State: ToolAwaitingAnswer, ToolName: call.Name}))
 	if msgs, err := rt.st.Messages(tr.save, tid); err == nil {
 		rt.emit(tid, agui.NewMessagesSnapshot(ToAGUI(msgs)))
 	}
-	tr.interrupts = []agui.Interrupt{ai}
+	tr.interrupts = ais
 	return endInterrupt, true
 }
 

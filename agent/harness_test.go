@@ -137,12 +137,27 @@ func (h *harness) next(d time.Duration) agent.Envelope {
 	h.t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), d)
 	defer cancel()
+	return h.nextBy(ctx)
+}
+
+// nextBy returns the next envelope of the thread, failing once ctx ends.
+func (h *harness) nextBy(ctx context.Context) agent.Envelope {
+	h.t.Helper()
 	env, err := h.sub.Next(ctx)
 	if err != nil {
 		h.t.Fatalf("waiting for an event: %v (seen %d)", err, len(h.events))
 	}
 	h.events = append(h.events, env)
 	return env
+}
+
+// isTerminal reports whether env is a run's RUN_FINISHED or RUN_ERROR.
+func isTerminal(env agent.Envelope) bool {
+	if env.Name != agent.EnvelopeAGUI {
+		return false
+	}
+	typ := env.Event.EventType()
+	return typ == agui.TypeRunFinished || typ == agui.TypeRunError
 }
 
 // until reads events until one of type typ arrives and returns it.
@@ -152,6 +167,16 @@ func (h *harness) until(typ string) agui.Event {
 		env := h.next(10 * time.Second)
 		if env.Name == agent.EnvelopeAGUI && env.Event.EventType() == typ {
 			return env.Event
+		}
+	}
+}
+
+// untilDelta reads events until a text delta of exactly text arrives.
+func (h *harness) untilDelta(text string) {
+	h.t.Helper()
+	for {
+		if tc, ok := h.until(agui.TypeTextMessageContent).(*agui.TextMessageContent); ok && tc.Delta == text {
+			return
 		}
 	}
 }
@@ -167,12 +192,7 @@ func (h *harness) terminal() agui.Event {
 func (h *harness) terminalWithin(gap time.Duration) agui.Event {
 	h.t.Helper()
 	for {
-		env := h.next(gap)
-		if env.Name != agent.EnvelopeAGUI {
-			continue
-		}
-		switch env.Event.EventType() {
-		case agui.TypeRunFinished, agui.TypeRunError:
+		if env := h.next(gap); isTerminal(env) {
 			return env.Event
 		}
 	}
@@ -197,16 +217,7 @@ func untilDeadline(t testing.TB) (context.Context, context.CancelFunc) {
 func (h *harness) terminalBy(ctx context.Context) agui.Event {
 	h.t.Helper()
 	for {
-		env, err := h.sub.Next(ctx)
-		if err != nil {
-			h.t.Fatalf("waiting for the terminal event: %v (seen %d)", err, len(h.events))
-		}
-		h.events = append(h.events, env)
-		if env.Name != agent.EnvelopeAGUI {
-			continue
-		}
-		switch env.Event.EventType() {
-		case agui.TypeRunFinished, agui.TypeRunError:
+		if env := h.nextBy(ctx); isTerminal(env) {
 			return env.Event
 		}
 	}
@@ -230,14 +241,9 @@ func (h *harness) idleBy(ctx context.Context, threadID string) {
 // idle waits until the thread has no running turn (its state is saved).
 func (h *harness) idle(threadID string) {
 	h.t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for time.Now().Before(deadline) {
-		if running, _ := h.rt.Running(threadID); !running {
-			return
-		}
-		time.Sleep(2 * time.Millisecond)
-	}
-	h.t.Fatalf("thread %s still running", threadID)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	h.idleBy(ctx, threadID)
 }
 
 func (h *harness) send(threadID, text string) {

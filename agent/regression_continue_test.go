@@ -100,10 +100,10 @@ func (s *continueHookStore) Messages(ctx context.Context, threadID string) ([]hi
 	return msgs, err
 }
 
-// Issue 19 #26, deterministically: a message sent just after Continue
-// checked the thread makes Continue busy, and nothing is queued (it used
-// to be queued anyway and end in "nothing to continue").
-func TestContinueAsARunStartsIsBusyAndNotQueued(t *testing.T) {
+// newContinueHooked is a harness whose model answers "ok" to anything and
+// whose store runs hs.hook, once armed, at the next Messages read; thread
+// "th" ends in an answer the person stopped.
+func newContinueHooked(t *testing.T) (*scripted, *continueHookStore) {
 	m := newScriptedModel()
 	m.fallback = func(int, modelRequest) sreply { return reply(sText("ok")) }
 	hs := &continueHookStore{}
@@ -111,23 +111,48 @@ func TestContinueAsARunStartsIsBusyAndNotQueued(t *testing.T) {
 		hs.Store = o.Store
 		o.Store = hs
 	})
-	ctx := t.Context()
 	s.stoppedThread("th", "The first half, ")
-	var sendErr error
-	hs.hook = func() { _, sendErr = s.rt.SendInput(ctx, "th", "something else") }
+	return s, hs
+}
+
+// continueWith runs ContinueAnswer on "th" with between run at the moment
+// its check has read the thread, and returns what Continue said.
+func continueWith(t *testing.T, s *scripted, hs *continueHookStore, between func() error) error {
+	t.Helper()
+	var betweenErr error
+	hs.hook = func() { betweenErr = between() }
 	hs.armed.Store(true)
-	_, err := s.rt.ContinueAnswer(ctx, "th")
-	if sendErr != nil {
-		t.Fatal(sendErr)
+	_, err := s.rt.ContinueAnswer(t.Context(), "th")
+	if betweenErr != nil {
+		t.Fatal(betweenErr)
 	}
+	return err
+}
+
+// lastRunFinished fails unless "th" is idle and its last run finished
+// (why names what would have run otherwise).
+func lastRunFinished(t *testing.T, s *scripted, why string) {
+	t.Helper()
+	s.idle("th")
+	if run, err := s.db.LatestRun(t.Context(), "th"); err != nil || run.Status != history.RunFinished {
+		t.Fatalf("the last run: %+v, %v (%s)", run, err, why)
+	}
+}
+
+// Issue 19 #26, deterministically: a message sent just after Continue
+// checked the thread makes Continue busy, and nothing is queued (it used
+// to be queued anyway and end in "nothing to continue").
+func TestContinueAsARunStartsIsBusyAndNotQueued(t *testing.T) {
+	s, hs := newContinueHooked(t)
+	err := continueWith(t, s, hs, func() error {
+		_, err := s.rt.SendInput(t.Context(), "th", "something else")
+		return err
+	})
 	if !errors.Is(err, agent.ErrBusy) {
 		t.Fatalf("ContinueAnswer as a run starts: %v, want ErrBusy", err)
 	}
-	s.idle("th")
-	if run, err := s.db.LatestRun(ctx, "th"); err != nil || run.Status != history.RunFinished {
-		t.Fatalf("the last run: %+v, %v (a continuation was queued after all)", run, err)
-	}
-	if calls := m.Calls(); calls != 1 {
+	lastRunFinished(t, s, "a continuation was queued after all")
+	if calls := s.m.Calls(); calls != 1 {
 		t.Fatalf("%d model calls, want 1 (the message's)", calls)
 	}
 }
@@ -142,11 +167,7 @@ func TestContinuedTextIsCheckpointed(t *testing.T) {
 	if _, err := s.rt.ContinueAnswer(t.Context(), "th"); err != nil {
 		t.Fatal(err)
 	}
-	for {
-		if tc, ok := s.until(agui.TypeTextMessageContent).(*agui.TextMessageContent); ok && tc.Delta == "and the second half" {
-			break
-		}
-	}
+	s.untilDelta("and the second half")
 	// The checkpointer writes within its interval (20 ms here, 180 ms in
 	// the app); the harness's own bound is a generous 10 s.
 	deadline := time.Now().Add(10 * time.Second)
@@ -220,11 +241,7 @@ func TestContinueRightAfterStopContinues(t *testing.T) {
 	s := newScripted(t, m)
 	for range 5 {
 		s.send("th", "write")
-		for {
-			if tc, ok := s.until(agui.TypeTextMessageContent).(*agui.TextMessageContent); ok && tc.Delta == "The first half, " {
-				break
-			}
-		}
+		s.untilDelta("The first half, ")
 		s.rt.Interrupt("th")
 		finished(t, s.terminal(), agui.OutcomeCancelled)
 		if _, err := s.rt.ContinueAnswer(t.Context(), "th"); err != nil {
@@ -280,11 +297,7 @@ func TestStateAfterWaitSettledIsNotRunning(t *testing.T) {
 		}()
 	}
 	s.send("th", "write")
-	for {
-		if tc, ok := s.until(agui.TypeTextMessageContent).(*agui.TextMessageContent); ok && tc.Delta == "The first half, " {
-			break
-		}
-	}
+	s.untilDelta("The first half, ")
 	s.rt.Interrupt("th")
 	finished(t, s.terminal(), agui.OutcomeCancelled)
 	if err := <-got; err != nil {
@@ -298,30 +311,61 @@ func TestStateAfterWaitSettledIsNotRunning(t *testing.T) {
 // again and refuses, never starting a continuation that fails in its run
 // with "nothing to continue".
 func TestContinueAfterARunCameAndWentLooksAgain(t *testing.T) {
-	m := newScriptedModel()
-	m.fallback = func(int, modelRequest) sreply { return reply(sText("ok")) }
-	hs := &continueHookStore{}
+	s, hs := newContinueHooked(t)
+	err := continueWith(t, s, hs, func() error {
+		_, err := s.rt.SendInput(t.Context(), "th", "something else")
+		s.idle("th") // the other run came and went before Continue starts
+		return err
+	})
+	if !errors.Is(err, agent.ErrNothingToContinue) {
+		t.Fatalf("ContinueAnswer after a run came and went: %v, want ErrNothingToContinue", err)
+	}
+	lastRunFinished(t, s, "a stale continuation ran")
+}
+
+// reopenHookStore calls hook once, just after the continued answer is
+// stored as streaming again.
+type reopenHookStore struct {
+	agent.Store
+	hook func()
+	once sync.Once
+}
+
+func (s *reopenHookStore) PutMessage(ctx context.Context, m history.Message) error {
+	err := s.Store.PutMessage(ctx, m)
+	if m.Status == history.StatusStreaming {
+		s.once.Do(s.hook)
+	}
+	return err
+}
+
+// Issue 19 #26: a window that reads the thread just as Continue reopens
+// the stopped answer still sees the answer. A streaming row that is not
+// the live answer reads as a stale checkpoint and is left out of a
+// snapshot, so the answer must be live before it is stored as streaming.
+func TestContinuedAnswerStaysInSnapshotsAsItReopens(t *testing.T) {
+	m := newScriptedModel(reply(sText("and the second half")))
+	hs := &reopenHookStore{}
 	s := newScripted(t, m, func(o *agent.Options) {
 		hs.Store = o.Store
 		o.Store = hs
 	})
-	ctx := t.Context()
 	s.stoppedThread("th", "The first half, ")
-	var sendErr error
+	var seen []history.Message
+	var snapErr error
 	hs.hook = func() {
-		_, sendErr = s.rt.SendInput(ctx, "th", "something else")
-		s.idle("th") // the other run came and went before Continue starts
+		snap, err := s.rt.Snapshot(context.Background(), "th")
+		seen, snapErr = snap.Messages, err
 	}
-	hs.armed.Store(true)
-	_, err := s.rt.ContinueAnswer(ctx, "th")
-	if sendErr != nil {
-		t.Fatal(sendErr)
+	if _, err := s.rt.ContinueAnswer(t.Context(), "th"); err != nil {
+		t.Fatal(err)
 	}
-	if !errors.Is(err, agent.ErrNothingToContinue) {
-		t.Fatalf("ContinueAnswer after a run came and went: %v, want ErrNothingToContinue", err)
-	}
+	finished(t, s.terminal(), agui.OutcomeSuccess)
 	s.idle("th")
-	if run, err := s.db.LatestRun(ctx, "th"); err != nil || run.Status != history.RunFinished {
-		t.Fatalf("the last run: %+v, %v (a stale continuation ran)", run, err)
+	if snapErr != nil {
+		t.Fatal(snapErr)
+	}
+	if len(seen) != 2 || seen[1].ID != "th-a" || !strings.HasPrefix(seen[1].Content, "The first half, ") {
+		t.Fatalf("the snapshot taken as the answer reopened: %+v", seen)
 	}
 }

@@ -2,14 +2,13 @@ package agent
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 
 	"github.com/juncture-app/juncture/agent/agui"
 	"github.com/juncture-app/juncture/agent/history"
-	"github.com/juncture-app/juncture/agent/interrupt"
 	"github.com/juncture-app/juncture/agent/tools"
 )
 
@@ -47,7 +46,6 @@ const ResultInputNotGiven = "Interrupted: the tool asked for input and was stopp
 type needsInput struct {
 	lc    *liveCall
 	input *tools.NeedsInput
-	round int // rounds answered before this one
 }
 
 // roundLimit is how many rounds in a row a call may ask: the loop
@@ -85,56 +83,29 @@ func (tr *turn) pauseRoundTrip(call history.ToolCall, in *needsInput) (ending, b
 	if tr.ctx.Err() != nil {
 		return fail(ResultInputNotGiven, ToolInterrupted)
 	}
-	rounds := in.round + 1
+	rounds := in.lc.rounds + 1
 	if limit := rt.roundLimit(); rounds > limit {
 		return fail(fmt.Sprintf("Stopped: the tool asked for input %d times in a row (the loop guard's limit is %d); it did not finish.", rounds, limit), ToolFailed)
 	}
-	keys := make([]string, 0, len(in.input.Prompts))
-	for k := range in.input.Prompts {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	descs := make([]interrupt.Descriptor, 0, len(keys))
+	keys := slices.Sorted(maps.Keys(in.input.Prompts))
+	prompts := make([]tools.Prompt, 0, len(keys))
 	for _, k := range keys {
-		d, err := tr.promptDescriptor(call, in.input.Prompts[k])
-		if err != nil {
-			return fail("The tool asked for input Juncture cannot show: "+err.Error(), ToolFailed)
-		}
-		descs = append(descs, d)
+		prompts = append(prompts, in.input.Prompts[k])
 	}
-	batch, err := interrupt.BuildBatch(tr.run.ID, tr.run.Generation, nil, nil, descs)
+	recs, ais, err := tr.questions(call, prompts)
 	if err != nil {
 		return fail("The tool asked for input Juncture cannot show: "+err.Error(), ToolFailed)
 	}
-	recs := make([]history.Interrupt, 0, len(batch))
-	ais := make([]agui.Interrupt, 0, len(batch))
-	byID := map[string]string{}
-	for i, d := range batch {
-		raw, err := json.Marshal(d)
-		var ai agui.Interrupt
-		if err == nil {
-			ai, err = InterruptToAGUI(raw)
-		}
-		if err != nil {
-			return fail("The tool asked for input Juncture cannot show: "+err.Error(), ToolFailed)
-		}
-		byID[d.ID] = keys[i]
-		ais = append(ais, ai)
-		recs = append(recs, history.Interrupt{ID: d.ID, ThreadID: tid, RunID: tr.run.ID, Generation: tr.run.Generation,
-			Kind: history.KindGeneric, ToolCallID: call.ID, Descriptor: raw, Status: history.InterruptPending, CreatedAt: rt.now()})
+	byID := make(map[string]string, len(recs))
+	for i, r := range recs {
+		byID[r.ID] = keys[i]
 	}
 	round := history.RoundTrip{ThreadID: tid, ToolCallID: call.ID, State: in.input.State, Keys: byID, Rounds: rounds}
 	if err := rt.st.PauseRoundTrip(tr.save, round, recs); err != nil {
 		rt.log.Error("storing a tool's questions", "tool", call.Name, "err", err)
 		return fail("Not finished: the app could not store the tool's questions: "+err.Error(), ToolFailed)
 	}
-	tr.leftWaiting = true
-	rt.emit(tid, agui.NewCustom(CustomToolState, ToolStateEvent{ToolCallID: call.ID, State: ToolAwaitingAnswer, ToolName: call.Name}))
-	if msgs, err := rt.st.Messages(tr.save, tid); err == nil {
-		rt.emit(tid, agui.NewMessagesSnapshot(ToAGUI(msgs)))
-	}
-	tr.interrupts = ais
-	return endInterrupt, true
+	return tr.endOnQuestions(call, ais)
 }
 
 // retryRoundTrip runs a call that waited between two round trips again
@@ -172,16 +143,8 @@ func (tr *turn) retryRoundTrip(msg history.Message, call history.ToolCall, d dec
 	}
 	retry := &tools.Retry{State: round.State, Replies: replies, Round: round.Rounds}
 	rt.emit(tid, agui.NewCustom(CustomToolState, ToolStateEvent{ToolCallID: call.ID, State: ToolRunning}))
-	if a := tr.runLive(tr.startCall(call, prepared, exec, retry), call, ""); a != nil {
-		end, paused := tr.parkOrGoOn(msg, call, a, "")
-		return end, paused, true
-	}
-	if in := tr.takeInput(); in != nil {
-		in.round = round.Rounds
-		end, paused := tr.pauseRoundTrip(call, in)
-		return end, paused, true
-	}
-	return endSuccess, false, true
+	end, paused = tr.parkOrGoOn(msg, call, tr.runLive(tr.startCall(call, prepared, exec, retry), call, ""), "")
+	return end, paused, true
 }
 
 // finish records a call's execution as finished with res (the call's

@@ -277,3 +277,43 @@ func TestRoundTripQuestionSurvivesARestart(t *testing.T) {
 		t.Fatalf("runs %d, model calls %d", runs, m.Calls())
 	}
 }
+
+// A retried call that asks a question while it runs (a parked question)
+// and then needs input again has still answered its earlier rounds: the
+// loop guard counts them, it does not start again from one.
+func TestRoundTripAfterAParkedQuestionKeepsItsRoundCount(t *testing.T) {
+	t.Parallel()
+	form := tools.Prompt{Kind: tools.PromptQuestion, Source: "Edge", Message: "Question", Schema: json.RawMessage(formSchema)}
+	asker := tools.Tool{
+		Name: "rounder", Description: "asks while it runs, then by its result", OnStop: tools.Abortable,
+		Schema: json.RawMessage(`{"type":"object","additionalProperties":false}`),
+		Run: func(ctx context.Context, _ json.RawMessage) (tools.Result, error) {
+			if _, retried := tools.RetryOf(ctx); retried {
+				if _, err := tools.Ask(ctx, form); err != nil {
+					return tools.Result{Content: err.Error(), IsError: true}, nil
+				}
+			}
+			return tools.Result{Content: "needs input", IsError: true, Input: &tools.NeedsInput{Prompts: map[string]tools.Prompt{"q": form}, State: json.RawMessage(`{}`)}}, nil
+		},
+	}
+	m := newScriptedModel(reply(sCall(0, "call-1", "rounder", `{}`)), reply(sText("done")))
+	h := newHarness(t, func(o *agent.Options) {
+		reg, _ := tools.NewRegistry(asker)
+		o.Model = func(context.Context, string) (agent.Model, error) { return m, nil }
+		o.Tools = func(context.Context, string) *tools.Registry { return reg }
+		o.LoopGuard = 2
+	})
+	h.send("th-1", "go")
+	// Round 1, its retry's question, round 2, its retry's question; the
+	// call then asks a third round, one more than the guard allows.
+	for i := 0; i < 4; i++ {
+		rf := finished(t, h.terminal(), agui.OutcomeInterrupt)
+		h.idle("th-1")
+		answerAll(t, h, "th-1", rf, `{"name":"x"}`)
+	}
+	finished(t, h.terminal(), agui.OutcomeSuccess)
+	h.idle("th-1")
+	if res := storedResult(t, h, "th-1", "call-1"); !res.IsError || !strings.Contains(res.Content, "loop guard") {
+		t.Fatalf("call-1 %+v", res)
+	}
+}

@@ -200,10 +200,6 @@ type thread struct {
 	stop      context.CancelFunc // stops the current run
 	stopped   bool               // Stop was requested for the current run
 	queue     []Input
-	// launches counts the runs started on the thread (launch and the
-	// queue's next): a check made while it had one value is stale when
-	// it has another (ContinueAnswer).
-	launches uint64
 }
 
 // Input starts (or queues) a turn.
@@ -223,10 +219,11 @@ type Input struct {
 
 	// Set by the runtime for runs that are not plain turns.
 	kind inputKind
-	// checkedAt: with continues, the thread's launches when the last
-	// answer was found continuable; StartExclusive refuses (errStale)
-	// when a run has started since.
-	checkedAt uint64
+	// checkedRun: with continues, the thread's settled channel when the
+	// last answer was found continuable (nil: no run yet). Every run
+	// start makes a new one, so StartExclusive refuses (errStale) when a
+	// run has started since, whoever started it.
+	checkedRun chan struct{}
 	// continues: the turn continues the interrupted last answer in place
 	// (ContinueAnswer): no message of the person, the answer grows.
 	continues bool

@@ -91,14 +91,6 @@ func (tr *turn) stream(req model.Request, msgID string, used map[string]bool, pr
 		res.reasoningDone = prefill.Reasoning != ""
 		res.createdAt = prefill.CreatedAt
 		res.usage = prefill.Usage // the continuation's count adds to it
-		// The stored answer is "interrupted", and a snapshot never
-		// overwrites a final state: store it as streaming again first, so
-		// the continued text is checkpointed like any streamed text and a
-		// crash keeps it (recovery marks it interrupted again).
-		m := res.message(history.StatusStreaming)
-		if err := tr.rt.st.PutMessage(tr.save, m); err != nil {
-			tr.rt.log.Warn("reopening the stopped answer; its continuation is not checkpointed", "message", m.ID, "err", err)
-		}
 	}
 	if used == nil {
 		used = map[string]bool{}
@@ -106,6 +98,18 @@ func (tr *turn) stream(req model.Request, msgID string, used map[string]bool, pr
 	st := &streamer{tr: tr, res: res, reasoningID: msgID + "-reasoning", byIndex: map[int]*callBuf{}, seenIDs: used}
 	st.lv = tr.rt.goLive(tr.run.ThreadID, res)
 	tr.answer = st.lv
+	if prefill != nil {
+		// The stored answer is "interrupted", and a snapshot never
+		// overwrites a final state: store it as streaming again, so the
+		// continued text is checkpointed like any streamed text and a
+		// crash keeps it (recovery marks it interrupted again). Only once
+		// it is live: a streaming row that is not live reads as a stale
+		// checkpoint, and a snapshot would leave the answer out.
+		m := res.message(history.StatusStreaming)
+		if err := tr.rt.st.PutMessage(tr.save, m); err != nil {
+			tr.rt.log.Warn("reopening the stopped answer; its continuation is not checkpointed", "message", m.ID, "err", err)
+		}
+	}
 	deltas, readErr := tr.readModel(req)
 
 	// A delta that arrives just after a checkpoint is handed over by the

@@ -143,35 +143,5 @@ func (tr *turn) resumeTask(msg history.Message, call history.ToolCall, d decisio
 	lc := tr.startRun(call, exec, true, run)
 	lc.task.Store(true)
 	rt.emit(tr.run.ThreadID, agui.NewCustom(CustomToolState, ToolStateEvent{ToolCallID: call.ID, State: ToolRunning, ToolName: call.Name}))
-	if a := tr.runLive(lc, call, ""); a != nil {
-		return tr.parkOrGoOn(msg, call, a, "")
-	}
-	return endSuccess, false
-}
-
-// startRun is startCall for a call whose work is run (a resumed task):
-// on its own goroutine, recording how it finished on exec.
-func (tr *turn) startRun(call history.ToolCall, exec history.ToolExecution, abortable bool, run func(context.Context) tools.Result) *liveCall {
-	rt := tr.rt
-	ctx, cancel := context.WithCancel(rt.baseCx)
-	lc := &liveCall{
-		rt: rt, threadID: tr.run.ThreadID, call: call, ctx: ctx, cancel: cancel, abortabl: abortable,
-		asks: make(chan *ask), done: make(chan tools.Result, 1), owned: true,
-	}
-	rt.turns.Add(1)
-	go func() {
-		defer rt.turns.Done()
-		defer cancel()
-		res := run(tools.WithCallEnv(ctx, lc))
-		if lc.closing.Load() {
-			lc.done <- res
-			return
-		}
-		exec.State, exec.Result, exec.IsError, exec.FinishedAt = history.ToolFinished, res.Content, res.IsError, rt.now()
-		if err := rt.st.FinishToolExecution(context.WithoutCancel(ctx), exec); err != nil {
-			rt.log.Error("recording a tool result", "tool", call.Name, "err", err)
-		}
-		lc.done <- res
-	}()
-	return lc
+	return tr.parkOrGoOn(msg, call, tr.runLive(lc, call, ""), "")
 }

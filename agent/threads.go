@@ -86,7 +86,7 @@ func (rt *Runtime) ContinueAnswer(ctx context.Context, threadID string) (runID s
 		if err := rt.waitSettled(ctx, threadID); err != nil {
 			return "", err
 		}
-		seen, running := rt.launchesOf(threadID)
+		seen, running := rt.lastRunOf(threadID)
 		if running {
 			return "", ErrBusy
 		}
@@ -98,7 +98,7 @@ func (rt *Runtime) ContinueAnswer(ctx context.Context, threadID string) (runID s
 		// and nothing is queued behind it (it would then find nothing to
 		// continue).
 		runID = NewID("run")
-		err := rt.StartExclusive(ctx, Input{ThreadID: threadID, RunID: runID, continues: true, checkedAt: seen})
+		err := rt.StartExclusive(ctx, Input{ThreadID: threadID, RunID: runID, continues: true, checkedRun: seen})
 		if !errors.Is(err, errStale) {
 			if err != nil {
 				return "", err
@@ -113,16 +113,16 @@ func (rt *Runtime) ContinueAnswer(ctx context.Context, threadID string) (runID s
 // made before the thread's last run started.
 var errStale = errors.New("agent: the thread ran since it was checked")
 
-// launchesOf returns how many runs the thread has started and whether
-// one runs now.
-func (rt *Runtime) launchesOf(threadID string) (uint64, bool) {
+// lastRunOf returns the thread's last run, as its settled channel (each
+// run start makes a new one; nil: none yet), and whether it runs now.
+func (rt *Runtime) lastRunOf(threadID string) (chan struct{}, bool) {
 	rt.mu.Lock()
 	defer rt.mu.Unlock()
 	t := rt.threads[threadID]
 	if t == nil {
-		return 0, false
+		return nil, false
 	}
-	return t.launches, t.running
+	return t.settled, t.running
 }
 
 // continuable returns the thread's last message if it is an interrupted
@@ -198,7 +198,7 @@ func (rt *Runtime) StartExclusive(ctx context.Context, in Input) error {
 	if t.running {
 		return ErrBusy
 	}
-	if in.continues && t.launches != in.checkedAt {
+	if in.continues && t.settled != in.checkedRun {
 		return errStale
 	}
 	if in.RunID == "" {
@@ -213,7 +213,6 @@ func (rt *Runtime) launch(t *thread, in Input) {
 	ctx, stop := context.WithCancel(rt.baseCx)
 	t.running, t.finishing, t.settled = true, false, make(chan struct{})
 	t.runID, t.stop, t.stopped = in.RunID, stop, false
-	t.launches++
 	rt.turns.Add(1)
 	go rt.drive(t, ctx, stop, in)
 }
@@ -261,7 +260,6 @@ func (rt *Runtime) drive(t *thread, ctx context.Context, stop context.CancelFunc
 			rt.publishQueue(t)
 		}
 		ctx, stop = context.WithCancel(rt.baseCx)
-		t.launches++
 		t.finishing, t.settled = false, make(chan struct{})
 		t.runID, t.stop, t.stopped = in.RunID, stop, false
 		rt.mu.Unlock()

@@ -96,15 +96,8 @@ func (tr *turn) runCalls(msg history.Message, calls []history.ToolCall, ds map[s
 				// what actually ran.
 				note = editedNote(call.Arguments)
 			}
-			if a := tr.runTool(call, note); a != nil {
-				if end, paused := tr.parkOrGoOn(msg, call, a, note); paused {
-					return end
-				}
-			}
-			if in := tr.takeInput(); in != nil {
-				if end, paused := tr.pauseRoundTrip(call, in); paused {
-					return end
-				}
+			if end, paused := tr.parkOrGoOn(msg, call, tr.runTool(call, note), note); paused {
+				return end
 			}
 		}
 	}
@@ -283,9 +276,11 @@ func (tr *turn) markInterrupted(msg history.Message) {
 	tr.rt.emit(tr.run.ThreadID, agui.NewCustom(CustomStopped, StoppedEvent{MessageID: msg.ID, DroppedToolCallIDs: []string{}}))
 }
 
-// parkOrGoOn pauses the run on a question a running call asked, or, when
-// it cannot be stored, lets the call go on (the question was answered
-// "cancel") and waits for its result or its next question.
+// parkOrGoOn pauses the run on a question a running call asked (a, nil
+// when it asked none), or, when it cannot be stored, lets the call go on
+// (the question was answered "cancel") and waits for its result or its
+// next question. A result that asks for input pauses the run on its
+// questions (roundtrip.go).
 func (tr *turn) parkOrGoOn(msg history.Message, call history.ToolCall, a *ask, note string) (ending, bool) {
 	lc := tr.live
 	for a != nil {
@@ -317,11 +312,5 @@ func (tr *turn) resumeLive(msg history.Message, call history.ToolCall, d decisio
 	}
 	tr.live = lc
 	tr.rt.emit(tr.run.ThreadID, agui.NewCustom(CustomToolState, ToolStateEvent{ToolCallID: call.ID, State: ToolRunning}))
-	if a := tr.runLive(lc, call, ""); a != nil {
-		return tr.parkOrGoOn(msg, call, a, "")
-	}
-	if in := tr.takeInput(); in != nil {
-		return tr.pauseRoundTrip(call, in)
-	}
-	return endSuccess, false
+	return tr.parkOrGoOn(msg, call, tr.runLive(lc, call, ""), "")
 }
