@@ -61,6 +61,7 @@ import (
 	"os"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
@@ -161,6 +162,7 @@ func New(cfg Config) *Client {
 		option.WithAPIKey(key),
 		option.WithMaxRetries(0),
 		option.WithHTTPClient(hc),
+		option.WithMiddleware(capBodies(0)),
 	)
 	oa := openai.NewClient(opts...)
 	return &Client{api: api{post: oa.Post, chat: oa.Chat.Completions.New, stream: oa.Chat.Completions.NewStreaming, models: oa.Models.List}, model: cfg.Model}
@@ -235,7 +237,7 @@ func (c *Client) Deltas(ctx context.Context, req Request) iter.Seq2[Delta, error
 // Complete makes a non-streaming call and returns the answer text (used for
 // thread titles).
 func (c *Client) Complete(ctx context.Context, req Request) (string, error) {
-	resp, err := c.api.chat(ctx, c.params(req))
+	resp, err := c.api.chat(ctx, c.params(req), option.WithMiddleware(capBodies(maxReplyBody)))
 	if err != nil {
 		return "", Classify(err)
 	}
@@ -247,7 +249,7 @@ func (c *Client) Complete(ctx context.Context, req Request) (string, error) {
 
 // Models lists the endpoint's models.
 func (c *Client) Models(ctx context.Context) ([]string, error) {
-	page, err := c.api.models(ctx)
+	page, err := c.api.models(ctx, option.WithMiddleware(capBodies(maxReplyBody)))
 	if err != nil {
 		return nil, Classify(err)
 	}
@@ -459,7 +461,7 @@ func Classify(err error) error {
 		if msg == "" {
 			msg = http.StatusText(apiErr.StatusCode)
 		}
-		out := &EndpointError{Status: apiErr.StatusCode, Message: msg}
+		out := &EndpointError{Status: apiErr.StatusCode, Message: clip(msg, maxErrorMessage)}
 		switch {
 		case apiErr.StatusCode == http.StatusTooManyRequests:
 			out.Retryable = true
@@ -475,7 +477,19 @@ func Classify(err error) error {
 	if strings.Contains(msg, "connection refused") {
 		return &EndpointError{Message: "cannot reach the endpoint (connection refused): " + msg, Retryable: true}
 	}
-	return &EndpointError{Message: msg, Retryable: true, Cut: true}
+	return &EndpointError{Message: clip(msg, maxErrorMessage), Retryable: true, Cut: true}
+}
+
+// clip cuts s to at most n bytes on a rune boundary, marking the cut.
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	i := n
+	for i > 0 && !utf8.RuneStart(s[i]) {
+		i--
+	}
+	return s[:i] + "…"
 }
 
 func parseRetryAfter(v string) time.Duration {
