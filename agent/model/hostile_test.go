@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
+	"io"
 	"net/http"
 	"strings"
 	"sync/atomic"
@@ -104,4 +106,29 @@ func streamCall(c *Client) error {
 		}
 	}
 	return nil
+}
+
+// TestModelListIsVetted: a model list (from any endpoint, or whatever
+// listens on a local server's port) gives at most maxModels names, each
+// at most maxModelID bytes of printable text: the window's picker lists
+// them and a chosen one is sent back as the model.
+func TestModelListIsVetted(t *testing.T) {
+	t.Parallel()
+	var body strings.Builder
+	body.WriteString(`{"object":"list","data":[{"id":"good-1"},{"id":"` + strings.Repeat("x", 300) + `"},{"id":"a\u202eb"},{"id":"c\u0007"},{"id":""},{"id":"good-2"}`)
+	for i := range 3 * maxModels {
+		fmt.Fprintf(&body, `,{"id":"m%d"}`, i)
+	}
+	body.WriteString(`]}`)
+	c := testEndpoint(t, func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = io.WriteString(w, body.String())
+	})
+	ids, err := c.Models(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ids) != maxModels || ids[0] != "good-1" || ids[1] != "good-2" {
+		t.Fatalf("%d ids starting %q, want %d starting good-1, good-2", len(ids), ids[:min(len(ids), 3)], maxModels)
+	}
 }

@@ -61,6 +61,7 @@ import (
 	"os"
 	"strings"
 	"time"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/openai/openai-go/v3"
@@ -255,9 +256,29 @@ func (c *Client) Models(ctx context.Context) ([]string, error) {
 	}
 	var ids []string
 	for _, m := range page.Data {
-		ids = append(ids, m.ID)
+		if len(ids) == maxModels {
+			break
+		}
+		if plainModelID(m.ID) {
+			ids = append(ids, m.ID)
+		}
 	}
 	return ids, nil
+}
+
+// plainModelID reports whether an endpoint's model name is one to offer:
+// 1 to maxModelID bytes of valid UTF-8 without control or format
+// (bidi) characters.
+func plainModelID(id string) bool {
+	if id == "" || len(id) > maxModelID || !utf8.ValidString(id) {
+		return false
+	}
+	for _, r := range id {
+		if unicode.IsControl(r) || unicode.Is(unicode.Cf, r) {
+			return false
+		}
+	}
+	return true
 }
 
 func (c *Client) params(req Request) openai.ChatCompletionNewParams {

@@ -99,6 +99,10 @@ const (
 	// maxErrorMessage bounds the endpoint's message kept in an error: it
 	// goes to the chat, its events and the stored answer.
 	maxErrorMessage = 2 << 10
+	// maxModels and maxModelID bound a model list: the window's picker
+	// shows it, and a chosen name is sent back as the model.
+	maxModels  = 5000
+	maxModelID = 256
 )
 
 // capBodies cuts what an endpoint's reply may send: an error status's
