@@ -1,6 +1,8 @@
 package agent
 
 import (
+	"context"
+	"fmt"
 	"strings"
 	"time"
 
@@ -110,7 +112,12 @@ func (tr *turn) stream(req model.Request, msgID string, used map[string]bool, pr
 			tr.rt.log.Warn("reopening the stopped answer; its continuation is not checkpointed", "message", m.ID, "err", err)
 		}
 	}
-	deltas, readErr := tr.readModel(req)
+	st.size = res.text.Len() + res.reasoning.Len()
+	// The reader stops when this call ends, also when it ends early
+	// because the answer passed its budget.
+	ctx, cancel := context.WithCancel(tr.ctx)
+	defer cancel()
+	deltas, readErr := tr.readModel(ctx, req)
 
 	// A delta that arrives just after a checkpoint is handed over by the
 	// timer if no further delta comes (a model that pauses mid-answer).
@@ -145,6 +152,11 @@ func (tr *turn) stream(req model.Request, msgID string, used map[string]bool, pr
 				}
 				res.usage = &u
 			}
+			if err := st.overBudget(d); err != nil {
+				res.err = err
+				st.closeAll(false)
+				return res
+			}
 			st.reasoning(d.Reasoning)
 			st.text(d.Text)
 			for _, tc := range d.ToolCalls {
@@ -160,20 +172,20 @@ func (tr *turn) stream(req model.Request, msgID string, used map[string]bool, pr
 // readModel starts the stream reader, which owns the model's stream: its
 // deltas arrive on the first channel, then the stream's error (nil at a
 // normal end) on the second.
-func (tr *turn) readModel(req model.Request) (<-chan model.Delta, <-chan error) {
+func (tr *turn) readModel(ctx context.Context, req model.Request) (<-chan model.Delta, <-chan error) {
 	deltas := make(chan model.Delta, 64)
 	readErr := make(chan error, 1)
 	go func() {
 		defer close(deltas)
-		for d, err := range tr.model.Deltas(tr.ctx, req) {
+		for d, err := range tr.model.Deltas(ctx, req) {
 			if err != nil {
 				readErr <- err
 				return
 			}
 			select {
 			case deltas <- d:
-			case <-tr.ctx.Done():
-				readErr <- tr.ctx.Err()
+			case <-ctx.Done():
+				readErr <- ctx.Err()
 				return
 			}
 		}
@@ -221,6 +233,29 @@ type streamer struct {
 	// lv shares the answer with snapshots: every change to res that a
 	// snapshot reads is made under lv.mu.
 	lv *liveAnswer
+	// size is the answer's bytes so far (MaxAnswerBytes).
+	size int
+}
+
+// overBudget counts d against the answer's budgets and says, as a
+// non-retryable endpoint error, when it would take the answer past one.
+func (s *streamer) overBudget(d model.Delta) error {
+	n := len(d.Text) + len(d.Reasoning)
+	calls := len(s.byIndex)
+	for _, tc := range d.ToolCalls {
+		n += len(tc.ID) + len(tc.Name) + len(tc.Arguments)
+		if s.byIndex[tc.Index] == nil {
+			calls++
+		}
+	}
+	switch {
+	case s.size+n > MaxAnswerBytes:
+		return &model.EndpointError{Message: fmt.Sprintf("the answer passed %d MiB and was cut there", MaxAnswerBytes>>20)}
+	case calls > MaxAnswerCalls:
+		return &model.EndpointError{Message: fmt.Sprintf("the answer asked for more than %d tool calls and was cut there", MaxAnswerCalls)}
+	}
+	s.size += n
+	return nil
 }
 
 func (s *streamer) emit(ev agui.Event) { s.tr.rt.emit(s.res.threadID, ev) }
@@ -344,3 +379,13 @@ func modelName(m Model) string {
 	}
 	return ""
 }
+
+// Budgets of one model answer, decided before it streams: an endpoint
+// that never stops answering is cut here, its answer kept with an error.
+const (
+	// MaxAnswerBytes bounds an answer's text, reasoning and tool-call
+	// names and arguments together (the import's 4 MiB a message).
+	MaxAnswerBytes = 4 << 20
+	// MaxAnswerCalls bounds the tool calls of one answer.
+	MaxAnswerCalls = 256
+)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 	"time"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/juncture-app/juncture/agent/agui"
@@ -122,6 +123,15 @@ func fallbackTitle(s string) string {
 
 func cleanTitle(t string) string {
 	t = strings.TrimSpace(strings.Split(strings.TrimSpace(t), "\n")[0])
+	// The model's text names the chat and its export: no control, bidi
+	// or other invisible format character stays in it.
+	t = strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) || unicode.Is(unicode.Cf, r) || r == utf8.RuneError {
+			return -1
+		}
+		return r
+	}, t)
+	t = strings.TrimSpace(t)
 	t = strings.Trim(t, "\"'`*# ")
 	t = strings.TrimPrefix(t, "Title: ")
 	if t == "" || len(t) > 100 || len(strings.Fields(t)) > 12 {

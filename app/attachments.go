@@ -134,6 +134,22 @@ func vetImportedFiles(msgs []history.Message, files []history.Attachment) error 
 			}
 		}
 	}
+	// A tool result's images are shown as thumbnails: the window decodes
+	// them, so they get a sent image's header check.
+	for _, m := range msgs {
+		for _, p := range m.Parts {
+			if p.Kind != history.PartImage {
+				continue
+			}
+			data, err := base64.StdEncoding.DecodeString(p.Data)
+			if err == nil {
+				err = attach.CheckImage("", data)
+			}
+			if err != nil {
+				return fmt.Errorf("message %s: a tool result's image cannot be shown: %w", m.ID, err)
+			}
+		}
+	}
 	checked := make(map[string]history.Attachment, len(files))
 	for i := range files {
 		b, err := attach.CheckStored(names[files[i].Hash], files[i])

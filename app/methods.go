@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/juncture-app/juncture/agent"
 	"github.com/juncture-app/juncture/agent/agui"
@@ -371,13 +373,20 @@ func safeFilename(title string) string {
 	var b strings.Builder
 	for _, r := range title {
 		switch {
-		case r == '/' || r == '\\' || r == ':' || r == '*' || r == '?' || r == '"' || r == '<' || r == '>' || r == '|' || r < 32:
+		case r == '/' || r == '\\' || r == ':' || r == '*' || r == '?' || r == '"' || r == '<' || r == '>' || r == '|' || unicode.IsControl(r):
 			b.WriteRune('-')
+		case unicode.Is(unicode.Cf, r) || r == utf8.RuneError:
+			// Bidi overrides and other invisible format characters would
+			// let a title disguise the name's extension.
 		default:
 			b.WriteRune(r)
 		}
 	}
-	return agent.Clip(b.String(), 80)
+	name := agent.Clip(strings.TrimSpace(b.String()), 80)
+	if strings.Trim(name, ". ") == "" {
+		return "thread"
+	}
+	return name
 }
 
 // GetSettings returns the effective settings and where each came from.

@@ -56,7 +56,8 @@ func TestEdgeHostileSizes(t *testing.T) {
 // resources, structured content) that the thread stores are bounded in all.
 func TestConvertResultBudgets(t *testing.T) {
 	t.Parallel()
-	img := make([]byte, 3<<20)
+	img := make([]byte, 3<<20) // a real PNG, padded: decoders stop at IEND
+	copy(img, realPNG(t, 1, 1))
 	var blocks []sdk.Content
 	for range 3 {
 		blocks = append(blocks, &sdk.ImageContent{MIMEType: "image/png", Data: img})

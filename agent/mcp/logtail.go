@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"strings"
 	"sync"
+	"unicode/utf8"
 )
 
 // The log tail keeps what a person needs to see why a server misbehaves,
@@ -57,14 +58,33 @@ func (l *logTail) Write(p []byte) (int, error) {
 func (l *logTail) Note(line string) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	for _, s := range strings.Split(strings.TrimRight(line, "\n"), "\n") {
+	line = strings.TrimRight(line, "\n")
+	// Only the last logTailMaxLines lines of a note can stay: the rest
+	// is skipped here rather than added and dropped line by line.
+	start := len(line)
+	for range logTailMaxLines {
+		i := strings.LastIndexByte(line[:start], '\n')
+		if i < 0 {
+			start = 0
+			break
+		}
+		start = i
+	}
+	if start > 0 {
+		line = line[start+1:]
+	}
+	for s := range strings.SplitSeq(line, "\n") {
 		l.addLocked(s)
 	}
 }
 
 func (l *logTail) addLocked(s string) {
 	if len(s) > logLineMax {
-		s = s[:logLineMax] + " …"
+		i := logLineMax
+		for i > 0 && !utf8.RuneStart(s[i]) {
+			i--
+		}
+		s = s[:i] + " …"
 	}
 	l.lines = append(l.lines, s)
 	l.size += len(s) + 1
@@ -74,8 +94,12 @@ func (l *logTail) addLocked(s string) {
 		drop++
 	}
 	if drop > 0 {
-		// Copy rather than reslice so the dropped lines can be collected.
-		l.lines = append(l.lines[:0:0], l.lines[drop:]...)
+		// Clear what is dropped so it can be collected, then reslice:
+		// the next append that needs room copies only the kept lines,
+		// so a flood of short lines costs a constant per line, not the
+		// whole tail's copy each.
+		clear(l.lines[:drop])
+		l.lines = l.lines[drop:]
 	}
 }
 

@@ -45,6 +45,11 @@ func (m *memoryPins) SaveToolPin(_ context.Context, p Pin) error {
 // must not keep a server from becoming ready.
 const pinTimeout = 5 * time.Second
 
+// maxPinsPerServer bounds the tools remembered of one server (four full
+// listings): a server that renames its tools at every listing must not
+// grow the database without end.
+const maxPinsPerServer = 4 * maxListed
+
 // readOnlyVerdict is what Juncture believes of a tool's readOnlyHint.
 type readOnlyVerdict struct {
 	readOnly bool // the hint is believed: runs without asking (default policy)
@@ -75,11 +80,18 @@ func applyPins(ctx context.Context, store PinStore, server string, list []*sdk.T
 			known[p.Tool] = p
 		}
 	}
+	remembered, refused := len(known), 0
 	for _, t := range list {
 		h := hint(t)
 		p, seen := known[t.Name]
 		switch {
+		case !seen && remembered >= maxPinsPerServer:
+			// No room to remember it: its hint is not believed, as when
+			// the store fails.
+			refused++
+			out[t.Name] = readOnlyVerdict{claims: h}
 		case !seen:
+			remembered++
 			p = Pin{Server: server, Tool: t.Name, ReadOnly: h, FirstSeen: now.UnixMilli()}
 			if err := store.SaveToolPin(ctx, p); err != nil {
 				log.Warn("Could not save an MCP tool pin", "server", server, "tool", t.Name, "err", err)
@@ -96,6 +108,9 @@ func applyPins(ctx context.Context, store PinStore, server string, list []*sdk.T
 		default:
 			out[t.Name] = readOnlyVerdict{readOnly: h}
 		}
+	}
+	if refused > 0 {
+		log.Warn("An MCP server has listed more tools than Juncture remembers; the new ones always ask", "server", server, "remembered", remembered, "new", refused)
 	}
 	return out
 }

@@ -8,6 +8,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/juncture-app/juncture/agent/attach"
 	"github.com/juncture-app/juncture/agent/tools"
 )
 
@@ -88,6 +89,11 @@ func convertBlock(c sdk.Content) (text string, part *tools.Part, isText bool) {
 		mime := orDefault(b.MIMEType, "image")
 		if len(b.Data) > maxImageBytes {
 			return fmt.Sprintf("[image: %s, %s — too large to show]", mime, humanSize(len(b.Data))), nil, false
+		}
+		// The window decodes what it is given: only an image whose header
+		// reads and stays within the decode budget is handed over.
+		if err := attach.CheckImage("", b.Data); err != nil {
+			return fmt.Sprintf("[image: %s, %s — not shown: %s]", mime, humanSize(len(b.Data)), strings.TrimSuffix(err.Error(), ".")), nil, false
 		}
 		p := &tools.Part{Kind: tools.PartImage, MimeType: b.MIMEType, Data: base64.StdEncoding.EncodeToString(b.Data)}
 		return fmt.Sprintf("[image: %s, %s — shown to the person]", mime, humanSize(len(b.Data))), p, false

@@ -14,7 +14,7 @@ import (
 
 func TestConvertResult(t *testing.T) {
 	t.Parallel()
-	png := []byte("\x89PNG fake image bytes")
+	png := realPNG(t, 1, 1) // the window is handed only an image whose header reads
 	big := make([]byte, maxImageBytes+1)
 	tests := []struct {
 		name  string
@@ -37,7 +37,7 @@ func TestConvertResult(t *testing.T) {
 		{
 			name:  "image",
 			in:    &sdk.CallToolResult{Content: []sdk.Content{&sdk.ImageContent{MIMEType: "image/png", Data: png}}},
-			text:  "[image: image/png, 21 B — shown to the person]",
+			text:  "[image: image/png, " + humanSize(len(png)) + " — shown to the person]",
 			parts: []tools.Part{{Kind: tools.PartImage, MimeType: "image/png", Data: base64.StdEncoding.EncodeToString(png)}},
 		},
 		{

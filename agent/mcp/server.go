@@ -168,6 +168,11 @@ func (s *supervisor) run() {
 // restarted after the shortest delay again.
 const readyResetsBackoff = 60 * time.Second
 
+// relistGap is the least time between two listings a server asks for
+// (tools/list_changed): a server that asks without pause is listed once
+// per gap, with the latest tools.
+const relistGap = time.Second
+
 func stopNoteFor(restart, stopping bool) string {
 	switch {
 	case restart:
@@ -182,6 +187,8 @@ func stopNoteFor(restart, stopping bool) string {
 // on request. It reports whether a restart was asked for; otherwise the
 // session ended or the supervisor is stopping.
 func (s *supervisor) serve(sess *session) (restart bool) {
+	var last time.Time         // the last listing's start
+	var paced <-chan time.Time // a listing asked for within relistGap of the last
 	for {
 		select {
 		case <-s.ctx.Done():
@@ -193,6 +200,17 @@ func (s *supervisor) serve(sess *session) (restart bool) {
 		case <-sess.procDone():
 			return false
 		case <-s.relistCh:
+			if wait := relistGap - time.Since(last); wait > 0 {
+				if paced == nil {
+					paced = time.After(wait)
+				}
+				continue
+			}
+			last = time.Now()
+			s.relist(sess)
+		case <-paced:
+			paced = nil
+			last = time.Now()
 			s.relist(sess)
 		case <-s.rootsCh:
 			s.syncRoots()

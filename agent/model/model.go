@@ -61,6 +61,8 @@ import (
 	"os"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
@@ -161,6 +163,7 @@ func New(cfg Config) *Client {
 		option.WithAPIKey(key),
 		option.WithMaxRetries(0),
 		option.WithHTTPClient(hc),
+		option.WithMiddleware(capBodies(0)),
 	)
 	oa := openai.NewClient(opts...)
 	return &Client{api: api{post: oa.Post, chat: oa.Chat.Completions.New, stream: oa.Chat.Completions.NewStreaming, models: oa.Models.List}, model: cfg.Model}
@@ -235,7 +238,7 @@ func (c *Client) Deltas(ctx context.Context, req Request) iter.Seq2[Delta, error
 // Complete makes a non-streaming call and returns the answer text (used for
 // thread titles).
 func (c *Client) Complete(ctx context.Context, req Request) (string, error) {
-	resp, err := c.api.chat(ctx, c.params(req))
+	resp, err := c.api.chat(ctx, c.params(req), option.WithMiddleware(capBodies(maxReplyBody)))
 	if err != nil {
 		return "", Classify(err)
 	}
@@ -247,15 +250,35 @@ func (c *Client) Complete(ctx context.Context, req Request) (string, error) {
 
 // Models lists the endpoint's models.
 func (c *Client) Models(ctx context.Context) ([]string, error) {
-	page, err := c.api.models(ctx)
+	page, err := c.api.models(ctx, option.WithMiddleware(capBodies(maxReplyBody)))
 	if err != nil {
 		return nil, Classify(err)
 	}
 	var ids []string
 	for _, m := range page.Data {
-		ids = append(ids, m.ID)
+		if len(ids) == maxModels {
+			break
+		}
+		if plainModelID(m.ID) {
+			ids = append(ids, m.ID)
+		}
 	}
 	return ids, nil
+}
+
+// plainModelID reports whether an endpoint's model name is one to offer:
+// 1 to maxModelID bytes of valid UTF-8 without control or format
+// (bidi) characters.
+func plainModelID(id string) bool {
+	if id == "" || len(id) > maxModelID || !utf8.ValidString(id) {
+		return false
+	}
+	for _, r := range id {
+		if unicode.IsControl(r) || unicode.Is(unicode.Cf, r) {
+			return false
+		}
+	}
+	return true
 }
 
 func (c *Client) params(req Request) openai.ChatCompletionNewParams {
@@ -459,7 +482,7 @@ func Classify(err error) error {
 		if msg == "" {
 			msg = http.StatusText(apiErr.StatusCode)
 		}
-		out := &EndpointError{Status: apiErr.StatusCode, Message: msg}
+		out := &EndpointError{Status: apiErr.StatusCode, Message: clip(msg, maxErrorMessage)}
 		switch {
 		case apiErr.StatusCode == http.StatusTooManyRequests:
 			out.Retryable = true
@@ -475,7 +498,19 @@ func Classify(err error) error {
 	if strings.Contains(msg, "connection refused") {
 		return &EndpointError{Message: "cannot reach the endpoint (connection refused): " + msg, Retryable: true}
 	}
-	return &EndpointError{Message: msg, Retryable: true, Cut: true}
+	return &EndpointError{Message: clip(msg, maxErrorMessage), Retryable: true, Cut: true}
+}
+
+// clip cuts s to at most n bytes on a rune boundary, marking the cut.
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	i := n
+	for i > 0 && !utf8.RuneStart(s[i]) {
+		i--
+	}
+	return s[:i] + "…"
 }
 
 func parseRetryAfter(v string) time.Duration {
