@@ -43,13 +43,11 @@ func diskFullError(err error, msg string) error {
 	return nil
 }
 
-// watchDiskFull makes every write that finds the disk full (and the first
-// that succeeds afterwards) change Status.SaveProblem and send "status",
-// so a checkpoint failing mid-stream is shown at once, not found after a
-// restart.
+// watchDiskFull sends "status" at every write that finds the disk full
+// (and the first that succeeds afterwards), so a checkpoint failing
+// mid-stream is shown at once, not found after a restart. Status reads
+// SaveProblem from the store (DB.DiskFull), which has already changed
+// when the callback runs.
 func (a *App) watchDiskFull() {
-	a.db.OnDiskFull(func(full bool) {
-		a.diskFull.Store(full)
-		a.emit("status", a.Status())
-	})
+	a.db.OnDiskFull(func(bool) { a.emit("status", a.Status()) })
 }

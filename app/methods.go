@@ -48,7 +48,7 @@ func (a *App) Status() Status {
 	st, _ := a.settings.effective()
 	s := Status{Mode: a.cfg.Mode, Endpoint: st.BaseURL, Model: st.Model, ReadOnly: a.readOnly, Bench: a.cfg.Getenv("JUNCTURE_BENCH") == "1",
 		ModelAcceptsImages: st.ModelAcceptsImages}
-	if a.diskFull.Load() {
+	if a.db != nil && a.db.DiskFull() { // nil: the store did not open
 		s.SaveProblem = msgSavingStopped
 	}
 	a.settings.mu.Lock()
