@@ -32,10 +32,14 @@ func roomToSend(text string, files []attach.Input) int64 {
 	return sendRoomFactor*n + sendRoomMargin
 }
 
-// diskFullError is err as an *Error, with msg when the disk is full.
-func diskFullError(err error, msg string) error {
+// checkRoomToSend refuses a message (its text and files) while the disk
+// cannot hold it. The message is stored by its run, after SendInput or
+// EditMessage returns: this is the last moment the window can hear of it
+// and keep the text.
+func (a *App) checkRoomToSend(text string, files []attach.Input) error {
+	err := a.db.CheckRoom(a.bgCtx, roomToSend(text, files))
 	if errors.Is(err, store.ErrDiskFull) {
-		return errorf(CodeDiskFull, msg)
+		return errorf(CodeDiskFull, msgMessageNotSaved)
 	}
 	if e := asError(err); e != nil {
 		return e

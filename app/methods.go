@@ -89,8 +89,8 @@ func (a *App) SendInput(threadID, text string, attachments []AttachmentInput) (S
 	}
 	// The message is stored by its run, after this returns: on a full
 	// disk, refuse it here, so the window keeps the text and says why.
-	if err := a.db.CheckRoom(a.bgCtx, roomToSend(text, files)); err != nil {
-		return SendResult{}, diskFullError(err, msgMessageNotSaved)
+	if err := a.checkRoomToSend(text, files); err != nil {
+		return SendResult{}, err
 	}
 	// Files are prepared (a PDF parsed) once, before a new thread is made:
 	// a refused file must not leave an empty thread behind.
@@ -104,7 +104,7 @@ func (a *App) SendInput(threadID, text string, attachments []AttachmentInput) (S
 	if threadID == "" {
 		t, err := a.NewThread("")
 		if err != nil {
-			return SendResult{}, diskFullError(err, msgMessageNotSaved)
+			return SendResult{}, err
 		}
 		threadID = t.ID
 	}
