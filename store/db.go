@@ -394,11 +394,7 @@ func newID() string {
 // isCorruption reports whether err is SQLite saying the file is not a sound
 // database.
 func isCorruption(err error) bool {
-	var se *sqlite.Error
-	if !errors.As(err, &se) {
-		return false
-	}
-	switch se.Code() & 0xff {
+	switch sqliteCode(err) {
 	case sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB:
 		return true
 	}
@@ -407,9 +403,16 @@ func isCorruption(err error) bool {
 
 // isReadOnlyRefusal reports whether err is SQLite declining a read-only
 // connection (SQLITE_READONLY and its extended codes).
-func isReadOnlyRefusal(err error) bool {
+func isReadOnlyRefusal(err error) bool { return sqliteCode(err) == sqlite3.SQLITE_READONLY }
+
+// sqliteCode is the primary result code of a SQLite error in err's chain
+// (an extended code's low byte), or 0 when err is not SQLite's.
+func sqliteCode(err error) int {
 	var se *sqlite.Error
-	return errors.As(err, &se) && se.Code()&0xff == sqlite3.SQLITE_READONLY
+	if !errors.As(err, &se) {
+		return 0
+	}
+	return se.Code() & 0xff
 }
 
 func boolInt(b bool) int {
