@@ -88,6 +88,8 @@ func Open(ctx context.Context, path string) (*DB, error) {
 
 // openLocked is Open once the data folder's lock is held.
 func openLocked(ctx context.Context, path string) (*DB, error) {
+	// Once: SQLite creates the -wal, -shm and -journal it makes later with
+	// the database file's mode, 0600 from here on.
 	if err := privateDatabaseFiles(path); err != nil {
 		return nil, fmt.Errorf("store: open %s: %w", path, err)
 	}
@@ -114,12 +116,6 @@ func openLocked(ctx context.Context, path string) (*DB, error) {
 	if err := prepare(ctx, w, path, checked); err != nil {
 		w.Close()
 		return nil, err
-	}
-	// SQLite made the -wal and -shm with the database's mode (0600); this
-	// also covers files an older version left readable.
-	if err := privateDatabaseFiles(path); err != nil {
-		w.Close()
-		return nil, fmt.Errorf("store: open %s: %w", path, err)
 	}
 
 	r, err := sql.Open("sqlite", dsn(path, pragmaBusy, pragmaCache, "_pragma=query_only(1)"))
