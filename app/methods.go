@@ -10,7 +10,6 @@ import (
 	"github.com/juncture-app/juncture/agent"
 	"github.com/juncture-app/juncture/agent/agui"
 	"github.com/juncture-app/juncture/agent/history"
-	"github.com/juncture-app/juncture/agent/model"
 	"github.com/juncture-app/juncture/app/secrets"
 	"github.com/juncture-app/juncture/store"
 )
@@ -458,9 +457,7 @@ func (a *App) TestConnection(st Settings) ConnectionResult {
 	if bad := validate(Settings{BaseURL: st.BaseURL, Model: "x", LoopGuard: 1, Theme: "system"}); bad["baseUrl"] != "" {
 		return ConnectionResult{Message: "This is not a URL: enter one like http://127.0.0.1:11434/v1.", Models: []string{}}
 	}
-	ctx, cancel := context.WithTimeout(a.bgCtx, 10*time.Second)
-	defer cancel()
-	models, err := model.New(model.Config{BaseURL: st.BaseURL, APIKey: st.APIKey, HTTPClient: keyedHTTP}).Models(ctx)
+	models, err := listModels(a.bgCtx, st.BaseURL, st.APIKey)
 	if err != nil {
 		return ConnectionResult{Message: "Could not list models: " + err.Error(), Models: []string{}}
 	}
