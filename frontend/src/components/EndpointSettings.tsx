@@ -3,7 +3,7 @@ import { useId, useState, type ReactNode } from 'react';
 import type { Transport } from '../transport';
 import { toJunctureError } from '../transport';
 import type { Endpoint, ModelPrice } from '../transport/endpoints';
-import { isMasked, keyStoragePhrase } from '../transport/contract';
+import { isMasked, keyStoragePhrase, keyUnavailableHelp } from '../transport/contract';
 import type { KeyStorage } from '../transport/contract.gen';
 import { endpointsChanged, useEndpoints } from '../hooks/useEndpoints';
 import { NOT_A_URL, isEndpointUrl } from '../lib/settingsForm';
@@ -296,7 +296,7 @@ export function EndpointSettings({ transport, onChanged, keyStorage }: { transpo
             />
             <p className="set-help" id={`${id}-key-help`}>
               {editing.keyUnavailable && !editing.apiKey
-                ? `The saved key could not be read ${keyStoragePhrase(keyStorage)}; it is kept, and saving leaves it as it is. Type a key only to replace it.`
+                ? keyUnavailableHelp(keyStorage)
                 : isMasked(editing.apiKey)
                 ? `Stored ${keyStoragePhrase(keyStorage)}; only the last characters are shown. Type a new key to replace it.`
                 : `Stored ${keyStoragePhrase(keyStorage)}; never shown again in full.`}

@@ -12,7 +12,7 @@ import type {
   TestConnectionResult,
   Theme,
 } from '../transport/contract';
-import { isSettingsField, keyStoragePhrase } from '../transport/contract';
+import { isSettingsField, keyStoragePhrase, keyUnavailableHelp } from '../transport/contract';
 import { notificationsSupported } from '../hooks/useAttention';
 import { useMcpServers, type McpCatalog } from '../hooks/useMcpServers';
 import { McpSettings } from './McpSettings';
@@ -553,7 +553,7 @@ export function SettingsDialog({ open, transport, status, onClose, onSaved }: Se
                       />
                     ),
                     view?.keyState === 'unavailable'
-                      ? `The saved key could not be read ${keyStoragePhrase(view?.keyStorage)}; it is kept, and saving leaves it as it is. Type a key only to replace it.`
+                      ? keyUnavailableHelp(view?.keyStorage)
                       : `Stored ${keyStoragePhrase(view?.keyStorage)}; only the last characters are shown.`,
                   )}
                   {field('model', 'Model', (fid, db) => (

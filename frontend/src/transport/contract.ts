@@ -495,6 +495,11 @@ export function keyStoragePhrase(ks: G.KeyStorage | undefined): string {
   return `in the ${ks.detail}`;
 }
 
+/** The help under a key field whose saved key could not be read (keyState "unavailable"). */
+export function keyUnavailableHelp(ks: G.KeyStorage | undefined): string {
+  return `The saved key could not be read ${keyStoragePhrase(ks)}; it is kept, and saving leaves it as it is. Type a key only to replace it.`;
+}
+
 export function parseSearchHits(u: unknown): SearchHit[] {
   if (!Array.isArray(u)) return [];
   const hits: SearchHit[] = [];
