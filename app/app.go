@@ -13,7 +13,6 @@ import (
 	"path/filepath"
 	"slices"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/juncture-app/juncture/agent"
@@ -84,9 +83,6 @@ type App struct {
 
 	// cat holds the endpoints and presets (endpoints.go, presets.go).
 	cat catalog
-
-	// diskFull: the last write found the disk full (diskfull.go).
-	diskFull atomic.Bool
 
 	// keys is where API keys live (package secrets); never the database.
 	keys *secrets.Vault

@@ -97,6 +97,26 @@ func (f *fixture) stop() {
 	f.srv = nil
 }
 
+// mustStart starts the app with cfg, failing the test if it cannot.
+func mustStart(t *testing.T, cfg Config) *Service {
+	t.Helper()
+	svc, err := Start(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return svc
+}
+
+// stopService shuts svc down within 10 s, failing the test if it cannot.
+func stopService(t *testing.T, svc *Service) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := svc.Shutdown(ctx); err != nil {
+		t.Fatal(err)
+	}
+}
+
 func (f *fixture) request(method, path string, body any, hdr map[string]string) *http.Response {
 	f.t.Helper()
 	var r io.Reader

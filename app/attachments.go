@@ -73,14 +73,15 @@ func (a *App) GetAttachment(threadID, id string) (AttachmentData, error) {
 	if err != nil {
 		return AttachmentData{}, asError(err)
 	}
+	name := a.attachmentName(threadID, id) // reads the thread's messages: once
 	// The window decodes what it is given: an image over the decode
 	// budget (stored by an older version) is refused, never served.
 	if attach.IsImage(blob.MimeType) {
-		if err := attach.CheckImage(a.attachmentName(threadID, id), blob.Data); err != nil {
+		if err := attach.CheckImage(name, blob.Data); err != nil {
 			return AttachmentData{}, &Error{Code: CodeInvalidArgument, Message: err.Error(), Details: map[string]string{"code": "image-too-large"}}
 		}
 	}
-	return AttachmentData{ID: blob.Hash, Name: a.attachmentName(threadID, id), MimeType: blob.MimeType, Size: blob.Size, Pages: blob.Pages,
+	return AttachmentData{ID: blob.Hash, Name: name, MimeType: blob.MimeType, Size: blob.Size, Pages: blob.Pages,
 		Data: base64.StdEncoding.EncodeToString(blob.Data)}, nil
 }
 

@@ -23,8 +23,8 @@ func (a *App) EditMessage(threadID, messageID, text string) (SendResult, error) 
 	}
 	// As SendInput: the new version is stored by its run, after this
 	// returns; on a full disk refuse it here so the edit box keeps it.
-	if err := a.db.CheckRoom(a.bgCtx, roomToSend(text, nil)); err != nil {
-		return SendResult{}, diskFullError(err, msgMessageNotSaved)
+	if err := a.checkRoomToSend(text, nil); err != nil {
+		return SendResult{}, err
 	}
 	if _, err := a.rt.EditMessage(a.bgCtx, threadID, messageID, text); err != nil {
 		return SendResult{}, branchError(err)

@@ -32,10 +32,14 @@ func roomToSend(text string, files []attach.Input) int64 {
 	return sendRoomFactor*n + sendRoomMargin
 }
 
-// diskFullError is err as an *Error, with msg when the disk is full.
-func diskFullError(err error, msg string) error {
+// checkRoomToSend refuses a message (its text and files) while the disk
+// cannot hold it. The message is stored by its run, after SendInput or
+// EditMessage returns: this is the last moment the window can hear of it
+// and keep the text.
+func (a *App) checkRoomToSend(text string, files []attach.Input) error {
+	err := a.db.CheckRoom(a.bgCtx, roomToSend(text, files))
 	if errors.Is(err, store.ErrDiskFull) {
-		return errorf(CodeDiskFull, msg)
+		return errorf(CodeDiskFull, msgMessageNotSaved)
 	}
 	if e := asError(err); e != nil {
 		return e
@@ -43,13 +47,11 @@ func diskFullError(err error, msg string) error {
 	return nil
 }
 
-// watchDiskFull makes every write that finds the disk full (and the first
-// that succeeds afterwards) change Status.SaveProblem and send "status",
-// so a checkpoint failing mid-stream is shown at once, not found after a
-// restart.
+// watchDiskFull sends "status" at every write that finds the disk full
+// (and the first that succeeds afterwards), so a checkpoint failing
+// mid-stream is shown at once, not found after a restart. Status reads
+// SaveProblem from the store (DB.DiskFull), which has already changed
+// when the callback runs.
 func (a *App) watchDiskFull() {
-	a.db.OnDiskFull(func(full bool) {
-		a.diskFull.Store(full)
-		a.emit("status", a.Status())
-	})
+	a.db.OnDiskFull(func(bool) { a.emit("status", a.Status()) })
 }

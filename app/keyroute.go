@@ -98,10 +98,7 @@ func (s *settings) keyedDefault() (base, key string) {
 		return st.BaseURL, st.APIKey
 	}
 	s.mu.Lock()
-	bound := s.saved[keyKeyBase]
-	if bound == "" {
-		bound = s.saved["baseUrl"]
-	}
+	bound := s.keyBoundLocked()
 	s.mu.Unlock()
 	if !sameEndpoint(st.BaseURL, bound) {
 		return st.BaseURL, ""
@@ -112,6 +109,16 @@ func (s *settings) keyedDefault() (base, key string) {
 // keyKeyBase is the settings row naming the base URL the general key was
 // saved for (older databases: the saved baseUrl).
 const keyKeyBase = "keyBaseUrl"
+
+// keyBoundLocked is the base URL the saved general key was saved for:
+// keyKeyBase, else (older databases) the saved baseUrl. The caller holds
+// s.mu.
+func (s *settings) keyBoundLocked() string {
+	if bound := s.saved[keyKeyBase]; bound != "" {
+		return bound
+	}
+	return s.saved["baseUrl"]
+}
 
 // keyMovedMessage refuses a masked key saved back with another URL.
 func keyMovedMessage(savedFor string) string {
@@ -125,10 +132,7 @@ func keyMovedMessage(savedFor string) string {
 // not be read (unread) keeps it, bound where it was.
 func (s *settings) keyBinding(st *Settings, effectiveBase string, unread bool) (keyBase, bad string) {
 	s.mu.Lock()
-	savedKey, bound := s.saved["apiKey"], s.saved[keyKeyBase]
-	if bound == "" {
-		bound = s.saved["baseUrl"]
-	}
+	savedKey, bound := s.saved["apiKey"], s.keyBoundLocked()
 	s.mu.Unlock()
 	if strings.HasPrefix(st.APIKey, "••••") {
 		st.APIKey = savedKey

@@ -226,20 +226,9 @@ func TestKeysMoveOutOfAnOldDatabase(t *testing.T) {
 
 	var logs lockedBuffer
 	start := func() *Service {
-		svc, err := Start(context.Background(), Config{DataDir: dir, Mode: "browser", MCPConfigPath: filepath.Join(dir, "mcp.json"),
+		return mustStart(t, Config{DataDir: dir, Mode: "browser", MCPConfigPath: filepath.Join(dir, "mcp.json"),
 			Getenv: func(k string) string { return map[string]string{"JUNCTURE_WORKSPACE": t.TempDir()}[k] },
 			Logger: slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return svc
-	}
-	stop := func(svc *Service) {
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer cancel()
-		if err := svc.Shutdown(ctx); err != nil {
-			t.Fatal(err)
-		}
 	}
 	svc := start()
 	a := svc.App()
@@ -316,7 +305,7 @@ func TestKeysMoveOutOfAnOldDatabase(t *testing.T) {
 	for _, e := range eps {
 		shown = append(shown, e.APIKey)
 	}
-	stop(svc)
+	stopService(t, svc)
 
 	// A restart reads the keys back from the secret store, also when one
 	// row holds a key in clear again (the others, moved, stay where they are).
@@ -330,7 +319,7 @@ func TestKeysMoveOutOfAnOldDatabase(t *testing.T) {
 	if e, ok, err := svc.App().endpointByID(context.Background(), bad.ID); err != nil || !ok || e.APIKey != k4 {
 		t.Fatalf("the later key after restart: %v %v", ok, err)
 	}
-	stop(svc)
+	stopService(t, svc)
 
 	// Backups: the one Open made (v4 → v5) and the older copy are kept
 	// without keys; the unreadable one is gone.

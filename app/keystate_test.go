@@ -1,12 +1,10 @@
 package app
 
 import (
-	"context"
 	"errors"
 	"path/filepath"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/juncture-app/juncture/app/secrets"
 )
@@ -72,19 +70,8 @@ func TestUnreadableKeyIsKept(t *testing.T) {
 	st := &flakyStore{m: map[string]string{}}
 	dir := f.dir
 	start := func() *Service {
-		svc, err := Start(context.Background(), Config{DataDir: dir, Mode: "browser", Secrets: st,
+		return mustStart(t, Config{DataDir: dir, Mode: "browser", Secrets: st,
 			Getenv: func(k string) string { return map[string]string{"JUNCTURE_WORKSPACE": t.TempDir()}[k] }, MCPConfigPath: filepath.Join(dir, "mcp.json")})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return svc
-	}
-	stop := func(svc *Service) {
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer cancel()
-		if err := svc.Shutdown(ctx); err != nil {
-			t.Fatal(err)
-		}
 	}
 	svc := start()
 	a := svc.App()
@@ -95,7 +82,7 @@ func TestUnreadableKeyIsKept(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	stop(svc)
+	stopService(t, svc)
 
 	st.failReads = true
 	svc = start()
@@ -126,7 +113,7 @@ func TestUnreadableKeyIsKept(t *testing.T) {
 	if _, err := a.SaveEndpoint(moved); err == nil {
 		t.Fatal("an endpoint whose key could not be read moved to another URL")
 	}
-	stop(svc)
+	stopService(t, svc)
 	if len(st.deleted) > 0 || !st.holds(key) || !st.holds(eKey) {
 		t.Fatalf("a save deleted a key it could not read: deleted %v", st.deleted)
 	}
@@ -141,5 +128,5 @@ func TestUnreadableKeyIsKept(t *testing.T) {
 	if e, _ := endpointWithID(eps, ep.ID); e.APIKey != maskKey(eKey) || e.Name != "Renamed" {
 		t.Fatalf("endpoint after the storage is back: %+v", e)
 	}
-	stop(svc)
+	stopService(t, svc)
 }

@@ -12,7 +12,6 @@ import (
 	"github.com/juncture-app/juncture/agent"
 	"github.com/juncture-app/juncture/agent/agui"
 	"github.com/juncture-app/juncture/agent/history"
-	"github.com/juncture-app/juncture/agent/model"
 	"github.com/juncture-app/juncture/app/secrets"
 	"github.com/juncture-app/juncture/store"
 )
@@ -50,7 +49,7 @@ func (a *App) Status() Status {
 	st, _ := a.settings.effective()
 	s := Status{Mode: a.cfg.Mode, Endpoint: st.BaseURL, Model: st.Model, ReadOnly: a.readOnly, Bench: a.cfg.Getenv("JUNCTURE_BENCH") == "1",
 		ModelAcceptsImages: st.ModelAcceptsImages}
-	if a.diskFull.Load() {
+	if a.db != nil && a.db.DiskFull() { // nil: the store did not open
 		s.SaveProblem = msgSavingStopped
 	}
 	a.settings.mu.Lock()
@@ -91,8 +90,8 @@ func (a *App) SendInput(threadID, text string, attachments []AttachmentInput) (S
 	}
 	// The message is stored by its run, after this returns: on a full
 	// disk, refuse it here, so the window keeps the text and says why.
-	if err := a.db.CheckRoom(a.bgCtx, roomToSend(text, files)); err != nil {
-		return SendResult{}, diskFullError(err, msgMessageNotSaved)
+	if err := a.checkRoomToSend(text, files); err != nil {
+		return SendResult{}, err
 	}
 	// Files are prepared (a PDF parsed) once, before a new thread is made:
 	// a refused file must not leave an empty thread behind.
@@ -106,7 +105,7 @@ func (a *App) SendInput(threadID, text string, attachments []AttachmentInput) (S
 	if threadID == "" {
 		t, err := a.NewThread("")
 		if err != nil {
-			return SendResult{}, diskFullError(err, msgMessageNotSaved)
+			return SendResult{}, err
 		}
 		threadID = t.ID
 	}
@@ -467,9 +466,7 @@ func (a *App) TestConnection(st Settings) ConnectionResult {
 	if bad := validate(Settings{BaseURL: st.BaseURL, Model: "x", LoopGuard: 1, Theme: "system"}); bad["baseUrl"] != "" {
 		return ConnectionResult{Message: "This is not a URL: enter one like http://127.0.0.1:11434/v1.", Models: []string{}}
 	}
-	ctx, cancel := context.WithTimeout(a.bgCtx, 10*time.Second)
-	defer cancel()
-	models, err := model.New(model.Config{BaseURL: st.BaseURL, APIKey: st.APIKey, HTTPClient: keyedHTTP}).Models(ctx)
+	models, err := listModels(a.bgCtx, st.BaseURL, st.APIKey)
 	if err != nil {
 		return ConnectionResult{Message: "Could not list models: " + err.Error(), Models: []string{}}
 	}

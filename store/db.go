@@ -88,6 +88,8 @@ func Open(ctx context.Context, path string) (*DB, error) {
 
 // openLocked is Open once the data folder's lock is held.
 func openLocked(ctx context.Context, path string) (*DB, error) {
+	// Once: SQLite creates the -wal, -shm and -journal it makes later with
+	// the database file's mode, 0600 from here on.
 	if err := privateDatabaseFiles(path); err != nil {
 		return nil, fmt.Errorf("store: open %s: %w", path, err)
 	}
@@ -114,12 +116,6 @@ func openLocked(ctx context.Context, path string) (*DB, error) {
 	if err := prepare(ctx, w, path, checked); err != nil {
 		w.Close()
 		return nil, err
-	}
-	// SQLite made the -wal and -shm with the database's mode (0600); this
-	// also covers files an older version left readable.
-	if err := privateDatabaseFiles(path); err != nil {
-		w.Close()
-		return nil, fmt.Errorf("store: open %s: %w", path, err)
 	}
 
 	r, err := sql.Open("sqlite", dsn(path, pragmaBusy, pragmaCache, "_pragma=query_only(1)"))
@@ -394,11 +390,7 @@ func newID() string {
 // isCorruption reports whether err is SQLite saying the file is not a sound
 // database.
 func isCorruption(err error) bool {
-	var se *sqlite.Error
-	if !errors.As(err, &se) {
-		return false
-	}
-	switch se.Code() & 0xff {
+	switch sqliteCode(err) {
 	case sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB:
 		return true
 	}
@@ -407,9 +399,16 @@ func isCorruption(err error) bool {
 
 // isReadOnlyRefusal reports whether err is SQLite declining a read-only
 // connection (SQLITE_READONLY and its extended codes).
-func isReadOnlyRefusal(err error) bool {
+func isReadOnlyRefusal(err error) bool { return sqliteCode(err) == sqlite3.SQLITE_READONLY }
+
+// sqliteCode is the primary result code of a SQLite error in err's chain
+// (an extended code's low byte), or 0 when err is not SQLite's.
+func sqliteCode(err error) int {
 	var se *sqlite.Error
-	return errors.As(err, &se) && se.Code()&0xff == sqlite3.SQLITE_READONLY
+	if !errors.As(err, &se) {
+		return 0
+	}
+	return se.Code() & 0xff
 }
 
 func boolInt(b bool) int {

@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"syscall"
 
-	"modernc.org/sqlite"
 	sqlite3 "modernc.org/sqlite/lib"
 )
 
@@ -26,11 +25,7 @@ func (e *diskFullError) Is(target error) bool { return target == ErrDiskFull }
 
 // isDiskFull reports whether err is the disk (or the size cap) being full.
 func isDiskFull(err error) bool {
-	var se *sqlite.Error
-	if errors.As(err, &se) && se.Code()&0xff == sqlite3.SQLITE_FULL {
-		return true
-	}
-	return errors.Is(err, syscall.ENOSPC)
+	return sqliteCode(err) == sqlite3.SQLITE_FULL || errors.Is(err, syscall.ENOSPC)
 }
 
 // noteWrite records the outcome of a write: a disk-full error is wrapped

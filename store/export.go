@@ -305,16 +305,20 @@ func parseImport(data []byte) (exportDoc, error) {
 	if len(data) > MaxImportBytes {
 		return exportDoc{}, invalid("the file is %d MiB; at most %d MiB can be imported", len(data)>>20, MaxImportBytes>>20)
 	}
-	if !json.Valid(data) {
-		var v any
-		return exportDoc{}, invalid("not a JSON document (%v)", json.Unmarshal(data, &v))
-	}
-	// Counted before anything is decoded (issue 19: budgets first).
+	// Counted before anything is decoded (issue 19: budgets first). The
+	// counts of a document that is not JSON mean nothing: one over a
+	// budget is refused as not JSON when it is not (the decoding below
+	// refuses it the same way otherwise), so a valid document is scanned
+	// once less.
 	values, msgs := importers.Shape(data, "messages")
-	switch {
-	case msgs > MaxImportMessages:
-		return exportDoc{}, invalid("%d messages; at most %d can be imported", msgs, MaxImportMessages)
-	case values > MaxImportValues:
+	if msgs > MaxImportMessages || values > MaxImportValues {
+		if !json.Valid(data) {
+			var v any
+			return exportDoc{}, invalid("not a JSON document (%v)", json.Unmarshal(data, &v))
+		}
+		if msgs > MaxImportMessages {
+			return exportDoc{}, invalid("%d messages; at most %d can be imported", msgs, MaxImportMessages)
+		}
 		return exportDoc{}, invalid("more than %d JSON values; at most %d can be imported", MaxImportValues, MaxImportValues)
 	}
 	var head struct {

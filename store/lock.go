@@ -52,7 +52,7 @@ type fileLock struct{ f *os.File }
 // lock path that is a symlink or not a regular file is refused: truncating
 // it would rewrite whatever it points to.
 func acquireLock(path string) (*fileLock, error) {
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|noFollow, 0o600)
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|noFollow, fileMode)
 	if err != nil {
 		return nil, fmt.Errorf("opening the lock file (it must be a plain file, not a symlink): %w", err)
 	}

@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path"
+	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
@@ -129,6 +130,17 @@ func backupBeforeMigrating(ctx context.Context, db *sql.DB, dbPath string, versi
 // version.
 func BackupPath(dbPath string, version int) string {
 	return fmt.Sprintf("%s.pre-v%d.bak", dbPath, version)
+}
+
+// Backups lists the backups Open made of the database at dbPath before
+// migrating it (BackupPath, and the timestamped names of a second backup
+// for the same version): <dbPath>.pre-v*.bak.
+func Backups(dbPath string) []string {
+	// The path is literal: its glob characters are escaped (as bracket
+	// classes, which filepath.Match reads alike on every system).
+	lit := strings.NewReplacer("[", "[[]", "*", "[*]", "?", "[?]").Replace(dbPath)
+	backups, _ := filepath.Glob(lit + ".pre-v*.bak") // the pattern is well formed
+	return backups
 }
 
 // migrate applies every migration newer than from, all in one transaction:

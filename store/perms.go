@@ -4,8 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
-	"strings"
 )
 
 // The history holds everything a person wrote (and, in an old database,
@@ -77,15 +75,9 @@ func privateDatabaseFiles(path string) error {
 		return nil
 	}
 	names := []string{path, path + "-wal", path + "-shm", path + "-journal", openMarker(path), LockPath(path)}
-	baks, _ := filepath.Glob(globEscape(path) + ".pre-v*.bak")
 	var errs []error
-	for _, p := range append(names, baks...) {
+	for _, p := range append(names, Backups(path)...) {
 		errs = append(errs, PrivateFile(p))
 	}
 	return errors.Join(errs...)
-}
-
-// globEscape escapes filepath.Match's special characters in a literal path.
-func globEscape(p string) string {
-	return strings.NewReplacer(`*`, `\*`, `?`, `\?`, `[`, `\[`).Replace(p)
 }

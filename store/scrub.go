@@ -8,7 +8,6 @@ import (
 	"os"
 	"strings"
 
-	"modernc.org/sqlite"
 	sqlite3 "modernc.org/sqlite/lib"
 )
 
@@ -91,14 +90,10 @@ func rewriteSettings(ctx context.Context, db *sql.DB, m, rows map[string]string)
 // classifyFileErr wraps ErrFileBusy or ErrNotADatabase around SQLite's
 // busy, locked, not-a-database and corrupt errors.
 func classifyFileErr(err error) error {
-	var se *sqlite.Error
-	if err == nil || !errors.As(err, &se) {
-		return err
-	}
-	switch se.Code() & 0xff {
-	case sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED:
+	switch code := sqliteCode(err); {
+	case code == sqlite3.SQLITE_BUSY, code == sqlite3.SQLITE_LOCKED:
 		return fmt.Errorf("%w: %w", ErrFileBusy, err)
-	case sqlite3.SQLITE_NOTADB, sqlite3.SQLITE_CORRUPT:
+	case isCorruption(err):
 		return fmt.Errorf("%w: %w", ErrNotADatabase, err)
 	}
 	return err

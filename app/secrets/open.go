@@ -10,8 +10,6 @@ import (
 	"io"
 	"log/slog"
 	"os"
-	"path/filepath"
-	"strings"
 
 	"github.com/juncture-app/juncture/store"
 )
@@ -98,8 +96,7 @@ func (v *Vault) moveKeys(ctx context.Context, db Rows, path string, saved map[st
 // busy backup, or an unreadable one holding no known key, is kept (and
 // tried again at the next start).
 func scrubBackups(ctx context.Context, dbPath string, known []string, log *slog.Logger) {
-	backups, _ := filepath.Glob(globEscape(dbPath) + ".pre-v*.bak")
-	for _, b := range backups {
+	for _, b := range store.Backups(dbPath) {
 		needed, err := scrubBackup(ctx, b)
 		switch {
 		case err == nil:
@@ -120,10 +117,6 @@ func scrubBackups(ctx context.Context, dbPath string, known []string, log *slog.
 			}
 		}
 	}
-}
-
-func globEscape(p string) string {
-	return strings.NewReplacer("[", "[[]", "*", "[*]", "?", "[?]").Replace(p)
 }
 
 // scrubBackup rewrites a backup's settings rows without keys and rebuilds

@@ -93,7 +93,8 @@ func clip(s string, n int) string {
 	count := 0
 	for i := range s {
 		if count == n-1 {
-			if utf8.RuneCountInString(s[i:]) > 1 {
+			// More than this last rune left: cut (without counting the rest).
+			if _, size := utf8.DecodeRuneInString(s[i:]); i+size < len(s) {
 				return s[:i] + "…"
 			}
 			return s
