@@ -14,7 +14,7 @@ import (
 	"github.com/juncture-app/juncture/agent/fakellm"
 	"github.com/juncture-app/juncture/agent/history"
 	"github.com/juncture-app/juncture/agent/interrupt"
-	"github.com/juncture-app/juncture/agent/model"
+	"github.com/juncture-app/juncture/agent/model/openai"
 	"github.com/juncture-app/juncture/agent/tools"
 	"github.com/juncture-app/juncture/store"
 )
@@ -393,7 +393,7 @@ func TestApprovalSurvivesRestart(t *testing.T) {
 	}
 	cp := a.db.NewCheckpointer(20 * time.Millisecond)
 	defer cp.Close()
-	client := model.New(model.Config{BaseURL: a.srv.URL, Model: "fake-model"})
+	client := openai.New(openai.Config{BaseURL: a.srv.URL, Model: "fake-model"})
 	reg := a.reg
 	a.rt = agent.New(agent.Options{
 		Store: rtStore{DB: a.db, cp: cp},

@@ -16,7 +16,7 @@ import (
 	"github.com/juncture-app/juncture/agent/attach"
 	"github.com/juncture-app/juncture/agent/fakellm"
 	"github.com/juncture-app/juncture/agent/history"
-	"github.com/juncture-app/juncture/agent/model"
+	"github.com/juncture-app/juncture/agent/model/openai"
 	"github.com/juncture-app/juncture/agent/tools"
 	"github.com/juncture-app/juncture/store"
 )
@@ -74,7 +74,7 @@ func newHarness(t testing.TB, opts ...harnessOpt) *harness {
 		t.Fatal(err)
 	}
 	h.tools = reg
-	client := model.New(model.Config{BaseURL: h.srv.URL, Model: "fake-model"})
+	client := openai.New(openai.Config{BaseURL: h.srv.URL, Model: "fake-model"})
 	o := agent.Options{
 		Store:       rtStore{DB: db, cp: cp},
 		Model:       func(context.Context, string) (agent.Model, error) { return client, nil },

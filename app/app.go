@@ -18,7 +18,7 @@ import (
 	"github.com/juncture-app/juncture/agent"
 	"github.com/juncture-app/juncture/agent/history"
 	"github.com/juncture-app/juncture/agent/mcp"
-	"github.com/juncture-app/juncture/agent/model"
+	"github.com/juncture-app/juncture/agent/model/openai"
 	"github.com/juncture-app/juncture/agent/tools"
 	"github.com/juncture-app/juncture/app/secrets"
 	"github.com/juncture-app/juncture/store"
@@ -79,7 +79,7 @@ type App struct {
 	procs *tools.Processes
 
 	clientMu sync.Mutex
-	clients  map[model.Config]*model.Client // by endpoint, key and model (see client)
+	clients  map[openai.Config]*openai.Client // by endpoint, key and model (see client)
 
 	// cat holds the endpoints and presets (endpoints.go, presets.go).
 	cat catalog
