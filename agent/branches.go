@@ -32,6 +32,7 @@ import (
 	"fmt"
 
 	"github.com/juncture-app/juncture/agent/agui"
+	"github.com/juncture-app/juncture/agent/broker"
 	"github.com/juncture-app/juncture/agent/history"
 )
 
@@ -96,7 +97,7 @@ func (rt *Runtime) SelectBranch(ctx context.Context, threadID, messageID string)
 	if err != nil {
 		return fmt.Errorf("switching to the version of message %s: %w", messageID, err)
 	}
-	rt.events.Publish(Envelope{Name: EnvelopePath, ThreadID: threadID, Data: PathChangedEvent{ThreadID: threadID, LeafID: leaf, Reason: PathBranch}})
+	rt.events.Publish(broker.Envelope{Name: broker.EnvelopePath, ThreadID: threadID, Data: PathChangedEvent{ThreadID: threadID, LeafID: leaf, Reason: PathBranch}})
 	return nil
 }
 
@@ -190,7 +191,7 @@ func (rt *Runtime) SetInstructions(ctx context.Context, threadID, text string) e
 	if err := rt.st.PutMessage(ctx, m); err != nil {
 		return fmt.Errorf("setting the instructions: %w", err)
 	}
-	rt.events.Publish(Envelope{Name: EnvelopePath, ThreadID: threadID, Data: PathChangedEvent{ThreadID: threadID, LeafID: m.ID, Reason: PathInstructions}})
+	rt.events.Publish(broker.Envelope{Name: broker.EnvelopePath, ThreadID: threadID, Data: PathChangedEvent{ThreadID: threadID, LeafID: m.ID, Reason: PathInstructions}})
 	return nil
 }
 

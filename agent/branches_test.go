@@ -10,6 +10,7 @@ import (
 
 	"github.com/juncture-app/juncture/agent"
 	"github.com/juncture-app/juncture/agent/agui"
+	"github.com/juncture-app/juncture/agent/broker"
 	"github.com/juncture-app/juncture/agent/fakellm"
 	"github.com/juncture-app/juncture/agent/history"
 	"github.com/juncture-app/juncture/agent/tools"
@@ -37,13 +38,13 @@ func (h *harness) sawPathChange(inRun bool) agent.PathChangedEvent {
 	snapshot := false
 	for {
 		env := h.next(10e9)
-		if env.Name == agent.EnvelopePath {
+		if env.Name == broker.EnvelopePath {
 			if inRun {
 				h.t.Errorf("a path change in a run came as an envelope")
 			}
 			return env.Data.(agent.PathChangedEvent)
 		}
-		if env.Name != agent.EnvelopeAGUI {
+		if env.Name != broker.EnvelopeAGUI {
 			continue
 		}
 		switch ev := env.Event.(type) {

@@ -15,6 +15,7 @@ import (
 
 	"github.com/juncture-app/juncture/agent"
 	"github.com/juncture-app/juncture/agent/agui"
+	"github.com/juncture-app/juncture/agent/broker"
 	"github.com/juncture-app/juncture/agent/fakellm"
 	"github.com/juncture-app/juncture/agent/history"
 )
@@ -315,7 +316,7 @@ func TestClientCompletionRacingInputQueuesNothingExtra(t *testing.T) {
 			if err != nil {
 				break
 			}
-			if env.Name == agent.EnvelopeQueue && (len(env.Queued) > 1 || len(env.Queued) == 1 && env.Queued[0] != "new input") {
+			if env.Name == broker.EnvelopeQueue && (len(env.Queued) > 1 || len(env.Queued) == 1 && env.Queued[0] != "new input") {
 				t.Fatalf("queue %q", env.Queued)
 			}
 		}

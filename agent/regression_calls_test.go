@@ -12,6 +12,7 @@ import (
 
 	"github.com/juncture-app/juncture/agent"
 	"github.com/juncture-app/juncture/agent/agui"
+	"github.com/juncture-app/juncture/agent/broker"
 	"github.com/juncture-app/juncture/agent/fakellm"
 	"github.com/juncture-app/juncture/agent/history"
 )
@@ -363,7 +364,7 @@ func TestStalledSubscriberDuringA100kTokenRun(t *testing.T) {
 	var text strings.Builder
 	var last agui.Event
 	for _, env := range batch {
-		if env.Name != agent.EnvelopeAGUI {
+		if env.Name != broker.EnvelopeAGUI {
 			continue
 		}
 		last = env.Event

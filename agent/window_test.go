@@ -7,6 +7,7 @@ import (
 
 	"github.com/juncture-app/juncture/agent"
 	"github.com/juncture-app/juncture/agent/agui"
+	"github.com/juncture-app/juncture/agent/broker"
 	"github.com/juncture-app/juncture/agent/history"
 )
 
@@ -155,7 +156,7 @@ func TestAlwaysAllowInThisChat(t *testing.T) {
 				allowed = ev.AllowedBy
 			}
 		}
-		if env.Name == agent.EnvelopeAGUI && env.Event.EventType() == agui.TypeRunFinished {
+		if env.Name == broker.EnvelopeAGUI && env.Event.EventType() == agui.TypeRunFinished {
 			break
 		}
 	}
