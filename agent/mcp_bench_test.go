@@ -13,6 +13,7 @@ import (
 	"github.com/juncture-app/juncture/agent"
 	"github.com/juncture-app/juncture/agent/agui"
 	"github.com/juncture-app/juncture/agent/broker"
+	"github.com/juncture-app/juncture/agent/contract"
 	"github.com/juncture-app/juncture/agent/mcp"
 	"github.com/juncture-app/juncture/agent/tools"
 )
@@ -144,9 +145,9 @@ func BenchmarkStopDuringMCPCall(b *testing.B) {
 					if env.Name != broker.EnvelopeAGUI {
 						continue
 					}
-					if c, ok := env.Event.(*agui.Custom); ok && c.Name == agent.CustomToolState {
-						var st agent.ToolStateEvent
-						started = json.Unmarshal(c.Value, &st) == nil && st.State == agent.ToolRunning
+					if c, ok := env.Event.(*agui.Custom); ok && c.Name == contract.CustomToolState {
+						var st contract.ToolStateEvent
+						started = json.Unmarshal(c.Value, &st) == nil && st.State == contract.ToolRunning
 					}
 					started = started || (during == "streaming" && env.Event.EventType() == agui.TypeTextMessageContent)
 				}

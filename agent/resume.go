@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/juncture-app/juncture/agent/agui"
+	"github.com/juncture-app/juncture/agent/contract"
 	"github.com/juncture-app/juncture/agent/history"
 	"github.com/juncture-app/juncture/agent/interrupt"
 	"github.com/juncture-app/juncture/agent/tools"
@@ -187,9 +188,9 @@ func (rt *Runtime) validateAnswers(ctx context.Context, threadID, parentRunID st
 func genericDecision(it history.Interrupt, b interrupt.Binding, payload json.RawMessage, call history.ToolCall, hasCall, cancelled bool) (decision, bool) {
 	switch {
 	case it.ToolCallID != "" && hasCall && cancelled:
-		return decision{call: call, result: ResultQuestionDismissed, state: ToolInterrupted, isError: true}, true
+		return decision{call: call, result: ResultQuestionDismissed, state: contract.ToolInterrupted, isError: true}, true
 	case it.ToolCallID != "" && hasCall:
-		return decision{call: call, result: answerText(payload), state: ToolDone}, true
+		return decision{call: call, result: answerText(payload), state: contract.ToolDone}, true
 	case it.ToolCallID == "":
 		return decision{hookDef: b.DefinitionID, answer: payload, cancelled: cancelled}, true
 	}
@@ -202,7 +203,7 @@ func genericDecision(it history.Interrupt, b interrupt.Binding, payload json.Raw
 func approvalDecision(corr interrupt.Correlation, it history.Interrupt, a interrupt.Approval, call history.ToolCall, cancelled bool, reg *tools.Registry) (decision, *interrupt.Error) {
 	switch {
 	case cancelled:
-		return decision{call: call, result: history.ResultInterrupted, state: ToolInterrupted, isError: true}, nil
+		return decision{call: call, result: history.ResultInterrupted, state: contract.ToolInterrupted, isError: true}, nil
 	case a.Approved:
 		if a.EditedArgs != nil {
 			if reg == nil {
@@ -222,7 +223,7 @@ func approvalDecision(corr interrupt.Correlation, it history.Interrupt, a interr
 	if reason := a.Reason(); reason != "" {
 		text += " Their reason: " + reason
 	}
-	return decision{call: call, result: text, state: ToolDenied, isError: true}, nil
+	return decision{call: call, result: text, state: contract.ToolDenied, isError: true}, nil
 }
 
 // pendingOf describes the stored items to the interrupt model, each with
