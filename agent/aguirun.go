@@ -71,7 +71,7 @@ func (rt *Runtime) RunAGUI(ctx context.Context, in agui.RunAgentInput, report Er
 		default:
 			err := rt.StartExclusive(ctx, Input{
 				ThreadID: in.ThreadID, RunID: in.RunID, ParentRunID: in.ParentRunID,
-				Messages: FromAGUI(in.ThreadID, in.Messages),
+				Messages: agui.ToHistory(in.ThreadID, in.Messages),
 			})
 			if err != nil {
 				fail(err)
@@ -134,7 +134,7 @@ func clientResultsIn(clients []history.ClientToolCall, in agui.RunAgentInput) []
 		waiting[c.ToolCallID] = true
 	}
 	var out []ClientToolResult
-	for _, m := range FromAGUI(in.ThreadID, in.Messages) {
+	for _, m := range agui.ToHistory(in.ThreadID, in.Messages) {
 		if m.Role == history.RoleTool && waiting[m.ToolCallID] {
 			out = append(out, ClientToolResult{ToolCallID: m.ToolCallID, Content: m.Content, IsError: m.IsError})
 			delete(waiting, m.ToolCallID)

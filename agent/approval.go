@@ -73,24 +73,6 @@ func ApprovalTool(t tools.Tool) interrupt.Tool {
 	}
 }
 
-// InterruptToAGUI converts a stored descriptor to the AG-UI Interrupt, its
-// metadata values kept byte for byte.
-func InterruptToAGUI(raw json.RawMessage) (agui.Interrupt, error) {
-	var d interrupt.Descriptor
-	if err := json.Unmarshal(raw, &d); err != nil {
-		return agui.Interrupt{}, fmt.Errorf("reading a stored interrupt: %w", err)
-	}
-	out := agui.Interrupt{ID: d.ID, Reason: d.Reason, Message: d.Message, ToolCallID: d.ToolCallID,
-		ResponseSchema: d.ResponseSchema, ExpiresAt: d.ExpiresAt}
-	if len(d.Metadata) > 0 {
-		out.Metadata = make(map[string]any, len(d.Metadata))
-		for k, v := range d.Metadata {
-			out.Metadata[k] = v
-		}
-	}
-	return out, nil
-}
-
 func (rt *Runtime) workspace() tools.Workspace {
 	if rt.opts.Workspace == nil {
 		return tools.Workspace{}
@@ -213,7 +195,7 @@ func (tr *turn) pause(msg history.Message, waiting []gatedCall, questions []pend
 		if err != nil {
 			return notRun(err)
 		}
-		ai, err := InterruptToAGUI(raw)
+		ai, err := agui.FromDescriptor(raw)
 		if err != nil {
 			return notRun(err)
 		}
@@ -263,7 +245,7 @@ func (tr *turn) pause(msg history.Message, waiting []gatedCall, questions []pend
 	if err != nil {
 		rt.log.Error("loading the thread for the snapshot", "thread", tid, "err", err)
 	} else {
-		rt.emit(tid, agui.NewMessagesSnapshot(ToAGUI(msgs)))
+		rt.emit(tid, agui.NewMessagesSnapshot(agui.FromHistory(msgs)))
 	}
 	tr.interrupts = outcome
 	return endInterrupt

@@ -153,7 +153,7 @@ func (tr *turn) moveToBranch(at, why string) ending {
 	if err != nil {
 		return tr.fail(fmt.Errorf("loading the thread: %w", err), "")
 	}
-	rt.emit(tid, agui.NewMessagesSnapshot(ToAGUI(path)))
+	rt.emit(tid, agui.NewMessagesSnapshot(agui.FromHistory(path)))
 	rt.emit(tid, agui.NewCustom(contract.CustomPathChanged, contract.PathChangedEvent{ThreadID: tid, LeafID: at, Reason: why}))
 	return endSuccess
 }

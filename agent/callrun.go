@@ -478,7 +478,7 @@ func (tr *turn) questions(call history.ToolCall, prompts []tools.Prompt) ([]hist
 		if err != nil {
 			return nil, nil, err
 		}
-		ai, err := InterruptToAGUI(raw)
+		ai, err := agui.FromDescriptor(raw)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -495,7 +495,7 @@ func (tr *turn) endOnQuestions(call history.ToolCall, ais []agui.Interrupt) (end
 	tr.leftWaiting = true
 	rt.emit(tid, agui.NewCustom(contract.CustomToolState, contract.ToolStateEvent{ToolCallID: call.ID, State: contract.ToolAwaitingAnswer, ToolName: call.Name}))
 	if msgs, err := rt.st.Messages(tr.save, tid); err == nil {
-		rt.emit(tid, agui.NewMessagesSnapshot(ToAGUI(msgs)))
+		rt.emit(tid, agui.NewMessagesSnapshot(agui.FromHistory(msgs)))
 	}
 	tr.interrupts = ais
 	return endInterrupt, true

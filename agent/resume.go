@@ -52,7 +52,7 @@ func (rt *Runtime) PendingItems(ctx context.Context, threadID string) ([]Pending
 	}
 	out := make([]PendingItem, 0, len(pending))
 	for _, it := range pending {
-		ai, err := InterruptToAGUI(it.Descriptor)
+		ai, err := agui.FromDescriptor(it.Descriptor)
 		if err != nil {
 			ai = agui.Interrupt{ID: it.ID, Reason: "unknown"}
 		}
@@ -75,7 +75,7 @@ func (rt *Runtime) PendingApprovals(ctx context.Context, threadID string) ([]agu
 		if !resumable(it) {
 			continue
 		}
-		ai, err := InterruptToAGUI(it.Descriptor)
+		ai, err := agui.FromDescriptor(it.Descriptor)
 		if err != nil {
 			return nil, "", err
 		}

@@ -189,7 +189,7 @@ func (tr *turn) appendMessages(msgs []history.Message) ending {
 		}
 		stored = append(stored, m)
 	}
-	rt.emit(tid, agui.NewMessagesSnapshot(ToAGUI(stored)))
+	rt.emit(tid, agui.NewMessagesSnapshot(agui.FromHistory(stored)))
 	return endSuccess
 }
 
