@@ -11,6 +11,8 @@ import (
 
 	"github.com/juncture-app/juncture/agent"
 	"github.com/juncture-app/juncture/agent/agui"
+	"github.com/juncture-app/juncture/agent/broker"
+	"github.com/juncture-app/juncture/agent/contract"
 	"github.com/juncture-app/juncture/agent/fakellm"
 	"github.com/juncture-app/juncture/agent/history"
 	"github.com/juncture-app/juncture/agent/interrupt"
@@ -129,14 +131,14 @@ func TestApprovalPauseEmitsInterruptAfterSnapshot(t *testing.T) {
 	}
 	var order []string
 	for _, env := range a.events {
-		if env.Name != agent.EnvelopeAGUI {
+		if env.Name != broker.EnvelopeAGUI {
 			continue
 		}
 		switch e := env.Event.(type) {
 		case *agui.ToolCallResult:
 			order = append(order, "result:"+e.ToolCallID)
 		case *agui.Custom:
-			if e.Name == agent.CustomToolState && strings.Contains(string(e.Value), string(agent.ToolAwaitingApproval)) {
+			if e.Name == contract.CustomToolState && strings.Contains(string(e.Value), string(contract.ToolAwaitingApproval)) {
 				order = append(order, "awaiting")
 			}
 		case *agui.MessagesSnapshot:

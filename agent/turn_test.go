@@ -6,8 +6,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/juncture-app/juncture/agent"
 	"github.com/juncture-app/juncture/agent/agui"
+	"github.com/juncture-app/juncture/agent/broker"
 	"github.com/juncture-app/juncture/agent/fakellm"
 	"github.com/juncture-app/juncture/agent/history"
 )
@@ -41,7 +41,7 @@ func TestPlainAnswerStreamsAndIsSaved(t *testing.T) {
 	}
 	var deltas int
 	for _, e := range h.events {
-		if e.Name == agent.EnvelopeAGUI && e.Event.EventType() == agui.TypeTextMessageContent {
+		if e.Name == broker.EnvelopeAGUI && e.Event.EventType() == agui.TypeTextMessageContent {
 			deltas++
 		}
 	}

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/juncture-app/juncture/agent"
+	"github.com/juncture-app/juncture/agent/broker"
 	"github.com/juncture-app/juncture/agent/history"
 	"github.com/juncture-app/juncture/agent/mcp"
 	"github.com/juncture-app/juncture/agent/model/openai"
@@ -202,7 +203,7 @@ func StartWith(ctx context.Context, a *App, cfg Config) (*Service, error) {
 		}()
 	}
 	a.bg.Add(1)
-	go a.logRuns(a.rt.SubscribeWith("", agent.SubscribeOptions{Coalesce: 1}))
+	go a.logRuns(a.rt.SubscribeWith("", broker.SubscribeOptions{Coalesce: 1}))
 	return &Service{app: a}, nil
 }
 
@@ -221,7 +222,7 @@ func (s *Service) SetEmitter(e Emitter) {
 	a.emitMu.Unlock()
 	if first {
 		a.bg.Add(1)
-		go a.forward(a.rt.SubscribeWith("", agent.SubscribeOptions{Coalesce: 1}))
+		go a.forward(a.rt.SubscribeWith("", broker.SubscribeOptions{Coalesce: 1}))
 	}
 }
 
