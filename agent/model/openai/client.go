@@ -264,6 +264,7 @@ type Stream struct {
 	cur      model.Delta
 	err      error
 	finished bool
+	usage    bool // a chunk carried usage
 	done     bool
 }
 
@@ -287,6 +288,9 @@ func (s *Stream) Next() bool {
 			s.done = true
 			switch {
 			case errors.Is(err, errDone):
+				// [DONE] after the usage is a complete answer even without
+				// a finish_reason (a hosted provider sends it so).
+				s.finished = s.finished || s.usage
 			case s.ctx != nil && s.ctx.Err() != nil:
 				s.err = s.ctx.Err() // the read failed because the caller cancelled
 			case !errors.Is(err, io.EOF):
@@ -305,6 +309,9 @@ func (s *Stream) Next() bool {
 		}
 		if d.FinishReason != "" {
 			s.finished = true
+		}
+		if d.Usage != nil {
+			s.usage = true
 		}
 		if d.Empty() {
 			continue
