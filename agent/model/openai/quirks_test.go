@@ -23,3 +23,43 @@ func TestDeltasDoneAfterUsageWithoutFinishReasonIsAStop(t *testing.T) {
 		{d: model.Delta{Usage: &model.Usage{PromptTokens: 19, CompletionTokens: 10, TotalTokens: 29}}},
 	})
 }
+
+// Mistral's magistral models send delta.content as an array of parts:
+// text parts are the answer, thinking parts its reasoning. It failed the
+// whole answer as "malformed chunk".
+func TestDeltasMistralContentParts(t *testing.T) {
+	t.Parallel()
+	head := `{"id":"6b4d1a1c","object":"chat.completion.chunk","created":1759000000,"model":"magistral-medium-2509","choices":[{"index":0,"delta":`
+	c := testEndpoint(t, serveBody(frames(
+		head+`{"role":"assistant","content":""},"finish_reason":null}]}`,
+		head+`{"content":[{"type":"thinking","thinking":[{"type":"text","text":"Okay, "}]}]},"finish_reason":null}]}`,
+		head+`{"content":[{"type":"thinking","thinking":[{"type":"text","text":"two."}]}]},"finish_reason":null}]}`,
+		head+`{"content":[{"type":"text","text":"Two"}]},"finish_reason":null}]}`,
+		head+`{"content":"."},"finish_reason":"stop"}],"usage":{"prompt_tokens":9,"total_tokens":30,"completion_tokens":21}}`,
+		"[DONE]")))
+	assertElements(t, collect(c.Deltas(context.Background(), hiReq)), []element{
+		{d: model.Delta{Reasoning: "Okay, "}},
+		{d: model.Delta{Reasoning: "two."}},
+		{d: model.Delta{Text: "Two"}},
+		{d: model.Delta{Text: ".", FinishReason: "stop", Usage: &model.Usage{PromptTokens: 9, CompletionTokens: 21, TotalTokens: 30}}},
+	})
+}
+
+// OpenRouter may send reasoning only as delta.reasoning_details: text and
+// summary details are the reasoning, encrypted ones carry nothing to show.
+// It was lost.
+func TestDeltasReasoningDetailsOnly(t *testing.T) {
+	t.Parallel()
+	head := `{"id":"gen-1","provider":"OpenAI","model":"openai/gpt-5","object":"chat.completion.chunk","created":1741000000,"choices":[{"index":0,"delta":{"role":"assistant","content":"",`
+	c := testEndpoint(t, serveBody(frames(
+		head+`"reasoning_details":[{"type":"reasoning.summary","summary":"**Plan**","format":"openai-responses-v1","index":0}]},"finish_reason":null}]}`,
+		head+`"reasoning_details":[{"type":"reasoning.text","text":" then act","format":"unknown","index":0}]},"finish_reason":null}]}`,
+		head+`"reasoning_details":[{"type":"reasoning.encrypted","data":"gAAAAABo","id":"rs_1","format":"openai-responses-v1","index":0}]},"finish_reason":null}]}`,
+		`{"id":"gen-1","choices":[{"index":0,"delta":{"role":"assistant","content":"Hi"},"finish_reason":"stop"}]}`,
+		"[DONE]")))
+	assertElements(t, collect(c.Deltas(context.Background(), hiReq)), []element{
+		{d: model.Delta{Reasoning: "**Plan**"}},
+		{d: model.Delta{Reasoning: " then act"}},
+		{d: model.Delta{Text: "Hi", FinishReason: "stop"}},
+	})
+}
