@@ -3,6 +3,8 @@ package openai
 import (
 	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -272,10 +274,24 @@ func compareWithJSON(t *testing.T, b []byte) {
 }
 
 // FuzzScanChunk holds scanChunk to json.Unmarshal's behaviour: both fail,
-// or both succeed with the same result. Seeds: testdata/fuzz/FuzzScanChunk.
+// or both succeed with the same result. Seeds: testdata/fuzz/FuzzScanChunk,
+// the scanCases and every chunk of testdata/streams.
 func FuzzScanChunk(f *testing.F) {
 	for _, tc := range scanCases {
 		f.Add([]byte(tc.in))
+	}
+	// Every chunk of the recorded provider streams, too.
+	files, _ := filepath.Glob(filepath.Join("testdata", "streams", "*.sse"))
+	for _, name := range files {
+		b, err := os.ReadFile(name)
+		if err != nil {
+			f.Fatal(err)
+		}
+		for _, line := range strings.Split(string(b), "\n") {
+			if p, ok := strings.CutPrefix(line, "data: "); ok && p != "[DONE]" {
+				f.Add([]byte(p))
+			}
+		}
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
 		compareWithJSON(t, b)
