@@ -34,11 +34,13 @@
 //     repeat the whole name in every fragment).
 //   - Usage: the request sets stream_options.include_usage. An endpoint
 //     that honours it reports counts on a Delta with a non-nil Usage: a
-//     Delta of its own after the finish reason (OpenAI), or the finish
-//     chunk itself (llama.cpp, Ollama, OpenRouter). If several Deltas carry
-//     Usage (vLLM's continuous usage), the last one counts. An endpoint
-//     that sends none leaves it nil throughout. A usage object of an
-//     unexpected shape is dropped; it never fails the stream.
+//     Delta of its own after the finish reason (OpenAI, xAI, llama.cpp in
+//     its recording), or the finish chunk itself (OpenRouter, Z.ai,
+//     Cerebras, Mistral; llama.cpp and Ollama have done so too). If several
+//     Deltas carry Usage (Groq sends it on both; vLLM's continuous usage on
+//     every chunk), the last one counts. An endpoint that sends none leaves
+//     it nil throughout. A usage object of an unexpected shape is dropped;
+//     it never fails the stream.
 //   - Text is delta.content: a string, or (Mistral's magistral models) an
 //     array of parts whose "text" parts are text and whose "thinking"
 //     parts (an array of text parts, or a string) are reasoning.

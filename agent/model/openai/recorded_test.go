@@ -31,8 +31,11 @@ func TestRecordedStreams(t *testing.T) {
 		calls        []call
 		finish       string // the last finish_reason
 		usage        *model.Usage
-		cut          bool // the stream ends in a Cut error
+		cut          bool   // the stream ends in a Cut error
+		errMsg       string // the stream ends in this endpoint error (not retryable)
 	}{
+		{file: "openai-cut", text: "", textLen: 0, reasoning: "", reasoningLen: 0, calls: []call{{ID: "call_7kE4IjtnwXcGbX6hDM7xFu8T", Name: "weather", Arguments: "{\"location\":\"Flor"}}, finish: "", usage: nil, cut: true},
+		{file: "openrouter-midstream-error", text: "Hel", textLen: 3, reasoning: "", reasoningLen: 0, calls: nil, finish: "", usage: nil, errMsg: "Provider disconnected unexpectedly"},
 		{file: "avian-reasoning-details-tool-call", text: "   ", textLen: 3, reasoning: "I need to get the weather information fo", reasoningLen: 133, calls: []call{{ID: "functions.weather:0", Name: "weather", Arguments: "{\"location\": \"Florence\"}"}}, finish: "tool_calls", usage: &model.Usage{PromptTokens: 76, CompletionTokens: 47, TotalTokens: 123, ReasoningTokens: 34}, cut: false},
 		{file: "cerebras-no-done", text: "", textLen: 0, reasoning: "", reasoningLen: 0, calls: []call{{ID: "27781e665", Name: "weather", Arguments: "{\"location\": \"Florence,Italy\"}"}}, finish: "tool_calls", usage: &model.Usage{PromptTokens: 277, CompletionTokens: 25, TotalTokens: 302, ReasoningTokens: 0}, cut: false},
 		{file: "groq-tool-call", text: "I'll check the weather in Florence, Italy for you.", textLen: 50, reasoning: "", reasoningLen: 0, calls: []call{{ID: "functions.weather:0", Name: "weather", Arguments: "{\"location\":\"Florence,Italy\"}"}}, finish: "tool_calls", usage: &model.Usage{PromptTokens: 93, CompletionTokens: 32, TotalTokens: 125, ReasoningTokens: 0}, cut: false},
@@ -102,7 +105,9 @@ func TestRecordedStreams(t *testing.T) {
 			switch {
 			case tc.cut && !(errors.As(streamErr, &ee) && ee.Cut):
 				t.Fatalf("error %v, want a cut stream", streamErr)
-			case !tc.cut && streamErr != nil:
+			case tc.errMsg != "" && !(errors.As(streamErr, &ee) && ee.Message == tc.errMsg && !ee.Retryable):
+				t.Fatalf("error %v, want the endpoint's %q", streamErr, tc.errMsg)
+			case !tc.cut && tc.errMsg == "" && streamErr != nil:
 				t.Fatalf("error %v, want a complete answer", streamErr)
 			}
 			if got := text.String(); !strings.HasPrefix(got, tc.text) || len(got) != tc.textLen {
