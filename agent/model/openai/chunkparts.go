@@ -8,6 +8,11 @@ package openai
 // chunk: these formats are young, and the answer matters more than a piece
 // of it a provider added in a new shape. The JSON must still be valid.
 
+import (
+	"strings"
+	"unicode/utf8"
+)
+
 // partState is one content part, thinking part or reasoning detail being
 // scanned: its fields, and bad once one of them had the wrong type.
 type partState struct {
@@ -185,7 +190,9 @@ func (s *chunkScanner) strEq(sp span, lit string) bool {
 	return s.str(sp) == lit
 }
 
-// join returns the strings the spans hold, concatenated.
+// join returns the strings the spans hold, concatenated, in one buffer:
+// a chunk may hold hundreds of thousands of parts, and joining them one by
+// one would cost the square of that.
 func (s *chunkScanner) join(sps []span) string {
 	switch len(sps) {
 	case 0:
@@ -193,9 +200,19 @@ func (s *chunkScanner) join(sps []span) string {
 	case 1:
 		return s.str(sps[0])
 	}
-	var out string
+	n := 0
 	for _, sp := range sps {
-		out += s.str(sp)
+		n += sp.end - sp.start // a hint: escapes shrink, invalid bytes grow
 	}
-	return out
+	var sb strings.Builder
+	sb.Grow(n)
+	for _, sp := range sps {
+		raw := s.b[sp.start:sp.end]
+		if sp.flags == 0 || sp.flags == spanHigh && utf8.Valid(raw) {
+			sb.Write(raw)
+		} else {
+			writeUnquoted(&sb, raw)
+		}
+	}
+	return sb.String()
 }

@@ -2,6 +2,8 @@ package openai
 
 import (
 	"context"
+	"runtime"
+	"strings"
 	"testing"
 
 	"github.com/juncture-app/juncture/agent/model"
@@ -62,4 +64,42 @@ func TestDeltasReasoningDetailsOnly(t *testing.T) {
 		{d: model.Delta{Reasoning: " then act"}},
 		{d: model.Delta{Text: "Hi", FinishReason: "stop"}},
 	})
+}
+
+// A hostile endpoint can send one chunk of many small content parts (a
+// frame may hold MaxFrameBytes). Joining them must cost memory in
+// proportion to the chunk, not to the square of the parts' count.
+func TestScanChunkManyPartsStayInBudget(t *testing.T) {
+	const parts = 100_000
+	var b strings.Builder
+	b.WriteString(`{"choices":[{"delta":{"content":[`)
+	for i := range parts {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(`{"type":"text","text":"a"},{"type":"thinking","thinking":"b"}`)
+	}
+	b.WriteString(`],"reasoning_details":[`)
+	for i := range parts {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(`{"type":"reasoning.text","text":"c"}`)
+	}
+	b.WriteString(`]}}]}`)
+	in := []byte(b.String())
+	const budget = 64 << 20 // bytes allocated; the chunk is 10 MB
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	d, ee, err := scanChunk(in)
+	runtime.ReadMemStats(&after)
+	if err != nil || ee != nil {
+		t.Fatalf("scanChunk: %v %v", err, ee)
+	}
+	if len(d.Text) != parts || len(d.Reasoning) != parts {
+		t.Fatalf("text %d bytes, reasoning %d, want %d each", len(d.Text), len(d.Reasoning), parts)
+	}
+	if got := after.TotalAlloc - before.TotalAlloc; got > budget {
+		t.Fatalf("decoding a %d-byte chunk allocated %d bytes, budget %d", len(in), got, budget)
+	}
 }
