@@ -49,6 +49,9 @@ type Client struct {
 	decode func([]byte) (model.Delta, *model.EndpointError, error) // nil: scanChunk; benchmarks swap in others
 }
 
+// Client implements the provider-neutral seam.
+var _ model.Model = (*Client)(nil)
+
 // New returns a client for cfg.
 func New(cfg Config) *Client {
 	hc := cfg.HTTPClient
