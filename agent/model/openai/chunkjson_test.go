@@ -2,6 +2,7 @@ package openai
 
 import (
 	"encoding/json"
+	"errors"
 
 	"github.com/juncture-app/juncture/agent/model"
 )
@@ -15,9 +16,10 @@ import (
 type chunk struct {
 	Choices []struct {
 		Delta struct {
-			Content          string `json:"content"`
-			ReasoningContent string `json:"reasoning_content"` // vLLM, llama.cpp, DeepSeek
-			Reasoning        string `json:"reasoning"`         // Ollama, OpenRouter
+			Content          chunkContent     `json:"content"`           // a string, or parts (Mistral)
+			ReasoningContent string           `json:"reasoning_content"` // vLLM, llama.cpp, DeepSeek
+			Reasoning        string           `json:"reasoning"`         // Ollama, OpenRouter
+			ReasoningDetails reasoningDetails `json:"reasoning_details"` // OpenRouter
 			ToolCalls        []struct {
 				Index    int    `json:"index"`
 				ID       string `json:"id"`
@@ -33,6 +35,124 @@ type chunk struct {
 	Error *struct {
 		Message string `json:"message"`
 	} `json:"error"`
+}
+
+// chunkContent is delta.content: a string (the answer's text), or an array
+// of parts (Mistral's magistral models): "text" parts are text, "thinking"
+// parts reasoning. null leaves it as it is, a string or array replaces it,
+// and any other type fails the chunk. A part of an unexpected shape (not
+// an object, or a type, text or thinking of the wrong type) is skipped, as
+// is a part of another type.
+type chunkContent struct {
+	text, thinking string
+}
+
+func (c *chunkContent) UnmarshalJSON(b []byte) error {
+	switch b[0] {
+	case 'n':
+		return nil
+	case '"':
+		var s string
+		if err := json.Unmarshal(b, &s); err != nil {
+			return err
+		}
+		*c = chunkContent{text: s}
+		return nil
+	case '[':
+	default:
+		return errors.New("json: cannot unmarshal content: not a string or an array")
+	}
+	var parts []json.RawMessage
+	if err := json.Unmarshal(b, &parts); err != nil {
+		return err
+	}
+	*c = chunkContent{}
+	for _, raw := range parts {
+		var p struct {
+			Type     string        `json:"type"`
+			Text     string        `json:"text"`
+			Thinking thinkingValue `json:"thinking"`
+		}
+		if json.Unmarshal(raw, &p) != nil {
+			continue
+		}
+		switch p.Type {
+		case "text":
+			c.text += p.Text
+		case "thinking":
+			c.thinking += string(p.Thinking)
+		}
+	}
+	return nil
+}
+
+// thinkingValue is a thinking part's thinking: an array of text parts
+// (Mistral), or a string. null and values of other types leave it as it
+// is; parts of an unexpected shape are skipped.
+type thinkingValue string
+
+func (t *thinkingValue) UnmarshalJSON(b []byte) error {
+	switch b[0] {
+	case '"':
+		var s string
+		if err := json.Unmarshal(b, &s); err != nil {
+			return err
+		}
+		*t = thinkingValue(s)
+	case '[':
+		var parts []json.RawMessage
+		if err := json.Unmarshal(b, &parts); err != nil {
+			return err
+		}
+		var out string
+		for _, raw := range parts {
+			var p struct {
+				Type string `json:"type"`
+				Text string `json:"text"`
+			}
+			if json.Unmarshal(raw, &p) == nil && p.Type == "text" {
+				out += p.Text
+			}
+		}
+		*t = thinkingValue(out)
+	}
+	return nil
+}
+
+// reasoningDetails is OpenRouter's delta.reasoning_details, joined: the
+// text of "reasoning.text" details and the summary of "reasoning.summary"
+// ones ("reasoning.encrypted" carries nothing to show). An array replaces
+// it; null and values of other types leave it as it is; details of an
+// unexpected shape are skipped.
+type reasoningDetails string
+
+func (r *reasoningDetails) UnmarshalJSON(b []byte) error {
+	if b[0] != '[' {
+		return nil
+	}
+	var details []json.RawMessage
+	if err := json.Unmarshal(b, &details); err != nil {
+		return err
+	}
+	var out string
+	for _, raw := range details {
+		var d struct {
+			Type    string `json:"type"`
+			Text    string `json:"text"`
+			Summary string `json:"summary"`
+		}
+		if json.Unmarshal(raw, &d) != nil {
+			continue
+		}
+		switch d.Type {
+		case "reasoning.text":
+			out += d.Text
+		case "reasoning.summary":
+			out += d.Summary
+		}
+	}
+	*r = reasoningDetails(out)
+	return nil
 }
 
 // chunkUsage decodes a usage object leniently: counts are read as numbers
@@ -86,9 +206,11 @@ func decodeChunk(b []byte) (model.Delta, *model.EndpointError, error) {
 		return d, nil, nil // OpenAI's usage chunk, or nothing
 	}
 	ch := &c.Choices[0]
-	d.Text, d.FinishReason, d.Reasoning = ch.Delta.Content, ch.FinishReason, ch.Delta.ReasoningContent
-	if d.Reasoning == "" {
-		d.Reasoning = ch.Delta.Reasoning
+	d.Text, d.FinishReason = ch.Delta.Content.text, ch.FinishReason
+	for _, r := range []string{ch.Delta.ReasoningContent, ch.Delta.Reasoning, string(ch.Delta.ReasoningDetails), ch.Delta.Content.thinking} {
+		if d.Reasoning == "" {
+			d.Reasoning = r
+		}
 	}
 	if n := len(ch.Delta.ToolCalls); n > 0 {
 		d.ToolCalls = make([]model.ToolCallDelta, n)

@@ -35,10 +35,11 @@ import (
 
 // scanChunk extracts from one chat.completion.chunk exactly what
 // decodeChunk extracts (json.Unmarshal into chunk), in a single pass over
-// the bytes without reflection: choices[0].delta's content, reasoning
-// (reasoning_content, else reasoning), tool_calls, choices[0].finish_reason,
-// the top-level error.message and usage. Every other value is validated
-// and skipped.
+// the bytes without reflection: choices[0].delta's content (a string, or
+// parts: chunkparts.go), reasoning (reasoning_content, else reasoning,
+// else reasoning_details, else content's thinking parts), tool_calls,
+// choices[0].finish_reason, the top-level error.message and usage. Every
+// other value is validated and skipped.
 //
 // It follows encoding/json to the letter, so that the stream behaves as it
 // did with json.Unmarshal (FuzzScanChunk holds it to that):
@@ -74,9 +75,19 @@ func scanChunk(b []byte) (model.Delta, *model.EndpointError, error) {
 		return d, nil, nil // OpenAI's usage chunk, or nothing
 	}
 	c := &s.c0
-	d.Text, d.FinishReason, d.Reasoning = s.str(c.content), s.str(c.finish), s.str(c.reasoningContent)
+	d.Text, d.FinishReason = s.str(c.content), s.str(c.finish)
+	if c.parts {
+		d.Text = s.join(c.texts)
+	}
+	d.Reasoning = s.str(c.reasoningContent)
 	if d.Reasoning == "" {
 		d.Reasoning = s.str(c.reasoning)
+	}
+	if d.Reasoning == "" {
+		d.Reasoning = s.join(c.details)
+	}
+	if d.Reasoning == "" {
+		d.Reasoning = s.join(c.thinks)
 	}
 	if c.ntc > 0 {
 		d.ToolCalls = make([]model.ToolCallDelta, c.ntc)
@@ -110,6 +121,11 @@ type toolCallState struct {
 // choiceState mirrors one element of chunk.Choices.
 type choiceState struct {
 	content, reasoningContent, reasoning, finish span
+	// Content sent as an array of parts (chunkparts.go): parts is set, and
+	// texts and thinks hold the text and thinking pieces. details holds the
+	// shown pieces of reasoning_details.
+	parts                  bool
+	texts, thinks, details []span
 	// The tool_calls elements used since the slice was last reset (nAll of
 	// them: tcFix, then tcMore), of which the slice holds the first ntc. As
 	// with reflect, an element a shorter array cut off comes back, stale,
@@ -135,8 +151,7 @@ func (c *choiceState) resetToolCalls() {
 
 // reset makes c a new zero element.
 func (c *choiceState) reset() {
-	more := c.tcMore[:0]
-	*c = choiceState{tcMore: more}
+	*c = choiceState{tcMore: c.tcMore[:0], texts: c.texts[:0], thinks: c.thinks[:0], details: c.details[:0]}
 }
 
 // usageState is the usage object's counts, read as float64 (so 12.0 or
@@ -157,6 +172,9 @@ type chunkScanner struct {
 	// the usage instead of failing the chunk.
 	usageSet, usageBad bool
 	usage              usageState
+	// The content part, and the thinking part or reasoning detail inside
+	// or beside it, being scanned (chunkparts.go).
+	part, inner partState
 }
 
 // tokens converts a reported count, clamping what no real count can be.
@@ -270,6 +288,9 @@ const (
 	objError
 	objUsage
 	objUsageDetails
+	objPart      // an element of content (chunkparts.go)
+	objThinkPart // an element of a content part's thinking
+	objDetail    // an element of reasoning_details
 )
 
 const (
@@ -286,6 +307,7 @@ const (
 	fReasoningContent = 1
 	fReasoning        = 2
 	fToolCalls        = 3
+	fReasoningDetails = 4
 	// objToolCall
 	fIndex    = 0
 	fID       = 1
@@ -300,17 +322,25 @@ const (
 	fTotalTokens      = 2
 	fDetails          = 3
 	// objUsageDetails: reasoning_tokens is its only field
+	// objPart, objThinkPart, objDetail
+	fPartType     = 0
+	fPartText     = 1
+	fPartThinking = 2 // objPart
+	fPartSummary  = 2 // objDetail
 )
 
 var fieldNames = [...][]string{
 	objTop:          {"choices", "error", "usage"},
 	objChoice:       {"delta", "finish_reason"},
-	objDelta:        {"content", "reasoning_content", "reasoning", "tool_calls"},
+	objDelta:        {"content", "reasoning_content", "reasoning", "tool_calls", "reasoning_details"},
 	objToolCall:     {"index", "id", "function"},
 	objFunction:     {"name", "arguments"},
 	objError:        {"message"},
 	objUsage:        {"prompt_tokens", "completion_tokens", "total_tokens", "completion_tokens_details"},
 	objUsageDetails: {"reasoning_tokens"},
+	objPart:         {"type", "text", "thinking"},
+	objThinkPart:    {"type", "text"},
+	objDetail:       {"type", "text", "summary"},
 }
 
 // object scans the object at b[i] (a '{') at nesting depth depth, decoding
@@ -400,7 +430,9 @@ func (s *chunkScanner) fieldValue(i, depth int, kind objKind, f int, c *choiceSt
 	case objDelta:
 		switch f {
 		case fContent:
-			return s.stringField(i, depth, name, &c.content)
+			return s.contentValue(i, depth, c)
+		case fReasoningDetails:
+			return s.reasoningDetails(i, depth, c)
 		case fReasoningContent:
 			return s.stringField(i, depth, name, &c.reasoningContent)
 		case fReasoning:
@@ -446,6 +478,8 @@ func (s *chunkScanner) fieldValue(i, depth int, kind objKind, f int, c *choiceSt
 		return s.skipValue(i, depth)
 	case objUsageDetails:
 		return s.countField(i, depth, &s.usage.reasoning)
+	case objPart, objThinkPart, objDetail:
+		return s.partField(i, depth, kind, f)
 	default: // objError
 		return s.stringField(i, depth, name, &s.errMsg)
 	}

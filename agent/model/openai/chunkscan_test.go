@@ -3,6 +3,8 @@ package openai
 import (
 	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -75,6 +77,29 @@ var scanCases = []scanCase{
 	{name: "openrouter reasoning details", in: `{"id":"gen-1","provider":"Anthropic","model":"anthropic/claude-3.7-sonnet","object":"chat.completion.chunk","created":1741000000,"choices":[{"index":0,"delta":{"role":"assistant","content":"","reasoning":"The user","reasoning_details":[{"type":"reasoning.text","text":"The user","format":"anthropic-claude-v1","index":0,"signature":null}]},"finish_reason":null,"native_finish_reason":null,"logprobs":null}]}`, want: model.Delta{Reasoning: "The user"}},
 	{name: "openrouter mid-stream error", in: `{"id":"cmpl-abc123","object":"chat.completion.chunk","created":1234567890,"model":"gpt-3.5-turbo","provider":"openai","error":{"code":"server_error","message":"Provider disconnected unexpectedly"},"choices":[{"index":0,"delta":{"content":""},"finish_reason":"error"}]}`, wantErr: "Provider disconnected unexpectedly"},
 	{name: "openrouter usage with cost", in: `{"id":"gen-1","provider":"OpenAI","model":"openai/gpt-4o","object":"chat.completion.chunk","created":1741000000,"choices":[{"index":0,"delta":{"role":"assistant","content":""},"finish_reason":"stop","native_finish_reason":"stop","logprobs":null}],"usage":{"prompt_tokens":10,"completion_tokens":5,"total_tokens":15,"cost":0.00012,"is_byok":false,"prompt_tokens_details":{"cached_tokens":0},"cost_details":{"upstream_inference_cost":null},"completion_tokens_details":{"reasoning_tokens":0}}}`, want: model.Delta{FinishReason: "stop", Usage: &model.Usage{PromptTokens: 10, CompletionTokens: 5, TotalTokens: 15}}},
+
+	// OpenRouter: reasoning only in reasoning_details (no "reasoning"
+	// beside it); encrypted details carry nothing to show.
+	{name: "openrouter reasoning_details text only", in: `{"id":"gen-1","provider":"Anthropic","model":"anthropic/claude-sonnet-4","object":"chat.completion.chunk","created":1741000000,"choices":[{"index":0,"delta":{"role":"assistant","content":"","reasoning_details":[{"type":"reasoning.text","text":"The user","format":"anthropic-claude-v1","index":0,"signature":null}]},"finish_reason":null,"native_finish_reason":null,"logprobs":null}]}`, want: model.Delta{Reasoning: "The user"}},
+	{name: "openrouter reasoning_details summary only", in: `{"id":"gen-1","provider":"xAI","model":"x-ai/grok-code-fast-1","object":"chat.completion.chunk","created":1741000000,"choices":[{"index":0,"delta":{"content":"","role":"assistant","reasoning_details":[{"type":"reasoning.summary","summary":" the core","format":"xai-responses-v1","index":0}]},"finish_reason":null}]}`, want: model.Delta{Reasoning: " the core"}},
+	{name: "openrouter reasoning_details encrypted only", in: `{"id":"gen-1","provider":"Google","model":"google/gemini-2.5-pro","object":"chat.completion.chunk","created":1741000000,"choices":[{"index":0,"delta":{"content":"","role":"assistant","reasoning":null,"reasoning_details":[{"type":"reasoning.encrypted","data":"EjQKMgEMOdbHXreb2yy","format":"google-gemini-v1","index":0}]},"finish_reason":null}]}`},
+	{name: "reasoning_details several joined, encrypted skipped", in: `{"choices":[{"delta":{"reasoning_details":[{"type":"reasoning.text","text":"a"},{"type":"reasoning.encrypted","data":"zz","text":"hidden"},{"type":"reasoning.summary","summary":"b","text":"not this"},{"type":"reasoning.text","text":"c"}]}}]}`, want: model.Delta{Reasoning: "abc"}},
+	{name: "reasoning wins over reasoning_details", in: `{"choices":[{"delta":{"reasoning":"r","reasoning_details":[{"type":"reasoning.text","text":"d"}]}}]}`, want: model.Delta{Reasoning: "r"}},
+	{name: "reasoning_details of odd shapes are skipped", in: `{"choices":[{"delta":{"reasoning_details":[1,"x",null,[],{"type":"reasoning.text","text":5},{"type":7,"text":"t"},{"type":"reasoning.text","text":"ok"}]}}]}`, want: model.Delta{Reasoning: "ok"}},
+	{name: "reasoning_details not an array is ignored", in: `{"choices":[{"delta":{"content":"x","reasoning_details":{"type":"reasoning.text","text":"t"}}}]}`, want: model.Delta{Text: "x"}},
+	{name: "reasoning_details null keeps, array replaces", in: `{"choices":[{"delta":{"reasoning_details":[{"type":"reasoning.text","text":"a"}],"reasoning_details":null,"Reasoning_Details":[{"TYPE":"reasoning.text","Text":"b"}]}}]}`, want: model.Delta{Reasoning: "b"}},
+
+	// Mistral (magistral): content as an array of parts.
+	{name: "mistral thinking part", in: `{"id":"6b4d1a1c6b1e4b0f8f0a0c5b1e2d3f4a","object":"chat.completion.chunk","created":1759000000,"model":"magistral-medium-2509","choices":[{"index":0,"delta":{"content":[{"type":"thinking","thinking":[{"type":"text","text":"Okay, the user"}]}]},"finish_reason":null}]}`, want: model.Delta{Reasoning: "Okay, the user"}},
+	{name: "mistral text part", in: `{"id":"6b4d1a1c6b1e4b0f8f0a0c5b1e2d3f4a","object":"chat.completion.chunk","created":1759000000,"model":"magistral-medium-2509","choices":[{"index":0,"delta":{"content":[{"type":"text","text":"Hello"}]},"finish_reason":null}]}`, want: model.Delta{Text: "Hello"}},
+	{name: "mistral text and thinking parts", in: `{"choices":[{"index":0,"delta":{"role":"assistant","content":[{"type":"thinking","thinking":[{"type":"text","text":"a"},{"type":"text","text":"b"}]},{"type":"text","text":"x"},{"type":"reference","reference_ids":[1]},{"type":"text","text":"y"}]},"finish_reason":null}]}`, want: model.Delta{Text: "xy", Reasoning: "ab"}},
+	{name: "content parts of odd shapes are skipped", in: `{"choices":[{"delta":{"content":[null,1,"s",[],{"type":"text","text":3},{"type":"text"},{"type":"thinking","thinking":"plain"},{"type":"thinking","thinking":[{"type":"text","text":true},"s",{"type":"image","text":"no"},{"type":"text","text":"q"}]},{"type":"thinking","thinking":{}},{"type":"text","text":"ok"}]}}]}`, want: model.Delta{Text: "ok", Reasoning: "plainq"}},
+	{name: "content string replaces parts", in: `{"choices":[{"delta":{"content":[{"type":"text","text":"p"},{"type":"thinking","thinking":"t"}],"content":"s"}}]}`, want: model.Delta{Text: "s"}},
+	{name: "content parts replace string, null keeps", in: `{"choices":[{"delta":{"content":"s","content":[{"type":"text","text":"p"}],"content":null}}]}`, want: model.Delta{Text: "p"}},
+	{name: "content part keys merge and fold", in: `{"choices":[{"delta":{"CONTENT":[{"text":"x","Type":"text","TEXT":"y","type":null},{"type":"thinking","thinking":[{"type":"text","text":"1"}],"Thinking":null,"thinking":[{"type":"text","text":"2"}]}]}}]}`, want: model.Delta{Text: "y", Reasoning: "2"}},
+	{name: "escaped part type", in: `{"choices":[{"delta":{"content":[{"type":"te\u0078t","text":"e"}]}}]}`, want: model.Delta{Text: "e"}},
+	{name: "reasoning_content wins over thinking parts", in: `{"choices":[{"delta":{"reasoning_content":"rc","content":[{"type":"thinking","thinking":"t"}]}}]}`, want: model.Delta{Reasoning: "rc"}},
+	{name: "empty content array", in: `{"choices":[{"delta":{"content":"x","content":[]}}]}`},
 
 	// Usage
 	{name: "openai reasoning usage", in: `{"id":"chatcmpl-1","object":"chat.completion.chunk","created":1741570283,"model":"o3-mini-2025-01-31","service_tier":"default","system_fingerprint":"fp_42bfad963b","choices":[],"usage":{"prompt_tokens":24,"completion_tokens":1337,"total_tokens":1361,"prompt_tokens_details":{"cached_tokens":0,"audio_tokens":0},"completion_tokens_details":{"reasoning_tokens":1216,"audio_tokens":0,"accepted_prediction_tokens":0,"rejected_prediction_tokens":0}}}`,
@@ -199,6 +224,13 @@ func TestScanChunkDepth(t *testing.T) {
 		{`{"choices":[{"delta":{"tool_calls":[{"function":{"x":`, `}}]}}]}`, 7},
 		{`{"choices":[{},`, `]}`, 2},
 		{`{"choices":[{"delta":{"tool_calls":`, `}}]}`, 4},
+		{`{"choices":[{"delta":{"content":`, `}}]}`, 4},
+		{`{"choices":[{"delta":{"content":[{"x":`, `}]}}]}`, 6},
+		{`{"choices":[{"delta":{"content":[{"type":"thinking","thinking":`, `}]}}]}`, 6},
+		{`{"choices":[{"delta":{"content":[{"thinking":[{"text":`, `}]}]}}]}`, 8},
+		{`{"choices":[{"delta":{"content":[{"thinking":[`, `]}]}}]}`, 7},
+		{`{"choices":[{"delta":{"reasoning_details":[{"type":`, `}]}}]}`, 6},
+		{`{"choices":[{"delta":{"reasoning_details":`, `}}]}`, 4},
 	}
 	for _, w := range wraps {
 		for _, extra := range []int{-1, 0, 1} {
@@ -242,10 +274,24 @@ func compareWithJSON(t *testing.T, b []byte) {
 }
 
 // FuzzScanChunk holds scanChunk to json.Unmarshal's behaviour: both fail,
-// or both succeed with the same result. Seeds: testdata/fuzz/FuzzScanChunk.
+// or both succeed with the same result. Seeds: testdata/fuzz/FuzzScanChunk,
+// the scanCases and every chunk of testdata/streams.
 func FuzzScanChunk(f *testing.F) {
 	for _, tc := range scanCases {
 		f.Add([]byte(tc.in))
+	}
+	// Every chunk of the recorded provider streams, too.
+	files, _ := filepath.Glob(filepath.Join("testdata", "streams", "*.sse"))
+	for _, name := range files {
+		b, err := os.ReadFile(name)
+		if err != nil {
+			f.Fatal(err)
+		}
+		for _, line := range strings.Split(string(b), "\n") {
+			if p, ok := strings.CutPrefix(line, "data: "); ok && p != "[DONE]" {
+				f.Add([]byte(p))
+			}
+		}
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
 		compareWithJSON(t, b)

@@ -49,6 +49,9 @@ type Client struct {
 	decode func([]byte) (model.Delta, *model.EndpointError, error) // nil: scanChunk; benchmarks swap in others
 }
 
+// Client implements the provider-neutral seam.
+var _ model.Model = (*Client)(nil)
+
 // New returns a client for cfg.
 func New(cfg Config) *Client {
 	hc := cfg.HTTPClient
@@ -264,6 +267,7 @@ type Stream struct {
 	cur      model.Delta
 	err      error
 	finished bool
+	usage    bool // a chunk carried usage
 	done     bool
 }
 
@@ -287,6 +291,9 @@ func (s *Stream) Next() bool {
 			s.done = true
 			switch {
 			case errors.Is(err, errDone):
+				// [DONE] after the usage is a complete answer even without
+				// a finish_reason (a hosted provider sends it so).
+				s.finished = s.finished || s.usage
 			case s.ctx != nil && s.ctx.Err() != nil:
 				s.err = s.ctx.Err() // the read failed because the caller cancelled
 			case !errors.Is(err, io.EOF):
@@ -305,6 +312,9 @@ func (s *Stream) Next() bool {
 		}
 		if d.FinishReason != "" {
 			s.finished = true
+		}
+		if d.Usage != nil {
+			s.usage = true
 		}
 		if d.Empty() {
 			continue

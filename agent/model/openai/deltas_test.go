@@ -168,7 +168,7 @@ func TestDeltasErrors(t *testing.T) {
 			model.EndpointError{Message: "the endpoint closed the stream before the answer was complete", Retryable: true, Cut: true}},
 		{"[DONE] without finish_reason", serveBody(frames(text, "[DONE]")), 1,
 			model.EndpointError{Message: "the endpoint closed the stream before the answer was complete", Retryable: true, Cut: true}},
-		{"usage but no finish_reason", serveBody(frames(text, oaUsage, "[DONE]")), 2,
+		{"usage but no finish_reason or [DONE]", serveBody(frames(text, oaUsage)), 2,
 			model.EndpointError{Message: "the endpoint closed the stream before the answer was complete", Retryable: true, Cut: true}},
 	}
 	for _, tc := range cases {

@@ -22,23 +22,42 @@
 //     are Retryable (with RetryAfter), other statuses are not; network
 //     errors are Retryable; an error object in the stream (OpenRouter) and
 //     a malformed chunk are not; a stream that ends before any
-//     finish_reason, with or without [DONE], is Retryable and Cut.
+//     finish_reason, with or without [DONE], is Retryable and Cut, except
+//     as below.
 //   - A sequence without an error element is a complete answer: a
-//     finish_reason arrived, then [DONE] or the end of the body.
+//     finish_reason arrived, then [DONE] or the end of the body; or usage
+//     arrived, then [DONE], without any finish_reason (a hosted provider
+//     ends streams so).
 //   - Tool-call fragments are keyed by Index. ID, Name and Arguments are
 //     what each chunk sent, never joined: the consumer concatenates
 //     Arguments and takes the first non-empty ID and Name (some servers
 //     repeat the whole name in every fragment).
 //   - Usage: the request sets stream_options.include_usage. An endpoint
 //     that honours it reports counts on a Delta with a non-nil Usage: a
-//     Delta of its own after the finish reason (OpenAI), or the finish
-//     chunk itself (llama.cpp, Ollama, OpenRouter). If several Deltas carry
-//     Usage (vLLM's continuous usage), the last one counts. An endpoint
-//     that sends none leaves it nil throughout. A usage object of an
-//     unexpected shape is dropped; it never fails the stream.
+//     Delta of its own after the finish reason (OpenAI, xAI, llama.cpp in
+//     its recording), or the finish chunk itself (OpenRouter, Z.ai,
+//     Cerebras, Mistral; llama.cpp and Ollama have done so too). If several
+//     Deltas carry Usage (Groq sends it on both; vLLM's continuous usage on
+//     every chunk), the last one counts. An endpoint that sends none leaves
+//     it nil throughout. A usage object of an unexpected shape is dropped;
+//     it never fails the stream.
+//   - Text is delta.content: a string, or (Mistral's magistral models) an
+//     array of parts whose "text" parts are text and whose "thinking"
+//     parts (an array of text parts, or a string) are reasoning.
+//   - Reasoning is the first of delta.reasoning_content (vLLM, llama.cpp,
+//     DeepSeek, Groq, xAI, Z.ai), delta.reasoning (Ollama, OpenRouter),
+//     delta.reasoning_details (OpenRouter: the text of "reasoning.text" and
+//     the summary of "reasoning.summary" details; "reasoning.encrypted"
+//     ones carry nothing to show) and content's thinking parts that is not
+//     empty. A content part or reasoning detail of an unexpected shape is
+//     skipped; it never fails the stream.
 //   - Breaking out of the loop, or cancelling ctx, closes the response
 //     body before the range statement ends, also when the endpoint has
 //     stalled mid-stream; no goroutine or connection is left behind.
+//
+// Each of these quirks has a recorded stream of a real provider, or a
+// synthetic one where no public recording exists, in testdata/streams
+// (see its README for provenance; TestRecordedStreams decodes them all).
 //
 // # Chunk decoding
 //
