@@ -1,9 +1,11 @@
 package agent
 
+// The runtime's side of attached files: checking them when input arrives,
+// storing them with the person's message, and sending them to the model
+// (the file handling itself is package attach).
+
 import (
 	"context"
-	"encoding/base64"
-	"sync"
 
 	"github.com/juncture-app/juncture/agent/attach"
 	"github.com/juncture-app/juncture/agent/history"
@@ -29,7 +31,7 @@ func (rt *Runtime) attachmentParts(ctx context.Context, msgs []history.Message) 
 		}
 		parts := append([]history.Part(nil), m.Parts...)
 		for _, ref := range m.Attachments {
-			parts = append(parts, rt.attachmentPart(ctx, as, ref, images))
+			parts = append(parts, attach.ModelPart(ctx, as.Attachment, ref, images, &rt.images, rt.log))
 		}
 		out[i].Parts = parts
 	}
@@ -37,69 +39,6 @@ func (rt *Runtime) attachmentParts(ctx context.Context, msgs []history.Message) 
 		return msgs
 	}
 	return out
-}
-
-func (rt *Runtime) attachmentPart(ctx context.Context, as AttachmentStore, ref history.AttachmentRef, images bool) history.Part {
-	isImage := attach.IsImage(ref.MimeType)
-	if isImage && !images {
-		return history.Part{Kind: history.PartText, Data: "[Image " + attach.QuoteName(ref.Name) + " was attached; this model does not accept images.]"}
-	}
-	if isImage {
-		if img, ok := rt.images.get(ref.ID); ok {
-			return history.Part{Kind: history.PartImage, Name: ref.Name, MimeType: img.mime, Data: img.data}
-		}
-	}
-	blob, err := as.Attachment(ctx, ref.ID)
-	if err != nil {
-		rt.log.Warn("an attached file could not be read", "name", ref.Name, "id", ref.ID, "err", err)
-		return history.Part{Kind: history.PartText, Data: "[File " + attach.QuoteName(ref.Name) + " is no longer available.]"}
-	}
-	if isImage {
-		// A file stored by an older version, or imported, may claim any
-		// size: it is checked against the decode budget before any decode.
-		mime, data, ok, why := attach.ModelImage(ctx, ref.MimeType, blob.Data)
-		if !ok {
-			rt.log.Warn("an attached image was not sent", "name", ref.Name, "id", ref.ID, "why", why)
-			return history.Part{Kind: history.PartText, Data: "[Image " + attach.QuoteName(ref.Name) + " was attached but cannot be shown to the model: " + why + "]"}
-		}
-		img := cachedImage{mime: mime, data: base64.StdEncoding.EncodeToString(data)}
-		rt.images.put(ref.ID, img)
-		return history.Part{Kind: history.PartImage, Name: ref.Name, MimeType: img.mime, Data: img.data}
-	}
-	return history.Part{Kind: history.PartText, Name: ref.Name, Data: attach.FileText(ref, blob.Text)}
-}
-
-// imageCache keeps recently sent images as the model receives them
-// (base64): every model call of a thread sends its images again, and
-// downscaling is not free. It is emptied when it would pass
-// imageCacheBytes.
-type imageCache struct {
-	mu   sync.Mutex
-	imgs map[string]cachedImage
-	size int
-}
-
-type cachedImage struct{ mime, data string }
-
-const imageCacheBytes = 64 << 20
-
-func (c *imageCache) get(hash string) (cachedImage, bool) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	img, ok := c.imgs[hash]
-	return img, ok
-}
-
-func (c *imageCache) put(hash string, img cachedImage) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.imgs == nil || c.size+len(img.data) > imageCacheBytes {
-		c.imgs, c.size = map[string]cachedImage{}, 0
-	}
-	if _, ok := c.imgs[hash]; !ok {
-		c.imgs[hash] = img
-		c.size += len(img.data)
-	}
 }
 
 // checkAttachments prepares in.Attachments (once: a queued input keeps its

@@ -182,7 +182,7 @@ type Runtime struct {
 	liveMu sync.Mutex
 	live   map[string]*liveAnswer
 	// images caches attached images as the model receives them.
-	images imageCache
+	images attach.ImageCache
 	closed bool
 	turns  sync.WaitGroup // turn goroutines and title writers
 }
