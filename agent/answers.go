@@ -500,29 +500,3 @@ func (rt *Runtime) decide(ctx context.Context, threadID, parent string, w *waiti
 	}
 	return ds, s, nil, nil
 }
-
-// resume applies a continuation's answers: middleware answers first, then
-// the paused answer's calls in order, with the decisions. stage is where
-// the model loop goes on ("" = the run ends).
-func (tr *turn) resume(in Input) (ending, Boundary) {
-	stage := AfterTools
-	for _, d := range in.hooks {
-		if m, ok := tr.rt.middlewareByDef(d.hookDef); ok {
-			stage = map[Boundary]Boundary{BeforeModel: BeforeModel, AfterModel: BeforeTools, BeforeTools: BeforeTools, AfterTools: BeforeModel}[m.Boundary]
-		}
-		if end, stop := tr.applyHook(d); stop {
-			return end, ""
-		}
-	}
-	if len(in.decisions) == 0 {
-		if tr.ctx.Err() != nil {
-			return endCancelled, ""
-		}
-		return endSuccess, stage
-	}
-	msg, open := tr.openCalls()
-	if end := tr.runCalls(msg, open, in.decisions); end != endSuccess {
-		return end, ""
-	}
-	return endSuccess, AfterTools
-}

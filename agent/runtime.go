@@ -237,6 +237,16 @@ type Input struct {
 	refusal   *agui.RunError      // kindRefused
 }
 
+// inputKind says what a run does besides a plain turn.
+type inputKind int
+
+const (
+	kindTurn        inputKind = iota
+	kindResume                // a continuation: apply the answers, then the model loop
+	kindRefused               // a refused continuation: RUN_STARTED + RUN_ERROR only
+	kindStopPending           // Stop while items wait: answer them "Interrupted"
+)
+
 // New returns a started runtime.
 func New(opts Options) *Runtime {
 	if opts.Logger == nil {
