@@ -201,7 +201,7 @@ func (tr *turn) cancelPending(text string, state contract.ToolState) []history.M
 			if text != history.ResultInterrupted {
 				res += "\n" + text
 			}
-			tr.toolResult(c, tools.Result{Content: res, IsError: true}, contract.ToolInterruptedMidRn)
+			tr.toolResult(c, tools.Result{Content: res, IsError: true}, contract.ToolInterruptedMidRun)
 		} else {
 			tr.toolResult(c, tools.Result{Content: text, IsError: true}, state)
 			// A call waiting between round trips ends without its retry.

@@ -176,7 +176,7 @@ func (tr *turn) stopMidCall(call history.ToolCall) {
 	rt, tid := tr.rt, tr.run.ThreadID
 	if lc := rt.unpark(tid, call.ID); lc != nil {
 		lc.abandon()
-		tr.toolResult(call, tools.Result{Content: history.ResultInterruptedMidRun, IsError: true}, contract.ToolInterruptedMidRn)
+		tr.toolResult(call, tools.Result{Content: history.ResultInterruptedMidRun, IsError: true}, contract.ToolInterruptedMidRun)
 		return
 	}
 	rt.endRoundTrip(tr.save, tid, call, ResultInputNotGiven)

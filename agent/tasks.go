@@ -113,15 +113,11 @@ func (rt *Runtime) resumeThreadTasks(ctx context.Context, threadID string, execs
 	}
 	runID := NewID("run")
 	rt.mu.Lock()
-	if rt.closed {
+	if err := rt.busy(threadID); err != nil {
 		rt.mu.Unlock()
-		return ErrClosed
+		return err
 	}
 	t := rt.handle(threadID)
-	if t.running {
-		rt.mu.Unlock()
-		return ErrBusy
-	}
 	rt.launch(t, Input{ThreadID: threadID, RunID: runID, ParentRunID: execs[0].RunID, kind: kindResume, decisions: ds})
 	rt.mu.Unlock()
 	return nil
