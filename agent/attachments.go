@@ -16,10 +16,6 @@ import (
 // model takes images), text files and PDFs as text parts with their name.
 // Nothing is stored; msgs is not modified.
 func (rt *Runtime) attachmentParts(ctx context.Context, msgs []history.Message) []history.Message {
-	as, ok := rt.st.(AttachmentStore)
-	if !ok {
-		return msgs
-	}
 	var out []history.Message
 	images := rt.opts.ModelSeesImages != nil && rt.opts.ModelSeesImages()
 	for i, m := range msgs {
@@ -31,7 +27,7 @@ func (rt *Runtime) attachmentParts(ctx context.Context, msgs []history.Message) 
 		}
 		parts := append([]history.Part(nil), m.Parts...)
 		for _, ref := range m.Attachments {
-			parts = append(parts, attach.ModelPart(ctx, as.Attachment, ref, images, &rt.images, rt.log))
+			parts = append(parts, attach.ModelPart(ctx, rt.st.Attachment, ref, images, &rt.images, rt.log))
 		}
 		out[i].Parts = parts
 	}
@@ -47,9 +43,6 @@ func (rt *Runtime) checkAttachments(ctx context.Context, in *Input) error {
 	if len(in.Attachments) == 0 || in.files != nil {
 		return nil
 	}
-	if _, ok := rt.st.(AttachmentStore); !ok {
-		return &attach.Error{Reason: "attachments cannot be stored here."}
-	}
 	files, err := attach.Prepare(ctx, in.Attachments, rt.opts.ModelSeesImages != nil && rt.opts.ModelSeesImages())
 	if err != nil {
 		return err
@@ -64,10 +57,6 @@ func (rt *Runtime) putUserMessage(ctx context.Context, m history.Message, files 
 	if len(files) == 0 {
 		return rt.st.PutMessage(ctx, m)
 	}
-	as, ok := rt.st.(AttachmentStore)
-	if !ok {
-		return &attach.Error{Reason: "attachments cannot be stored here."}
-	}
 	blobs := make([]history.Attachment, 0, len(files))
 	seen := map[string]bool{}
 	for _, f := range files {
@@ -77,7 +66,7 @@ func (rt *Runtime) putUserMessage(ctx context.Context, m history.Message, files 
 			blobs = append(blobs, f.Blob)
 		}
 	}
-	return as.PutMessageWithAttachments(ctx, m, blobs)
+	return rt.st.PutMessageWithAttachments(ctx, m, blobs)
 }
 
 // PrepareAttachments checks files and reads them (a PDF's text, in an
