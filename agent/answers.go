@@ -132,7 +132,7 @@ func (rt *Runtime) Answer(ctx context.Context, threadID string, a Answers) (Answ
 	}
 	rt.answerMu.Lock()
 	defer rt.answerMu.Unlock()
-	if err := rt.idle(threadID); err != nil {
+	if err := rt.checkIdle(threadID); err != nil {
 		return AnswerOutcome{}, err
 	}
 	w, err := rt.loadWaiting(ctx, threadID)
@@ -166,17 +166,12 @@ func (rt *Runtime) Answer(ctx context.Context, threadID string, a Answers) (Answ
 	return rt.settle(ctx, threadID, w, a)
 }
 
-// idle returns ErrClosed or ErrBusy unless the thread is free to continue.
-func (rt *Runtime) idle(threadID string) error {
+// checkIdle returns ErrClosed or ErrBusy unless the thread is free to
+// continue.
+func (rt *Runtime) checkIdle(threadID string) error {
 	rt.mu.Lock()
 	defer rt.mu.Unlock()
-	switch {
-	case rt.closed:
-		return ErrClosed
-	case rt.threads[threadID] != nil && rt.threads[threadID].running:
-		return ErrBusy
-	}
-	return nil
+	return rt.busy(threadID)
 }
 
 // loadWaiting reads what the thread waits on and the answers kept so far.
@@ -384,18 +379,12 @@ func (rt *Runtime) settle(ctx context.Context, threadID string, w *waiting, a An
 		parent = w.runID
 	}
 	rt.mu.Lock()
-	if rt.closed {
+	if err := rt.busy(threadID); err != nil {
 		rt.mu.Unlock()
-		return AnswerOutcome{}, ErrClosed
+		return AnswerOutcome{}, err
 	}
 	t := rt.handle(threadID)
-	if t.running {
-		rt.mu.Unlock()
-		return AnswerOutcome{}, ErrBusy
-	}
-	runCtx, stop := context.WithCancel(rt.baseCx)
-	t.running, t.finishing, t.settled = true, false, make(chan struct{})
-	t.runID, t.stop, t.stopped = runID, stop, false
+	runCtx, stop := t.begin(rt.baseCx, runID)
 	rt.turns.Add(1)
 	rt.mu.Unlock()
 
@@ -499,30 +488,4 @@ func (rt *Runtime) decide(ctx context.Context, threadID, parent string, w *waiti
 		}
 	}
 	return ds, s, nil, nil
-}
-
-// resume applies a continuation's answers: middleware answers first, then
-// the paused answer's calls in order, with the decisions. stage is where
-// the model loop goes on ("" = the run ends).
-func (tr *turn) resume(in Input) (ending, Boundary) {
-	stage := AfterTools
-	for _, d := range in.hooks {
-		if m, ok := tr.rt.middlewareByDef(d.hookDef); ok {
-			stage = map[Boundary]Boundary{BeforeModel: BeforeModel, AfterModel: BeforeTools, BeforeTools: BeforeTools, AfterTools: BeforeModel}[m.Boundary]
-		}
-		if end, stop := tr.applyHook(d); stop {
-			return end, ""
-		}
-	}
-	if len(in.decisions) == 0 {
-		if tr.ctx.Err() != nil {
-			return endCancelled, ""
-		}
-		return endSuccess, stage
-	}
-	msg, open := tr.openCalls()
-	if end := tr.runCalls(msg, open, in.decisions); end != endSuccess {
-		return end, ""
-	}
-	return endSuccess, AfterTools
 }

@@ -398,7 +398,7 @@ func TestApprovalSurvivesRestart(t *testing.T) {
 	client := openai.New(openai.Config{BaseURL: a.srv.URL, Model: "fake-model"})
 	reg := a.reg
 	a.rt = agent.New(agent.Options{
-		Store: rtStore{DB: a.db, cp: cp},
+		Store: cp.RuntimeStore(),
 		Model: func(context.Context, string) (agent.Model, error) { return client, nil },
 		Tools: func(context.Context, string) *tools.Registry { return reg },
 	})

@@ -44,22 +44,6 @@ var (
 	ErrNotRegenerable = errors.New("agent: only an answer can be regenerated")
 )
 
-// BranchStore is the tree behind the active path (store.DB implements it).
-type BranchStore interface {
-	// AllMessages returns every message of the thread on every branch.
-	AllMessages(ctx context.Context, threadID string) ([]history.Message, error)
-	// ToolCallIDs returns every tool call id of the thread, on every
-	// branch (read before each model call: ids only, no message decoded).
-	ToolCallIDs(ctx context.Context, threadID string) (map[string]bool, error)
-	// PathTo returns the path from a first message to messageID.
-	PathTo(ctx context.Context, threadID, messageID string) ([]history.Message, error)
-	// SetActiveLeaf ends the active path at messageID ("" for empty).
-	SetActiveLeaf(ctx context.Context, threadID, messageID string) error
-	// SelectBranch makes the path through messageID active, down to the
-	// message of that branch last active, and returns that leaf.
-	SelectBranch(ctx context.Context, threadID, messageID string) (string, error)
-}
-
 // SelectBranch makes the path through messageID the thread's active one
 // (see the package notes for when it is refused).
 func (rt *Runtime) SelectBranch(ctx context.Context, threadID, messageID string) error {

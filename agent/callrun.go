@@ -75,15 +75,15 @@ type ask struct {
 
 // liveCall is a tool call running on its own goroutine.
 type liveCall struct {
-	rt       *Runtime
-	threadID string
-	call     history.ToolCall
-	ctx      context.Context
-	cancel   context.CancelFunc
-	abortabl bool
-	exec     history.ToolExecution // recorded as started; finished by the goroutine or, for a result that asks for input, by the turn
-	asks     chan *ask
-	done     chan tools.Result // buffered; closed after the result
+	rt        *Runtime
+	threadID  string
+	call      history.ToolCall
+	ctx       context.Context
+	cancel    context.CancelFunc
+	abortable bool
+	exec      history.ToolExecution // recorded as started; finished by the goroutine or, for a result that asks for input, by the turn
+	asks      chan *ask
+	done      chan tools.Result // buffered; closed after the result
 	// pending is the question the call waits on while parked.
 	pending *ask
 	// taken is closed when the call stops being parked (taken back or
@@ -131,7 +131,7 @@ func (tr *turn) startRun(call history.ToolCall, exec history.ToolExecution, abor
 	rt := tr.rt
 	ctx, cancel := context.WithCancel(rt.baseCx)
 	lc := &liveCall{
-		rt: rt, threadID: tr.run.ThreadID, call: call, ctx: ctx, cancel: cancel, exec: exec, abortabl: abortable,
+		rt: rt, threadID: tr.run.ThreadID, call: call, ctx: ctx, cancel: cancel, exec: exec, abortable: abortable,
 		asks: make(chan *ask), done: make(chan tools.Result, 1), owned: true,
 	}
 	rt.turns.Add(1)
@@ -221,7 +221,7 @@ func (lc *liveCall) Ask(ctx context.Context, p tools.Prompt) (tools.Reply, error
 func (lc *liveCall) abandon() {
 	// Cancel first: whichever the call sees first, the reply or its
 	// context, it finds itself stopped.
-	if lc.abortabl {
+	if lc.abortable {
 		lc.cancel()
 	}
 	if lc.pending != nil {
@@ -271,7 +271,7 @@ func (tr *turn) await(lc *liveCall) callOutcome {
 			return callOutcome{asked: a}
 		case <-stop:
 			stop, stopped = nil, true
-			if lc.abortabl {
+			if lc.abortable {
 				lc.cancel()
 			}
 		}
@@ -414,8 +414,8 @@ func (tr *turn) runLive(lc *liveCall, call history.ToolCall, note string) (parke
 		res, state = tools.Result{Content: ResultInputNotGiven, IsError: true}, contract.ToolInterrupted
 		lc.finish(res)
 	}
-	if out.stopped && lc.abortabl && state != contract.ToolInterrupted {
-		state = contract.ToolInterruptedMidRn
+	if out.stopped && lc.abortable && state != contract.ToolInterrupted {
+		state = contract.ToolInterruptedMidRun
 		if !strings.HasPrefix(res.Content, history.ResultInterruptedMidRun) {
 			res = tools.Result{Content: history.ResultInterruptedMidRun + "\n" + res.Content, IsError: true, Parts: res.Parts}
 		}

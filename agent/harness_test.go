@@ -27,16 +27,8 @@ func TestMain(m *testing.M) {
 	goleak.VerifyTestMain(m)
 }
 
-// rtStore is the runtime's view of the real SQLite store.
-type rtStore struct {
-	*store.DB
-	cp *store.Checkpointer
-}
-
-func (s rtStore) Checkpoint(m history.Message) { s.cp.Update(m) }
-func (s rtStore) PutMessage(ctx context.Context, m history.Message) error {
-	return s.cp.Commit(ctx, m)
-}
+// The store's runtime adapter is every port the runtime takes.
+var _ agent.Store = store.RuntimeStore{}
 
 // harness is a runtime on a real SQLite file and the fake streaming server,
 // with test tools next to the built-ins.
@@ -77,7 +69,7 @@ func newHarness(t testing.TB, opts ...harnessOpt) *harness {
 	h.tools = reg
 	client := openai.New(openai.Config{BaseURL: h.srv.URL, Model: "fake-model"})
 	o := agent.Options{
-		Store:       rtStore{DB: db, cp: cp},
+		Store:       cp.RuntimeStore(),
 		Model:       func(context.Context, string) (agent.Model, error) { return client, nil },
 		Tools:       func(context.Context, string) *tools.Registry { return reg },
 		BackoffBase: 10 * time.Millisecond,

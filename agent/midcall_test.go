@@ -261,7 +261,7 @@ func TestMidCallQuestionStopAndNewInput(t *testing.T) {
 			}
 			h.idle("th-1")
 			res := storedResult(t, h, "th-1", "call-1")
-			if !res.IsError || !strings.HasPrefix(res.Content, history.ResultInterruptedMidRun) || res.ToolState != string(contract.ToolInterruptedMidRn) {
+			if !res.IsError || !strings.HasPrefix(res.Content, history.ResultInterruptedMidRun) || res.ToolState != string(contract.ToolInterruptedMidRun) {
 				t.Fatalf("result %+v", res)
 			}
 			if how == "new input" && !strings.Contains(res.Content, agent.ResultRepliedInChat) {

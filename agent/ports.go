@@ -2,6 +2,7 @@ package agent
 
 import (
 	"context"
+	"encoding/json"
 
 	"github.com/juncture-app/juncture/agent/history"
 	"github.com/juncture-app/juncture/agent/model"
@@ -35,8 +36,7 @@ type MessageStore interface {
 	Checkpoint(m history.Message)
 }
 
-// AttachmentStore is what a Store needs to keep attached files; the
-// runtime refuses attachments when its store has no such methods.
+// AttachmentStore keeps attached files with the person's message.
 type AttachmentStore interface {
 	PutMessageWithAttachments(ctx context.Context, m history.Message, blobs []history.Attachment) error
 	Attachment(ctx context.Context, hash string) (history.Attachment, error)
@@ -92,16 +92,48 @@ type RuleStore interface {
 	PermissionRules(ctx context.Context) ([]history.PermissionRule, error)
 }
 
+// BranchStore is the tree behind the active path (store.DB implements it).
+type BranchStore interface {
+	// AllMessages returns every message of the thread on every branch.
+	AllMessages(ctx context.Context, threadID string) ([]history.Message, error)
+	// ToolCallIDs returns every tool call id of the thread, on every
+	// branch (read before each model call: ids only, no message decoded).
+	ToolCallIDs(ctx context.Context, threadID string) (map[string]bool, error)
+	// PathTo returns the path from a first message to messageID.
+	PathTo(ctx context.Context, threadID, messageID string) ([]history.Message, error)
+	// SetActiveLeaf ends the active path at messageID ("" for empty).
+	SetActiveLeaf(ctx context.Context, threadID, messageID string) error
+	// SelectBranch makes the path through messageID active, down to the
+	// message of that branch last active, and returns that leaf.
+	SelectBranch(ctx context.Context, threadID, messageID string) (string, error)
+}
+
+// RoundTripStore keeps the calls that wait between two round trips
+// (store/roundtrips.go).
+type RoundTripStore interface {
+	PauseRoundTrip(ctx context.Context, rt history.RoundTrip, its []history.Interrupt) error
+	TakeRoundTrip(ctx context.Context, threadID, toolCallID, runID string) (history.RoundTrip, error)
+	EndRoundTrip(ctx context.Context, e history.ToolExecution) error
+}
+
+// TaskStore keeps task handles with running calls, so a task call can be
+// resumed after a restart (tasks.go).
+type TaskStore interface {
+	RecordToolTask(ctx context.Context, threadID, toolCallID string, handle json.RawMessage) error
+}
+
 // Store is every store port the runtime uses; one database usually
 // implements them all. Each part of the runtime uses only its own port.
 type Store interface {
 	MessageStore
+	AttachmentStore
 	BranchStore
 	RunStore
 	ExecutionLog
 	PauseStore
 	RuleStore
 	RoundTripStore
+	TaskStore
 }
 
 // ThreadTitles names untitled threads after their first exchange

@@ -42,7 +42,7 @@ func newQuestions(t *testing.T, opts ...harnessOpt) *approvals {
 	t.Cleanup(func() { cp.Close() })
 	client := openai.New(openai.Config{BaseURL: a.srv.URL, Model: "fake-model"})
 	o := agent.Options{
-		Store:       rtStore{DB: a.db, cp: cp},
+		Store:       cp.RuntimeStore(),
 		Model:       func(context.Context, string) (agent.Model, error) { return client, nil },
 		Tools:       func(context.Context, string) *tools.Registry { return reg },
 		BackoffBase: 10 * time.Millisecond,
@@ -534,7 +534,7 @@ func TestClientToolPendingAfterRestartNotRerun(t *testing.T) {
 	defer cp.Close()
 	client := openai.New(openai.Config{BaseURL: a.srv.URL, Model: "fake-model"})
 	reg := a.reg
-	a.rt = agent.New(agent.Options{Store: rtStore{DB: a.db, cp: cp}, Model: func(context.Context, string) (agent.Model, error) { return client, nil }, Tools: func(context.Context, string) *tools.Registry { return reg }})
+	a.rt = agent.New(agent.Options{Store: cp.RuntimeStore(), Model: func(context.Context, string) (agent.Model, error) { return client, nil }, Tools: func(context.Context, string) *tools.Registry { return reg }})
 	a.sub = a.rt.Subscribe("")
 	time.Sleep(50 * time.Millisecond)
 	pend, err := a.rt.PendingClientTools(ctx, "th-1")

@@ -30,14 +30,6 @@ import (
 //   - a call that asks more rounds in a row than the loop guard's limit
 //     ends with an error the model reads.
 
-// RoundTripStore keeps the calls that wait between two round trips
-// (store/roundtrips.go).
-type RoundTripStore interface {
-	PauseRoundTrip(ctx context.Context, rt history.RoundTrip, its []history.Interrupt) error
-	TakeRoundTrip(ctx context.Context, threadID, toolCallID, runID string) (history.RoundTrip, error)
-	EndRoundTrip(ctx context.Context, e history.ToolExecution) error
-}
-
 // ResultInputNotGiven is what the model reads of a call that asked for
 // input and was stopped before it could be retried.
 const ResultInputNotGiven = "Interrupted: the tool asked for input and was stopped before it got it; it did not finish."
@@ -176,7 +168,7 @@ func (tr *turn) stopMidCall(call history.ToolCall) {
 	rt, tid := tr.rt, tr.run.ThreadID
 	if lc := rt.unpark(tid, call.ID); lc != nil {
 		lc.abandon()
-		tr.toolResult(call, tools.Result{Content: history.ResultInterruptedMidRun, IsError: true}, contract.ToolInterruptedMidRn)
+		tr.toolResult(call, tools.Result{Content: history.ResultInterruptedMidRun, IsError: true}, contract.ToolInterruptedMidRun)
 		return
 	}
 	rt.endRoundTrip(tr.save, tid, call, ResultInputNotGiven)

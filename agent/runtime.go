@@ -1,81 +1,3 @@
-// Package agent is Juncture's agent runtime: a long-lived service that runs
-// agent turns for many threads, streams every step as AG-UI 1.0 events, runs
-// tools, and stops exactly as documented at any moment.
-//
-// Guarantees:
-//   - One turn at a time per thread. Input sent while a turn runs is queued,
-//     never dropped, and starts when the turn ends (Stop included: Stop ends
-//     the current turn, then queued input is sent in order; the person can
-//     remove queued input first).
-//   - Stop (Interrupt) is a no-op when idle or repeated, never kills the
-//     runtime, and never leaks into the next turn. Its three situations:
-//     while the model streams (partial text kept and marked, incomplete
-//     reasoning and every tool call of that message dropped, RUN_FINISHED
-//     cancelled emitted before anything is saved); while a decision is pending
-//     (each pending tool gets "Interrupted", no model call follows); while
-//     tools run (a MustComplete tool finishes, an Abortable one is cancelled,
-//     tools not started get "Interrupted").
-//   - Every run ends with exactly one RUN_FINISHED or RUN_ERROR, and it is
-//     the last thing the run does: everything the run wrote is saved
-//     before it. (Stop while the model streams is the one exception, so
-//     Stop is instant even with a stalled endpoint: the partial answer is
-//     saved right after; every runtime call made after the terminal event
-//     waits for that save, so no caller can observe the difference.)
-//   - The history sent to the model is always valid (history.ForModel).
-//   - A tool call executes at most once: the execution is recorded (per
-//     thread and call id) before the tool runs. Call ids an endpoint
-//     repeats (some number calls per response) are replaced by fresh ones,
-//     so an old result is never replayed for a new call.
-//   - Calls run in the model's order. Nothing after a call that waits on
-//     the person (an approval, a question) or on the window (a client
-//     action) starts before that call is settled.
-//   - A call whose tool needs approval, and that no remembered rule covers,
-//     never runs unanswered: its approval request is stored, then the run
-//     ends with an interrupt outcome. Answer is the one way in for every
-//     answer (approvals with their remember scope and edited arguments,
-//     question answers, client action results, cancellations): partial
-//     answers are kept durably; once every pending item of the run has one,
-//     the batch is validated all or nothing, remembered rules are written
-//     in the same transaction that settles it (first resolver wins), and a
-//     continuation run picks up where the run paused. New input cancels
-//     the batch; Stop answers each waiting call "Interrupted" without a
-//     model call, and wins over a concurrent answer or is reported too late.
-//   - ask_user questions and middleware questions (generic interrupts,
-//     raised at beforeModel, afterModel, beforeTools or afterTools; the
-//     loop guard is one) join the same batch and follow the same rules;
-//     answers are validated against the question's schema before anything
-//     changes. Stored items whose binding cannot be read are unbound:
-//     listed, never answerable, never blocking.
-//   - A client tool call (tools.Tool.Client) is recorded pending before
-//     the run ends RUN_FINISHED success with pendingToolCallIds; it is
-//     never run by the runtime and never re-run after a restart.
-//     The window runs exactly the arguments that were approved. Its results
-//     are answers like any other; new input cancels the calls.
-//   - The loop guard and the step limit count model calls per turn (from
-//     the person's message to a final answer), across continuations.
-//   - A running call may ask the person (tools.Ask: an MCP server's
-//     elicitation or sampling request). The question is stored as a
-//     generic interrupt bound to the call and the run pauses on it while
-//     the call stays open (parked); the continuation delivers the answer
-//     to the same call. Stop, new input and Shutdown cancel the parked
-//     call ("Interrupted mid-run; side effects unknown"); after a restart
-//     the store's recovery ends such questions, shown in the call's result.
-//     A call's progress reports (tools.ReportProgress) are emitted as
-//     juncture.tool_state, at most every 100 ms.
-//   - A thread is a tree of messages (branches.go): the model reads only
-//     the active path; edits and regenerates are siblings; the path never
-//     changes while a turn runs or while anything waits on it; the thread's
-//     instructions are the last system message on its path, sent first.
-//     The model is resolved per thread before every model call.
-//   - Unbound interrupts (written by someone else) are never cancelled by
-//     new input or Stop: they stay visible until their owner settles them.
-//   - Events reach subscribers through one broker with two delivery
-//     classes (see package broker): deltas may be coalesced for a subscriber
-//     that is behind, everything else is delivered, in order.
-//
-// The runtime owns one goroutine per running turn (plus one stream reader
-// while the model streams) and one per title being written; Shutdown stops
-// and waits for all of them.
 package agent
 
 import (
@@ -182,7 +104,7 @@ type Runtime struct {
 	liveMu sync.Mutex
 	live   map[string]*liveAnswer
 	// images caches attached images as the model receives them.
-	images imageCache
+	images attach.ImageCache
 	closed bool
 	turns  sync.WaitGroup // turn goroutines and title writers
 }
@@ -201,6 +123,33 @@ type thread struct {
 	stop      context.CancelFunc // stops the current run
 	stopped   bool               // Stop was requested for the current run
 	queue     []Input
+}
+
+// begin makes t owned by the run runID (rt.mu held): a new settled
+// channel, and the run's context, cancelled by Stop through t.stop. A run
+// that follows in the same goroutine (drive) begins the same way.
+func (t *thread) begin(base context.Context, runID string) (context.Context, context.CancelFunc) {
+	ctx, stop := context.WithCancel(base)
+	t.running, t.finishing, t.settled = true, false, make(chan struct{})
+	t.runID, t.stop, t.stopped = runID, stop, false
+	return ctx, stop
+}
+
+// idle marks t owned by no run (rt.mu held; its settled channel is closed).
+func (t *thread) idle() {
+	t.running, t.finishing, t.runID, t.stop, t.stopped = false, false, "", nil, false
+}
+
+// busy returns ErrClosed or ErrBusy unless a new run may own the thread
+// now (rt.mu held).
+func (rt *Runtime) busy(threadID string) error {
+	switch {
+	case rt.closed:
+		return ErrClosed
+	case rt.threads[threadID] != nil && rt.threads[threadID].running:
+		return ErrBusy
+	}
+	return nil
 }
 
 // Input starts (or queues) a turn.
@@ -236,6 +185,16 @@ type Input struct {
 	hooks     []decision          // kindResume: middleware answers
 	refusal   *agui.RunError      // kindRefused
 }
+
+// inputKind says what a run does besides a plain turn.
+type inputKind int
+
+const (
+	kindTurn        inputKind = iota
+	kindResume                // a continuation: apply the answers, then the model loop
+	kindRefused               // a refused continuation: RUN_STARTED + RUN_ERROR only
+	kindStopPending           // Stop while items wait: answer them "Interrupted"
+)
 
 // New returns a started runtime.
 func New(opts Options) *Runtime {

@@ -24,12 +24,6 @@ import (
 //     thread; the run follows each task (Options.ResumeTask), records its
 //     result once, and the model goes on. Nobody answers anything.
 
-// TaskStore keeps task handles with running calls (store.DB implements
-// it). Optional: without it, task calls run but cannot be resumed.
-type TaskStore interface {
-	RecordToolTask(ctx context.Context, threadID, toolCallID string, handle json.RawMessage) error
-}
-
 // TaskResumer follows a kept task after a restart until it ends and
 // returns the call's result ("the task's outcome is unknown" when its
 // source lost it). ctx carries the call's CallEnv and ends on Stop.
@@ -37,11 +31,7 @@ type TaskResumer func(ctx context.Context, handle json.RawMessage) tools.Result
 
 // RecordTask implements tools.TaskRecorder.
 func (lc *liveCall) RecordTask(ctx context.Context, handle json.RawMessage) error {
-	ts, ok := lc.rt.st.(TaskStore)
-	if !ok {
-		return tools.ErrNoTaskStore
-	}
-	if err := ts.RecordToolTask(context.WithoutCancel(ctx), lc.threadID, lc.call.ID, handle); err != nil {
+	if err := lc.rt.st.RecordToolTask(context.WithoutCancel(ctx), lc.threadID, lc.call.ID, handle); err != nil {
 		return fmt.Errorf("keeping the task's handle: %w", err)
 	}
 	lc.task.Store(true)
@@ -113,15 +103,11 @@ func (rt *Runtime) resumeThreadTasks(ctx context.Context, threadID string, execs
 	}
 	runID := NewID("run")
 	rt.mu.Lock()
-	if rt.closed {
+	if err := rt.busy(threadID); err != nil {
 		rt.mu.Unlock()
-		return ErrClosed
+		return err
 	}
 	t := rt.handle(threadID)
-	if t.running {
-		rt.mu.Unlock()
-		return ErrBusy
-	}
 	rt.launch(t, Input{ThreadID: threadID, RunID: runID, ParentRunID: execs[0].RunID, kind: kindResume, decisions: ds})
 	rt.mu.Unlock()
 	return nil

@@ -192,13 +192,10 @@ func (rt *Runtime) StartExclusive(ctx context.Context, in Input) error {
 	}
 	rt.mu.Lock()
 	defer rt.mu.Unlock()
-	if rt.closed {
-		return ErrClosed
+	if err := rt.busy(in.ThreadID); err != nil {
+		return err
 	}
 	t := rt.handle(in.ThreadID)
-	if t.running {
-		return ErrBusy
-	}
 	if in.continues && t.settled != in.checkedRun {
 		return errStale
 	}
@@ -211,9 +208,7 @@ func (rt *Runtime) StartExclusive(ctx context.Context, in Input) error {
 
 // launch starts the run goroutine. rt.mu is held.
 func (rt *Runtime) launch(t *thread, in Input) {
-	ctx, stop := context.WithCancel(rt.baseCx)
-	t.running, t.finishing, t.settled = true, false, make(chan struct{})
-	t.runID, t.stop, t.stopped = in.RunID, stop, false
+	ctx, stop := t.begin(rt.baseCx, in.RunID)
 	rt.turns.Add(1)
 	go rt.drive(t, ctx, stop, in)
 }
@@ -247,7 +242,7 @@ func (rt *Runtime) drive(t *thread, ctx context.Context, stop context.CancelFunc
 		case len(t.queue) == 0 || rt.closed:
 			left := t.queue
 			t.queue = nil
-			t.running, t.finishing, t.runID, t.stop, t.stopped = false, false, "", nil, false
+			t.idle()
 			rt.mu.Unlock()
 			rt.keepUnsent(t.id, left)
 			rt.afterRun(t.id, term)
@@ -260,9 +255,7 @@ func (rt *Runtime) drive(t *thread, ctx context.Context, stop context.CancelFunc
 			}
 			rt.publishQueue(t)
 		}
-		ctx, stop = context.WithCancel(rt.baseCx)
-		t.finishing, t.settled = false, make(chan struct{})
-		t.runID, t.stop, t.stopped = in.RunID, stop, false
+		ctx, stop = t.begin(rt.baseCx, in.RunID)
 		rt.mu.Unlock()
 		rt.afterRun(t.id, term)
 	}

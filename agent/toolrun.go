@@ -304,7 +304,7 @@ func (tr *turn) resumeLive(msg history.Message, call history.ToolCall, d decisio
 		if end, paused, ok := tr.retryRoundTrip(msg, call, d); ok {
 			return end, paused
 		}
-		tr.toolResult(call, tools.Result{Content: history.ResultInterruptedMidRun, IsError: true}, contract.ToolInterruptedMidRn)
+		tr.toolResult(call, tools.Result{Content: history.ResultInterruptedMidRun, IsError: true}, contract.ToolInterruptedMidRun)
 		return endSuccess, false
 	}
 	if lc.pending != nil {

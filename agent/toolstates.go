@@ -42,7 +42,7 @@ func storedState(m history.Message) contract.ToolState {
 	case m.Content == history.ResultInterrupted:
 		return contract.ToolInterrupted
 	case strings.HasPrefix(m.Content, history.ResultInterruptedMidRun), strings.HasPrefix(m.Content, history.ResultAppStoppedMidRun):
-		return contract.ToolInterruptedMidRn
+		return contract.ToolInterruptedMidRun
 	case strings.HasPrefix(m.Content, ResultDenied):
 		return contract.ToolDenied
 	case m.IsError:

@@ -28,14 +28,14 @@ const (
 
 // turn is the state of one running turn; owned by its goroutine.
 type turn struct {
-	rt     *Runtime
-	ctx    context.Context // cancelled by Stop
-	save   context.Context // never cancelled by Stop: saving always happens
-	run    history.Run
-	model  Model
-	tools  *tools.Registry
-	err    error // endError: what to report
-	errMsg string
+	rt           *Runtime
+	ctx          context.Context // cancelled by Stop
+	save         context.Context // never cancelled by Stop: saving always happens
+	run          history.Run
+	model        Model
+	tools        *tools.Registry
+	err          error  // endError: what to report
+	errMessageID string // the answer err belongs to (juncture.message_error); "" when none
 	// pendingSave is written after the terminal event (Stop while
 	// streaming), before the run settles.
 	pendingSave *history.Message
@@ -404,7 +404,7 @@ func (tr *turn) stoppedWhileStreaming(res *streamResult) {
 // fail records why the turn ends in error.
 func (tr *turn) fail(err error, messageID string) ending {
 	tr.err = err
-	tr.errMsg = messageID
+	tr.errMessageID = messageID
 	return endError
 }
 
@@ -455,8 +455,8 @@ func (tr *turn) finish(end ending) (agui.Event, func()) {
 		term = agui.NewRunFinished(tid, tr.run.ID, o)
 	case endError:
 		tr.run.Status = history.RunError
-		if tr.errMsg != "" {
-			rt.emit(tid, agui.NewCustom(contract.CustomMessageError, contract.MessageErrorEvent{MessageID: tr.errMsg, Error: tr.err.Error()}))
+		if tr.errMessageID != "" {
+			rt.emit(tid, agui.NewCustom(contract.CustomMessageError, contract.MessageErrorEvent{MessageID: tr.errMessageID, Error: tr.err.Error()}))
 		}
 		term = agui.NewRunError(tr.err.Error(), errorCode(tr.err), map[string]any{"threadId": tid, "runId": tr.run.ID})
 	}

@@ -17,7 +17,6 @@ import (
 
 	"github.com/juncture-app/juncture/agent"
 	"github.com/juncture-app/juncture/agent/broker"
-	"github.com/juncture-app/juncture/agent/history"
 	"github.com/juncture-app/juncture/agent/mcp"
 	"github.com/juncture-app/juncture/agent/model/openai"
 	"github.com/juncture-app/juncture/agent/tools"
@@ -162,7 +161,7 @@ func StartWith(ctx context.Context, a *App, cfg Config) (*Service, error) {
 	a.cp = db.NewCheckpointer(180 * time.Millisecond)
 	a.bgCtx, a.stopBg = context.WithCancel(context.Background())
 	a.rt = agent.New(agent.Options{
-		Store:     runtimeStore{DB: db, cp: a.cp},
+		Store:     a.cp.RuntimeStore(),
 		Model:     a.runtimeModel,
 		Titles:    db,
 		Tools:     a.toolRegistry,
@@ -305,17 +304,4 @@ func (a *App) workspace() tools.Workspace {
 		root, _ = tools.DefaultWorkspace()
 	}
 	return tools.Workspace{Root: root}
-}
-
-// runtimeStore adapts the store to what the runtime needs: streaming
-// snapshots go through the checkpointer, and final writes supersede them.
-type runtimeStore struct {
-	*store.DB
-	cp *store.Checkpointer
-}
-
-func (s runtimeStore) Checkpoint(m history.Message) { s.cp.Update(m) }
-
-func (s runtimeStore) PutMessage(ctx context.Context, m history.Message) error {
-	return s.cp.Commit(ctx, m)
 }

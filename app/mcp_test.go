@@ -517,7 +517,7 @@ func TestMCPQuestionAfterARestart(t *testing.T) {
 			t.Fatalf("after a restart: interrupts %+v running %v", v.Interrupts, v.Running)
 		}
 		r := f.toolResult(sent.ThreadID, "call-elicit")
-		if !r.IsError || !strings.HasPrefix(r.Content, history.ResultAppStoppedMidRun) || !strings.Contains(r.Content, "Which city?") || v.ToolStates["call-elicit"] != contract.ToolInterruptedMidRn {
+		if !r.IsError || !strings.HasPrefix(r.Content, history.ResultAppStoppedMidRun) || !strings.Contains(r.Content, "Which city?") || v.ToolStates["call-elicit"] != contract.ToolInterruptedMidRun {
 			t.Fatalf("result %+v state %s", r, v.ToolStates["call-elicit"])
 		}
 		f.script(fakellm.Reply(fakellm.Text("Back.")))

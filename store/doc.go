@@ -1,7 +1,8 @@
-// Package store is Juncture's history database: threads, messages, runs,
-// tool executions, interrupts, client tool calls, permission rules and
-// settings, in one SQLite file (modernc.org/sqlite, pure Go), with
-// full-text search and export/import. It imports neither Wails nor any
+// Package store is Juncture's history database, in one SQLite file.
+//
+// It keeps threads, messages, runs, tool executions, interrupts, client
+// tool calls, permission rules and settings (modernc.org/sqlite, pure Go),
+// with full-text search and export/import. It imports neither Wails nor any
 // agent/ package but agent/history, whose record types it stores as they
 // are.
 //

@@ -1,6 +1,8 @@
-// Package agui is Juncture's typed subset of the AG-UI 1.0 event protocol:
-// the events the runtime emits, the RunAgentInput it accepts on POST /agui,
-// and the SSE framing.
+// Package agui is Juncture's typed subset of the AG-UI 1.0 event protocol.
+//
+// It holds the events the runtime emits, the RunAgentInput it accepts on
+// POST /agui, the SSE framing, and the conversions from the runtime's
+// stored messages and interrupts (history.go).
 //
 // Guarantees: every Event marshals to an object that passes the official 1.0
 // schema in strict mode (optional fields are omitted, never null; timestamps

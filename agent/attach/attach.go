@@ -1,7 +1,9 @@
-// Package attach prepares the files a person sends with a message: it
-// checks their type against their bytes and their size against the
-// limits, reads the text of text files and PDFs, and makes images the size
-// the model receives. It stores nothing; the runtime stores what Prepare
+// Package attach prepares the files a person sends with a message.
+//
+// It checks their type against their bytes and their size against the
+// limits, reads the text of text files and PDFs, makes images the size the
+// model receives, and turns a stored file into the part the model reads
+// (ModelPart). It stores nothing; the runtime stores what Prepare
 // returns.
 package attach
 

@@ -1,6 +1,7 @@
-// Package broker is the runtime's event broker: every envelope the runtime
-// (and the facade, through Publish) sends reaches every subscriber of its
-// thread, in order.
+// Package broker fans the runtime's event envelopes out to subscribers.
+//
+// Every envelope the runtime (and the facade, through Publish) sends
+// reaches every subscriber of its thread, in order.
 //
 // Delivery classes:
 //   - Token deltas (TEXT_MESSAGE_CONTENT, REASONING_MESSAGE_CONTENT,

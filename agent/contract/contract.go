@@ -1,6 +1,7 @@
-// Package contract is the runtime's side of the frontend contract
-// (docs/contract.md): the tool states and the CUSTOM events it emits inside
-// runs, with their payloads.
+// Package contract is the runtime's side of the frontend contract.
+//
+// It declares the tool states and the CUSTOM events the runtime emits
+// inside runs, with their payloads (docs/contract.md).
 //
 // The TypeScript the window uses is generated from these declarations
 // (internal/contractgen), so a state added here cannot be dropped silently
@@ -18,20 +19,20 @@ type ToolState string
 
 // Tool states shown in the UI.
 const (
-	ToolRunning          ToolState = "running"
-	ToolDone             ToolState = "done"
-	ToolFailed           ToolState = "failed"
-	ToolDenied           ToolState = "denied"
-	ToolInterrupted      ToolState = "interrupted"
-	ToolInterruptedMidRn ToolState = "interrupted-mid-run"
-	ToolAwaitingApproval ToolState = "awaiting-approval"
-	ToolAwaitingAnswer   ToolState = "awaiting-answer" // ask_user waits for the person
-	ToolPendingClient    ToolState = "pending-client"  // the app window runs it
+	ToolRunning           ToolState = "running"
+	ToolDone              ToolState = "done"
+	ToolFailed            ToolState = "failed"
+	ToolDenied            ToolState = "denied"
+	ToolInterrupted       ToolState = "interrupted"
+	ToolInterruptedMidRun ToolState = "interrupted-mid-run"
+	ToolAwaitingApproval  ToolState = "awaiting-approval"
+	ToolAwaitingAnswer    ToolState = "awaiting-answer" // ask_user waits for the person
+	ToolPendingClient     ToolState = "pending-client"  // the app window runs it
 )
 
 // ToolStates lists every ToolState (the generator and tests read it).
 var ToolStates = []ToolState{
-	ToolRunning, ToolDone, ToolFailed, ToolDenied, ToolInterrupted, ToolInterruptedMidRn,
+	ToolRunning, ToolDone, ToolFailed, ToolDenied, ToolInterrupted, ToolInterruptedMidRun,
 	ToolAwaitingApproval, ToolAwaitingAnswer, ToolPendingClient,
 }
 

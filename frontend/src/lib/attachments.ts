@@ -1,6 +1,6 @@
 // Files the person attaches to a message (docs: README "Attachments").
 // The composer reads them, checks them against the limits Go enforces
-// (agent/attachments.go) and what the model takes, and sends them to
+// (agent/attach) and what the model takes, and sends them to
 // SendInput as {name, mimeType, data (base64)}.
 
 import type { AttachmentInput, AttachmentRef } from '../transport/contract.gen';

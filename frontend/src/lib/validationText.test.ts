@@ -54,7 +54,7 @@ describe('plainValidation', () => {
 describe('editedArgsProblems', () => {
   it.each([
     [
-      'the registry refusal (resume.go editError)',
+      'the registry refusal (pending.go editError)',
       'Edited arguments are invalid: Invalid arguments for run_command:\n- at /command: got number, want string',
       ['command must be text'],
     ],

@@ -8,7 +8,7 @@
 //      "the answers were refused: Approval approval_x edited arguments are
 //       invalid: command must be a string One or more interrupt
 //       resolutions are invalid."
-//  - the tool registry (agent/resume.go editError + agent/tools/registry.go
+//  - the tool registry (agent/pending.go editError + agent/tools/registry.go
 //    describeValidation), the validator's own words, one line per problem:
 //      "Edited arguments are invalid: Invalid arguments for run_command:
 //       - at /command: got number, want string"

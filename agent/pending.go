@@ -1,5 +1,9 @@
 package agent
 
+// Pending items: what a paused thread waits on, as the window lists it
+// (PendingItems, PendingApprovals), and the checking of a batch of answers
+// against it (validateAnswers).
+
 import (
 	"context"
 	"encoding/json"
