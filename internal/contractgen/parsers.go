@@ -48,7 +48,7 @@ var policies = map[string]policy{
 	"Progress":          {required: []string{"progress"}},
 	"Interrupt":         {required: []string{"id"}, exprs: map[string]string{"responseSchema": "jsonObj(u, 'responseSchema')", "metadata": "obj(u, 'metadata')"}, types: map[string]string{"responseSchema": "JsonObject"}},
 	"ClientToolCall":    {required: []string{"toolCallId"}, defaults: map[string]string{"arguments": "'{}'"}},
-	"Settings":          {defaults: map[string]string{"loopGuard": "25"}},
+	"Settings":          {strict: true, defaults: map[string]string{"loopGuard": "25"}},
 	"SearchHit":         {required: []string{"threadId"}},
 	"Export":            {required: []string{"content"}, defaults: map[string]string{"filename": "'conversation.txt'"}},
 	"PermissionRule":    {required: []string{"id", "scope"}},
@@ -220,7 +220,7 @@ func (g *generator) renderParser(b *strings.Builder, t reflect.Type) {
 				if d, ok := p.defaults[f.name]; ok {
 					def = d
 				}
-				if _, ok := p.exprs[f.name]; ok {
+				if _, ok := p.exprs[f.name]; ok || strings.HasPrefix(rd, "parse") { // never undefined
 					req = append(req, fmt.Sprintf("%s: %s,", propName(f.name), rd))
 					continue
 				}

@@ -1408,7 +1408,7 @@ export function parseSettings(u: unknown): G.Settings {
 
 function fillSettingsView(u: Record<string, unknown>): G.SettingsView {
   const o: G.SettingsView = {
-    settings: (readSettings(u.settings) ?? undefined) ?? fillSettings({}),
+    settings: parseSettings(u.settings),
     sources: record(u.sources, (e0) => (isSettingSource(e0) ? e0 : undefined)) ?? {},
   };
   {
@@ -1734,7 +1734,7 @@ export function parseThreadUsage(u: unknown): G.ThreadUsage {
 
 function fillThreadView(u: Record<string, unknown>): G.ThreadView {
   const o: G.ThreadView = {
-    thread: parseThread(u.thread) ?? fillThread({}),
+    thread: parseThread(u.thread),
     messages: list(u.messages, (e0) => parseMessage(e0)) ?? [],
     running: (isBoolean(u.running) ? u.running : undefined) ?? false,
     queued: (isStringArray(u.queued) ? u.queued : undefined) ?? [],
