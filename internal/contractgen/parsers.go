@@ -30,6 +30,7 @@ type policy struct {
 	defaults map[string]string // member → TS default when absent or ill-typed
 	exprs    map[string]string // member → TS expression that reads it instead
 	types    map[string]string // member → a narrower TS type in contract.gen.ts (read by its exprs entry)
+	present  []string          // optional members kept whenever they read, zero ("", {}) included
 }
 
 var policies = map[string]policy{
@@ -37,22 +38,23 @@ var policies = map[string]policy{
 	"Thread":         {required: []string{"id"}, strict: true, defaults: map[string]string{"updatedAt": "num(u, 'createdAt')"}},
 	"ThreadListItem": {required: []string{"id"}, strict: true, defaults: map[string]string{"updatedAt": "num(u, 'createdAt')"}, exprs: map[string]string{"waiting": "Math.max(0, Math.floor(num(u, 'waiting')))"}},
 	// AG-UI sends tool calls as {id, function: {name, arguments}}.
-	"ToolCall":          {required: []string{"id"}, exprs: map[string]string{"name": "str(obj(u, 'function') ?? u, 'name')", "arguments": "str(obj(u, 'function') ?? u, 'arguments')"}},
-	"Message":           {required: []string{"id"}, strict: true},
-	"AttachmentRef":     {required: []string{"id", "name"}},
-	"AttachmentData":    {required: []string{"data"}},
-	"Branch":            {required: []string{"index", "count", "siblings"}, check: "num(u, 'count') >= 2 && arr(u, 'siblings').length === num(u, 'count') && num(u, 'index') >= 1 && num(u, 'index') <= num(u, 'count')"},
-	"Usage":             {required: []string{"promptTokens", "completionTokens"}, defaults: map[string]string{"totalTokens": "num(u, 'promptTokens') + num(u, 'completionTokens')"}},
-	"ThreadUsage":       {lenient: true},
-	"Part":              {required: []string{"kind"}},
-	"Progress":          {required: []string{"progress"}},
-	"Interrupt":         {required: []string{"id"}, exprs: map[string]string{"responseSchema": "jsonObj(u, 'responseSchema')", "metadata": "obj(u, 'metadata')"}, types: map[string]string{"responseSchema": "JsonObject"}},
-	"ClientToolCall":    {required: []string{"toolCallId"}, defaults: map[string]string{"arguments": "'{}'"}},
+	"ToolCall":       {required: []string{"id"}, exprs: map[string]string{"name": "str(obj(u, 'function') ?? u, 'name')", "arguments": "str(obj(u, 'function') ?? u, 'arguments')"}},
+	"Message":        {required: []string{"id"}, strict: true},
+	"AttachmentRef":  {required: []string{"id", "name"}},
+	"AttachmentData": {required: []string{"data"}},
+	"Branch":         {required: []string{"index", "count", "siblings"}, check: "num(u, 'count') >= 2 && arr(u, 'siblings').length === num(u, 'count') && num(u, 'index') >= 1 && num(u, 'index') <= num(u, 'count')"},
+	"Usage":          {required: []string{"promptTokens", "completionTokens"}, defaults: map[string]string{"totalTokens": "num(u, 'promptTokens') + num(u, 'completionTokens')"}},
+	"ThreadUsage":    {lenient: true},
+	"Part":           {required: []string{"kind"}},
+	"Progress":       {required: []string{"progress"}},
+	"Interrupt": {required: []string{"id"}, exprs: map[string]string{"responseSchema": "jsonObj(u, 'responseSchema')", "metadata": "obj(u, 'metadata')"}, types: map[string]string{"responseSchema": "JsonObject"},
+		present: []string{"message", "toolCallId", "expiresAt", "metadata"}}, // AG-UI: "" is a value
+	"ClientToolCall":    {required: []string{"toolCallId"}, defaults: map[string]string{"arguments": "'{}'"}, present: []string{"result"}},
 	"Settings":          {strict: true, defaults: map[string]string{"loopGuard": "25"}},
 	"SearchHit":         {required: []string{"threadId"}},
 	"Export":            {required: []string{"content"}, defaults: map[string]string{"filename": "'conversation.txt'"}},
 	"PermissionRule":    {required: []string{"id", "scope"}},
-	"ToolStateEvent":    {required: []string{"toolCallId!", "state"}},
+	"ToolStateEvent":    {required: []string{"toolCallId!", "state"}, present: []string{"arguments"}},
 	"MessageErrorEvent": {defaults: map[string]string{"error": "'The model endpoint returned an error.'"}},
 	"ToolInfo":          {required: []string{"name"}, defaults: map[string]string{"modelName": "str(u, 'name')"}},
 	"ServerStatus":      {required: []string{"name"}},
@@ -201,6 +203,12 @@ func (g *generator) renderParser(b *strings.Builder, t reflect.Type) {
 	p := policies[n]
 	fs := jsonFields(t)
 	fmt.Fprintf(b, "\n// %s.%s\n\n", pkgName(t), t.Name())
+	named := append(append(append(sortedKeys(p.defaults), sortedKeys(p.exprs)...), sortedKeys(p.types)...), p.present...)
+	for _, m := range named {
+		if _, ok := fieldNamed(fs, m); !ok {
+			g.fail(fmt.Errorf("contractgen policies: %s has no member %q", n, m))
+		}
+	}
 
 	// fill: every member from u, with its default.
 	fmt.Fprintf(b, "function fill%s(u: Record<string, unknown>): G.%s {\n", n, n)
@@ -230,7 +238,11 @@ func (g *generator) renderParser(b *strings.Builder, t reflect.Type) {
 				req = append(req, fmt.Sprintf("%s: %s ?? %s,", propName(f.name), rd, def))
 				continue
 			}
-			opt = append(opt, fmt.Sprintf("  {\n    const v = %s;\n    if (%s) o%s = v;\n  }", rd, nonZero(typ, "v"), memberAccess(f.name)))
+			set := nonZero(typ, "v")
+			if contains(p.present, f.name) {
+				set = "v !== undefined"
+			}
+			opt = append(opt, fmt.Sprintf("  {\n    const v = %s;\n    if (%s) o%s = v;\n  }", rd, set, memberAccess(f.name)))
 		}
 		if len(opt) == 0 {
 			fmt.Fprintf(b, "  return {\n    %s\n  };\n}\n", strings.Join(req, "\n    "))
@@ -257,7 +269,7 @@ func (g *generator) renderParser(b *strings.Builder, t reflect.Type) {
 	if p.check != "" {
 		conds = append(conds, "("+p.check+")")
 	}
-	fmt.Fprintf(b, "\n/** u as a %s, or null when it is not one. */\n", n)
+	fmt.Fprintf(b, "\n/** u as %s, or null when it is not one. */\n", article(n))
 	fmt.Fprintf(b, "export function read%s(u: unknown): G.%s | null {\n", n, n)
 	fmt.Fprintf(b, "  return %s ? fill%s(u) : null;\n}\n", strings.Join(conds, " && "), n)
 
@@ -474,6 +486,14 @@ func (g *generator) resultParser(m method) string {
 		return fmt.Sprintf("(u: unknown): G.%s => list(u, (e) => read%s(e) ?? undefined) ?? []", ret, g.names[t.Elem()])
 	}
 	return fmt.Sprintf("(u: unknown): %s => %s ?? %s", ret, g.read(tt, "u", 0), g.zero(tt))
+}
+
+// article is "a X" or "an X".
+func article(n string) string {
+	if strings.ContainsRune("AEIOU", rune(n[0])) {
+		return "an " + n
+	}
+	return "a " + n
 }
 
 // phrase is a type name as words: MCPConfigView → "MCP config view".

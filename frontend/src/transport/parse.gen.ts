@@ -55,7 +55,7 @@ function fillAGUIEvent(u: Record<string, unknown>): G.AGUIEvent {
   return o;
 }
 
-/** u as a AGUIEvent, or null when it is not one. */
+/** u as an AGUIEvent, or null when it is not one. */
 export function readAGUIEvent(u: unknown): G.AGUIEvent | null {
   return isObject(u) ? fillAGUIEvent(u) : null;
 }
@@ -75,7 +75,7 @@ function fillAnswerBatch(u: Record<string, unknown>): G.AnswerBatch {
   };
 }
 
-/** u as a AnswerBatch, or null when it is not one. */
+/** u as an AnswerBatch, or null when it is not one. */
 export function readAnswerBatch(u: unknown): G.AnswerBatch | null {
   return isObject(u) ? fillAnswerBatch(u) : null;
 }
@@ -100,7 +100,7 @@ function fillAnswerResult(u: Record<string, unknown>): G.AnswerResult {
   return o;
 }
 
-/** u as a AnswerResult, or null when it is not one. */
+/** u as an AnswerResult, or null when it is not one. */
 export function readAnswerResult(u: unknown): G.AnswerResult | null {
   return isObject(u) ? fillAnswerResult(u) : null;
 }
@@ -128,7 +128,7 @@ function fillAttachmentData(u: Record<string, unknown>): G.AttachmentData {
   return o;
 }
 
-/** u as a AttachmentData, or null when it is not one. */
+/** u as an AttachmentData, or null when it is not one. */
 export function readAttachmentData(u: unknown): G.AttachmentData | null {
   return isObject(u) && isString(u.data) ? fillAttachmentData(u) : null;
 }
@@ -149,7 +149,7 @@ function fillAttachmentInput(u: Record<string, unknown>): G.AttachmentInput {
   };
 }
 
-/** u as a AttachmentInput, or null when it is not one. */
+/** u as an AttachmentInput, or null when it is not one. */
 export function readAttachmentInput(u: unknown): G.AttachmentInput | null {
   return isObject(u) ? fillAttachmentInput(u) : null;
 }
@@ -176,7 +176,7 @@ function fillAttachmentRef(u: Record<string, unknown>): G.AttachmentRef {
   return o;
 }
 
-/** u as a AttachmentRef, or null when it is not one. */
+/** u as an AttachmentRef, or null when it is not one. */
 export function readAttachmentRef(u: unknown): G.AttachmentRef | null {
   return isObject(u) && isString(u.id) && isString(u.name) ? fillAttachmentRef(u) : null;
 }
@@ -251,7 +251,7 @@ function fillClientToolCall(u: Record<string, unknown>): G.ClientToolCall {
   };
   {
     const v = (isString(u.result) ? u.result : undefined);
-    if (!!v) o.result = v;
+    if (v !== undefined) o.result = v;
   }
   return o;
 }
@@ -381,7 +381,7 @@ function fillEndpoint(u: Record<string, unknown>): G.Endpoint {
   return o;
 }
 
-/** u as a Endpoint, or null when it is not one. */
+/** u as an Endpoint, or null when it is not one. */
 export function readEndpoint(u: unknown): G.Endpoint | null {
   return isObject(u) && isString(u.id) ? fillEndpoint(u) : null;
 }
@@ -401,7 +401,7 @@ function fillExport(u: Record<string, unknown>): G.Export {
   };
 }
 
-/** u as a Export, or null when it is not one. */
+/** u as an Export, or null when it is not one. */
 export function readExport(u: unknown): G.Export | null {
   return isObject(u) && isString(u.content) ? fillExport(u) : null;
 }
@@ -421,7 +421,7 @@ function fillImportSummary(u: Record<string, unknown>): G.ImportSummary {
   };
 }
 
-/** u as a ImportSummary, or null when it is not one. */
+/** u as an ImportSummary, or null when it is not one. */
 export function readImportSummary(u: unknown): G.ImportSummary | null {
   return isObject(u) ? fillImportSummary(u) : null;
 }
@@ -441,11 +441,11 @@ function fillInterrupt(u: Record<string, unknown>): G.Interrupt {
   };
   {
     const v = (isString(u.message) ? u.message : undefined);
-    if (!!v) o.message = v;
+    if (v !== undefined) o.message = v;
   }
   {
     const v = (isString(u.toolCallId) ? u.toolCallId : undefined);
-    if (!!v) o.toolCallId = v;
+    if (v !== undefined) o.toolCallId = v;
   }
   {
     const v = (jsonObj(u, 'responseSchema'));
@@ -453,16 +453,16 @@ function fillInterrupt(u: Record<string, unknown>): G.Interrupt {
   }
   {
     const v = (isString(u.expiresAt) ? u.expiresAt : undefined);
-    if (!!v) o.expiresAt = v;
+    if (v !== undefined) o.expiresAt = v;
   }
   {
     const v = (obj(u, 'metadata'));
-    if (v !== undefined && Object.keys(v).length > 0) o.metadata = v;
+    if (v !== undefined) o.metadata = v;
   }
   return o;
 }
 
-/** u as a Interrupt, or null when it is not one. */
+/** u as an Interrupt, or null when it is not one. */
 export function readInterrupt(u: unknown): G.Interrupt | null {
   return isObject(u) && isString(u.id) ? fillInterrupt(u) : null;
 }
@@ -495,7 +495,7 @@ function fillItemAnswer(u: Record<string, unknown>): G.ItemAnswer {
   return o;
 }
 
-/** u as a ItemAnswer, or null when it is not one. */
+/** u as an ItemAnswer, or null when it is not one. */
 export function readItemAnswer(u: unknown): G.ItemAnswer | null {
   return isObject(u) ? fillItemAnswer(u) : null;
 }
@@ -774,7 +774,7 @@ function fillOfferProblem(u: Record<string, unknown>): G.OfferProblem {
   };
 }
 
-/** u as a OfferProblem, or null when it is not one. */
+/** u as an OfferProblem, or null when it is not one. */
 export function readOfferProblem(u: unknown): G.OfferProblem | null {
   return isObject(u) ? fillOfferProblem(u) : null;
 }
@@ -1882,7 +1882,7 @@ function fillToolStateEvent(u: Record<string, unknown>): G.ToolStateEvent {
   }
   {
     const v = (isString(u.arguments) ? u.arguments : undefined);
-    if (!!v) o.arguments = v;
+    if (v !== undefined) o.arguments = v;
   }
   {
     const v = (isBoolean(u.edited) ? u.edited : undefined);
@@ -1924,7 +1924,7 @@ function fillUsage(u: Record<string, unknown>): G.Usage {
   };
 }
 
-/** u as a Usage, or null when it is not one. */
+/** u as an Usage, or null when it is not one. */
 export function readUsage(u: unknown): G.Usage | null {
   return isObject(u) && isNumber(u.promptTokens) && isNumber(u.completionTokens) ? fillUsage(u) : null;
 }
