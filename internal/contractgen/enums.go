@@ -27,28 +27,27 @@ var enumNames = map[string]string{
 	"mcp.Policy":     "McpPolicy",
 }
 
-// fieldEnum ties a plain string field (or a map of strings, by its values)
-// to the const block that holds its values. field is "TSStruct.jsonName";
-// anchor is "pkg.Const", one constant of the block (found by package name,
-// or anywhere in the module when the name is unique, so a move of the
-// package does not break it); except leaves constants of the block out.
+// fieldEnum ties plain string fields (or maps of strings, by their
+// values) to the const block that holds their values: fields are
+// "TSStruct.jsonName"; anchor is "pkg.Const", one constant of the block
+// (found by package name, or anywhere in the module when the name is
+// unique, so a move of the package does not break it); except leaves
+// constants of the block out. Keyed by the enum's TypeScript name.
 type fieldEnum struct {
-	field, enum, anchor string
-	except              []string
+	anchor         string
+	fields, except []string
 }
 
-var fieldEnums = []fieldEnum{
-	{field: "Part.kind", enum: "PartKind", anchor: "history.PartImage", except: []string{"PartText"}},
-	{field: "PermissionRule.scope", enum: "RuleScope", anchor: "history.ScopeTool"},
-	{field: "RememberScope.scope", enum: "RuleScope", anchor: "history.ScopeTool"},
-	{field: "ServerStatus.transport", enum: "McpTransport", anchor: "mcp.TransportStdio"},
-	{field: "ServerStatus.status", enum: "McpServerState", anchor: "mcp.StatusStarting"},
-	{field: "ItemAnswer.status", enum: "ResumeStatus", anchor: "interrupt.StatusResolved"},
-	{field: "Endpoint.source", enum: "EndpointSource", anchor: "app.EndpointSaved"},
-	{field: "Endpoint.keyState", enum: "KeyState", anchor: "app.KeyUnavailable"},
-	{field: "SettingsView.keyState", enum: "KeyState", anchor: "app.KeyUnavailable"},
-	{field: "SettingsView.sources", enum: "SettingSource", anchor: "app.SourceEnvironment"},
-	{field: "Message.toolState", enum: "ToolState"},
+var fieldEnums = map[string]fieldEnum{
+	"PartKind":       {"history.PartImage", []string{"Part.kind"}, []string{"PartText"}}, // PartText is never stored
+	"RuleScope":      {"history.ScopeTool", []string{"PermissionRule.scope", "RememberScope.scope"}, nil},
+	"McpTransport":   {"mcp.TransportStdio", []string{"ServerStatus.transport"}, nil},
+	"McpServerState": {"mcp.StatusStarting", []string{"ServerStatus.status"}, nil},
+	"ResumeStatus":   {"interrupt.StatusResolved", []string{"ItemAnswer.status"}, nil},
+	"EndpointSource": {"app.EndpointSaved", []string{"Endpoint.source"}, nil},
+	"KeyState":       {"app.KeyUnavailable", []string{"Endpoint.keyState", "SettingsView.keyState"}, nil},
+	"SettingSource":  {"app.SourceEnvironment", []string{"SettingsView.sources"}, nil},
+	"ToolState":      {"", []string{"Message.toolState"}, nil}, // declared by the generator (agent.ToolStates)
 }
 
 // enum is one union.
@@ -242,8 +241,11 @@ func (g *generator) addEnum(e enum) {
 // loadFieldEnums resolves fieldEnums against the source.
 func (g *generator) loadFieldEnums() error {
 	g.fieldEnums = map[string]string{}
-	for _, fe := range fieldEnums {
-		g.fieldEnums[fe.field] = fe.enum
+	for _, name := range sortedKeys(fieldEnums) {
+		fe := fieldEnums[name]
+		for _, f := range fe.fields {
+			g.fieldEnums[f] = name
+		}
 		if fe.anchor == "" {
 			continue // a type the generator declares itself (ToolState)
 		}
@@ -251,7 +253,7 @@ func (g *generator) loadFieldEnums() error {
 		if err != nil {
 			return err
 		}
-		g.addEnum(enum{name: fe.enum, origin: fe.anchor + "'s block", values: vs})
+		g.addEnum(enum{name: name, origin: fe.anchor + "'s block", values: vs})
 	}
 	return nil
 }

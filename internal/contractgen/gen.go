@@ -415,16 +415,7 @@ func (g *generator) member(structName string, f field) string {
 
 func (g *generator) renderTypes(b *strings.Builder) error {
 	g.assignNames()
-	ts := make([]reflect.Type, 0, len(g.structs))
-	for t := range g.structs {
-		ts = append(ts, t)
-	}
-	sort.Slice(ts, func(i, j int) bool {
-		if g.names[ts[i]] != g.names[ts[j]] {
-			return g.names[ts[i]] < g.names[ts[j]]
-		}
-		return ts[i].PkgPath() < ts[j].PkgPath()
-	})
+	ts := g.sortedStructs()
 	for _, t := range ts {
 		fmt.Fprintf(b, "\n/** %s.%s */\n", pkgName(t), t.Name())
 		fs := jsonFields(t)

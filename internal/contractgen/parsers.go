@@ -125,7 +125,7 @@ func GenerateParsers() ([]byte, error) {
 		fmt.Fprintf(&b, "import { %s } from './contract.gen';\n", strings.Join(guards, ", "))
 	}
 	b.WriteString("import { JunctureError } from './errors';\n")
-	helpers := usedNames(src, `\b(isObject|isString|isNumber|isBoolean|isStringArray|isJsonValue|str|num|arr|obj|jsonObj)\(`, nil)
+	helpers := usedNames(src, `\b(isObject|isString|isNumber|isBoolean|isStringArray|isJsonValue|str|num|arr|obj|jsonObj|list|record)\(`, nil)
 	fmt.Fprintf(&b, "import { %s } from './json';\n\n", strings.Join(helpers, ", "))
 	b.WriteString(parserHelpers)
 	b.WriteString(src)
@@ -134,28 +134,6 @@ func GenerateParsers() ([]byte, error) {
 
 const parserHelpers = `function bad(what: string): JunctureError {
   return new JunctureError('bad-response', ` + "`Unexpected ${what} from Juncture`" + `);
-}
-
-/** The elements of a list that read; undefined when x is not a list. */
-export function list<T>(x: unknown, rd: (e: unknown) => T | undefined): T[] | undefined {
-  if (!Array.isArray(x)) return undefined;
-  const out: T[] = [];
-  for (const e of x) {
-    const v = rd(e);
-    if (v !== undefined) out.push(v);
-  }
-  return out;
-}
-
-/** The entries of an object whose value reads; undefined when x is not an object. */
-export function record<T>(x: unknown, rd: (e: unknown) => T | undefined): Record<string, T> | undefined {
-  if (!isObject(x)) return undefined;
-  const out: Record<string, T> = {};
-  for (const [k, e] of Object.entries(x)) {
-    const v = rd(e);
-    if (v !== undefined) out[k] = v;
-  }
-  return out;
 }
 
 export function parseNull(_u: unknown): null {

@@ -5,7 +5,7 @@
 // fields the window narrows further (Refine checks that each narrowing
 // still fits Go's field) and the UI defaults of those fields.
 
-import type { JsonValue } from './json';
+import { list, type JsonValue } from './json';
 import type * as G from './contract.gen';
 import * as P from './parse.gen';
 
@@ -47,17 +47,26 @@ export {
   parseMCPConfigView as parseMcpConfigView,
 } from './parse.gen';
 
+/** Wire types the window uses as Go declares them (docs in contract.gen.ts and docs/contract.md). */
+export type {
+  Thread,
+  ThreadListItem,
+  Message,
+  Interrupt,
+  ClientToolCall,
+  ClientToolAnswer,
+  SearchHit,
+  AnswerResult,
+  PermissionRule,
+  RememberScope,
+  ThreadPage,
+  ToolStateEvent,
+  StoppedEvent,
+  MessageErrorEvent,
+} from './contract.gen';
+
 /** `T` with the fields of `R` narrowed; each must still fit the generated (Go) field. */
 export type Refine<T, R extends { [K in keyof R]: K extends keyof T ? T[K] : never }> = Omit<T, keyof R> & R;
-
-export type Thread = G.Thread;
-
-/**
- * A thread as `ListThreads` lists it: the thread's fields plus what it is
- * doing when the list was read. `waiting` counts pending interrupts
- * (approvals, questions; unbound ones included) and pending client tool calls.
- */
-export type ThreadListItem = G.ThreadListItem;
 
 export type ToolCallRecord = G.ToolCall;
 
@@ -66,14 +75,6 @@ export type ToolPart = G.Part;
 
 /** A running call's latest report (an MCP server's notifications/progress); total absent when unknown. */
 export type ToolProgress = G.Progress;
-
-export type Message = G.Message;
-
-/** AG-UI 1.0 Interrupt (agui-1.0.md §5.1). */
-export type Interrupt = G.Interrupt;
-
-/** Go `history.ClientToolCall`. */
-export type ClientToolCall = G.ClientToolCall;
 
 export type InterruptKind = 'tool-approval' | 'generic' | 'unbound';
 
@@ -94,8 +95,6 @@ export type SettingsView = Refine<
 
 export type SearchHitPart = G.SnippetPart;
 
-export type SearchHit = G.SearchHit;
-
 /** AG-UI ResumeEntry (ResolveInterrupts; the window uses Answer). */
 export type Resolution = G.ResumeEntry;
 
@@ -105,8 +104,6 @@ export type Resolution = G.ResumeEntry;
  * MCP server named in pattern) come only from `juncture:suggestedRules`.
  */
 export type RememberScopeKind = G.RuleScope;
-export type RememberScope = G.RememberScope;
-
 /**
  * One answered item of an Answer batch (an approval's "Always allow" rides in
  * `remember`; `metadata: {action: "decline"}` on a cancelled MCP prompt says
@@ -114,30 +111,16 @@ export type RememberScope = G.RememberScope;
  */
 export type ItemAnswer = Refine<G.ItemAnswer, { metadata?: Record<string, JsonValue> }>;
 
-/** What an action the window ran did (`cancelled`: the person cancelled it; content is then ""). */
-export type ClientToolAnswer = G.ClientToolAnswer;
-
 export type AnswerBatch = Refine<G.AnswerBatch, { answers: ItemAnswer[] }>;
-
-export type AnswerResult = G.AnswerResult;
 
 /** CompleteClientTool's result (the window uses Answer). */
 export type ClientToolResult = G.ToolOutput;
 
-export type PermissionRule = G.PermissionRule;
-
 export type SendInputResult = G.SendResult;
-
-export type ThreadPage = G.ThreadPage;
 
 export type ExportResult = G.Export;
 
 export type TestConnectionResult = G.ConnectionResult;
-
-/** The value of a `juncture.tool_state` CUSTOM event. */
-export type ToolStateEvent = G.ToolStateEvent;
-export type StoppedEvent = G.StoppedEvent;
-export type MessageErrorEvent = G.MessageErrorEvent;
 
 // ---------------------------------------------------------------- MCP servers
 
@@ -167,8 +150,8 @@ export function isMasked(v: string): boolean {
 // ---------------------------------------------------------------- parsers the window narrows
 
 /** The interrupts of an AG-UI snapshot or a thread view; those without an id are left out. */
-export function parseInterrupts(u: unknown): Interrupt[] {
-  return P.list(u, (e) => P.readInterrupt(e) ?? undefined) ?? [];
+export function parseInterrupts(u: unknown): G.Interrupt[] {
+  return list(u, (e) => P.readInterrupt(e) ?? undefined) ?? [];
 }
 
 function isInterruptKind(v: unknown): v is InterruptKind {
@@ -237,5 +220,5 @@ export function parseSettingsView(u: unknown): SettingsView {
 }
 
 export function parseServerStatuses(u: unknown): McpServerStatus[] {
-  return P.list(u, (e) => P.readServerStatus(e) ?? undefined) ?? [];
+  return list(u, (e) => P.readServerStatus(e) ?? undefined) ?? [];
 }

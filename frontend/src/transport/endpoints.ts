@@ -1,36 +1,29 @@
 // Endpoints, presets and per-thread options (README "Endpoints, models and
 // presets"): the generated wire types, narrowed, and their parsers.
 
-import type * as G from './contract.gen';
 import * as P from './parse.gen';
-import { isStringArray } from './json';
+import { isStringArray, list } from './json';
 
 export { parseEndpoint, parsePreset, parseThreadOptions } from './parse.gen';
 export type { EndpointSource } from './contract.gen';
 
-/** Per model, per million tokens. */
-export type ModelPrice = G.ModelPrice;
-
-/** An endpoint; `apiKey` arrives masked ("••••1234"); sending it back keeps the stored key. */
-export type Endpoint = G.Endpoint;
-
-/** `tools: null` offers every tool; a list offers only those. */
-export type Preset = G.Preset;
-
-export type ThreadOptions = G.ThreadOptions;
-export type ThreadOptionsInput = G.ThreadOptionsInput;
+// An endpoint's `apiKey` arrives masked ("••••1234"): sending it back keeps
+// the stored key. A preset's `tools: null` offers every tool; a list only
+// those. Prices are per model, per million tokens.
+import type { Endpoint, Preset, ThreadOptions } from './contract.gen';
+export type { ModelPrice, Endpoint, Preset, ThreadOptions, ThreadOptionsInput } from './contract.gen';
 
 /** The preset NewThread("") starts from. */
 export const DEFAULT_PRESET_ID = 'default';
 
 /** The endpoints that have an id. */
 export function parseEndpoints(u: unknown): Endpoint[] {
-  return P.list(u, (e) => P.readEndpoint(e) ?? undefined) ?? [];
+  return list(u, (e) => P.readEndpoint(e) ?? undefined) ?? [];
 }
 
 /** The presets that have an id. */
 export function parsePresets(u: unknown): Preset[] {
-  return P.list(u, (e) => P.readPreset(e) ?? undefined) ?? [];
+  return list(u, (e) => P.readPreset(e) ?? undefined) ?? [];
 }
 
 export function parseStringList(u: unknown): string[] {

@@ -8,32 +8,10 @@
 import type * as G from './contract.gen';
 import { isClientToolState, isEndpointSource, isKeyState, isMcpPolicy, isMcpServerState, isMcpTransport, isMessageStatus, isPartKind, isResumeStatus, isRole, isRuleScope, isSettingSource, isToolState } from './contract.gen';
 import { JunctureError } from './errors';
-import { arr, isBoolean, isJsonValue, isNumber, isObject, isString, isStringArray, jsonObj, num, obj, str } from './json';
+import { arr, isBoolean, isJsonValue, isNumber, isObject, isString, isStringArray, jsonObj, list, num, obj, record, str } from './json';
 
 function bad(what: string): JunctureError {
   return new JunctureError('bad-response', `Unexpected ${what} from Juncture`);
-}
-
-/** The elements of a list that read; undefined when x is not a list. */
-export function list<T>(x: unknown, rd: (e: unknown) => T | undefined): T[] | undefined {
-  if (!Array.isArray(x)) return undefined;
-  const out: T[] = [];
-  for (const e of x) {
-    const v = rd(e);
-    if (v !== undefined) out.push(v);
-  }
-  return out;
-}
-
-/** The entries of an object whose value reads; undefined when x is not an object. */
-export function record<T>(x: unknown, rd: (e: unknown) => T | undefined): Record<string, T> | undefined {
-  if (!isObject(x)) return undefined;
-  const out: Record<string, T> = {};
-  for (const [k, e] of Object.entries(x)) {
-    const v = rd(e);
-    if (v !== undefined) out[k] = v;
-  }
-  return out;
 }
 
 export function parseNull(_u: unknown): null {
