@@ -188,7 +188,40 @@ func (g *generator) renderParser(b *strings.Builder, t reflect.Type) {
 		}
 	}
 
-	// fill: every member from u, with its default.
+	g.renderFill(b, n, p, fs)
+
+	// read: null unless u is an object with its required members.
+	conds := []string{"isObject(u)"}
+	for _, r := range p.required {
+		name, nonEmpty := strings.CutSuffix(r, "!")
+		f, ok := fieldNamed(fs, name)
+		if !ok {
+			g.fail(fmt.Errorf("contractgen policies: %s has no member %q", n, name))
+			continue
+		}
+		acc := access("u", name)
+		conds = append(conds, g.typeCheck(g.memberType(n, f), acc))
+		if nonEmpty {
+			conds = append(conds, acc+" !== ''")
+		}
+	}
+	if p.check != "" {
+		conds = append(conds, "("+p.check+")")
+	}
+	fmt.Fprintf(b, "\n/** u as %s, or null when it is not one. */\n", article(n))
+	fmt.Fprintf(b, "export function read%s(u: unknown): G.%s | null {\n", n, n)
+	fmt.Fprintf(b, "  return %s ? fill%s(u) : null;\n}\n", strings.Join(conds, " && "), n)
+
+	fmt.Fprintf(b, "\nexport function parse%s(u: unknown): G.%s {\n", n, n)
+	if p.lenient {
+		fmt.Fprintf(b, "  return read%s(u) ?? fill%s({});\n}\n", n, n)
+	} else {
+		fmt.Fprintf(b, "  const v = read%s(u);\n  if (v === null) throw bad(%s);\n  return v;\n}\n", n, strconv.Quote(phrase(n)))
+	}
+}
+
+// renderFill writes fillX: every member of X from u, with its default.
+func (g *generator) renderFill(b *strings.Builder, n string, p policy, fs []field) {
 	fmt.Fprintf(b, "function fill%s(u: Record<string, unknown>): G.%s {\n", n, n)
 	if len(fs) == 0 {
 		b.WriteString("  void u;\n  return {};\n}\n")
@@ -227,35 +260,6 @@ func (g *generator) renderParser(b *strings.Builder, t reflect.Type) {
 		} else {
 			fmt.Fprintf(b, "  const o: G.%s = {\n    %s\n  };\n%s\n  return o;\n}\n", n, strings.Join(req, "\n    "), strings.Join(opt, "\n"))
 		}
-	}
-
-	// read: null unless u is an object with its required members.
-	conds := []string{"isObject(u)"}
-	for _, r := range p.required {
-		name, nonEmpty := strings.CutSuffix(r, "!")
-		f, ok := fieldNamed(fs, name)
-		if !ok {
-			g.fail(fmt.Errorf("contractgen policies: %s has no member %q", n, name))
-			continue
-		}
-		acc := access("u", name)
-		conds = append(conds, g.typeCheck(g.memberType(n, f), acc))
-		if nonEmpty {
-			conds = append(conds, acc+" !== ''")
-		}
-	}
-	if p.check != "" {
-		conds = append(conds, "("+p.check+")")
-	}
-	fmt.Fprintf(b, "\n/** u as %s, or null when it is not one. */\n", article(n))
-	fmt.Fprintf(b, "export function read%s(u: unknown): G.%s | null {\n", n, n)
-	fmt.Fprintf(b, "  return %s ? fill%s(u) : null;\n}\n", strings.Join(conds, " && "), n)
-
-	fmt.Fprintf(b, "\nexport function parse%s(u: unknown): G.%s {\n", n, n)
-	if p.lenient {
-		fmt.Fprintf(b, "  return read%s(u) ?? fill%s({});\n}\n", n, n)
-	} else {
-		fmt.Fprintf(b, "  const v = read%s(u);\n  if (v === null) throw bad(%s);\n  return v;\n}\n", n, strconv.Quote(phrase(n)))
 	}
 }
 
