@@ -61,13 +61,16 @@ build desktop: deps-run frontend
 web: frontend
 	CGO_ENABLED=0 $(GO) build -ldflags "-w -s" -o build/bin/juncture-web .
 
-# Regenerate frontend/wailsjs after changing a bound method (committed).
+# Wails' binding generator: fails on a bound method Wails cannot bind. Its
+# frontend/wailsjs/go/ is not committed (nothing imports it; `make contract`
+# writes the window's types).
 bindings:
 	CGO_ENABLED=0 $(GO) build -tags bindings -o build/bin/wailsbindings . && build/bin/wailsbindings && rm -f build/bin/wailsbindings
 
-# Regenerate frontend/src/transport/contract.gen.ts (the TypeScript contract
-# types, from the Go types) after changing a bound method, a type it uses or
-# agent/contract/. Committed; `go test ./internal/contractgen` checks it.
+# Regenerate frontend/src/transport/contract.gen.ts and parse.gen.ts (the
+# TypeScript contract types, enums and parsers, from the Go types) after
+# changing a bound method, a type it uses, an enum or agent/contract/.
+# Committed; `go test ./internal/contractgen` checks them.
 contract:
 	$(GO) run ./internal/contractgen
 

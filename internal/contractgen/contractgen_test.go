@@ -15,23 +15,28 @@ import (
 	"github.com/juncture-app/juncture/agent/history"
 )
 
-// The committed file must be what the Go types generate now.
+// The committed files must be what the Go types generate now.
 func TestCommittedFileIsUpToDate(t *testing.T) {
-	want, err := Generate()
-	if err != nil {
-		t.Fatal(err)
-	}
 	root, err := moduleRoot()
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := os.ReadFile(filepath.Join(root, OutPath))
-	if err != nil {
-		t.Fatalf("%s is missing: run `make contract` (go run ./internal/contractgen) and commit it: %v", OutPath, err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Fatalf("%s is out of date with the Go types: run `make contract` (go run ./internal/contractgen) and commit the result.\nFirst difference:\n%s",
-			OutPath, firstDiff(string(got), string(want)))
+	for _, f := range []struct {
+		path string
+		gen  func() ([]byte, error)
+	}{{OutPath, Generate}, {ParsersPath, GenerateParsers}} {
+		want, err := f.gen()
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := os.ReadFile(filepath.Join(root, f.path))
+		if err != nil {
+			t.Fatalf("%s is missing: run `make contract` (go run ./internal/contractgen) and commit it: %v", f.path, err)
+		}
+		if !bytes.Equal(got, want) {
+			t.Fatalf("%s is out of date with the Go types: run `make contract` (go run ./internal/contractgen) and commit the result.\nFirst difference:\n%s",
+				f.path, firstDiff(string(got), string(want)))
+		}
 	}
 }
 

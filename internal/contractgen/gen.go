@@ -49,9 +49,19 @@ var (
 	textType      = reflect.TypeFor[encoding.TextMarshaler]()
 )
 
-// Generate renders contract.gen.ts from the Go declarations.
-func Generate() ([]byte, error) {
+// loadedGenerator has every method, event payload and enum of the contract.
+func loadedGenerator() (*generator, error) {
 	g := newGenerator()
+	root, err := moduleRoot()
+	if err != nil {
+		return nil, err
+	}
+	if g.consts, err = loadConsts(root); err != nil {
+		return nil, err
+	}
+	if err := g.loadFieldEnums(); err != nil {
+		return nil, err
+	}
 	if err := g.addMethods(reflect.TypeFor[*app.App]()); err != nil {
 		return nil, err
 	}
@@ -65,6 +75,15 @@ func Generate() ([]byte, error) {
 	for _, n := range sortedKeys(appEvents) {
 		g.addRoot(appEvents[n])
 	}
+	return g, nil
+}
+
+// Generate renders contract.gen.ts from the Go declarations.
+func Generate() ([]byte, error) {
+	g, err := loadedGenerator()
+	if err != nil {
+		return nil, err
+	}
 	var b strings.Builder
 	b.WriteString(Header)
 	b.WriteString("// The TypeScript side of the frontend ⇄ Go contract (docs/contract.md), from\n")
@@ -72,7 +91,7 @@ func Generate() ([]byte, error) {
 	b.WriteString("// `go test ./internal/contractgen` fails while it is out of date.\n")
 	b.WriteString("// These are wire types (what encoding/json sends); transport/contract.ts\n")
 	b.WriteString("// narrows unknown JSON to them.\n\n")
-	b.WriteString("import type { JsonValue } from './json';\n\n")
+	b.WriteString("import type { JsonObject, JsonValue } from './json';\n\n")
 
 	b.WriteString("// ---------------------------------------------------------------- agent contract\n\n")
 	states := make([]string, len(contract.ToolStates))
@@ -83,6 +102,7 @@ func Generate() ([]byte, error) {
 	fmt.Fprintf(&b, "export type ToolState =\n  | %s;\n\n", strings.Join(states, "\n  | "))
 	b.WriteString("/** contract.ToolStates, in Go's order. */\n")
 	fmt.Fprintf(&b, "export const TOOL_STATES = [\n  %s,\n] as const satisfies readonly ToolState[];\n\n", strings.Join(states, ",\n  "))
+	b.WriteString("export function isToolState(v: unknown): v is ToolState {\n  return typeof v === 'string' && (TOOL_STATES as readonly string[]).includes(v);\n}\n\n")
 	names := make([]string, len(contract.CustomEventNames))
 	for i, n := range contract.CustomEventNames {
 		names[i] = strconv.Quote(n)
@@ -97,11 +117,24 @@ func Generate() ([]byte, error) {
 	}
 	b.WriteString("}\n\n")
 
+	var rest strings.Builder
+	if err := g.renderRest(&rest); err != nil {
+		return nil, err
+	}
+	b.WriteString("// ---------------------------------------------------------------- enums\n")
+	g.renderEnums(&b)
+	b.WriteString("\n")
+	b.WriteString(rest.String())
+	return []byte(b.String()), nil
+}
+
+// renderRest writes the events, the methods and the types.
+func (g *generator) renderRest(b *strings.Builder) error {
 	b.WriteString("// ---------------------------------------------------------------- app events\n\n")
 	b.WriteString("/** The data of each event the facade emits (Wails events / SSE frames). */\n")
 	b.WriteString("export interface ServerEvents {\n")
 	for _, n := range sortedKeys(appEvents) {
-		fmt.Fprintf(&b, "  %s: %s;\n", propName(n), g.ts(appEvents[n]))
+		fmt.Fprintf(b, "  %s: %s;\n", propName(n), g.ts(appEvents[n]))
 	}
 	b.WriteString("}\n\n")
 
@@ -109,21 +142,18 @@ func Generate() ([]byte, error) {
 	b.WriteString("/** Every bound method of app.App: its argument types and its result (null when it returns only an error). */\n")
 	b.WriteString("export interface Methods {\n")
 	for _, m := range g.methods {
-		fmt.Fprintf(&b, "  %s: %s;\n", m.name, g.signature(m))
+		fmt.Fprintf(b, "  %s: %s;\n", m.name, g.signature(m))
 	}
 	b.WriteString("}\n\n")
 	b.WriteString("/** How many arguments each Go method declares (Wails calls a method only with exactly that many). */\n")
 	b.WriteString("export const methodArity: { [M in keyof Methods]: number } = {\n")
 	for _, m := range g.methods {
-		fmt.Fprintf(&b, "  %s: %d,\n", m.name, len(m.args))
+		fmt.Fprintf(b, "  %s: %d,\n", m.name, len(m.args))
 	}
 	b.WriteString("};\n\n")
 
 	b.WriteString("// ---------------------------------------------------------------- types\n")
-	if err := g.renderTypes(&b); err != nil {
-		return nil, err
-	}
-	return []byte(b.String()), nil
+	return g.renderTypes(b)
 }
 
 type method struct {
@@ -138,10 +168,15 @@ type generator struct {
 	structs map[reflect.Type]bool
 	names   map[reflect.Type]string
 	err     error
+
+	consts     *constIndex             // nil: no enums (tests on local types)
+	typeEnums  map[reflect.Type]string // named string type → enum name ("" if none)
+	enums      map[string]enum
+	fieldEnums map[string]string // "Struct.json" → enum name
 }
 
 func newGenerator() *generator {
-	return &generator{structs: map[reflect.Type]bool{}}
+	return &generator{structs: map[reflect.Type]bool{}, typeEnums: map[reflect.Type]string{}, enums: map[string]enum{}}
 }
 
 // addMethods adds the exported method set of t (reflect lists it sorted by name).
@@ -284,6 +319,9 @@ func (g *generator) ts(t reflect.Type) string {
 		reflect.Float32, reflect.Float64:
 		return "number"
 	case reflect.String:
+		if e := g.enumOf(t); e != "" {
+			return e
+		}
 		return "string"
 	case reflect.Pointer:
 		return g.ts(t.Elem()) + " | null"
@@ -351,13 +389,19 @@ func (g *generator) inlineStruct(t reflect.Type) string {
 	}
 	parts := make([]string, len(fs))
 	for i, f := range fs {
-		parts[i] = g.member(f)
+		parts[i] = g.member("", f)
 	}
 	return "{ " + strings.Join(parts, "; ") + " }"
 }
 
-func (g *generator) member(f field) string {
+func (g *generator) member(structName string, f field) string {
 	typ := g.ts(f.typ)
+	if e := g.fieldType(structName, f); e != "" {
+		typ = e
+	}
+	if o, ok := policies[structName].types[f.name]; ok {
+		typ = o
+	}
 	if f.quoted {
 		typ = "string"
 	}
@@ -371,16 +415,7 @@ func (g *generator) member(f field) string {
 
 func (g *generator) renderTypes(b *strings.Builder) error {
 	g.assignNames()
-	ts := make([]reflect.Type, 0, len(g.structs))
-	for t := range g.structs {
-		ts = append(ts, t)
-	}
-	sort.Slice(ts, func(i, j int) bool {
-		if g.names[ts[i]] != g.names[ts[j]] {
-			return g.names[ts[i]] < g.names[ts[j]]
-		}
-		return ts[i].PkgPath() < ts[j].PkgPath()
-	})
+	ts := g.sortedStructs()
 	for _, t := range ts {
 		fmt.Fprintf(b, "\n/** %s.%s */\n", pkgName(t), t.Name())
 		fs := jsonFields(t)
@@ -390,7 +425,7 @@ func (g *generator) renderTypes(b *strings.Builder) error {
 		}
 		fmt.Fprintf(b, "export interface %s {\n", g.names[t])
 		for _, f := range fs {
-			fmt.Fprintf(b, "  %s;\n", g.member(f))
+			fmt.Fprintf(b, "  %s;\n", g.member(g.names[t], f))
 		}
 		b.WriteString("}\n")
 	}

@@ -94,7 +94,7 @@ export function stateFromView(view: ThreadView, prev?: ThreadState): ThreadState
   s.interrupts = view.interrupts;
   s.answered = view.answered;
   s.clientTools = view.clientTools
-    .filter((c) => c.state === 'pending' || c.state === '')
+    .filter((c) => c.state === 'pending')
     .map((c) => ({ toolCallId: c.toolCallId, toolName: c.toolName, arguments: c.arguments || '{}', restored: true }));
   for (const c of s.clientTools) {
     const t = tools[c.toolCallId];

@@ -5,7 +5,7 @@
 // These are wire types (what encoding/json sends); transport/contract.ts
 // narrows unknown JSON to them.
 
-import type { JsonValue } from './json';
+import type { JsonObject, JsonValue } from './json';
 
 // ---------------------------------------------------------------- agent contract
 
@@ -34,6 +34,10 @@ export const TOOL_STATES = [
   "pending-client",
 ] as const satisfies readonly ToolState[];
 
+export function isToolState(v: unknown): v is ToolState {
+  return typeof v === 'string' && (TOOL_STATES as readonly string[]).includes(v);
+}
+
 /** contract.CustomEventNames: the CUSTOM events Juncture emits inside runs. */
 export type CustomEventName =
   | "juncture.tool_state"
@@ -57,6 +61,210 @@ export interface CustomEventValues {
   "juncture.retrying": RetryingEvent;
   "juncture.stopped": StoppedEvent;
   "juncture.tool_state": ToolStateEvent;
+}
+
+// ---------------------------------------------------------------- enums
+
+/** history.ClientToolState */
+export type ClientToolState =
+  | "pending"
+  | "done"
+  | "cancelled";
+
+export const CLIENT_TOOL_STATES = [
+  "pending",
+  "done",
+  "cancelled",
+] as const satisfies readonly ClientToolState[];
+
+export function isClientToolState(v: unknown): v is ClientToolState {
+  return typeof v === 'string' && (CLIENT_TOOL_STATES as readonly string[]).includes(v);
+}
+
+/** app.EndpointSaved's block */
+export type EndpointSource =
+  | "saved"
+  | "environment"
+  | "detected";
+
+export const ENDPOINT_SOURCES = [
+  "saved",
+  "environment",
+  "detected",
+] as const satisfies readonly EndpointSource[];
+
+export function isEndpointSource(v: unknown): v is EndpointSource {
+  return typeof v === 'string' && (ENDPOINT_SOURCES as readonly string[]).includes(v);
+}
+
+/** app.KeyUnavailable's block */
+export type KeyState =
+  | "unavailable";
+
+export const KEY_STATES = [
+  "unavailable",
+] as const satisfies readonly KeyState[];
+
+export function isKeyState(v: unknown): v is KeyState {
+  return typeof v === 'string' && (KEY_STATES as readonly string[]).includes(v);
+}
+
+/** mcp.Policy */
+export type McpPolicy =
+  | ""
+  | "ask"
+  | "trust";
+
+export const MCP_POLICIES = [
+  "",
+  "ask",
+  "trust",
+] as const satisfies readonly McpPolicy[];
+
+export function isMcpPolicy(v: unknown): v is McpPolicy {
+  return typeof v === 'string' && (MCP_POLICIES as readonly string[]).includes(v);
+}
+
+/** mcp.StatusStarting's block */
+export type McpServerState =
+  | "starting"
+  | "ready"
+  | "error"
+  | "disabled";
+
+export const MCP_SERVER_STATES = [
+  "starting",
+  "ready",
+  "error",
+  "disabled",
+] as const satisfies readonly McpServerState[];
+
+export function isMcpServerState(v: unknown): v is McpServerState {
+  return typeof v === 'string' && (MCP_SERVER_STATES as readonly string[]).includes(v);
+}
+
+/** mcp.TransportStdio's block */
+export type McpTransport =
+  | "stdio"
+  | "http";
+
+export const MCP_TRANSPORTS = [
+  "stdio",
+  "http",
+] as const satisfies readonly McpTransport[];
+
+export function isMcpTransport(v: unknown): v is McpTransport {
+  return typeof v === 'string' && (MCP_TRANSPORTS as readonly string[]).includes(v);
+}
+
+/** history.Status */
+export type MessageStatus =
+  | "complete"
+  | "streaming"
+  | "interrupted"
+  | "error";
+
+export const MESSAGE_STATUSES = [
+  "complete",
+  "streaming",
+  "interrupted",
+  "error",
+] as const satisfies readonly MessageStatus[];
+
+export function isMessageStatus(v: unknown): v is MessageStatus {
+  return typeof v === 'string' && (MESSAGE_STATUSES as readonly string[]).includes(v);
+}
+
+/** history.PartImage's block */
+export type PartKind =
+  | "image"
+  | "link"
+  | "structured"
+  | "resource";
+
+export const PART_KINDS = [
+  "image",
+  "link",
+  "structured",
+  "resource",
+] as const satisfies readonly PartKind[];
+
+export function isPartKind(v: unknown): v is PartKind {
+  return typeof v === 'string' && (PART_KINDS as readonly string[]).includes(v);
+}
+
+/** interrupt.StatusResolved's block */
+export type ResumeStatus =
+  | "resolved"
+  | "cancelled";
+
+export const RESUME_STATUSES = [
+  "resolved",
+  "cancelled",
+] as const satisfies readonly ResumeStatus[];
+
+export function isResumeStatus(v: unknown): v is ResumeStatus {
+  return typeof v === 'string' && (RESUME_STATUSES as readonly string[]).includes(v);
+}
+
+/** history.Role */
+export type Role =
+  | "user"
+  | "assistant"
+  | "tool"
+  | "system";
+
+export const ROLES = [
+  "user",
+  "assistant",
+  "tool",
+  "system",
+] as const satisfies readonly Role[];
+
+export function isRole(v: unknown): v is Role {
+  return typeof v === 'string' && (ROLES as readonly string[]).includes(v);
+}
+
+/** history.ScopeTool's block */
+export type RuleScope =
+  | "tool"
+  | "command-prefix"
+  | "folder"
+  | "file"
+  | "thread"
+  | "tool-identity"
+  | "server";
+
+export const RULE_SCOPES = [
+  "tool",
+  "command-prefix",
+  "folder",
+  "file",
+  "thread",
+  "tool-identity",
+  "server",
+] as const satisfies readonly RuleScope[];
+
+export function isRuleScope(v: unknown): v is RuleScope {
+  return typeof v === 'string' && (RULE_SCOPES as readonly string[]).includes(v);
+}
+
+/** app.SourceEnvironment's block */
+export type SettingSource =
+  | "environment"
+  | "saved"
+  | "default"
+  | "detected";
+
+export const SETTING_SOURCES = [
+  "environment",
+  "saved",
+  "default",
+  "detected",
+] as const satisfies readonly SettingSource[];
+
+export function isSettingSource(v: unknown): v is SettingSource {
+  return typeof v === 'string' && (SETTING_SOURCES as readonly string[]).includes(v);
 }
 
 // ---------------------------------------------------------------- app events
@@ -264,7 +472,7 @@ export interface ClientToolCall {
   runId: string;
   toolName: string;
   arguments: string;
-  state: string;
+  state: ClientToolState;
   result?: string;
   createdAt: number;
 }
@@ -309,10 +517,10 @@ export interface Endpoint {
   apiKey: string;
   models: string[];
   prices: Record<string, ModelPrice>;
-  source: string;
+  source: EndpointSource;
   isDefault: boolean;
   defaultModel: string;
-  keyState?: string;
+  keyState?: KeyState;
 }
 
 /** app.Export */
@@ -333,7 +541,7 @@ export interface Interrupt {
   reason: string;
   message?: string;
   toolCallId?: string;
-  responseSchema?: JsonValue;
+  responseSchema?: JsonObject;
   expiresAt?: string;
   metadata?: Record<string, unknown>;
 }
@@ -341,7 +549,7 @@ export interface Interrupt {
 /** app.ItemAnswer */
 export interface ItemAnswer {
   interruptId: string;
-  status: string;
+  status: ResumeStatus;
   payload?: JsonValue;
   metadata?: Record<string, unknown>;
   remember?: RememberScope;
@@ -393,16 +601,16 @@ export interface Message {
   id: string;
   threadId: string;
   runId?: string;
-  role: string;
+  role: Role;
   content: string;
   reasoning?: string;
   toolCalls?: ToolCall[];
   toolCallId?: string;
   toolName?: string;
   isError?: boolean;
-  toolState?: string;
+  toolState?: ToolState;
   parts?: Part[];
-  status: string;
+  status: MessageStatus;
   error?: string;
   createdAt: number;
   parentId?: string;
@@ -432,7 +640,7 @@ export interface OfferProblem {
 
 /** history.Part */
 export interface Part {
-  kind: string;
+  kind: PartKind;
   mimeType?: string;
   data?: string;
   uri?: string;
@@ -452,7 +660,7 @@ export interface PathChangedEvent {
 export interface PermissionRule {
   id: string;
   tool: string;
-  scope: string;
+  scope: RuleScope;
   pattern?: string;
   createdAt: number;
 }
@@ -523,7 +731,7 @@ export interface QueueEvent {
 
 /** app.RememberScope */
 export interface RememberScope {
-  scope: string;
+  scope: RuleScope;
   pattern?: string;
 }
 
@@ -609,19 +817,19 @@ export interface ServerConfig {
   headers?: Record<string, string>;
   type?: string;
   disabled?: boolean;
-  approval?: string;
+  approval?: McpPolicy;
 }
 
 /** mcp.ServerStatus */
 export interface ServerStatus {
   name: string;
   title?: string;
-  transport: string;
-  status: string;
+  transport: McpTransport;
+  status: McpServerState;
   error?: string;
   restarts?: number;
   nextRetry?: number;
-  approval?: string;
+  approval?: McpPolicy;
   tools: ToolInfo[];
 }
 
@@ -640,9 +848,9 @@ export interface Settings {
 /** app.SettingsView */
 export interface SettingsView {
   settings: Settings;
-  sources: Record<string, string>;
+  sources: Record<string, SettingSource>;
   keyStorage?: KeyStorage;
-  keyState?: string;
+  keyState?: KeyState;
 }
 
 /** mcp.SkippedServer */

@@ -56,6 +56,28 @@ export function obj(o: Record<string, unknown>, k: string): Record<string, unkno
   return isObject(v) ? v : undefined;
 }
 
+/** The elements of a list that read (rd gives undefined for one that does not); undefined when x is not a list. */
+export function list<T>(x: unknown, rd: (e: unknown) => T | undefined): T[] | undefined {
+  if (!Array.isArray(x)) return undefined;
+  const out: T[] = [];
+  for (const e of x) {
+    const v = rd(e);
+    if (v !== undefined) out.push(v);
+  }
+  return out;
+}
+
+/** The entries of an object whose value reads; undefined when x is not an object. */
+export function record<T>(x: unknown, rd: (e: unknown) => T | undefined): Record<string, T> | undefined {
+  if (!isObject(x)) return undefined;
+  const out: Record<string, T> = {};
+  for (const [k, e] of Object.entries(x)) {
+    const v = rd(e);
+    if (v !== undefined) out[k] = v;
+  }
+  return out;
+}
+
 /** Reads `o[k]` as a JSON object (deep-checked); undefined otherwise. */
 export function jsonObj(o: Record<string, unknown>, k: string): JsonObject | undefined {
   const v = o[k];

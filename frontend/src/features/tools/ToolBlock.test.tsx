@@ -152,7 +152,7 @@ describe('a call a rule let through', () => {
   it('says which rule and revokes it', async () => {
     const t = new FakeTransport({ RevokePermissionRule: () => null, ListMCPServers: () => [] });
     const tool = { id: 'c', name: 'write_file', args: '{}', argsComplete: true, messageId: 'm', state: 'done' as const,
-      allowedBy: { id: 'rule-1', tool: 'write_file', scope: 'thread', pattern: 'th', createdAt: 1 } };
+      allowedBy: { id: 'rule-1', tool: 'write_file', scope: 'thread' as const, pattern: 'th', createdAt: 1 } };
     render(
       <TransportContext.Provider value={t}>
         <ToolBlock tool={tool} />
