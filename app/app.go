@@ -16,9 +16,10 @@ import (
 	"time"
 
 	"github.com/juncture-app/juncture/agent"
+	"github.com/juncture-app/juncture/agent/broker"
 	"github.com/juncture-app/juncture/agent/history"
 	"github.com/juncture-app/juncture/agent/mcp"
-	"github.com/juncture-app/juncture/agent/model"
+	"github.com/juncture-app/juncture/agent/model/openai"
 	"github.com/juncture-app/juncture/agent/tools"
 	"github.com/juncture-app/juncture/app/config"
 	"github.com/juncture-app/juncture/app/secrets"
@@ -80,7 +81,7 @@ type App struct {
 	procs *tools.Processes
 
 	clientMu sync.Mutex
-	clients  map[model.Config]*model.Client // by endpoint, key and model (see client)
+	clients  map[openai.Config]*openai.Client // by endpoint, key and model (see client)
 
 	// keys is where API keys live (package secrets); never the database.
 	keys *secrets.Vault
@@ -199,7 +200,7 @@ func StartWith(ctx context.Context, a *App, cfg Config) (*Service, error) {
 		}()
 	}
 	a.bg.Add(1)
-	go a.logRuns(a.rt.SubscribeWith("", agent.SubscribeOptions{Coalesce: 1}))
+	go a.logRuns(a.rt.SubscribeWith("", broker.SubscribeOptions{Coalesce: 1}))
 	return &Service{app: a}, nil
 }
 
@@ -218,7 +219,7 @@ func (s *Service) SetEmitter(e Emitter) {
 	a.emitMu.Unlock()
 	if first {
 		a.bg.Add(1)
-		go a.forward(a.rt.SubscribeWith("", agent.SubscribeOptions{Coalesce: 1}))
+		go a.forward(a.rt.SubscribeWith("", broker.SubscribeOptions{Coalesce: 1}))
 	}
 }
 

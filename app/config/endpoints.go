@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/juncture-app/juncture/agent"
-	"github.com/juncture-app/juncture/agent/model"
+	"github.com/juncture-app/juncture/agent/model/openai"
 	"github.com/juncture-app/juncture/app/secrets"
 )
 
@@ -343,7 +343,7 @@ const ListModelsTimeout = 10 * time.Second
 func ListModels(ctx context.Context, base, key string) ([]string, error) {
 	ctx, cancel := context.WithTimeout(ctx, ListModelsTimeout)
 	defer cancel()
-	models, err := model.New(model.Config{BaseURL: base, APIKey: key, HTTPClient: KeyedHTTPClient(ListModelsTimeout)}).Models(ctx)
+	models, err := openai.New(openai.Config{BaseURL: base, APIKey: key, HTTPClient: KeyedHTTPClient(ListModelsTimeout)}).Models(ctx)
 	if err != nil {
 		return nil, err
 	}

@@ -7,7 +7,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/juncture-app/juncture/agent/model"
+	"github.com/juncture-app/juncture/agent/model/openai"
 )
 
 // Provider is a well-known OpenAI-compatible server: the window offers it
@@ -65,7 +65,7 @@ type probe struct {
 func localModels(ctx context.Context, url string) ([]string, error) {
 	cctx, cancel := context.WithTimeout(ctx, probeTimeout)
 	defer cancel()
-	cl := model.New(model.Config{BaseURL: url, HTTPClient: &http.Client{Timeout: probeTimeout}})
+	cl := openai.New(openai.Config{BaseURL: url, HTTPClient: &http.Client{Timeout: probeTimeout}})
 	return cl.Models(cctx)
 }
 
