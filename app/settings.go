@@ -49,13 +49,16 @@ type SettingsView struct {
 	// KeyState is KeyUnavailable when the saved key could not be read
 	// (apiKey is then empty, and a save keeps the stored key).
 	KeyState string `json:"keyState,omitempty"`
+	// Providers are the well-known servers the window offers to fill a
+	// base URL (config.Providers: the one list).
+	Providers []config.Provider `json:"providers,omitempty"`
 }
 
 // GetSettings returns the effective settings and where each came from.
 func (a *App) GetSettings() SettingsView {
 	st, src := a.conf.Effective()
 	st.APIKey = config.MaskKey(st.APIKey)
-	v := SettingsView{Settings: st, Sources: src, KeyStorage: a.keys.Storage()}
+	v := SettingsView{Settings: st, Sources: src, KeyStorage: a.keys.Storage(), Providers: config.Providers()}
 	if src["apiKey"] != SourceEnvironment && a.conf.GeneralKeyUnreadable() {
 		v.KeyState = KeyUnavailable
 	}

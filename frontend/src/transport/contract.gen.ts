@@ -515,6 +515,15 @@ export interface PromptText {
   notes: string[];
 }
 
+/** config.Provider */
+export interface Provider {
+  id: string;
+  name: string;
+  label: string;
+  url: string;
+  local: boolean;
+}
+
 /** app.QueueEvent */
 export interface QueueEvent {
   threadId: string;
@@ -643,6 +652,7 @@ export interface SettingsView {
   sources: Record<string, string>;
   keyStorage?: KeyStorage;
   keyState?: string;
+  providers?: Provider[];
 }
 
 /** mcp.SkippedServer */

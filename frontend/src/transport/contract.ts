@@ -482,7 +482,21 @@ export function parseSettingsView(u: unknown): SettingsView {
   const ks = obj(u, 'keyStorage');
   const keyStorage = ks ? { kind: str(ks, 'kind'), detail: str(ks, 'detail'), path: str(ks, 'path') || undefined } : undefined;
   const keyState = str(u, 'keyState') === 'unavailable' ? ('unavailable' as const) : undefined;
-  return { settings: parseSettings(u.settings), sources, ...(keyStorage ? { keyStorage } : {}), ...(keyState ? { keyState } : {}) };
+  const providers = arr(u, 'providers').filter(isObject).map(parseProvider).filter((p) => p.url);
+  return {
+    settings: parseSettings(u.settings),
+    sources,
+    ...(keyStorage ? { keyStorage } : {}),
+    ...(keyState ? { keyState } : {}),
+    ...(providers.length ? { providers } : {}),
+  };
+}
+
+/** A well-known server (Go's config.Providers is the one list). */
+export type Provider = G.Provider;
+
+function parseProvider(p: Record<string, unknown>): Provider {
+  return { id: str(p, 'id'), name: str(p, 'name'), label: str(p, 'label'), url: str(p, 'url'), local: bool(p, 'local') };
 }
 
 /** Where keys are stored, as a phrase ("in the OS keychain (Secret Service)"). */

@@ -380,6 +380,7 @@ export namespace app {
 	    sources: Record<string, string>;
 	    keyStorage?: secrets.KeyStorage;
 	    keyState?: string;
+	    providers?: config.Provider[];
 	
 	    static createFrom(source: any = {}) {
 	        return new SettingsView(source);
@@ -391,6 +392,7 @@ export namespace app {
 	        this.sources = source["sources"];
 	        this.keyStorage = this.convertValues(source["keyStorage"], secrets.KeyStorage);
 	        this.keyState = source["keyState"];
+	        this.providers = this.convertValues(source["providers"], config.Provider);
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -695,6 +697,26 @@ export namespace config {
 	        this.model = source["model"];
 	        this.tools = source["tools"];
 	        this.builtin = source["builtin"];
+	    }
+	}
+	export class Provider {
+	    id: string;
+	    name: string;
+	    label: string;
+	    url: string;
+	    local: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new Provider(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.name = source["name"];
+	        this.label = source["label"];
+	        this.url = source["url"];
+	        this.local = source["local"];
 	    }
 	}
 	export class Settings {
