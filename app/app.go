@@ -88,7 +88,7 @@ type App struct {
 	// mcp runs the configured MCP servers; mcpCfg is the configuration
 	// file as last read.
 	mcp    *mcp.Manager
-	mcpCfg *mcpState
+	mcpCfg *mcp.ConfigFile
 }
 
 // DatabasePath is where the database of a data dir lives.

@@ -53,8 +53,8 @@ func (b AnswerBatch) answers() agent.Answers {
 // answer hands answers to the runtime. A complete batch is for the paused
 // run the thread's items belong to.
 func (a *App) answer(threadID string, in agent.Answers) (AnswerResult, error) {
-	if a.readOnly != "" {
-		return AnswerResult{}, errorf(CodeUnavailable, "This is a read-only copy of a damaged database; answers cannot be saved.")
+	if err := a.writable("Answer"); err != nil {
+		return AnswerResult{}, err
 	}
 	ctx, cancel := a.ctx()
 	defer cancel()

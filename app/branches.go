@@ -18,8 +18,8 @@ func (a *App) EditMessage(threadID, messageID, text string) (SendResult, error) 
 	if strings.TrimSpace(text) == "" {
 		return SendResult{}, errorf(CodeInvalidArgument, "The message is empty.")
 	}
-	if a.readOnly != "" {
-		return SendResult{}, errorf(CodeUnavailable, "This is a read-only copy of a damaged database; messages cannot be edited.")
+	if err := a.writable("EditMessage"); err != nil {
+		return SendResult{}, err
 	}
 	// As SendInput: the new version is stored by its run, after this
 	// returns; on a full disk refuse it here so the edit box keeps it.
@@ -35,8 +35,8 @@ func (a *App) EditMessage(threadID, messageID, text string) (SendResult, error) 
 // Regenerate asks for a new answer to the question that messageID (an
 // answer) answered, next to the old one; no message of yours is added.
 func (a *App) Regenerate(threadID, messageID string) error {
-	if a.readOnly != "" {
-		return errorf(CodeUnavailable, "This is a read-only copy of a damaged database; answers cannot be regenerated.")
+	if err := a.writable("Regenerate"); err != nil {
+		return err
 	}
 	if _, err := a.rt.Regenerate(a.bgCtx, threadID, messageID); err != nil {
 		return branchError(err)

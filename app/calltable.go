@@ -15,6 +15,15 @@ import (
 type call func(args []json.RawMessage) (any, error)
 
 func (a *App) callTable() map[string]call {
+	t := a.methodCalls()
+	for name := range writers {
+		t[name] = a.guarded(name, t[name])
+	}
+	return t
+}
+
+// methodCalls is every bound method, unguarded.
+func (a *App) methodCalls() map[string]call {
 	return map[string]call{
 		"Answer":               call2(a.Answer),
 		"ResolveInterrupts":    call2e(a.ResolveInterrupts),
@@ -74,6 +83,51 @@ func (a *App) callTable() map[string]call {
 		"ReadMCPResourceTemplate": call3(a.ReadMCPResourceTemplate),
 		"MCPLogLevels":            call0(a.MCPLogLevels),
 		"SetMCPLogLevel":          call2e(a.SetMCPLogLevel),
+	}
+}
+
+// writers are the methods that write, with what a read-only copy of a
+// damaged database refuses ("" = the sentence alone). The dispatcher
+// refuses them before decoding their arguments. Wails calls the desktop
+// window's bound methods by reflection, with no hook before the call, so
+// each of them also starts with the same guard (a.writable).
+var writers = map[string]string{
+	"SendInput":          "new messages cannot be saved.",
+	"EditMessage":        "messages cannot be edited.",
+	"Regenerate":         "answers cannot be regenerated.",
+	"ContinueAnswer":     "answers cannot be continued.",
+	"Answer":             "answers cannot be saved.",
+	"ResolveInterrupts":  "answers cannot be saved.",
+	"RespondPermission":  "answers cannot be saved.",
+	"CompleteClientTool": "answers cannot be saved.",
+	"DeleteAllHistory":   "",
+	"SetThreadOptions":   "nothing can be changed.",
+	"SaveEndpoint":       "nothing can be saved.",
+	"DeleteEndpoint":     "nothing can be changed.",
+	"SavePreset":         "nothing can be saved.",
+	"DeletePreset":       "nothing can be changed.",
+}
+
+// writable is the one read-only guard: nil when the database is writable,
+// else the method's refusal (CodeUnavailable).
+func (a *App) writable(method string) error {
+	if a.readOnly == "" {
+		return nil
+	}
+	msg := "This is a read-only copy of a damaged database."
+	if what := writers[method]; what != "" {
+		msg = "This is a read-only copy of a damaged database; " + what
+	}
+	return errorf(CodeUnavailable, msg)
+}
+
+// guarded refuses c in a read-only copy.
+func (a *App) guarded(method string, c call) call {
+	return func(args []json.RawMessage) (any, error) {
+		if err := a.writable(method); err != nil {
+			return nil, err
+		}
+		return c(args)
 	}
 }
 

@@ -339,3 +339,22 @@ func TestListModelsSaysWhyItFailed(t *testing.T) {
 		}
 	}
 }
+
+// TestSettingsViewCarriesTheProviders: the window's menus of well-known
+// servers come from Go's one list, through GetSettings.
+func TestSettingsViewCarriesTheProviders(t *testing.T) {
+	f := newFixture(t, nil)
+	var v SettingsView
+	if e := f.call(&v, "GetSettings"); e != nil {
+		t.Fatal(e)
+	}
+	want := config.Providers()
+	if len(v.Providers) != len(want) {
+		t.Fatalf("providers %+v, want %+v", v.Providers, want)
+	}
+	for i := range want {
+		if v.Providers[i] != want[i] {
+			t.Fatalf("provider %d: %+v, want %+v", i, v.Providers[i], want[i])
+		}
+	}
+}

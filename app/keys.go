@@ -2,9 +2,7 @@ package app
 
 import (
 	"context"
-	"strings"
 
-	"github.com/juncture-app/juncture/agent/mcp"
 	"github.com/juncture-app/juncture/app/secrets"
 )
 
@@ -33,39 +31,4 @@ func (a *App) openKeys(ctx context.Context) error {
 	}
 	a.keys = v
 	return nil
-}
-
-// putMCPSecret stores an MCP header or env secret (mcp.ExtractSecrets).
-func (a *App) putMCPSecret(account, secret string) error {
-	return a.keys.Set(account, secret)
-}
-
-// mcpSecretsIn is mcp.json as the app keeps it and as it runs: secrets
-// still in clear in the file move to the secret store (the file is
-// rewritten with references: file), and each reference resolves to the
-// value stored for its own server and field (resolved). Settings shows
-// and edits file, never resolved.
-func (a *App) mcpSecretsIn(cfg mcp.Config) (file, resolved mcp.Config) {
-	file = cfg
-	if a.readOnly == "" {
-		stored, changed, err := mcp.ExtractSecrets(cfg, a.putMCPSecret)
-		switch {
-		case err != nil:
-			a.log.Warn("the MCP secrets stay in the configuration file", "err", err)
-		case changed:
-			if err := mcp.SaveConfig(a.mcpCfg.path, stored); err != nil {
-				a.log.Warn("the MCP secrets stay in the configuration file", "err", err)
-			} else {
-				a.log.Info("MCP secrets moved out of the configuration file", "path", a.mcpCfg.path, "storage", a.keys.Storage().Detail)
-				file = stored
-			}
-		default:
-			file = stored
-		}
-	}
-	resolved, missing := mcp.ResolveSecrets(file, func(account string) (string, error) { return a.keys.Get(account) })
-	if len(missing) > 0 {
-		a.log.Warn("MCP secrets not resolved; sent empty", "missing", strings.Join(missing, ", "))
-	}
-	return file, resolved
 }

@@ -374,10 +374,7 @@ func TestMCPSecretsMoveToTheKeyStorage(t *testing.T) {
 	f := newMCPFixture(t, `{"mcpServers":{"remote":{"url":"http://127.0.0.1:1/mcp","headers":{"Authorization":"`+header+`"}}}}`)
 	mcpPath := filepath.Join(f.dir, "mcp.json")
 	resolved := func() map[string]mcp.ServerConfig {
-		s := f.svc.app.mcpCfg
-		s.mu.Lock()
-		defer s.mu.Unlock()
-		return s.cfg.Servers
+		return f.svc.app.mcpCfg.Running().Servers
 	}
 	onDisk := func() string { b, _ := os.ReadFile(mcpPath); return string(b) }
 	if got := resolved()["remote"].Headers["Authorization"]; got != header {
@@ -439,9 +436,7 @@ func TestMCPReferenceNeverReachesTheAppKey(t *testing.T) {
 	}
 	check := func(when string) {
 		t.Helper()
-		a.mcpCfg.mu.Lock()
-		running := a.mcpCfg.cfg.Servers["leak"].Env["LOG_LEVEL"]
-		a.mcpCfg.mu.Unlock()
+		running := a.mcpCfg.Running().Servers["leak"].Env["LOG_LEVEL"]
 		if running == appKey {
 			t.Fatalf("%s: the app's key reaches the server's environment", when)
 		}
@@ -475,9 +470,7 @@ func TestMCPReferenceNeverReachesTheAppKey(t *testing.T) {
 		}
 	}
 	check("after form saves")
-	a.mcpCfg.mu.Lock()
-	remote, cli := a.mcpCfg.cfg.Servers["remote"], a.mcpCfg.cfg.Servers["cli"]
-	a.mcpCfg.mu.Unlock()
+	remote, cli := a.mcpCfg.Running().Servers["remote"], a.mcpCfg.Running().Servers["cli"]
 	if !strings.Contains(remote.URL, "api_key="+urlToken) || strings.Join(cli.Args, " ") != "--token "+argToken {
 		t.Fatalf("the servers run without their secrets: %q %q", remote.URL, cli.Args)
 	}
@@ -489,9 +482,7 @@ func TestMCPReferenceNeverReachesTheAppKey(t *testing.T) {
 			}
 		}
 	}
-	a.mcpCfg.mu.Lock()
-	cli = a.mcpCfg.cfg.Servers["cli2"]
-	a.mcpCfg.mu.Unlock()
+	cli = a.mcpCfg.Running().Servers["cli2"]
 	if strings.Join(cli.Args, " ") != "--token "+argToken {
 		t.Fatalf("the renamed server lost its secret: %q", cli.Args)
 	}
@@ -522,9 +513,7 @@ func TestMCPHeaderStaysWithItsOrigin(t *testing.T) {
 	if _, err := a.SaveMCPServer("remote", "remote", shown); err == nil {
 		t.Fatal("the masked token was saved for another host")
 	}
-	a.mcpCfg.mu.Lock()
-	running := a.mcpCfg.cfg.Servers["remote"]
-	a.mcpCfg.mu.Unlock()
+	running := a.mcpCfg.Running().Servers["remote"]
 	if running.URL != cfg.URL || running.Headers["Authorization"] != token {
 		t.Fatalf("running %q with %q", running.URL, running.Headers["Authorization"])
 	}
@@ -560,9 +549,7 @@ func TestMCPDeletedServerSecretsGo(t *testing.T) {
 	if _, err := a.SaveMCPServer("", "remote", mcp.ServerConfig{Type: "http", URL: "http://127.0.0.2:1/mcp", Headers: map[string]string{"Authorization": mcp.SecretRef(account)}}); err != nil {
 		t.Fatal(err)
 	}
-	a.mcpCfg.mu.Lock()
-	running := a.mcpCfg.cfg.Servers["remote"].Headers["Authorization"]
-	a.mcpCfg.mu.Unlock()
+	running := a.mcpCfg.Running().Servers["remote"].Headers["Authorization"]
 	if running == token {
 		t.Fatal("a new server of the same name got the removed one's token")
 	}

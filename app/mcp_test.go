@@ -259,9 +259,7 @@ func TestMCPConfigurationMethods(t *testing.T) {
 		t.Fatal(e)
 	}
 	onDisk, _ = os.ReadFile(filepath.Join(f.dir, "mcp.json"))
-	f.svc.app.mcpCfg.mu.Lock()
-	kept := f.svc.app.mcpCfg.cfg.Servers["remote"].Headers["Authorization"]
-	f.svc.app.mcpCfg.mu.Unlock()
+	kept := f.svc.app.mcpCfg.Running().Servers["remote"].Headers["Authorization"]
 	if kept != "Bearer sk-header-secret-123456" || strings.Contains(string(onDisk), "sk-header-secret") {
 		t.Fatalf("the secret was lost (%q) or written: %s", kept, onDisk)
 	}
@@ -273,7 +271,7 @@ func TestMCPConfigurationMethods(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(f.dir, "mcp.json"), []byte(broken), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	f.svc.app.loadMCP()
+	f.svc.app.mcp.Apply(f.svc.app.mcpCfg.Load())
 	if e := f.call(&view, "GetMCPConfig"); e != nil || view.Error == nil || view.Error.Line != 3 {
 		t.Fatalf("broken view %+v %v", view.Error, e)
 	}

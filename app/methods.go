@@ -83,8 +83,8 @@ func (a *App) SendInput(threadID, text string, attachments []AttachmentInput) (S
 	if err != nil {
 		return SendResult{}, err
 	}
-	if a.readOnly != "" {
-		return SendResult{}, errorf(CodeUnavailable, "This is a read-only copy of a damaged database; new messages cannot be saved.")
+	if err := a.writable("SendInput"); err != nil {
+		return SendResult{}, err
 	}
 	// The message is stored by its run, after this returns: on a full
 	// disk, refuse it here, so the window keeps the text and says why.
@@ -440,8 +440,8 @@ func (a *App) CompleteClientTool(threadID, toolCallID string, result *ToolOutput
 // DeleteAllHistory deletes every thread, message and search entry for
 // good. Running turns are stopped first; settings and permission rules stay.
 func (a *App) DeleteAllHistory() error {
-	if a.readOnly != "" {
-		return errorf(CodeUnavailable, "This is a read-only copy of a damaged database.")
+	if err := a.writable("DeleteAllHistory"); err != nil {
+		return err
 	}
 	ctx, cancel := a.ctx()
 	defer cancel()
@@ -458,8 +458,8 @@ func (a *App) DeleteAllHistory() error {
 // ContinueAnswer continues the thread's interrupted last answer in place
 // (no message of yours is added; the answer grows where it stopped).
 func (a *App) ContinueAnswer(threadID string) error {
-	if a.readOnly != "" {
-		return errorf(CodeUnavailable, "This is a read-only copy of a damaged database; answers cannot be continued.")
+	if err := a.writable("ContinueAnswer"); err != nil {
+		return err
 	}
 	if _, err := a.rt.ContinueAnswer(a.bgCtx, threadID); err != nil {
 		if errors.Is(err, agent.ErrNothingToContinue) {

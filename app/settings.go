@@ -49,13 +49,16 @@ type SettingsView struct {
 	// KeyState is KeyUnavailable when the saved key could not be read
 	// (apiKey is then empty, and a save keeps the stored key).
 	KeyState string `json:"keyState,omitempty"`
+	// Providers are the well-known servers the window offers to fill a
+	// base URL (config.Providers: the one list).
+	Providers []config.Provider `json:"providers,omitempty"`
 }
 
 // GetSettings returns the effective settings and where each came from.
 func (a *App) GetSettings() SettingsView {
 	st, src := a.conf.Effective()
 	st.APIKey = config.MaskKey(st.APIKey)
-	v := SettingsView{Settings: st, Sources: src, KeyStorage: a.keys.Storage()}
+	v := SettingsView{Settings: st, Sources: src, KeyStorage: a.keys.Storage(), Providers: config.Providers()}
 	if src["apiKey"] != SourceEnvironment && a.conf.GeneralKeyUnreadable() {
 		v.KeyState = KeyUnavailable
 	}
@@ -135,8 +138,8 @@ func (a *App) ListEndpoints() ([]Endpoint, error) {
 // isDefault set makes a saved endpoint the default (Settings → General
 // then shows it). A masked key keeps the stored one.
 func (a *App) SaveEndpoint(e Endpoint) (Endpoint, error) {
-	if a.readOnly != "" {
-		return Endpoint{}, errorf(CodeUnavailable, "This is a read-only copy of a damaged database; nothing can be saved.")
+	if err := a.writable("SaveEndpoint"); err != nil {
+		return Endpoint{}, err
 	}
 	ctx, cancel := a.ctx()
 	defer cancel()
@@ -149,8 +152,8 @@ func (a *App) SaveEndpoint(e Endpoint) (Endpoint, error) {
 // from their next model call (their header says so); deleting the default
 // clears Settings → General's endpoint.
 func (a *App) DeleteEndpoint(id string) error {
-	if a.readOnly != "" && id != config.EndpointEnvID && !a.conf.IsLocalID(id) {
-		return errorf(CodeUnavailable, "This is a read-only copy of a damaged database; nothing can be changed.")
+	if err := a.writable("DeleteEndpoint"); err != nil {
+		return err
 	}
 	ctx, cancel := a.ctx()
 	defer cancel()
@@ -197,8 +200,8 @@ func (a *App) ListPresets() ([]Preset, error) {
 
 // SavePreset adds (id "") or replaces a preset (config.Catalog.SavePreset).
 func (a *App) SavePreset(p Preset) (Preset, error) {
-	if a.readOnly != "" {
-		return Preset{}, errorf(CodeUnavailable, "This is a read-only copy of a damaged database; nothing can be saved.")
+	if err := a.writable("SavePreset"); err != nil {
+		return Preset{}, err
 	}
 	ctx, cancel := a.ctx()
 	defer cancel()
@@ -209,8 +212,8 @@ func (a *App) SavePreset(p Preset) (Preset, error) {
 // DeletePreset deletes the person's preset, or hides a shipped one. The
 // default cannot be deleted.
 func (a *App) DeletePreset(id string) error {
-	if a.readOnly != "" && id != DefaultPresetID {
-		return errorf(CodeUnavailable, "This is a read-only copy of a damaged database; nothing can be changed.")
+	if err := a.writable("DeletePreset"); err != nil {
+		return err
 	}
 	ctx, cancel := a.ctx()
 	defer cancel()

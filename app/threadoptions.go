@@ -29,8 +29,8 @@ const maxInstructions = 100_000
 // endpoint without a model resets the model to that endpoint's default.
 // It returns the thread's options as GetThread shows them.
 func (a *App) SetThreadOptions(threadID string, in ThreadOptionsInput) (history.ThreadOptions, error) {
-	if a.readOnly != "" {
-		return history.ThreadOptions{}, errorf(CodeUnavailable, "This is a read-only copy of a damaged database; nothing can be changed.")
+	if err := a.writable("SetThreadOptions"); err != nil {
+		return history.ThreadOptions{}, err
 	}
 	ctx, cancel := a.ctx()
 	defer cancel()

@@ -723,6 +723,15 @@ export interface PromptText {
   notes: string[];
 }
 
+/** config.Provider */
+export interface Provider {
+  id: string;
+  name: string;
+  label: string;
+  url: string;
+  local: boolean;
+}
+
 /** app.QueueEvent */
 export interface QueueEvent {
   threadId: string;
@@ -851,6 +860,7 @@ export interface SettingsView {
   sources: Record<string, SettingSource>;
   keyStorage?: KeyStorage;
   keyState?: KeyState;
+  providers?: Provider[];
 }
 
 /** mcp.SkippedServer */

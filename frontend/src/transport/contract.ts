@@ -195,6 +195,8 @@ export function isSettingsField(k: string): k is SettingsField {
   return (SETTINGS_FIELDS as readonly string[]).includes(k);
 }
 
+/** A well-known server (Go's config.Providers is the one list). */
+export type Provider = G.Provider;
 
 /** Where keys are stored, as a phrase ("in the OS keychain (Secret Service)"). */
 export function keyStoragePhrase(ks: G.KeyStorage | undefined): string {

@@ -1014,6 +1014,29 @@ export function parsePromptText(u: unknown): G.PromptText {
   return readPromptText(u) ?? fillPromptText({});
 }
 
+// config.Provider
+
+function fillProvider(u: Record<string, unknown>): G.Provider {
+  return {
+    id: (isString(u.id) ? u.id : undefined) ?? '',
+    name: (isString(u.name) ? u.name : undefined) ?? '',
+    label: (isString(u.label) ? u.label : undefined) ?? '',
+    url: (isString(u.url) ? u.url : undefined) ?? '',
+    local: (isBoolean(u.local) ? u.local : undefined) ?? false,
+  };
+}
+
+/** u as a Provider, or null when it is not one. */
+export function readProvider(u: unknown): G.Provider | null {
+  return isObject(u) ? fillProvider(u) : null;
+}
+
+export function parseProvider(u: unknown): G.Provider {
+  const v = readProvider(u);
+  if (v === null) throw bad("provider");
+  return v;
+}
+
 // app.QueueEvent
 
 function fillQueueEvent(u: Record<string, unknown>): G.QueueEvent {
@@ -1396,6 +1419,10 @@ function fillSettingsView(u: Record<string, unknown>): G.SettingsView {
   {
     const v = (isKeyState(u.keyState) ? u.keyState : undefined);
     if (!!v) o.keyState = v;
+  }
+  {
+    const v = list(u.providers, (e0) => (readProvider(e0) ?? undefined));
+    if (v !== undefined && v.length > 0) o.providers = v;
   }
   return o;
 }

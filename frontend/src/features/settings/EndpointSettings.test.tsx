@@ -32,7 +32,9 @@ function setup() {
       return null;
     },
   });
-  render(<EndpointSettings transport={t} />);
+  // The window gets the well-known servers from Go (GetSettings' providers).
+  const providers = [{ id: 'openrouter', name: 'OpenRouter', label: 'OpenRouter', url: 'https://openrouter.ai/api/v1', local: false }];
+  render(<EndpointSettings transport={t} providers={providers} />);
   return { t };
 }
 

@@ -4,19 +4,11 @@ import type { Transport } from '../../transport';
 import { toJunctureError } from '../../transport';
 import type { Endpoint, ModelPrice } from '../../transport/endpoints';
 import { isMasked, keyStoragePhrase, keyUnavailableHelp } from '../../transport/contract';
-import type { KeyStorage } from '../../transport/contract.gen';
+import type { KeyStorage, Provider } from '../../transport/contract.gen';
 import { endpointsChanged, useEndpoints } from '../../hooks/useEndpoints';
 import { NOT_A_URL, isEndpointUrl } from '../../lib/settingsForm';
 import { modelsAvailable } from '../../lib/format';
 import './EndpointSettings.css';
-
-/** Well-known OpenAI-compatible servers, to fill the base URL. */
-const KNOWN = [
-  { label: 'OpenAI', url: 'https://api.openai.com/v1' },
-  { label: 'Ollama (local)', url: 'http://127.0.0.1:11434/v1' },
-  { label: 'LM Studio (local)', url: 'http://127.0.0.1:1234/v1' },
-  { label: 'OpenRouter', url: 'https://openrouter.ai/api/v1' },
-] as const;
 
 const SOURCE_TEXT: Record<Endpoint['source'], string> = {
   saved: 'saved',
@@ -117,7 +109,21 @@ interface TestResult {
  * environment's and detected ones are listed (only their prices can be set).
  * Every change is saved at once.
  */
-export function EndpointSettings({ transport, onChanged, keyStorage }: { transport: Transport; onChanged?: () => void; keyStorage?: KeyStorage }) {
+/**
+ * providers are the well-known servers offered to fill the base URL (Go's
+ * config.Providers, from GetSettings).
+ */
+export function EndpointSettings({
+  transport,
+  onChanged,
+  keyStorage,
+  providers = [],
+}: {
+  transport: Transport;
+  onChanged?: () => void;
+  keyStorage?: KeyStorage;
+  providers?: readonly Provider[];
+}) {
   const id = useId();
   const { endpoints, error: loadError } = useEndpoints(transport);
   const [editing, setEditing] = useState<EndpointDraft | null>(null);
@@ -252,17 +258,17 @@ export function EndpointSettings({ transport, onChanged, keyStorage }: { transpo
             </div>
             <select
               id={`${id}-known`}
-              value={KNOWN.find((k) => k.url === editing.baseUrl.replace(/\/+$/, ''))?.url ?? ''}
+              value={providers.find((k) => k.url === editing.baseUrl.replace(/\/+$/, ''))?.url ?? ''}
               onChange={(e) => {
-                const k = KNOWN.find((x) => x.url === e.target.value);
+                const k = providers.find((x) => x.url === e.target.value);
                 if (k) {
                   set('baseUrl', k.url);
-                  if (!editing.name.trim()) set('name', k.label.replace(/ \(local\)$/, ''));
+                  if (!editing.name.trim()) set('name', k.name);
                 }
               }}
             >
               <option value="">Custom (OpenAI-compatible)</option>
-              {KNOWN.map((k) => (
+              {providers.map((k) => (
                 <option key={k.url} value={k.url}>
                   {k.label}
                 </option>

@@ -8,6 +8,7 @@ import type {
   Settings,
   SettingsField,
   SettingsView,
+  Provider,
   Status,
   TestConnectionResult,
   Theme,
@@ -35,16 +36,10 @@ import { previewTheme } from '../../lib/theme';
 import { IconClose } from '../../ui/icons';
 import './SettingsDialog.css';
 
-export const PRESETS = [
-  { id: 'openai', label: 'OpenAI', url: 'https://api.openai.com/v1' },
-  { id: 'ollama', label: 'Ollama (local)', url: 'http://127.0.0.1:11434/v1' },
-  { id: 'lmstudio', label: 'LM Studio (local)', url: 'http://127.0.0.1:1234/v1' },
-  { id: 'openrouter', label: 'OpenRouter', url: 'https://openrouter.ai/api/v1' },
-] as const;
-
-function presetOf(url: string): string {
+/** The well-known server a base URL is, from Go's list (GetSettings), or "custom". */
+function presetOf(url: string, providers: readonly Provider[] = []): string {
   const u = url.replace(/\/+$/, '');
-  return PRESETS.find((p) => p.url === u)?.id ?? 'custom';
+  return providers.find((p) => p.url === u)?.id ?? 'custom';
 }
 
 /** Where a field's value comes from, or "edited" while the draft differs from it. */
@@ -187,7 +182,7 @@ export function SettingsDialog({ open, transport, status, onClose, onSaved }: Se
       .then((v) => {
         setView(v);
         setDraft(v.settings);
-        setPreset(presetOf(v.settings.baseUrl));
+        setPreset(presetOf(v.settings.baseUrl, v.providers));
         setLoadError(null);
       })
       .catch((e: unknown) => setLoadError(toJunctureError(e).message));
@@ -450,6 +445,7 @@ export function SettingsDialog({ open, transport, status, onClose, onSaved }: Se
             <EndpointSettings
               transport={transport}
               keyStorage={view?.keyStorage}
+              providers={view?.providers}
               onChanged={() => {
                 if (!dirty) setReloadNonce((n) => n + 1);
               }}
@@ -507,11 +503,11 @@ export function SettingsDialog({ open, transport, status, onClose, onSaved }: Se
                       disabled={locked('baseUrl')}
                       onChange={(e) => {
                         setPreset(e.target.value);
-                        const p = PRESETS.find((x) => x.id === e.target.value);
+                        const p = view?.providers?.find((x) => x.id === e.target.value);
                         if (p) set('baseUrl', p.url);
                       }}
                     >
-                      {PRESETS.map((p) => (
+                      {(view?.providers ?? []).map((p) => (
                         <option key={p.id} value={p.id}>
                           {p.label}
                         </option>
@@ -532,7 +528,7 @@ export function SettingsDialog({ open, transport, status, onClose, onSaved }: Se
                       placeholder="https://host/v1"
                       onChange={(e) => {
                         set('baseUrl', e.target.value);
-                        setPreset(presetOf(e.target.value));
+                        setPreset(presetOf(e.target.value, view?.providers));
                       }}
                     />
                   ))}
