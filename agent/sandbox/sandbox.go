@@ -1,0 +1,285 @@
+package sandbox
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// Network modes of a Policy.
+const (
+	NetNone  = "none"  // no network (the default of run_command)
+	NetLocal = "local" // this machine only (enforced on macOS; see the package doc)
+	NetPorts = "ports" // TCP to the listed ports, any host
+	NetAny   = "any"   // not confined (the default of MCP servers)
+)
+
+// Mechanisms a Status names.
+const (
+	Landlock   = "landlock"
+	Bwrap      = "bwrap"
+	SandboxExe = "sandbox-exec"
+	None       = "none"
+)
+
+// Policy is what one program may do beyond reading.
+type Policy struct {
+	// Write are the folders it may change (the workspace, the folders the
+	// person listed). They must be absolute; missing ones are skipped.
+	Write []string
+	// Network is NetNone, NetLocal, NetPorts or NetAny; empty is NetNone.
+	Network string
+	// Ports are the TCP ports NetPorts may connect to.
+	Ports []uint16
+}
+
+// Status says how a program runs: the mechanism, what it may write and
+// reach, and why it is less than asked (Reason; empty when all is
+// enforced).
+type Status struct {
+	Mechanism string   `json:"mechanism"`
+	Reason    string   `json:"reason,omitempty"`
+	Write     []string `json:"write,omitempty"`
+	Network   string   `json:"network"`
+}
+
+// Confined reports whether anything was enforced.
+func (s Status) Confined() bool { return s.Mechanism != "" && s.Mechanism != None }
+
+// String is the one line the card, the tool result and the server status
+// show: "sandbox: landlock (writes: /ws; network: none)" or
+// "sandbox: none (Landlock is unavailable: …; bwrap is not installed)".
+func (s Status) String() string {
+	mech := s.Mechanism
+	if mech == "" {
+		mech = None
+	}
+	if !s.Confined() {
+		if s.Reason == "" {
+			return "sandbox: none"
+		}
+		return "sandbox: none (" + s.Reason + ")"
+	}
+	writes := "nowhere"
+	if len(s.Write) > 0 {
+		writes = strings.Join(s.Write, ", ")
+	}
+	line := fmt.Sprintf("sandbox: %s (writes: %s, a private temporary folder; network: %s", mech, writes, s.Network)
+	if s.Reason != "" {
+		line += "; " + s.Reason
+	}
+	return line + ")"
+}
+
+// networkText describes a policy's network for the person.
+func networkText(p Policy) string {
+	switch p.Network {
+	case NetAny:
+		return "any"
+	case NetLocal:
+		return "this machine only"
+	case NetPorts:
+		if len(p.Ports) == 0 {
+			return "none"
+		}
+		ports := make([]string, len(p.Ports))
+		for i, port := range p.Ports {
+			ports[i] = strconv.Itoa(int(port))
+		}
+		return "TCP ports " + strings.Join(ports, ", ")
+	}
+	return "none"
+}
+
+// Check validates p: known network mode, absolute write folders, ports
+// only with NetPorts.
+func (p Policy) Check() error {
+	switch p.Network {
+	case "", NetNone, NetLocal, NetAny:
+		if len(p.Ports) > 0 {
+			return fmt.Errorf("sandbox: ports are only used with the network mode %q", NetPorts)
+		}
+	case NetPorts:
+		if slices.Contains(p.Ports, 0) {
+			return errors.New("sandbox: port 0 is not a port one can connect to")
+		}
+	default:
+		return fmt.Errorf("sandbox: network must be %q, %q, %q or %q, not %q", NetNone, NetLocal, NetPorts, NetAny, p.Network)
+	}
+	for _, w := range p.Write {
+		if !filepath.IsAbs(w) {
+			return fmt.Errorf("sandbox: the writable folder %q is not an absolute path", w)
+		}
+	}
+	return nil
+}
+
+// normalized returns p with the network mode filled in and the write
+// folders cleaned, resolved (Landlock rules follow the real path) and
+// without the missing ones.
+func (p Policy) normalized() Policy {
+	if p.Network == "" {
+		p.Network = NetNone
+	}
+	var ws []string
+	for _, w := range p.Write {
+		real, err := filepath.EvalSymlinks(filepath.Clean(w))
+		if err != nil {
+			continue
+		}
+		if fi, err := os.Stat(real); err != nil || !fi.IsDir() {
+			continue
+		}
+		if !slices.Contains(ws, real) {
+			ws = append(ws, real)
+		}
+	}
+	p.Write = ws
+	return p
+}
+
+// confiner is one way to confine a program, per system (landlock_linux.go,
+// bwrap_linux.go, darwin.go). wrap rewrites cmd; tmp is the program's
+// private temporary folder, already created and in p.Write's company.
+type confiner interface {
+	name() string
+	// available says whether it can be used here, and when not, why.
+	available() (bool, string)
+	wrap(cmd *exec.Cmd, p Policy, tmp string) (Status, error)
+}
+
+// Options configure a Sandbox.
+type Options struct {
+	// Off turns confinement off; the Status says so with OffReason.
+	Off       bool
+	OffReason string
+	// LandlockABI, when set, replaces the kernel's answer to "which
+	// Landlock ABI do you offer" (tests simulate a kernel without
+	// Landlock with it). Linux only.
+	LandlockABI func() (int, error)
+	// Bwrap, when set, is the bubblewrap program to fall back to instead
+	// of bwrap on the PATH; "-" means none. Linux only.
+	Bwrap string
+}
+
+// Sandbox confines programs. The zero value and nil use the system's
+// mechanisms; a Sandbox is safe for concurrent use.
+type Sandbox struct {
+	o Options
+}
+
+// New returns a Sandbox. The environment variable JUNCTURE_SANDBOX=off
+// is the global switch: it turns confinement off, and every Status says so.
+func New(o Options) *Sandbox {
+	if !o.Off && os.Getenv("JUNCTURE_SANDBOX") == "off" {
+		o.Off, o.OffReason = true, "turned off by JUNCTURE_SANDBOX=off"
+	}
+	return &Sandbox{o: o}
+}
+
+func (s *Sandbox) confiners() []confiner {
+	var o Options
+	if s != nil {
+		o = s.o
+	}
+	return systemConfiners(o)
+}
+
+// Wrap rewrites cmd (Path, Args, Env, SysProcAttr untouched) to run
+// confined by p, using the strongest mechanism available, and returns
+// how it runs and a cleanup to call once the program has ended (it
+// removes the private temporary folder). cmd.Env must be set: TMPDIR is
+// pointed at the private folder. An error means the program must not be
+// started (the policy is invalid, or the private folder cannot be made).
+func (s *Sandbox) Wrap(cmd *exec.Cmd, p Policy) (Status, func(), error) {
+	noop := func() {}
+	if err := p.Check(); err != nil {
+		return Status{}, noop, err
+	}
+	if s != nil && s.o.Off {
+		reason := s.o.OffReason
+		if reason == "" {
+			reason = "turned off in the settings"
+		}
+		return Status{Mechanism: None, Reason: reason, Network: "any"}, noop, nil
+	}
+	if cmd.Env == nil {
+		return Status{}, noop, errors.New("sandbox: the program's environment must be set explicitly")
+	}
+	p = p.normalized()
+	var why []string
+	for _, c := range s.confiners() {
+		ok, reason := c.available()
+		if !ok {
+			why = append(why, reason)
+			continue
+		}
+		tmp, err := os.MkdirTemp("", "juncture-sandbox-")
+		if err != nil {
+			return Status{}, noop, fmt.Errorf("sandbox: making the private temporary folder: %w", err)
+		}
+		cleanup := func() { _ = os.RemoveAll(tmp) }
+		if real, err := filepath.EvalSymlinks(tmp); err == nil {
+			tmp = real
+		}
+		cmd.Env = setEnv(cmd.Env, "TMPDIR", tmp)
+		st, err := c.wrap(cmd, p, tmp)
+		if err != nil {
+			cleanup()
+			return Status{}, noop, err
+		}
+		if len(why) > 0 {
+			st.Reason = strings.Join(append(why, st.Reason), "; ")
+			st.Reason = strings.TrimSuffix(st.Reason, "; ")
+		}
+		return st, cleanup, nil
+	}
+	if len(why) == 0 {
+		why = append(why, "this system has no sandbox Juncture can use")
+	}
+	return Status{Mechanism: None, Reason: strings.Join(why, "; "), Network: "any"}, noop, nil
+}
+
+// setEnv sets key in env (replacing every earlier value).
+func setEnv(env []string, key, value string) []string {
+	out := env[:0:0]
+	for _, kv := range env {
+		if k, _, _ := strings.Cut(kv, "="); k != key {
+			out = append(out, kv)
+		}
+	}
+	return append(out, key+"="+value)
+}
+
+// refusalMarks are how programs report EACCES and EPERM (and EROFS, which
+// bwrap's read-only view gives) in their output.
+var refusalMarks = []string{
+	"permission denied", "operation not permitted", "read-only file system",
+	"eacces", "eperm", "erofs", "errno 13", "errno 1]", "access is denied",
+}
+
+// Explain returns a note for a program's output when the program ran
+// confined and its output shows a refusal the sandbox would cause
+// (EACCES, EPERM, EROFS), or "" otherwise. The note says the sandbox
+// probably refused it and what the program may write and reach.
+func Explain(st Status, output string) string {
+	if !st.Confined() {
+		return ""
+	}
+	low := strings.ToLower(output)
+	if !slices.ContainsFunc(refusalMarks, func(m string) bool { return strings.Contains(low, m) }) {
+		return ""
+	}
+	writes := "nowhere"
+	if len(st.Write) > 0 {
+		writes = strings.Join(st.Write, ", ")
+	}
+	return fmt.Sprintf("[The sandbox (%s) refused an operation (permission denied): this program may write only in %s "+
+		"and its private temporary folder, and reach the network: %s. Writing elsewhere or connecting elsewhere is refused "+
+		"by design; do not retry it another way.]", st.Mechanism, writes, st.Network)
+}
