@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"sync/atomic"
 )
 
 // childArg is argv[1] of a confining child: Juncture re-executes itself
@@ -11,6 +12,12 @@ import (
 // applied in that child, which then execs the program. Juncture's own
 // process is never restricted.
 const childArg = "__juncture-sandbox"
+
+// childReady is set once MaybeRunChild ran in this process and returned:
+// only then does re-executing this program start a confining child. A
+// program (a test binary) that never calls it would run itself again
+// instead, so Landlock counts as unavailable there.
+var childReady atomic.Bool
 
 // childSpec is the policy as the child receives it (argv[2], JSON).
 type childSpec struct {
@@ -27,6 +34,7 @@ type childSpec struct {
 // 126, and the program does not run.
 func MaybeRunChild() {
 	if len(os.Args) < 5 || os.Args[1] != childArg {
+		childReady.Store(true)
 		return
 	}
 	err := confineAndExec(os.Args[2], os.Args[3], os.Args[4:])

@@ -31,6 +31,9 @@ type landlockConfiner struct {
 func (landlockConfiner) name() string { return Landlock }
 
 func (l landlockConfiner) available() (bool, string) {
+	if !childReady.Load() {
+		return false, "Landlock is not used: this program does not start confining children (MaybeRunChild is not called)"
+	}
 	v, err := l.abi()
 	switch {
 	case err != nil:

@@ -167,19 +167,43 @@ type Options struct {
 	Bwrap string
 }
 
-// Sandbox confines programs. The zero value and nil use the system's
-// mechanisms; a Sandbox is safe for concurrent use.
+// Sandbox confines programs. nil uses the system's mechanisms; a Sandbox
+// is safe for concurrent use. The environment variable
+// JUNCTURE_SANDBOX=off is the global switch: it turns confinement off, and
+// every Status says so.
 type Sandbox struct {
 	o Options
 }
 
-// New returns a Sandbox. The environment variable JUNCTURE_SANDBOX=off
-// is the global switch: it turns confinement off, and every Status says so.
-func New(o Options) *Sandbox {
-	if !o.Off && os.Getenv("JUNCTURE_SANDBOX") == "off" {
-		o.Off, o.OffReason = true, "turned off by JUNCTURE_SANDBOX=off"
+// New returns a Sandbox.
+func New(o Options) *Sandbox { return &Sandbox{o: o} }
+
+// off says whether confinement is turned off, and why.
+func (s *Sandbox) off() (bool, string) {
+	switch {
+	case s != nil && s.o.Off:
+		if s.o.OffReason == "" {
+			return true, "turned off in the settings"
+		}
+		return true, s.o.OffReason
+	case os.Getenv("JUNCTURE_SANDBOX") == "off":
+		return true, "turned off by JUNCTURE_SANDBOX=off"
 	}
-	return &Sandbox{o: o}
+	return false, ""
+}
+
+// Plan is the Status a program run with p would get, for an approval
+// card shown before it runs. The program is confined as planned, or not
+// started (Wrap fails).
+func (s *Sandbox) Plan(p Policy) Status {
+	cmd := exec.Command("/bin/true")
+	cmd.Env = []string{}
+	st, cleanup, err := s.Wrap(cmd, p)
+	cleanup()
+	if err != nil {
+		return Status{Mechanism: None, Reason: err.Error(), Network: "any"}
+	}
+	return st
 }
 
 func (s *Sandbox) confiners() []confiner {
@@ -201,11 +225,7 @@ func (s *Sandbox) Wrap(cmd *exec.Cmd, p Policy) (Status, func(), error) {
 	if err := p.Check(); err != nil {
 		return Status{}, noop, err
 	}
-	if s != nil && s.o.Off {
-		reason := s.o.OffReason
-		if reason == "" {
-			reason = "turned off in the settings"
-		}
+	if off, reason := s.off(); off {
 		return Status{Mechanism: None, Reason: reason, Network: "any"}, noop, nil
 	}
 	if cmd.Env == nil {
