@@ -1,0 +1,410 @@
+// Package broker is the runtime's event broker: every envelope the runtime
+// (and the facade, through Publish) sends reaches every subscriber of its
+// thread, in order.
+//
+// Delivery classes:
+//   - Token deltas (TEXT_MESSAGE_CONTENT, REASONING_MESSAGE_CONTENT,
+//     TOOL_CALL_ARGS) are coalescable. While a subscriber is behind by more
+//     than its coalescing depth, a delta that continues the last queued
+//     delta of the same message (or call) is appended to it instead of
+//     queued: the text arrives whole and in order, in fewer, larger
+//     deltas. Coalescing only ever batches what is already queued, so a
+//     subscriber that keeps up sees every delta as it was published.
+//   - Everything else (starts, ends, tool results and states, snapshots,
+//     RUN_FINISHED, RUN_ERROR, queue and facade events) must be delivered:
+//     never dropped, never merged, never reordered.
+//
+// A stalled subscriber therefore holds at most its coalescing depth plus
+// the must-deliver envelopes published meanwhile, never one entry per
+// token. One that lets more than maxQueued must-deliver envelopes pile up
+// is closed with ErrSlowSubscriber (browser mode then asks the page to
+// reload what it shows); publishing never blocks on a subscriber.
+//
+// The broker keeps the last ringSize envelopes so a client that reconnects
+// with the id of the last envelope it saw gets what it missed
+// (SubscribeSince). Every envelope's JSON is encoded at most once, however
+// many subscribers write it.
+package broker
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/juncture-app/juncture/agent/agui"
+)
+
+// Envelope names.
+const (
+	EnvelopeAGUI    = "agui"    // Event is set
+	EnvelopeQueue   = "queue"   // Queued is set
+	EnvelopeThreads = "threads" // the thread list changed (a title, a new thread)
+	// EnvelopePath: a thread's active path changed outside a run (a branch
+	// switch, new instructions); Data is a PathChangedEvent. AG-UI allows
+	// no event outside a run, so this is not one.
+	EnvelopePath = "path"
+)
+
+// ErrSlowSubscriber closes a subscription that fell too far behind.
+var ErrSlowSubscriber = errors.New("broker: the subscriber fell too far behind and was closed")
+
+// ErrClosed is what Next returns once a subscription was closed (by Close,
+// or by CloseAll when the runtime shut down) and drained.
+var ErrClosed = errors.New("broker: the subscription is closed")
+
+const (
+	ringSize        = 8192
+	maxQueued       = 1 << 16
+	defaultCoalesce = 256
+)
+
+// Envelope is one thing a subscriber receives.
+type Envelope struct {
+	Seq      uint64 // position in the broker's stream (1, 2, …)
+	Name     string
+	ThreadID string
+	Event    agui.Event // EnvelopeAGUI
+	Queued   []string   // EnvelopeQueue
+	Data     any        // facade events (Publish)
+	// Offset is where a delta's text starts in its message, reasoning or
+	// call arguments, in UTF-16 code units (agent/live.go); a coalesced delta
+	// keeps its first part's offset.
+	Offset int
+
+	enc *encoded // shared by the copies of one published envelope
+}
+
+type encoded struct {
+	once sync.Once
+	b    []byte
+}
+
+// EventJSON returns the AG-UI event's JSON, encoded once per published
+// envelope (nil when the envelope carries no event or it cannot be
+// encoded).
+func (e *Envelope) EventJSON() []byte {
+	if e.Event == nil {
+		return nil
+	}
+	if e.enc == nil {
+		b, _ := json.Marshal(e.Event)
+		return b
+	}
+	e.enc.once.Do(func() { e.enc.b, _ = json.Marshal(e.Event) })
+	return e.enc.b
+}
+
+// SubscribeOptions tune one subscription.
+type SubscribeOptions struct {
+	// Coalesce is how many queued envelopes make the subscription merge
+	// further deltas (0: the default, 256). A transport that renders
+	// rather than records (a window, an SSE stream) uses 1: whatever is
+	// queued when it reads is batched.
+	Coalesce int
+}
+
+// Subscription receives the envelopes of one thread, or of every thread.
+type Subscription struct {
+	b        *Broker
+	threadID string // "" = all threads
+	coalesce int
+
+	mu     sync.Mutex
+	q      []queued
+	head   int
+	wake   chan struct{}
+	closed bool
+	err    error // why it closed (ErrClosed or ErrSlowSubscriber)
+	must   int   // must-deliver envelopes queued
+}
+
+type queued struct {
+	env  *Envelope
+	more []byte // deltas coalesced after env's own
+	seq  uint64 // the newest coalesced delta's Seq (0: env's own)
+}
+
+// Broker fans envelopes out to subscribers.
+type Broker struct {
+	boot string
+
+	mu   sync.Mutex
+	seq  uint64
+	ring [ringSize]*Envelope // ring[seq%ringSize]
+	subs map[*Subscription]struct{}
+}
+
+// NewBroker returns a broker with a fresh boot id.
+func NewBroker() *Broker {
+	var b [6]byte
+	_, _ = rand.Read(b[:])
+	return &Broker{boot: hex.EncodeToString(b[:]), subs: make(map[*Subscription]struct{})}
+}
+
+// EventID names an envelope for a client that may reconnect: "<boot>.<seq>".
+func (b *Broker) EventID(e Envelope) string {
+	return b.boot + "." + strconv.FormatUint(e.Seq, 10)
+}
+
+// Publish sends an envelope to the subscribers of its thread.
+func (b *Broker) Publish(e Envelope) {
+	env := &e
+	env.enc = &encoded{}
+	b.mu.Lock()
+	b.seq++
+	env.Seq = b.seq
+	b.ring[b.seq%ringSize] = env
+	for s := range b.subs {
+		if s.threadID == "" || s.threadID == env.ThreadID {
+			s.push(env)
+		}
+	}
+	b.mu.Unlock()
+}
+
+// LastSeq is the sequence number of the newest envelope published.
+func (b *Broker) LastSeq() uint64 {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.seq
+}
+
+// Subscribe subscribes to one thread's envelopes ("" = all) from now on.
+func (b *Broker) Subscribe(threadID string, o SubscribeOptions) *Subscription {
+	s, _ := b.SubscribeSince(threadID, "", o)
+	return s
+}
+
+// SubscribeSince subscribes from the envelope after lastID (as EventID
+// gave it; "" = from now on). The missed envelopes are queued first. When
+// they are no longer all kept, or lastID is not one of this broker's, the
+// subscription starts from now and complete is false: the client must
+// reload what it shows. An id of another boot (the app restarted) counts
+// as "everything of this boot".
+func (b *Broker) SubscribeSince(threadID, lastID string, o SubscribeOptions) (s *Subscription, complete bool) {
+	if o.Coalesce <= 0 {
+		o.Coalesce = defaultCoalesce
+	}
+	s = &Subscription{b: b, threadID: threadID, coalesce: o.Coalesce, wake: make(chan struct{}, 1)}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	complete = true
+	if lastID != "" {
+		var from uint64
+		from, complete = b.replayFrom(lastID)
+		if complete {
+			for seq := from; seq <= b.seq; seq++ {
+				if env := b.ring[seq%ringSize]; env.ThreadID == threadID || threadID == "" {
+					s.push(env)
+				}
+			}
+		}
+	}
+	b.subs[s] = struct{}{}
+	return s, complete
+}
+
+// replayFrom returns the first sequence number a client that saw lastID
+// misses, and whether everything from there is still kept. b.mu is held.
+func (b *Broker) replayFrom(lastID string) (uint64, bool) {
+	boot, seqText, ok := strings.Cut(lastID, ".")
+	seq, err := strconv.ParseUint(seqText, 10, 64)
+	if !ok || err != nil {
+		return 0, false
+	}
+	if boot != b.boot {
+		seq = 0 // the app restarted: everything of this boot is new to the client
+	}
+	if seq > b.seq {
+		return 0, false
+	}
+	oldest := uint64(1)
+	if b.seq > ringSize {
+		oldest = b.seq - ringSize + 1
+	}
+	if seq+1 < oldest {
+		return 0, false
+	}
+	return seq + 1, true
+}
+
+func (b *Broker) remove(s *Subscription) {
+	b.mu.Lock()
+	delete(b.subs, s)
+	b.mu.Unlock()
+}
+
+// CloseAll closes every subscription (the runtime shut down).
+func (b *Broker) CloseAll() {
+	b.mu.Lock()
+	subs := b.subs
+	b.subs = make(map[*Subscription]struct{})
+	b.mu.Unlock()
+	for s := range subs {
+		s.close(ErrClosed)
+	}
+}
+
+// IsDelta reports whether the envelope carries a delta (text, reasoning or
+// call arguments), whose Offset says where it starts.
+func (e *Envelope) IsDelta() bool {
+	_, _, ok := deltaOf(e.Event)
+	return ok
+}
+
+// deltaOf returns the stream key and text of a coalescable event.
+func deltaOf(ev agui.Event) (key string, delta string, ok bool) {
+	switch e := ev.(type) {
+	case *agui.TextMessageContent:
+		return "t" + e.MessageID, e.Delta, true
+	case *agui.ReasoningMessageContent:
+		return "r" + e.MessageID, e.Delta, true
+	case *agui.ToolCallArgs:
+		return "a" + e.ToolCallID, e.Delta, true
+	}
+	return "", "", false
+}
+
+// withDelta returns a copy of a coalescable event carrying delta.
+func withDelta(ev agui.Event, delta string) agui.Event {
+	switch e := ev.(type) {
+	case *agui.TextMessageContent:
+		c := *e
+		c.Delta = delta
+		return &c
+	case *agui.ReasoningMessageContent:
+		c := *e
+		c.Delta = delta
+		return &c
+	case *agui.ToolCallArgs:
+		c := *e
+		c.Delta = delta
+		return &c
+	}
+	return ev
+}
+
+// push queues env. The broker's lock is held, so envelopes are queued in
+// publishing order.
+func (s *Subscription) push(env *Envelope) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return
+	}
+	key, delta, isDelta := deltaOf(env.Event)
+	if isDelta && len(s.q)-s.head >= s.coalesce {
+		last := &s.q[len(s.q)-1]
+		if lkey, _, lok := deltaOf(last.env.Event); lok && lkey == key {
+			last.more = append(last.more, delta...)
+			// The merged delta stands for the newest one: a client that
+			// reconnects after it has seen everything up to here.
+			last.seq = env.Seq
+			return
+		}
+	}
+	if !isDelta {
+		s.must++
+		if s.must > maxQueued {
+			s.closeLocked(ErrSlowSubscriber)
+			return
+		}
+	}
+	s.q = append(s.q, queued{env: env})
+	select {
+	case s.wake <- struct{}{}:
+	default:
+	}
+}
+
+// take removes the oldest queued envelope; s.mu is held and one is queued.
+func (s *Subscription) take() Envelope {
+	it := s.q[s.head]
+	s.q[s.head] = queued{}
+	s.head++
+	if s.head == len(s.q) {
+		s.q, s.head = s.q[:0], 0
+	} else if s.head > 1024 && s.head*2 > len(s.q) {
+		s.q = append(s.q[:0], s.q[s.head:]...)
+		s.head = 0
+	}
+	env := *it.env
+	if _, _, ok := deltaOf(env.Event); !ok {
+		s.must--
+	}
+	if it.seq != 0 {
+		env.Seq = it.seq
+	}
+	if len(it.more) > 0 {
+		_, delta, _ := deltaOf(env.Event)
+		env.Event = withDelta(env.Event, delta+string(it.more))
+		env.enc = nil // encoded on demand: no other subscriber shares it
+	}
+	return env
+}
+
+// Next blocks for the next envelope. It returns ctx's error, or the reason
+// the subscription closed (ErrClosed, ErrSlowSubscriber) once drained.
+func (s *Subscription) Next(ctx context.Context) (Envelope, error) {
+	for {
+		s.mu.Lock()
+		if s.head < len(s.q) {
+			e := s.take()
+			s.mu.Unlock()
+			return e, nil
+		}
+		if s.closed {
+			err := s.err
+			s.mu.Unlock()
+			return Envelope{}, err
+		}
+		wake := s.wake
+		s.mu.Unlock()
+		select {
+		case <-wake:
+		case <-ctx.Done():
+			return Envelope{}, ctx.Err()
+		}
+	}
+}
+
+// NextBatch blocks like Next, then returns everything queued at that
+// moment (appended to buf[:0]), so a writer can frame them all and flush
+// once.
+func (s *Subscription) NextBatch(ctx context.Context, buf []Envelope) ([]Envelope, error) {
+	first, err := s.Next(ctx)
+	if err != nil {
+		return buf[:0], err
+	}
+	buf = append(buf[:0], first)
+	s.mu.Lock()
+	for s.head < len(s.q) {
+		buf = append(buf, s.take())
+	}
+	s.mu.Unlock()
+	return buf, nil
+}
+
+// Close ends the subscription; Next then returns ErrClosed.
+func (s *Subscription) Close() {
+	s.b.remove(s)
+	s.close(ErrClosed)
+}
+
+func (s *Subscription) close(err error) {
+	s.mu.Lock()
+	s.closeLocked(err)
+	s.mu.Unlock()
+}
+
+func (s *Subscription) closeLocked(err error) {
+	if !s.closed {
+		s.closed, s.err = true, err
+		close(s.wake)
+	}
+}
