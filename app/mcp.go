@@ -195,6 +195,11 @@ func (a *App) SaveMCPServer(previousName, name string, cfg mcp.ServerConfig) (MC
 		if had {
 			cfg = mcp.RestoreSecrets(old, cfg)
 			cfg.Extra = old.Extra
+			if cfg.Sandbox == nil {
+				// The form does not show the "sandbox" entry: a save
+				// from it keeps the folders and network the person set.
+				cfg.Sandbox = old.Sandbox
+			}
 			if name != previousName {
 				// References name their server: a renamed server's
 				// secrets are stored again under the new name.

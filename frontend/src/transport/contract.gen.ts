@@ -610,6 +610,15 @@ export interface ServerConfig {
   type?: string;
   disabled?: boolean;
   approval?: string;
+  sandbox?: ServerSandbox;
+}
+
+/** mcp.ServerSandbox */
+export interface ServerSandbox {
+  write?: string[];
+  network?: string;
+  ports?: number[];
+  off?: boolean;
 }
 
 /** mcp.ServerStatus */
@@ -622,6 +631,7 @@ export interface ServerStatus {
   restarts?: number;
   nextRetry?: number;
   approval?: string;
+  sandbox?: string;
   tools: ToolInfo[];
 }
 

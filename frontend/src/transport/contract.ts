@@ -655,6 +655,8 @@ export function parseServerStatus(u: unknown): McpServerStatus | null {
   if (nextRetry > 0) s.nextRetry = nextRetry;
   const approval = asPolicy(u.approval);
   if (approval) s.approval = approval;
+  const sandbox = optStr(u, 'sandbox');
+  if (sandbox) s.sandbox = sandbox;
   return s;
 }
 
