@@ -195,3 +195,40 @@ func TestChildRefusesToRunUnconfined(t *testing.T) {
 		t.Errorf("child: %v\n%s", err, out)
 	}
 }
+
+// TestLandlockBreakouts: ways out a command might try, each refused: a
+// symlink in the workspace pointing outside, a hard link of an outside
+// file, a rename out of the workspace, and a signal to a process outside
+// the sandbox (this test binary, its parent).
+func TestLandlockBreakouts(t *testing.T) {
+	needLandlock(t)
+	pl := newPlace(t)
+	outside := filepath.Join(pl.home, "victim")
+	if err := os.WriteFile(outside, []byte("safe"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(pl.home, ".ssh"), filepath.Join(pl.ws, "ssh")); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct{ name, script string }{
+		{"symlink out", `echo key > ssh/x`},
+		{"hard link", `ln "` + outside + `" here && echo pwned > here`},
+		{"rename out", `echo x > f && mv f "` + pl.home + `/f"`},
+		{"truncate outside", `: > "` + outside + `"`},
+		{"signal outside", `kill -CONT ` + strconv.Itoa(os.Getpid())}, // harmless if it got through
+	}
+	for _, tt := range tests {
+		_, out, err := shell(t, New(Options{}), Policy{Write: []string{pl.ws}}, pl, tt.script)
+		if err == nil {
+			t.Errorf("%s: succeeded:\n%s", tt.name, out)
+		}
+	}
+	if b, _ := os.ReadFile(outside); string(b) != "safe" {
+		t.Errorf("the outside file became %q", b)
+	}
+	for _, p := range []string{filepath.Join(pl.home, ".ssh", "x"), filepath.Join(pl.home, "f")} {
+		if _, err := os.Stat(p); err == nil {
+			t.Errorf("%s was written", p)
+		}
+	}
+}
