@@ -221,6 +221,7 @@ func (s *supervisor) connectStdio(ctx context.Context, cancel context.CancelFunc
 		cancel()
 		return nil, fmt.Errorf("could not start %q: %w", s.cfg.Command, unwrapExec(err))
 	}
+	sandbox.Started(cmd) // releases the start pipe; the handshake below waits for the server anyway
 	go func() { <-proc.Done(); unbox() }()
 	sess := &session{proc: proc, cancel: cancel, transport: TransportStdio, box: box}
 	if err := s.open(ctx, &sdk.IOTransport{Reader: proc.Stdout, Writer: proc.Stdin, MaxLineLength: maxFrameBytes}, sess); err != nil {

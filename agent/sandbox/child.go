@@ -24,6 +24,9 @@ type childSpec struct {
 	Write   []string `json:"write"`
 	Network string   `json:"network"`
 	Ports   []uint16 `json:"ports,omitempty"`
+	// ReadyFD is the child's end of the ready pipe (Started): closed on
+	// exec, so the parent learns when the program itself runs.
+	ReadyFD int `json:"readyFd,omitempty"`
 }
 
 // MaybeRunChild confines this process and execs the program when this

@@ -232,3 +232,33 @@ func TestLandlockBreakouts(t *testing.T) {
 		}
 	}
 }
+
+// TestStartedWaitsForTheProgram: Started closes once the confining child
+// has exec'd the program (its output can then only be the program's), and
+// at once for a command that was not wrapped by Landlock.
+func TestStartedWaitsForTheProgram(t *testing.T) {
+	needLandlock(t)
+	pl := newPlace(t)
+	cmd := exec.Command("/bin/sh", "-c", "echo run; sleep 5")
+	cmd.Dir, cmd.Env = pl.ws, []string{"PATH=/usr/bin:/bin"}
+	st, cleanup, err := New(Options{}).Wrap(cmd, Policy{Write: []string{pl.ws}})
+	if err != nil || st.Mechanism != Landlock {
+		t.Fatal(st, err)
+	}
+	defer cleanup()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = cmd.Process.Kill(); _ = cmd.Wait() }()
+	<-Started(cmd)
+	exe, err := os.Readlink("/proc/" + strconv.Itoa(cmd.Process.Pid) + "/exe")
+	if err != nil || !strings.HasSuffix(exe, "sh") {
+		t.Errorf("after Started the process runs %q (%v), want the shell", exe, err)
+	}
+	plain := exec.Command("/bin/true")
+	select {
+	case <-Started(plain):
+	default:
+		t.Error("Started of an unwrapped command is not closed")
+	}
+}

@@ -50,7 +50,14 @@ func (l landlockConfiner) wrap(cmd *exec.Cmd, p Policy, tmp string) (Status, err
 		return Status{}, fmt.Errorf("sandbox: finding Juncture's own program to confine %s: %w", cmd.Path, err)
 	}
 	v, _ := l.abi()
-	spec, err := json.Marshal(childSpec{Write: append(append([]string{}, p.Write...), tmp), Network: p.Network, Ports: p.Ports})
+	r, w, err := os.Pipe()
+	if err != nil {
+		return Status{}, fmt.Errorf("sandbox: %w", err)
+	}
+	fd := 3 + len(cmd.ExtraFiles)
+	cmd.ExtraFiles = append(cmd.ExtraFiles, w)
+	readyPipes.Store(cmd, readyPipe{r: r, w: w})
+	spec, err := json.Marshal(childSpec{Write: append(append([]string{}, p.Write...), tmp), Network: p.Network, Ports: p.Ports, ReadyFD: fd})
 	if err != nil {
 		return Status{}, fmt.Errorf("sandbox: %w", err)
 	}
@@ -119,6 +126,9 @@ func confineAndExec(specJSON, path string, argv []string) error {
 		return fmt.Errorf("applying the Landlock rules: %w", err)
 	}
 	_ = unix.Close(fd)
+	if sp.ReadyFD > 2 {
+		unix.CloseOnExec(sp.ReadyFD) // closes when the program runs: Started
+	}
 	err = syscall.Exec(path, argv, os.Environ())
 	return fmt.Errorf("starting %s: %w", path, err)
 }

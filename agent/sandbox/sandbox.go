@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // Network modes of a Policy.
@@ -243,12 +244,18 @@ func (s *Sandbox) Wrap(cmd *exec.Cmd, p Policy) (Status, func(), error) {
 		if err != nil {
 			return Status{}, noop, fmt.Errorf("sandbox: making the private temporary folder: %w", err)
 		}
-		cleanup := func() { _ = os.RemoveAll(tmp) }
 		if real, err := filepath.EvalSymlinks(tmp); err == nil {
 			tmp = real
 		}
 		cmd.Env = setEnv(cmd.Env, "TMPDIR", tmp)
 		st, err := c.wrap(cmd, p, tmp)
+		cleanup := func() {
+			_ = os.RemoveAll(tmp)
+			if v, ok := readyPipes.LoadAndDelete(cmd); ok {
+				_ = v.(readyPipe).r.Close()
+				_ = v.(readyPipe).w.Close()
+			}
+		}
 		if err != nil {
 			cleanup()
 			return Status{}, noop, err
@@ -263,6 +270,37 @@ func (s *Sandbox) Wrap(cmd *exec.Cmd, p Policy) (Status, func(), error) {
 		why = append(why, "this system has no sandbox Juncture can use")
 	}
 	return Status{Mechanism: None, Reason: strings.Join(why, "; "), Network: "any"}, noop, nil
+}
+
+// readyPipes holds, by command, the pipe a confining child closes when it
+// execs the program (Landlock only; see Started).
+var readyPipes sync.Map // *exec.Cmd → readyPipe
+
+type readyPipe struct{ r, w *os.File }
+
+// Started is closed once cmd's program itself runs, after cmd.Start: at
+// once for a program started directly or by bwrap or sandbox-exec, and
+// when the confining child execs it under Landlock (or exits without doing
+// so). A command's time limit starts there, so a slow start of the child
+// (a loaded machine, a race-instrumented test binary) does not eat it.
+// Call it once, after a successful cmd.Start; the cleanup Wrap returned
+// releases what it holds if it is never called.
+func Started(cmd *exec.Cmd) <-chan struct{} {
+	ch := make(chan struct{})
+	v, ok := readyPipes.LoadAndDelete(cmd)
+	if !ok {
+		close(ch)
+		return ch
+	}
+	rp := v.(readyPipe)
+	_ = rp.w.Close() // the child holds its own copy
+	go func() {
+		defer close(ch)
+		defer rp.r.Close()
+		var b [1]byte
+		_, _ = rp.r.Read(b[:]) // EOF: the child exec'd or exited
+	}()
+	return ch
 }
 
 // setEnv sets key in env (replacing every earlier value).

@@ -132,6 +132,12 @@ func runCommand(ctx context.Context, w Workspace, a commandArgs, opts BuiltinOpt
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
 
+	// The time limit is the command's: it starts once the sandbox's child
+	// has started it.
+	select {
+	case <-sandbox.Started(cmd):
+	case <-ctx.Done():
+	}
 	timer := time.NewTimer(timeout)
 	defer timer.Stop()
 	var waitErr error
