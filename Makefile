@@ -7,7 +7,7 @@ SHELL := /bin/bash
 GO        ?= go
 BIN       := build/bin/juncture
 DESKTOP_TAGS := desktop,production,webkit2_41
-APT_RUN   := libgtk-3-dev libwebkit2gtk-4.1-dev pkg-config build-essential
+APT_RUN   := libgtk-3-dev libwebkit2gtk-4.1-dev pkg-config build-essential bubblewrap
 APT_TEST  := xvfb xauth xdotool imagemagick x11-apps chromium fonts-dejavu-core fonts-noto-color-emoji dbus-daemon dbus-bin gnome-keyring
 export GOTOOLCHAIN ?= auto
 export GOFLAGS ?= -mod=mod

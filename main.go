@@ -34,6 +34,7 @@ import (
 	"github.com/wailsapp/wails/v2/pkg/runtime"
 
 	"github.com/juncture-app/juncture/agent/attach"
+	"github.com/juncture-app/juncture/agent/sandbox"
 	"github.com/juncture-app/juncture/app"
 	"github.com/juncture-app/juncture/frontend"
 	"github.com/juncture-app/juncture/store"
@@ -46,6 +47,7 @@ var appIcon []byte
 
 func main() {
 	attach.MaybeRunExtractor() // a PDF or image parse in a budgeted child of ours (agent/attach)
+	sandbox.MaybeRunChild()    // a confined command or MCP server, started by a child of ours (agent/sandbox)
 	logger := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
 	slog.SetDefault(logger)
 	if len(os.Args) > 1 {

@@ -128,7 +128,11 @@ func (tr *turn) approvalDescriptors(waiting []gatedCall) ([]interrupt.Descriptor
 		if p, err := tr.tools.Preview(tr.save, w.prepared); err != nil {
 			pv = map[string]string{"error": err.Error()}
 		} else {
-			pv = map[string]string{"kind": p.Kind, "title": p.Title, "body": p.Body, "folder": p.Folder}
+			m := map[string]string{"kind": p.Kind, "title": p.Title, "body": p.Body, "folder": p.Folder}
+			if p.Sandbox != "" {
+				m["sandbox"] = p.Sandbox // what the call's program can write and reach (agent/sandbox)
+			}
+			pv = m
 		}
 		rules := suggestInThread(w.prepared.Tool, w.prepared.Args, ws, tr.run.ThreadID)
 		pvJSON, err1 := json.Marshal(pv)

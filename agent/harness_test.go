@@ -18,12 +18,14 @@ import (
 	"github.com/juncture-app/juncture/agent/fakellm"
 	"github.com/juncture-app/juncture/agent/history"
 	"github.com/juncture-app/juncture/agent/model/openai"
+	"github.com/juncture-app/juncture/agent/sandbox"
 	"github.com/juncture-app/juncture/agent/tools"
 	"github.com/juncture-app/juncture/store"
 )
 
 func TestMain(m *testing.M) {
 	attach.MaybeRunExtractor() // this binary parses PDFs and images in a child
+	sandbox.MaybeRunChild()    // and confines commands in one
 	goleak.VerifyTestMain(m)
 }
 

@@ -19,11 +19,13 @@ import (
 	"github.com/juncture-app/juncture/agent/agui/aguitest"
 	"github.com/juncture-app/juncture/agent/attach"
 	"github.com/juncture-app/juncture/agent/fakellm"
+	"github.com/juncture-app/juncture/agent/sandbox"
 	"github.com/juncture-app/juncture/app/config"
 )
 
 func TestMain(m *testing.M) {
 	attach.MaybeRunExtractor() // this binary parses PDFs and images in a child
+	sandbox.MaybeRunChild()    // and confines commands and servers in one
 	if os.Getenv("JUNCTURE_CRASH_CHILD") == "1" {
 		crashChild()
 		return

@@ -13,6 +13,8 @@ import (
 	"slices"
 	"strings"
 	"unicode"
+
+	"github.com/juncture-app/juncture/agent/sandbox"
 )
 
 // ErrBrokenConfig means mcp.json exists but does not parse. SaveConfig
@@ -252,7 +254,7 @@ func (c Config) Marshal() ([]byte, error) {
 
 // knownFields are ServerConfig's JSON names, in the order Marshal writes
 // them; an Extra entry with one of these names is not written.
-var knownFields = []string{"command", "args", "env", "cwd", "url", "headers", "type", "disabled", "approval"}
+var knownFields = []string{"command", "args", "env", "cwd", "url", "headers", "type", "disabled", "approval", "sandbox"}
 
 func (s ServerConfig) appendJSON(b *bytes.Buffer) error {
 	b.WriteByte('{')
@@ -309,6 +311,14 @@ func (s ServerConfig) appendJSON(b *bytes.Buffer) error {
 		b.WriteString("true")
 	}
 	str("approval", string(s.Approval))
+	if s.Sandbox != nil {
+		sb, err := json.Marshal(s.Sandbox)
+		if err != nil {
+			return fmt.Errorf("field \"sandbox\": %w", err)
+		}
+		sep("sandbox")
+		b.Write(sb)
+	}
 	for _, k := range slices.Sorted(maps.Keys(s.Extra)) {
 		if slices.Contains(knownFields, k) {
 			continue
@@ -399,6 +409,9 @@ func validateServer(name string, s ServerConfig) *invalid {
 	default:
 		return &invalid{field: "approval", msg: fmt.Sprintf(`"approval" of server %q must be "ask" or "trust", or left out`, name)}
 	}
+	if bad := validateSandbox(name, s); bad != nil {
+		return bad
+	}
 	for _, k := range slices.Sorted(maps.Keys(s.Env)) {
 		switch {
 		case k == "":
@@ -416,6 +429,34 @@ func validateServer(name string, s ServerConfig) *invalid {
 		if !validHeaderValue(s.Headers[k]) {
 			// The value is a secret: name the header only.
 			return &invalid{field: "headers", key: k, msg: fmt.Sprintf(`header %q of server %q must not contain line breaks or control characters`, k, name)}
+		}
+	}
+	return nil
+}
+
+// validateSandbox checks a server's "sandbox": only for a program, a known
+// network mode, ports only with "ports", folders absolute or under ~/.
+func validateSandbox(name string, s ServerConfig) *invalid {
+	sb := s.Sandbox
+	if sb == nil {
+		return nil
+	}
+	if s.Command == "" {
+		return &invalid{field: "sandbox", msg: fmt.Sprintf(`server %q has a "sandbox" but no "command": only programs Juncture starts are confined`, name)}
+	}
+	if sb.Network == "" && len(sb.Ports) > 0 {
+		return &invalid{field: "sandbox", msg: fmt.Sprintf(`"sandbox" of server %q lists ports: set "network": "ports" too`, name)}
+	}
+	p := sandbox.Policy{Network: sb.Network, Ports: sb.Ports}
+	if p.Network == "" {
+		p.Network = sandbox.NetAny
+	}
+	if err := p.Check(); err != nil {
+		return &invalid{field: "sandbox", msg: fmt.Sprintf(`"sandbox" of server %q: %s`, name, strings.TrimPrefix(err.Error(), "sandbox: "))}
+	}
+	for _, w := range sb.Write {
+		if !filepath.IsAbs(w) && !strings.HasPrefix(w, "~/") && w != "~" {
+			return &invalid{field: "sandbox", msg: fmt.Sprintf(`"sandbox" of server %q: the writable folder %q must be absolute or start with ~/`, name, w)}
 		}
 	}
 	return nil

@@ -204,6 +204,8 @@ func (p *parser) server(name string, nameOff int) (ServerConfig, error) {
 			s.Approval = Policy(v)
 		case "disabled":
 			s.Disabled, err = p.boolean(vOff, name, key)
+		case "sandbox":
+			s.Sandbox, err = p.sandbox(vOff, name)
 		case "args":
 			s.Args, err = p.strList(vOff, name, key)
 		case "env":
@@ -243,6 +245,22 @@ func (p *parser) server(name string, nameOff int) (ServerConfig, error) {
 		return s, p.errorAt(at, bad.msg)
 	}
 	return s, nil
+}
+
+// sandbox reads a server's "sandbox" object; null counts as absent.
+func (p *parser) sandbox(off int, server string) (*ServerSandbox, error) {
+	raw, err := p.raw()
+	if err != nil || string(raw) == "null" {
+		return nil, err
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	var sb ServerSandbox
+	if err := dec.Decode(&sb); err != nil {
+		return nil, p.errorAt(off, fmt.Sprintf(`"sandbox" of server %q must be an object like {"write": ["~/notes"], "network": "none"} (%s)`,
+			server, strings.TrimPrefix(err.Error(), "json: ")))
+	}
+	return &sb, nil
 }
 
 // str reads a string field; null counts as absent.

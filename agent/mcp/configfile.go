@@ -213,6 +213,11 @@ func (f *ConfigFile) SaveServer(previousName, name string, cfg ServerConfig) (Co
 		if had {
 			cfg = RestoreSecrets(old, cfg)
 			cfg.Extra = old.Extra
+			if cfg.Sandbox == nil {
+				// The form does not show the "sandbox" entry: a save
+				// from it keeps the folders and network the person set.
+				cfg.Sandbox = old.Sandbox
+			}
 			if name != previousName {
 				// References name their server: a renamed server's
 				// secrets are stored again under the new name.

@@ -164,9 +164,12 @@ func TestEdgeTools(t *testing.T) {
 
 func TestEdgeHangStop(t *testing.T) {
 	t.Parallel()
-	cancelLog := filepath.Join(t.TempDir(), "cancel.log")
-	startLog := filepath.Join(t.TempDir(), "start.log")
-	m := startEdge(t, Options{}, map[string]string{"EDGE_CANCEL_LOG": cancelLog, "EDGE_START_LOG": startLog})
+	// The logs sit in the server's workspace: the sandbox lets it write
+	// nowhere else.
+	logs := t.TempDir()
+	cancelLog := filepath.Join(logs, "cancel.log")
+	startLog := filepath.Join(logs, "start.log")
+	m := startEdge(t, Options{Roots: func() []string { return []string{logs} }}, map[string]string{"EDGE_CANCEL_LOG": cancelLog, "EDGE_START_LOG": startLog})
 	ctx, cancel := context.WithCancel(context.Background())
 	stopped := make(chan time.Time, 1)
 	go func() {

@@ -15,6 +15,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/juncture-app/juncture/agent/sandbox"
 	"github.com/juncture-app/juncture/agent/tools"
 )
 
@@ -45,9 +46,13 @@ type Options struct {
 	Processes *tools.Processes // owns every stdio server's process group (required for stdio servers)
 	Pins      PinStore         // nil: pins kept in memory only
 	Roots     func() []string  // folders reported by roots/list (the workspace); nil: none
-	Sampler   Sampler          // nil: sampling is not offered to servers
-	Logger    *slog.Logger
-	Version   string // client version in initialize
+	// Sandbox confines every stdio server (nil: the system's sandbox; see
+	// agent/sandbox and ServerSandbox). A server may write in Roots as
+	// they are when it starts.
+	Sandbox *sandbox.Sandbox
+	Sampler Sampler // nil: sampling is not offered to servers
+	Logger  *slog.Logger
+	Version string // client version in initialize
 	// OnChange is called when a status or a tool list changed; on a
 	// goroutine of the Manager's, never under a lock, coalesced.
 	OnChange func()
@@ -224,6 +229,9 @@ func (m *Manager) Servers() []ServerStatus {
 			Name: s.name, Title: st.title, Transport: s.cfg.Transport(), Status: st.status,
 			Error: st.err, Restarts: st.restarts, Policy: st.policy, Tools: []ToolInfo{},
 		}
+		if st.sess != nil {
+			ss.Sandbox = st.sess.sandbox()
+		}
 		if st.status == StatusError && !st.nextRetry.IsZero() {
 			ss.NextRetry = st.nextRetry.UnixMilli()
 		}
@@ -252,7 +260,11 @@ func toolInfo(server string, p Policy, e toolEntry, names map[ToolRef]string) To
 }
 
 func viewOf(name string, st state) serverView {
-	return serverView{name: name, title: orDefault(st.title, name), policy: st.policy, entries: st.tools}
+	v := serverView{name: name, title: orDefault(st.title, name), policy: st.policy, entries: st.tools}
+	if st.sess != nil {
+		v.sandbox = st.sess.sandbox()
+	}
+	return v
 }
 
 // assignNames names the offered tools of every ready server together, so

@@ -18,10 +18,12 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/juncture-app/juncture/agent/history"
+	"github.com/juncture-app/juncture/agent/sandbox"
 	"github.com/juncture-app/juncture/agent/tools"
 )
 
 func TestMain(m *testing.M) {
+	sandbox.MaybeRunChild() // stdio servers start confined by a child of this binary
 	slog.SetDefault(slog.New(slog.NewTextHandler(io.Discard, nil)))
 	goleak.VerifyTestMain(m)
 }

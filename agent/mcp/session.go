@@ -16,6 +16,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/juncture-app/juncture/agent/sandbox"
 	"github.com/juncture-app/juncture/agent/tools"
 )
 
@@ -63,6 +64,32 @@ type session struct {
 	// mrtr: the server speaks 2026-07-28 or later; its questions come as
 	// input_required results, never as requests during a call.
 	mrtr bool
+
+	box   sandbox.Status // stdio only: how the process is confined
+	unbox func()         // stdio only: removes its private temporary folder
+}
+
+// sandbox is the session's sandbox line, "" for an HTTP server (no
+// program of Juncture's).
+func (s *session) sandbox() string {
+	if s.proc == nil {
+		return ""
+	}
+	return s.box.String()
+}
+
+// explain adds the sandbox's note to a failed call's result when the
+// server's output shows a refusal the sandbox would cause, and the
+// sandbox line to the result (for the ledger).
+func (s *session) explain(r tools.Result) tools.Result {
+	if s.proc == nil {
+		return r
+	}
+	r.Sandbox = s.box.String()
+	if note := sandbox.Explain(s.box, r.Content); note != "" && r.IsError {
+		r.Content += "\n" + note
+	}
+	return r
 }
 
 // procDone is closed when a stdio server's process has exited; nil (never
@@ -182,13 +209,21 @@ func (s *supervisor) connectStdio(ctx context.Context, cancel context.CancelFunc
 		cancel()
 		return nil, err
 	}
-	s.log.Note(notePrefix + fmt.Sprintf("starting %q (stdio)", s.cfg.Command))
+	box, unbox, err := s.confine(cmd)
+	if err != nil {
+		cancel()
+		return nil, fmt.Errorf("could not start %q: %w", s.cfg.Command, err)
+	}
+	s.log.Note(notePrefix + fmt.Sprintf("starting %q (stdio); %s", s.cfg.Command, box))
 	proc, err := s.m.o.Processes.StartServer(cmd)
 	if err != nil {
+		unbox()
 		cancel()
 		return nil, fmt.Errorf("could not start %q: %w", s.cfg.Command, unwrapExec(err))
 	}
-	sess := &session{proc: proc, cancel: cancel, transport: TransportStdio}
+	sandbox.Started(cmd) // releases the start pipe; the handshake below waits for the server anyway
+	go func() { <-proc.Done(); unbox() }()
+	sess := &session{proc: proc, cancel: cancel, transport: TransportStdio, box: box}
 	if err := s.open(ctx, &sdk.IOTransport{Reader: proc.Stdout, Writer: proc.Stdin, MaxLineLength: maxFrameBytes}, sess); err != nil {
 		if ctx.Err() == nil { // otherwise the caller reports the timeout or the stop
 			err = s.startExitError(proc, err)
@@ -247,6 +282,57 @@ func (s *supervisor) command() (*exec.Cmd, error) {
 	cmd.Stderr = s.log
 	cmd.WaitDelay = waitDelay
 	return cmd, nil
+}
+
+// serverCaches are the folders below the home folder a stdio server may
+// write besides the workspace, by the program that starts it: the package
+// managers' caches that npx, uvx and pip fill when they start a server.
+// Writing there is what starting a server takes; other folders must be
+// listed in mcp.json.
+// A server started by one of these programs gets its cache made when it
+// is missing (a folder that does not exist cannot be allowed).
+var serverCaches = map[string][]string{
+	"npx": {".npm"}, "npm": {".npm"},
+	"uvx": {".cache/uv", ".local/share/uv"}, "uv": {".cache/uv", ".local/share/uv"},
+	"pip": {".cache/pip"}, "pipx": {".cache/pip", ".local/share/pipx"},
+	"bunx": {".bun/install/cache"}, "bun": {".bun/install/cache"},
+}
+
+// confine wraps cmd in the server's sandbox: it may write in the
+// workspace (the roots as they are now), the folders listed in its
+// "sandbox" entry and the caches, and reach the network its entry says
+// (any by default).
+func (s *supervisor) confine(cmd *exec.Cmd) (sandbox.Status, func(), error) {
+	sb := s.cfg.Sandbox
+	if sb == nil {
+		sb = &ServerSandbox{}
+	}
+	if sb.Off {
+		return sandbox.Status{Mechanism: sandbox.None, Reason: "turned off for this server in mcp.json", Network: "any"}, func() {}, nil
+	}
+	p := sandbox.Policy{Network: sb.Network, Ports: sb.Ports}
+	if p.Network == "" {
+		p.Network = sandbox.NetAny
+	}
+	if s.m.o.Roots != nil {
+		p.Write = append(p.Write, s.m.o.Roots()...)
+	}
+	for _, w := range sb.Write {
+		dir, err := expandHome(w)
+		if err != nil {
+			return sandbox.Status{}, func() {}, err
+		}
+		p.Write = append(p.Write, dir)
+	}
+	if home, err := os.UserHomeDir(); err == nil {
+		prog := strings.TrimSuffix(filepath.Base(s.cfg.Command), ".exe")
+		for _, c := range serverCaches[prog] {
+			dir := filepath.Join(home, c)
+			_ = os.MkdirAll(dir, 0o700) // if it cannot be made, the server cannot write there
+			p.Write = append(p.Write, dir)
+		}
+	}
+	return s.m.o.Sandbox.Wrap(cmd, p)
 }
 
 // lookPath finds name the way a shell with env would: a name with a

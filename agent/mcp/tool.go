@@ -126,6 +126,7 @@ type serverView struct {
 	title   string
 	policy  Policy
 	entries []toolEntry
+	sandbox string // how a stdio server is confined (session.sandbox)
 }
 
 // effectiveReadOnly: the tool runs without asking.
@@ -167,7 +168,7 @@ func (m *Manager) adapt(v serverView, e toolEntry, modelName string) tools.Tool 
 				buf.Reset()
 				buf.Write(args)
 			}
-			return tools.Preview{Kind: tools.PreviewJSON, Title: v.title + " · " + title, Body: buf.String()}, nil
+			return tools.Preview{Kind: tools.PreviewJSON, Title: v.title + " · " + title, Body: buf.String(), Sandbox: v.sandbox}, nil
 		},
 		Rules: &tools.RuleSet{
 			Suggest: func(json.RawMessage) []history.PermissionRule {
@@ -256,7 +257,7 @@ func (m *Manager) call(ctx context.Context, server, tool string, args json.RawMe
 	}
 	switch {
 	case err == nil:
-		return ConvertResult(res)
+		return sess.explain(ConvertResult(res))
 	case ctx.Err() != nil:
 		return stoppedResult
 	case errors.Is(err, errURLElicitationDeclined):

@@ -31,9 +31,28 @@ type ServerConfig struct {
 	// Juncture's own fields.
 	Disabled bool   `json:"disabled,omitempty"`
 	Approval Policy `json:"approval,omitempty"`
+	// Sandbox is how a stdio server is confined (nil: the defaults; see
+	// ServerSandbox).
+	Sandbox *ServerSandbox `json:"sandbox,omitempty"`
 	// Extra holds the fields Juncture does not know, written back as they
 	// were (other assistants' settings survive a save).
 	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// ServerSandbox is the "sandbox" entry of a stdio server in mcp.json
+// (agent/sandbox). A server may always write in the workspace, its private
+// TMPDIR and the package managers' caches (serverCaches), and read
+// anything; Write adds folders, Network limits the network.
+type ServerSandbox struct {
+	// Write are the server's own folders it may change besides the
+	// workspace: absolute, or starting with "~/".
+	Write []string `json:"write,omitempty"`
+	// Network is "any" (the default), "none", "local" or "ports" (TCP to
+	// Ports only).
+	Network string   `json:"network,omitempty"`
+	Ports   []uint16 `json:"ports,omitempty"`
+	// Off runs this server unconfined; its status says so.
+	Off bool `json:"off,omitempty"`
 }
 
 // Transport names as ListMCPServers reports them.
@@ -81,15 +100,18 @@ type ToolInfo struct {
 
 // ServerStatus is one server as ListMCPServers reports it.
 type ServerStatus struct {
-	Name      string     `json:"name"`
-	Title     string     `json:"title,omitempty"` // from the server's initialize result
-	Transport string     `json:"transport"`       // "stdio" | "http"
-	Status    string     `json:"status"`          // "starting" | "ready" | "error" | "disabled"
-	Error     string     `json:"error,omitempty"`
-	Restarts  int        `json:"restarts,omitempty"`  // since the app started (crashes and restarts)
-	NextRetry int64      `json:"nextRetry,omitempty"` // ms since epoch: when a crashed server is started again
-	Policy    Policy     `json:"approval,omitempty"`
-	Tools     []ToolInfo `json:"tools"`
+	Name      string `json:"name"`
+	Title     string `json:"title,omitempty"` // from the server's initialize result
+	Transport string `json:"transport"`       // "stdio" | "http"
+	Status    string `json:"status"`          // "starting" | "ready" | "error" | "disabled"
+	Error     string `json:"error,omitempty"`
+	Restarts  int    `json:"restarts,omitempty"`  // since the app started (crashes and restarts)
+	NextRetry int64  `json:"nextRetry,omitempty"` // ms since epoch: when a crashed server is started again
+	Policy    Policy `json:"approval,omitempty"`
+	// Sandbox says how a running stdio server is confined:
+	// "sandbox: landlock (writes: …; network: any)" or "sandbox: none (why)".
+	Sandbox string     `json:"sandbox,omitempty"`
+	Tools   []ToolInfo `json:"tools"`
 }
 
 // Pin is what Juncture remembers about a tool the first time it saw it:

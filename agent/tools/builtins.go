@@ -11,6 +11,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/juncture-app/juncture/agent/sandbox"
 )
 
 // Built-in tool names.
@@ -54,6 +56,10 @@ type BuiltinOptions struct {
 	// can end them all when it shuts down (nil: the package's default
 	// set, which KillAll closes).
 	Processes *Processes
+	// Sandbox confines the commands run_command runs to the workspace and
+	// the call's network policy (nil: the system's sandbox; see
+	// agent/sandbox).
+	Sandbox *sandbox.Sandbox
 }
 
 // Builtins returns the workspace tools: list_files and read_file, plus

@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/juncture-app/juncture/agent/history"
+	"github.com/juncture-app/juncture/agent/sandbox"
 )
 
 // outputDrain is how long run_command keeps reading output after the shell
@@ -19,8 +20,21 @@ import (
 const outputDrain = 500 * time.Millisecond
 
 type commandArgs struct {
-	Command        string `json:"command"`
-	TimeoutSeconds int    `json:"timeoutSeconds"`
+	Command        string   `json:"command"`
+	TimeoutSeconds int      `json:"timeoutSeconds"`
+	Network        string   `json:"network"`
+	Ports          []uint16 `json:"ports"`
+}
+
+// policy is the sandbox policy of a command: it writes in the workspace
+// only, and reaches the network its call asked for (none by default),
+// which the person saw on the card.
+func (a commandArgs) policy(root string) sandbox.Policy {
+	p := sandbox.Policy{Write: []string{root}, Network: a.Network}
+	if a.Network == sandbox.NetPorts {
+		p.Ports = a.Ports
+	}
+	return p
 }
 
 func runCommandTool(w Workspace, opts BuiltinOptions) Tool {
@@ -32,12 +46,16 @@ func runCommandTool(w Workspace, opts BuiltinOptions) Tool {
 			"command starts outlives it: when it returns, every process it left behind (such as `server &`) " +
 			"is stopped, so do not use it to start a server or daemon that should keep running. The " +
 			"environment is minimal (PATH, HOME, the locale and what the person configured), without the " +
-			"app's own variables.",
+			"app's own variables. The command runs in a sandbox: it can read the system, write only in the workspace " +
+			"(and TMPDIR, a private temporary folder), and reach no network unless network says otherwise " +
+			"(\"local\", \"ports\" with ports, or \"any\"; the person sees it before approving).",
 		Schema: json.RawMessage(`{
   "type": "object",
   "properties": {
     "command": {"type": "string", "minLength": 1, "description": "The command line to run."},
-    "timeoutSeconds": {"type": "integer", "minimum": 1, "maximum": 3600, "description": "Stop the command after this many seconds. Default: 120."}
+    "timeoutSeconds": {"type": "integer", "minimum": 1, "maximum": 3600, "description": "Stop the command after this many seconds. Default: 120."},
+    "network": {"type": "string", "enum": ["none", "local", "ports", "any"], "description": "What the command may connect to: none (default), local (this machine), ports (TCP to the ports listed in ports), any."},
+    "ports": {"type": "array", "items": {"type": "integer", "minimum": 1, "maximum": 65535}, "maxItems": 32, "description": "With network \"ports\": the TCP ports the command may connect to."}
   },
   "required": ["command"],
   "additionalProperties": false
@@ -53,7 +71,8 @@ func runCommandTool(w Workspace, opts BuiltinOptions) Tool {
 			if err != nil {
 				return Preview{}, err
 			}
-			return Preview{Kind: PreviewCommand, Title: "Run a command", Body: a.Command, Folder: root}, nil
+			st := opts.Sandbox.Plan(a.policy(root))
+			return Preview{Kind: PreviewCommand, Title: "Run a command", Body: a.Command, Folder: root, Sandbox: st.String()}, nil
 		},
 		Run: func(ctx context.Context, args json.RawMessage) (Result, error) {
 			var a commandArgs
@@ -96,6 +115,11 @@ func runCommand(ctx context.Context, w Workspace, a commandArgs, opts BuiltinOpt
 	cmd.Env = env
 	cmd.Stdout, cmd.Stderr = out, out
 	cmd.WaitDelay = outputDrain
+	box, unbox, err := opts.Sandbox.Wrap(cmd, a.policy(root))
+	if err != nil {
+		return Result{}, fmt.Errorf("cannot start the command: %w", err)
+	}
+	defer unbox()
 	procs := opts.Processes
 	if procs == nil {
 		procs = running
@@ -108,6 +132,12 @@ func runCommand(ctx context.Context, w Workspace, a commandArgs, opts BuiltinOpt
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
 
+	// The time limit is the command's: it starts once the sandbox's child
+	// has started it.
+	select {
+	case <-sandbox.Started(cmd):
+	case <-ctx.Done():
+	}
 	timer := time.NewTimer(timeout)
 	defer timer.Stop()
 	var waitErr error
@@ -129,13 +159,13 @@ func runCommand(ctx context.Context, w Workspace, a commandArgs, opts BuiltinOpt
 	}
 	switch {
 	case aborted:
-		return Result{Content: history.ResultInterruptedMidRun + "\n\nOutput so far:\n" + shown, IsError: true}, nil
+		return Result{Content: history.ResultInterruptedMidRun + "\n\nOutput so far:\n" + shown, IsError: true, Sandbox: box.String()}, nil
 	case timedOut:
 		return Result{Content: fmt.Sprintf("Command timed out after %s and was stopped; side effects unknown.\n\nOutput so far:\n%s",
-			timeout, shown), IsError: true}, nil
+			timeout, shown), IsError: true, Sandbox: box.String()}, nil
 	}
 	var b strings.Builder
-	res := Result{}
+	res := Result{Sandbox: box.String()}
 	st := cmd.ProcessState
 	switch {
 	case st == nil:
@@ -155,8 +185,13 @@ func runCommand(ctx context.Context, w Workspace, a commandArgs, opts BuiltinOpt
 	case waitErr != nil && st != nil && !errors.As(waitErr, &exitErr):
 		fmt.Fprintf(&b, "[Reading the output failed: %v]\n", waitErr)
 	}
-	b.WriteString("\n")
+	b.WriteString(box.String())
+	b.WriteString("\n\n")
 	b.WriteString(shown)
+	if note := sandbox.Explain(box, output); note != "" && res.IsError {
+		b.WriteString("\n")
+		b.WriteString(note)
+	}
 	res.Content = b.String()
 	return res, nil
 }

@@ -54,8 +54,15 @@ func TestRunCommand(t *testing.T) {
 			if res.IsError != tc.isError {
 				t.Fatalf("IsError = %v: %.500s", res.IsError, res.Content)
 			}
-			if tc.exact != "" && res.Content != tc.exact {
-				t.Errorf("content = %q, want %q", res.Content, tc.exact)
+			if tc.exact != "" {
+				// The line under the exit code says how the command
+				// was confined (sandbox_test.go checks it).
+				if !strings.HasPrefix(res.Sandbox, "sandbox: ") {
+					t.Errorf("Result.Sandbox = %q", res.Sandbox)
+				}
+				if want := strings.Replace(tc.exact, "\n\n", "\n"+res.Sandbox+"\n\n", 1); res.Content != want {
+					t.Errorf("content = %q, want %q", res.Content, want)
+				}
 			}
 			mustContain(t, res.Content, tc.want...)
 			if len(res.Content) > MaxCommandOutput+500 {
@@ -76,7 +83,10 @@ func TestRunCommandPreview(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := Preview{Kind: PreviewCommand, Title: "Run a command", Body: "git status", Folder: root}
+	want := Preview{Kind: PreviewCommand, Title: "Run a command", Body: "git status", Folder: root, Sandbox: got.Sandbox}
+	if !strings.HasPrefix(got.Sandbox, "sandbox: ") {
+		t.Errorf("Preview.Sandbox = %q", got.Sandbox)
+	}
 	if got != want {
 		t.Errorf("Preview = %+v, want %+v", got, want)
 	}

@@ -11,9 +11,13 @@ import (
 	"testing"
 
 	"go.uber.org/goleak"
+
+	"github.com/juncture-app/juncture/agent/sandbox"
 )
 
 func TestMain(m *testing.M) {
+	sandbox.MaybeRunChild() // run_command's confining child (agent/sandbox)
+	maybeDial()
 	// Execute logs recovered panics; keep test output readable.
 	slog.SetDefault(slog.New(slog.NewTextHandler(io.Discard, nil)))
 	goleak.VerifyTestMain(m)

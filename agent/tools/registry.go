@@ -45,6 +45,10 @@ type Result struct {
 	// person first (roundtrip.go). Content is then what the model reads
 	// if the call never gets its answers.
 	Input *NeedsInput
+	// Sandbox, for a call that ran a program (run_command), is how it was
+	// confined: "sandbox: landlock (writes: …; network: none)", or
+	// "sandbox: none (why)" (agent/sandbox.Status). Empty for the others.
+	Sandbox string
 }
 
 // Preview is what an approval card shows before a tool runs.
@@ -53,6 +57,9 @@ type Preview struct {
 	Title  string
 	Body   string
 	Folder string
+	// Sandbox says what the call's program will be able to write and
+	// reach (agent/sandbox.Status), for calls that start one.
+	Sandbox string
 }
 
 // Preview kinds.

@@ -28,6 +28,8 @@ export interface Preview {
   title: string;
   body: string;
   folder: string;
+  /** What the call's program can write and reach ("sandbox: landlock (…)"), for calls that start one. */
+  sandbox?: string;
   error?: string;
 }
 
@@ -98,6 +100,7 @@ function parsePreview(v: unknown): Preview | undefined {
   const s = (k: string) => (isString(v[k]) ? v[k] : '');
   const p: Preview = { kind: s('kind'), title: s('title'), body: s('body'), folder: s('folder') };
   if (s('error')) p.error = s('error');
+  if (s('sandbox')) p.sandbox = s('sandbox');
   return p.body || p.title || p.error ? p : undefined;
 }
 

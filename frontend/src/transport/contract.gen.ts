@@ -827,6 +827,15 @@ export interface ServerConfig {
   type?: string;
   disabled?: boolean;
   approval?: McpPolicy;
+  sandbox?: ServerSandbox;
+}
+
+/** mcp.ServerSandbox */
+export interface ServerSandbox {
+  write?: string[];
+  network?: string;
+  ports?: number[];
+  off?: boolean;
 }
 
 /** mcp.ServerStatus */
@@ -839,6 +848,7 @@ export interface ServerStatus {
   restarts?: number;
   nextRetry?: number;
   approval?: McpPolicy;
+  sandbox?: string;
   tools: ToolInfo[];
 }
 

@@ -1324,6 +1324,10 @@ function fillServerConfig(u: Record<string, unknown>): G.ServerConfig {
     const v = (isMcpPolicy(u.approval) ? u.approval : undefined);
     if (!!v) o.approval = v;
   }
+  {
+    const v = (readServerSandbox(u.sandbox) ?? undefined);
+    if (v !== undefined && v !== null) o.sandbox = v;
+  }
   return o;
 }
 
@@ -1334,6 +1338,42 @@ export function readServerConfig(u: unknown): G.ServerConfig | null {
 
 export function parseServerConfig(u: unknown): G.ServerConfig {
   return readServerConfig(u) ?? fillServerConfig({});
+}
+
+// mcp.ServerSandbox
+
+function fillServerSandbox(u: Record<string, unknown>): G.ServerSandbox {
+  const o: G.ServerSandbox = {
+    
+  };
+  {
+    const v = (isStringArray(u.write) ? u.write : undefined);
+    if (v !== undefined && v.length > 0) o.write = v;
+  }
+  {
+    const v = (isString(u.network) ? u.network : undefined);
+    if (!!v) o.network = v;
+  }
+  {
+    const v = list(u.ports, (e0) => (isNumber(e0) ? e0 : undefined));
+    if (v !== undefined && v.length > 0) o.ports = v;
+  }
+  {
+    const v = (isBoolean(u.off) ? u.off : undefined);
+    if (v === true) o.off = v;
+  }
+  return o;
+}
+
+/** u as a ServerSandbox, or null when it is not one. */
+export function readServerSandbox(u: unknown): G.ServerSandbox | null {
+  return isObject(u) ? fillServerSandbox(u) : null;
+}
+
+export function parseServerSandbox(u: unknown): G.ServerSandbox {
+  const v = readServerSandbox(u);
+  if (v === null) throw bad("server sandbox");
+  return v;
 }
 
 // mcp.ServerStatus
@@ -1364,6 +1404,10 @@ function fillServerStatus(u: Record<string, unknown>): G.ServerStatus {
   {
     const v = (isMcpPolicy(u.approval) ? u.approval : undefined);
     if (!!v) o.approval = v;
+  }
+  {
+    const v = (isString(u.sandbox) ? u.sandbox : undefined);
+    if (!!v) o.sandbox = v;
   }
   return o;
 }

@@ -8,6 +8,7 @@ import (
 	"image"
 	"image/color"
 	"image/png"
+	"net"
 	"os"
 	"time"
 
@@ -24,6 +25,9 @@ type edge struct {
 type (
 	textIn struct {
 		Text string `json:"text" jsonschema:"the text"`
+	}
+	dialIn struct {
+		Addr string `json:"addr" jsonschema:"host:port to open a TCP connection to"`
 	}
 	crashIn struct {
 		AfterMs int `json:"afterMs,omitempty" jsonschema:"milliseconds to wait before the process exits with status 3 (default 0)"`
@@ -126,6 +130,17 @@ func (e *edge) server() *mcp.Server {
 				&mcp.ResourceLink{URI: "https://example.com/doc", Name: "doc", Title: "Example document", MIMEType: "text/html"},
 				&mcp.TextContent{Text: "see the linked document"},
 			}}, nil, nil
+		})
+	mcp.AddTool(s, &mcp.Tool{Name: "dial", Title: "Dial", Description: `Opens a TCP connection to addr and closes it; returns "connected", or the error (isError true). The sandbox tests use it.`, Annotations: ro},
+		func(_ context.Context, _ *mcp.CallToolRequest, in dialIn) (*mcp.CallToolResult, any, error) {
+			c, err := net.DialTimeout("tcp", in.Addr, 5*time.Second)
+			if err != nil {
+				res := text("dial: " + err.Error())
+				res.IsError = true
+				return res, nil, nil
+			}
+			c.Close()
+			return text("connected"), nil, nil
 		})
 	mcp.AddTool(s, &mcp.Tool{Name: "fails", Title: "Fails", Description: "Returns a tool error (isError true).", Annotations: ro},
 		func(context.Context, *mcp.CallToolRequest, none) (*mcp.CallToolResult, any, error) {

@@ -332,6 +332,11 @@ export function ApprovalCard({ item, answer, onDecide, onChange, onKeep, error, 
       ) : showPreview && pv ? (
         <DiffView preview={pv} />
       ) : null}
+      {pv?.sandbox && (
+        <p className="icard-sandbox" aria-label="Sandbox">
+          {pv.sandbox}
+        </p>
+      )}
       {pv?.error && <p className="icard-note">Preview unavailable: {pv.error}</p>}
       {!plain && (!cmd || !showPreview) && (
         <details className="icard-args" open={!cmd && !showPreview}>

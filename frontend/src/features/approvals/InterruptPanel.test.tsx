@@ -275,10 +275,23 @@ describe('InterruptPanel', () => {
     const base = batch()[1]!.interrupt;
     const withPreview = (pv: JsonValue): Interrupt => ({ ...base, metadata: { ...base.metadata, 'juncture:preview': pv } });
     const { unmount } = setup([
-      classifyInterrupt(withPreview({ kind: 'command', title: 'Run a command', body: 'make test', folder: '/srv/app' }), {}),
+      classifyInterrupt(
+        withPreview({
+          kind: 'command',
+          title: 'Run a command',
+          body: 'make test',
+          folder: '/srv/app',
+          sandbox: 'sandbox: landlock (writes: /srv/app, a private temporary folder; network: none)',
+        }),
+        {},
+      ),
     ]);
     expect(screen.getByLabelText('Command').textContent).toContain('make test');
     expect(screen.getByText('/srv/app')).toBeTruthy();
+    // What the command can write and reach, from Go's preview.
+    expect(screen.getByLabelText('Sandbox').textContent).toBe(
+      'sandbox: landlock (writes: /srv/app, a private temporary folder; network: none)',
+    );
     unmount();
     setup([classifyInterrupt(withPreview({ error: 'path escapes the workspace' }), {})]);
     expect(screen.getByText(/Preview unavailable: path escapes the workspace/)).toBeTruthy();

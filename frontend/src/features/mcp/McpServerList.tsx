@@ -141,6 +141,11 @@ function Row({ row, now, busy, ...p }: { row: ServerRow; now: number; busy: bool
         {target && <span className="mono mcp-target">{target}</span>}
         {policy && <span>· {policy}</span>}
       </div>
+      {s?.sandbox && (
+        <div className="mcp-sandbox" aria-label="Sandbox">
+          {s.sandbox}
+        </div>
+      )}
       {(s?.error || retryIn > 0 || (s?.restarts ?? 0) > 0) && (
         <div className="mcp-server-problem">
           {s?.error && <span className="mcp-error">{s.error}</span>}

@@ -20,7 +20,7 @@ function statuses(): McpServerStatus[] {
         { name: 'delete', title: 'Delete things', destructive: true },
         { name: 'peek', title: 'Peek', claimsReadOnly: true },
       ],
-      { title: 'Everything' },
+      { title: 'Everything', sandbox: 'sandbox: landlock (writes: /ws, a private temporary folder; network: any)' },
     ),
     mcpServer('web', [], { transport: 'http', status: 'error', error: 'connection refused', restarts: 3, nextRetry: Date.now() + 4500 }),
   ];
@@ -48,6 +48,7 @@ describe('McpSettings', () => {
     expect(within(e).getByText('Everything')).toBeTruthy();
     expect(within(e).getByText('Program (stdio)')).toBeTruthy();
     expect(within(e).getByText('npx -y @modelcontextprotocol/server-everything')).toBeTruthy();
+    expect(within(e).getByLabelText('Sandbox').textContent).toBe('sandbox: landlock (writes: /ws, a private temporary folder; network: any)');
     const echo = within(e).getByText('Echo').closest('li')!;
     expect(within(echo).getByText('read-only')).toBeTruthy();
     expect(within(within(e).getByText('Delete things').closest('li')!).getByText('destructive')).toBeTruthy();

@@ -1,0 +1,32 @@
+//go:build !linux && !darwin
+
+package sandbox
+
+import (
+	"errors"
+	"os/exec"
+	"runtime"
+)
+
+func systemConfiners(Options) []confiner { return []confiner{unconfined{}} }
+
+// unconfined is the answer of a system where Juncture has no sandbox:
+// never available, with the reason the Status carries.
+type unconfined struct{}
+
+func (unconfined) name() string { return None }
+
+func (unconfined) available() (bool, string) {
+	if runtime.GOOS == "windows" {
+		return false, "Windows: file and network confinement are not implemented; the program runs with your rights (in a Job Object that ends it with Juncture)"
+	}
+	return false, runtime.GOOS + ": no sandbox is implemented"
+}
+
+func (unconfined) wrap(*exec.Cmd, Policy, string) (Status, error) {
+	return Status{}, errors.New("sandbox: not available here")
+}
+
+func confineAndExec(string, string, []string) error {
+	return errUnsupportedChild
+}

@@ -1,0 +1,343 @@
+package sandbox
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+)
+
+// Network modes of a Policy.
+const (
+	NetNone  = "none"  // no network (the default of run_command)
+	NetLocal = "local" // this machine only (enforced on macOS; see the package doc)
+	NetPorts = "ports" // TCP to the listed ports, any host
+	NetAny   = "any"   // not confined (the default of MCP servers)
+)
+
+// Mechanisms a Status names.
+const (
+	Landlock   = "landlock"
+	Bwrap      = "bwrap"
+	SandboxExe = "sandbox-exec"
+	None       = "none"
+)
+
+// Policy is what one program may do beyond reading.
+type Policy struct {
+	// Write are the folders it may change (the workspace, the folders the
+	// person listed). They must be absolute; missing ones are skipped.
+	Write []string
+	// Network is NetNone, NetLocal, NetPorts or NetAny; empty is NetNone.
+	Network string
+	// Ports are the TCP ports NetPorts may connect to.
+	Ports []uint16
+}
+
+// Status says how a program runs: the mechanism, what it may write and
+// reach, and why it is less than asked (Reason; empty when all is
+// enforced).
+type Status struct {
+	Mechanism string   `json:"mechanism"`
+	Reason    string   `json:"reason,omitempty"`
+	Write     []string `json:"write,omitempty"`
+	Network   string   `json:"network"`
+}
+
+// Confined reports whether anything was enforced.
+func (s Status) Confined() bool { return s.Mechanism != "" && s.Mechanism != None }
+
+// String is the one line the card, the tool result and the server status
+// show: "sandbox: landlock (writes: /ws; network: none)" or
+// "sandbox: none (Landlock is unavailable: …; bwrap is not installed)".
+func (s Status) String() string {
+	mech := s.Mechanism
+	if mech == "" {
+		mech = None
+	}
+	if !s.Confined() {
+		if s.Reason == "" {
+			return "sandbox: none"
+		}
+		return "sandbox: none (" + s.Reason + ")"
+	}
+	writes := "nowhere"
+	if len(s.Write) > 0 {
+		writes = strings.Join(s.Write, ", ")
+	}
+	line := fmt.Sprintf("sandbox: %s (writes: %s, a private temporary folder; network: %s", mech, writes, s.Network)
+	if s.Reason != "" {
+		line += "; " + s.Reason
+	}
+	return line + ")"
+}
+
+// networkText describes a policy's network for the person.
+func networkText(p Policy) string {
+	switch p.Network {
+	case NetAny:
+		return "any"
+	case NetLocal:
+		return "this machine only"
+	case NetPorts:
+		if len(p.Ports) == 0 {
+			return "none"
+		}
+		ports := make([]string, len(p.Ports))
+		for i, port := range p.Ports {
+			ports[i] = strconv.Itoa(int(port))
+		}
+		return "TCP ports " + strings.Join(ports, ", ")
+	}
+	return "none"
+}
+
+// Check validates p: known network mode, absolute write folders, ports
+// only with NetPorts.
+func (p Policy) Check() error {
+	switch p.Network {
+	case "", NetNone, NetLocal, NetAny:
+		if len(p.Ports) > 0 {
+			return fmt.Errorf("sandbox: ports are only used with the network mode %q", NetPorts)
+		}
+	case NetPorts:
+		if slices.Contains(p.Ports, 0) {
+			return errors.New("sandbox: port 0 is not a port one can connect to")
+		}
+	default:
+		return fmt.Errorf("sandbox: network must be %q, %q, %q or %q, not %q", NetNone, NetLocal, NetPorts, NetAny, p.Network)
+	}
+	for _, w := range p.Write {
+		if !filepath.IsAbs(w) {
+			return fmt.Errorf("sandbox: the writable folder %q is not an absolute path", w)
+		}
+	}
+	return nil
+}
+
+// normalized returns p with the network mode filled in and the write
+// folders cleaned, resolved (Landlock rules follow the real path) and
+// without the missing ones.
+func (p Policy) normalized() Policy {
+	if p.Network == "" {
+		p.Network = NetNone
+	}
+	var ws []string
+	for _, w := range p.Write {
+		real, err := filepath.EvalSymlinks(filepath.Clean(w))
+		if err != nil {
+			continue
+		}
+		if fi, err := os.Stat(real); err != nil || !fi.IsDir() {
+			continue
+		}
+		if !slices.Contains(ws, real) {
+			ws = append(ws, real)
+		}
+	}
+	p.Write = ws
+	return p
+}
+
+// confiner is one way to confine a program, per system (landlock_linux.go,
+// bwrap_linux.go, darwin.go). wrap rewrites cmd; tmp is the program's
+// private temporary folder, already created and in p.Write's company.
+type confiner interface {
+	name() string
+	// available says whether it can be used here, and when not, why.
+	available() (bool, string)
+	wrap(cmd *exec.Cmd, p Policy, tmp string) (Status, error)
+}
+
+// Options configure a Sandbox.
+type Options struct {
+	// Off turns confinement off; the Status says so with OffReason.
+	Off       bool
+	OffReason string
+	// LandlockABI, when set, replaces the kernel's answer to "which
+	// Landlock ABI do you offer" (tests simulate a kernel without
+	// Landlock with it). Linux only.
+	LandlockABI func() (int, error)
+	// Bwrap, when set, is the bubblewrap program to fall back to instead
+	// of bwrap on the PATH; "-" means none. Linux only.
+	Bwrap string
+}
+
+// Sandbox confines programs. nil uses the system's mechanisms; a Sandbox
+// is safe for concurrent use. The environment variable
+// JUNCTURE_SANDBOX=off is the global switch: it turns confinement off, and
+// every Status says so.
+type Sandbox struct {
+	o Options
+}
+
+// New returns a Sandbox.
+func New(o Options) *Sandbox { return &Sandbox{o: o} }
+
+// off says whether confinement is turned off, and why.
+func (s *Sandbox) off() (bool, string) {
+	switch {
+	case s != nil && s.o.Off:
+		if s.o.OffReason == "" {
+			return true, "turned off in the settings"
+		}
+		return true, s.o.OffReason
+	case os.Getenv("JUNCTURE_SANDBOX") == "off":
+		return true, "turned off by JUNCTURE_SANDBOX=off"
+	}
+	return false, ""
+}
+
+// Plan is the Status a program run with p would get, for an approval
+// card shown before it runs. The program is confined as planned, or not
+// started (Wrap fails).
+func (s *Sandbox) Plan(p Policy) Status {
+	cmd := exec.Command("/bin/true")
+	cmd.Env = []string{}
+	st, cleanup, err := s.Wrap(cmd, p)
+	cleanup()
+	if err != nil {
+		return Status{Mechanism: None, Reason: err.Error(), Network: "any"}
+	}
+	return st
+}
+
+func (s *Sandbox) confiners() []confiner {
+	var o Options
+	if s != nil {
+		o = s.o
+	}
+	return systemConfiners(o)
+}
+
+// Wrap rewrites cmd (Path, Args, Env, SysProcAttr untouched) to run
+// confined by p, using the strongest mechanism available, and returns
+// how it runs and a cleanup to call once the program has ended (it
+// removes the private temporary folder). cmd.Env must be set: TMPDIR is
+// pointed at the private folder. An error means the program must not be
+// started (the policy is invalid, or the private folder cannot be made).
+func (s *Sandbox) Wrap(cmd *exec.Cmd, p Policy) (Status, func(), error) {
+	noop := func() {}
+	if err := p.Check(); err != nil {
+		return Status{}, noop, err
+	}
+	if off, reason := s.off(); off {
+		return Status{Mechanism: None, Reason: reason, Network: "any"}, noop, nil
+	}
+	if cmd.Env == nil {
+		return Status{}, noop, errors.New("sandbox: the program's environment must be set explicitly")
+	}
+	p = p.normalized()
+	var why []string
+	for _, c := range s.confiners() {
+		ok, reason := c.available()
+		if !ok {
+			why = append(why, reason)
+			continue
+		}
+		tmp, err := os.MkdirTemp("", "juncture-sandbox-")
+		if err != nil {
+			return Status{}, noop, fmt.Errorf("sandbox: making the private temporary folder: %w", err)
+		}
+		if real, err := filepath.EvalSymlinks(tmp); err == nil {
+			tmp = real
+		}
+		cmd.Env = setEnv(cmd.Env, "TMPDIR", tmp)
+		st, err := c.wrap(cmd, p, tmp)
+		cleanup := func() {
+			_ = os.RemoveAll(tmp)
+			if v, ok := readyPipes.LoadAndDelete(cmd); ok {
+				_ = v.(readyPipe).r.Close()
+				_ = v.(readyPipe).w.Close()
+			}
+		}
+		if err != nil {
+			cleanup()
+			return Status{}, noop, err
+		}
+		if len(why) > 0 {
+			st.Reason = strings.Join(append(why, st.Reason), "; ")
+			st.Reason = strings.TrimSuffix(st.Reason, "; ")
+		}
+		return st, cleanup, nil
+	}
+	if len(why) == 0 {
+		why = append(why, "this system has no sandbox Juncture can use")
+	}
+	return Status{Mechanism: None, Reason: strings.Join(why, "; "), Network: "any"}, noop, nil
+}
+
+// readyPipes holds, by command, the pipe a confining child closes when it
+// execs the program (Landlock only; see Started).
+var readyPipes sync.Map // *exec.Cmd → readyPipe
+
+type readyPipe struct{ r, w *os.File }
+
+// Started is closed once cmd's program itself runs, after cmd.Start: at
+// once for a program started directly or by bwrap or sandbox-exec, and
+// when the confining child execs it under Landlock (or exits without doing
+// so). A command's time limit starts there, so a slow start of the child
+// (a loaded machine, a race-instrumented test binary) does not eat it.
+// Call it once, after a successful cmd.Start; the cleanup Wrap returned
+// releases what it holds if it is never called.
+func Started(cmd *exec.Cmd) <-chan struct{} {
+	ch := make(chan struct{})
+	v, ok := readyPipes.LoadAndDelete(cmd)
+	if !ok {
+		close(ch)
+		return ch
+	}
+	rp := v.(readyPipe)
+	_ = rp.w.Close() // the child holds its own copy
+	go func() {
+		defer close(ch)
+		defer rp.r.Close()
+		var b [1]byte
+		_, _ = rp.r.Read(b[:]) // EOF: the child exec'd or exited
+	}()
+	return ch
+}
+
+// setEnv sets key in env (replacing every earlier value).
+func setEnv(env []string, key, value string) []string {
+	out := env[:0:0]
+	for _, kv := range env {
+		if k, _, _ := strings.Cut(kv, "="); k != key {
+			out = append(out, kv)
+		}
+	}
+	return append(out, key+"="+value)
+}
+
+// refusalMarks are how programs report EACCES and EPERM (and EROFS, which
+// bwrap's read-only view gives) in their output.
+var refusalMarks = []string{
+	"permission denied", "operation not permitted", "read-only file system",
+	"eacces", "eperm", "erofs", "errno 13", "errno 1]", "access is denied",
+}
+
+// Explain returns a note for a program's output when the program ran
+// confined and its output shows a refusal the sandbox would cause
+// (EACCES, EPERM, EROFS), or "" otherwise. The note says the sandbox
+// probably refused it and what the program may write and reach.
+func Explain(st Status, output string) string {
+	if !st.Confined() {
+		return ""
+	}
+	low := strings.ToLower(output)
+	if !slices.ContainsFunc(refusalMarks, func(m string) bool { return strings.Contains(low, m) }) {
+		return ""
+	}
+	writes := "nowhere"
+	if len(st.Write) > 0 {
+		writes = strings.Join(st.Write, ", ")
+	}
+	return fmt.Sprintf("[The sandbox (%s) refused an operation (permission denied): this program may write only in %s "+
+		"and its private temporary folder, and reach the network: %s. Writing elsewhere or connecting elsewhere is refused "+
+		"by design; do not retry it another way.]", st.Mechanism, writes, st.Network)
+}

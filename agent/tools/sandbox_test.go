@@ -1,0 +1,151 @@
+package tools
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/juncture-app/juncture/agent/sandbox"
+)
+
+// dialEnv makes this test binary a tiny TCP client (maybeDial), which a
+// confined command runs to show what the sandbox lets through.
+const dialEnv = "TOOLS_TEST_DIAL"
+
+func maybeDial() {
+	addr := os.Getenv(dialEnv)
+	if addr == "" {
+		return
+	}
+	c, err := net.DialTimeout("tcp", addr, 5*time.Second)
+	if err != nil {
+		fmt.Println("dial:", err)
+		os.Exit(1)
+	}
+	c.Close()
+	fmt.Println("connected")
+	os.Exit(0)
+}
+
+// openPort is a local port that really accepts connections.
+func openPort(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp4", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ln.Close() })
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			c.Close()
+		}
+	}()
+	return ln.Addr().String()
+}
+
+// landlockOrSkip skips where the system sandbox is not Landlock with TCP
+// rules (JUNCTURE_REQUIRE_LANDLOCK=1 fails instead).
+func landlockOrSkip(t *testing.T) {
+	t.Helper()
+	st := (*sandbox.Sandbox)(nil).Plan(sandbox.Policy{Write: []string{t.TempDir()}})
+	if st.Mechanism != sandbox.Landlock || st.Network != "none" {
+		if os.Getenv("JUNCTURE_REQUIRE_LANDLOCK") == "1" {
+			t.Fatalf("Landlock is required: %s", st)
+		}
+		t.Skipf("no Landlock with TCP rules here: %s", st)
+	}
+}
+
+// TestRunCommandSandboxed: an approved run_command writes in the
+// workspace, cannot write ~/.ssh/x (a stand-in home outside the
+// workspace), cannot reach a local port that is open unless its network
+// policy lists it, and the result says the sandbox refused it.
+func TestRunCommandSandboxed(t *testing.T) {
+	landlockOrSkip(t)
+	w, root := newWorkspace(t)
+	home := t.TempDir()
+	if err := os.Mkdir(filepath.Join(home, ".ssh"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("HOME", home)
+	r := builtinRegistry(t, w, BuiltinOptions{})
+	ctx := context.Background()
+
+	res := call(t, ctx, r, ToolRunCommand, map[string]any{"command": `echo ok > inside.txt && echo key > "$HOME/.ssh/x"`})
+	if !res.IsError {
+		t.Errorf("the write outside succeeded: %s", res.Content)
+	}
+	mustContain(t, res.Content, "sandbox: landlock (writes: "+root, "network: none", "Permission denied", "The sandbox (landlock) refused")
+	if !strings.HasPrefix(res.Sandbox, "sandbox: landlock") {
+		t.Errorf("Result.Sandbox = %q", res.Sandbox)
+	}
+	if b, err := os.ReadFile(filepath.Join(root, "inside.txt")); err != nil || string(b) != "ok\n" {
+		t.Errorf("workspace write: %q, %v", b, err)
+	}
+	if _, err := os.Stat(filepath.Join(home, ".ssh", "x")); err == nil {
+		t.Error("~/.ssh/x was written")
+	}
+
+	addr := openPort(t)
+	_, portText, _ := net.SplitHostPort(addr)
+	port, _ := strconv.Atoi(portText)
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dial := dialEnv + "=" + addr + " " + strconv.Quote(exe)
+	tests := []struct {
+		name string
+		args map[string]any
+		ok   bool
+	}{
+		{"default: none", map[string]any{"command": dial}, false},
+		{"another port", map[string]any{"command": dial, "network": "ports", "ports": []int{port + 1}}, false},
+		{"its port", map[string]any{"command": dial, "network": "ports", "ports": []int{port}}, true},
+		{"any", map[string]any{"command": dial, "network": "any"}, true},
+	}
+	for _, tt := range tests {
+		res := call(t, ctx, r, ToolRunCommand, tt.args)
+		if got := !res.IsError && strings.Contains(res.Content, "connected"); got != tt.ok {
+			t.Errorf("%s: connected=%v, want %v:\n%s", tt.name, got, tt.ok, res.Content)
+		}
+		if !tt.ok {
+			mustContain(t, res.Content, "permission denied", "The sandbox (landlock) refused")
+		}
+	}
+}
+
+// TestRunCommandPreviewSaysSandbox: the approval card says what the
+// command can write and reach.
+func TestRunCommandPreviewSaysSandbox(t *testing.T) {
+	landlockOrSkip(t)
+	w, root := newWorkspace(t)
+	tool := runCommandTool(w, BuiltinOptions{})
+	pv, err := tool.Preview(context.Background(), []byte(`{"command":"curl example.org","network":"ports","ports":[443]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "sandbox: landlock (writes: " + root + ", a private temporary folder; network: TCP ports 443"; !strings.HasPrefix(pv.Sandbox, want) {
+		t.Errorf("preview sandbox = %q, want prefix %q", pv.Sandbox, want)
+	}
+}
+
+// TestRunCommandSandboxOff: with the sandbox off the result says so.
+func TestRunCommandSandboxOff(t *testing.T) {
+	w, _ := newWorkspace(t)
+	r := builtinRegistry(t, w, BuiltinOptions{Sandbox: sandbox.New(sandbox.Options{Off: true, OffReason: "turned off for this test"})})
+	res := call(t, context.Background(), r, ToolRunCommand, map[string]any{"command": "echo hi"})
+	if res.IsError || res.Content != "Exit code: 0\nsandbox: none (turned off for this test)\n\nhi\n" {
+		t.Errorf("result %q", res.Content)
+	}
+}
