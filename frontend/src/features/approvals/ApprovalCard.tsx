@@ -123,6 +123,7 @@ export function ApprovalCard({ item, answer, onDecide, onChange, onKeep, error, 
     setEditError(null);
     setMode('idle');
   };
+  const subForm = { id, formRef: sub, busy, onBack: back };
 
   return (
     <>
@@ -176,10 +177,7 @@ export function ApprovalCard({ item, answer, onDecide, onChange, onKeep, error, 
         />
       ) : mode === 'always' ? (
         <AlwaysAllowForm
-          id={id}
-          formRef={sub}
-          busy={busy}
-          onBack={back}
+          {...subForm}
           rules={rules}
           ruleIndex={ruleIndex}
           onRule={setRuleIndex}
@@ -191,13 +189,10 @@ export function ApprovalCard({ item, answer, onDecide, onChange, onKeep, error, 
           }}
         />
       ) : mode === 'deny' ? (
-        <DenyForm id={id} formRef={sub} busy={busy} onBack={back} reason={reason} onReason={setReason} hasReasonField={!!item.reasonField} onDeny={deny} />
+        <DenyForm {...subForm} reason={reason} onReason={setReason} hasReasonField={!!item.reasonField} onDeny={deny} />
       ) : mode === 'edit' ? (
         <EditArgsForm
-          id={id}
-          formRef={sub}
-          busy={busy}
-          onBack={back}
+          {...subForm}
           editorRef={editor}
           edited={edited}
           original={item.argsText}

@@ -5,7 +5,7 @@ import { notificationsSupported } from '../../hooks/useAttention';
 import type { McpCatalog } from '../../hooks/useMcpServers';
 import { previewTheme } from '../../lib/theme';
 import { ImportConversations } from '../import/ImportConversations';
-import { generalField, SourceChip } from './generalField';
+import { generalField, SourceChip, textControl } from './generalField';
 import { ModelSection, type KnownServer } from './ModelSection';
 import { PermissionRules, type PermissionRulesState } from './PermissionRules';
 import type { GeneralSettings } from './useGeneralSettings';
@@ -40,19 +40,7 @@ export function GeneralTab({ id, transport, status, form, rules, catalog, preset
             {field(
               'workspace',
               'Workspace folder',
-              (fid, db) => (
-                <input
-                  id={fid}
-                  type="text"
-                  className="mono"
-                  value={draft.workspace}
-                  readOnly={locked('workspace')}
-                  aria-describedby={db}
-                  aria-invalid={fieldErrors.workspace ? true : undefined}
-                  placeholder="Default: the Juncture folder in your Documents"
-                  onChange={(e) => set('workspace', e.target.value)}
-                />
-              ),
+              textControl(form, 'workspace', { className: 'mono', placeholder: 'Default: the Juncture folder in your Documents' }),
               draft.workspace
                 ? 'File tools work inside this folder only.'
                 : 'File tools work inside this folder only. Left empty, it is the Juncture folder in your Documents folder (created when needed).',

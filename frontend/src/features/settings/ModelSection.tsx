@@ -2,7 +2,7 @@ import { keyStoragePhrase, keyUnavailableHelp } from '../../transport/contract';
 import type { Status } from '../../transport/contract';
 import { modelsAvailable } from '../../lib/format';
 import { DEMO_MODEL } from '../../lib/settingsForm';
-import { generalField } from './generalField';
+import { generalField, textControl } from './generalField';
 import type { GeneralSettings } from './useGeneralSettings';
 
 /** A known server the Endpoint menu fills the base URL from. */
@@ -26,7 +26,7 @@ export function ModelSection({
   presets: readonly KnownServer[];
   presetOf: (url: string) => string;
 }) {
-  const { draft, view, locked, set, fieldErrors, test } = form;
+  const { draft, view, locked, set, test } = form;
   const field = generalField(id, form);
   if (!draft) return null;
   return (
@@ -79,55 +79,33 @@ export function ModelSection({
           </select>
         </div>
       )}
-      {field('baseUrl', 'Base URL', (fid, db) => (
-        <input
-          id={fid}
-          type="url"
-          className="mono"
-          value={draft.baseUrl}
-          readOnly={locked('baseUrl')}
-          aria-describedby={db}
-          aria-invalid={fieldErrors.baseUrl ? true : undefined}
-          placeholder="https://host/v1"
-          onChange={(e) => {
+      {field(
+        'baseUrl',
+        'Base URL',
+        textControl(form, 'baseUrl', {
+          type: 'url',
+          className: 'mono',
+          placeholder: 'https://host/v1',
+          onChange: (e) => {
             set('baseUrl', e.target.value);
             form.setPreset(presetOf(e.target.value));
-          }}
-        />
-      ))}
+          },
+        }),
+      )}
       {field(
         'apiKey',
         'API key',
-        (fid, db) => (
-          <input
-            id={fid}
-            type="password"
-            autoComplete="off"
-            value={draft.apiKey}
-            readOnly={locked('apiKey')}
-            aria-describedby={db}
-            aria-invalid={fieldErrors.apiKey ? true : undefined}
-            placeholder="Not needed for local servers"
-            onChange={(e) => set('apiKey', e.target.value)}
-          />
-        ),
+        textControl(form, 'apiKey', { type: 'password', autoComplete: 'off', placeholder: 'Not needed for local servers' }),
         view?.keyState === 'unavailable'
           ? keyUnavailableHelp(view?.keyStorage)
           : `Stored ${keyStoragePhrase(view?.keyStorage)}; only the last characters are shown.`,
       )}
       {field('model', 'Model', (fid, db) => (
         <>
-          <input
-            id={fid}
-            type="text"
-            list={`${id}-models`}
-            value={draft.model}
-            readOnly={locked('model')}
-            aria-describedby={db}
-            aria-invalid={fieldErrors.model ? true : undefined}
-            placeholder={test?.models.length ? 'Choose or type a model' : 'e.g. gpt-4o-mini, llama3.1'}
-            onChange={(e) => set('model', e.target.value)}
-          />
+          {textControl(form, 'model', {
+            list: `${id}-models`,
+            placeholder: test?.models.length ? 'Choose or type a model' : 'e.g. gpt-4o-mini, llama3.1',
+          })(fid, db)}
           <datalist id={`${id}-models`}>
             {(test?.models ?? []).map((m) => (
               <option key={m} value={m} />

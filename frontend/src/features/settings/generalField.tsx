@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import type { InputHTMLAttributes, ReactNode } from 'react';
 import type { SettingsField } from '../../transport/contract';
 import { ENV_VARS } from '../../lib/settingsForm';
 import { SetField } from './SetField';
@@ -30,4 +30,22 @@ export function SourceChip({ form, f, hideDefault }: { form: GeneralSettings; f:
   const chip = form.chipOf(f);
   if (!chip || (hideDefault && chip === 'default')) return null;
   return <span className={`set-source src-${chip}`}>{SOURCE_TEXT[chip]}</span>;
+}
+
+type TextField = 'baseUrl' | 'apiKey' | 'model' | 'workspace';
+
+/** A text field's input: its value, read-only when the environment sets it, marked while in error; `attrs` adds to or replaces these. */
+export function textControl(form: GeneralSettings, f: TextField, attrs: InputHTMLAttributes<HTMLInputElement> = {}): FieldControl {
+  return (fid, db) => (
+    <input
+      id={fid}
+      type="text"
+      value={form.draft?.[f] ?? ''}
+      readOnly={form.locked(f)}
+      aria-describedby={db}
+      aria-invalid={form.fieldErrors[f] ? true : undefined}
+      onChange={(e) => form.set(f, e.target.value)}
+      {...attrs}
+    />
+  );
 }
