@@ -1,180 +1,22 @@
-import { useContext, useEffect, useId, useRef, useState, type ReactNode } from 'react';
+import { useContext, useEffect, useId, useRef, useState } from 'react';
 import { isMcpRule, type ClassifiedInterrupt } from '../../state/interrupts';
 import { TransportContext } from '../../transport';
-import { useMcpServers, type McpCatalog } from '../../hooks/useMcpServers';
+import { useMcpServers } from '../../hooks/useMcpServers';
 import type { RememberScope } from '../../transport/contract';
-import { isObject, isString, tryParseJson, type JsonValue } from '../../transport/json';
-import { DiffView } from './DiffView';
-import { decisionLabel, type Decision } from '../../state/answers';
+import { isObject, tryParseJson, type JsonValue } from '../../transport/json';
 import { editedArgsProblems } from '../../lib/validationText';
-import { hostOf, openableUrl } from '../tools/ToolParts';
-import { closeOnEscape, type DecisionCardProps } from './cardKeys';
+import type { DecisionCardProps } from './cardKeys';
+import { useDraft } from './drafts';
+import { AnsweredRow } from './AnsweredRow';
+import { namesOf, ruleLabel } from './toolNames';
+import { callView } from './toolPreviews';
+import { AlwaysAllowForm, DenyForm, EditArgsForm } from './ApprovalForms';
 
 type Approval = Extract<ClassifiedInterrupt, { kind: 'approval' }>;
-
-/** A kept answer, as the card shows it. */
-export interface KeptAnswer {
-  /** What the person decided here; unknown after a reload (Go only says it has one). */
-  decision?: Decision | undefined;
-  /** How many other items still need an answer before the run continues. */
-  waiting: number;
-  /** The Answer call is in flight. */
-  sending: boolean;
-}
 
 export type ApprovalCardProps = DecisionCardProps<Approval>;
 
 type Mode = 'idle' | 'always' | 'deny' | 'edit';
-
-// What a person typed or chose on a card, by interrupt id. It outlives the
-// card: a refused answer restarts the run (RUN_STARTED clears the cards,
-// the resync brings them back), and switching chats unmounts them.
-const drafts = new Map<string, Map<string, unknown>>();
-const MAX_DRAFTS = 100;
-
-/** Forgets the drafts of these items (all without ids): their answers went through. */
-export function forgetDrafts(ids?: readonly string[]): void {
-  if (!ids) drafts.clear();
-  else for (const id of ids) drafts.delete(id);
-}
-
-/** useState whose value is kept for the item (see drafts) and restored when its card comes back. */
-export function useDraft<T>(itemId: string, key: string, initial: T | (() => T)): [T, (v: T) => void] {
-  const [value, setValue] = useState<T>(() => {
-    const kept = drafts.get(itemId);
-    if (kept?.has(key)) return kept.get(key) as T;
-    return typeof initial === 'function' ? (initial as () => T)() : initial;
-  });
-  const set = (v: T) => {
-    let kept = drafts.get(itemId);
-    if (!kept) {
-      if (drafts.size >= MAX_DRAFTS) drafts.delete(drafts.keys().next().value!);
-      kept = new Map();
-      drafts.set(itemId, kept);
-    }
-    kept.set(key, v);
-    setValue(v);
-  };
-  return [value, set];
-}
-
-/** How a tool is named on the card: an MCP tool by its server's title for it. */
-interface ToolNames {
-  /** The tool's title (its model name for built-in tools). */
-  title: string;
-  /** The MCP server's title, when it is an MCP tool. */
-  server?: string;
-}
-
-function namesOf(cat: McpCatalog, modelName: string): ToolNames {
-  const e = cat.tools.get(modelName);
-  return e ? { title: e.title, server: e.serverTitle } : { title: modelName };
-}
-
-function serverTitle(cat: McpCatalog, name: string | undefined, fallback: string | undefined): string {
-  if (name && cat.serverTitles.has(name)) return cat.serverTitles.get(name)!;
-  return fallback || name || 'this server';
-}
-
-function ruleLabel(tool: string, r: RememberScope, names: ToolNames, cat: McpCatalog): string {
-  switch (r.scope) {
-    case 'tool':
-      return `Every ${tool} call`;
-    case 'command-prefix':
-      return `Commands starting with “${r.pattern ?? ''}”`;
-    case 'folder':
-      return `${tool} inside ${r.pattern ?? 'this folder'}`;
-    case 'file':
-      return `${tool} on this file only (${r.pattern ?? ''})`;
-    case 'thread':
-      return `${tool} in this chat only`;
-    case 'tool-identity':
-      return `Always allow ${names.title}`;
-    case 'server':
-      return `Always allow every tool of ${serverTitle(cat, r.pattern, names.server)}`;
-  }
-}
-
-/** "Approved — waiting for 2 more" (or "Answered — …" after a reload) with a way to change it. */
-export function AnsweredRow({
-  answer,
-  note,
-  onChange,
-  busy,
-}: {
-  answer: KeptAnswer;
-  note?: ReactNode;
-  onChange: () => void;
-  busy: boolean;
-}) {
-  const d = answer.decision;
-  return (
-    <div className="icard-staged" role="status">
-      <span className={`icard-staged-label ${d?.kind ?? 'answer'}`}>{d ? decisionLabel(d) : 'Answered'}</span>
-      {note}
-      {answer.sending ? (
-        <span className="icard-waiting">Sending…</span>
-      ) : answer.waiting > 0 ? (
-        <span className="icard-waiting"> — waiting for {answer.waiting} more</span>
-      ) : null}
-      <button type="button" className="btn small subtle" onClick={onChange} disabled={busy || answer.sending}>
-        Change answer
-      </button>
-    </div>
-  );
-}
-
-function commandOf(args: unknown): { command: string; folder: string } | null {
-  if (!isObject(args)) return null;
-  const cmd = args.command ?? args.cmd;
-  const command = isString(cmd) ? cmd : Array.isArray(cmd) ? cmd.filter(isString).join(' ') : '';
-  if (!command) return null;
-  const f = args.cwd ?? args.folder ?? args.dir ?? args.workdir;
-  return { command, folder: isString(f) ? f : '' };
-}
-
-/** What a tool that acts in this window asks, in words: "Open example.com?" with the full URL. */
-interface PlainAsk {
-  title: ReactNode;
-  body: ReactNode;
-}
-
-function plainAsk(toolName: string, args: unknown): PlainAsk | null {
-  if (!isObject(args)) return null;
-  if (toolName === 'open_url' && isString(args.url) && args.url) {
-    const href = openableUrl(args.url);
-    return {
-      title: <>Open {hostOf(href ?? args.url)}?</>,
-      body: (
-        <div className="icard-plain">
-          <p className="icard-plain-text mono" aria-label="Address">
-            {args.url}
-          </p>
-          <p className="icard-note">
-            {href ? 'Opens in your browser.' : 'Juncture opens only http and https links; deny this request.'}
-          </p>
-        </div>
-      ),
-    };
-  }
-  if (toolName === 'copy_to_clipboard' && isString(args.text)) {
-    const n = [...args.text].length;
-    return {
-      title: <>Copy to clipboard?</>,
-      body: (
-        <div className="icard-plain">
-          <pre className="icard-plain-text icard-clip" aria-label="Text to copy">
-            {args.text}
-          </pre>
-          <p className="icard-note">
-            {n} {n === 1 ? 'character' : 'characters'}; replaces what your clipboard holds now.
-          </p>
-        </div>
-      ),
-    };
-  }
-  return null;
-}
 
 /** The editor's own check: JSON, and an object. */
 function checkEdit(text: string): string | null {
@@ -183,7 +25,11 @@ function checkEdit(text: string): string | null {
   return isObject(p.value) ? null : 'The arguments must be a JSON object ({ … }).';
 }
 
-/** Approval for one tool call: Allow once / Always allow / Deny / Edit arguments. */
+/**
+ * Approval for one tool call: Allow once / Always allow / Deny / Edit
+ * arguments. What it shows of the call comes from the preview registry
+ * (toolPreviews), its sub-forms from ApprovalForms.
+ */
 export function ApprovalCard({ item, answer, onDecide, onChange, onKeep, error, busy }: ApprovalCardProps) {
   const id = useId();
   const catalog = useMcpServers(useContext(TransportContext));
@@ -205,16 +51,7 @@ export function ApprovalCard({ item, answer, onDecide, onChange, onKeep, error, 
   const [ruleIndex, setRuleIndex] = useDraft(itemId, 'rule', !mcpRules.length && item.suggestedRules.length ? 1 : 0);
   const label = (r: RememberScope) => ruleLabel(item.toolName, r, names, catalog);
   const pv = item.preview;
-  const cmd =
-    pv?.kind === 'command' && pv.body
-      ? { command: pv.body, folder: pv.folder }
-      : item.toolName === 'run_command'
-        ? commandOf(item.args)
-        : null;
-  const plain = cmd || names.server ? null : plainAsk(item.toolName, item.args);
-  const folder = cmd?.folder || pv?.folder || '';
-  // A "json" preview is the arguments again; the Arguments block shows them.
-  const showPreview = !!pv && !pv.error && pv.kind !== 'json' && pv.kind !== 'command' && !plain;
+  const view = callView({ toolName: item.toolName, args: item.args, preview: pv, mcp: !!names.server });
 
   // Go's refusal of the edited arguments, in plain words, while the editor shows what was refused.
   const problems = error ? editedArgsProblems(error) : null;
@@ -286,14 +123,15 @@ export function ApprovalCard({ item, answer, onDecide, onChange, onKeep, error, 
     setEditError(null);
     setMode('idle');
   };
+  const subForm = { id, formRef: sub, busy, onBack: back };
 
   return (
     <>
       <header className="icard-head">
         <span className="icard-kind">Approval</span>
         <h3 id={`${id}-title`} className="icard-title">
-          {plain ? (
-            plain.title
+          {view.title ? (
+            view.title
           ) : names.server ? (
             <>Allow {names.title}?</>
           ) : (
@@ -306,7 +144,7 @@ export function ApprovalCard({ item, answer, onDecide, onChange, onKeep, error, 
           <span className="icard-source">
             a tool of {names.server} · <span className="mono">{item.toolName}</span>
           </span>
-        ) : plain ? (
+        ) : view.title ? (
           <span className="icard-source">
             using <span className="mono">{item.toolName}</span>
           </span>
@@ -315,31 +153,15 @@ export function ApprovalCard({ item, answer, onDecide, onChange, onKeep, error, 
       {item.interrupt.message && item.interrupt.message !== `Approval required to run ${item.toolName}` && (
         <p className="icard-message">{item.interrupt.message}</p>
       )}
-      {plain ? (
-        plain.body
-      ) : cmd ? (
-        <div className="icard-command">
-          <pre className="mono" aria-label="Command">
-            <span aria-hidden="true">$ </span>
-            {cmd.command}
-          </pre>
-          {folder && (
-            <div className="icard-folder">
-              in <span className="mono">{folder}</span>
-            </div>
-          )}
-        </div>
-      ) : showPreview && pv ? (
-        <DiffView preview={pv} />
-      ) : null}
+      {view.body}
       {pv?.sandbox && (
         <p className="icard-sandbox" aria-label="Sandbox">
           {pv.sandbox}
         </p>
       )}
       {pv?.error && <p className="icard-note">Preview unavailable: {pv.error}</p>}
-      {!plain && (!cmd || !showPreview) && (
-        <details className="icard-args" open={!cmd && !showPreview}>
+      {view.args !== 'hidden' && (
+        <details className="icard-args" open={view.args === 'open'}>
           <summary>Arguments</summary>
           <pre className="mono">{item.argsText}</pre>
         </details>
@@ -359,122 +181,38 @@ export function ApprovalCard({ item, answer, onDecide, onChange, onKeep, error, 
           }
         />
       ) : mode === 'always' ? (
-        <fieldset className="icard-sub" ref={sub} onKeyDown={closeOnEscape(back)}>
-          <legend>{mcpRules.length ? 'Remember this choice:' : 'Always allow without asking:'}</legend>
-          {rules.map((r, i) => (
-            <label key={i} className="icard-radio">
-              <input type="radio" name={`${id}-rule`} checked={ruleIndex === i} onChange={() => setRuleIndex(i)} />
-              {label(r)}
-            </label>
-          ))}
-          <p className="icard-note">You can revoke this in Settings › Permissions.</p>
-          <div className="icard-actions">
-            <button
-              type="button"
-              className="btn primary"
-              disabled={busy}
-              onClick={() => {
-                onDecide({ kind: 'approve', remember: rules[ruleIndex] ?? { scope: 'tool' } });
-                setMode('idle');
-              }}
-            >
-              Always allow
-            </button>
-            <button type="button" className="btn subtle" onClick={back}>
-              Back
-            </button>
-          </div>
-        </fieldset>
+        <AlwaysAllowForm
+          {...subForm}
+          rules={rules}
+          ruleIndex={ruleIndex}
+          onRule={setRuleIndex}
+          label={label}
+          mcp={mcpRules.length > 0}
+          onAllow={() => {
+            onDecide({ kind: 'approve', remember: rules[ruleIndex] ?? { scope: 'tool' } });
+            setMode('idle');
+          }}
+        />
       ) : mode === 'deny' ? (
-        <div className="icard-sub" ref={sub} onKeyDown={closeOnEscape(back)}>
-          <label htmlFor={`${id}-reason`} className="icard-sub-label">
-            Reason (optional){item.reasonField ? ' — the model will see it' : ''}
-          </label>
-          <input
-            id={`${id}-reason`}
-            type="text"
-            value={reason}
-            onChange={(e) => setReason(e.target.value)}
-            onKeyDown={(e) => {
-              // Enter denies, with the reason typed so far.
-              if (e.key === 'Enter' && !e.nativeEvent.isComposing) {
-                e.preventDefault();
-                if (!busy) deny();
-              }
-            }}
-            placeholder="e.g. use the staging folder instead"
-          />
-          {!item.reasonField && reason.trim() && (
-            <p className="icard-note">This request has no place for a reason; only the denial is sent.</p>
-          )}
-          <div className="icard-actions">
-            <button type="button" className="btn danger" disabled={busy} onClick={deny}>
-              Deny
-            </button>
-            <button type="button" className="btn subtle" onClick={back}>
-              Back
-            </button>
-          </div>
-        </div>
+        <DenyForm {...subForm} reason={reason} onReason={setReason} hasReasonField={!!item.reasonField} onDeny={deny} />
       ) : mode === 'edit' ? (
-        <div className="icard-sub" ref={sub} onKeyDown={closeOnEscape(back)}>
-          <label htmlFor={`${id}-edit`} className="icard-sub-label">
-            Arguments (JSON)
-          </label>
-          <textarea
-            ref={editor}
-            id={`${id}-edit`}
-            className="mono"
-            rows={Math.min(14, Math.max(4, edited.split('\n').length + 1))}
-            spellCheck={false}
-            value={edited}
-            aria-invalid={shownEditError ? true : undefined}
-            aria-describedby={shownEditError ? `${id}-edit-err` : undefined}
-            onChange={(e) => {
-              setEdited(e.target.value);
-              setEditError(checkEdit(e.target.value));
-            }}
-          />
-          {shownEditError && (
-            <div className="icard-error" id={`${id}-edit-err`} role="alert">
-              {typeof shownEditError === 'string' ? (
-                shownEditError
-              ) : shownEditError.length === 1 ? (
-                <>These arguments cannot be used: {shownEditError[0]}.</>
-              ) : (
-                <>
-                  These arguments cannot be used:
-                  <ul className="icard-problems">
-                    {shownEditError.map((p, i) => (
-                      <li key={i}>{p}</li>
-                    ))}
-                  </ul>
-                </>
-              )}
-            </div>
-          )}
-          <div className="icard-actions">
-            <button type="button" className="btn primary" disabled={busy || !!shownEditError} onClick={submitEdit}>
-              Allow with these arguments
-            </button>
-            <button type="button" className="btn subtle" onClick={back}>
-              Back
-            </button>
-            {edited !== item.argsText && (
-              <button
-                type="button"
-                className="btn subtle"
-                onClick={() => {
-                  setEdited(item.argsText);
-                  setEditError(null);
-                  editor.current?.focus();
-                }}
-              >
-                Undo my edits
-              </button>
-            )}
-          </div>
-        </div>
+        <EditArgsForm
+          {...subForm}
+          editorRef={editor}
+          edited={edited}
+          original={item.argsText}
+          onEdit={(text) => {
+            setEdited(text);
+            setEditError(checkEdit(text));
+          }}
+          onUndo={() => {
+            setEdited(item.argsText);
+            setEditError(null);
+            editor.current?.focus();
+          }}
+          problem={shownEditError}
+          onSubmit={submitEdit}
+        />
       ) : (
         <div className="icard-actions">
           <button type="button" className="btn primary" disabled={busy} onClick={() => onDecide({ kind: 'approve' })}>

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { act, fireEvent, render, screen, within } from '@testing-library/react';
 import { InterruptPanel } from './InterruptPanel';
-import { forgetDrafts } from './ApprovalCard';
+import { forgetDrafts } from './drafts';
 import { classifyInterrupt, type ClassifiedInterrupt } from '../../state/interrupts';
 import type { AnswerBatch, AnswerResult, Interrupt } from '../../transport/contract';
 import { fixtures } from '../../test/fixtures';

@@ -2,7 +2,9 @@ import { useId } from 'react';
 import type { ClassifiedInterrupt } from '../../state/interrupts';
 import type { Decision } from '../../state/answers';
 import { SchemaForm } from './SchemaForm';
-import { AnsweredRow, useDraft, type KeptAnswer } from './ApprovalCard';
+import { AnsweredRow } from './AnsweredRow';
+import { useDraft } from './drafts';
+import type { KeptAnswer } from './cardKeys';
 import type { Schema } from '../../lib/schema';
 
 type Question = Extract<ClassifiedInterrupt, { kind: 'question' }>;

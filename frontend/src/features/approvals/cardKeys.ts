@@ -1,7 +1,6 @@
 // What the decision cards (approval, prompt) share.
 import type { KeyboardEvent } from 'react';
 import type { Decision } from '../../state/answers';
-import type { KeptAnswer } from './ApprovalCard';
 
 /** Esc in a sub-form closes it (what was typed stays) and never reaches the window's "Esc stops the run". */
 export function closeOnEscape(close: () => void) {
@@ -10,6 +9,16 @@ export function closeOnEscape(close: () => void) {
     e.preventDefault();
     close();
   };
+}
+
+/** A kept answer, as the card shows it. */
+export interface KeptAnswer {
+  /** What the person decided here; unknown after a reload (Go only says it has one). */
+  decision?: Decision | undefined;
+  /** How many other items still need an answer before the run continues. */
+  waiting: number;
+  /** The Answer call is in flight. */
+  sending: boolean;
 }
 
 /** A decision card's props, for its item I. */

@@ -1,5 +1,5 @@
 import { useEffect, useId, useRef, useState } from 'react';
-import { toJunctureError } from '../../transport';
+import { useAsyncAction } from '../../hooks/useAsyncAction';
 import './InstructionsEditor.css';
 
 export interface InstructionsEditorProps {
@@ -18,8 +18,11 @@ export interface InstructionsEditorProps {
 export function InstructionsEditor({ initial, onSave, onClose }: InstructionsEditorProps) {
   const id = useId();
   const [text, setText] = useState(initial);
-  const [saving, setSaving] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const save_ = useAsyncAction(async (t: string) => {
+    await onSave(t);
+    onClose();
+  });
+  const { busy: saving, error } = save_;
   const ref = useRef<HTMLTextAreaElement>(null);
   useEffect(() => {
     const el = ref.current;
@@ -34,16 +37,7 @@ export function InstructionsEditor({ initial, onSave, onClose }: InstructionsEdi
       onClose();
       return;
     }
-    setSaving(true);
-    setError(null);
-    try {
-      await onSave(text.trim());
-      onClose();
-    } catch (e) {
-      setError(toJunctureError(e).message);
-    } finally {
-      setSaving(false);
-    }
+    await save_.run(text.trim());
   };
 
   return (

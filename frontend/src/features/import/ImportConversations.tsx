@@ -2,6 +2,7 @@ import { useId, useState } from 'react';
 import type { Transport } from '../../transport';
 import { toJunctureError } from '../../transport';
 import type { ConversationImport } from '../../transport/imports';
+import { useAsyncAction } from '../../hooks/useAsyncAction';
 import './ImportConversations.css';
 
 /** As Go's importers.MaxBytes: a larger file is refused before it is read. */
@@ -54,9 +55,15 @@ export interface ImportConversationsProps {
  */
 export function ImportConversations({ transport }: ImportConversationsProps) {
   const id = useId();
-  const [busy, setBusy] = useState(false);
   const [summary, setSummary] = useState<ConversationImport | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const importing = useAsyncAction(
+    async (f: File) => {
+      const text = await readText(f);
+      setSummary(await transport.call('ImportConversations', 'auto', text));
+    },
+    { describe: (e, f) => `Could not import ${f.name}: ${toJunctureError(e).message}` },
+  );
+  const { busy, error, setError } = importing;
 
   const importFile = async (f: File) => {
     setSummary(null);
@@ -65,15 +72,7 @@ export function ImportConversations({ transport }: ImportConversationsProps) {
       setError(`Could not import ${f.name}: it is ${Math.round(f.size / 2 ** 20)} MiB; at most 64 MiB can be imported.`);
       return;
     }
-    setBusy(true);
-    try {
-      const text = await readText(f);
-      setSummary(await transport.call('ImportConversations', 'auto', text));
-    } catch (e: unknown) {
-      setError(`Could not import ${f.name}: ${toJunctureError(e).message}`);
-    } finally {
-      setBusy(false);
-    }
+    await importing.run(f);
   };
 
   return (

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { formatSize } from '../../lib/attachments';
-import { toJunctureError, type Transport } from '../../transport';
+import type { Transport } from '../../transport';
+import { useAsyncAction } from '../../hooks/useAsyncAction';
 import type { ResourceCatalog, ResourceInfo, ResourceRead, TemplateInfo } from '../../transport/mcpOffers';
 import { ArgField } from './ArgField';
 import { filterResources, knownArgs } from './offers';
@@ -18,21 +19,17 @@ export function ResourcePicker({ transport, catalog, error, onAttach, onClose }:
   const [query, setQuery] = useState('');
   const [template, setTemplate] = useState<TemplateInfo | null>(null);
   const [vars, setVars] = useState<Record<string, string>>({});
-  const [reading, setReading] = useState(false);
-  const [problem, setProblem] = useState<string | null>(null);
-
+  // A read that gives nothing to attach is a problem too, said in the same place.
+  const reader = useAsyncAction(async (read: () => Promise<ResourceRead>): Promise<string | null> => {
+    const r = await read();
+    if (!r.files.length) return r.notes.join(' ') || 'The server returned nothing to attach.';
+    onAttach(r.files, r.notes);
+    return null;
+  });
+  const { busy: reading, error: problem } = reader;
   const attach = async (read: () => Promise<ResourceRead>) => {
-    setReading(true);
-    setProblem(null);
-    try {
-      const r = await read();
-      if (!r.files.length) setProblem(r.notes.join(' ') || 'The server returned nothing to attach.');
-      else onAttach(r.files, r.notes);
-    } catch (e) {
-      setProblem(toJunctureError(e).message);
-    } finally {
-      setReading(false);
-    }
+    const nothing = await reader.run(read);
+    if (nothing) reader.setError(nothing);
   };
   const readResource = (r: ResourceInfo) => void attach(() => transport.call('ReadMCPResource', r.server, r.uri, r.name));
 

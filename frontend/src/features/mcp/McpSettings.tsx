@@ -7,6 +7,7 @@ import { McpServerForm } from './McpServerForm';
 import { McpServerList, type ServerRow } from './McpServerList';
 import { McpConfigText, configErrorText } from './McpConfigText';
 import { McpImport } from './McpImport';
+import { useAsyncAction } from '../../hooks/useAsyncAction';
 import './McpSettings.css';
 
 /** How often statuses are read while a server is starting. */
@@ -41,17 +42,31 @@ export function McpSettings({ transport }: { transport: Transport }) {
   const [view, setView] = useState<McpConfigView | null>(null);
   const [loadError, setLoadError] = useState<string | null>(null);
   const [editing, setEditing] = useState<Editing>(null);
-  const [formError, setFormError] = useState<string | null>(null);
-  const [saving, setSaving] = useState(false);
+  const saveServer = useAsyncAction(
+    async (previousName: string, name: string, cfg: McpServerConfig) => {
+      apply(await transport.call('SaveMCPServer', previousName, name, cfg));
+      setEditing(null);
+      refresh();
+    },
+    { describe: (e) => `Not saved: ${toJunctureError(e).message}` },
+  );
+  const { busy: saving, error: formError, setError: setFormError } = saveServer;
   const [busyRow, setBusyRow] = useState<string | null>(null);
   const [actionError, setActionError] = useState<string | null>(null);
   const [textOpen, setTextOpen] = useState(false);
   const [textError, setTextError] = useState<McpConfigError | null>(null);
   const [textBusy, setTextBusy] = useState(false);
   const [importOpen, setImportOpen] = useState(false);
-  const [importBusy, setImportBusy] = useState(false);
   const [summary, setSummary] = useState<McpImportSummary | null>(null);
-  const [importError, setImportError] = useState<string | null>(null);
+  const importing = useAsyncAction(
+    async (text: string) => {
+      setSummary(await transport.call('ImportClaudeConfig', text));
+      reload();
+      refresh();
+    },
+    { describe: (e) => `Nothing was imported: ${toJunctureError(e).message}` },
+  );
+  const { busy: importBusy, error: importError, setError: setImportError } = importing;
   const [now, setNow] = useState(() => Date.now());
 
   const apply = useCallback((v: McpConfigView) => {
@@ -124,17 +139,7 @@ export function McpSettings({ transport }: { transport: Transport }) {
   };
 
   const save = async (previousName: string, name: string, cfg: McpServerConfig) => {
-    setSaving(true);
-    setFormError(null);
-    try {
-      apply(await transport.call('SaveMCPServer', previousName, name, cfg));
-      setEditing(null);
-      refresh();
-    } catch (e) {
-      setFormError(`Not saved: ${toJunctureError(e).message}`);
-    } finally {
-      setSaving(false);
-    }
+    await saveServer.run(previousName, name, cfg);
   };
 
   const saveText = async (text: string) => {
@@ -156,18 +161,8 @@ export function McpSettings({ transport }: { transport: Transport }) {
   };
 
   const runImport = async (text: string) => {
-    setImportBusy(true);
-    setImportError(null);
     setSummary(null);
-    try {
-      setSummary(await transport.call('ImportClaudeConfig', text));
-      reload();
-      refresh();
-    } catch (e) {
-      setImportError(`Nothing was imported: ${toJunctureError(e).message}`);
-    } finally {
-      setImportBusy(false);
-    }
+    await importing.run(text);
   };
 
   const broken = view?.error;

@@ -1,5 +1,6 @@
 import { SetField } from './SetField';
 import { useId, useState, type ReactNode } from 'react';
+import { EditorForm, ListEditor, useListEditor } from './ListEditor';
 import type { Transport } from '../../transport';
 import { toJunctureError } from '../../transport';
 import type { Endpoint, ModelPrice } from '../../transport/endpoints';
@@ -126,14 +127,11 @@ export function EndpointSettings({
 }) {
   const id = useId();
   const { endpoints, error: loadError } = useEndpoints(transport);
-  const [editing, setEditing] = useState<EndpointDraft | null>(null);
+  const ed = useListEditor<EndpointDraft, FieldErrors>();
+  const { editing, errors } = ed;
   const [editingSource, setEditingSource] = useState<Endpoint['source']>('saved');
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [formError, setFormError] = useState<string | null>(null);
-  const [saving, setSaving] = useState(false);
-  const [confirm, setConfirm] = useState<string | null>(null);
+  // One test per endpoint, each with its own busy and result: not one async slot.
   const [tests, setTests] = useState<Record<string, TestResult>>({});
-  const [actionError, setActionError] = useState<string | null>(null);
 
   const changed = () => {
     endpointsChanged();
@@ -154,63 +152,48 @@ export function EndpointSettings({
   };
 
   const edit = (e: Endpoint | null) => {
-    setEditing(draftOf(e));
+    ed.edit(draftOf(e));
     setEditingSource(e?.source ?? 'saved');
-    setErrors({});
-    setFormError(null);
   };
 
   const save = async () => {
     if (!editing) return;
     const r = endpointOf(editing, editingSource);
     if ('errors' in r) {
-      setErrors(r.errors);
-      setFormError('Nothing was saved. Fix the fields marked in red.');
+      ed.invalid(r.errors);
       return;
     }
-    setSaving(true);
-    setFormError(null);
-    try {
-      const saved = await transport.call('SaveEndpoint', r.endpoint);
-      setEditing(null);
-      setErrors({});
-      changed();
-      if (saved.source === 'saved') test(saved.id);
-    } catch (e) {
-      const err = toJunctureError(e);
-      const fe: FieldErrors = {};
-      for (const [k, v] of Object.entries(err.details ?? {})) if (k === 'name' || k === 'baseUrl' || k === 'prices') fe[k] = v;
-      setErrors(fe);
-      setFormError(`Nothing was saved: ${err.message}`);
-    } finally {
-      setSaving(false);
-    }
+    await ed.save(
+      async () => {
+        const saved = await transport.call('SaveEndpoint', r.endpoint);
+        return () => {
+          changed();
+          if (saved.source === 'saved') test(saved.id);
+        };
+      },
+      (err) => {
+        const fe: FieldErrors = {};
+        for (const [k, v] of Object.entries(err.details ?? {})) if (k === 'name' || k === 'baseUrl' || k === 'prices') fe[k] = v;
+        return fe;
+      },
+    );
   };
 
-  const makeDefault = (e: Endpoint) => {
-    setActionError(null);
-    transport
-      .call('SaveEndpoint', { ...e, isDefault: true })
-      .then(changed)
-      .catch((err: unknown) => setActionError(`Could not make ${e.name} the default: ${toJunctureError(err).message}`));
-  };
+  const makeDefault = (e: Endpoint) =>
+    ed.act(() => transport.call('SaveEndpoint', { ...e, isDefault: true }), changed, (m) => `Could not make ${e.name} the default: ${m}`);
 
   const remove = (e: Endpoint) => {
-    setConfirm(null);
-    setActionError(null);
-    transport
-      .call('DeleteEndpoint', e.id)
-      .then(changed)
-      .catch((err: unknown) => setActionError(`Could not delete ${e.name}: ${toJunctureError(err).message}`));
+    ed.setConfirm(null);
+    ed.act(() => transport.call('DeleteEndpoint', e.id), changed, (m) => `Could not delete ${e.name}: ${m}`);
   };
 
   const set = <K extends keyof EndpointDraft>(k: K, v: EndpointDraft[K]) => {
-    setEditing((d) => (d ? { ...d, [k]: v } : d));
-    if (k in errors) setErrors((e) => ({ ...e, [k]: undefined }));
+    ed.update((d) => ({ ...d, [k]: v }));
+    if (k in errors) ed.setErrors((e) => ({ ...e, [k]: undefined }));
   };
   const setPrice = (i: number, p: Partial<PriceRow>) => {
-    setEditing((d) => (d ? { ...d, prices: d.prices.map((r, j) => (j === i ? { ...r, ...p } : r)) } : d));
-    setErrors((e) => ({ ...e, prices: undefined }));
+    ed.update((d) => ({ ...d, prices: d.prices.map((r, j) => (j === i ? { ...r, ...p } : r)) }));
+    ed.setErrors((e) => ({ ...e, prices: undefined }));
   };
 
   const field = (k: 'name' | 'baseUrl', label: string, input: (fid: string, describedBy: string | undefined) => ReactNode, help?: string) => {
@@ -223,23 +206,15 @@ export function EndpointSettings({
   };
 
   const form = editing && (
-    <form
-      className="ep-form"
-      noValidate
-      aria-label={editing.id ? `Edit ${editing.name}` : 'Add an endpoint'}
-      onSubmit={(e) => {
-        e.preventDefault();
-        void save();
-      }}
-      onKeyDown={(e) => {
-        if (e.key === 'Escape') {
-          e.preventDefault();
-          e.stopPropagation();
-          setEditing(null);
-        }
-      }}
+    <EditorForm
+      label={editing.id ? `Edit ${editing.name}` : 'Add an endpoint'}
+      title={editing.readOnly ? `Prices of ${editing.name}` : editing.id ? `Edit ${editing.name}` : 'Add an endpoint'}
+      formError={ed.formError}
+      saving={ed.saving}
+      saveLabel="Save endpoint"
+      onSave={() => void save()}
+      onCancel={ed.cancel}
     >
-      <h4 className="ep-form-title">{editing.readOnly ? `Prices of ${editing.name}` : editing.id ? `Edit ${editing.name}` : 'Add an endpoint'}</h4>
       {editing.readOnly && (
         <p className="set-help">
           {editingSource === 'environment'
@@ -417,103 +392,78 @@ export function EndpointSettings({
           </p>
         )}
       </fieldset>
-      {formError && <p className="set-banner error">{formError}</p>}
-      <div className="ep-form-actions">
-        <button type="button" className="btn" onClick={() => setEditing(null)}>
-          Cancel
-        </button>
-        <button type="submit" className="btn primary" disabled={saving}>
-          {saving ? 'Saving…' : 'Save endpoint'}
-        </button>
-      </div>
-    </form>
+    </EditorForm>
   );
 
   return (
-    <div className="ep-settings">
-      <section aria-labelledby={`${id}-title`}>
-        <h3 id={`${id}-title`}>Endpoints</h3>
+    <ListEditor
+      title="Endpoints"
+      help={
         <p className="set-help">
           Each chat can run on its own endpoint and model (the model button in the chat’s header). The default endpoint is the one Settings → General
           edits; the environment’s wins when it is set.
         </p>
-        {loadError && <p className="set-banner error">Could not load the endpoints: {loadError}</p>}
-        {actionError && (
-          <p className="set-banner error" role="alert">
-            {actionError}
-          </p>
-        )}
-        {endpoints && !endpoints.length && <p className="set-help">No endpoint yet.</p>}
-        <ul className="ep-list">
-          {(endpoints ?? []).map((e) => {
-            const t = tests[e.id];
-            const prices = Object.keys(e.prices).length;
-            return (
-              <li key={e.id} className={`ep-row${e.isDefault ? ' is-default' : ''}`} aria-label={e.name}>
-                <div className="ep-head">
-                  <span className="ep-name">{e.name}</span>
-                  {e.isDefault && <span className="set-source src-saved ep-default">default</span>}
-                  {e.source !== 'saved' && <span className={`set-source src-${e.source}`}>{SOURCE_TEXT[e.source]}</span>}
-                </div>
-                <div className="ep-meta">
-                  <span className="mono ep-url">{e.baseUrl}</span>
-                  {e.apiKey && <span className="mono">key {e.apiKey}</span>}
-                  {e.defaultModel && <span>model {e.defaultModel}</span>}
-                  {e.models.length > 1 && <span>{e.models.length} models listed</span>}
-                  {prices > 0 && <span>{prices === 1 ? '1 price' : `${prices} prices`}</span>}
-                </div>
-                {confirm === e.id ? (
-                  <div className="mcp-confirm" role="alertdialog" aria-label={`Delete ${e.name}?`}>
-                    <span>
-                      Delete <strong>{e.name}</strong>? Chats that use it will use the default endpoint
-                      {e.isDefault ? ', and Settings → General’s endpoint is cleared' : ''}.
-                    </span>
-                    <button type="button" className="btn small" onClick={() => setConfirm(null)}>
-                      Cancel
-                    </button>
-                    <button type="button" className="btn small danger-solid" onClick={() => remove(e)}>
-                      Delete
-                    </button>
-                  </div>
-                ) : (
-                  <div className="ep-actions">
-                    <button type="button" className="btn small" onClick={() => test(e.id)} disabled={t?.busy}>
-                      {t?.busy ? 'Testing…' : 'Test connection'}
-                    </button>
-                    <button type="button" className="btn small" onClick={() => edit(e)} aria-label={`${e.source === 'saved' ? 'Edit' : 'Prices of'} ${e.name}`}>
-                      {e.source === 'saved' ? 'Edit' : 'Prices'}
-                    </button>
-                    {e.source === 'saved' && !e.isDefault && (
-                      <button type="button" className="btn small" onClick={() => makeDefault(e)}>
-                        Make default
-                      </button>
-                    )}
-                    {e.source === 'saved' && (
-                      <button type="button" className="btn small danger" onClick={() => setConfirm(e.id)} aria-label={`Delete ${e.name}`}>
-                        Delete
-                      </button>
-                    )}
-                  </div>
-                )}
-                <div className="set-test-result" aria-live="polite">
-                  {t?.text && <span className={t.ok ? 'ok' : 'fail'}>{t.text}</span>}
-                </div>
-                {editing && editing.id === e.id && form}
-              </li>
-            );
-          })}
-        </ul>
-        {editing && !editing.id ? (
-          form
-        ) : (
-          <div>
-            <button type="button" className="btn" onClick={() => edit(null)}>
-              Add an endpoint
+      }
+      loadError={loadError && `Could not load the endpoints: ${loadError}`}
+      actionError={ed.actionError}
+      items={endpoints}
+      empty="No endpoint yet."
+      keyOf={(e) => e.id}
+      nameOf={(e) => e.name}
+      rowClass={(e) => `ep-row${e.isDefault ? ' is-default' : ''}`}
+      body={(e) => {
+        const prices = Object.keys(e.prices).length;
+        return (
+          <>
+            <div className="ep-head">
+              <span className="ep-name">{e.name}</span>
+              {e.isDefault && <span className="set-source src-saved ep-default">default</span>}
+              {e.source !== 'saved' && <span className={`set-source src-${e.source}`}>{SOURCE_TEXT[e.source]}</span>}
+            </div>
+            <div className="ep-meta">
+              <span className="mono ep-url">{e.baseUrl}</span>
+              {e.apiKey && <span className="mono">key {e.apiKey}</span>}
+              {e.defaultModel && <span>model {e.defaultModel}</span>}
+              {e.models.length > 1 && <span>{e.models.length} models listed</span>}
+              {prices > 0 && <span>{prices === 1 ? '1 price' : `${prices} prices`}</span>}
+            </div>
+          </>
+        );
+      }}
+      actions={(e) => (
+        <>
+          <button type="button" className="btn small" onClick={() => test(e.id)} disabled={tests[e.id]?.busy}>
+            {tests[e.id]?.busy ? 'Testing…' : 'Test connection'}
+          </button>
+          <button type="button" className="btn small" onClick={() => edit(e)} aria-label={`${e.source === 'saved' ? 'Edit' : 'Prices of'} ${e.name}`}>
+            {e.source === 'saved' ? 'Edit' : 'Prices'}
+          </button>
+          {e.source === 'saved' && !e.isDefault && (
+            <button type="button" className="btn small" onClick={() => makeDefault(e)}>
+              Make default
             </button>
-          </div>
-        )}
-      </section>
-    </div>
+          )}
+        </>
+      )}
+      canDelete={(e) => e.source === 'saved'}
+      deleteText={(e) => (
+        <>
+          Chats that use it will use the default endpoint
+          {e.isDefault ? ', and Settings → General’s endpoint is cleared' : ''}.
+        </>
+      )}
+      onDelete={remove}
+      after={(e) => {
+        const t = tests[e.id];
+        return <div className="set-test-result" aria-live="polite">{t?.text && <span className={t.ok ? 'ok' : 'fail'}>{t.text}</span>}</div>;
+      }}
+      confirm={ed.confirm}
+      onConfirm={ed.setConfirm}
+      editingKey={editing ? editing.id : null}
+      form={form}
+      addLabel="Add an endpoint"
+      onAdd={() => edit(null)}
+    />
   );
 }
 

@@ -1,9 +1,9 @@
-import { useId, useState } from 'react';
+import { useId } from 'react';
 import type { Transport } from '../../transport';
-import { toJunctureError } from '../../transport';
 import { DEFAULT_PRESET_ID, modelsOf, type Endpoint, type Preset } from '../../transport/endpoints';
 import { endpointsChanged, useEndpoints, usePresets } from '../../hooks/useEndpoints';
 import { useMcpServers } from '../../hooks/useMcpServers';
+import { EditorForm, ListEditor, useListEditor } from './ListEditor';
 import './EndpointSettings.css';
 
 /** Juncture's own tools, by the names the model sees (ask_user is always offered). */
@@ -35,12 +35,8 @@ export function PresetSettings({ transport }: { transport: Transport }) {
   const { presets, error: loadError } = usePresets(transport);
   const { endpoints } = useEndpoints(transport);
   const catalog = useMcpServers(transport);
-  const [editing, setEditing] = useState<Preset | null>(null);
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [formError, setFormError] = useState<string | null>(null);
-  const [saving, setSaving] = useState(false);
-  const [confirm, setConfirm] = useState<string | null>(null);
-  const [actionError, setActionError] = useState<string | null>(null);
+  const ed = useListEditor<Preset, Record<string, string>>();
+  const { editing, errors } = ed;
 
   const toolChoices = [
     ...BUILTIN_TOOLS,
@@ -51,61 +47,41 @@ export function PresetSettings({ transport }: { transport: Transport }) {
   const save = async () => {
     if (!editing) return;
     if (editing.id !== DEFAULT_PRESET_ID && !editing.name.trim()) {
-      setErrors({ name: 'Give the preset a name.' });
-      setFormError('Nothing was saved. Fix the fields marked in red.');
+      ed.invalid({ name: 'Give the preset a name.' });
       return;
     }
-    setSaving(true);
-    setFormError(null);
-    try {
-      await transport.call('SavePreset', editing);
-      setEditing(null);
-      setErrors({});
-      endpointsChanged();
-    } catch (e) {
-      const err = toJunctureError(e);
-      setErrors(err.details ?? {});
-      setFormError(`Nothing was saved: ${err.message}`);
-    } finally {
-      setSaving(false);
-    }
+    await ed.save(
+      async () => {
+        await transport.call('SavePreset', editing);
+        return endpointsChanged;
+      },
+      (err) => err.details ?? {},
+    );
   };
 
   const remove = (p: Preset) => {
-    setConfirm(null);
-    setActionError(null);
-    transport
-      .call('DeletePreset', p.id)
-      .then(endpointsChanged)
-      .catch((e: unknown) => setActionError(`Could not delete ${p.name}: ${toJunctureError(e).message}`));
+    ed.setConfirm(null);
+    ed.act(() => transport.call('DeletePreset', p.id), endpointsChanged, (m) => `Could not delete ${p.name}: ${m}`);
   };
 
   const set = <K extends keyof Preset>(k: K, v: Preset[K]) => {
-    setEditing((p) => (p ? { ...p, [k]: v } : p));
-    if (errors[k]) setErrors((e) => ({ ...e, [k]: '' }));
+    ed.update((p) => ({ ...p, [k]: v }));
+    if (errors[k]) ed.setErrors((e) => ({ ...e, [k]: '' }));
   };
 
   const endpoint = editing?.endpointId ? endpoints?.find((e) => e.id === editing.endpointId) : endpoints?.find((e) => e.isDefault);
   const isDefault = editing?.id === DEFAULT_PRESET_ID;
 
   const form = editing && (
-    <form
-      className="ep-form"
-      noValidate
-      aria-label={editing.id ? `Edit ${editing.name}` : 'Add a preset'}
-      onSubmit={(e) => {
-        e.preventDefault();
-        void save();
-      }}
-      onKeyDown={(e) => {
-        if (e.key === 'Escape') {
-          e.preventDefault();
-          e.stopPropagation();
-          setEditing(null);
-        }
-      }}
+    <EditorForm
+      label={editing.id ? `Edit ${editing.name}` : 'Add a preset'}
+      title={isDefault ? 'Default for new chats' : editing.id ? `Edit ${editing.name}` : 'Add a preset'}
+      formError={ed.formError}
+      saving={ed.saving}
+      saveLabel="Save preset"
+      onSave={() => void save()}
+      onCancel={ed.cancel}
     >
-      <h4 className="ep-form-title">{isDefault ? 'Default for new chats' : editing.id ? `Edit ${editing.name}` : 'Add a preset'}</h4>
       {!isDefault && (
         <div className={`set-field${errors.name ? ' has-error' : ''}`}>
           <label htmlFor={`${id}-name`}>Name</label>
@@ -202,93 +178,48 @@ export function PresetSettings({ transport }: { transport: Transport }) {
         )}
         <p className="set-help">The model can always ask you a question.</p>
       </fieldset>
-      {formError && <p className="set-banner error">{formError}</p>}
-      <div className="ep-form-actions">
-        <button type="button" className="btn" onClick={() => setEditing(null)}>
-          Cancel
-        </button>
-        <button type="submit" className="btn primary" disabled={saving}>
-          {saving ? 'Saving…' : 'Save preset'}
-        </button>
-      </div>
-    </form>
+    </EditorForm>
   );
 
   return (
-    <div className="ep-settings">
-      <section aria-labelledby={`${id}-title`}>
-        <h3 id={`${id}-title`}>Presets</h3>
-        <p className="set-help">Start a chat from one with the menu next to New chat.</p>
-        {loadError && <p className="set-banner error">Could not load the presets: {loadError}</p>}
-        {actionError && (
-          <p className="set-banner error" role="alert">
-            {actionError}
-          </p>
-        )}
-        <ul className="ep-list">
-          {(presets ?? []).map((p) => (
-            <li key={p.id} className="ep-row" aria-label={p.id === DEFAULT_PRESET_ID ? 'Default for new chats' : p.name}>
-              <div className="ep-head">
-                <span className="ep-name">{p.id === DEFAULT_PRESET_ID ? 'Default for new chats' : p.name}</span>
-                {p.builtin && p.id !== DEFAULT_PRESET_ID && <span className="set-source">shipped</span>}
-              </div>
-              <div className="ep-meta">{presetSummary(p, endpoints ?? [])}</div>
-              {p.instructions ? <p className="pre-instr">{p.instructions}</p> : <p className="pre-instr">No instructions.</p>}
-              {confirm === p.id ? (
-                <div className="mcp-confirm" role="alertdialog" aria-label={`Delete ${p.name}?`}>
-                  <span>
-                    Delete <strong>{p.name}</strong>? Chats made from it keep their instructions.
-                  </span>
-                  <button type="button" className="btn small" onClick={() => setConfirm(null)}>
-                    Cancel
-                  </button>
-                  <button type="button" className="btn small danger-solid" onClick={() => remove(p)}>
-                    Delete
-                  </button>
-                </div>
-              ) : (
-                <div className="ep-actions">
-                  <button
-                    type="button"
-                    className="btn small"
-                    aria-label={`Edit ${p.id === DEFAULT_PRESET_ID ? 'the default for new chats' : p.name}`}
-                    onClick={() => {
-                      setEditing({ ...p, tools: p.tools ? [...p.tools] : null });
-                      setErrors({});
-                      setFormError(null);
-                    }}
-                  >
-                    Edit
-                  </button>
-                  {p.id !== DEFAULT_PRESET_ID && (
-                    <button type="button" className="btn small danger" aria-label={`Delete ${p.name}`} onClick={() => setConfirm(p.id)}>
-                      Delete
-                    </button>
-                  )}
-                </div>
-              )}
-              {editing && editing.id === p.id && form}
-            </li>
-          ))}
-        </ul>
-        {editing && !editing.id ? (
-          form
-        ) : (
-          <div>
-            <button
-              type="button"
-              className="btn"
-              onClick={() => {
-                setEditing({ id: '', name: '', instructions: '', endpointId: '', model: '', tools: null, builtin: false });
-                setErrors({});
-                setFormError(null);
-              }}
-            >
-              Add a preset
-            </button>
+    <ListEditor
+      title="Presets"
+      help={<p className="set-help">Start a chat from one with the menu next to New chat.</p>}
+      loadError={loadError && `Could not load the presets: ${loadError}`}
+      actionError={ed.actionError}
+      items={presets}
+      keyOf={(p) => p.id}
+      nameOf={(p) => p.name}
+      rowLabel={(p) => (p.id === DEFAULT_PRESET_ID ? 'Default for new chats' : p.name)}
+      body={(p) => (
+        <>
+          <div className="ep-head">
+            <span className="ep-name">{p.id === DEFAULT_PRESET_ID ? 'Default for new chats' : p.name}</span>
+            {p.builtin && p.id !== DEFAULT_PRESET_ID && <span className="set-source">shipped</span>}
           </div>
-        )}
-      </section>
-    </div>
+          <div className="ep-meta">{presetSummary(p, endpoints ?? [])}</div>
+          {p.instructions ? <p className="pre-instr">{p.instructions}</p> : <p className="pre-instr">No instructions.</p>}
+        </>
+      )}
+      actions={(p) => (
+        <button
+          type="button"
+          className="btn small"
+          aria-label={`Edit ${p.id === DEFAULT_PRESET_ID ? 'the default for new chats' : p.name}`}
+          onClick={() => ed.edit({ ...p, tools: p.tools ? [...p.tools] : null })}
+        >
+          Edit
+        </button>
+      )}
+      canDelete={(p) => p.id !== DEFAULT_PRESET_ID}
+      deleteText={() => 'Chats made from it keep their instructions.'}
+      onDelete={remove}
+      confirm={ed.confirm}
+      onConfirm={ed.setConfirm}
+      editingKey={editing ? editing.id : null}
+      form={form}
+      addLabel="Add a preset"
+      onAdd={() => ed.edit({ id: '', name: '', instructions: '', endpointId: '', model: '', tools: null, builtin: false })}
+    />
   );
 }

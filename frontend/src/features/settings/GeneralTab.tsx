@@ -1,0 +1,163 @@
+import { useState } from 'react';
+import type { Transport } from '../../transport';
+import type { Status, Theme } from '../../transport/contract';
+import { notificationsSupported } from '../../hooks/useAttention';
+import type { McpCatalog } from '../../hooks/useMcpServers';
+import { previewTheme } from '../../lib/theme';
+import { ImportConversations } from '../import/ImportConversations';
+import { generalField, SourceChip, textControl } from './generalField';
+import { ModelSection, type KnownServer } from './ModelSection';
+import { PermissionRules, type PermissionRulesState } from './PermissionRules';
+import type { GeneralSettings } from './useGeneralSettings';
+
+export interface GeneralTabProps {
+  id: string;
+  transport: Transport;
+  status: Status | null;
+  form: GeneralSettings;
+  rules: PermissionRulesState;
+  catalog: McpCatalog;
+  presets: readonly KnownServer[];
+  presetOf: (url: string) => string;
+}
+
+/** Settings › General: the default endpoint and model, workspace and tools, permissions, appearance, import, about. */
+export function GeneralTab({ id, transport, status, form, rules, catalog, presets, presetOf }: GeneralTabProps) {
+  const { draft, locked, set, fieldErrors } = form;
+  const [notif, setNotif] = useState<NotificationPermission | 'unsupported'>(() =>
+    notificationsSupported() ? Notification.permission : 'unsupported',
+  );
+  const field = generalField(id, form);
+  return (
+    <>
+      {form.loadError && <p className="set-banner error">Could not load settings: {form.loadError}</p>}
+      {draft && (
+        <>
+          <ModelSection id={id} form={form} status={status} presets={presets} presetOf={presetOf} />
+
+          <section aria-labelledby={`${id}-ws`}>
+            <h3 id={`${id}-ws`}>Workspace and tools</h3>
+            {field(
+              'workspace',
+              'Workspace folder',
+              textControl(form, 'workspace', { className: 'mono', placeholder: 'Default: the Juncture folder in your Documents' }),
+              draft.workspace
+                ? 'File tools work inside this folder only.'
+                : 'File tools work inside this folder only. Left empty, it is the Juncture folder in your Documents folder (created when needed).',
+            )}
+            {field(
+              'loopGuard',
+              'Tool steps per turn (1–200)',
+              (fid, db) => (
+                <input
+                  id={fid}
+                  type="number"
+                  min={1}
+                  max={200}
+                  step={1}
+                  value={Number.isFinite(draft.loopGuard) ? draft.loopGuard : ''}
+                  readOnly={locked('loopGuard')}
+                  aria-describedby={db}
+                  aria-invalid={fieldErrors.loopGuard ? true : undefined}
+                  onChange={(e) => set('loopGuard', e.target.value === '' ? Number.NaN : Number(e.target.value))}
+                />
+              ),
+              'Juncture stops a turn that calls tools more often than this.',
+            )}
+            <div className={`set-field set-toggle${fieldErrors.enableWriteTools ? ' has-error' : ''}`}>
+              <label className="set-check">
+                <input
+                  type="checkbox"
+                  checked={draft.enableWriteTools}
+                  disabled={locked('enableWriteTools')}
+                  onChange={(e) => set('enableWriteTools', e.target.checked)}
+                />
+                Enable write tools (write files, run commands)
+                <SourceChip form={form} f="enableWriteTools" />
+              </label>
+              <p className="set-help">Each use still asks for your approval unless you chose “Always allow”.</p>
+              {fieldErrors.enableWriteTools && <p className="set-error">{fieldErrors.enableWriteTools}</p>}
+            </div>
+            <div className="set-field set-toggle">
+              <label className="set-check">
+                <input type="checkbox" checked={draft.modelAcceptsImages} onChange={(e) => set('modelAcceptsImages', e.target.checked)} />
+                The model accepts images
+              </label>
+              <p className="set-help">
+                Images a tool returns (from an MCP server) are then sent to the model; otherwise it reads a short description of each.
+              </p>
+            </div>
+          </section>
+
+          <PermissionRules id={id} state={rules} catalog={catalog} />
+
+          <section aria-labelledby={`${id}-look`}>
+            <h3 id={`${id}-look`}>Appearance and notifications</h3>
+            <fieldset className="set-field set-radios" disabled={locked('theme')}>
+              <legend>
+                Theme
+                <SourceChip form={form} f="theme" hideDefault />
+              </legend>
+              {(['system', 'light', 'dark'] as Theme[]).map((t) => (
+                <label key={t} className="set-check">
+                  <input
+                    type="radio"
+                    name={`${id}-theme`}
+                    checked={draft.theme === t}
+                    onChange={() => {
+                      set('theme', t);
+                      previewTheme(t); // at once; Close without saving puts the saved one back
+                    }}
+                  />
+                  {t === 'system' ? 'Match the system' : t === 'light' ? 'Light' : 'Dark'}
+                </label>
+              ))}
+            </fieldset>
+            <div className="set-field">
+              {notif === 'unsupported' ? (
+                <p className="set-help">System notifications are not available in this window.</p>
+              ) : notif === 'granted' ? (
+                <p className="set-help">Notifications are on: Juncture tells you when it needs a decision while in the background.</p>
+              ) : notif === 'denied' ? (
+                <p className="set-help">Notifications are blocked for Juncture in this browser’s settings.</p>
+              ) : (
+                <div className="set-test">
+                  <button
+                    type="button"
+                    className="btn"
+                    onClick={() => {
+                      void Notification.requestPermission().then((p) => setNotif(p));
+                    }}
+                  >
+                    Enable notifications
+                  </button>
+                  <span className="set-help">Get notified when an approval is needed while Juncture is in the background.</span>
+                </div>
+              )}
+            </div>
+          </section>
+
+          <ImportConversations transport={transport} />
+
+          <section aria-labelledby={`${id}-about`}>
+            <h3 id={`${id}-about`}>About</h3>
+            <dl className="set-about">
+              <dt>Running as</dt>
+              <dd>{transport.kind === 'desktop' ? 'desktop app' : 'browser'}</dd>
+              <dt>Endpoint</dt>
+              <dd className="mono">{status?.endpoint || '—'}</dd>
+              <dt>Model</dt>
+              <dd className="mono">{status?.model || '—'}</dd>
+              {status?.problem && (
+                <>
+                  <dt>Problem</dt>
+                  <dd>{status.problem}</dd>
+                </>
+              )}
+            </dl>
+          </section>
+        </>
+      )}
+    </>
+  );
+}

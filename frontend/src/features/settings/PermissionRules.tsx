@@ -1,0 +1,178 @@
+import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
+import type { Transport } from '../../transport';
+import { toJunctureError } from '../../transport';
+import type { PermissionRule } from '../../transport/contract';
+import type { McpCatalog } from '../../hooks/useMcpServers';
+import { formatTime } from '../../lib/format';
+
+/** How long a revoked rule can be restored (Undo) before it is gone. */
+export const REVOKE_UNDO_MS = 10_000;
+
+/** A permission rule as Settings lists it (MCP rules by their tool's and server's titles). */
+function ruleText(r: PermissionRule, cat: McpCatalog): ReactNode {
+  if (r.scope === 'server') {
+    const server = r.pattern || r.tool.replace(/^mcp:/, '');
+    return <>Every tool of {cat.serverTitles.get(server) ?? server}</>;
+  }
+  if (r.scope === 'tool-identity') {
+    const t = cat.tools.get(r.tool);
+    return (
+      <>
+        <strong>{t?.title ?? r.tool}</strong>
+        {t ? ` (${t.serverTitle})` : ''} always, while its server keeps the tool as it was
+      </>
+    );
+  }
+  return (
+    <>
+      <strong className="mono">{r.tool}</strong>{' '}
+      {r.scope === 'tool' ? (
+        'always'
+      ) : r.scope === 'command-prefix' ? (
+        <>
+          commands starting with <span className="mono">{r.pattern}</span>
+        </>
+      ) : r.scope === 'folder' ? (
+        <>
+          inside <span className="mono">{r.pattern}</span>
+        </>
+      ) : r.scope === 'file' ? (
+        <>
+          on <span className="mono">{r.pattern}</span> only
+        </>
+      ) : r.scope === 'thread' ? (
+        'in one chat'
+      ) : (
+        `${r.scope} ${r.pattern ?? ''}`
+      )}
+    </>
+  );
+}
+
+export type PermissionRulesState = ReturnType<typeof usePermissionRules>;
+
+/**
+ * The "Always allow" rules, read when the dialog opens. Revoke waits
+ * REVOKE_UNDO_MS with an Undo in the rule's place; `flush` (closing
+ * Settings, unmounting) carries out what is waiting.
+ */
+export function usePermissionRules(transport: Transport, open: boolean, reloadNonce: number) {
+  const [rules, setRules] = useState<PermissionRule[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [revoking, setRevoking] = useState<ReadonlySet<string>>(new Set());
+  const timers = useRef(new Map<string, ReturnType<typeof setTimeout>>());
+
+  const load = useCallback(() => {
+    transport
+      .call('ListPermissionRules')
+      .then((r) => {
+        setRules(r);
+        setError(null);
+      })
+      .catch((e: unknown) => setError(toJunctureError(e).message));
+  }, [transport]);
+
+  useEffect(() => {
+    if (open) load();
+  }, [open, load, reloadNonce]);
+
+  const unmark = (ruleId: string) =>
+    setRevoking((r) => {
+      const c = new Set(r);
+      c.delete(ruleId);
+      return c;
+    });
+
+  const commit = useCallback(
+    (ruleId: string) => {
+      const tm = timers.current.get(ruleId);
+      if (tm === undefined) return;
+      clearTimeout(tm);
+      timers.current.delete(ruleId);
+      transport
+        .call('RevokePermissionRule', ruleId)
+        .then(() => {
+          unmark(ruleId);
+          load();
+        })
+        .catch((e: unknown) => {
+          unmark(ruleId);
+          setError(`Could not revoke the rule: ${toJunctureError(e).message}`);
+        });
+    },
+    [transport, load],
+  );
+  const revoke = (ruleId: string) => {
+    setRevoking((r) => new Set(r).add(ruleId));
+    timers.current.set(
+      ruleId,
+      setTimeout(() => commit(ruleId), REVOKE_UNDO_MS),
+    );
+  };
+  const undo = (ruleId: string) => {
+    const tm = timers.current.get(ruleId);
+    if (tm !== undefined) clearTimeout(tm);
+    timers.current.delete(ruleId);
+    unmark(ruleId);
+  };
+  const flush = useCallback(() => {
+    for (const id of [...timers.current.keys()]) commit(id);
+  }, [commit]);
+  useEffect(() => flush, [flush]); // unmount
+
+  return { rules, error, revoking, revoke, undo, flush };
+}
+
+/** Settings › General › Permissions: the rules, each with Revoke (and Undo for a while). */
+export function PermissionRules({ id, state, catalog }: { id: string; state: PermissionRulesState; catalog: McpCatalog }) {
+  const { rules, error, revoking, revoke, undo } = state;
+  return (
+    <section aria-labelledby={`${id}-perm`}>
+      <h3 id={`${id}-perm`}>Permissions</h3>
+      {error && <p className="set-banner error">{error}</p>}
+      {rules && !rules.length && <p className="set-help">No “Always allow” rules yet.</p>}
+      {rules && rules.length > 0 && (
+        <ul className="set-rules">
+          {rules.map((r) =>
+            revoking.has(r.id) ? (
+              <li key={r.id} className="is-revoked">
+                <span role="status">
+                  <span className="set-rule-revoked">Revoked:</span> <s>{ruleText(r, catalog)}</s>
+                </span>
+                <button
+                  type="button"
+                  className="btn small"
+                  onClick={() => undo(r.id)}
+                  ref={(el) => {
+                    if (el && document.activeElement === document.body) el.focus();
+                  }}
+                >
+                  Undo
+                </button>
+              </li>
+            ) : (
+              <li key={r.id}>
+                <span>
+                  {ruleText(r, catalog)}
+                  <span className="set-rule-date"> · {formatTime(r.createdAt)}</span>
+                </span>
+                <button
+                  type="button"
+                  className="btn small danger"
+                  onClick={(e) => {
+                    revoke(r.id);
+                    // The Undo button takes its place: keep the keyboard there.
+                    const li = e.currentTarget.closest('li');
+                    requestAnimationFrame(() => li?.querySelector<HTMLButtonElement>('button')?.focus());
+                  }}
+                >
+                  Revoke
+                </button>
+              </li>
+            ),
+          )}
+        </ul>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,51 @@
+import type { InputHTMLAttributes, ReactNode } from 'react';
+import type { SettingsField } from '../../transport/contract';
+import { ENV_VARS } from '../../lib/settingsForm';
+import { SetField } from './SetField';
+import { SOURCE_TEXT, type GeneralSettings } from './useGeneralSettings';
+
+export type FieldControl = (fid: string, describedBy: string | undefined) => ReactNode;
+
+/** A General field with its source chip, its help (or where the environment sets it) and its error. */
+export function generalField(id: string, form: GeneralSettings) {
+  return (f: SettingsField, label: string, control: FieldControl, help?: ReactNode) => {
+    const fid = `${id}-${f}`;
+    const shownSrc = form.chipOf(f);
+    return (
+      <SetField
+        fid={fid}
+        label={label}
+        badge={shownSrc && <span className={`set-source src-${shownSrc}`}>{SOURCE_TEXT[shownSrc]}</span>}
+        help={form.locked(f) ? `Set by ${ENV_VARS[f] ?? 'an environment variable'}; change it there and restart Juncture.` : help}
+        error={form.fieldErrors[f]}
+      >
+        {(db) => control(fid, db)}
+      </SetField>
+    );
+  };
+}
+
+/** A chip beside a toggle's or a radio group's label. */
+export function SourceChip({ form, f, hideDefault }: { form: GeneralSettings; f: SettingsField; hideDefault?: boolean }) {
+  const chip = form.chipOf(f);
+  if (!chip || (hideDefault && chip === 'default')) return null;
+  return <span className={`set-source src-${chip}`}>{SOURCE_TEXT[chip]}</span>;
+}
+
+type TextField = 'baseUrl' | 'apiKey' | 'model' | 'workspace';
+
+/** A text field's input: its value, read-only when the environment sets it, marked while in error; `attrs` adds to or replaces these. */
+export function textControl(form: GeneralSettings, f: TextField, attrs: InputHTMLAttributes<HTMLInputElement> = {}): FieldControl {
+  return (fid, db) => (
+    <input
+      id={fid}
+      type="text"
+      value={form.draft?.[f] ?? ''}
+      readOnly={form.locked(f)}
+      aria-describedby={db}
+      aria-invalid={form.fieldErrors[f] ? true : undefined}
+      onChange={(e) => form.set(f, e.target.value)}
+      {...attrs}
+    />
+  );
+}

@@ -1,0 +1,198 @@
+import { useEffect, useState } from 'react';
+import type { Transport } from '../../transport';
+import { toJunctureError } from '../../transport';
+import type { Provider, SettingSource, Settings, SettingsField, SettingsView, TestConnectionResult } from '../../transport/contract';
+import { isSettingsField } from '../../transport/contract';
+import { useAsyncAction } from '../../hooks/useAsyncAction';
+import { NOT_A_URL, displaySource, isDirty, isEndpointUrl, savePayload, validateSettings, type FieldErrors } from '../../lib/settingsForm';
+
+/** Where a field's value comes from, or "edited" while the draft differs from it. */
+export type Chip = SettingSource | 'edited';
+
+export const SOURCE_TEXT: Record<Chip, string> = {
+  edited: 'not saved yet',
+  environment: 'from environment',
+  saved: 'saved',
+  default: 'default',
+  detected: 'detected',
+};
+
+/** Settings › General's form: what Go holds, the draft, its checks, Save and Test connection. */
+export type GeneralSettings = ReturnType<typeof useGeneralSettings>;
+
+/**
+ * The General tab's state, read again each time the dialog opens (and when
+ * `reloadNonce` changes). It lives in the dialog, not the tab, so that the
+ * draft survives a visit to another tab and the footer can save it.
+ */
+export function useGeneralSettings(
+  transport: Transport,
+  open: boolean,
+  reloadNonce: number,
+  onSaved: (v: SettingsView) => void,
+  presetOf: (url: string, providers?: readonly Provider[]) => string,
+) {
+  const [view, setView] = useState<SettingsView | null>(null);
+  const [draft, setDraft] = useState<Settings | null>(null);
+  const [loadError, setLoadError] = useState<string | null>(null);
+  // Go's answer to the last Save, per field (a field's goes when it changes).
+  const [serverErrors, setServerErrors] = useState<FieldErrors>({});
+  // Fields checked as they are edited: all after a Save, the URL after a Test.
+  const [live, setLive] = useState<ReadonlySet<SettingsField>>(new Set());
+  const [scrollNonce, setScrollNonce] = useState(0);
+  const [saveError, setSaveError] = useState<string | null>(null);
+  const [saving, setSaving] = useState(false);
+  const [saved, setSaved] = useState(false);
+  const [test, setTest] = useState<TestConnectionResult | null>(null);
+  const testing = useAsyncAction((d: Settings) => transport.call('TestConnection', d));
+  const [preset, setPreset] = useState('custom');
+
+  useEffect(() => {
+    if (!open) return;
+    setSaved(false);
+    setSaveError(null);
+    setServerErrors({});
+    setLive(new Set());
+    setTest(null);
+    testing.setError(null);
+    transport
+      .call('GetSettings')
+      .then((v) => {
+        setView(v);
+        setDraft(v.settings);
+        setPreset(presetOf(v.settings.baseUrl, v.providers));
+        setLoadError(null);
+      })
+      .catch((e: unknown) => setLoadError(toJunctureError(e).message));
+  }, [open, transport, reloadNonce]); // presetOf and testing.setError do not change
+
+  const locked = (f: SettingsField) => view?.sources[f] === 'environment';
+
+  // What is wrong now: Go's last answer for fields not changed since, and the
+  // live checks (so an error goes as soon as the value is fixed).
+  const checked = draft ? validateSettings(draft, locked) : {};
+  const fieldErrors: FieldErrors = { ...serverErrors };
+  for (const f of live) {
+    if (checked[f]) fieldErrors[f] = checked[f];
+  }
+  const errorCount = Object.keys(fieldErrors).length;
+
+  // A Save that found errors: once they are all fixed, its message goes too.
+  useEffect(() => {
+    if (errorCount === 0) setSaveError((m) => (m?.startsWith('Nothing was saved. Fix') ? null : m));
+  }, [errorCount]);
+
+  const set = <K extends SettingsField>(k: K, v: Settings[K]) => {
+    setDraft((d) => (d ? { ...d, [k]: v } : d));
+    setSaved(false);
+    setServerErrors((e) => {
+      // The model's "choose a model" depends on the URL too.
+      const drop: SettingsField[] = k === 'baseUrl' ? [k, 'model'] : [k];
+      if (!drop.some((f) => e[f])) return e;
+      const c = { ...e };
+      for (const f of drop) delete c[f];
+      return c;
+    });
+    if (k === 'baseUrl' || k === 'apiKey') {
+      // What Test connection found was for the old endpoint.
+      setTest(null);
+      testing.setError(null);
+    }
+  };
+
+  // Save keeps its own slots: its error is also the form's check, and goes once the fields are fixed.
+  const save = async () => {
+    if (!draft || !view) return;
+    setLive(new Set(Object.keys(draft) as SettingsField[]));
+    if (Object.keys(validateSettings(draft, locked)).length) {
+      setSaveError('Nothing was saved. Fix the fields marked in red.');
+      setScrollNonce((n) => n + 1);
+      return;
+    }
+    setSaving(true);
+    setSaveError(null);
+    try {
+      const v = await transport.call('SaveSettings', savePayload(draft, view));
+      setView(v);
+      setDraft(v.settings);
+      setServerErrors({});
+      setLive(new Set());
+      setSaved(true);
+      onSaved(v);
+    } catch (e) {
+      const err = toJunctureError(e);
+      const fe: FieldErrors = {};
+      const other: string[] = [];
+      for (const [k, msg] of Object.entries(err.details ?? {})) {
+        if (isSettingsField(k)) fe[k] = msg;
+        else other.push(`${k}: ${msg}`);
+      }
+      setServerErrors(fe);
+      setSaveError(
+        err.code === 'invalid-settings'
+          ? `Nothing was saved. ${Object.keys(fe).length ? 'Fix the fields marked in red.' : err.message}${other.length ? ` ${other.join('; ')}` : ''}`
+          : `Nothing was saved: ${err.message}`,
+      );
+      if (Object.keys(fe).length) setScrollNonce((n) => n + 1);
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  const runTest = async () => {
+    if (!draft) return;
+    setTest(null);
+    testing.setError(null);
+    const url = draft.baseUrl.trim();
+    if (!url) {
+      testing.setError('Enter the endpoint’s base URL first.');
+      return;
+    }
+    if (!isEndpointUrl(url)) {
+      setLive((l) => new Set(l).add('baseUrl'));
+      testing.setError(NOT_A_URL);
+      return;
+    }
+    const loopGuard = Number.isInteger(draft.loopGuard) ? draft.loopGuard : 25;
+    const r = await testing.run({ ...draft, loopGuard });
+    if (r) setTest(r);
+  };
+
+  /** The chip of a field: where its saved value comes from, or "not saved yet" while edited. */
+  const chipOf = (f: SettingsField): Chip | undefined => {
+    const src = view?.sources[f];
+    if (!view || !draft || !src) return src;
+    const a = draft[f];
+    const b = view.settings[f];
+    if (a !== b && !(typeof a === 'number' && typeof b === 'number' && Number.isNaN(a) && Number.isNaN(b))) return 'edited';
+    return displaySource(f, b, src);
+  };
+
+  /** Puts the draft back to what is saved (closing without saving). */
+  const discard = () => {
+    if (view && draft) setDraft(view.settings);
+  };
+
+  return {
+    view,
+    draft,
+    loadError,
+    fieldErrors,
+    scrollNonce,
+    locked,
+    set,
+    chipOf,
+    dirty: isDirty(draft, view),
+    save,
+    saving,
+    saved,
+    saveError,
+    test,
+    testError: testing.error,
+    testing: testing.busy,
+    runTest,
+    preset,
+    setPreset,
+    discard,
+  };
+}
