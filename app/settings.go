@@ -110,12 +110,12 @@ func (a *App) TestConnection(st Settings) ConnectionResult {
 	if st.BaseURL == "" {
 		return ConnectionResult{Message: "Enter the endpoint's base URL first.", Models: []string{}}
 	}
-	if config.CheckBaseURL(st.BaseURL) != "" {
-		return ConnectionResult{Message: "This is not a URL: enter one like http://127.0.0.1:11434/v1.", Models: []string{}}
+	if msg := config.CheckBaseURL(st.BaseURL); msg != "" {
+		return ConnectionResult{Message: msg, Models: []string{}}
 	}
 	models, err := config.ListModels(a.bgCtx, st.BaseURL, st.APIKey)
 	if err != nil {
-		return ConnectionResult{Message: "Could not list models: " + err.Error(), Models: []string{}}
+		return ConnectionResult{Message: config.ConnectionProblem(st.BaseURL, err), Models: []string{}}
 	}
 	noun := "models"
 	if len(models) == 1 {

@@ -119,6 +119,11 @@ type EndpointError struct {
 	RetryAfter time.Duration // from Retry-After, when given
 	Retryable  bool
 	Cut        bool // the stream ended early
+	// Cause is the network error behind a Status 0 error, for callers
+	// that explain it in words (Test connection). It is deliberately not
+	// returned by Unwrap: the runtime's checks (errors.Is on context
+	// errors) see the endpoint error as they always did.
+	Cause error
 }
 
 func (e *EndpointError) Error() string {

@@ -119,8 +119,13 @@ const notAURL = "Enter a full http:// or https:// URL, for example http://127.0.
 // CheckBaseURL checks a base URL ("" = fine: a message otherwise).
 func CheckBaseURL(base string) string {
 	u, err := url.Parse(base)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+	switch {
+	case err != nil:
+		return "This is not a URL: enter one like http://127.0.0.1:11434/v1."
+	case u.Scheme != "http" && u.Scheme != "https":
 		return notAURL
+	case u.Host == "":
+		return "The URL has no server name: enter one like http://127.0.0.1:11434/v1."
 	}
 	return ""
 }

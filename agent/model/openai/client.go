@@ -384,9 +384,9 @@ func Classify(err error) error {
 	}
 	msg := err.Error()
 	if strings.Contains(msg, "connection refused") {
-		return &model.EndpointError{Message: "cannot reach the endpoint (connection refused): " + msg, Retryable: true}
+		return &model.EndpointError{Message: "cannot reach the endpoint (connection refused): " + msg, Retryable: true, Cause: err}
 	}
-	return &model.EndpointError{Message: clip(msg, maxErrorMessage), Retryable: true, Cut: true}
+	return &model.EndpointError{Message: clip(msg, maxErrorMessage), Retryable: true, Cut: true, Cause: err}
 }
 
 // clip cuts s to at most n bytes on a rune boundary, marking the cut.

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Settings, SettingsView } from '../transport/contract';
-import { NOT_A_URL, displaySource, isDirty, savePayload, validateSettings } from './settingsForm';
+import { NOT_A_URL, displaySource, isDirty, savePayload, urlProblem, validateSettings } from './settingsForm';
 
 const S: Settings = {
   baseUrl: 'http://127.0.0.1:11434/v1',
@@ -18,7 +18,7 @@ describe('validateSettings', () => {
     expect(validateSettings(S)).toEqual({});
     expect(validateSettings({ ...S, baseUrl: 'not a url' }).baseUrl).toBe(NOT_A_URL);
     expect(NOT_A_URL).toBe('This is not a URL: enter one like http://127.0.0.1:11434/v1');
-    expect(validateSettings({ ...S, baseUrl: 'ftp://x' }).baseUrl).toBe(NOT_A_URL);
+    expect(validateSettings({ ...S, baseUrl: 'ftp://x' }).baseUrl).toBe('Use an http:// or https:// URL (not ftp://), like http://127.0.0.1:11434/v1');
     expect(validateSettings({ ...S, model: ' ' }).model).toMatch(/Choose a model/);
     expect(validateSettings({ ...S, baseUrl: '', model: '' })).toEqual({});
     expect(validateSettings({ ...S, loopGuard: 0 }).loopGuard).toMatch(/1 to 200/);
@@ -60,5 +60,14 @@ describe('savePayload and displaySource', () => {
     expect(isDirty(view.settings, view)).toBe(false);
     expect(isDirty({ ...view.settings, theme: 'dark' }, view)).toBe(true);
     expect(isDirty(null, view)).toBe(false);
+  });
+});
+
+describe('urlProblem', () => {
+  it('says what is wrong with a base URL in words (issue 22 item 25)', () => {
+    expect(urlProblem('not a url')).toBe(NOT_A_URL);
+    expect(urlProblem('ftp://x')).toBe('Use an http:// or https:// URL (not ftp://), like http://127.0.0.1:11434/v1');
+    expect(urlProblem('http://127.0.0.1:11434/v1')).toBe('');
+    expect(urlProblem(' https://api.openai.com/v1 ')).toBe('');
   });
 });

@@ -9,6 +9,24 @@ export type FieldErrors = Partial<Record<SettingsField, string>>;
 export const URL_EXAMPLE = 'http://127.0.0.1:11434/v1';
 export const NOT_A_URL = `This is not a URL: enter one like ${URL_EXAMPLE}`;
 
+/**
+ * What is wrong with `s` as a base URL, in words, or '' when Go accepts it:
+ * not a URL at all, another scheme (ftp://…), or no server name.
+ */
+export function urlProblem(s: string): string {
+  let u: URL;
+  try {
+    u = new URL(s.trim());
+  } catch {
+    return NOT_A_URL;
+  }
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') {
+    return `Use an http:// or https:// URL (not ${u.protocol}//), like ${URL_EXAMPLE}`;
+  }
+  if (u.host === '') return `The URL has no server name: enter one like ${URL_EXAMPLE}`;
+  return '';
+}
+
 /** Whether `s` is an http(s) URL with a host (what Go accepts as a base URL). */
 export function isEndpointUrl(s: string): boolean {
   try {
@@ -30,7 +48,7 @@ function isAbsolutePath(p: string): boolean {
 export function validateSettings(d: Settings, locked: (f: SettingsField) => boolean = () => false): FieldErrors {
   const e: FieldErrors = {};
   const url = d.baseUrl.trim();
-  if (url && !locked('baseUrl') && !isEndpointUrl(url)) e.baseUrl = NOT_A_URL;
+  if (url && !locked('baseUrl') && urlProblem(url)) e.baseUrl = urlProblem(url);
   if (url && !d.model.trim() && !locked('model')) e.model = 'Choose a model: Test connection lists the endpoint’s models.';
   if (!locked('loopGuard') && (!Number.isInteger(d.loopGuard) || d.loopGuard < 1 || d.loopGuard > 200)) {
     e.loopGuard = 'Enter a whole number from 1 to 200.';

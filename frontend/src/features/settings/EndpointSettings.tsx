@@ -7,7 +7,7 @@ import type { Endpoint, ModelPrice } from '../../transport/endpoints';
 import { isMasked, keyStoragePhrase, keyUnavailableHelp } from '../../transport/contract';
 import type { KeyStorage, Provider } from '../../transport/contract.gen';
 import { endpointsChanged, useEndpoints } from '../../hooks/useEndpoints';
-import { NOT_A_URL, isEndpointUrl } from '../../lib/settingsForm';
+import { urlProblem } from '../../lib/settingsForm';
 import { modelsAvailable } from '../../lib/format';
 import './EndpointSettings.css';
 
@@ -67,7 +67,7 @@ export function endpointOf(d: EndpointDraft, source: Endpoint['source']): { endp
   const url = d.baseUrl.trim();
   if (!d.readOnly) {
     if (!url) errors.baseUrl = 'Enter the endpoint’s base URL, for example http://127.0.0.1:11434/v1.';
-    else if (!isEndpointUrl(url)) errors.baseUrl = NOT_A_URL;
+    else if (urlProblem(url)) errors.baseUrl = urlProblem(url);
     if (d.name.trim().length > 100) errors.name = 'Use a name of at most 100 characters.';
   }
   const prices: Record<string, ModelPrice> = {};

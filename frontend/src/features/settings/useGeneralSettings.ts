@@ -4,7 +4,7 @@ import { toJunctureError } from '../../transport';
 import type { Provider, SettingSource, Settings, SettingsField, SettingsView, TestConnectionResult } from '../../transport/contract';
 import { isSettingsField } from '../../transport/contract';
 import { useAsyncAction } from '../../hooks/useAsyncAction';
-import { NOT_A_URL, displaySource, isDirty, isEndpointUrl, savePayload, validateSettings, type FieldErrors } from '../../lib/settingsForm';
+import { displaySource, isDirty, savePayload, urlProblem, validateSettings, type FieldErrors } from '../../lib/settingsForm';
 
 /** Where a field's value comes from, or "edited" while the draft differs from it. */
 export type Chip = SettingSource | 'edited';
@@ -148,9 +148,10 @@ export function useGeneralSettings(
       testing.setError('Enter the endpoint’s base URL first.');
       return;
     }
-    if (!isEndpointUrl(url)) {
+    const problem = urlProblem(url);
+    if (problem) {
       setLive((l) => new Set(l).add('baseUrl'));
-      testing.setError(NOT_A_URL);
+      testing.setError(problem);
       return;
     }
     const loopGuard = Number.isInteger(draft.loopGuard) ? draft.loopGuard : 25;
