@@ -9,6 +9,15 @@ BIN       := build/bin/juncture
 DESKTOP_TAGS := desktop,production,webkit2_41
 APT_RUN   := libgtk-3-dev libwebkit2gtk-4.1-dev pkg-config build-essential
 APT_TEST  := xvfb xauth xdotool imagemagick x11-apps chromium fonts-dejavu-core fonts-noto-color-emoji dbus-daemon dbus-bin gnome-keyring
+# Stamped into the binary at link time (juncture --version; internal/buildinfo).
+# The version is wails.json's productVersion; the update key is the release
+# feed's ed25519 public key (build/update-key.pub, when a release has one).
+VERSION   ?= $(shell sed -n 's/.*"productVersion": *"\([^"]*\)".*/\1/p' wails.json)
+COMMIT    ?= $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
+BUILD_DATE ?= $(shell date -u -d @$${SOURCE_DATE_EPOCH:-$$(date +%s)} +%Y-%m-%dT%H:%M:%SZ)
+UPDATE_KEY ?= $(shell cat build/update-key.pub 2>/dev/null)
+BI        := github.com/juncture-app/juncture/internal/buildinfo
+LDFLAGS   := -w -s -X $(BI).Version=$(VERSION) -X $(BI).Commit=$(COMMIT) -X $(BI).Date=$(BUILD_DATE) -X '$(BI).UpdateKey=$(UPDATE_KEY)'
 export GOTOOLCHAIN ?= auto
 export GOFLAGS ?= -mod=mod
 
@@ -56,10 +65,10 @@ frontend: frontend/node_modules/.installed
 	cd frontend && npm run build
 
 build desktop: deps-run frontend
-	$(GO) build -tags $(DESKTOP_TAGS) -ldflags "-w -s" -o $(BIN) .
+	$(GO) build -tags $(DESKTOP_TAGS) -ldflags "$(LDFLAGS)" -o $(BIN) .
 
 web: frontend
-	CGO_ENABLED=0 $(GO) build -ldflags "-w -s" -o build/bin/juncture-web .
+	CGO_ENABLED=0 $(GO) build -ldflags "$(LDFLAGS)" -o build/bin/juncture-web .
 
 # Regenerate frontend/wailsjs after changing a bound method (committed).
 bindings:
@@ -117,7 +126,7 @@ test-desktop: build
 	scripts/desktop-smoke.sh $(BIN)
 
 test-windows:
-	GOOS=windows GOARCH=amd64 CGO_ENABLED=0 $(GO) build -tags desktop,production -ldflags "-w -s -H windowsgui" -o build/bin/juncture.exe .
+	GOOS=windows GOARCH=amd64 CGO_ENABLED=0 $(GO) build -tags desktop,production -ldflags "$(LDFLAGS) -H windowsgui" -o build/bin/juncture.exe .
 
 bench: mcp-deps
 	JUNCTURE_REQUIRE_MCP=1 $(GO) test -run '^$$' -bench . -benchmem ./agent/ ./agent/mcp/ ./store/

@@ -2,7 +2,7 @@
 //
 //	juncture                       open the desktop window
 //	juncture serve [--addr A]      browser mode: no window, no GTK; prints the address to open
-//	juncture version
+//	juncture --version             version, commit and build date (stamped at link time)
 //
 // Wails parses os.Args with its own flag sets, so the subcommands are
 // recognised here by hand, before wails.Run.
@@ -36,10 +36,9 @@ import (
 	"github.com/juncture-app/juncture/agent/attach"
 	"github.com/juncture-app/juncture/app"
 	"github.com/juncture-app/juncture/frontend"
+	"github.com/juncture-app/juncture/internal/buildinfo"
 	"github.com/juncture-app/juncture/store"
 )
-
-const version = "0.1.0"
 
 //go:embed build/appicon.png
 var appIcon []byte
@@ -56,11 +55,11 @@ func main() {
 				os.Exit(1)
 			}
 			return
-		case "version", "--version":
-			fmt.Println("juncture", version)
+		case "version", "--version", "-version":
+			fmt.Println(buildinfo.String())
 			return
 		case "help", "-h", "--help":
-			fmt.Println("usage: juncture            open the desktop window\n       juncture serve [--addr 127.0.0.1:8765]   browser mode\n       juncture version")
+			fmt.Println("usage: juncture            open the desktop window\n       juncture serve [--addr 127.0.0.1:8765]   browser mode\n       juncture --version   version, commit and build date")
 			return
 		}
 	}
@@ -89,7 +88,7 @@ func serve(args []string, logger *slog.Logger) error {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	svc, err := app.Start(ctx, app.Config{DataDir: dataDir(), Mode: "browser", Logger: logger, DetectLocal: true, ReadOnlyCopy: *readOnly})
+	svc, err := app.Start(ctx, app.Config{DataDir: dataDir(), Mode: "browser", Version: buildinfo.Version, Logger: logger, DetectLocal: true, ReadOnlyCopy: *readOnly})
 	if err != nil {
 		return explainStartError(err)
 	}
@@ -225,7 +224,7 @@ func desktop(logger *slog.Logger) error {
 		Linux: &linux.Options{Icon: appIcon, ProgramName: "juncture", WebviewGpuPolicy: linux.WebviewGpuPolicyNever},
 		OnStartup: func(ctx context.Context) {
 			win.set(ctx)
-			cfg := app.Config{DataDir: dataDir(), Mode: "desktop", Logger: logger, DetectLocal: true}
+			cfg := app.Config{DataDir: dataDir(), Mode: "desktop", Version: buildinfo.Version, Logger: logger, DetectLocal: true}
 			s, err := app.StartWith(ctx, a, cfg)
 			var corrupt *store.CorruptError
 			if errors.As(err, &corrupt) {
