@@ -100,6 +100,9 @@ type App struct {
 	mcpCfg *mcpState
 
 	upd updateState // the release feed's last answer (updates.go)
+
+	linkMu       sync.Mutex
+	launchThread string // a juncture:// link's chat, until the window takes it (links.go)
 }
 
 // DatabasePath is where the database of a data dir lives.

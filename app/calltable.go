@@ -61,6 +61,7 @@ func (a *App) callTable() map[string]call {
 		"SaveUpdateSettings":   call1(a.SaveUpdateSettings),
 		"CheckForUpdate":       call0(a.CheckForUpdate),
 		"ApplyUpdate":          call1(a.ApplyUpdate),
+		"TakeLaunchThread":     call0v(a.TakeLaunchThread),
 		"SaveEndpoint":         call1(a.SaveEndpoint),
 		"DeleteEndpoint":       call1e(a.DeleteEndpoint),
 		"ListModels":           call1(a.ListModels),
