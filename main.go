@@ -33,6 +33,7 @@ import (
 	"github.com/wailsapp/wails/v2/pkg/options"
 	"github.com/wailsapp/wails/v2/pkg/options/assetserver"
 	"github.com/wailsapp/wails/v2/pkg/options/linux"
+	"github.com/wailsapp/wails/v2/pkg/options/mac"
 	"github.com/wailsapp/wails/v2/pkg/runtime"
 
 	"github.com/juncture-app/juncture/agent/attach"
@@ -149,8 +150,10 @@ func instanceID(dir string) string {
 // windowCtx holds the window's Wails context once it exists, for the
 // second-instance callback (another goroutine).
 type windowCtx struct {
-	mu  sync.Mutex
-	ctx context.Context
+	mu      sync.Mutex
+	ctx     context.Context
+	svc     *app.Service
+	pending string // a link's chat that came before the service started
 	// quitting skips the close question: the person already said so, or an
 	// update restarts into the new version.
 	quitting atomic.Bool
@@ -174,15 +177,34 @@ func (w *windowCtx) front() {
 	runtime.Show(ctx)
 }
 
-// openThread tells the window to show a chat a juncture:// link named
-// (frontend: the "open-thread" event).
+// openThread keeps the chat a juncture:// link named for the window and
+// pings it (the "open-thread" event); the window takes it with
+// TakeLaunchThread, on that event or when it first loads, so a link that
+// arrives before the page listens is not lost.
 func (w *windowCtx) openThread(id string) {
 	w.mu.Lock()
-	ctx := w.ctx
+	ctx, svc := w.ctx, w.svc
+	if svc == nil {
+		w.pending = id
+	}
 	w.mu.Unlock()
+	if svc != nil {
+		svc.SetLaunchThread(id)
+	}
 	if ctx != nil {
 		runtime.EventsEmit(ctx, "open-thread", id)
 	}
+}
+
+// started hands the service the link that came before it existed.
+func (w *windowCtx) started(svc *app.Service, launchThread string) {
+	w.mu.Lock()
+	w.svc = svc
+	if w.pending != "" {
+		launchThread, w.pending = w.pending, ""
+	}
+	w.mu.Unlock()
+	svc.SetLaunchThread(launchThread)
 }
 
 // closeQuestion is asked once when the window closes while a turn runs
@@ -283,6 +305,12 @@ func desktop(logger *slog.Logger) error {
 		// the zero value (OnDemand) lets WebKit set up accelerated
 		// compositing, which cost ~110 MiB more in WebKitWebProcess at idle
 		// (scripts/bench-desktop.sh) for a page that does not need it.
+		// macOS hands links to a running app as an event, not arguments.
+		Mac: &mac.Options{OnUrlOpen: func(u string) {
+			if id, ok := app.ParseOpenURL(u); ok {
+				win.openThread(id)
+			}
+		}},
 		Linux: &linux.Options{Icon: appIcon, ProgramName: "juncture", WebviewGpuPolicy: linux.WebviewGpuPolicyNever},
 		OnStartup: func(ctx context.Context) {
 			win.set(ctx)
@@ -308,7 +336,7 @@ func desktop(logger *slog.Logger) error {
 			svc = s
 			svc.SetEmitter(wailsEmitter{ctx})
 			svc.SetDesktop(&wailsDesktop{ctx: ctx, win: win})
-			svc.SetLaunchThread(launchThread)
+			win.started(svc, launchThread)
 			logger.Info("desktop window ready", "data", dataDir())
 		},
 		OnBeforeClose: func(ctx context.Context) bool { return win.beforeClose(ctx, svc) },
