@@ -11,18 +11,18 @@ import (
 	"time"
 
 	"github.com/juncture-app/juncture/agent"
+	"github.com/juncture-app/juncture/agent/contract"
 	"github.com/juncture-app/juncture/agent/fakellm"
 	"github.com/juncture-app/juncture/agent/history"
 )
 
 func (f *fixture) enableWriteTools() {
-	s := f.svc.app.settings
-	s.mu.Lock()
-	if s.saved == nil {
-		s.saved = map[string]string{}
+	f.t.Helper()
+	st := f.svc.app.GetSettings().Settings
+	st.EnableWriteTools = true
+	if _, err := f.svc.app.SaveSettings(st); err != nil {
+		f.t.Fatal(err)
 	}
-	s.saved["enableWriteTools"] = "true"
-	s.mu.Unlock()
 }
 
 // waitPending waits until the thread is idle with n approvals pending.
@@ -61,7 +61,7 @@ func TestAGUIResumeRunsTheApprovedCall(t *testing.T) {
 		t.Fatalf("first run:\n%s", first)
 	}
 	v := f.waitPending("th-a", 1)
-	if v.ToolStates["call-w"] != agent.ToolAwaitingApproval || v.Interrupts[0].Metadata[agent.MetaPreview] == nil {
+	if v.ToolStates["call-w"] != contract.ToolAwaitingApproval || v.Interrupts[0].Metadata[agent.MetaPreview] == nil {
 		t.Fatalf("thread view %+v", v)
 	}
 	if _, err := os.Stat(filepath.Join(ws, "a.txt")); err == nil {

@@ -7,7 +7,8 @@ import (
 
 	"github.com/juncture-app/juncture/agent"
 	"github.com/juncture-app/juncture/agent/history"
-	"github.com/juncture-app/juncture/agent/model"
+	"github.com/juncture-app/juncture/agent/model/openai"
+	"github.com/juncture-app/juncture/app/config"
 	"github.com/juncture-app/juncture/store"
 )
 
@@ -33,12 +34,12 @@ func (a *App) threadOptions(ctx context.Context, threadID string) (history.Threa
 // modelConfig is where a thread's model calls go: its endpoint and model,
 // else the defaults. An endpoint that no longer exists falls back to the
 // default endpoint and model.
-func (a *App) modelConfig(ctx context.Context, o history.ThreadOptions) (model.Config, error) {
+func (a *App) modelConfig(ctx context.Context, o history.ThreadOptions) (openai.Config, error) {
 	wanted := o.Model
 	if o.EndpointID != "" {
-		e, ok, err := a.endpointByID(ctx, o.EndpointID)
+		e, ok, err := a.conf.EndpointByID(ctx, o.EndpointID)
 		if err != nil {
-			return model.Config{}, err
+			return openai.Config{}, err
 		}
 		switch {
 		case !ok:
@@ -48,27 +49,27 @@ func (a *App) modelConfig(ctx context.Context, o history.ThreadOptions) (model.C
 			if m == "" {
 				m = e.DefaultModel
 			}
-			if m == "" && e.Source == EndpointDetected {
-				if models, err := listModels(ctx, e.BaseURL, e.APIKey); err == nil {
-					m = firstOf(models)
+			if m == "" && e.Source == config.EndpointDetected {
+				if models, err := config.ListModels(ctx, e.BaseURL, e.APIKey); err == nil {
+					m = config.FirstOf(models)
 				}
 			}
 			if m == "" {
-				return model.Config{}, fmt.Errorf("%w: choose a model for %s", agent.ErrNotConfigured, e.Name)
+				return openai.Config{}, fmt.Errorf("%w: choose a model for %s", agent.ErrNotConfigured, e.Name)
 			}
-			return model.Config{BaseURL: e.BaseURL, APIKey: e.APIKey, Model: m}, nil
+			return openai.Config{BaseURL: e.BaseURL, APIKey: e.APIKey, Model: m}, nil
 		}
 	}
-	st, _ := a.settings.effective()
+	st, _ := a.conf.Effective()
 	m := st.Model
 	if wanted != "" {
 		m = wanted
 	}
 	if st.BaseURL == "" || m == "" {
-		return model.Config{}, agent.ErrNotConfigured
+		return openai.Config{}, agent.ErrNotConfigured
 	}
-	base, key := a.settings.keyedDefault()
-	return model.Config{BaseURL: base, APIKey: key, Model: m}, nil
+	base, key := a.conf.KeyedDefault()
+	return openai.Config{BaseURL: base, APIKey: key, Model: m}, nil
 }
 
 // maxClients bounds the model clients kept at once.
@@ -76,17 +77,17 @@ const maxClients = 32
 
 // client returns the (cached) model client for cfg: several live at once,
 // one per endpoint, key and model in use.
-func (a *App) client(cfg model.Config) *model.Client {
+func (a *App) client(cfg openai.Config) *openai.Client {
 	a.clientMu.Lock()
 	defer a.clientMu.Unlock()
-	cfg.HTTPClient = keyedHTTP // no redirect carries the key elsewhere
+	cfg.HTTPClient = config.KeyedHTTP // no redirect carries the key elsewhere
 	if c, ok := a.clients[cfg]; ok {
 		return c
 	}
 	if a.clients == nil || len(a.clients) >= maxClients {
-		a.clients = map[model.Config]*model.Client{}
+		a.clients = map[openai.Config]*openai.Client{}
 	}
-	c := model.New(cfg)
+	c := openai.New(cfg)
 	a.clients[cfg] = c
 	return c
 }

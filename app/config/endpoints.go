@@ -1,4 +1,4 @@
-package app
+package config
 
 import (
 	"context"
@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/juncture-app/juncture/agent"
-	"github.com/juncture-app/juncture/agent/model"
+	"github.com/juncture-app/juncture/agent/model/openai"
 	"github.com/juncture-app/juncture/app/secrets"
 )
 
@@ -32,17 +32,8 @@ const (
 	EndpointDetected    = "detected"
 )
 
-// The ids of the endpoints that are not saved.
-const (
-	EndpointEnvID = "env"
-)
-
-// Settings keys of the endpoint catalog (JSON values).
-const (
-	keyEndpoints       = secrets.KeyEndpoints
-	keyDefaultEndpoint = "defaultEndpointId"
-	keyEndpointPrices  = "endpointPrices" // prices of the read-only endpoints, by id
-)
+// EndpointEnvID is the id of the environment's endpoint.
+const EndpointEnvID = "env"
 
 // ModelPrice is what one model costs, in the endpoint's currency per
 // million tokens (the window shows a chat's cost from it).
@@ -85,29 +76,26 @@ const KeyUnavailable = "unavailable"
 
 // masked is e as the window sees it.
 func masked(e Endpoint) Endpoint {
-	e.APIKey = maskKey(e.APIKey)
+	e.APIKey = MaskKey(e.APIKey)
 	return e
 }
 
 // ListEndpoints lists the endpoints: the environment's, the saved ones,
 // and the local servers that answer now. Keys are masked.
-func (a *App) ListEndpoints() ([]Endpoint, error) {
-	ctx, cancel := a.ctx()
-	defer cancel()
+func (c *Catalog) ListEndpoints(ctx context.Context) ([]Endpoint, error) {
 	// Probed before the catalog is locked: a model call never waits on it.
-	a.probeLocal(ctx, false)
-	c := &a.cat
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if err := a.loadCatalog(ctx); err != nil {
-		return nil, asError(err)
+	c.probeLocal(ctx, false)
+	done, err := c.open(ctx)
+	if err != nil {
+		return nil, err
 	}
-	if a.readOnly == "" {
-		if err := a.adoptDefault(ctx); err != nil {
-			return nil, asError(err)
+	defer done()
+	if c.writable {
+		if err := c.adoptDefault(ctx); err != nil {
+			return nil, err
 		}
 	}
-	list := a.endpointsLocked()
+	list := c.endpointsLocked()
 	for i := range list {
 		list[i] = masked(list[i])
 	}
@@ -121,7 +109,7 @@ func validateEndpoint(e *Endpoint) map[string]string {
 	e.Name, e.BaseURL = strings.TrimSpace(e.Name), strings.TrimSpace(e.BaseURL)
 	if e.BaseURL == "" {
 		bad["baseUrl"] = "Enter the endpoint's base URL, for example http://127.0.0.1:11434/v1."
-	} else if msg := validate(Settings{BaseURL: e.BaseURL, Model: "x", LoopGuard: 1, Theme: "system"})["baseUrl"]; msg != "" {
+	} else if msg := CheckBaseURL(e.BaseURL); msg != "" {
 		bad["baseUrl"] = msg
 	}
 	if e.Name == "" && bad["baseUrl"] == "" {
@@ -130,15 +118,15 @@ func validateEndpoint(e *Endpoint) map[string]string {
 	if len(e.Name) > 100 {
 		bad["name"] = "Use a name of at most 100 characters."
 	}
-	e.Models = cleanModels(e.Models)
+	e.Models = CleanNames(e.Models)
 	if msg := checkPrices(e.Prices); msg != "" {
 		bad["prices"] = msg
 	}
 	return bad
 }
 
-// cleanModels trims the names, drops empty and repeated ones.
-func cleanModels(in []string) []string {
+// CleanNames trims the names, drops empty and repeated ones.
+func CleanNames(in []string) []string {
 	out := []string{}
 	for _, m := range in {
 		m = strings.TrimSpace(m)
@@ -174,49 +162,42 @@ func cleanPrices(p map[string]ModelPrice) map[string]ModelPrice {
 	return out
 }
 
-func invalidEndpoint(bad map[string]string) error {
-	return &Error{Code: CodeInvalidSettings, Message: "Some fields need a fix; nothing was saved.", Details: bad}
-}
-
 // SaveEndpoint adds (id "") or replaces a saved endpoint, or sets the
 // prices of a read-only one (the environment's, a detected server).
 // isDefault set makes a saved endpoint the default (Settings → General
 // then shows it). A masked key keeps the stored one.
-func (a *App) SaveEndpoint(e Endpoint) (Endpoint, error) {
-	if a.readOnly != "" {
-		return Endpoint{}, errorf(CodeUnavailable, "This is a read-only copy of a damaged database; nothing can be saved.")
-	}
-	ctx, c, done, err := a.openCatalog()
+func (c *Catalog) SaveEndpoint(ctx context.Context, e Endpoint) (Endpoint, error) {
+	done, err := c.open(ctx)
 	if err != nil {
 		return Endpoint{}, err
 	}
 	defer done()
-	if err := a.adoptDefault(ctx); err != nil {
-		return Endpoint{}, asError(err)
+	if err := c.adoptDefault(ctx); err != nil {
+		return Endpoint{}, err
 	}
-	if e.ID == EndpointEnvID || isLocalID(e.ID) {
-		return a.saveReadOnlyPrices(ctx, e)
+	if e.ID == EndpointEnvID || c.IsLocalID(e.ID) {
+		return c.saveReadOnlyPrices(ctx, e)
 	}
 	i := -1
 	if e.ID != "" {
 		i = slices.IndexFunc(c.endpoints, func(x Endpoint) bool { return x.ID == e.ID })
 		if i < 0 {
-			return Endpoint{}, errorf(CodeNotFound, "This endpoint no longer exists.")
+			return Endpoint{}, notFound("This endpoint no longer exists.")
 		}
 	}
 	if bad := validateEndpoint(&e); len(bad) > 0 {
-		return Endpoint{}, invalidEndpoint(bad)
+		return Endpoint{}, invalidFields(bad)
 	}
-	if i >= 0 && c.unreadable[e.ID] && (e.APIKey == "" || strings.HasPrefix(e.APIKey, "••••")) && !sameEndpoint(c.endpoints[i].BaseURL, e.BaseURL) {
+	if i >= 0 && c.unreadable[e.ID] && (e.APIKey == "" || IsMasked(e.APIKey)) && !SameEndpoint(c.endpoints[i].BaseURL, e.BaseURL) {
 		// The unread key stays bound to this endpoint: never to a new URL.
-		return Endpoint{}, invalidEndpoint(map[string]string{"apiKey": "The saved key could not be read from the key storage: type it again to change the URL."})
+		return Endpoint{}, invalidFields(map[string]string{"apiKey": "The saved key could not be read from the key storage: type it again to change the URL."})
 	}
-	if strings.HasPrefix(e.APIKey, "••••") {
+	if IsMasked(e.APIKey) {
 		e.APIKey = ""
 		if i >= 0 && c.endpoints[i].APIKey != "" {
 			// A key goes only to the endpoint it was saved with.
-			if !sameEndpoint(c.endpoints[i].BaseURL, e.BaseURL) {
-				return Endpoint{}, invalidEndpoint(map[string]string{"apiKey": keyMovedMessage(c.endpoints[i].BaseURL)})
+			if !SameEndpoint(c.endpoints[i].BaseURL, e.BaseURL) {
+				return Endpoint{}, invalidFields(map[string]string{"apiKey": keyMovedMessage(c.endpoints[i].BaseURL)})
 			}
 			e.APIKey = c.endpoints[i].APIKey
 		}
@@ -226,6 +207,20 @@ func (a *App) SaveEndpoint(e Endpoint) (Endpoint, error) {
 	if rec.ID == "" {
 		rec.ID = agent.NewID("endpoint")
 	}
+	if err := c.putEndpoint(ctx, rec, i, e.IsDefault); err != nil {
+		return Endpoint{}, err
+	}
+	for _, x := range c.endpointsLocked() {
+		if x.ID == rec.ID {
+			return masked(x), nil
+		}
+	}
+	return masked(rec), nil
+}
+
+// putEndpoint saves rec at index i (-1: added), the default endpoint's
+// keys with it when it is or becomes the default. The caller holds c.mu.
+func (c *Catalog) putEndpoint(ctx context.Context, rec Endpoint, i int, isDefault bool) error {
 	next := slices.Clone(c.endpoints)
 	if i >= 0 {
 		next[i] = rec
@@ -234,8 +229,8 @@ func (a *App) SaveEndpoint(e Endpoint) (Endpoint, error) {
 	}
 	keys := map[string]string{}
 	var legacy map[string]string
-	makeDefault := e.IsDefault && rec.ID != c.defaultID
-	savedBase, _, savedModel := a.savedLegacy()
+	makeDefault := isDefault && rec.ID != c.defaultID
+	savedBase, _, savedModel := c.savedLegacy()
 	if makeDefault || (rec.ID == c.defaultID && savedBase != "") {
 		// The default endpoint is what Settings → General shows.
 		legacy = map[string]string{"baseUrl": rec.BaseURL, "apiKey": rec.APIKey}
@@ -248,8 +243,8 @@ func (a *App) SaveEndpoint(e Endpoint) (Endpoint, error) {
 	}
 	b, _ := json.Marshal(next)
 	keys[keyEndpoints] = string(b)
-	if err := a.saveCatalogKeys(ctx, keys, legacy); err != nil {
-		return Endpoint{}, asError(err)
+	if err := c.saveKeys(ctx, keys, legacy); err != nil {
+		return err
 	}
 	c.endpoints = next
 	if rec.APIKey != "" {
@@ -259,14 +254,9 @@ func (a *App) SaveEndpoint(e Endpoint) (Endpoint, error) {
 		c.defaultID = id
 	}
 	if legacy != nil {
-		a.emit("status", a.Status())
+		c.onDefault()
 	}
-	for _, x := range a.endpointsLocked() {
-		if x.ID == rec.ID {
-			return masked(x), nil
-		}
-	}
-	return masked(rec), nil
+	return nil
 }
 
 // defaultModelFor is the model an endpoint that becomes the default runs:
@@ -279,17 +269,11 @@ func defaultModelFor(e Endpoint, current string) string {
 	return e.Models[0]
 }
 
-func isLocalID(id string) bool {
-	_, _, ok := localByID(id)
-	return ok
-}
-
 // saveReadOnlyPrices keeps the prices of an endpoint that is not saved.
-// The caller holds a.cat.mu.
-func (a *App) saveReadOnlyPrices(ctx context.Context, e Endpoint) (Endpoint, error) {
-	c := &a.cat
+// The caller holds c.mu.
+func (c *Catalog) saveReadOnlyPrices(ctx context.Context, e Endpoint) (Endpoint, error) {
 	if msg := checkPrices(e.Prices); msg != "" {
-		return Endpoint{}, invalidEndpoint(map[string]string{"prices": msg})
+		return Endpoint{}, invalidFields(map[string]string{"prices": msg})
 	}
 	next := map[string]map[string]ModelPrice{}
 	for k, v := range c.prices {
@@ -297,16 +281,16 @@ func (a *App) saveReadOnlyPrices(ctx context.Context, e Endpoint) (Endpoint, err
 	}
 	next[e.ID] = cleanPrices(e.Prices)
 	b, _ := json.Marshal(next)
-	if err := a.saveCatalogKeys(ctx, map[string]string{keyEndpointPrices: string(b)}, nil); err != nil {
-		return Endpoint{}, asError(err)
+	if err := c.saveKeys(ctx, map[string]string{keyEndpointPrices: string(b)}, nil); err != nil {
+		return Endpoint{}, err
 	}
 	c.prices = next
-	for _, x := range a.endpointsLocked() {
+	for _, x := range c.endpointsLocked() {
 		if x.ID == e.ID {
 			return masked(x), nil
 		}
 	}
-	name, base, _ := localByID(e.ID)
+	name, base, _ := c.localByID(e.ID)
 	return Endpoint{ID: e.ID, Name: name, BaseURL: base, Source: EndpointDetected, Models: []string{}, Prices: clonePrices(next[e.ID])}, nil
 }
 
@@ -314,24 +298,21 @@ func (a *App) saveReadOnlyPrices(ctx context.Context, e Endpoint) (Endpoint, err
 // ones cannot be deleted. Chats that used it run with the default endpoint
 // from their next model call (their header says so); deleting the default
 // clears Settings → General's endpoint.
-func (a *App) DeleteEndpoint(id string) error {
+func (c *Catalog) DeleteEndpoint(ctx context.Context, id string) error {
 	if id == EndpointEnvID {
-		return errorf(CodeInvalidArgument, "This endpoint comes from the environment (OPENAI_BASE_URL); change it there and restart Juncture.")
+		return refused("This endpoint comes from the environment (OPENAI_BASE_URL); change it there and restart Juncture.")
 	}
-	if isLocalID(id) {
-		return errorf(CodeInvalidArgument, "This endpoint is a server detected on this machine; it cannot be deleted.")
+	if c.IsLocalID(id) {
+		return refused("This endpoint is a server detected on this machine; it cannot be deleted.")
 	}
-	if a.readOnly != "" {
-		return errorf(CodeUnavailable, "This is a read-only copy of a damaged database; nothing can be changed.")
-	}
-	ctx, c, done, err := a.openCatalog()
+	done, err := c.open(ctx)
 	if err != nil {
 		return err
 	}
 	defer done()
 	i := slices.IndexFunc(c.endpoints, func(x Endpoint) bool { return x.ID == id })
 	if i < 0 {
-		return errorf(CodeNotFound, "This endpoint no longer exists.")
+		return notFound("This endpoint no longer exists.")
 	}
 	next := slices.Delete(slices.Clone(c.endpoints), i, i+1)
 	b, _ := json.Marshal(next)
@@ -341,57 +322,28 @@ func (a *App) DeleteEndpoint(id string) error {
 		keys[keyDefaultEndpoint] = ""
 		legacy = map[string]string{"baseUrl": "", "apiKey": ""}
 	}
-	if err := a.saveCatalogKeys(ctx, keys, legacy); err != nil {
-		return asError(err)
+	if err := c.saveKeys(ctx, keys, legacy); err != nil {
+		return err
 	}
-	if err := a.keys.Delete(secrets.EndpointAccount(id)); err != nil {
-		a.log.Warn("the deleted endpoint's key stays stored", "endpoint", id, "err", err)
+	if err := c.keys.Delete(secrets.EndpointAccount(id)); err != nil {
+		c.log.Warn("the deleted endpoint's key stays stored", "endpoint", id, "err", err)
 	}
 	c.endpoints = next
 	if id == c.defaultID {
 		c.defaultID = ""
-		a.emit("status", a.Status())
+		c.onDefault()
 	}
 	return nil
 }
 
-// listModelsTimeout bounds ListModels and TestConnection.
-const listModelsTimeout = 10 * time.Second
+// ListModelsTimeout bounds ListModels.
+const ListModelsTimeout = 10 * time.Second
 
-// ListModels asks an endpoint ("" = the default) for its models
-// (GET {base}/models with its key).
-func (a *App) ListModels(endpointID string) ([]string, error) {
-	var base, key, name string
-	if endpointID == "" {
-		base, key = a.settings.keyedDefault()
-		name = "the default endpoint"
-	} else {
-		ctx, cancel := a.ctx()
-		e, ok, err := a.endpointByID(ctx, endpointID)
-		cancel()
-		if err != nil {
-			return nil, asError(err)
-		}
-		if !ok {
-			return nil, errorf(CodeNotFound, "This endpoint no longer exists.")
-		}
-		base, key, name = e.BaseURL, e.APIKey, e.Name
-	}
-	if base == "" {
-		return nil, errorf(CodeNotConfigured, "No endpoint is configured yet: add one in Settings → Endpoints.")
-	}
-	models, err := listModels(a.bgCtx, base, key)
-	if err != nil {
-		return nil, errorf(CodeUnavailable, fmt.Sprintf("Could not list the models of %s: %v", name, err))
-	}
-	return models, nil
-}
-
-// listModels is GET {base}/models, bounded by listModelsTimeout.
-func listModels(ctx context.Context, base, key string) ([]string, error) {
-	ctx, cancel := context.WithTimeout(ctx, listModelsTimeout)
+// ListModels is GET {base}/models with key, bounded by ListModelsTimeout.
+func ListModels(ctx context.Context, base, key string) ([]string, error) {
+	ctx, cancel := context.WithTimeout(ctx, ListModelsTimeout)
 	defer cancel()
-	models, err := model.New(model.Config{BaseURL: base, APIKey: key, HTTPClient: keyedHTTPClient(listModelsTimeout)}).Models(ctx)
+	models, err := openai.New(openai.Config{BaseURL: base, APIKey: key, HTTPClient: KeyedHTTPClient(ListModelsTimeout)}).Models(ctx)
 	if err != nil {
 		return nil, err
 	}

@@ -1,13 +1,12 @@
-package app
+package config
 
 import (
+	"context"
 	"encoding/json"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/juncture-app/juncture/agent"
-	"github.com/juncture-app/juncture/agent/history"
 	"github.com/juncture-app/juncture/agent/tools"
 )
 
@@ -17,7 +16,7 @@ import (
 // preset "default" is the person's default for new chats: its instructions
 // and tools (its endpoint and model are the default endpoint's).
 
-// DefaultPresetID is the preset NewThread("") starts from.
+// DefaultPresetID is the preset a new chat starts from when it names none.
 const DefaultPresetID = "default"
 
 // Settings keys of the presets (JSON values, except defaultInstructions).
@@ -98,8 +97,7 @@ func builtinPreset(id string) (Preset, bool) {
 	return Preset{}, false
 }
 
-// list is every preset, shipped ones (as edited) first. The caller holds
-// a.cat.mu.
+// list is every preset, shipped ones (as edited) first.
 func (p *presetStore) list() []Preset {
 	var out []Preset
 	for _, b := range builtinPresets {
@@ -151,8 +149,8 @@ func cloneTools(t *[]string) *[]string {
 
 // ListPresets lists the presets: the default, the shipped ones and the
 // person's own.
-func (a *App) ListPresets() ([]Preset, error) {
-	_, c, done, err := a.openCatalog()
+func (c *Catalog) ListPresets(ctx context.Context) ([]Preset, error) {
+	done, err := c.open(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -160,14 +158,22 @@ func (a *App) ListPresets() ([]Preset, error) {
 	return c.presets.list(), nil
 }
 
+// Preset finds a preset by id.
+func (c *Catalog) Preset(ctx context.Context, id string) (Preset, bool, error) {
+	done, err := c.open(ctx)
+	if err != nil {
+		return Preset{}, false, err
+	}
+	defer done()
+	p, ok := c.presets.find(id)
+	return p, ok, nil
+}
+
 // SavePreset adds (id "") or replaces a preset. Editing a shipped preset
 // saves the edit in its place; the default keeps only its instructions and
 // tools (its endpoint and model are the default endpoint's).
-func (a *App) SavePreset(p Preset) (Preset, error) {
-	if a.readOnly != "" {
-		return Preset{}, errorf(CodeUnavailable, "This is a read-only copy of a damaged database; nothing can be saved.")
-	}
-	ctx, c, done, err := a.openCatalog()
+func (c *Catalog) SavePreset(ctx context.Context, p Preset) (Preset, error) {
+	done, err := c.open(ctx)
 	if err != nil {
 		return Preset{}, err
 	}
@@ -175,23 +181,11 @@ func (a *App) SavePreset(p Preset) (Preset, error) {
 	p.Name, p.EndpointID, p.Model = strings.TrimSpace(p.Name), strings.TrimSpace(p.EndpointID), strings.TrimSpace(p.Model)
 	p.Instructions = strings.TrimSpace(p.Instructions)
 	if p.Tools != nil {
-		t := cleanModels(*p.Tools)
+		t := CleanNames(*p.Tools)
 		p.Tools = &t
 	}
 	if p.ID == DefaultPresetID {
-		next := c.presets
-		next.defaultInstructions, next.defaultTools = p.Instructions, p.Tools
-		tools := ""
-		if p.Tools != nil {
-			b, _ := json.Marshal(*p.Tools)
-			tools = string(b)
-		}
-		if err := a.saveCatalogKeys(ctx, map[string]string{keyDefaultInstructions: p.Instructions, keyDefaultTools: tools}, nil); err != nil {
-			return Preset{}, asError(err)
-		}
-		c.presets = next
-		saved, _ := c.presets.find(DefaultPresetID)
-		return saved, nil
+		return c.saveDefaultPreset(ctx, p)
 	}
 	bad := map[string]string{}
 	if p.Name == "" {
@@ -199,16 +193,16 @@ func (a *App) SavePreset(p Preset) (Preset, error) {
 	} else if len(p.Name) > 100 {
 		bad["name"] = "Use a name of at most 100 characters."
 	}
-	if p.EndpointID != "" && !a.endpointKnownLocked(p.EndpointID) {
+	if p.EndpointID != "" && !c.endpointKnownLocked(p.EndpointID) {
 		bad["endpointId"] = "This endpoint does not exist (any more); choose another or the default."
 	}
 	if len(bad) > 0 {
-		return Preset{}, &Error{Code: CodeInvalidSettings, Message: "Some fields need a fix; nothing was saved.", Details: bad}
+		return Preset{}, invalidFields(bad)
 	}
 	_, shipped := builtinPreset(p.ID)
 	i := slices.IndexFunc(c.presets.Items, func(x Preset) bool { return x.ID == p.ID })
 	if p.ID != "" && !shipped && i < 0 {
-		return Preset{}, errorf(CodeNotFound, "This preset no longer exists.")
+		return Preset{}, notFound("This preset no longer exists.")
 	}
 	if p.ID == "" {
 		p.ID = agent.NewID("preset")
@@ -221,21 +215,39 @@ func (a *App) SavePreset(p Preset) (Preset, error) {
 	} else {
 		next.Items = append(next.Items, p)
 	}
-	if err := a.saveCatalogKeys(ctx, map[string]string{keyPresets: next.json()}, nil); err != nil {
-		return Preset{}, asError(err)
+	if err := c.saveKeys(ctx, map[string]string{keyPresets: next.json()}, nil); err != nil {
+		return Preset{}, err
 	}
 	c.presets = next
 	saved, _ := c.presets.find(p.ID)
 	return saved, nil
 }
 
+// saveDefaultPreset keeps the default preset's instructions and tools.
+// The caller holds c.mu.
+func (c *Catalog) saveDefaultPreset(ctx context.Context, p Preset) (Preset, error) {
+	next := c.presets
+	next.defaultInstructions, next.defaultTools = p.Instructions, p.Tools
+	tools := ""
+	if p.Tools != nil {
+		b, _ := json.Marshal(*p.Tools)
+		tools = string(b)
+	}
+	if err := c.saveKeys(ctx, map[string]string{keyDefaultInstructions: p.Instructions, keyDefaultTools: tools}, nil); err != nil {
+		return Preset{}, err
+	}
+	c.presets = next
+	saved, _ := c.presets.find(DefaultPresetID)
+	return saved, nil
+}
+
 // endpointKnownLocked says whether an endpoint id exists (a local server
-// counts, running or not). The caller holds a.cat.mu.
-func (a *App) endpointKnownLocked(id string) bool {
-	if isLocalID(id) {
+// counts, running or not). The caller holds c.mu.
+func (c *Catalog) endpointKnownLocked(id string) bool {
+	if c.IsLocalID(id) {
 		return true
 	}
-	for _, e := range a.endpointsLocked() {
+	for _, e := range c.endpointsLocked() {
 		if e.ID == id {
 			return true
 		}
@@ -245,73 +257,26 @@ func (a *App) endpointKnownLocked(id string) bool {
 
 // DeletePreset deletes the person's preset, or hides a shipped one. The
 // default cannot be deleted.
-func (a *App) DeletePreset(id string) error {
+func (c *Catalog) DeletePreset(ctx context.Context, id string) error {
 	if id == DefaultPresetID {
-		return errorf(CodeInvalidArgument, "The default preset cannot be deleted; clear its instructions instead.")
+		return refused("The default preset cannot be deleted; clear its instructions instead.")
 	}
-	if a.readOnly != "" {
-		return errorf(CodeUnavailable, "This is a read-only copy of a damaged database; nothing can be changed.")
-	}
-	ctx, c, done, err := a.openCatalog()
+	done, err := c.open(ctx)
 	if err != nil {
 		return err
 	}
 	defer done()
 	if _, ok := c.presets.find(id); !ok {
-		return errorf(CodeNotFound, "This preset no longer exists.")
+		return notFound("This preset no longer exists.")
 	}
 	next := presetStore{Items: slices.DeleteFunc(slices.Clone(c.presets.Items), func(x Preset) bool { return x.ID == id }),
 		Hidden: slices.Clone(c.presets.Hidden), defaultInstructions: c.presets.defaultInstructions, defaultTools: c.presets.defaultTools}
 	if _, shipped := builtinPreset(id); shipped {
 		next.Hidden = append(next.Hidden, id)
 	}
-	if err := a.saveCatalogKeys(ctx, map[string]string{keyPresets: next.json()}, nil); err != nil {
-		return asError(err)
+	if err := c.saveKeys(ctx, map[string]string{keyPresets: next.json()}, nil); err != nil {
+		return err
 	}
 	c.presets = next
 	return nil
-}
-
-// NewThread creates an empty thread from a preset ("" = the person's
-// default): the preset's endpoint, model and tools become the thread's
-// options and its instructions the thread's first system message.
-func (a *App) NewThread(presetID string) (history.Thread, error) {
-	if presetID == "" {
-		presetID = DefaultPresetID
-	}
-	ctx, cancel := a.ctx()
-	defer cancel()
-	c := &a.cat
-	c.mu.Lock()
-	err := a.loadCatalog(ctx)
-	p, ok := c.presets.find(presetID)
-	c.mu.Unlock()
-	if err != nil {
-		return history.Thread{}, asError(err)
-	}
-	if !ok {
-		return history.Thread{}, errorf(CodeNotFound, "This preset no longer exists.")
-	}
-	now := time.Now().UnixMilli()
-	t := history.Thread{ID: agent.NewID("thread"), CreatedAt: now, UpdatedAt: now, Options: history.ThreadOptions{
-		EndpointID: p.EndpointID, Model: p.Model,
-	}}
-	if p.ID != DefaultPresetID {
-		t.Options.PresetID = p.ID
-	}
-	if p.Tools != nil {
-		chosen := append([]string{}, *p.Tools...) // [] (no tools) stays a choice
-		t.Options.Tools = &chosen
-	}
-	if err := a.db.CreateThread(ctx, t); err != nil {
-		return history.Thread{}, asError(err)
-	}
-	if p.Instructions != "" {
-		if err := a.rt.SetInstructions(ctx, t.ID, p.Instructions); err != nil {
-			return history.Thread{}, asError(err)
-		}
-		t.Options.SystemPrompt = p.Instructions
-	}
-	a.emit("threads", ThreadsEvent{ThreadID: t.ID})
-	return t, nil
 }

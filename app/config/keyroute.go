@@ -1,6 +1,7 @@
-package app
+package config
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"net"
@@ -16,8 +17,8 @@ import (
 // A key goes only to the endpoint it was saved with: the same normalised
 // base URL (scheme, host, port, path). Every place that attaches a key to
 // a request (model calls, ListModels, TestConnection, sampling) takes the
-// key from keyedDefault or a saved endpoint, never from another
-// endpoint's, and sends it with keyedHTTP, which follows no redirect to
+// key from KeyedDefault or a saved endpoint, never from another
+// endpoint's, and sends it with KeyedHTTP, which follows no redirect to
 // another origin (net/http keeps Authorization on a redirect to the same
 // host name on another port or scheme).
 
@@ -47,8 +48,8 @@ func normalBase(s string) (string, bool) {
 	return scheme + "://" + net.JoinHostPort(strings.ToLower(u.Hostname()), port) + p, true
 }
 
-// sameEndpoint reports whether two base URLs name the same endpoint.
-func sameEndpoint(a, b string) bool {
+// SameEndpoint reports whether two base URLs name the same endpoint.
+func SameEndpoint(a, b string) bool {
 	na, okA := normalBase(a)
 	nb, okB := normalBase(b)
 	return okA && okB && na == nb
@@ -75,32 +76,33 @@ func sameOriginRedirect(req *http.Request, via []*http.Request) error {
 	return nil
 }
 
-// keyedHTTP is the HTTP client of every model call that may carry a key
-// (one value, so the client cache keys on it).
-var keyedHTTP = keyedHTTPClient(0)
+// KeyedHTTP is the HTTP client of every model call that may carry a key
+// (one value, so a client cache keys on it).
+var KeyedHTTP = KeyedHTTPClient(0)
 
-// keyedHTTPClient is model.DefaultHTTPClient with sameOriginRedirect and
+// KeyedHTTPClient is model.DefaultHTTPClient with sameOriginRedirect and
 // an overall timeout (0: none, for streams).
-func keyedHTTPClient(timeout time.Duration) *http.Client {
+func KeyedHTTPClient(timeout time.Duration) *http.Client {
 	c := model.DefaultHTTPClient()
 	c.Timeout = timeout
 	c.CheckRedirect = sameOriginRedirect
 	return c
 }
 
-// keyedDefault is the default endpoint and the key that may go to it: the
+// KeyedDefault is the default endpoint and the key that may go to it: the
 // environment's key (OPENAI_API_KEY), else the saved key when it was saved
 // for this endpoint (keyBaseURL, or the saved baseUrl of older
 // databases), else none.
-func (s *settings) keyedDefault() (base, key string) {
-	st, src := s.effective()
+func (c *Catalog) KeyedDefault() (base, key string) {
+	st, src := c.Effective()
 	if src["apiKey"] != SourceSaved {
 		return st.BaseURL, st.APIKey
 	}
+	s := &c.settings
 	s.mu.Lock()
 	bound := s.keyBoundLocked()
 	s.mu.Unlock()
-	if !sameEndpoint(st.BaseURL, bound) {
+	if !SameEndpoint(st.BaseURL, bound) {
 		return st.BaseURL, ""
 	}
 	return st.BaseURL, st.APIKey
@@ -130,13 +132,14 @@ func keyMovedMessage(savedFor string) string {
 // environment supplies it). A masked key sent back with another base URL
 // is refused (the message says why). An empty key whose stored one could
 // not be read (unread) keeps it, bound where it was.
-func (s *settings) keyBinding(st *Settings, effectiveBase string, unread bool) (keyBase, bad string) {
+func (c *Catalog) keyBinding(st *Settings, effectiveBase string, unread bool) (keyBase, bad string) {
+	s := &c.settings
 	s.mu.Lock()
 	savedKey, bound := s.saved["apiKey"], s.keyBoundLocked()
 	s.mu.Unlock()
-	if strings.HasPrefix(st.APIKey, "••••") {
+	if IsMasked(st.APIKey) {
 		st.APIKey = savedKey
-		if savedKey != "" && st.BaseURL != "" && !sameEndpoint(st.BaseURL, bound) {
+		if savedKey != "" && st.BaseURL != "" && !SameEndpoint(st.BaseURL, bound) {
 			return "", keyMovedMessage(bound)
 		}
 		return bound, ""
@@ -153,21 +156,21 @@ func (s *settings) keyBinding(st *Settings, effectiveBase string, unread bool) (
 	return effectiveBase, ""
 }
 
-// storedKeyFor is the stored key that may go to base: the default
-// endpoint's (keyedDefault) or a listed endpoint's with that base URL
+// StoredKeyFor is the stored key that may go to base: the default
+// endpoint's (KeyedDefault) or a listed endpoint's with that base URL
 // (and, when shown is a mask, the key it masks). ok is false when none.
-func (a *App) storedKeyFor(base, shown string) (string, bool) {
-	masked := strings.HasPrefix(shown, "••••")
-	if dBase, key := a.settings.keyedDefault(); key != "" && sameEndpoint(base, dBase) && (!masked || maskKey(key) == shown) {
+func (c *Catalog) StoredKeyFor(ctx context.Context, base, shown string) (string, bool) {
+	masked := IsMasked(shown)
+	if dBase, key := c.KeyedDefault(); key != "" && SameEndpoint(base, dBase) && (!masked || MaskKey(key) == shown) {
 		return key, true
 	}
-	_, _, done, err := a.openCatalog()
-	if err != nil {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if err := c.load(ctx); err != nil {
 		return "", false
 	}
-	defer done()
-	for _, e := range a.endpointsLocked() {
-		if e.APIKey != "" && sameEndpoint(base, e.BaseURL) && (!masked || maskKey(e.APIKey) == shown) {
+	for _, e := range c.endpointsLocked() {
+		if e.APIKey != "" && SameEndpoint(base, e.BaseURL) && (!masked || MaskKey(e.APIKey) == shown) {
 			return e.APIKey, true
 		}
 	}
