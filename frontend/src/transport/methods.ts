@@ -32,6 +32,7 @@ import {
   type Settings,
 } from './contract';
 import { parseConversationImport, type ConversationFormat } from './imports';
+import { parseUpdateStatus, type UpdateSettings } from './updates';
 import { parseCompletion, parseLogLevels, parsePromptList, parsePromptText, parseResourceCatalog, parseResourceRead, type CompleteRequest } from './mcpOffers';
 import { parseEndpoint, parseEndpoints, parsePreset, parsePresets, parseStringList, parseThreadOptions, type Endpoint, type Preset, type ThreadOptionsInput } from './endpoints';
 
@@ -108,6 +109,14 @@ export interface MethodArgs {
   MCPLogLevels: [];
   /** level "" leaves it to the server. */
   SetMCPLogLevel: [server: string, level: string];
+  /** Updates (transport/updates.ts): the check is at most daily and never when off. */
+  GetUpdateStatus: [];
+  SaveUpdateSettings: [settings: UpdateSettings];
+  CheckForUpdate: [];
+  /** threadId: the chat the restarted window opens ("" none). */
+  ApplyUpdate: [threadId: string];
+  /** The chat a juncture:// link asked to open, once ("" none). */
+  TakeLaunchThread: [];
 }
 
 /** SaveExport: the path written, or "" when the person cancelled the dialog. */
@@ -173,6 +182,11 @@ export const resultParsers = {
   ReadMCPResourceTemplate: parseResourceRead,
   MCPLogLevels: parseLogLevels,
   SetMCPLogLevel: parseNull,
+  GetUpdateStatus: parseUpdateStatus,
+  SaveUpdateSettings: parseUpdateStatus,
+  CheckForUpdate: parseUpdateStatus,
+  ApplyUpdate: parseUpdateStatus,
+  TakeLaunchThread: parseString,
 } satisfies { [M in keyof Methods]: (u: unknown) => Methods[M]['result'] };
 
 type Assert<T extends true> = T;

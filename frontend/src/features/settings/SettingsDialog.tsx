@@ -18,6 +18,7 @@ import { useMcpServers, type McpCatalog } from '../../hooks/useMcpServers';
 import { McpSettings } from '../mcp/McpSettings';
 import { EndpointSettings } from './EndpointSettings';
 import { PresetSettings } from './PresetSettings';
+import { UpdateSettings } from '../updates/UpdateSettings';
 import { ImportConversations } from '../import/ImportConversations';
 import { formatTime, modelsAvailable } from '../../lib/format';
 import {
@@ -99,12 +100,13 @@ function ruleText(r: PermissionRule, cat: McpCatalog): ReactNode {
   );
 }
 
-type Tab = 'general' | 'mcp' | 'endpoints' | 'presets';
+type Tab = 'general' | 'mcp' | 'endpoints' | 'presets' | 'updates';
 const TABS: readonly { id: Tab; label: string }[] = [
   { id: 'general', label: 'General' },
   { id: 'mcp', label: 'Tool servers (MCP)' },
   { id: 'endpoints', label: 'Endpoints' },
   { id: 'presets', label: 'Presets' },
+  { id: 'updates', label: 'Updates' },
 ];
 
 /** How long a revoked rule can be restored (Undo) before it is gone. */
@@ -454,6 +456,11 @@ export function SettingsDialog({ open, transport, status, onClose, onSaved }: Se
                 if (!dirty) setReloadNonce((n) => n + 1);
               }}
             />
+          </div>
+        )}
+        {tab === 'updates' && open && (
+          <div role="tabpanel" id={`${id}-panel-updates`} aria-labelledby={`${id}-tab-updates`}>
+            <UpdateSettings />
           </div>
         )}
         {tab === 'presets' && open && (
