@@ -605,6 +605,64 @@ export namespace app {
 	        this.isError = source["isError"];
 	    }
 	}
+	export class UpdateSettings {
+	    feedUrl: string;
+	    off: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new UpdateSettings(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.feedUrl = source["feedUrl"];
+	        this.off = source["off"];
+	    }
+	}
+	export class UpdateStatus {
+	    settings: UpdateSettings;
+	    current: string;
+	    offer?: update.Offer;
+	    lastCheck?: string;
+	    message?: string;
+	    managed?: boolean;
+	    canUpdate: boolean;
+	    restarting?: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new UpdateStatus(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.settings = this.convertValues(source["settings"], UpdateSettings);
+	        this.current = source["current"];
+	        this.offer = this.convertValues(source["offer"], update.Offer);
+	        this.lastCheck = source["lastCheck"];
+	        this.message = source["message"];
+	        this.managed = source["managed"];
+	        this.canUpdate = source["canUpdate"];
+	        this.restarting = source["restarting"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
 
 }
 
@@ -1630,6 +1688,65 @@ export namespace store {
 	        this.parts = this.convertValues(source["parts"], SnippetPart);
 	        this.createdAt = source["createdAt"];
 	        this.rank = source["rank"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+
+}
+
+export namespace update {
+	
+	export class Artifact {
+	    url: string;
+	    size: number;
+	    sha256: string;
+	    signature: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Artifact(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.url = source["url"];
+	        this.size = source["size"];
+	        this.sha256 = source["sha256"];
+	        this.signature = source["signature"];
+	    }
+	}
+	export class Offer {
+	    version: string;
+	    notes?: string;
+	    notesUrl?: string;
+	    artifact: Artifact;
+	
+	    static createFrom(source: any = {}) {
+	        return new Offer(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.version = source["version"];
+	        this.notes = source["notes"];
+	        this.notesUrl = source["notesUrl"];
+	        this.artifact = this.convertValues(source["artifact"], Artifact);
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {

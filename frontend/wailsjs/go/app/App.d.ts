@@ -9,6 +9,10 @@ import {agui} from '../models';
 
 export function Answer(arg1:string,arg2:app.AnswerBatch):Promise<app.AnswerResult>;
 
+export function ApplyUpdate(arg1:string):Promise<app.UpdateStatus>;
+
+export function CheckForUpdate():Promise<app.UpdateStatus>;
+
 export function CompleteClientTool(arg1:string,arg2:string,arg3:app.ToolOutput):Promise<void>;
 
 export function CompleteMCP(arg1:app.MCPCompleteRequest):Promise<mcp.Completion>;
@@ -38,6 +42,8 @@ export function GetMCPPrompt(arg1:string,arg2:string,arg3:Record<string, string>
 export function GetSettings():Promise<app.SettingsView>;
 
 export function GetThread(arg1:string):Promise<app.ThreadView>;
+
+export function GetUpdateStatus():Promise<app.UpdateStatus>;
 
 export function ImportClaudeConfig(arg1:string):Promise<mcp.ImportSummary>;
 
@@ -103,6 +109,8 @@ export function SavePreset(arg1:config.Preset):Promise<config.Preset>;
 
 export function SaveSettings(arg1:config.Settings):Promise<app.SettingsView>;
 
+export function SaveUpdateSettings(arg1:app.UpdateSettings):Promise<app.UpdateStatus>;
+
 export function SearchHistory(arg1:string,arg2:number):Promise<Array<store.SearchHit>>;
 
 export function SelectBranch(arg1:string,arg2:string):Promise<app.ThreadView>;
@@ -116,5 +124,7 @@ export function SetMCPServerEnabled(arg1:string,arg2:boolean):Promise<app.MCPCon
 export function SetThreadOptions(arg1:string,arg2:app.ThreadOptionsInput):Promise<history.ThreadOptions>;
 
 export function Status():Promise<app.Status>;
+
+export function TakeLaunchThread():Promise<string>;
 
 export function TestConnection(arg1:config.Settings):Promise<app.ConnectionResult>;

@@ -6,6 +6,14 @@ export function Answer(arg1, arg2) {
   return window['go']['app']['App']['Answer'](arg1, arg2);
 }
 
+export function ApplyUpdate(arg1) {
+  return window['go']['app']['App']['ApplyUpdate'](arg1);
+}
+
+export function CheckForUpdate() {
+  return window['go']['app']['App']['CheckForUpdate']();
+}
+
 export function CompleteClientTool(arg1, arg2, arg3) {
   return window['go']['app']['App']['CompleteClientTool'](arg1, arg2, arg3);
 }
@@ -64,6 +72,10 @@ export function GetSettings() {
 
 export function GetThread(arg1) {
   return window['go']['app']['App']['GetThread'](arg1);
+}
+
+export function GetUpdateStatus() {
+  return window['go']['app']['App']['GetUpdateStatus']();
 }
 
 export function ImportClaudeConfig(arg1) {
@@ -194,6 +206,10 @@ export function SaveSettings(arg1) {
   return window['go']['app']['App']['SaveSettings'](arg1);
 }
 
+export function SaveUpdateSettings(arg1) {
+  return window['go']['app']['App']['SaveUpdateSettings'](arg1);
+}
+
 export function SearchHistory(arg1, arg2) {
   return window['go']['app']['App']['SearchHistory'](arg1, arg2);
 }
@@ -220,6 +236,10 @@ export function SetThreadOptions(arg1, arg2) {
 
 export function Status() {
   return window['go']['app']['App']['Status']();
+}
+
+export function TakeLaunchThread() {
+  return window['go']['app']['App']['TakeLaunchThread']();
 }
 
 export function TestConnection(arg1) {
