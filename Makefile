@@ -8,17 +8,28 @@ GO        ?= go
 BIN       := build/bin/juncture
 DESKTOP_TAGS := desktop,production,webkit2_41
 APT_RUN   := libgtk-3-dev libwebkit2gtk-4.1-dev pkg-config build-essential bubblewrap
+APT_DIST  := nsis p7zip-full
 APT_TEST  := xvfb xauth xdotool imagemagick x11-apps chromium fonts-dejavu-core fonts-noto-color-emoji dbus-daemon dbus-bin gnome-keyring
+# Stamped into the binary at link time (juncture --version; internal/buildinfo).
+# The version is wails.json's productVersion; the update key is the release
+# feed's ed25519 public key (build/update-key.pub, when a release has one).
+VERSION   ?= $(shell sed -n 's/.*"productVersion": *"\([^"]*\)".*/\1/p' wails.json)
+COMMIT    ?= $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
+BUILD_DATE ?= $(shell date -u -d @$${SOURCE_DATE_EPOCH:-$$(date +%s)} +%Y-%m-%dT%H:%M:%SZ)
+UPDATE_KEY ?= $(shell cat build/update-key.pub 2>/dev/null)
+BI        := github.com/juncture-app/juncture/internal/buildinfo
+LDFLAGS   := -w -s -X $(BI).Version=$(VERSION) -X $(BI).Commit=$(COMMIT) -X $(BI).Date=$(BUILD_DATE) -X '$(BI).UpdateKey=$(UPDATE_KEY)'
 export GOTOOLCHAIN ?= auto
 export GOFLAGS ?= -mod=mod
 
-.PHONY: help run serve demo build desktop web frontend deps deps-run deps-test bindings contract test test-keychain test-go test-frontend test-e2e test-desktop test-windows lint conformance bench bench-transports bench-desktop screenshots clean
+.PHONY: help run serve demo build desktop web frontend dist dist-only deps deps-run deps-test deps-dist bindings contract test test-keychain test-go test-frontend test-e2e test-desktop test-windows lint conformance bench bench-transports bench-desktop screenshots clean
 
 help:
 	@echo "make run      install what is missing, build, open the desktop app"
 	@echo "make serve    browser mode (no window): prints the address to open"
 	@echo "make demo     the app against a built-in fake model (offline)"
 	@echo "make test     install test dependencies and run every test"
+	@echo "make dist     packages: .deb, portable Linux tarball, Windows installer (build/dist/)"
 	@echo "make bench    benchmarks (runtime, store, frontend)"
 	@echo "make lint     golangci-lint: lint findings and formatting"
 
@@ -28,7 +39,10 @@ deps-run:
 	@scripts/check-toolchain.sh
 
 deps-test: deps-run
-	@scripts/apt-ensure.sh $(APT_TEST)
+	@scripts/apt-ensure.sh $(APT_TEST) $(APT_DIST)
+
+deps-dist: deps-run
+	@scripts/apt-ensure.sh $(APT_DIST)
 
 frontend/node_modules/.installed: frontend/package-lock.json
 	cd frontend && npm ci --no-audit --no-fund
@@ -56,10 +70,21 @@ frontend: frontend/node_modules/.installed
 	cd frontend && npm run build
 
 build desktop: deps-run frontend
-	$(GO) build -tags $(DESKTOP_TAGS) -ldflags "-w -s" -o $(BIN) .
+	$(GO) build -tags $(DESKTOP_TAGS) -ldflags "$(LDFLAGS)" -o $(BIN) .
+
+# Every package this machine can build, into build/dist/ with SHA256SUMS
+# (scripts/dist.sh says what and how).
+dist: deps-dist frontend
+	@$(MAKE) --no-print-directory dist-only
+
+# dist without the frontend build (scripts/test-all.sh: `make test` built it).
+dist-only:
+	$(GO) build -tags $(DESKTOP_TAGS) -ldflags "$(LDFLAGS)" -o $(BIN) .
+	GOOS=windows GOARCH=amd64 CGO_ENABLED=0 $(GO) build -tags desktop,production -ldflags "$(LDFLAGS) -H windowsgui" -o build/bin/juncture.exe .
+	VERSION=$(VERSION) scripts/dist.sh
 
 web: frontend
-	CGO_ENABLED=0 $(GO) build -ldflags "-w -s" -o build/bin/juncture-web .
+	CGO_ENABLED=0 $(GO) build -ldflags "$(LDFLAGS)" -o build/bin/juncture-web .
 
 # Wails' binding generator: fails on a bound method Wails cannot bind. Its
 # frontend/wailsjs/go/ is not committed (nothing imports it; `make contract`
@@ -120,7 +145,7 @@ test-desktop: build
 	scripts/desktop-smoke.sh $(BIN)
 
 test-windows:
-	GOOS=windows GOARCH=amd64 CGO_ENABLED=0 $(GO) build -tags desktop,production -ldflags "-w -s -H windowsgui" -o build/bin/juncture.exe .
+	GOOS=windows GOARCH=amd64 CGO_ENABLED=0 $(GO) build -tags desktop,production -ldflags "$(LDFLAGS) -H windowsgui" -o build/bin/juncture.exe .
 
 bench: mcp-deps
 	JUNCTURE_REQUIRE_MCP=1 $(GO) test -run '^$$' -bench . -benchmem ./agent/ ./agent/mcp/ ./store/

@@ -1,8 +1,9 @@
 // Command juncture is a desktop AI assistant that asks before it acts.
 //
 //	juncture                       open the desktop window
+//	juncture juncture://thread/ID  open the desktop window on that chat (the URL scheme the packages register)
 //	juncture serve [--addr A]      browser mode: no window, no GTK; prints the address to open
-//	juncture version
+//	juncture --version             version, commit and build date (stamped at link time)
 //
 // Wails parses os.Args with its own flag sets, so the subcommands are
 // recognised here by hand, before wails.Run.
@@ -23,6 +24,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -31,16 +33,17 @@ import (
 	"github.com/wailsapp/wails/v2/pkg/options"
 	"github.com/wailsapp/wails/v2/pkg/options/assetserver"
 	"github.com/wailsapp/wails/v2/pkg/options/linux"
+	"github.com/wailsapp/wails/v2/pkg/options/mac"
 	"github.com/wailsapp/wails/v2/pkg/runtime"
 
 	"github.com/juncture-app/juncture/agent/attach"
 	"github.com/juncture-app/juncture/agent/sandbox"
 	"github.com/juncture-app/juncture/app"
+	"github.com/juncture-app/juncture/app/update"
 	"github.com/juncture-app/juncture/frontend"
+	"github.com/juncture-app/juncture/internal/buildinfo"
 	"github.com/juncture-app/juncture/store"
 )
-
-const version = "0.1.0"
 
 //go:embed build/appicon.png
 var appIcon []byte
@@ -58,11 +61,11 @@ func main() {
 				os.Exit(1)
 			}
 			return
-		case "version", "--version":
-			fmt.Println("juncture", version)
+		case "version", "--version", "-version":
+			fmt.Println(buildinfo.String())
 			return
 		case "help", "-h", "--help":
-			fmt.Println("usage: juncture            open the desktop window\n       juncture serve [--addr 127.0.0.1:8765]   browser mode\n       juncture version")
+			fmt.Println("usage: juncture            open the desktop window\n       juncture serve [--addr 127.0.0.1:8765]   browser mode\n       juncture --version   version, commit and build date")
 			return
 		}
 	}
@@ -91,7 +94,7 @@ func serve(args []string, logger *slog.Logger) error {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	svc, err := app.Start(ctx, app.Config{DataDir: dataDir(), Mode: "browser", Logger: logger, DetectLocal: true, ReadOnlyCopy: *readOnly})
+	svc, err := app.Start(ctx, app.Config{DataDir: dataDir(), Mode: "browser", Version: buildinfo.Version, UpdateKey: buildinfo.UpdateKey, Logger: logger, DetectLocal: true, ReadOnlyCopy: *readOnly})
 	if err != nil {
 		return explainStartError(err)
 	}
@@ -149,8 +152,13 @@ func instanceID(dir string) string {
 // windowCtx holds the window's Wails context once it exists, for the
 // second-instance callback (another goroutine).
 type windowCtx struct {
-	mu  sync.Mutex
-	ctx context.Context
+	mu      sync.Mutex
+	ctx     context.Context
+	svc     *app.Service
+	pending string // a link's chat that came before the service started
+	// quitting skips the close question: the person already said so, or an
+	// update restarts into the new version.
+	quitting atomic.Bool
 }
 
 func (w *windowCtx) set(ctx context.Context) {
@@ -171,6 +179,60 @@ func (w *windowCtx) front() {
 	runtime.Show(ctx)
 }
 
+// openThread keeps the chat a juncture:// link named for the window and
+// pings it (the "open-thread" event); the window takes it with
+// TakeLaunchThread, on that event or when it first loads, so a link that
+// arrives before the page listens is not lost.
+func (w *windowCtx) openThread(id string) {
+	w.mu.Lock()
+	ctx, svc := w.ctx, w.svc
+	if svc == nil {
+		w.pending = id
+	}
+	w.mu.Unlock()
+	if svc != nil {
+		svc.SetLaunchThread(id)
+	}
+	if ctx != nil {
+		runtime.EventsEmit(ctx, "open-thread", id)
+	}
+}
+
+// started hands the service the link that came before it existed.
+func (w *windowCtx) started(svc *app.Service, launchThread string) {
+	w.mu.Lock()
+	w.svc = svc
+	if w.pending != "" {
+		launchThread, w.pending = w.pending, ""
+	}
+	w.mu.Unlock()
+	svc.SetLaunchThread(launchThread)
+}
+
+// closeQuestion is asked once when the window closes while a turn runs
+// or a decision waits; quitting then stops the turns as Stop does.
+const closeQuestion = "A command is still running — quit anyway?"
+
+// beforeClose decides whether the window may close (prevent = false).
+func (w *windowCtx) beforeClose(ctx context.Context, svc *app.Service) (prevent bool) {
+	if svc == nil || w.quitting.Load() {
+		return false
+	}
+	bctx, cancel := context.WithTimeout(ctx, 3*time.Second)
+	defer cancel()
+	if busy, err := svc.Busy(bctx); err != nil || !busy {
+		return false
+	}
+	answer, err := runtime.MessageDialog(ctx, runtime.MessageDialogOptions{
+		Type: runtime.QuestionDialog, Title: "Quit Juncture?", Message: closeQuestion,
+	})
+	if err != nil || answer == "Yes" {
+		w.quitting.Store(true)
+		return false
+	}
+	return true
+}
+
 // wailsEmitter sends events through the Wails runtime.
 type wailsEmitter struct{ ctx context.Context }
 
@@ -179,7 +241,20 @@ func (e wailsEmitter) Emit(name string, data any) { runtime.EventsEmit(e.ctx, na
 // wailsDesktop gives the facade native dialogs and notifications.
 type wailsDesktop struct {
 	ctx      context.Context
+	win      *windowCtx
 	notifyOK bool
+}
+
+// Restart starts the updated binary on the open chat and quits; the new
+// process waits for this one to exit (update.WaitForPredecessor) before
+// it takes the data folder and the single-instance lock.
+func (d *wailsDesktop) Restart(exe, openURL string) error {
+	if err := update.RestartCommand(exe, openURL).Start(); err != nil {
+		return err
+	}
+	d.win.quitting.Store(true)
+	go runtime.Quit(d.ctx)
+	return nil
 }
 
 func (d *wailsDesktop) SaveFile(name string) (string, error) {
@@ -201,6 +276,9 @@ func (d *wailsDesktop) Notify(title, body string) error {
 // desktop opens the window. The store opens in OnStartup, not before
 // wails.Run: the bindings generator runs main up to that call.
 func desktop(logger *slog.Logger) error {
+	// After an update, the old process is still quitting: wait for it.
+	update.WaitForPredecessor(20 * time.Second)
+	launchThread, _ := app.OpenURLArg(os.Args[1:])
 	a := &app.App{}
 	var svc *app.Service
 	win := &windowCtx{}
@@ -209,8 +287,13 @@ func desktop(logger *slog.Logger) error {
 		// front and exits; the store's lock (store.ErrInUse) still refuses
 		// a second opener Wails cannot reach (`juncture serve`).
 		SingleInstanceLock: &options.SingleInstanceLock{
-			UniqueId:               instanceID(dataDir()),
-			OnSecondInstanceLaunch: func(options.SecondInstanceData) { win.front() },
+			UniqueId: instanceID(dataDir()),
+			OnSecondInstanceLaunch: func(d options.SecondInstanceData) {
+				win.front()
+				if id, ok := app.OpenURLArg(d.Args); ok {
+					win.openThread(id)
+				}
+			},
 		},
 		Title:            "Juncture",
 		Width:            1100,
@@ -224,10 +307,16 @@ func desktop(logger *slog.Logger) error {
 		// the zero value (OnDemand) lets WebKit set up accelerated
 		// compositing, which cost ~110 MiB more in WebKitWebProcess at idle
 		// (scripts/bench-desktop.sh) for a page that does not need it.
+		// macOS hands links to a running app as an event, not arguments.
+		Mac: &mac.Options{OnUrlOpen: func(u string) {
+			if id, ok := app.ParseOpenURL(u); ok {
+				win.openThread(id)
+			}
+		}},
 		Linux: &linux.Options{Icon: appIcon, ProgramName: "juncture", WebviewGpuPolicy: linux.WebviewGpuPolicyNever},
 		OnStartup: func(ctx context.Context) {
 			win.set(ctx)
-			cfg := app.Config{DataDir: dataDir(), Mode: "desktop", Logger: logger, DetectLocal: true}
+			cfg := app.Config{DataDir: dataDir(), Mode: "desktop", Version: buildinfo.Version, UpdateKey: buildinfo.UpdateKey, Logger: logger, DetectLocal: true}
 			s, err := app.StartWith(ctx, a, cfg)
 			var corrupt *store.CorruptError
 			if errors.As(err, &corrupt) {
@@ -248,9 +337,11 @@ func desktop(logger *slog.Logger) error {
 			}
 			svc = s
 			svc.SetEmitter(wailsEmitter{ctx})
-			svc.SetDesktop(&wailsDesktop{ctx: ctx})
+			svc.SetDesktop(&wailsDesktop{ctx: ctx, win: win})
+			win.started(svc, launchThread)
 			logger.Info("desktop window ready", "data", dataDir())
 		},
+		OnBeforeClose: func(ctx context.Context) bool { return win.beforeClose(ctx, svc) },
 		OnShutdown: func(ctx context.Context) {
 			if svc == nil {
 				return

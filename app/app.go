@@ -43,8 +43,15 @@ type Config struct {
 	// MCPConfigPath is the MCP servers' configuration file (default
 	// $XDG_CONFIG_HOME/juncture/mcp.json).
 	MCPConfigPath string
-	// Version is the app's version, told to MCP servers.
+	// Version is the app's version, told to MCP servers and compared
+	// with the release feed's.
 	Version string
+	// UpdateKey is the release feed's ed25519 public key (base64); empty
+	// turns the update check off (updates.go).
+	UpdateKey string
+	// UpdateExe is the binary an update replaces (tests); empty is this
+	// process's own.
+	UpdateExe string
 	// Secrets stores the keys (tests); nil picks the OS keychain, or the
 	// fallback file when the keychain does not answer (package secrets).
 	Secrets SecretStore
@@ -89,6 +96,11 @@ type App struct {
 	// file as last read.
 	mcp    *mcp.Manager
 	mcpCfg *mcp.ConfigFile
+
+	upd updateState // the release feed's last answer (updates.go)
+
+	linkMu       sync.Mutex
+	launchThread string // a juncture:// link's chat, until the window takes it (links.go)
 }
 
 // DatabasePath is where the database of a data dir lives.

@@ -17,6 +17,7 @@ import { PresetMenu } from './features/sidebar/PresetMenu';
 import { endpointsChanged } from './hooks/useEndpoints';
 import { showHitBranch } from './features/search/SearchResults';
 import { Toasts, type ToastData } from './ui/Toast';
+import { UpdatePrompt } from './features/updates/UpdatePrompt';
 import './App.css';
 
 const UNDO_MS = 10_000;
@@ -179,6 +180,25 @@ export function App() {
     },
     [open, ctrl.threadId, closeOverlay],
   );
+
+  // A juncture:// link (a launch's argument, a second launch, an update's
+  // restart) names a chat: taken once when the window loads, and again
+  // each time the desktop says another arrived ("open-thread").
+  const openRef = useRef(openThread);
+  openRef.current = openThread;
+  useEffect(() => {
+    const take = () => {
+      transport.call('TakeLaunchThread').then(
+        (id) => id && openRef.current(id),
+        () => {},
+      );
+    };
+    take();
+    const off = window.runtime?.EventsOn?.('open-thread', take);
+    return () => {
+      if (typeof off === 'function') off();
+    };
+  }, [transport]);
 
   const openHit = useCallback(
     (hit: SearchHit) => {
@@ -384,6 +404,7 @@ export function App() {
       />
       {layout.mode === 'overlay' && <div className="sidebar-scrim" aria-hidden="true" onClick={() => closeOverlay()} />}
       <div className="app-main" inert={layout.mode === 'overlay'}>
+        <UpdatePrompt threadId={active} />
         <DraftKeyContext.Provider value={draftKey(ctrl.threadId)}>
           <ChatView
             ctrl={ctrl}

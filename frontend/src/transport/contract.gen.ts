@@ -284,6 +284,8 @@ export interface ServerEvents {
 /** Every bound method of app.App: its argument types and its result (null when it returns only an error). */
 export interface Methods {
   Answer: { args: [string, AnswerBatch]; result: AnswerResult };
+  ApplyUpdate: { args: [string]; result: UpdateStatus };
+  CheckForUpdate: { args: []; result: UpdateStatus };
   CompleteClientTool: { args: [string, string, ToolOutput | null]; result: null };
   CompleteMCP: { args: [MCPCompleteRequest]; result: Completion };
   ContinueAnswer: { args: [string]; result: null };
@@ -299,6 +301,7 @@ export interface Methods {
   GetMCPPrompt: { args: [string, string, Record<string, string>]; result: PromptText };
   GetSettings: { args: []; result: SettingsView };
   GetThread: { args: [string]; result: ThreadView };
+  GetUpdateStatus: { args: []; result: UpdateStatus };
   ImportClaudeConfig: { args: [string]; result: ImportSummary };
   ImportConversations: { args: [string, string]; result: ConversationImport };
   ImportThread: { args: [string]; result: Thread };
@@ -331,6 +334,7 @@ export interface Methods {
   SaveMCPServer: { args: [string, string, ServerConfig]; result: MCPConfigView };
   SavePreset: { args: [Preset]; result: Preset };
   SaveSettings: { args: [Settings]; result: SettingsView };
+  SaveUpdateSettings: { args: [UpdateSettings]; result: UpdateStatus };
   SearchHistory: { args: [string, number]; result: SearchHit[] };
   SelectBranch: { args: [string, string]; result: ThreadView };
   SendInput: { args: [string, string, AttachmentInput[]]; result: SendResult };
@@ -338,12 +342,15 @@ export interface Methods {
   SetMCPServerEnabled: { args: [string, boolean]; result: MCPConfigView };
   SetThreadOptions: { args: [string, ThreadOptionsInput]; result: ThreadOptions };
   Status: { args: []; result: Status };
+  TakeLaunchThread: { args: []; result: string };
   TestConnection: { args: [Settings]; result: ConnectionResult };
 }
 
 /** How many arguments each Go method declares (Wails calls a method only with exactly that many). */
 export const methodArity: { [M in keyof Methods]: number } = {
   Answer: 2,
+  ApplyUpdate: 1,
+  CheckForUpdate: 0,
   CompleteClientTool: 3,
   CompleteMCP: 1,
   ContinueAnswer: 1,
@@ -359,6 +366,7 @@ export const methodArity: { [M in keyof Methods]: number } = {
   GetMCPPrompt: 3,
   GetSettings: 0,
   GetThread: 1,
+  GetUpdateStatus: 0,
   ImportClaudeConfig: 1,
   ImportConversations: 2,
   ImportThread: 1,
@@ -391,6 +399,7 @@ export const methodArity: { [M in keyof Methods]: number } = {
   SaveMCPServer: 3,
   SavePreset: 1,
   SaveSettings: 1,
+  SaveUpdateSettings: 1,
   SearchHistory: 2,
   SelectBranch: 2,
   SendInput: 3,
@@ -398,6 +407,7 @@ export const methodArity: { [M in keyof Methods]: number } = {
   SetMCPServerEnabled: 2,
   SetThreadOptions: 2,
   Status: 0,
+  TakeLaunchThread: 0,
   TestConnection: 1,
 };
 
@@ -422,6 +432,14 @@ export interface AnswerResult {
   continued: boolean;
   runId?: string;
   waiting: string[];
+}
+
+/** update.Artifact */
+export interface Artifact {
+  url: string;
+  size: number;
+  sha256: string;
+  signature: string;
 }
 
 /** app.AttachmentData */
@@ -630,6 +648,14 @@ export interface MessageErrorEvent {
 export interface ModelPrice {
   inputPerMTok: number;
   outputPerMTok: number;
+}
+
+/** update.Offer */
+export interface Offer {
+  version: string;
+  notes?: string;
+  notesUrl?: string;
+  artifact: Artifact;
 }
 
 /** mcp.OfferProblem */
@@ -1027,6 +1053,24 @@ export interface ToolStateEvent {
   progress?: Progress;
   parts?: Part[];
   allowedBy?: PermissionRule;
+}
+
+/** app.UpdateSettings */
+export interface UpdateSettings {
+  feedUrl: string;
+  off: boolean;
+}
+
+/** app.UpdateStatus */
+export interface UpdateStatus {
+  settings: UpdateSettings;
+  current: string;
+  offer?: Offer;
+  lastCheck?: string;
+  message?: string;
+  managed?: boolean;
+  canUpdate: boolean;
+  restarting?: boolean;
 }
 
 /** history.Usage */

@@ -89,6 +89,28 @@ export function parseAnswerResult(u: unknown): G.AnswerResult {
   return v;
 }
 
+// update.Artifact
+
+function fillArtifact(u: Record<string, unknown>): G.Artifact {
+  return {
+    url: (isString(u.url) ? u.url : undefined) ?? '',
+    size: (isNumber(u.size) ? u.size : undefined) ?? 0,
+    sha256: (isString(u.sha256) ? u.sha256 : undefined) ?? '',
+    signature: (isString(u.signature) ? u.signature : undefined) ?? '',
+  };
+}
+
+/** u as an Artifact, or null when it is not one. */
+export function readArtifact(u: unknown): G.Artifact | null {
+  return isObject(u) ? fillArtifact(u) : null;
+}
+
+export function parseArtifact(u: unknown): G.Artifact {
+  const v = readArtifact(u);
+  if (v === null) throw bad("artifact");
+  return v;
+}
+
 // app.AttachmentData
 
 function fillAttachmentData(u: Record<string, unknown>): G.AttachmentData {
@@ -740,6 +762,35 @@ export function readModelPrice(u: unknown): G.ModelPrice | null {
 export function parseModelPrice(u: unknown): G.ModelPrice {
   const v = readModelPrice(u);
   if (v === null) throw bad("model price");
+  return v;
+}
+
+// update.Offer
+
+function fillOffer(u: Record<string, unknown>): G.Offer {
+  const o: G.Offer = {
+    version: (isString(u.version) ? u.version : undefined) ?? '',
+    artifact: (readArtifact(u.artifact) ?? undefined) ?? fillArtifact({}),
+  };
+  {
+    const v = (isString(u.notes) ? u.notes : undefined);
+    if (!!v) o.notes = v;
+  }
+  {
+    const v = (isString(u.notesUrl) ? u.notesUrl : undefined);
+    if (!!v) o.notesUrl = v;
+  }
+  return o;
+}
+
+/** u as an Offer, or null when it is not one. */
+export function readOffer(u: unknown): G.Offer | null {
+  return isObject(u) ? fillOffer(u) : null;
+}
+
+export function parseOffer(u: unknown): G.Offer {
+  const v = readOffer(u);
+  if (v === null) throw bad("offer");
   return v;
 }
 
@@ -1963,6 +2014,68 @@ export function parseToolStateEvent(u: unknown): G.ToolStateEvent {
   return v;
 }
 
+// app.UpdateSettings
+
+function fillUpdateSettings(u: Record<string, unknown>): G.UpdateSettings {
+  return {
+    feedUrl: (isString(u.feedUrl) ? u.feedUrl : undefined) ?? '',
+    off: (isBoolean(u.off) ? u.off : undefined) ?? false,
+  };
+}
+
+/** u as an UpdateSettings, or null when it is not one. */
+export function readUpdateSettings(u: unknown): G.UpdateSettings | null {
+  return isObject(u) ? fillUpdateSettings(u) : null;
+}
+
+export function parseUpdateSettings(u: unknown): G.UpdateSettings {
+  const v = readUpdateSettings(u);
+  if (v === null) throw bad("update settings");
+  return v;
+}
+
+// app.UpdateStatus
+
+function fillUpdateStatus(u: Record<string, unknown>): G.UpdateStatus {
+  const o: G.UpdateStatus = {
+    settings: (readUpdateSettings(u.settings) ?? undefined) ?? fillUpdateSettings({}),
+    current: (isString(u.current) ? u.current : undefined) ?? '',
+    canUpdate: (isBoolean(u.canUpdate) ? u.canUpdate : undefined) ?? false,
+  };
+  {
+    const v = (readOffer(u.offer) ?? undefined);
+    if (v !== undefined && v !== null) o.offer = v;
+  }
+  {
+    const v = (isString(u.lastCheck) ? u.lastCheck : undefined);
+    if (!!v) o.lastCheck = v;
+  }
+  {
+    const v = (isString(u.message) ? u.message : undefined);
+    if (!!v) o.message = v;
+  }
+  {
+    const v = (isBoolean(u.managed) ? u.managed : undefined);
+    if (v === true) o.managed = v;
+  }
+  {
+    const v = (isBoolean(u.restarting) ? u.restarting : undefined);
+    if (v === true) o.restarting = v;
+  }
+  return o;
+}
+
+/** u as an UpdateStatus, or null when it is not one. */
+export function readUpdateStatus(u: unknown): G.UpdateStatus | null {
+  return isObject(u) ? fillUpdateStatus(u) : null;
+}
+
+export function parseUpdateStatus(u: unknown): G.UpdateStatus {
+  const v = readUpdateStatus(u);
+  if (v === null) throw bad("update status");
+  return v;
+}
+
 // history.Usage
 
 function fillUsage(u: Record<string, unknown>): G.Usage {
@@ -1989,6 +2102,8 @@ export function parseUsage(u: unknown): G.Usage {
 /** Each bound method's result parser (the window narrows a few in methods.ts). */
 export const resultParsers = {
   Answer: parseAnswerResult,
+  ApplyUpdate: parseUpdateStatus,
+  CheckForUpdate: parseUpdateStatus,
   CompleteClientTool: parseNull,
   CompleteMCP: parseCompletion,
   ContinueAnswer: parseNull,
@@ -2004,6 +2119,7 @@ export const resultParsers = {
   GetMCPPrompt: parsePromptText,
   GetSettings: parseSettingsView,
   GetThread: parseThreadView,
+  GetUpdateStatus: parseUpdateStatus,
   ImportClaudeConfig: parseImportSummary,
   ImportConversations: parseConversationImport,
   ImportThread: parseThread,
@@ -2036,6 +2152,7 @@ export const resultParsers = {
   SaveMCPServer: parseMCPConfigView,
   SavePreset: parsePreset,
   SaveSettings: parseSettingsView,
+  SaveUpdateSettings: parseUpdateStatus,
   SearchHistory: (u: unknown): G.SearchHit[] => list(u, (e) => readSearchHit(e) ?? undefined) ?? [],
   SelectBranch: parseThreadView,
   SendInput: parseSendResult,
@@ -2043,5 +2160,6 @@ export const resultParsers = {
   SetMCPServerEnabled: parseMCPConfigView,
   SetThreadOptions: parseThreadOptions,
   Status: parseStatus,
+  TakeLaunchThread: (u: unknown): string => (isString(u) ? u : undefined) ?? '',
   TestConnection: parseConnectionResult,
 } satisfies { [M in keyof G.Methods]: (u: unknown) => G.Methods[M]['result'] };

@@ -1,6 +1,7 @@
 import { useContext, useEffect, useState } from 'react';
 import type { Status } from '../../transport/contract';
 import { TransportContext } from '../../transport';
+import { ConnectModel, DetectedServer } from '../first-start/FirstStart';
 import './EmptyState.css';
 
 /** Prompts offered in an empty chat; a click puts one in the composer (not sent). */
@@ -59,25 +60,14 @@ export function EmptyState({ status, onOpenSettings }: EmptyStateProps) {
   const configured = status ? status.configured : true;
 
   if (!configured) {
-    return (
-      <div className="thread-empty is-setup" role="region" aria-label="Set up a model">
-        <h2>Connect a model to start</h2>
-        <p className="thread-empty-problem">
-          {status?.problem ||
-            'Juncture needs an endpoint and a model: OpenAI or OpenRouter with an API key, or a local server such as Ollama or LM Studio.'}
-        </p>
-        {onOpenSettings && (
-          <button type="button" className="btn primary" onClick={onOpenSettings}>
-            Open Settings
-          </button>
-        )}
-      </div>
-    );
+    // The first start: local servers found, a provider with a key, Settings.
+    return <ConnectModel problem={status?.problem} onOpenSettings={onOpenSettings} />;
   }
 
   return (
     <div className="thread-empty" role="region" aria-label="New chat">
       <h2>How can I help?</h2>
+      {status?.detected && <DetectedServer status={status} />}
       <p>Ask a question, or ask Juncture to work with files in your workspace. It asks before it changes anything.</p>
       <ul className="thread-suggestions" aria-label="Suggestions">
         {SUGGESTIONS.map((s) => (

@@ -5,6 +5,7 @@ import { useMcpServers } from '../../hooks/useMcpServers';
 import { McpSettings } from '../mcp/McpSettings';
 import { EndpointSettings } from './EndpointSettings';
 import { PresetSettings } from './PresetSettings';
+import { UpdateSettings } from '../updates/UpdateSettings';
 import { GeneralTab } from './GeneralTab';
 import { usePermissionRules } from './PermissionRules';
 import { useGeneralSettings } from './useGeneralSettings';
@@ -20,12 +21,13 @@ function presetOf(url: string, providers: readonly Provider[] = []): string {
   return providers.find((p) => p.url === u)?.id ?? 'custom';
 }
 
-type Tab = 'general' | 'mcp' | 'endpoints' | 'presets';
+type Tab = 'general' | 'mcp' | 'endpoints' | 'presets' | 'updates';
 const TABS: readonly { id: Tab; label: string }[] = [
   { id: 'general', label: 'General' },
   { id: 'mcp', label: 'Tool servers (MCP)' },
   { id: 'endpoints', label: 'Endpoints' },
   { id: 'presets', label: 'Presets' },
+  { id: 'updates', label: 'Updates' },
 ];
 
 export interface SettingsDialogProps {
@@ -161,6 +163,11 @@ export function SettingsDialog({ open, transport, status, onClose, onSaved }: Se
                 if (!dirty) setReloadNonce((n) => n + 1);
               }}
             />
+          </div>
+        )}
+        {tab === 'updates' && open && (
+          <div role="tabpanel" id={`${id}-panel-updates`} aria-labelledby={`${id}-tab-updates`}>
+            <UpdateSettings />
           </div>
         )}
         {tab === 'presets' && open && (

@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import { fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { ConnectModel } from './FirstStart';
+import { TransportContext } from '../../transport';
+import { FakeTransport } from '../../test/fakeTransport';
+import type { Settings } from '../../transport/contract';
+
+const SETTINGS: Settings = { baseUrl: '', apiKey: '', model: '', workspace: '', loopGuard: 25, theme: 'system', enableWriteTools: false, modelAcceptsImages: false };
+
+function setup(ollama: boolean) {
+  const saved: Settings[] = [];
+  const t = new FakeTransport({
+    GetSettings: () => ({ settings: SETTINGS, sources: {} }),
+    ListEndpoints: () =>
+      ollama
+        ? [{ id: 'ollama', name: 'Ollama', baseUrl: 'http://127.0.0.1:11434/v1', apiKey: '', models: ['llama3.2', 'qwen3'], prices: {}, source: 'detected', isDefault: false, defaultModel: 'llama3.2' }]
+        : [],
+    TestConnection: (s) => {
+      return s.apiKey === 'sk-good' ? { ok: true, message: 'Connected: 2 models.', models: ['gpt-4.1', 'gpt-4.1-mini'] } : { ok: false, message: 'The key was refused (401).', models: [] };
+    },
+    SaveSettings: (s) => {
+      saved.push(s);
+      return { settings: s, sources: {} };
+    },
+  });
+  render(
+    <TransportContext.Provider value={t}>
+      <ConnectModel />
+    </TransportContext.Provider>,
+  );
+  return { t, saved };
+}
+
+describe('ConnectModel (first start)', () => {
+  it('offers the local server it finds, with its models', async () => {
+    const { saved } = setup(true);
+    const use = await screen.findByRole('button', { name: 'Use Ollama' });
+    fireEvent.change(screen.getByLabelText('Ollama model'), { target: { value: 'qwen3' } });
+    fireEvent.click(use);
+    await waitFor(() => expect(saved).toHaveLength(1));
+    expect(saved[0]).toMatchObject({ baseUrl: 'http://127.0.0.1:11434/v1', model: 'qwen3', apiKey: '' });
+  });
+
+  it('a provider with a key: Test connection lists models, a refused key says why', async () => {
+    const { saved } = setup(false);
+    expect(await screen.findByText('No Ollama or LM Studio is running here.')).toBeTruthy();
+    for (const name of ['OpenAI', 'OpenRouter', 'Groq', 'Custom URL']) expect(screen.getByRole('radio', { name })).toBeTruthy();
+    fireEvent.click(screen.getByRole('radio', { name: 'Groq' }));
+    fireEvent.change(screen.getByLabelText('API key'), { target: { value: 'sk-bad' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Test connection' }));
+    expect(await screen.findByText('The key was refused (401).')).toBeTruthy();
+    fireEvent.change(screen.getByLabelText('API key'), { target: { value: 'sk-good' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Test connection' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Use Groq' }));
+    await waitFor(() => expect(saved).toHaveLength(1));
+    expect(saved[0]).toMatchObject({ baseUrl: 'https://api.groq.com/openai/v1', apiKey: 'sk-good', model: 'gpt-4.1' });
+  });
+});
