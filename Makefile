@@ -67,7 +67,7 @@ bindings:
 
 # Regenerate frontend/src/transport/contract.gen.ts (the TypeScript contract
 # types, from the Go types) after changing a bound method, a type it uses or
-# agent/contract.go. Committed; `go test ./internal/contractgen` checks it.
+# agent/contract/. Committed; `go test ./internal/contractgen` checks it.
 contract:
 	$(GO) run ./internal/contractgen
 

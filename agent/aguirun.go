@@ -6,6 +6,7 @@ import (
 	"iter"
 
 	"github.com/juncture-app/juncture/agent/agui"
+	"github.com/juncture-app/juncture/agent/broker"
 	"github.com/juncture-app/juncture/agent/history"
 )
 
@@ -36,7 +37,7 @@ func (rt *Runtime) RunAGUI(ctx context.Context, in agui.RunAgentInput, report Er
 			msg, code := report(err)
 			yield(agui.NewRunError(msg, code, map[string]any{"threadId": in.ThreadID, "runId": in.RunID}), false)
 		}
-		sub := rt.SubscribeWith(in.ThreadID, SubscribeOptions{Coalesce: 1})
+		sub := rt.SubscribeWith(in.ThreadID, broker.SubscribeOptions{Coalesce: 1})
 		defer sub.Close()
 		its, clients, err := rt.waitingItems(ctx, in.ThreadID)
 		if err != nil {
@@ -70,7 +71,7 @@ func (rt *Runtime) RunAGUI(ctx context.Context, in agui.RunAgentInput, report Er
 		default:
 			err := rt.StartExclusive(ctx, Input{
 				ThreadID: in.ThreadID, RunID: in.RunID, ParentRunID: in.ParentRunID,
-				Messages: FromAGUI(in.ThreadID, in.Messages),
+				Messages: agui.ToHistory(in.ThreadID, in.Messages),
 			})
 			if err != nil {
 				fail(err)
@@ -83,9 +84,9 @@ func (rt *Runtime) RunAGUI(ctx context.Context, in agui.RunAgentInput, report Er
 
 // relayRun yields one run's events, from its RUN_STARTED to its terminal
 // event. If the consumer goes away first, the run is stopped.
-func (rt *Runtime) relayRun(ctx context.Context, sub *Subscription, threadID, runID string, yield func(agui.Event, bool) bool) {
+func (rt *Runtime) relayRun(ctx context.Context, sub *broker.Subscription, threadID, runID string, yield func(agui.Event, bool) bool) {
 	started := false
-	var batch []Envelope
+	var batch []broker.Envelope
 	for {
 		var err error
 		batch, err = sub.NextBatch(ctx, batch)
@@ -96,7 +97,7 @@ func (rt *Runtime) relayRun(ctx context.Context, sub *Subscription, threadID, ru
 			return
 		}
 		for i, env := range batch {
-			if env.Name != EnvelopeAGUI {
+			if env.Name != broker.EnvelopeAGUI {
 				continue
 			}
 			ev := env.Event
@@ -133,7 +134,7 @@ func clientResultsIn(clients []history.ClientToolCall, in agui.RunAgentInput) []
 		waiting[c.ToolCallID] = true
 	}
 	var out []ClientToolResult
-	for _, m := range FromAGUI(in.ThreadID, in.Messages) {
+	for _, m := range agui.ToHistory(in.ThreadID, in.Messages) {
 		if m.Role == history.RoleTool && waiting[m.ToolCallID] {
 			out = append(out, ClientToolResult{ToolCallID: m.ToolCallID, Content: m.Content, IsError: m.IsError})
 			delete(waiting, m.ToolCallID)

@@ -7,6 +7,7 @@ import (
 	"fmt"
 
 	"github.com/juncture-app/juncture/agent/agui"
+	"github.com/juncture-app/juncture/agent/contract"
 	"github.com/juncture-app/juncture/agent/history"
 	"github.com/juncture-app/juncture/agent/interrupt"
 	"github.com/juncture-app/juncture/agent/tools"
@@ -38,10 +39,10 @@ const (
 type decision struct {
 	call     history.ToolCall // Arguments are the ones to run (edited when given)
 	approved bool
-	edited   bool      // the person changed the arguments before approving
-	result   string    // not approved: the tool result the model reads
-	state    ToolState // not approved: the UI state
-	isError  bool      // not approved: the result is an error
+	edited   bool               // the person changed the arguments before approving
+	result   string             // not approved: the tool result the model reads
+	state    contract.ToolState // not approved: the UI state
+	isError  bool               // not approved: the result is an error
 	// A middleware question (no call): its definition and answer.
 	hookDef   string
 	answer    json.RawMessage
@@ -70,24 +71,6 @@ func ApprovalTool(t tools.Tool) interrupt.Tool {
 		Name: t.Name, InputSchema: t.Schema, NeedsApproval: t.NeedsApproval != nil,
 		ApprovalSchema: interrupt.ApprovalSchema{Reject: interrupt.DenialReasonSchema},
 	}
-}
-
-// InterruptToAGUI converts a stored descriptor to the AG-UI Interrupt, its
-// metadata values kept byte for byte.
-func InterruptToAGUI(raw json.RawMessage) (agui.Interrupt, error) {
-	var d interrupt.Descriptor
-	if err := json.Unmarshal(raw, &d); err != nil {
-		return agui.Interrupt{}, fmt.Errorf("reading a stored interrupt: %w", err)
-	}
-	out := agui.Interrupt{ID: d.ID, Reason: d.Reason, Message: d.Message, ToolCallID: d.ToolCallID,
-		ResponseSchema: d.ResponseSchema, ExpiresAt: d.ExpiresAt}
-	if len(d.Metadata) > 0 {
-		out.Metadata = make(map[string]any, len(d.Metadata))
-		for k, v := range d.Metadata {
-			out.Metadata[k] = v
-		}
-	}
-	return out, nil
 }
 
 func (rt *Runtime) workspace() tools.Workspace {
@@ -184,11 +167,11 @@ func (tr *turn) pause(msg history.Message, waiting []gatedCall, questions []pend
 	rt, tid := tr.rt, tr.run.ThreadID
 	notRun := func(err error) ending {
 		for _, w := range waiting {
-			tr.toolResult(w.call, tools.Result{Content: "Not run: the approval request could not be saved: " + err.Error(), IsError: true}, ToolFailed)
+			tr.toolResult(w.call, tools.Result{Content: "Not run: the approval request could not be saved: " + err.Error(), IsError: true}, contract.ToolFailed)
 		}
 		for _, q := range questions {
 			if q.call != nil {
-				tr.toolResult(*q.call, tools.Result{Content: "Not asked: the question could not be saved: " + err.Error(), IsError: true}, ToolFailed)
+				tr.toolResult(*q.call, tools.Result{Content: "Not asked: the question could not be saved: " + err.Error(), IsError: true}, contract.ToolFailed)
 			}
 		}
 		return tr.fail(fmt.Errorf("asking the person: %w", err), "")
@@ -212,7 +195,7 @@ func (tr *turn) pause(msg history.Message, waiting []gatedCall, questions []pend
 		if err != nil {
 			return notRun(err)
 		}
-		ai, err := InterruptToAGUI(raw)
+		ai, err := agui.FromDescriptor(raw)
 		if err != nil {
 			return notRun(err)
 		}
@@ -234,11 +217,11 @@ func (tr *turn) pause(msg history.Message, waiting []gatedCall, questions []pend
 	if tr.ctx.Err() != nil {
 		// Stop came before the requests were saved: nothing waits.
 		for _, w := range waiting {
-			tr.toolResult(w.call, tools.Result{Content: history.ResultInterrupted, IsError: true}, ToolInterrupted)
+			tr.toolResult(w.call, tools.Result{Content: history.ResultInterrupted, IsError: true}, contract.ToolInterrupted)
 		}
 		for _, q := range questions {
 			if q.call != nil {
-				tr.toolResult(*q.call, tools.Result{Content: history.ResultInterrupted, IsError: true}, ToolInterrupted)
+				tr.toolResult(*q.call, tools.Result{Content: history.ResultInterrupted, IsError: true}, contract.ToolInterrupted)
 			}
 		}
 		if msg.ID != "" {
@@ -251,18 +234,18 @@ func (tr *turn) pause(msg history.Message, waiting []gatedCall, questions []pend
 	}
 	tr.leftWaiting = true
 	for _, w := range waiting {
-		rt.emit(tid, agui.NewCustom(CustomToolState, ToolStateEvent{ToolCallID: w.call.ID, State: ToolAwaitingApproval, ToolName: w.call.Name}))
+		rt.emit(tid, agui.NewCustom(contract.CustomToolState, contract.ToolStateEvent{ToolCallID: w.call.ID, State: contract.ToolAwaitingApproval, ToolName: w.call.Name}))
 	}
 	for _, q := range questions {
 		if q.call != nil {
-			rt.emit(tid, agui.NewCustom(CustomToolState, ToolStateEvent{ToolCallID: q.call.ID, State: ToolAwaitingAnswer, ToolName: q.call.Name}))
+			rt.emit(tid, agui.NewCustom(contract.CustomToolState, contract.ToolStateEvent{ToolCallID: q.call.ID, State: contract.ToolAwaitingAnswer, ToolName: q.call.Name}))
 		}
 	}
 	msgs, err := rt.st.Messages(tr.save, tid)
 	if err != nil {
 		rt.log.Error("loading the thread for the snapshot", "thread", tid, "err", err)
 	} else {
-		rt.emit(tid, agui.NewMessagesSnapshot(ToAGUI(msgs)))
+		rt.emit(tid, agui.NewMessagesSnapshot(agui.FromHistory(msgs)))
 	}
 	tr.interrupts = outcome
 	return endInterrupt
@@ -337,7 +320,7 @@ func callsByID(msgs []history.Message) (map[string]history.ToolCall, map[string]
 // of the paused answer that had not run yet. It returns the assistant
 // messages those calls belong to, in order. Unbound items belong to
 // someone else and stay as they are.
-func (tr *turn) cancelPending(text string, state ToolState) []history.Message {
+func (tr *turn) cancelPending(text string, state contract.ToolState) []history.Message {
 	rt, tid := tr.rt, tr.run.ThreadID
 	its, clients, err := rt.waitingItems(tr.save, tid)
 	if err != nil {
@@ -381,7 +364,7 @@ func (tr *turn) cancelPending(text string, state ToolState) []history.Message {
 			if text != history.ResultInterrupted {
 				res += "\n" + text
 			}
-			tr.toolResult(c, tools.Result{Content: res, IsError: true}, ToolInterruptedMidRn)
+			tr.toolResult(c, tools.Result{Content: res, IsError: true}, contract.ToolInterruptedMidRn)
 		} else {
 			tr.toolResult(c, tools.Result{Content: text, IsError: true}, state)
 			// A call waiting between round trips ends without its retry.
@@ -478,7 +461,7 @@ func (tr *turn) stopPendingRun() ending {
 	if err := rt.st.PutRun(tr.save, tr.run); err != nil {
 		rt.log.Error("saving the run", "thread", tid, "err", err)
 	}
-	for _, m := range tr.cancelPending(history.ResultInterrupted, ToolInterrupted) {
+	for _, m := range tr.cancelPending(history.ResultInterrupted, contract.ToolInterrupted) {
 		tr.markInterrupted(m)
 	}
 	tr.marked = true // nothing else to mark

@@ -11,10 +11,12 @@ import (
 
 	"github.com/juncture-app/juncture/agent"
 	"github.com/juncture-app/juncture/agent/agui"
+	"github.com/juncture-app/juncture/agent/broker"
+	"github.com/juncture-app/juncture/agent/contract"
 	"github.com/juncture-app/juncture/agent/fakellm"
 	"github.com/juncture-app/juncture/agent/history"
 	"github.com/juncture-app/juncture/agent/interrupt"
-	"github.com/juncture-app/juncture/agent/model"
+	"github.com/juncture-app/juncture/agent/model/openai"
 	"github.com/juncture-app/juncture/agent/tools"
 	"github.com/juncture-app/juncture/store"
 )
@@ -129,14 +131,14 @@ func TestApprovalPauseEmitsInterruptAfterSnapshot(t *testing.T) {
 	}
 	var order []string
 	for _, env := range a.events {
-		if env.Name != agent.EnvelopeAGUI {
+		if env.Name != broker.EnvelopeAGUI {
 			continue
 		}
 		switch e := env.Event.(type) {
 		case *agui.ToolCallResult:
 			order = append(order, "result:"+e.ToolCallID)
 		case *agui.Custom:
-			if e.Name == agent.CustomToolState && strings.Contains(string(e.Value), string(agent.ToolAwaitingApproval)) {
+			if e.Name == contract.CustomToolState && strings.Contains(string(e.Value), string(contract.ToolAwaitingApproval)) {
 				order = append(order, "awaiting")
 			}
 		case *agui.MessagesSnapshot:
@@ -393,7 +395,7 @@ func TestApprovalSurvivesRestart(t *testing.T) {
 	}
 	cp := a.db.NewCheckpointer(20 * time.Millisecond)
 	defer cp.Close()
-	client := model.New(model.Config{BaseURL: a.srv.URL, Model: "fake-model"})
+	client := openai.New(openai.Config{BaseURL: a.srv.URL, Model: "fake-model"})
 	reg := a.reg
 	a.rt = agent.New(agent.Options{
 		Store: rtStore{DB: a.db, cp: cp},

@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/juncture-app/juncture/agent"
 	"github.com/juncture-app/juncture/agent/agui"
+	"github.com/juncture-app/juncture/agent/broker"
 	"github.com/juncture-app/juncture/agent/fakellm"
 )
 
@@ -37,7 +37,7 @@ func BenchmarkStreamThroughput(b *testing.B) {
 					if err != nil {
 						b.Fatal(err)
 					}
-					if env.Name == agent.EnvelopeAGUI && env.Event.EventType() == agui.TypeRunFinished {
+					if env.Name == broker.EnvelopeAGUI && env.Event.EventType() == agui.TypeRunFinished {
 						break
 					}
 				}
@@ -62,7 +62,7 @@ func BenchmarkStopLatency(b *testing.B) {
 		h.send(tid, "go")
 		for n := 0; n < 2; {
 			env, _ := h.sub.Next(context.Background())
-			if env.Name == agent.EnvelopeAGUI && env.Event.EventType() == agui.TypeTextMessageContent {
+			if env.Name == broker.EnvelopeAGUI && env.Event.EventType() == agui.TypeTextMessageContent {
 				n++
 			}
 		}
@@ -78,7 +78,7 @@ func (h *harness) timeStop(tid string) time.Duration {
 	h.rt.Interrupt(tid)
 	for {
 		env, _ := h.sub.Next(context.Background())
-		if env.Name == agent.EnvelopeAGUI && env.Event.EventType() == agui.TypeRunFinished {
+		if env.Name == broker.EnvelopeAGUI && env.Event.EventType() == agui.TypeRunFinished {
 			break
 		}
 	}
@@ -155,7 +155,7 @@ func waitTerminal(b *testing.B, h *harness) agui.Event {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if env.Name != agent.EnvelopeAGUI {
+		if env.Name != broker.EnvelopeAGUI {
 			continue
 		}
 		switch env.Event.EventType() {

@@ -32,26 +32,9 @@ import (
 	"fmt"
 
 	"github.com/juncture-app/juncture/agent/agui"
+	"github.com/juncture-app/juncture/agent/broker"
+	"github.com/juncture-app/juncture/agent/contract"
 	"github.com/juncture-app/juncture/agent/history"
-)
-
-// CustomPathChanged announces, inside the run of an edit or a regenerate,
-// that the thread's active path changed; its value is a PathChangedEvent.
-const CustomPathChanged = "juncture.path_changed"
-
-// PathChangedEvent is the value of a juncture.path_changed event.
-type PathChangedEvent struct {
-	ThreadID string `json:"threadId"`
-	LeafID   string `json:"leafId"` // the last message of the new path ("" when empty)
-	Reason   string `json:"reason"` // PathBranch | PathEdit | PathRegenerate | PathInstructions
-}
-
-// Reasons of a path change.
-const (
-	PathBranch       = "branch"
-	PathEdit         = "edit"
-	PathRegenerate   = "regenerate"
-	PathInstructions = "instructions"
 )
 
 // Errors of branch operations.
@@ -96,7 +79,7 @@ func (rt *Runtime) SelectBranch(ctx context.Context, threadID, messageID string)
 	if err != nil {
 		return fmt.Errorf("switching to the version of message %s: %w", messageID, err)
 	}
-	rt.events.Publish(Envelope{Name: EnvelopePath, ThreadID: threadID, Data: PathChangedEvent{ThreadID: threadID, LeafID: leaf, Reason: PathBranch}})
+	rt.events.Publish(broker.Envelope{Name: broker.EnvelopePath, ThreadID: threadID, Data: contract.PathChangedEvent{ThreadID: threadID, LeafID: leaf, Reason: contract.PathBranch}})
 	return nil
 }
 
@@ -116,7 +99,7 @@ func (rt *Runtime) EditMessage(ctx context.Context, threadID, messageID, text st
 		return "", ErrNotEditable
 	}
 	at := path[len(path)-1].ParentID
-	return rt.startBranch(ctx, Input{ThreadID: threadID, Text: text, branchAt: &at, branchWhy: PathEdit})
+	return rt.startBranch(ctx, Input{ThreadID: threadID, Text: text, branchAt: &at, branchWhy: contract.PathEdit})
 }
 
 // Regenerate asks the model for a new answer to the question that
@@ -143,7 +126,7 @@ func (rt *Runtime) Regenerate(ctx context.Context, threadID, messageID string) (
 				break
 			}
 		}
-		return rt.startBranch(ctx, Input{ThreadID: threadID, branchAt: &at, branchWhy: PathRegenerate})
+		return rt.startBranch(ctx, Input{ThreadID: threadID, branchAt: &at, branchWhy: contract.PathRegenerate})
 	}
 	return "", fmt.Errorf("%w: no question of yours comes before it", ErrNotRegenerable)
 }
@@ -170,8 +153,8 @@ func (tr *turn) moveToBranch(at, why string) ending {
 	if err != nil {
 		return tr.fail(fmt.Errorf("loading the thread: %w", err), "")
 	}
-	rt.emit(tid, agui.NewMessagesSnapshot(ToAGUI(path)))
-	rt.emit(tid, agui.NewCustom(CustomPathChanged, PathChangedEvent{ThreadID: tid, LeafID: at, Reason: why}))
+	rt.emit(tid, agui.NewMessagesSnapshot(agui.FromHistory(path)))
+	rt.emit(tid, agui.NewCustom(contract.CustomPathChanged, contract.PathChangedEvent{ThreadID: tid, LeafID: at, Reason: why}))
 	return endSuccess
 }
 
@@ -190,7 +173,7 @@ func (rt *Runtime) SetInstructions(ctx context.Context, threadID, text string) e
 	if err := rt.st.PutMessage(ctx, m); err != nil {
 		return fmt.Errorf("setting the instructions: %w", err)
 	}
-	rt.events.Publish(Envelope{Name: EnvelopePath, ThreadID: threadID, Data: PathChangedEvent{ThreadID: threadID, LeafID: m.ID, Reason: PathInstructions}})
+	rt.events.Publish(broker.Envelope{Name: broker.EnvelopePath, ThreadID: threadID, Data: contract.PathChangedEvent{ThreadID: threadID, LeafID: m.ID, Reason: contract.PathInstructions}})
 	return nil
 }
 

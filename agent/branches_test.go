@@ -10,6 +10,8 @@ import (
 
 	"github.com/juncture-app/juncture/agent"
 	"github.com/juncture-app/juncture/agent/agui"
+	"github.com/juncture-app/juncture/agent/broker"
+	"github.com/juncture-app/juncture/agent/contract"
 	"github.com/juncture-app/juncture/agent/fakellm"
 	"github.com/juncture-app/juncture/agent/history"
 	"github.com/juncture-app/juncture/agent/tools"
@@ -32,31 +34,31 @@ func (h *harness) pathOf(threadID string) string {
 
 // sawPathChange reads events up to the next juncture.path_changed and
 // returns it, checking a MESSAGES_SNAPSHOT came first when inRun.
-func (h *harness) sawPathChange(inRun bool) agent.PathChangedEvent {
+func (h *harness) sawPathChange(inRun bool) contract.PathChangedEvent {
 	h.t.Helper()
 	snapshot := false
 	for {
 		env := h.next(10e9)
-		if env.Name == agent.EnvelopePath {
+		if env.Name == broker.EnvelopePath {
 			if inRun {
 				h.t.Errorf("a path change in a run came as an envelope")
 			}
-			return env.Data.(agent.PathChangedEvent)
+			return env.Data.(contract.PathChangedEvent)
 		}
-		if env.Name != agent.EnvelopeAGUI {
+		if env.Name != broker.EnvelopeAGUI {
 			continue
 		}
 		switch ev := env.Event.(type) {
 		case *agui.MessagesSnapshot:
 			snapshot = true
 		case *agui.Custom:
-			if ev.Name != agent.CustomPathChanged {
+			if ev.Name != contract.CustomPathChanged {
 				continue
 			}
 			if !inRun || !snapshot {
 				h.t.Errorf("path_changed outside a run, or without a MESSAGES_SNAPSHOT before it")
 			}
-			var pc agent.PathChangedEvent
+			var pc contract.PathChangedEvent
 			if err := json.Unmarshal(ev.Value, &pc); err != nil {
 				h.t.Fatalf("path_changed value %s: %v", ev.Value, err)
 			}
@@ -79,7 +81,7 @@ func TestEditMessageMakesASiblingTheModelReadsAlone(t *testing.T) {
 	if _, err := s.rt.EditMessage(ctx, "th", q1.ID, "q1b"); err != nil {
 		t.Fatal(err)
 	}
-	if pc := s.sawPathChange(true); pc.Reason != agent.PathEdit || pc.LeafID != "" || pc.ThreadID != "th" {
+	if pc := s.sawPathChange(true); pc.Reason != contract.PathEdit || pc.LeafID != "" || pc.ThreadID != "th" {
 		t.Errorf("path change = %+v", pc)
 	}
 	finished(t, s.terminal(), agui.OutcomeSuccess)
@@ -98,7 +100,7 @@ func TestEditMessageMakesASiblingTheModelReadsAlone(t *testing.T) {
 	if err := s.rt.SelectBranch(ctx, "th", q1.ID); err != nil {
 		t.Fatal(err)
 	}
-	if pc := s.sawPathChange(false); pc.Reason != agent.PathBranch {
+	if pc := s.sawPathChange(false); pc.Reason != contract.PathBranch {
 		t.Errorf("path change = %+v", pc)
 	}
 	if got := s.pathOf("th"); got != "user:q1 | assistant:a1 | user:q2 | assistant:a2" {
@@ -143,7 +145,7 @@ func TestRegenerateAnswersTheSameQuestionAgain(t *testing.T) {
 	if _, err := s.rt.Regenerate(ctx, "th", first[3].ID); err != nil {
 		t.Fatal(err)
 	}
-	if pc := s.sawPathChange(true); pc.Reason != agent.PathRegenerate || pc.LeafID != first[0].ID {
+	if pc := s.sawPathChange(true); pc.Reason != contract.PathRegenerate || pc.LeafID != first[0].ID {
 		t.Errorf("path change = %+v", pc)
 	}
 	finished(t, s.terminal(), agui.OutcomeSuccess)
@@ -294,7 +296,7 @@ func TestInstructionsAreVersionedWithTheBranch(t *testing.T) {
 	if err := s.rt.SetInstructions(ctx, "th", "Be brief."); err != nil {
 		t.Fatal(err)
 	}
-	if pc := s.sawPathChange(false); pc.Reason != agent.PathInstructions {
+	if pc := s.sawPathChange(false); pc.Reason != contract.PathInstructions {
 		t.Errorf("path change = %+v", pc)
 	}
 	s.send("th", "q1")

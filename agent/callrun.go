@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/juncture-app/juncture/agent/agui"
+	"github.com/juncture-app/juncture/agent/contract"
 	"github.com/juncture-app/juncture/agent/history"
 	"github.com/juncture-app/juncture/agent/interrupt"
 	"github.com/juncture-app/juncture/agent/tools"
@@ -179,7 +180,7 @@ func (lc *liveCall) flushProgress() {
 func (lc *liveCall) emitProgressLocked() {
 	p := lc.latest
 	lc.latest, lc.lastEmit = nil, time.Now()
-	lc.rt.emit(lc.threadID, agui.NewCustom(CustomToolState, ToolStateEvent{ToolCallID: lc.call.ID, State: ToolRunning, ToolName: lc.call.Name, Progress: p}))
+	lc.rt.emit(lc.threadID, agui.NewCustom(contract.CustomToolState, contract.ToolStateEvent{ToolCallID: lc.call.ID, State: contract.ToolRunning, ToolName: lc.call.Name, Progress: p}))
 }
 
 // setOwned says whether a run waits on the call (progress is emitted).
@@ -410,11 +411,11 @@ func (tr *turn) runLive(lc *liveCall, call history.ToolCall, note string) (parke
 		}
 		// Stop came as the tool asked: nothing is open, the call ends
 		// here without its input.
-		res, state = tools.Result{Content: ResultInputNotGiven, IsError: true}, ToolInterrupted
+		res, state = tools.Result{Content: ResultInputNotGiven, IsError: true}, contract.ToolInterrupted
 		lc.finish(res)
 	}
-	if out.stopped && lc.abortabl && state != ToolInterrupted {
-		state = ToolInterruptedMidRn
+	if out.stopped && lc.abortabl && state != contract.ToolInterrupted {
+		state = contract.ToolInterruptedMidRn
 		if !strings.HasPrefix(res.Content, history.ResultInterruptedMidRun) {
 			res = tools.Result{Content: history.ResultInterruptedMidRun + "\n" + res.Content, IsError: true, Parts: res.Parts}
 		}
@@ -477,7 +478,7 @@ func (tr *turn) questions(call history.ToolCall, prompts []tools.Prompt) ([]hist
 		if err != nil {
 			return nil, nil, err
 		}
-		ai, err := InterruptToAGUI(raw)
+		ai, err := agui.FromDescriptor(raw)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -492,9 +493,9 @@ func (tr *turn) questions(call history.ToolCall, prompts []tools.Prompt) ([]hist
 func (tr *turn) endOnQuestions(call history.ToolCall, ais []agui.Interrupt) (ending, bool) {
 	rt, tid := tr.rt, tr.run.ThreadID
 	tr.leftWaiting = true
-	rt.emit(tid, agui.NewCustom(CustomToolState, ToolStateEvent{ToolCallID: call.ID, State: ToolAwaitingAnswer, ToolName: call.Name}))
+	rt.emit(tid, agui.NewCustom(contract.CustomToolState, contract.ToolStateEvent{ToolCallID: call.ID, State: contract.ToolAwaitingAnswer, ToolName: call.Name}))
 	if msgs, err := rt.st.Messages(tr.save, tid); err == nil {
-		rt.emit(tid, agui.NewMessagesSnapshot(ToAGUI(msgs)))
+		rt.emit(tid, agui.NewMessagesSnapshot(agui.FromHistory(msgs)))
 	}
 	tr.interrupts = ais
 	return endInterrupt, true

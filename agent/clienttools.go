@@ -7,6 +7,7 @@ import (
 	"fmt"
 
 	"github.com/juncture-app/juncture/agent/agui"
+	"github.com/juncture-app/juncture/agent/contract"
 	"github.com/juncture-app/juncture/agent/history"
 	"github.com/juncture-app/juncture/agent/tools"
 )
@@ -36,13 +37,13 @@ func (tr *turn) pendClient(call history.ToolCall, edited bool) bool {
 	rt, tid := tr.rt, tr.run.ThreadID
 	prepared, bad := tr.tools.Prepare(call.Name, call.Arguments)
 	if bad != nil {
-		tr.toolResult(call, *bad, ToolFailed)
+		tr.toolResult(call, *bad, contract.ToolFailed)
 		return false
 	}
 	if prepared.Tool.Name == tools.ToolOpenURL {
 		var a struct{ URL string }
 		if err := json.Unmarshal(prepared.Args, &a); err != nil || !tools.ValidOpenURL(a.URL) {
-			tr.toolResult(call, tools.Result{Content: "open_url needs an absolute http:// or https:// address with a host.", IsError: true}, ToolFailed)
+			tr.toolResult(call, tools.Result{Content: "open_url needs an absolute http:// or https:// address with a host.", IsError: true}, contract.ToolFailed)
 			return false
 		}
 	}
@@ -56,18 +57,18 @@ func (tr *turn) pendClient(call history.ToolCall, edited bool) bool {
 		tr.toolResult(call, res, stateOf(res))
 		return false
 	case !errors.Is(err, history.ErrNotFound):
-		tr.toolResult(call, tools.Result{Content: "Not run: the app could not record the call: " + err.Error(), IsError: true}, ToolFailed)
+		tr.toolResult(call, tools.Result{Content: "Not run: the app could not record the call: " + err.Error(), IsError: true}, contract.ToolFailed)
 		return false
 	default:
 		c := history.ClientToolCall{ToolCallID: call.ID, ThreadID: tid, RunID: tr.run.ID, ToolName: call.Name,
 			Arguments: args, State: history.ClientToolPending, CreatedAt: rt.now()}
 		if err := rt.st.PutClientToolCall(tr.save, c); err != nil {
-			tr.toolResult(call, tools.Result{Content: "Not run: the app could not record the call: " + err.Error(), IsError: true}, ToolFailed)
+			tr.toolResult(call, tools.Result{Content: "Not run: the app could not record the call: " + err.Error(), IsError: true}, contract.ToolFailed)
 			return false
 		}
 	}
-	rt.emit(tid, agui.NewCustom(CustomToolState, ToolStateEvent{
-		ToolCallID: call.ID, State: ToolPendingClient, ToolName: call.Name, Arguments: args, Edited: edited,
+	rt.emit(tid, agui.NewCustom(contract.CustomToolState, contract.ToolStateEvent{
+		ToolCallID: call.ID, State: contract.ToolPendingClient, ToolName: call.Name, Arguments: args, Edited: edited,
 	}))
 	return true
 }
@@ -77,14 +78,14 @@ func (tr *turn) pendClient(call history.ToolCall, edited bool) bool {
 // arguments), and the record's final state is settled with the batch.
 func clientDecision(c history.ClientToolCall, r ClientToolResult, original history.ToolCall) (decision, history.ClientToolCall) {
 	call := history.ToolCall{ID: c.ToolCallID, Name: c.ToolName, Arguments: c.Arguments}
-	d := decision{call: call, result: r.Content, state: ToolDone, isError: r.IsError}
+	d := decision{call: call, result: r.Content, state: contract.ToolDone, isError: r.IsError}
 	c.State = history.ClientToolDone
 	switch {
 	case r.Cancelled:
-		d.result, d.state, d.isError = ResultClientCancelled, ToolInterrupted, true
+		d.result, d.state, d.isError = ResultClientCancelled, contract.ToolInterrupted, true
 		c.State = history.ClientToolCancelled
 	case r.IsError:
-		d.state = ToolFailed
+		d.state = contract.ToolFailed
 	}
 	c.Result = d.result
 	if original.ID != "" && !sameJSON(original.Arguments, c.Arguments) {

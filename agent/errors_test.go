@@ -10,7 +10,7 @@ import (
 	"github.com/juncture-app/juncture/agent/agui"
 	"github.com/juncture-app/juncture/agent/fakellm"
 	"github.com/juncture-app/juncture/agent/history"
-	"github.com/juncture-app/juncture/agent/model"
+	"github.com/juncture-app/juncture/agent/model/openai"
 )
 
 func TestEndpointErrors(t *testing.T) {
@@ -74,7 +74,7 @@ func TestEndpointErrors(t *testing.T) {
 }
 
 func TestConnectionRefusedEndsWithAClearError(t *testing.T) {
-	client := model.New(model.Config{BaseURL: "http://127.0.0.1:1/v1", Model: "m"})
+	client := openai.New(openai.Config{BaseURL: "http://127.0.0.1:1/v1", Model: "m"})
 	h := newHarness(t, func(o *agent.Options) {
 		o.Model = func(context.Context, string) (agent.Model, error) { return client, nil }
 		o.MaxAttempts = 2

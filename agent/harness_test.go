@@ -14,9 +14,10 @@ import (
 	"github.com/juncture-app/juncture/agent/agui"
 	"github.com/juncture-app/juncture/agent/agui/aguitest"
 	"github.com/juncture-app/juncture/agent/attach"
+	"github.com/juncture-app/juncture/agent/broker"
 	"github.com/juncture-app/juncture/agent/fakellm"
 	"github.com/juncture-app/juncture/agent/history"
-	"github.com/juncture-app/juncture/agent/model"
+	"github.com/juncture-app/juncture/agent/model/openai"
 	"github.com/juncture-app/juncture/agent/tools"
 	"github.com/juncture-app/juncture/store"
 )
@@ -44,11 +45,11 @@ type harness struct {
 	srv    *fakellm.Server
 	db     *store.DB
 	rt     *agent.Runtime
-	sub    *agent.Subscription
+	sub    *broker.Subscription
 	ws     string
 	tools  *tools.Registry
 	mu     sync.Mutex
-	events []agent.Envelope
+	events []broker.Envelope
 	// slowStarted is signalled when a slow test tool starts.
 	slowStarted chan string
 	slowRuns    map[string]int
@@ -74,7 +75,7 @@ func newHarness(t testing.TB, opts ...harnessOpt) *harness {
 		t.Fatal(err)
 	}
 	h.tools = reg
-	client := model.New(model.Config{BaseURL: h.srv.URL, Model: "fake-model"})
+	client := openai.New(openai.Config{BaseURL: h.srv.URL, Model: "fake-model"})
 	o := agent.Options{
 		Store:       rtStore{DB: db, cp: cp},
 		Model:       func(context.Context, string) (agent.Model, error) { return client, nil },
@@ -133,7 +134,7 @@ func (h *harness) testTools() []tools.Tool {
 }
 
 // next returns the next envelope of the thread, failing after d.
-func (h *harness) next(d time.Duration) agent.Envelope {
+func (h *harness) next(d time.Duration) broker.Envelope {
 	h.t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), d)
 	defer cancel()
@@ -141,7 +142,7 @@ func (h *harness) next(d time.Duration) agent.Envelope {
 }
 
 // nextBy returns the next envelope of the thread, failing once ctx ends.
-func (h *harness) nextBy(ctx context.Context) agent.Envelope {
+func (h *harness) nextBy(ctx context.Context) broker.Envelope {
 	h.t.Helper()
 	env, err := h.sub.Next(ctx)
 	if err != nil {
@@ -152,8 +153,8 @@ func (h *harness) nextBy(ctx context.Context) agent.Envelope {
 }
 
 // isTerminal reports whether env is a run's RUN_FINISHED or RUN_ERROR.
-func isTerminal(env agent.Envelope) bool {
-	if env.Name != agent.EnvelopeAGUI {
+func isTerminal(env broker.Envelope) bool {
+	if env.Name != broker.EnvelopeAGUI {
 		return false
 	}
 	typ := env.Event.EventType()
@@ -165,7 +166,7 @@ func (h *harness) until(typ string) agui.Event {
 	h.t.Helper()
 	for {
 		env := h.next(10 * time.Second)
-		if env.Name == agent.EnvelopeAGUI && env.Event.EventType() == typ {
+		if env.Name == broker.EnvelopeAGUI && env.Event.EventType() == typ {
 			return env.Event
 		}
 	}
@@ -304,7 +305,7 @@ func assertValid(t testing.TB, msgs []history.Message) {
 func (h *harness) sse(threadID string) []byte {
 	var out []byte
 	for _, env := range h.events {
-		if env.Name != agent.EnvelopeAGUI || env.ThreadID != threadID {
+		if env.Name != broker.EnvelopeAGUI || env.ThreadID != threadID {
 			continue
 		}
 		b, err := json.Marshal(env.Event)

@@ -103,7 +103,7 @@ type ThreadSnapshot struct {
 // newer one started after Seq): it is left out, and the events after
 // Seq bring it.
 func (rt *Runtime) Snapshot(ctx context.Context, threadID string) (ThreadSnapshot, error) {
-	seq := rt.events.lastSeq()
+	seq := rt.events.LastSeq()
 	rt.liveMu.Lock()
 	lv := rt.live[threadID]
 	rt.liveMu.Unlock()

@@ -11,6 +11,7 @@ import (
 
 	"github.com/juncture-app/juncture/agent"
 	"github.com/juncture-app/juncture/agent/agui"
+	"github.com/juncture-app/juncture/agent/broker"
 	"github.com/juncture-app/juncture/agent/history"
 )
 
@@ -55,7 +56,7 @@ func TestSnapshotsMeetTheLiveStreamExactly(t *testing.T) {
 	h := newHarness(t, func(o *agent.Options) {
 		o.Model = func(context.Context, string) (agent.Model, error) { return m, nil }
 	})
-	sub := h.rt.SubscribeWith("th-1", agent.SubscribeOptions{Coalesce: 1})
+	sub := h.rt.SubscribeWith("th-1", broker.SubscribeOptions{Coalesce: 1})
 	defer sub.Close()
 
 	type snap struct {
@@ -97,7 +98,7 @@ func TestSnapshotsMeetTheLiveStreamExactly(t *testing.T) {
 	finished(t, h.terminal(), agui.OutcomeSuccess)
 	<-done
 
-	var events []agent.Envelope
+	var events []broker.Envelope
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	for {
@@ -106,7 +107,7 @@ func TestSnapshotsMeetTheLiveStreamExactly(t *testing.T) {
 			t.Fatal(err)
 		}
 		events = append(events, env)
-		if env.Name == agent.EnvelopeAGUI && env.Event.EventType() == agui.TypeRunFinished {
+		if env.Name == broker.EnvelopeAGUI && env.Event.EventType() == agui.TypeRunFinished {
 			break
 		}
 	}

@@ -12,6 +12,8 @@ import (
 
 	"github.com/juncture-app/juncture/agent"
 	"github.com/juncture-app/juncture/agent/agui"
+	"github.com/juncture-app/juncture/agent/broker"
+	"github.com/juncture-app/juncture/agent/contract"
 	"github.com/juncture-app/juncture/agent/mcp"
 	"github.com/juncture-app/juncture/agent/tools"
 )
@@ -66,7 +68,7 @@ func BenchmarkToolTurn(b *testing.B) {
 					if err != nil {
 						b.Fatal(err)
 					}
-					if env.Name == agent.EnvelopeAGUI && env.Event.EventType() == agui.TypeRunFinished {
+					if env.Name == broker.EnvelopeAGUI && env.Event.EventType() == agui.TypeRunFinished {
 						break
 					}
 				}
@@ -140,12 +142,12 @@ func BenchmarkStopDuringMCPCall(b *testing.B) {
 				h.send(tid, "go")
 				for started := false; !started; {
 					env, _ := h.sub.Next(context.Background())
-					if env.Name != agent.EnvelopeAGUI {
+					if env.Name != broker.EnvelopeAGUI {
 						continue
 					}
-					if c, ok := env.Event.(*agui.Custom); ok && c.Name == agent.CustomToolState {
-						var st agent.ToolStateEvent
-						started = json.Unmarshal(c.Value, &st) == nil && st.State == agent.ToolRunning
+					if c, ok := env.Event.(*agui.Custom); ok && c.Name == contract.CustomToolState {
+						var st contract.ToolStateEvent
+						started = json.Unmarshal(c.Value, &st) == nil && st.State == contract.ToolRunning
 					}
 					started = started || (during == "streaming" && env.Event.EventType() == agui.TypeTextMessageContent)
 				}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/juncture-app/juncture/agent"
 	"github.com/juncture-app/juncture/agent/agui"
+	"github.com/juncture-app/juncture/agent/contract"
 	"github.com/juncture-app/juncture/agent/history"
 	"github.com/juncture-app/juncture/agent/tools"
 )
@@ -260,7 +261,7 @@ func TestMidCallQuestionStopAndNewInput(t *testing.T) {
 			}
 			h.idle("th-1")
 			res := storedResult(t, h, "th-1", "call-1")
-			if !res.IsError || !strings.HasPrefix(res.Content, history.ResultInterruptedMidRun) || res.ToolState != string(agent.ToolInterruptedMidRn) {
+			if !res.IsError || !strings.HasPrefix(res.Content, history.ResultInterruptedMidRun) || res.ToolState != string(contract.ToolInterruptedMidRn) {
 				t.Fatalf("result %+v", res)
 			}
 			if how == "new input" && !strings.Contains(res.Content, agent.ResultRepliedInChat) {
@@ -293,7 +294,7 @@ func TestMidCallProgressIsThrottled(t *testing.T) {
 	n := 0
 	h.mu.Lock()
 	for _, e := range h.events {
-		if c, ok := e.Event.(*agui.Custom); ok && c.Name == agent.CustomToolState {
+		if c, ok := e.Event.(*agui.Custom); ok && c.Name == contract.CustomToolState {
 			if b, _ := json.Marshal(c.Value); strings.Contains(string(b), `"progress"`) {
 				n++
 			}

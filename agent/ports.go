@@ -2,7 +2,6 @@ package agent
 
 import (
 	"context"
-	"iter"
 
 	"github.com/juncture-app/juncture/agent/history"
 	"github.com/juncture-app/juncture/agent/model"
@@ -11,16 +10,12 @@ import (
 // The runtime's seams. It defines what it needs from the outside, with its
 // own types (agent/history), so any store, model provider or test double
 // plugs in without the runtime knowing it: store.DB implements the store
-// ports, model.Client implements Model, and the tests script a Model at
-// this interface as well as over HTTP.
+// ports, openai.Client (agent/model/openai) implements Model, and the
+// tests script a Model at this interface as well as over HTTP.
 
-// Model is the language model a turn streams from. Deltas streams one
-// completion: every element is a piece of the answer, in order; a failure
-// is the last element (a *model.EndpointError says whether it may pass).
-// Stopping the iteration early or cancelling ctx ends the request.
-type Model interface {
-	Deltas(ctx context.Context, req model.Request) iter.Seq2[model.Delta, error]
-}
+// Model is the language model a turn streams from: model.Model, the
+// provider-neutral seam (see agent/model for why an alias).
+type Model = model.Model
 
 // ModelSource returns the model a thread runs with (its own endpoint and
 // model, or the person's defaults), or ErrNotConfigured. It is called

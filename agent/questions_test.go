@@ -13,7 +13,7 @@ import (
 	"github.com/juncture-app/juncture/agent/fakellm"
 	"github.com/juncture-app/juncture/agent/history"
 	"github.com/juncture-app/juncture/agent/interrupt"
-	"github.com/juncture-app/juncture/agent/model"
+	"github.com/juncture-app/juncture/agent/model/openai"
 	"github.com/juncture-app/juncture/agent/tools"
 )
 
@@ -40,7 +40,7 @@ func newQuestions(t *testing.T, opts ...harnessOpt) *approvals {
 	a.reg = reg
 	cp := a.db.NewCheckpointer(20 * time.Millisecond)
 	t.Cleanup(func() { cp.Close() })
-	client := model.New(model.Config{BaseURL: a.srv.URL, Model: "fake-model"})
+	client := openai.New(openai.Config{BaseURL: a.srv.URL, Model: "fake-model"})
 	o := agent.Options{
 		Store:       rtStore{DB: a.db, cp: cp},
 		Model:       func(context.Context, string) (agent.Model, error) { return client, nil },
@@ -532,7 +532,7 @@ func TestClientToolPendingAfterRestartNotRerun(t *testing.T) {
 	}
 	cp := a.db.NewCheckpointer(20 * time.Millisecond)
 	defer cp.Close()
-	client := model.New(model.Config{BaseURL: a.srv.URL, Model: "fake-model"})
+	client := openai.New(openai.Config{BaseURL: a.srv.URL, Model: "fake-model"})
 	reg := a.reg
 	a.rt = agent.New(agent.Options{Store: rtStore{DB: a.db, cp: cp}, Model: func(context.Context, string) (agent.Model, error) { return client, nil }, Tools: func(context.Context, string) *tools.Registry { return reg }})
 	a.sub = a.rt.Subscribe("")

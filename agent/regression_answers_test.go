@@ -15,6 +15,8 @@ import (
 
 	"github.com/juncture-app/juncture/agent"
 	"github.com/juncture-app/juncture/agent/agui"
+	"github.com/juncture-app/juncture/agent/broker"
+	"github.com/juncture-app/juncture/agent/contract"
 	"github.com/juncture-app/juncture/agent/fakellm"
 	"github.com/juncture-app/juncture/agent/history"
 )
@@ -225,14 +227,14 @@ func TestEditedOpenURLArgumentsReachTheWindow(t *testing.T) {
 	if err != nil || len(pend) != 1 || !jsonEqual(pend[0].Arguments, edited) {
 		t.Fatalf("pending %+v %v", pend, err)
 	}
-	var ev *agent.ToolStateEvent
+	var ev *contract.ToolStateEvent
 	for _, env := range a.events {
-		if c, ok := env.Event.(*agui.Custom); ok && c.Name == agent.CustomToolState {
-			var v agent.ToolStateEvent
+		if c, ok := env.Event.(*agui.Custom); ok && c.Name == contract.CustomToolState {
+			var v contract.ToolStateEvent
 			if err := json.Unmarshal(c.Value, &v); err != nil {
 				t.Fatal(err)
 			}
-			if v.ToolCallID == "call-u" && v.State == agent.ToolPendingClient {
+			if v.ToolCallID == "call-u" && v.State == contract.ToolPendingClient {
 				ev = &v
 			}
 		}
@@ -315,7 +317,7 @@ func TestClientCompletionRacingInputQueuesNothingExtra(t *testing.T) {
 			if err != nil {
 				break
 			}
-			if env.Name == agent.EnvelopeQueue && (len(env.Queued) > 1 || len(env.Queued) == 1 && env.Queued[0] != "new input") {
+			if env.Name == broker.EnvelopeQueue && (len(env.Queued) > 1 || len(env.Queued) == 1 && env.Queued[0] != "new input") {
 				t.Fatalf("queue %q", env.Queued)
 			}
 		}

@@ -12,6 +12,8 @@ import (
 
 	"github.com/juncture-app/juncture/agent"
 	"github.com/juncture-app/juncture/agent/agui"
+	"github.com/juncture-app/juncture/agent/broker"
+	"github.com/juncture-app/juncture/agent/contract"
 	"github.com/juncture-app/juncture/agent/fakellm"
 	"github.com/juncture-app/juncture/agent/history"
 )
@@ -317,10 +319,10 @@ func TestToolStatesAfterReload(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := agent.ToolStatesOf(msgs, false)
-	want := map[string]agent.ToolState{
-		"call-d": agent.ToolDenied, "call-q": agent.ToolInterrupted, "call-x": agent.ToolInterrupted,
-		"call-ok": agent.ToolDone, "call-bad": agent.ToolFailed,
-		"call-s": agent.ToolInterrupted, "call-r": agent.ToolInterrupted,
+	want := map[string]contract.ToolState{
+		"call-d": contract.ToolDenied, "call-q": contract.ToolInterrupted, "call-x": contract.ToolInterrupted,
+		"call-ok": contract.ToolDone, "call-bad": contract.ToolFailed,
+		"call-s": contract.ToolInterrupted, "call-r": contract.ToolInterrupted,
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("states after reload\n got %v\nwant %v", got, want)
@@ -363,7 +365,7 @@ func TestStalledSubscriberDuringA100kTokenRun(t *testing.T) {
 	var text strings.Builder
 	var last agui.Event
 	for _, env := range batch {
-		if env.Name != agent.EnvelopeAGUI {
+		if env.Name != broker.EnvelopeAGUI {
 			continue
 		}
 		last = env.Event

@@ -9,6 +9,7 @@ import (
 
 	"github.com/juncture-app/juncture/agent"
 	"github.com/juncture-app/juncture/agent/agui"
+	"github.com/juncture-app/juncture/agent/contract"
 	"github.com/juncture-app/juncture/agent/history"
 	"github.com/juncture-app/juncture/agent/tools"
 )
@@ -83,7 +84,7 @@ func TestMidCallAnswerThenStopGivesTheCallItsResult(t *testing.T) {
 	finished(t, h.terminal(), agui.OutcomeCancelled)
 	h.idle("th-1")
 	res := storedResult(t, h, "th-1", "call-1")
-	if res.Content == "" || !res.IsError || res.ToolState != string(agent.ToolInterruptedMidRn) {
+	if res.Content == "" || !res.IsError || res.ToolState != string(contract.ToolInterruptedMidRn) {
 		t.Fatalf("result %+v", res)
 	}
 	// The call is not left parked: it sees its question cancelled.
@@ -111,7 +112,7 @@ func TestMidCallStopWhileTheQuestionIsSaved(t *testing.T) {
 	finished(t, h.terminal(), agui.OutcomeCancelled)
 	h.idle("th-1")
 	res := storedResult(t, h, "th-1", "call-1")
-	if !res.IsError || res.ToolState != string(agent.ToolInterruptedMidRn) {
+	if !res.IsError || res.ToolState != string(contract.ToolInterruptedMidRn) {
 		t.Fatalf("result %+v", res)
 	}
 	if n := len(h.waitingRuns("th-1")); n != 0 {

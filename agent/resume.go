@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/juncture-app/juncture/agent/agui"
+	"github.com/juncture-app/juncture/agent/contract"
 	"github.com/juncture-app/juncture/agent/history"
 	"github.com/juncture-app/juncture/agent/interrupt"
 	"github.com/juncture-app/juncture/agent/tools"
@@ -51,7 +52,7 @@ func (rt *Runtime) PendingItems(ctx context.Context, threadID string) ([]Pending
 	}
 	out := make([]PendingItem, 0, len(pending))
 	for _, it := range pending {
-		ai, err := InterruptToAGUI(it.Descriptor)
+		ai, err := agui.FromDescriptor(it.Descriptor)
 		if err != nil {
 			ai = agui.Interrupt{ID: it.ID, Reason: "unknown"}
 		}
@@ -74,7 +75,7 @@ func (rt *Runtime) PendingApprovals(ctx context.Context, threadID string) ([]agu
 		if !resumable(it) {
 			continue
 		}
-		ai, err := InterruptToAGUI(it.Descriptor)
+		ai, err := agui.FromDescriptor(it.Descriptor)
 		if err != nil {
 			return nil, "", err
 		}
@@ -187,9 +188,9 @@ func (rt *Runtime) validateAnswers(ctx context.Context, threadID, parentRunID st
 func genericDecision(it history.Interrupt, b interrupt.Binding, payload json.RawMessage, call history.ToolCall, hasCall, cancelled bool) (decision, bool) {
 	switch {
 	case it.ToolCallID != "" && hasCall && cancelled:
-		return decision{call: call, result: ResultQuestionDismissed, state: ToolInterrupted, isError: true}, true
+		return decision{call: call, result: ResultQuestionDismissed, state: contract.ToolInterrupted, isError: true}, true
 	case it.ToolCallID != "" && hasCall:
-		return decision{call: call, result: answerText(payload), state: ToolDone}, true
+		return decision{call: call, result: answerText(payload), state: contract.ToolDone}, true
 	case it.ToolCallID == "":
 		return decision{hookDef: b.DefinitionID, answer: payload, cancelled: cancelled}, true
 	}
@@ -202,7 +203,7 @@ func genericDecision(it history.Interrupt, b interrupt.Binding, payload json.Raw
 func approvalDecision(corr interrupt.Correlation, it history.Interrupt, a interrupt.Approval, call history.ToolCall, cancelled bool, reg *tools.Registry) (decision, *interrupt.Error) {
 	switch {
 	case cancelled:
-		return decision{call: call, result: history.ResultInterrupted, state: ToolInterrupted, isError: true}, nil
+		return decision{call: call, result: history.ResultInterrupted, state: contract.ToolInterrupted, isError: true}, nil
 	case a.Approved:
 		if a.EditedArgs != nil {
 			if reg == nil {
@@ -222,7 +223,7 @@ func approvalDecision(corr interrupt.Correlation, it history.Interrupt, a interr
 	if reason := a.Reason(); reason != "" {
 		text += " Their reason: " + reason
 	}
-	return decision{call: call, result: text, state: ToolDenied, isError: true}, nil
+	return decision{call: call, result: text, state: contract.ToolDenied, isError: true}, nil
 }
 
 // pendingOf describes the stored items to the interrupt model, each with

@@ -8,6 +8,7 @@ import (
 	"slices"
 
 	"github.com/juncture-app/juncture/agent/agui"
+	"github.com/juncture-app/juncture/agent/contract"
 	"github.com/juncture-app/juncture/agent/history"
 	"github.com/juncture-app/juncture/agent/tools"
 )
@@ -74,18 +75,18 @@ func (tr *turn) takeInput() *needsInput {
 // failed) gets its result and the run goes on (ok false).
 func (tr *turn) pauseRoundTrip(call history.ToolCall, in *needsInput) (ending, bool) {
 	rt, tid := tr.rt, tr.run.ThreadID
-	fail := func(content string, state ToolState) (ending, bool) {
+	fail := func(content string, state contract.ToolState) (ending, bool) {
 		res := tools.Result{Content: content, IsError: true}
 		in.lc.finish(res)
 		tr.toolResult(call, res, state)
 		return endSuccess, false
 	}
 	if tr.ctx.Err() != nil {
-		return fail(ResultInputNotGiven, ToolInterrupted)
+		return fail(ResultInputNotGiven, contract.ToolInterrupted)
 	}
 	rounds := in.lc.rounds + 1
 	if limit := rt.roundLimit(); rounds > limit {
-		return fail(fmt.Sprintf("Stopped: the tool asked for input %d times in a row (the loop guard's limit is %d); it did not finish.", rounds, limit), ToolFailed)
+		return fail(fmt.Sprintf("Stopped: the tool asked for input %d times in a row (the loop guard's limit is %d); it did not finish.", rounds, limit), contract.ToolFailed)
 	}
 	keys := slices.Sorted(maps.Keys(in.input.Prompts))
 	prompts := make([]tools.Prompt, 0, len(keys))
@@ -94,7 +95,7 @@ func (tr *turn) pauseRoundTrip(call history.ToolCall, in *needsInput) (ending, b
 	}
 	recs, ais, err := tr.questions(call, prompts)
 	if err != nil {
-		return fail("The tool asked for input Juncture cannot show: "+err.Error(), ToolFailed)
+		return fail("The tool asked for input Juncture cannot show: "+err.Error(), contract.ToolFailed)
 	}
 	byID := make(map[string]string, len(recs))
 	for i, r := range recs {
@@ -103,7 +104,7 @@ func (tr *turn) pauseRoundTrip(call history.ToolCall, in *needsInput) (ending, b
 	round := history.RoundTrip{ThreadID: tid, ToolCallID: call.ID, State: in.input.State, Keys: byID, Rounds: rounds}
 	if err := rt.st.PauseRoundTrip(tr.save, round, recs); err != nil {
 		rt.log.Error("storing a tool's questions", "tool", call.Name, "err", err)
-		return fail("Not finished: the app could not store the tool's questions: "+err.Error(), ToolFailed)
+		return fail("Not finished: the app could not store the tool's questions: "+err.Error(), contract.ToolFailed)
 	}
 	return tr.endOnQuestions(call, ais)
 }
@@ -126,13 +127,13 @@ func (tr *turn) retryRoundTrip(msg history.Message, call history.ToolCall, d dec
 	if tr.tools == nil {
 		res := tools.Result{Content: fmt.Sprintf("Not finished: the tool %q is not available any more.", call.Name), IsError: true}
 		lc.finish(res)
-		tr.toolResult(call, res, ToolFailed)
+		tr.toolResult(call, res, contract.ToolFailed)
 		return endSuccess, false, true
 	}
 	prepared, bad := tr.tools.Prepare(call.Name, call.Arguments)
 	if bad != nil {
 		lc.finish(*bad)
-		tr.toolResult(call, *bad, ToolFailed)
+		tr.toolResult(call, *bad, contract.ToolFailed)
 		return endSuccess, false, true
 	}
 	replies := map[string]tools.Reply{}
@@ -142,7 +143,7 @@ func (tr *turn) retryRoundTrip(msg history.Message, call history.ToolCall, d dec
 		}
 	}
 	retry := &tools.Retry{State: round.State, Replies: replies, Round: round.Rounds}
-	rt.emit(tid, agui.NewCustom(CustomToolState, ToolStateEvent{ToolCallID: call.ID, State: ToolRunning}))
+	rt.emit(tid, agui.NewCustom(contract.CustomToolState, contract.ToolStateEvent{ToolCallID: call.ID, State: contract.ToolRunning}))
 	end, paused = tr.parkOrGoOn(msg, call, tr.runLive(tr.startCall(call, prepared, exec, retry), call, ""), "")
 	return end, paused, true
 }
@@ -175,9 +176,9 @@ func (tr *turn) stopMidCall(call history.ToolCall) {
 	rt, tid := tr.rt, tr.run.ThreadID
 	if lc := rt.unpark(tid, call.ID); lc != nil {
 		lc.abandon()
-		tr.toolResult(call, tools.Result{Content: history.ResultInterruptedMidRun, IsError: true}, ToolInterruptedMidRn)
+		tr.toolResult(call, tools.Result{Content: history.ResultInterruptedMidRun, IsError: true}, contract.ToolInterruptedMidRn)
 		return
 	}
 	rt.endRoundTrip(tr.save, tid, call, ResultInputNotGiven)
-	tr.toolResult(call, tools.Result{Content: ResultInputNotGiven, IsError: true}, ToolInterrupted)
+	tr.toolResult(call, tools.Result{Content: ResultInputNotGiven, IsError: true}, contract.ToolInterrupted)
 }

@@ -70,7 +70,7 @@
 //   - Unbound interrupts (written by someone else) are never cancelled by
 //     new input or Stop: they stay visible until their owner settles them.
 //   - Events reach subscribers through one broker with two delivery
-//     classes (see broker.go): deltas may be coalesced for a subscriber
+//     classes (see package broker): deltas may be coalesced for a subscriber
 //     that is behind, everything else is delivered, in order.
 //
 // The runtime owns one goroutine per running turn (plus one stream reader
@@ -89,6 +89,7 @@ import (
 
 	"github.com/juncture-app/juncture/agent/agui"
 	"github.com/juncture-app/juncture/agent/attach"
+	"github.com/juncture-app/juncture/agent/broker"
 	"github.com/juncture-app/juncture/agent/history"
 	"github.com/juncture-app/juncture/agent/interrupt"
 	"github.com/juncture-app/juncture/agent/tools"
@@ -157,7 +158,7 @@ type Runtime struct {
 	opts   Options
 	st     Store
 	log    *slog.Logger
-	events *Broker
+	events *broker.Broker
 	baseCx context.Context
 	cancel context.CancelFunc
 	// bgCx bounds background work (titles); Shutdown ends it first, so a
@@ -270,21 +271,21 @@ func New(opts Options) *Runtime {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	bg, bgCancel := context.WithCancel(ctx)
-	return &Runtime{opts: opts, st: opts.Store, log: opts.Logger, events: NewBroker(), baseCx: ctx, cancel: cancel,
+	return &Runtime{opts: opts, st: opts.Store, log: opts.Logger, events: broker.NewBroker(), baseCx: ctx, cancel: cancel,
 		bgCx: bg, bgCancel: bgCancel, threads: make(map[string]*thread), mws: mws, schemas: interrupt.NewSchemaCache(0)}
 }
 
 // Events is the runtime's event broker (transports subscribe to it; a
 // reconnecting client resumes with SubscribeSince).
-func (rt *Runtime) Events() *Broker { return rt.events }
+func (rt *Runtime) Events() *broker.Broker { return rt.events }
 
 // Subscribe returns a subscription to one thread's envelopes ("" = all).
-func (rt *Runtime) Subscribe(threadID string) *Subscription {
-	return rt.SubscribeWith(threadID, SubscribeOptions{})
+func (rt *Runtime) Subscribe(threadID string) *broker.Subscription {
+	return rt.SubscribeWith(threadID, broker.SubscribeOptions{})
 }
 
 // SubscribeWith is Subscribe with options.
-func (rt *Runtime) SubscribeWith(threadID string, o SubscribeOptions) *Subscription {
+func (rt *Runtime) SubscribeWith(threadID string, o broker.SubscribeOptions) *broker.Subscription {
 	s := rt.events.Subscribe(threadID, o)
 	rt.mu.Lock()
 	closed := rt.closed
@@ -298,7 +299,7 @@ func (rt *Runtime) SubscribeWith(threadID string, o SubscribeOptions) *Subscript
 // Publish sends a facade event (name, data) to the thread's subscribers
 // through the same broker, ordered with the runtime's own envelopes.
 func (rt *Runtime) Publish(name, threadID string, data any) {
-	rt.events.Publish(Envelope{Name: name, ThreadID: threadID, Data: data})
+	rt.events.Publish(broker.Envelope{Name: name, ThreadID: threadID, Data: data})
 }
 
 // NewID returns a random id with a prefix ("msg", "run", "call", …).
@@ -320,10 +321,10 @@ func (rt *Runtime) handle(id string) *thread {
 }
 
 func (rt *Runtime) emit(threadID string, ev agui.Event) {
-	rt.events.Publish(Envelope{Name: EnvelopeAGUI, ThreadID: threadID, Event: ev})
+	rt.events.Publish(broker.Envelope{Name: broker.EnvelopeAGUI, ThreadID: threadID, Event: ev})
 }
 
 // emitDelta publishes a delta with where its text starts (live.go).
 func (rt *Runtime) emitDelta(threadID string, ev agui.Event, offset int) {
-	rt.events.Publish(Envelope{Name: EnvelopeAGUI, ThreadID: threadID, Event: ev, Offset: offset})
+	rt.events.Publish(broker.Envelope{Name: broker.EnvelopeAGUI, ThreadID: threadID, Event: ev, Offset: offset})
 }

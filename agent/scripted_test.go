@@ -11,6 +11,7 @@ import (
 
 	"github.com/juncture-app/juncture/agent"
 	"github.com/juncture-app/juncture/agent/agui"
+	"github.com/juncture-app/juncture/agent/broker"
 	"github.com/juncture-app/juncture/agent/history"
 	"github.com/juncture-app/juncture/agent/model"
 	"github.com/juncture-app/juncture/agent/tools"
@@ -212,7 +213,7 @@ func (h *harness) allow(tool string) {
 }
 
 // nextTerminal reads sub until a RUN_FINISHED or RUN_ERROR.
-func nextTerminal(t testing.TB, sub *agent.Subscription) agui.Event {
+func nextTerminal(t testing.TB, sub *broker.Subscription) agui.Event {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
@@ -221,7 +222,7 @@ func nextTerminal(t testing.TB, sub *agent.Subscription) agui.Event {
 		if err != nil {
 			t.Fatalf("waiting for a terminal event: %v", err)
 		}
-		if env.Name != agent.EnvelopeAGUI {
+		if env.Name != broker.EnvelopeAGUI {
 			continue
 		}
 		switch env.Event.EventType() {

@@ -6,8 +6,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/juncture-app/juncture/agent"
 	"github.com/juncture-app/juncture/agent/agui"
+	"github.com/juncture-app/juncture/agent/broker"
 	"github.com/juncture-app/juncture/agent/fakellm"
 )
 
@@ -32,7 +32,7 @@ func TestSlowSubscriberMissesNothing(t *testing.T) {
 		if err != nil {
 			t.Fatalf("slow subscriber: %v after %d bytes", err, text.Len())
 		}
-		if env.Name != agent.EnvelopeAGUI {
+		if env.Name != broker.EnvelopeAGUI {
 			continue
 		}
 		if c, ok := env.Event.(*agui.TextMessageContent); ok && c.Delta != "go" {

@@ -7,6 +7,7 @@ import (
 	"fmt"
 
 	"github.com/juncture-app/juncture/agent/agui"
+	"github.com/juncture-app/juncture/agent/contract"
 	"github.com/juncture-app/juncture/agent/history"
 	"github.com/juncture-app/juncture/agent/tools"
 )
@@ -142,6 +143,6 @@ func (tr *turn) resumeTask(msg history.Message, call history.ToolCall, d decisio
 	}
 	lc := tr.startRun(call, exec, true, run)
 	lc.task.Store(true)
-	rt.emit(tr.run.ThreadID, agui.NewCustom(CustomToolState, ToolStateEvent{ToolCallID: call.ID, State: ToolRunning, ToolName: call.Name}))
+	rt.emit(tr.run.ThreadID, agui.NewCustom(contract.CustomToolState, contract.ToolStateEvent{ToolCallID: call.ID, State: contract.ToolRunning, ToolName: call.Name}))
 	return tr.parkOrGoOn(msg, call, tr.runLive(lc, call, ""), "")
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/juncture-app/juncture/agent/agui"
 	"github.com/juncture-app/juncture/agent/attach"
+	"github.com/juncture-app/juncture/agent/broker"
 	"github.com/juncture-app/juncture/agent/history"
 )
 
@@ -425,7 +426,7 @@ func queueTexts(t *thread) []string {
 
 // publishQueue announces the queue; rt.mu is held.
 func (rt *Runtime) publishQueue(t *thread) {
-	rt.events.Publish(Envelope{Name: EnvelopeQueue, ThreadID: t.id, Queued: queueTexts(t)})
+	rt.events.Publish(broker.Envelope{Name: broker.EnvelopeQueue, ThreadID: t.id, Queued: queueTexts(t)})
 }
 
 // Shutdown stops every running turn as Interrupt does, saves queued input as
@@ -459,6 +460,6 @@ func (rt *Runtime) Shutdown(ctx context.Context) error {
 		err = fmt.Errorf("shutting down the agent runtime: %w", ctx.Err())
 	}
 	rt.cancel()
-	rt.events.closeAll()
+	rt.events.CloseAll()
 	return err
 }

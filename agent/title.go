@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/juncture-app/juncture/agent/agui"
+	"github.com/juncture-app/juncture/agent/broker"
 	"github.com/juncture-app/juncture/agent/history"
 	"github.com/juncture-app/juncture/agent/model"
 )
@@ -65,7 +66,7 @@ func (rt *Runtime) afterRun(threadID string, term agui.Event) {
 			rt.log.Warn("naming a thread", "thread", threadID, "err", err)
 			return
 		}
-		rt.events.Publish(Envelope{Name: EnvelopeThreads, ThreadID: threadID})
+		rt.events.Publish(broker.Envelope{Name: broker.EnvelopeThreads, ThreadID: threadID})
 	}()
 }
 

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/juncture-app/juncture/agent/agui"
+	"github.com/juncture-app/juncture/agent/contract"
 	"github.com/juncture-app/juncture/agent/history"
 	"github.com/juncture-app/juncture/agent/tools"
 )
@@ -41,7 +42,7 @@ func (tr *turn) runCalls(msg history.Message, calls []history.ToolCall, ds map[s
 					tr.toolResult(rest, tools.Result{Content: d.result, IsError: d.isError}, d.state)
 					continue
 				}
-				tr.toolResult(rest, tools.Result{Content: history.ResultInterrupted, IsError: true}, ToolInterrupted)
+				tr.toolResult(rest, tools.Result{Content: history.ResultInterrupted, IsError: true}, contract.ToolInterrupted)
 			}
 			tr.markInterrupted(msg)
 			return endCancelled
@@ -79,7 +80,7 @@ func (tr *turn) runCalls(msg history.Message, calls []history.ToolCall, ds map[s
 			if _, err := tr.askDescriptor(call); err != nil {
 				// An invalid question is answered with its error, in
 				// order; the model reads it and may ask again.
-				tr.toolResult(call, tools.Result{Content: err.Error(), IsError: true}, ToolFailed)
+				tr.toolResult(call, tools.Result{Content: err.Error(), IsError: true}, contract.ToolFailed)
 				continue
 			}
 			return tr.pauseFrom(msg, calls[i:], gated, ds)
@@ -197,17 +198,17 @@ func (tr *turn) hasTool(name string) bool {
 // callrun.go).
 func (tr *turn) runTool(call history.ToolCall, note string) *ask {
 	rt := tr.rt
-	result := func(res tools.Result, state ToolState) {
+	result := func(res tools.Result, state contract.ToolState) {
 		res.Content = note + res.Content
 		tr.toolResult(call, res, state)
 	}
 	if tr.tools == nil {
-		result(tools.Result{Content: fmt.Sprintf("Unknown tool %q: no tools are available.", call.Name), IsError: true}, ToolFailed)
+		result(tools.Result{Content: fmt.Sprintf("Unknown tool %q: no tools are available.", call.Name), IsError: true}, contract.ToolFailed)
 		return nil
 	}
 	prepared, bad := tr.tools.Prepare(call.Name, call.Arguments)
 	if bad != nil {
-		result(*bad, ToolFailed)
+		result(*bad, contract.ToolFailed)
 		return nil
 	}
 	exec := history.ToolExecution{
@@ -216,7 +217,7 @@ func (tr *turn) runTool(call history.ToolCall, note string) *ask {
 	}
 	prior, err := rt.st.BeginToolExecution(tr.save, exec)
 	if err != nil {
-		result(tools.Result{Content: "Not run: the app could not record the execution: " + err.Error(), IsError: true}, ToolFailed)
+		result(tools.Result{Content: "Not run: the app could not record the execution: " + err.Error(), IsError: true}, contract.ToolFailed)
 		return nil
 	}
 	if prior != nil {
@@ -228,7 +229,7 @@ func (tr *turn) runTool(call history.ToolCall, note string) *ask {
 		result(res, stateOf(res))
 		return nil
 	}
-	running := ToolStateEvent{ToolCallID: call.ID, State: ToolRunning}
+	running := contract.ToolStateEvent{ToolCallID: call.ID, State: contract.ToolRunning}
 	if r, ok := tr.allowedBy[call.ID]; ok {
 		running.AllowedBy = &r
 	}
@@ -236,20 +237,20 @@ func (tr *turn) runTool(call history.ToolCall, note string) *ask {
 		// The window shows what runs, not the model's original.
 		running.Arguments, running.Edited = string(prepared.Args), true
 	}
-	rt.emit(tr.run.ThreadID, agui.NewCustom(CustomToolState, running))
+	rt.emit(tr.run.ThreadID, agui.NewCustom(contract.CustomToolState, running))
 	return tr.runLive(tr.startCall(call, prepared, exec, nil), call, note)
 }
 
-func stateOf(r tools.Result) ToolState {
+func stateOf(r tools.Result) contract.ToolState {
 	if r.IsError {
-		return ToolFailed
+		return contract.ToolFailed
 	}
-	return ToolDone
+	return contract.ToolDone
 }
 
 // toolResult saves the tool message (with its state, so a reload shows
 // what happened) and emits TOOL_CALL_RESULT.
-func (tr *turn) toolResult(call history.ToolCall, res tools.Result, state ToolState) {
+func (tr *turn) toolResult(call history.ToolCall, res tools.Result, state contract.ToolState) {
 	rt, tid := tr.rt, tr.run.ThreadID
 	m := history.Message{
 		ID: NewID("msg"), ThreadID: tid, RunID: tr.run.ID, Role: history.RoleTool,
@@ -260,7 +261,7 @@ func (tr *turn) toolResult(call history.ToolCall, res tools.Result, state ToolSt
 		rt.log.Error("saving a tool result", "tool", call.Name, "err", err)
 	}
 	rt.emit(tid, agui.NewToolCallResult(m.ID, call.ID, res.Content))
-	rt.emit(tid, agui.NewCustom(CustomToolState, ToolStateEvent{ToolCallID: call.ID, State: state, Parts: res.Parts}))
+	rt.emit(tid, agui.NewCustom(contract.CustomToolState, contract.ToolStateEvent{ToolCallID: call.ID, State: state, Parts: res.Parts}))
 }
 
 // markInterrupted appends the interrupt marker to the assistant message
@@ -273,7 +274,7 @@ func (tr *turn) markInterrupted(msg history.Message) {
 	}
 	tr.marked = true
 	// The window shows the mark (and Continue) now, not after a reload.
-	tr.rt.emit(tr.run.ThreadID, agui.NewCustom(CustomStopped, StoppedEvent{MessageID: msg.ID, DroppedToolCallIDs: []string{}}))
+	tr.rt.emit(tr.run.ThreadID, agui.NewCustom(contract.CustomStopped, contract.StoppedEvent{MessageID: msg.ID, DroppedToolCallIDs: []string{}}))
 }
 
 // parkOrGoOn pauses the run on a question a running call asked (a, nil
@@ -303,7 +304,7 @@ func (tr *turn) resumeLive(msg history.Message, call history.ToolCall, d decisio
 		if end, paused, ok := tr.retryRoundTrip(msg, call, d); ok {
 			return end, paused
 		}
-		tr.toolResult(call, tools.Result{Content: history.ResultInterruptedMidRun, IsError: true}, ToolInterruptedMidRn)
+		tr.toolResult(call, tools.Result{Content: history.ResultInterruptedMidRun, IsError: true}, contract.ToolInterruptedMidRn)
 		return endSuccess, false
 	}
 	if lc.pending != nil {
@@ -311,6 +312,6 @@ func (tr *turn) resumeLive(msg history.Message, call history.ToolCall, d decisio
 		lc.pending = nil
 	}
 	tr.live = lc
-	tr.rt.emit(tr.run.ThreadID, agui.NewCustom(CustomToolState, ToolStateEvent{ToolCallID: call.ID, State: ToolRunning}))
+	tr.rt.emit(tr.run.ThreadID, agui.NewCustom(contract.CustomToolState, contract.ToolStateEvent{ToolCallID: call.ID, State: contract.ToolRunning}))
 	return tr.parkOrGoOn(msg, call, tr.runLive(lc, call, ""), "")
 }

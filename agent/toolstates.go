@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/juncture-app/juncture/agent/contract"
 	"github.com/juncture-app/juncture/agent/history"
 	"github.com/juncture-app/juncture/agent/interrupt"
 )
@@ -14,16 +15,16 @@ import (
 // running (while a run owns the thread) or was interrupted. Rows written
 // before states were stored (or by crash recovery) are read from their
 // result text.
-func ToolStatesOf(msgs []history.Message, running bool) map[string]ToolState {
-	states := map[string]ToolState{}
+func ToolStatesOf(msgs []history.Message, running bool) map[string]contract.ToolState {
+	states := map[string]contract.ToolState{}
 	for _, m := range msgs {
 		switch m.Role {
 		case history.RoleAssistant:
 			for _, c := range m.ToolCalls {
 				if running {
-					states[c.ID] = ToolRunning
+					states[c.ID] = contract.ToolRunning
 				} else {
-					states[c.ID] = ToolInterrupted
+					states[c.ID] = contract.ToolInterrupted
 				}
 			}
 		case history.RoleTool:
@@ -33,21 +34,21 @@ func ToolStatesOf(msgs []history.Message, running bool) map[string]ToolState {
 	return states
 }
 
-func storedState(m history.Message) ToolState {
+func storedState(m history.Message) contract.ToolState {
 	if m.ToolState != "" {
-		return ToolState(m.ToolState)
+		return contract.ToolState(m.ToolState)
 	}
 	switch {
 	case m.Content == history.ResultInterrupted:
-		return ToolInterrupted
+		return contract.ToolInterrupted
 	case strings.HasPrefix(m.Content, history.ResultInterruptedMidRun), strings.HasPrefix(m.Content, history.ResultAppStoppedMidRun):
-		return ToolInterruptedMidRn
+		return contract.ToolInterruptedMidRn
 	case strings.HasPrefix(m.Content, ResultDenied):
-		return ToolDenied
+		return contract.ToolDenied
 	case m.IsError:
-		return ToolFailed
+		return contract.ToolFailed
 	}
-	return ToolDone
+	return contract.ToolDone
 }
 
 // ThreadState is what a thread is doing now, as the window shows it: the
@@ -60,7 +61,7 @@ type ThreadState struct {
 	Queued      []string
 	Items       []PendingItem // every pending interrupt, unbound ones included
 	ClientTools []history.ClientToolCall
-	ToolStates  map[string]ToolState
+	ToolStates  map[string]contract.ToolState
 	Answered    []string // interrupt ids and client tool call ids
 	// EditedArgs are the arguments calls ran with after the person edited
 	// them, by call id.
@@ -98,13 +99,13 @@ func (rt *Runtime) State(ctx context.Context, threadID string, msgs []history.Me
 		}
 		switch it.Kind {
 		case string(interrupt.ClassToolApproval):
-			s.ToolStates[it.Interrupt.ToolCallID] = ToolAwaitingApproval
+			s.ToolStates[it.Interrupt.ToolCallID] = contract.ToolAwaitingApproval
 		case string(interrupt.ClassGeneric):
-			s.ToolStates[it.Interrupt.ToolCallID] = ToolAwaitingAnswer
+			s.ToolStates[it.Interrupt.ToolCallID] = contract.ToolAwaitingAnswer
 		}
 	}
 	for _, c := range s.ClientTools {
-		s.ToolStates[c.ToolCallID] = ToolPendingClient
+		s.ToolStates[c.ToolCallID] = contract.ToolPendingClient
 	}
 	staged, err := rt.st.StagedAnswers(ctx, threadID)
 	if err != nil {

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/juncture-app/juncture/agent/agui"
+	"github.com/juncture-app/juncture/agent/contract"
 	"github.com/juncture-app/juncture/agent/history"
 	"github.com/juncture-app/juncture/agent/model"
 	"github.com/juncture-app/juncture/agent/tools"
@@ -122,7 +123,7 @@ func (tr *turn) start(in Input) ending {
 	if in.kind != kindResume {
 		// New input while approvals, questions or client tools wait:
 		// the person moved on.
-		tr.cancelPending(ResultRepliedInChat, ToolInterrupted)
+		tr.cancelPending(ResultRepliedInChat, contract.ToolInterrupted)
 	}
 	if in.branchAt != nil {
 		if end := tr.moveToBranch(*in.branchAt, in.branchWhy); end != endSuccess {
@@ -188,7 +189,7 @@ func (tr *turn) appendMessages(msgs []history.Message) ending {
 		}
 		stored = append(stored, m)
 	}
-	rt.emit(tid, agui.NewMessagesSnapshot(ToAGUI(stored)))
+	rt.emit(tid, agui.NewMessagesSnapshot(agui.FromHistory(stored)))
 	return endSuccess
 }
 
@@ -370,7 +371,7 @@ func (tr *turn) callModel() (history.Message, []history.ToolCall, ending) {
 			delay = ee.RetryAfter
 		}
 		delay = min(delay, rt.opts.BackoffMax)
-		rt.emit(tr.run.ThreadID, agui.NewCustom(CustomRetrying, RetryingEvent{Attempt: attempt + 1, DelayMs: delay.Milliseconds(), Reason: res.err.Error()}))
+		rt.emit(tr.run.ThreadID, agui.NewCustom(contract.CustomRetrying, contract.RetryingEvent{Attempt: attempt + 1, DelayMs: delay.Milliseconds(), Reason: res.err.Error()}))
 		timer := time.NewTimer(delay)
 		select {
 		case <-timer.C:
@@ -393,7 +394,7 @@ func (tr *turn) stoppedWhileStreaming(res *streamResult) {
 	// Snapshots show the answer as it will be saved, right after the
 	// terminal event.
 	tr.answer.settle(m)
-	tr.rt.emit(tr.run.ThreadID, agui.NewCustom(CustomStopped, StoppedEvent{
+	tr.rt.emit(tr.run.ThreadID, agui.NewCustom(contract.CustomStopped, contract.StoppedEvent{
 		MessageID: m.ID, DroppedToolCallIDs: res.callIDs(), ReasoningDropped: res.reasoning.Len() > 0 && !res.reasoningDone,
 	}))
 	tr.pendingSave = &m
@@ -418,7 +419,7 @@ func (tr *turn) finish(end ending) (agui.Event, func()) {
 	if tr.leftWaiting && tr.ctx.Err() != nil {
 		// Stop came as the run paused or handed calls off: nothing waits
 		// behind a stopped run.
-		for _, m := range tr.cancelPending(history.ResultInterrupted, ToolInterrupted) {
+		for _, m := range tr.cancelPending(history.ResultInterrupted, contract.ToolInterrupted) {
 			tr.markInterrupted(m)
 		}
 		tr.marked, end = true, endCancelled
@@ -432,7 +433,7 @@ func (tr *turn) finish(end ending) (agui.Event, func()) {
 		}
 		m.Content, m.Status = history.WithMarker(m.Content), history.StatusInterrupted
 		tr.pendingSave = &m
-		rt.emit(tid, agui.NewCustom(CustomStopped, StoppedEvent{MessageID: m.ID, DroppedToolCallIDs: []string{}}))
+		rt.emit(tid, agui.NewCustom(contract.CustomStopped, contract.StoppedEvent{MessageID: m.ID, DroppedToolCallIDs: []string{}}))
 	}
 	var term agui.Event
 	switch end {
@@ -455,7 +456,7 @@ func (tr *turn) finish(end ending) (agui.Event, func()) {
 	case endError:
 		tr.run.Status = history.RunError
 		if tr.errMsg != "" {
-			rt.emit(tid, agui.NewCustom(CustomMessageError, MessageErrorEvent{MessageID: tr.errMsg, Error: tr.err.Error()}))
+			rt.emit(tid, agui.NewCustom(contract.CustomMessageError, contract.MessageErrorEvent{MessageID: tr.errMsg, Error: tr.err.Error()}))
 		}
 		term = agui.NewRunError(tr.err.Error(), errorCode(tr.err), map[string]any{"threadId": tid, "runId": tr.run.ID})
 	}

@@ -6,8 +6,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/juncture-app/juncture/agent"
 	"github.com/juncture-app/juncture/agent/agui"
+	"github.com/juncture-app/juncture/agent/broker"
 	"github.com/juncture-app/juncture/agent/fakellm"
 	"github.com/juncture-app/juncture/agent/history"
 )
@@ -41,7 +41,7 @@ func TestPlainAnswerStreamsAndIsSaved(t *testing.T) {
 	}
 	var deltas int
 	for _, e := range h.events {
-		if e.Name == agent.EnvelopeAGUI && e.Event.EventType() == agui.TypeTextMessageContent {
+		if e.Name == broker.EnvelopeAGUI && e.Event.EventType() == agui.TypeTextMessageContent {
 			deltas++
 		}
 	}
@@ -351,15 +351,21 @@ func TestStopInTheGapBeforeTheNextModelCall(t *testing.T) {
 
 func TestStreamingTextIsCheckpointedWhileTheModelPauses(t *testing.T) {
 	h := newHarness(t)
-	h.srv.Enqueue(fakellm.Reply(fakellm.Text("first "), fakellm.Text("second"), fakellm.Delay(600*time.Millisecond), fakellm.Text(" third")))
+	h.srv.Enqueue(fakellm.Reply(fakellm.Text("first "), fakellm.Text("second"), fakellm.Delay(2*time.Second), fakellm.Text(" third")))
 	h.send("th-1", "go")
 	for n := 0; n < 3; { // the person's message, then two answer chunks
 		if h.until(agui.TypeTextMessageContent) != nil {
 			n++
 		}
 	}
-	time.Sleep(250 * time.Millisecond) // the 50 ms hand-over plus the store's 20 ms write
-	msgs := h.messages("th-1")
+	// The 50 ms hand-over plus the store's 20 ms write, well within the
+	// model's pause even on a loaded machine: poll rather than sleep.
+	var msgs []history.Message
+	for deadline := time.Now().Add(1500 * time.Millisecond); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		if msgs = h.messages("th-1"); len(msgs) == 2 && msgs[1].Content == "first second" {
+			break
+		}
+	}
 	if len(msgs) != 2 || msgs[1].Content != "first second" || msgs[1].Status != history.StatusStreaming {
 		t.Fatalf("while the model pauses, the store holds %+v", msgs)
 	}

@@ -7,6 +7,8 @@ import (
 
 	"github.com/juncture-app/juncture/agent"
 	"github.com/juncture-app/juncture/agent/agui"
+	"github.com/juncture-app/juncture/agent/broker"
+	"github.com/juncture-app/juncture/agent/contract"
 	"github.com/juncture-app/juncture/agent/history"
 )
 
@@ -20,11 +22,11 @@ func TestStopWhileAnApprovalWaitsTellsTheWindow(t *testing.T) {
 	s.send("th-1", "go")
 	finished(t, s.terminal(), agui.OutcomeInterrupt)
 	s.rt.Interrupt("th-1")
-	var stopped *agent.StoppedEvent
+	var stopped *contract.StoppedEvent
 	for stopped == nil {
 		env := s.next(5e9)
-		if c, ok := env.Event.(*agui.Custom); ok && c.Name == agent.CustomStopped {
-			var ev agent.StoppedEvent
+		if c, ok := env.Event.(*agui.Custom); ok && c.Name == contract.CustomStopped {
+			var ev contract.StoppedEvent
 			if err := json.Unmarshal(c.Value, &ev); err != nil {
 				t.Fatal(err)
 			}
@@ -57,12 +59,12 @@ func TestEditedArgumentsAreWhatTheWindowShows(t *testing.T) {
 		Payload: json.RawMessage(`{"approved":true,"editedArgs":{"text":"person"}}`)}}, ""); err != nil {
 		t.Fatal(err)
 	}
-	var running *agent.ToolStateEvent
+	var running *contract.ToolStateEvent
 	for running == nil {
 		env := s.next(5e9)
-		if c, ok := env.Event.(*agui.Custom); ok && c.Name == agent.CustomToolState {
-			var ev agent.ToolStateEvent
-			if json.Unmarshal(c.Value, &ev) == nil && ev.State == agent.ToolRunning {
+		if c, ok := env.Event.(*agui.Custom); ok && c.Name == contract.CustomToolState {
+			var ev contract.ToolStateEvent
+			if json.Unmarshal(c.Value, &ev) == nil && ev.State == contract.ToolRunning {
 				running = &ev
 			}
 		}
@@ -149,13 +151,13 @@ func TestAlwaysAllowInThisChat(t *testing.T) {
 	var allowed *history.PermissionRule
 	for {
 		env := s.next(5e9)
-		if c, ok := env.Event.(*agui.Custom); ok && c.Name == agent.CustomToolState {
-			var ev agent.ToolStateEvent
-			if json.Unmarshal(c.Value, &ev) == nil && ev.ToolCallID == "call-2" && ev.State == agent.ToolRunning {
+		if c, ok := env.Event.(*agui.Custom); ok && c.Name == contract.CustomToolState {
+			var ev contract.ToolStateEvent
+			if json.Unmarshal(c.Value, &ev) == nil && ev.ToolCallID == "call-2" && ev.State == contract.ToolRunning {
 				allowed = ev.AllowedBy
 			}
 		}
-		if env.Name == agent.EnvelopeAGUI && env.Event.EventType() == agui.TypeRunFinished {
+		if env.Name == broker.EnvelopeAGUI && env.Event.EventType() == agui.TypeRunFinished {
 			break
 		}
 	}

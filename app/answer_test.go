@@ -9,7 +9,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/juncture-app/juncture/agent"
+	"github.com/juncture-app/juncture/agent/contract"
 	"github.com/juncture-app/juncture/agent/fakellm"
 	"github.com/juncture-app/juncture/agent/history"
 )
@@ -77,7 +77,7 @@ func TestAnswerKeepsPartialAnswersAcrossARestart(t *testing.T) {
 			t.Fatal(e)
 		}
 		if v.Running || len(v.Interrupts) != 2 || !slices.Equal(v.Answered, []string{"approval_call-a"}) ||
-			v.ToolStates["call-a"] != agent.ToolAwaitingApproval || v.ToolStates["call-b"] != agent.ToolAwaitingApproval {
+			v.ToolStates["call-a"] != contract.ToolAwaitingApproval || v.ToolStates["call-b"] != contract.ToolAwaitingApproval {
 			t.Fatalf("%s: running %v, interrupts %d, answered %v, states %v", when, v.Running, len(v.Interrupts), v.Answered, v.ToolStates)
 		}
 		var rules []history.PermissionRule
@@ -117,7 +117,7 @@ func TestAnswerKeepsPartialAnswersAcrossARestart(t *testing.T) {
 	if e := f.call(&v, "GetThread", sent.ThreadID); e != nil {
 		t.Fatal(e)
 	}
-	if len(v.Interrupts) != 0 || len(v.Answered) != 0 || v.ToolStates["call-a"] != agent.ToolDone || v.ToolStates["call-b"] != agent.ToolDone ||
+	if len(v.Interrupts) != 0 || len(v.Answered) != 0 || v.ToolStates["call-a"] != contract.ToolDone || v.ToolStates["call-b"] != contract.ToolDone ||
 		v.Messages[len(v.Messages)-1].Content != "Both written." {
 		t.Fatalf("after the continuation: interrupts %v, answered %v, states %v, messages %+v", v.Interrupts, v.Answered, v.ToolStates, v.Messages)
 	}
@@ -171,7 +171,7 @@ func TestDeniedAndDismissedStatesSurviveAReload(t *testing.T) {
 			questionID = id
 		}
 	}
-	if questionID == "" || v.InterruptKinds["approval_call-w"] != "tool-approval" || v.ToolStates["call-q"] != agent.ToolAwaitingAnswer {
+	if questionID == "" || v.InterruptKinds["approval_call-w"] != "tool-approval" || v.ToolStates["call-q"] != contract.ToolAwaitingAnswer {
 		t.Fatalf("view %+v", v)
 	}
 
@@ -197,11 +197,11 @@ func TestDeniedAndDismissedStatesSurviveAReload(t *testing.T) {
 	if e := f.call(&v, "GetThread", sent.ThreadID); e != nil {
 		t.Fatal(e)
 	}
-	if got := v.ToolStates["call-w"]; got != agent.ToolDenied {
-		t.Errorf("denied approval after reload: %q, want %q", got, agent.ToolDenied)
+	if got := v.ToolStates["call-w"]; got != contract.ToolDenied {
+		t.Errorf("denied approval after reload: %q, want %q", got, contract.ToolDenied)
 	}
-	if got := v.ToolStates["call-q"]; got != agent.ToolInterrupted {
-		t.Errorf("dismissed question after reload: %q, want %q", got, agent.ToolInterrupted)
+	if got := v.ToolStates["call-q"]; got != contract.ToolInterrupted {
+		t.Errorf("dismissed question after reload: %q, want %q", got, contract.ToolInterrupted)
 	}
 	if len(v.Interrupts) != 0 || len(v.Answered) != 0 || v.Messages[len(v.Messages)-1].Content != "Understood." {
 		t.Errorf("after reload: interrupts %v, answered %v, messages %+v", v.Interrupts, v.Answered, v.Messages)
@@ -238,7 +238,7 @@ func TestCallsBehindAnApprovalWaitTheirTurn(t *testing.T) {
 	if st, ok := v.ToolStates["call-l"]; ok {
 		t.Errorf("the call behind the approval shows %q before it ran", st)
 	}
-	if v.ToolStates["call-w"] != agent.ToolAwaitingApproval {
+	if v.ToolStates["call-w"] != contract.ToolAwaitingApproval {
 		t.Errorf("states %v", v.ToolStates)
 	}
 	f.approve(sent.ThreadID, "approval_call-w")
@@ -255,7 +255,7 @@ func TestCallsBehindAnApprovalWaitTheirTurn(t *testing.T) {
 			}
 		}
 	}
-	if !slices.Equal(order, []string{"call-w", "call-l"}) || v.ToolStates["call-w"] != agent.ToolDone || v.ToolStates["call-l"] != agent.ToolDone {
+	if !slices.Equal(order, []string{"call-w", "call-l"}) || v.ToolStates["call-w"] != contract.ToolDone || v.ToolStates["call-l"] != contract.ToolDone {
 		t.Fatalf("results %v, states %v", order, v.ToolStates)
 	}
 	if _, err := os.Stat(filepath.Join(ws, "w.txt")); err != nil {

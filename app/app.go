@@ -16,9 +16,10 @@ import (
 	"time"
 
 	"github.com/juncture-app/juncture/agent"
+	"github.com/juncture-app/juncture/agent/broker"
 	"github.com/juncture-app/juncture/agent/history"
 	"github.com/juncture-app/juncture/agent/mcp"
-	"github.com/juncture-app/juncture/agent/model"
+	"github.com/juncture-app/juncture/agent/model/openai"
 	"github.com/juncture-app/juncture/agent/tools"
 	"github.com/juncture-app/juncture/app/secrets"
 	"github.com/juncture-app/juncture/store"
@@ -79,7 +80,7 @@ type App struct {
 	procs *tools.Processes
 
 	clientMu sync.Mutex
-	clients  map[model.Config]*model.Client // by endpoint, key and model (see client)
+	clients  map[openai.Config]*openai.Client // by endpoint, key and model (see client)
 
 	// cat holds the endpoints and presets (endpoints.go, presets.go).
 	cat catalog
@@ -202,7 +203,7 @@ func StartWith(ctx context.Context, a *App, cfg Config) (*Service, error) {
 		}()
 	}
 	a.bg.Add(1)
-	go a.logRuns(a.rt.SubscribeWith("", agent.SubscribeOptions{Coalesce: 1}))
+	go a.logRuns(a.rt.SubscribeWith("", broker.SubscribeOptions{Coalesce: 1}))
 	return &Service{app: a}, nil
 }
 
@@ -221,7 +222,7 @@ func (s *Service) SetEmitter(e Emitter) {
 	a.emitMu.Unlock()
 	if first {
 		a.bg.Add(1)
-		go a.forward(a.rt.SubscribeWith("", agent.SubscribeOptions{Coalesce: 1}))
+		go a.forward(a.rt.SubscribeWith("", broker.SubscribeOptions{Coalesce: 1}))
 	}
 }
 

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/juncture-app/juncture/agent"
+	"github.com/juncture-app/juncture/agent/contract"
 	"github.com/juncture-app/juncture/agent/fakellm"
 	"github.com/juncture-app/juncture/agent/history"
 )
@@ -61,7 +62,7 @@ func TestAGUIResumeRunsTheApprovedCall(t *testing.T) {
 		t.Fatalf("first run:\n%s", first)
 	}
 	v := f.waitPending("th-a", 1)
-	if v.ToolStates["call-w"] != agent.ToolAwaitingApproval || v.Interrupts[0].Metadata[agent.MetaPreview] == nil {
+	if v.ToolStates["call-w"] != contract.ToolAwaitingApproval || v.Interrupts[0].Metadata[agent.MetaPreview] == nil {
 		t.Fatalf("thread view %+v", v)
 	}
 	if _, err := os.Stat(filepath.Join(ws, "a.txt")); err == nil {

@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/juncture-app/juncture/agent"
-	"github.com/juncture-app/juncture/agent/model"
+	"github.com/juncture-app/juncture/agent/model/openai"
 	"github.com/juncture-app/juncture/app/secrets"
 )
 
@@ -190,7 +190,7 @@ func (a *App) probeLocal(ctx context.Context, force bool) map[string]localServer
 			defer wg.Done()
 			cctx, cancel := context.WithTimeout(ctx, 1500*time.Millisecond)
 			defer cancel()
-			cl := model.New(model.Config{BaseURL: srv.url, HTTPClient: &http.Client{Timeout: 1500 * time.Millisecond}})
+			cl := openai.New(openai.Config{BaseURL: srv.url, HTTPClient: &http.Client{Timeout: 1500 * time.Millisecond}})
 			models, err := cl.Models(cctx)
 			if err != nil {
 				return

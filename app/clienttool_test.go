@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/juncture-app/juncture/agent"
+	"github.com/juncture-app/juncture/agent/contract"
 	"github.com/juncture-app/juncture/agent/fakellm"
 )
 
@@ -65,7 +65,7 @@ func TestCompleteClientToolContinues(t *testing.T) {
 	}
 	// Copying replaces what the person has on the clipboard: it asks first.
 	v := f.waitPending(sent.ThreadID, 1)
-	if v.ToolStates["call-c"] != agent.ToolAwaitingApproval || v.Interrupts[0].ID != "approval_call-c" || len(v.ClientTools) != 0 {
+	if v.ToolStates["call-c"] != contract.ToolAwaitingApproval || v.Interrupts[0].ID != "approval_call-c" || len(v.ClientTools) != 0 {
 		t.Fatalf("before approval: %+v", v)
 	}
 	if e := f.call(nil, "CompleteClientTool", sent.ThreadID, "call-c", ToolOutput{Content: "copied"}); e == nil || e.Code != CodeNotFound {
@@ -78,7 +78,7 @@ func TestCompleteClientToolContinues(t *testing.T) {
 		t.Fatalf("approving: %v", e)
 	}
 	v = f.waitClient(sent.ThreadID, 1)
-	if v.ToolStates["call-c"] != agent.ToolPendingClient || v.ClientTools[0].ToolName != "copy_to_clipboard" || len(v.Interrupts) != 0 {
+	if v.ToolStates["call-c"] != contract.ToolPendingClient || v.ClientTools[0].ToolName != "copy_to_clipboard" || len(v.Interrupts) != 0 {
 		t.Fatalf("view %+v", v)
 	}
 	if e := f.call(nil, "CompleteClientTool", sent.ThreadID, "call-unknown", ToolOutput{Content: "x"}); e == nil || e.Code != CodeNotFound {
@@ -90,7 +90,7 @@ func TestCompleteClientToolContinues(t *testing.T) {
 	f.waitIdle(sent.ThreadID)
 	v = f.waitClient(sent.ThreadID, 0)
 	last := v.Messages[len(v.Messages)-1]
-	if last.Content != "Copied." || v.ToolStates["call-c"] != agent.ToolDone {
+	if last.Content != "Copied." || v.ToolStates["call-c"] != contract.ToolDone {
 		t.Fatalf("last message %+v, states %v", last, v.ToolStates)
 	}
 }
@@ -110,14 +110,14 @@ func TestAGUIToolMessageCompletesClientCall(t *testing.T) {
 	}
 	first := post()
 	if !strings.Contains(string(first), `"type":"interrupt"`) || !strings.Contains(string(first), `"id":"approval_call-c"`) ||
-		!strings.Contains(string(first), string(agent.ToolAwaitingApproval)) || strings.Contains(string(first), "pendingToolCallIds") {
+		!strings.Contains(string(first), string(contract.ToolAwaitingApproval)) || strings.Contains(string(first), "pendingToolCallIds") {
 		t.Fatalf("first run:\n%s", first)
 	}
 	f.waitPending("th-c", 1)
 	in["runId"], in["parentRunId"] = "run-2", "run-1"
 	in["resume"] = []any{map[string]any{"interruptId": "approval_call-c", "status": "resolved", "payload": map[string]any{"approved": true}}}
 	second := post()
-	if !strings.Contains(string(second), `"pendingToolCallIds":["call-c"]`) || !strings.Contains(string(second), string(agent.ToolPendingClient)) {
+	if !strings.Contains(string(second), `"pendingToolCallIds":["call-c"]`) || !strings.Contains(string(second), string(contract.ToolPendingClient)) {
 		t.Fatalf("approved run:\n%s", second)
 	}
 	f.waitClient("th-c", 1)
@@ -133,7 +133,7 @@ func TestAGUIToolMessageCompletesClientCall(t *testing.T) {
 	}
 	f.waitIdle("th-c")
 	v := f.waitClient("th-c", 0)
-	if v.ToolStates["call-c"] != agent.ToolDone || v.Messages[len(v.Messages)-1].Content != "Copied." {
+	if v.ToolStates["call-c"] != contract.ToolDone || v.Messages[len(v.Messages)-1].Content != "Copied." {
 		t.Fatalf("after completing: states %v, messages %+v", v.ToolStates, v.Messages)
 	}
 	validateAGUI(t, append(append(first, second...), third...))

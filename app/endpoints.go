@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/juncture-app/juncture/agent"
-	"github.com/juncture-app/juncture/agent/model"
+	"github.com/juncture-app/juncture/agent/model/openai"
 	"github.com/juncture-app/juncture/app/secrets"
 )
 
@@ -391,7 +391,7 @@ func (a *App) ListModels(endpointID string) ([]string, error) {
 func listModels(ctx context.Context, base, key string) ([]string, error) {
 	ctx, cancel := context.WithTimeout(ctx, listModelsTimeout)
 	defer cancel()
-	models, err := model.New(model.Config{BaseURL: base, APIKey: key, HTTPClient: keyedHTTPClient(listModelsTimeout)}).Models(ctx)
+	models, err := openai.New(openai.Config{BaseURL: base, APIKey: key, HTTPClient: keyedHTTPClient(listModelsTimeout)}).Models(ctx)
 	if err != nil {
 		return nil, err
 	}

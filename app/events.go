@@ -4,8 +4,8 @@ import (
 	"context"
 	"time"
 
-	"github.com/juncture-app/juncture/agent"
 	"github.com/juncture-app/juncture/agent/agui"
+	"github.com/juncture-app/juncture/agent/broker"
 )
 
 // AGUIEvent is the data of an "agui" event. Seq is the event's place in
@@ -53,12 +53,12 @@ const minEmitGap = 8 * time.Millisecond
 // with its frames in order: every Wails event is a separate JavaScript
 // evaluation in the WebView, so a window that is behind catches up in one.
 // A batch of one frame goes out as that plain event.
-func (a *App) forward(sub *agent.Subscription) {
+func (a *App) forward(sub *broker.Subscription) {
 	defer a.bg.Done()
 	defer sub.Close()
 	drained, cancel := context.WithCancel(context.Background())
 	cancel() // NextBatch with it returns what is queued, without waiting
-	var batch, more []agent.Envelope
+	var batch, more []broker.Envelope
 	var last time.Time
 	for {
 		var err error
@@ -95,7 +95,7 @@ func (a *App) forward(sub *agent.Subscription) {
 // end, a tool call): only deltas are ever held back, never a terminal
 // event. drained is a done context: reading with it takes what is queued
 // without waiting.
-func (a *App) gather(sub *agent.Subscription, batch, more []agent.Envelope, until time.Time, drained context.Context) ([]agent.Envelope, []agent.Envelope) {
+func (a *App) gather(sub *broker.Subscription, batch, more []broker.Envelope, until time.Time, drained context.Context) ([]broker.Envelope, []broker.Envelope) {
 	ctx, cancel := context.WithDeadline(a.bgCtx, until)
 	defer cancel()
 	for {
@@ -117,9 +117,9 @@ func (a *App) gather(sub *agent.Subscription, batch, more []agent.Envelope, unti
 
 // onlyDeltas reports whether every envelope is a streaming delta (text,
 // reasoning or tool-call arguments).
-func onlyDeltas(batch []agent.Envelope) bool {
+func onlyDeltas(batch []broker.Envelope) bool {
 	for _, env := range batch {
-		if env.Name != agent.EnvelopeAGUI {
+		if env.Name != broker.EnvelopeAGUI {
 			return false
 		}
 		switch env.Event.EventType() {
@@ -134,18 +134,18 @@ func onlyDeltas(batch []agent.Envelope) bool {
 // Frame is the frontend event an envelope becomes: its name and data.
 // The runtime's run events also announce thread-list changes (a run
 // started or ended), so the sidebar follows.
-func Frame(env agent.Envelope) (string, any) {
+func Frame(env broker.Envelope) (string, any) {
 	switch env.Name {
-	case agent.EnvelopeQueue:
+	case broker.EnvelopeQueue:
 		return "queue", QueueEvent{ThreadID: env.ThreadID, Queued: env.Queued}
-	case agent.EnvelopeAGUI:
+	case broker.EnvelopeAGUI:
 		ev := AGUIEvent{ThreadID: env.ThreadID, Event: env.Event, Seq: env.Seq}
 		if env.IsDelta() {
 			off := env.Offset
 			ev.Offset = &off
 		}
 		return "agui", ev
-	case agent.EnvelopeThreads:
+	case broker.EnvelopeThreads:
 		return "threads", ThreadsEvent{ThreadID: env.ThreadID}
 	}
 	return env.Name, env.Data
@@ -153,8 +153,8 @@ func Frame(env agent.Envelope) (string, any) {
 
 // listChanges reports whether an envelope changes the thread list (a run
 // started or ended: its running state and order in the sidebar).
-func listChanges(env agent.Envelope) bool {
-	if env.Name != agent.EnvelopeAGUI {
+func listChanges(env broker.Envelope) bool {
+	if env.Name != broker.EnvelopeAGUI {
 		return false
 	}
 	switch env.Event.EventType() {
@@ -166,10 +166,10 @@ func listChanges(env agent.Envelope) bool {
 
 // logRuns logs how each run ended (the desktop smoke test reads it); it
 // owns sub.
-func (a *App) logRuns(sub *agent.Subscription) {
+func (a *App) logRuns(sub *broker.Subscription) {
 	defer a.bg.Done()
 	defer sub.Close()
-	var batch []agent.Envelope
+	var batch []broker.Envelope
 	for {
 		var err error
 		batch, err = sub.NextBatch(a.bgCtx, batch)
@@ -177,7 +177,7 @@ func (a *App) logRuns(sub *agent.Subscription) {
 			return
 		}
 		for _, env := range batch {
-			if env.Name == agent.EnvelopeAGUI {
+			if env.Name == broker.EnvelopeAGUI {
 				a.logTerminal(env)
 			}
 		}
@@ -185,7 +185,7 @@ func (a *App) logRuns(sub *agent.Subscription) {
 }
 
 // logTerminal logs one terminal event.
-func (a *App) logTerminal(env agent.Envelope) {
+func (a *App) logTerminal(env broker.Envelope) {
 	switch e := env.Event.(type) {
 	case *agui.RunFinished:
 		out := agui.OutcomeSuccess

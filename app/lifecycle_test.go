@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/juncture-app/juncture/agent"
+	"github.com/juncture-app/juncture/agent/contract"
 	"github.com/juncture-app/juncture/agent/fakellm"
 )
 
@@ -107,7 +107,7 @@ func TestCommandsDoNotSeeTheAppsSecrets(t *testing.T) {
 			out = m.Content
 		}
 	}
-	if v.ToolStates["call-env"] != agent.ToolDone || !strings.Contains(out, "Exit code: 0") || !strings.Contains(out, "PATH=") {
+	if v.ToolStates["call-env"] != contract.ToolDone || !strings.Contains(out, "Exit code: 0") || !strings.Contains(out, "PATH=") {
 		t.Fatalf("state %q, output:\n%s", v.ToolStates["call-env"], out)
 	}
 	for _, secret := range []string{key, token, "OPENAI_API_KEY", "JUNCTURE_TOKEN"} {

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/juncture-app/juncture/agent"
+	"github.com/juncture-app/juncture/agent/contract"
 	"github.com/juncture-app/juncture/agent/fakellm"
 	"github.com/juncture-app/juncture/agent/history"
 	"github.com/juncture-app/juncture/agent/mcp"
@@ -207,7 +208,7 @@ func TestMCPStopCancelsTheCall(t *testing.T) {
 	}
 	waitFor(t, func() bool {
 		var v ThreadView
-		return f.call(&v, "GetThread", sent.ThreadID) == nil && v.ToolStates["call-hang"] == agent.ToolRunning
+		return f.call(&v, "GetThread", sent.ThreadID) == nil && v.ToolStates["call-hang"] == contract.ToolRunning
 	})
 	// The server has the call (a Stop before the request left would have
 	// nothing to cancel).
@@ -516,7 +517,7 @@ func TestMCPQuestionAfterARestart(t *testing.T) {
 			t.Fatalf("after a restart: interrupts %+v running %v", v.Interrupts, v.Running)
 		}
 		r := f.toolResult(sent.ThreadID, "call-elicit")
-		if !r.IsError || !strings.HasPrefix(r.Content, history.ResultAppStoppedMidRun) || !strings.Contains(r.Content, "Which city?") || v.ToolStates["call-elicit"] != agent.ToolInterruptedMidRn {
+		if !r.IsError || !strings.HasPrefix(r.Content, history.ResultAppStoppedMidRun) || !strings.Contains(r.Content, "Which city?") || v.ToolStates["call-elicit"] != contract.ToolInterruptedMidRn {
 			t.Fatalf("result %+v state %s", r, v.ToolStates["call-elicit"])
 		}
 		f.script(fakellm.Reply(fakellm.Text("Back.")))

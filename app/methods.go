@@ -11,6 +11,7 @@ import (
 
 	"github.com/juncture-app/juncture/agent"
 	"github.com/juncture-app/juncture/agent/agui"
+	"github.com/juncture-app/juncture/agent/contract"
 	"github.com/juncture-app/juncture/agent/history"
 	"github.com/juncture-app/juncture/app/secrets"
 	"github.com/juncture-app/juncture/store"
@@ -190,9 +191,9 @@ type ThreadView struct {
 	Interrupts []agui.Interrupt  `json:"interrupts"`
 	// InterruptKinds gives each listed interrupt's kind by id:
 	// "tool-approval", "generic" or "unbound" (display-only, never blocks).
-	InterruptKinds map[string]string          `json:"interruptKinds"`
-	ClientTools    []history.ClientToolCall   `json:"clientTools"`
-	ToolStates     map[string]agent.ToolState `json:"toolStates"`
+	InterruptKinds map[string]string             `json:"interruptKinds"`
+	ClientTools    []history.ClientToolCall      `json:"clientTools"`
+	ToolStates     map[string]contract.ToolState `json:"toolStates"`
 	// Answered lists the waiting items (interrupt ids, client tool call
 	// ids) that already have a kept answer: the batch waits for the rest.
 	Answered []string `json:"answered"`

@@ -17,8 +17,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/juncture-app/juncture/agent"
 	"github.com/juncture-app/juncture/agent/agui"
+	"github.com/juncture-app/juncture/agent/broker"
 )
 
 // NewToken returns a random bearer token.
@@ -168,7 +168,7 @@ func (s *Server) handleEvents(w http.ResponseWriter, r *http.Request) {
 	// each write gets one, so a page that stops reading is dropped.
 	s.extendWrite(w)
 	sse := agui.NewSSEWriter(w)
-	sub, complete := rt.Events().SubscribeSince("", last, agent.SubscribeOptions{Coalesce: 1})
+	sub, complete := rt.Events().SubscribeSince("", last, broker.SubscribeOptions{Coalesce: 1})
 	defer sub.Close()
 	if err := sse.Comment("connected"); err != nil {
 		return
@@ -178,12 +178,12 @@ func (s *Server) handleEvents(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	stream := make(chan []agent.Envelope)
+	stream := make(chan []broker.Envelope)
 	done := make(chan struct{})
 	defer close(done)
 	go func() { // owns sub's reading side; ends with the request
 		defer close(stream)
-		var batch []agent.Envelope
+		var batch []broker.Envelope
 		for {
 			var err error
 			batch, err = sub.NextBatch(r.Context(), nil)
@@ -233,11 +233,11 @@ func (s *Server) handleEvents(w http.ResponseWriter, r *http.Request) {
 // appendFrame appends one envelope as an SSE frame with its id; a run
 // start or end is followed by a "threads" frame (the sidebar follows).
 // An AG-UI event's JSON is the broker's, encoded once for every client.
-func appendFrame(buf []byte, id string, env agent.Envelope) []byte {
+func appendFrame(buf []byte, id string, env broker.Envelope) []byte {
 	buf = append(buf, "id: "...)
 	buf = append(buf, id...)
 	buf = append(buf, "\ndata: "...)
-	if env.Name == agent.EnvelopeAGUI {
+	if env.Name == broker.EnvelopeAGUI {
 		threadID, _ := json.Marshal(env.ThreadID)
 		buf = append(buf, `{"name":"agui","data":{"threadId":`...)
 		buf = append(buf, threadID...)

@@ -12,7 +12,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/juncture-app/juncture/agent/model"
+	"github.com/juncture-app/juncture/agent/model/openai"
 )
 
 // Settings are the person's choices. The environment wins over saved values
@@ -171,7 +171,7 @@ func (s *settings) detect(ctx context.Context) {
 	}
 	for _, srv := range localServers {
 		cctx, cancel := context.WithTimeout(ctx, 1500*time.Millisecond)
-		c := model.New(model.Config{BaseURL: srv.url, HTTPClient: &http.Client{Timeout: 1500 * time.Millisecond}})
+		c := openai.New(openai.Config{BaseURL: srv.url, HTTPClient: &http.Client{Timeout: 1500 * time.Millisecond}})
 		models, err := c.Models(cctx)
 		cancel()
 		if err != nil || len(models) == 0 {

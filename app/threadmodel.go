@@ -7,7 +7,7 @@ import (
 
 	"github.com/juncture-app/juncture/agent"
 	"github.com/juncture-app/juncture/agent/history"
-	"github.com/juncture-app/juncture/agent/model"
+	"github.com/juncture-app/juncture/agent/model/openai"
 	"github.com/juncture-app/juncture/store"
 )
 
@@ -33,12 +33,12 @@ func (a *App) threadOptions(ctx context.Context, threadID string) (history.Threa
 // modelConfig is where a thread's model calls go: its endpoint and model,
 // else the defaults. An endpoint that no longer exists falls back to the
 // default endpoint and model.
-func (a *App) modelConfig(ctx context.Context, o history.ThreadOptions) (model.Config, error) {
+func (a *App) modelConfig(ctx context.Context, o history.ThreadOptions) (openai.Config, error) {
 	wanted := o.Model
 	if o.EndpointID != "" {
 		e, ok, err := a.endpointByID(ctx, o.EndpointID)
 		if err != nil {
-			return model.Config{}, err
+			return openai.Config{}, err
 		}
 		switch {
 		case !ok:
@@ -54,9 +54,9 @@ func (a *App) modelConfig(ctx context.Context, o history.ThreadOptions) (model.C
 				}
 			}
 			if m == "" {
-				return model.Config{}, fmt.Errorf("%w: choose a model for %s", agent.ErrNotConfigured, e.Name)
+				return openai.Config{}, fmt.Errorf("%w: choose a model for %s", agent.ErrNotConfigured, e.Name)
 			}
-			return model.Config{BaseURL: e.BaseURL, APIKey: e.APIKey, Model: m}, nil
+			return openai.Config{BaseURL: e.BaseURL, APIKey: e.APIKey, Model: m}, nil
 		}
 	}
 	st, _ := a.settings.effective()
@@ -65,10 +65,10 @@ func (a *App) modelConfig(ctx context.Context, o history.ThreadOptions) (model.C
 		m = wanted
 	}
 	if st.BaseURL == "" || m == "" {
-		return model.Config{}, agent.ErrNotConfigured
+		return openai.Config{}, agent.ErrNotConfigured
 	}
 	base, key := a.settings.keyedDefault()
-	return model.Config{BaseURL: base, APIKey: key, Model: m}, nil
+	return openai.Config{BaseURL: base, APIKey: key, Model: m}, nil
 }
 
 // maxClients bounds the model clients kept at once.
@@ -76,7 +76,7 @@ const maxClients = 32
 
 // client returns the (cached) model client for cfg: several live at once,
 // one per endpoint, key and model in use.
-func (a *App) client(cfg model.Config) *model.Client {
+func (a *App) client(cfg openai.Config) *openai.Client {
 	a.clientMu.Lock()
 	defer a.clientMu.Unlock()
 	cfg.HTTPClient = keyedHTTP // no redirect carries the key elsewhere
@@ -84,9 +84,9 @@ func (a *App) client(cfg model.Config) *model.Client {
 		return c
 	}
 	if a.clients == nil || len(a.clients) >= maxClients {
-		a.clients = map[model.Config]*model.Client{}
+		a.clients = map[openai.Config]*openai.Client{}
 	}
-	c := model.New(cfg)
+	c := openai.New(cfg)
 	a.clients[cfg] = c
 	return c
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/ledongthuc/pdf"
+	"golang.org/x/text/unicode/norm"
 )
 
 // pdfText extracts a PDF's plain text and page count in an extractor
@@ -49,5 +50,33 @@ func pdfTextInProcess(data []byte) (text string, pages int, err error) {
 	if err != nil {
 		return "", pages, err
 	}
-	return truncateText(strings.TrimSpace(string(b))), pages, nil
+	return truncateText(strings.TrimSpace(plainLetters(string(b)))), pages, nil
+}
+
+// plainLetters spells out presentation forms (the ligatures ﬁ, ﬂ, ﬀ …, and
+// Arabic presentation forms) as the letters they stand for, so a search
+// for "flamingo" finds a PDF set with the ﬂ ligature and the model reads
+// plain words. Only those blocks are normalised (NFKC): other
+// compatibility characters such as x² or ① keep their meaning.
+func plainLetters(s string) string {
+	if !strings.ContainsFunc(s, isPresentationForm) {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	for _, r := range s {
+		if isPresentationForm(r) {
+			b.WriteString(norm.NFKC.String(string(r)))
+		} else {
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// isPresentationForm: Alphabetic Presentation Forms and Arabic
+// Presentation Forms-A (U+FB00–U+FDFF) and Arabic Presentation Forms-B
+// (U+FE70–U+FEFF, less the byte order mark, which NFKC keeps anyway).
+func isPresentationForm(r rune) bool {
+	return (r >= 0xFB00 && r <= 0xFDFF) || (r >= 0xFE70 && r < 0xFEFF)
 }

@@ -1,8 +1,12 @@
 package mcp
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
 	"net/http/httptest"
 	"strings"
 	"sync"
@@ -355,5 +359,52 @@ func TestTaskSupportAfterStoppedFirstCall(t *testing.T) {
 	}
 	if h := env.handle(t); h.Form != formExperimental {
 		t.Errorf("handle %+v, want a %s task", h, formExperimental)
+	}
+}
+
+// TestStopDuringAPlainCallOnATaskServerSendsCancelled: a plain call to a
+// server that declares the tasks extension goes out raw; Stop during it
+// still tells the server (notifications/cancelled naming the request), as
+// the SDK does for its own calls, so the tool stops there too.
+func TestStopDuringAPlainCallOnATaskServerSendsCancelled(t *testing.T) {
+	ts := taskserver.New(taskserver.Options{})
+	cancelled, called := make(chan string, 4), make(chan string, 4)
+	h := ts.Handler()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodPost {
+			body, _ := io.ReadAll(io.LimitReader(r.Body, 1<<20))
+			r.Body = io.NopCloser(bytes.NewReader(body))
+			var msg struct {
+				Method string `json:"method"`
+				Params struct {
+					Name      string `json:"name"`
+					RequestID any    `json:"requestId"`
+				} `json:"params"`
+			}
+			if json.Unmarshal(body, &msg) == nil {
+				switch {
+				case msg.Method == "notifications/cancelled":
+					cancelled <- fmt.Sprint(msg.Params.RequestID)
+				case msg.Method == "tools/call" && msg.Params.Name == "wait":
+					called <- msg.Params.Name
+				}
+			}
+		}
+		h.ServeHTTP(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	m := newManager(t, Options{})
+	m.Apply(Config{Servers: map[string]ServerConfig{"ts": {URL: srv.URL}}})
+	env := newTaskEnv()
+	ctx, stop := context.WithCancel(context.Background())
+	defer stop()
+	out := runTask(t, ctx, m, env, "ts", "wait", map[string]any{})
+	waitID(t, called, 10*time.Second, "tools/call")
+	stop()
+	if id := waitID(t, cancelled, 2*time.Second, "notifications/cancelled"); id == "" || id == "<nil>" {
+		t.Errorf("cancelled names no request: %q", id)
+	}
+	if res := waitResult(t, out, 5*time.Second); res.Content != stoppedResult.Content {
+		t.Errorf("result %+v", res)
 	}
 }

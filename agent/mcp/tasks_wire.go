@@ -139,10 +139,42 @@ func rawCall(ctx context.Context, cs *sdk.ClientSession, method string, params m
 	var raw json.RawMessage
 	out := await.Call([]reflect.Value{reflect.ValueOf(ctx), reflect.ValueOf(any(&raw))})
 	if err, _ := out[0].Interface().(error); err != nil {
+		if ctx.Err() != nil {
+			cancelRaw(ctx, conn, async)
+		}
 		return nil, err
 	}
 	return checkTaskResponse(method, raw)
 }
+
+// cancelRaw does for a raw call what the SDK does for its own when the
+// caller's context ends: it retires the call (its answer, if it ever comes,
+// is dropped) and tells the server with notifications/cancelled naming the
+// request, sent off the caller's path so a slow server cannot hold Stop up.
+func cancelRaw(ctx context.Context, conn, async reflect.Value) {
+	retire, notify, id := conn.MethodByName("Retire"), conn.MethodByName("Notify"), async.MethodByName("ID")
+	if !retire.IsValid() || !notify.IsValid() || !id.IsValid() {
+		return
+	}
+	raw := id.Call(nil)[0].MethodByName("Raw")
+	if !raw.IsValid() {
+		return
+	}
+	reqID := raw.Call(nil)[0].Interface()
+	retire.Call([]reflect.Value{async, reflect.ValueOf(ctx.Err())})
+	go func() {
+		nctx, done := context.WithTimeout(context.WithoutCancel(ctx), cancelNoticeTimeout)
+		defer done()
+		notify.Call([]reflect.Value{reflect.ValueOf(nctx), reflect.ValueOf(notificationCancelled),
+			reflect.ValueOf(any(&sdk.CancelledParams{Reason: ctx.Err().Error(), RequestID: reqID}))})
+	}()
+}
+
+// cancelNoticeTimeout bounds the notifications/cancelled sent after a raw
+// call is stopped (the SDK's own bound for its calls).
+const cancelNoticeTimeout = 5 * time.Second
+
+const notificationCancelled = "notifications/cancelled"
 
 // newProtocol: the session speaks 2026-07-28 or later, where every request
 // carries the protocol version and the client's capabilities.

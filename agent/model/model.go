@@ -1,86 +1,66 @@
-// Package model talks to any OpenAI-compatible Chat Completions endpoint
-// (OpenAI, Ollama, LM Studio, OpenRouter, llama.cpp, vLLM) through openai-go
-// v3, streaming, and turns its chunks into plain deltas the runtime consumes.
+// Package model is the provider-neutral seam between the runtime and a
+// language model: the request, the streamed deltas, the token usage, the
+// endpoint error, and the Model interface a provider implements.
 //
-// The package does not retry: retry policy belongs to the runtime, which must
-// be able to honour Stop during a backoff. openai-go's own retries are off.
+// It imports no provider SDK. The OpenAI-compatible client (OpenAI,
+// Ollama, LM Studio, OpenRouter, Mistral, Groq, DeepSeek, llama.cpp,
+// vLLM) is agent/model/openai; a native Anthropic or Gemini client, or an
+// in-process runtime, implements [Model] beside it without importing that
+// package.
+//
+// agent.Model is an alias of [Model] (type Model = model.Model), not a
+// second interface: the runtime's options, the facade and some twenty
+// tests name agent.Model, and an alias keeps every one of them unchanged
+// while the seam itself lives here with its types, so there is one
+// definition and no conversion between two identical interfaces.
 //
 // # Delta sequences
 //
-// [Client.Deltas], and [Stream] (the same stream, pulled by hand), promise:
+// [Model.Deltas] promises, whatever the provider:
 //   - Deltas come in the endpoint's order, one per chunk that carried
 //     something: text, reasoning, tool-call fragments, a finish reason or
 //     usage. Chunks with none of these are skipped.
 //   - At most one element has a non-nil error. It is the last one and its
 //     Delta is zero. The error is ctx's error, unchanged, once ctx is
-//     cancelled; otherwise an *EndpointError (see [Classify]): 429 and 5xx
-//     are Retryable (with RetryAfter), other statuses are not; network
-//     errors are Retryable; an error object in the stream (OpenRouter) and
-//     a malformed chunk are not; a stream that ends before any
-//     finish_reason, with or without [DONE], is Retryable and Cut.
-//   - A sequence without an error element is a complete answer: a
-//     finish_reason arrived, then [DONE] or the end of the body.
+//     cancelled; otherwise an *EndpointError: 429 and 5xx are Retryable
+//     (with RetryAfter), other statuses are not; network errors are
+//     Retryable; an error reported inside the stream and a malformed chunk
+//     are not; a stream cut before the answer was complete is Retryable
+//     and Cut.
+//   - A sequence without an error element is a complete answer.
 //   - Tool-call fragments are keyed by Index. ID, Name and Arguments are
 //     what each chunk sent, never joined: the consumer concatenates
 //     Arguments and takes the first non-empty ID and Name (some servers
 //     repeat the whole name in every fragment).
-//   - Usage: the request sets stream_options.include_usage. An endpoint
-//     that honours it reports counts on a Delta with a non-nil Usage: a
-//     Delta of its own after the finish reason (OpenAI), or the finish
-//     chunk itself (llama.cpp, Ollama, OpenRouter). If several Deltas carry
-//     Usage (vLLM's continuous usage), the last one counts. An endpoint
-//     that sends none leaves it nil throughout. A usage object of an
-//     unexpected shape is dropped; it never fails the stream.
-//   - Breaking out of the loop, or cancelling ctx, closes the response
-//     body before the range statement ends, also when the endpoint has
-//     stalled mid-stream; no goroutine or connection is left behind.
+//   - Usage, when the endpoint reports it, is on a Delta with a non-nil
+//     Usage; if several Deltas carry Usage, the last one counts. An
+//     endpoint that sends none leaves it nil throughout.
+//   - Breaking out of the loop, or cancelling ctx, closes the connection
+//     before the range statement ends, also when the endpoint has stalled
+//     mid-stream; no goroutine or connection is left behind.
 //
-// # Chunk decoding
-//
-// Chunks are decoded by a hand-written scanner (chunkscan.go, jsonlex.go)
-// that FuzzScanChunk holds to encoding/json's behaviour. It stays because
-// it is measured clearly faster where it counts (BenchmarkDecodeChunk,
-// BenchmarkStream; best of 9 runs on 2 shared cores): a text chunk takes
-// 0.36 µs against 2.3 µs for encoding/json into a struct of only the used
-// fields and 13.5 µs for openai-go's ssestream and ChatCompletionChunk; a
-// 20,000-token stream through Client.Deltas costs 0.56 µs a token against
-// 3.0 and 13.3 µs. The 2.5 µs a token it saves over encoding/json is more
-// than half of the whole server's budget (bench/README.md: the transports
-// benchmark asks for at most 1/8 of the TanStack anchor's 36 µs a token,
-// i.e. 4.5 µs; 8.5 µs was measured). The full table is in chunkscan.go.
+// What each OpenAI-compatible server actually sends, and how its quirks
+// map onto these promises, is in agent/model/openai's doc.
 package model
 
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
 	"iter"
 	"net/http"
-	"os"
-	"strings"
 	"time"
-	"unicode"
-	"unicode/utf8"
-
-	"github.com/openai/openai-go/v3"
-	"github.com/openai/openai-go/v3/option"
-	"github.com/openai/openai-go/v3/packages/pagination"
-	"github.com/openai/openai-go/v3/packages/ssestream"
-	"github.com/openai/openai-go/v3/shared"
 
 	"github.com/juncture-app/juncture/agent/history"
 )
 
-// Config says which endpoint and model to use.
-type Config struct {
-	BaseURL string // e.g. http://127.0.0.1:11434/v1
-	APIKey  string // may be empty for local servers
-	Model   string
-	// HTTPClient is optional; the default has no overall timeout (streams
-	// are long) but a dial timeout, so "connection refused" is quick.
-	HTTPClient *http.Client
+// Model is a language model a turn streams from. Deltas streams one
+// completion: every element is a piece of the answer, in order; a failure
+// is the last element (a *EndpointError says whether it may pass).
+// Stopping the iteration early or cancelling ctx ends the request. See the
+// package doc for what the sequence guarantees.
+type Model interface {
+	Deltas(ctx context.Context, req Request) iter.Seq2[Delta, error]
 }
 
 // ToolSpec is a function the model may call.
@@ -95,8 +75,7 @@ type Request struct {
 	System   string
 	Messages []history.Message // already valid for the API (history.ForModel)
 	Tools    []ToolSpec
-	// MaxTokens caps the answer (0: the endpoint's default). Sent as
-	// max_tokens, which every OpenAI-compatible server reads.
+	// MaxTokens caps the answer (0: the endpoint's default).
 	MaxTokens int
 }
 
@@ -119,329 +98,18 @@ type Delta struct {
 	Usage *Usage
 }
 
-// empty reports whether d carries nothing the runtime uses.
-func (d *Delta) empty() bool {
+// Empty reports whether d carries nothing the runtime uses.
+func (d *Delta) Empty() bool {
 	return d.Text == "" && d.Reasoning == "" && len(d.ToolCalls) == 0 && d.FinishReason == "" && d.Usage == nil
 }
 
-// Usage is the token count an endpoint reports for one call (requested with
-// stream_options.include_usage). A count the endpoint did not send is 0.
+// Usage is the token count an endpoint reports for one call. A count the
+// endpoint did not send is 0.
 type Usage struct {
 	PromptTokens     int
 	CompletionTokens int
 	TotalTokens      int
-	ReasoningTokens  int // completion_tokens_details.reasoning_tokens, part of CompletionTokens
-}
-
-// Client calls one endpoint.
-//
-// It holds openai-go's client only through the method values in api, not
-// as a field of type openai.Client: a *Client is kept in an interface
-// (agent.Model), and the Go linker keeps every exported method of every
-// type reachable from a type used in an interface once anything in the
-// program calls reflect's Method (Wails' bindings and godbus do). Reaching
-// openai.Client's ~70 services that way kept ~5 MB of methods in the
-// desktop binary; a func value's type does not lead to what it captured.
-type Client struct {
-	api    api
-	model  string
-	decode func([]byte) (Delta, *EndpointError, error) // nil: scanChunk; benchmarks swap in others
-}
-
-// New returns a client for cfg.
-func New(cfg Config) *Client {
-	hc := cfg.HTTPClient
-	if hc == nil {
-		hc = DefaultHTTPClient()
-	}
-	key := cfg.APIKey
-	if key == "" {
-		key = "none" // local servers ignore it; openai-go insists on one
-	}
-	opts := append(withoutEnvironmentHeaders(),
-		option.WithBaseURL(strings.TrimRight(cfg.BaseURL, "/")+"/"),
-		option.WithAPIKey(key),
-		option.WithMaxRetries(0),
-		option.WithHTTPClient(hc),
-		option.WithMiddleware(capBodies(0)),
-	)
-	oa := openai.NewClient(opts...)
-	return &Client{api: api{post: oa.Post, chat: oa.Chat.Completions.New, stream: oa.Chat.Completions.NewStreaming, models: oa.Models.List}, model: cfg.Model}
-}
-
-// api is the part of openai-go's client that Client calls (see Client).
-type api struct {
-	post   func(ctx context.Context, path string, params, res any, opts ...option.RequestOption) error
-	chat   func(ctx context.Context, body openai.ChatCompletionNewParams, opts ...option.RequestOption) (*openai.ChatCompletion, error)
-	stream func(ctx context.Context, body openai.ChatCompletionNewParams, opts ...option.RequestOption) *ssestream.Stream[openai.ChatCompletionChunk] // the "openai" decoding benchmark
-	models func(ctx context.Context, opts ...option.RequestOption) (*pagination.Page[openai.Model], error)
-}
-
-// withoutEnvironmentHeaders undoes the headers openai.NewClient takes from
-// the process environment (OPENAI_ORG_ID, OPENAI_PROJECT_ID and every line
-// of OPENAI_CUSTOM_HEADERS) and would send to whatever endpoint a client
-// talks to: a request carries only what its endpoint was saved with.
-func withoutEnvironmentHeaders() []option.RequestOption {
-	opts := []option.RequestOption{option.WithHeaderDel("OpenAI-Organization"), option.WithHeaderDel("OpenAI-Project")}
-	for _, line := range strings.Split(os.Getenv("OPENAI_CUSTOM_HEADERS"), "\n") {
-		if name, _, ok := strings.Cut(line, ":"); ok && strings.TrimSpace(name) != "" {
-			opts = append(opts, option.WithHeaderDel(strings.TrimSpace(name)))
-		}
-	}
-	return opts
-}
-
-// DefaultHTTPClient dials quickly and never times a whole stream out.
-func DefaultHTTPClient() *http.Client {
-	t := http.DefaultTransport.(*http.Transport).Clone()
-	t.ResponseHeaderTimeout = 0
-	return &http.Client{Transport: t}
-}
-
-// Model is the model name this client asks for.
-func (c *Client) Model() string { return c.model }
-
-// Stream starts a streaming call. The returned stream must be closed.
-func (c *Client) Stream(ctx context.Context, req Request) *Stream {
-	params := c.params(req)
-	params.StreamOptions = openai.ChatCompletionStreamOptionsParam{IncludeUsage: openai.Bool(true)}
-	var resp *http.Response
-	err := c.api.post(ctx, "chat/completions", params, &resp, option.WithJSONSet("stream", true))
-	if err != nil {
-		return &Stream{err: Classify(err)}
-	}
-	return &Stream{ctx: ctx, resp: resp, sse: newSSEReader(resp), decode: c.decode}
-}
-
-// Deltas streams one chat completion: ranging over the sequence makes the
-// call (ranging again makes another) and yields each non-empty Delta with a
-// nil error. If the call fails, the last element is (Delta{}, err), err
-// being what [Stream.Err] reports: ctx's error when ctx was cancelled, else
-// an *EndpointError. Breaking out of the loop, or cancelling ctx, closes the
-// response body before the range statement ends. See the package doc for
-// what the sequence guarantees.
-func (c *Client) Deltas(ctx context.Context, req Request) iter.Seq2[Delta, error] {
-	return func(yield func(Delta, error) bool) {
-		s := c.Stream(ctx, req)
-		defer s.Close()
-		for s.Next() {
-			if !yield(s.cur, nil) {
-				return
-			}
-		}
-		if err := s.Err(); err != nil {
-			yield(Delta{}, err)
-		}
-	}
-}
-
-// Complete makes a non-streaming call and returns the answer text (used for
-// thread titles).
-func (c *Client) Complete(ctx context.Context, req Request) (string, error) {
-	resp, err := c.api.chat(ctx, c.params(req), option.WithMiddleware(capBodies(maxReplyBody)))
-	if err != nil {
-		return "", Classify(err)
-	}
-	if len(resp.Choices) == 0 {
-		return "", &EndpointError{Message: "the endpoint returned no choices"}
-	}
-	return resp.Choices[0].Message.Content, nil
-}
-
-// Models lists the endpoint's models.
-func (c *Client) Models(ctx context.Context) ([]string, error) {
-	page, err := c.api.models(ctx, option.WithMiddleware(capBodies(maxReplyBody)))
-	if err != nil {
-		return nil, Classify(err)
-	}
-	var ids []string
-	for _, m := range page.Data {
-		if len(ids) == maxModels {
-			break
-		}
-		if plainModelID(m.ID) {
-			ids = append(ids, m.ID)
-		}
-	}
-	return ids, nil
-}
-
-// plainModelID reports whether an endpoint's model name is one to offer:
-// 1 to maxModelID bytes of valid UTF-8 without control or format
-// (bidi) characters.
-func plainModelID(id string) bool {
-	if id == "" || len(id) > maxModelID || !utf8.ValidString(id) {
-		return false
-	}
-	for _, r := range id {
-		if unicode.IsControl(r) || unicode.Is(unicode.Cf, r) {
-			return false
-		}
-	}
-	return true
-}
-
-func (c *Client) params(req Request) openai.ChatCompletionNewParams {
-	msgs := make([]openai.ChatCompletionMessageParamUnion, 0, len(req.Messages)+1)
-	if req.System != "" {
-		msgs = append(msgs, openai.SystemMessage(req.System))
-	}
-	for _, m := range req.Messages {
-		msgs = append(msgs, toParam(m))
-	}
-	p := openai.ChatCompletionNewParams{Model: shared.ChatModel(c.model), Messages: msgs}
-	if req.MaxTokens > 0 {
-		p.MaxTokens = openai.Int(int64(req.MaxTokens))
-	}
-	for _, t := range req.Tools {
-		var params shared.FunctionParameters
-		if len(t.Parameters) > 0 {
-			_ = json.Unmarshal(t.Parameters, &params)
-		}
-		p.Tools = append(p.Tools, openai.ChatCompletionFunctionTool(shared.FunctionDefinitionParam{
-			Name:        t.Name,
-			Description: openai.String(t.Description),
-			Parameters:  params,
-		}))
-	}
-	return p
-}
-
-func toParam(m history.Message) openai.ChatCompletionMessageParamUnion {
-	switch m.Role {
-	case history.RoleSystem:
-		return openai.SystemMessage(m.Content)
-	case history.RoleTool:
-		return openai.ToolMessage(m.Content, m.ToolCallID)
-	case history.RoleAssistant:
-		a := openai.ChatCompletionAssistantMessageParam{}
-		if m.Content != "" {
-			a.Content.OfString = openai.String(m.Content)
-		}
-		for _, tc := range m.ToolCalls {
-			a.ToolCalls = append(a.ToolCalls, openai.ChatCompletionMessageToolCallUnionParam{
-				OfFunction: &openai.ChatCompletionMessageFunctionToolCallParam{
-					ID:       tc.ID,
-					Function: openai.ChatCompletionMessageFunctionToolCallFunctionParam{Name: tc.Name, Arguments: tc.Arguments},
-				},
-			})
-		}
-		return openai.ChatCompletionMessageParamUnion{OfAssistant: &a}
-	default:
-		if len(m.Parts) > 0 {
-			return userWithImages(m)
-		}
-		return openai.UserMessage(m.Content)
-	}
-}
-
-// userWithImages is a user message whose image parts travel as image_url
-// content parts (data URLs), after its text; text parts (attached files)
-// travel as text content parts.
-func userWithImages(m history.Message) openai.ChatCompletionMessageParamUnion {
-	parts := []openai.ChatCompletionContentPartUnionParam{}
-	if m.Content != "" {
-		parts = append(parts, openai.TextContentPart(m.Content))
-	}
-	for _, p := range m.Parts {
-		switch {
-		case p.Data == "":
-		case p.Kind == history.PartImage:
-			parts = append(parts, openai.ImageContentPart(openai.ChatCompletionContentPartImageImageURLParam{
-				URL: "data:" + p.MimeType + ";base64," + p.Data,
-			}))
-		case p.Kind == history.PartText:
-			parts = append(parts, openai.TextContentPart(p.Data))
-		}
-	}
-	if len(parts) == 0 {
-		return openai.UserMessage(m.Content)
-	}
-	return openai.UserMessage(parts)
-}
-
-// Stream yields deltas of one streaming call. [Client.Deltas] is the same
-// stream as an iterator.
-type Stream struct {
-	ctx      context.Context // nil in tests that build a Stream by hand
-	resp     *http.Response
-	sse      *sseReader
-	decode   func([]byte) (Delta, *EndpointError, error) // nil: scanChunk; benchmarks swap in others
-	cur      Delta
-	err      error
-	finished bool
-	done     bool
-}
-
-// Next advances to the next non-empty delta. Once ctx is cancelled it
-// returns false, even while chunks are still buffered.
-func (s *Stream) Next() bool {
-	if s.err != nil || s.done {
-		return false
-	}
-	decode := s.decode
-	if decode == nil {
-		decode = scanChunk
-	}
-	for {
-		if s.ctx != nil && s.ctx.Err() != nil {
-			s.err = s.ctx.Err()
-			return false
-		}
-		data, err := s.sse.next()
-		if err != nil {
-			s.done = true
-			switch {
-			case errors.Is(err, errDone):
-			case s.ctx != nil && s.ctx.Err() != nil:
-				s.err = s.ctx.Err() // the read failed because the caller cancelled
-			case !errors.Is(err, io.EOF):
-				s.err = Classify(err)
-			}
-			return false
-		}
-		d, endpointErr, err := decode(data)
-		if err != nil {
-			s.err = &EndpointError{Message: "the endpoint sent a malformed chunk: " + err.Error()}
-			return false
-		}
-		if endpointErr != nil {
-			s.err = endpointErr
-			return false
-		}
-		if d.FinishReason != "" {
-			s.finished = true
-		}
-		if d.empty() {
-			continue
-		}
-		s.cur = d
-		return true
-	}
-}
-
-// Current is the delta Next moved to.
-func (s *Stream) Current() Delta { return s.cur }
-
-// Err reports why the stream ended early: an *EndpointError, or the context's
-// error when the caller cancelled. A stream that ends without a finish reason
-// is reported as cut. It is the error element of [Client.Deltas].
-func (s *Stream) Err() error {
-	if s.err != nil {
-		return s.err
-	}
-	if !s.finished {
-		return &EndpointError{Message: "the endpoint closed the stream before the answer was complete", Retryable: true, Cut: true}
-	}
-	return nil
-}
-
-// Close releases the connection.
-func (s *Stream) Close() error {
-	if s.resp == nil {
-		return nil
-	}
-	return s.resp.Body.Close()
+	ReasoningTokens  int // part of CompletionTokens
 }
 
 // EndpointError is a failure of the endpoint, with its own message.
@@ -460,71 +128,11 @@ func (e *EndpointError) Error() string {
 	return e.Message
 }
 
-// Classify maps an openai-go / network error to an *EndpointError. Context
-// cancellation is returned unchanged so callers can tell Stop from failure.
-func Classify(err error) error {
-	if err == nil {
-		return nil
-	}
-	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-		return err
-	}
-	var ee *EndpointError
-	if errors.As(err, &ee) {
-		return ee
-	}
-	var apiErr *openai.Error
-	if errors.As(err, &apiErr) {
-		msg := apiErr.Message
-		if msg == "" {
-			msg = strings.TrimSpace(apiErr.RawJSON())
-		}
-		if msg == "" {
-			msg = http.StatusText(apiErr.StatusCode)
-		}
-		out := &EndpointError{Status: apiErr.StatusCode, Message: clip(msg, maxErrorMessage)}
-		switch {
-		case apiErr.StatusCode == http.StatusTooManyRequests:
-			out.Retryable = true
-		case apiErr.StatusCode >= 500:
-			out.Retryable = true
-		}
-		if apiErr.Response != nil {
-			out.RetryAfter = parseRetryAfter(apiErr.Response.Header.Get("Retry-After"))
-		}
-		return out
-	}
-	msg := err.Error()
-	if strings.Contains(msg, "connection refused") {
-		return &EndpointError{Message: "cannot reach the endpoint (connection refused): " + msg, Retryable: true}
-	}
-	return &EndpointError{Message: clip(msg, maxErrorMessage), Retryable: true, Cut: true}
-}
-
-// clip cuts s to at most n bytes on a rune boundary, marking the cut.
-func clip(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	i := n
-	for i > 0 && !utf8.RuneStart(s[i]) {
-		i--
-	}
-	return s[:i] + "…"
-}
-
-func parseRetryAfter(v string) time.Duration {
-	if v == "" {
-		return 0
-	}
-	var secs float64
-	if _, err := fmt.Sscanf(v, "%g", &secs); err == nil && secs >= 0 {
-		return time.Duration(secs * float64(time.Second))
-	}
-	if t, err := http.ParseTime(v); err == nil {
-		if d := time.Until(t); d > 0 {
-			return d
-		}
-	}
-	return 0
+// DefaultHTTPClient dials quickly and never times a whole stream out: the
+// client every HTTP provider starts from (streams are long, but
+// "connection refused" should be quick).
+func DefaultHTTPClient() *http.Client {
+	t := http.DefaultTransport.(*http.Transport).Clone()
+	t.ResponseHeaderTimeout = 0
+	return &http.Client{Transport: t}
 }

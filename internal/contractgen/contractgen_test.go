@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/juncture-app/juncture/agent"
+	"github.com/juncture-app/juncture/agent/contract"
 	"github.com/juncture-app/juncture/agent/history"
 )
 
@@ -78,12 +78,12 @@ func TestAgentContractIsComplete(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := string(src)
-	for _, st := range agent.ToolStates {
+	for _, st := range contract.ToolStates {
 		if !strings.Contains(s, `"`+string(st)+`"`) {
 			t.Errorf("tool state %q is missing", st)
 		}
 	}
-	for _, n := range agent.CustomEventNames {
+	for _, n := range contract.CustomEventNames {
 		if _, ok := customPayloads[n]; !ok {
 			t.Errorf("CUSTOM event %q has no payload type in customPayloads", n)
 		}
@@ -91,8 +91,8 @@ func TestAgentContractIsComplete(t *testing.T) {
 			t.Errorf("CUSTOM event %q is missing from CustomEventValues", n)
 		}
 	}
-	if len(customPayloads) != len(agent.CustomEventNames) {
-		t.Errorf("customPayloads has %d entries, agent.CustomEventNames %d", len(customPayloads), len(agent.CustomEventNames))
+	if len(customPayloads) != len(contract.CustomEventNames) {
+		t.Errorf("customPayloads has %d entries, contract.CustomEventNames %d", len(customPayloads), len(contract.CustomEventNames))
 	}
 	for _, want := range []string{
 		"export interface Methods {",
@@ -145,9 +145,9 @@ type Sample struct {
 	Quoted   int              `json:"quoted,string"`
 	When     time.Time        `json:"when"`
 	Untagged bool
-	State    agent.ToolState   `json:"state"`
-	Anon     struct{ A int }   `json:"anon"`
-	Nested   []map[string]bool `json:"nested"`
+	State    contract.ToolState `json:"state"`
+	Anon     struct{ A int }    `json:"anon"`
+	Nested   []map[string]bool  `json:"nested"`
 	private  int
 }
 

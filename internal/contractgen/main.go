@@ -7,7 +7,7 @@
 //   - every struct reachable from those signatures and from the event
 //     payloads below, as an interface that follows encoding/json (json tags,
 //     omitempty → optional, `json:"-"` skipped, embedded structs flattened);
-//   - the runtime's contract (agent/contract.go): the tool states, the
+//   - the runtime's contract (package agent/contract): the tool states, the
 //     CUSTOM event names and their payloads;
 //   - the payloads of the app's own events (app/events.go).
 //

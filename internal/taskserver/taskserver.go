@@ -141,6 +141,15 @@ func (s *Server) mcpServer() *mcp.Server {
 			return textResult(a.Text), nil, nil
 		})
 	mcp.AddTool(srv, &mcp.Tool{Name: "ask", Description: "Asks who is calling (input_required, never a task)."}, s.ask)
+	mcp.AddTool(srv, &mcp.Tool{Name: "wait", Description: "Waits up to a minute within the call (never a task)."},
+		func(ctx context.Context, _ *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, any, error) {
+			select {
+			case <-ctx.Done():
+				return nil, nil, ctx.Err()
+			case <-time.After(time.Minute):
+				return textResult("waited"), nil, nil
+			}
+		})
 	srv.AddReceivingMiddleware(s.taskMiddleware)
 	must(mcp.AddReceivingCustomMethod(srv, "tasks/get", s.get))
 	must(mcp.AddReceivingCustomMethod(srv, "tasks/cancel", s.cancelTask))

@@ -9,7 +9,7 @@ import type { JsonValue } from './json';
 
 // ---------------------------------------------------------------- agent contract
 
-/** agent.ToolState: the UI state of one tool call. */
+/** contract.ToolState: the UI state of one tool call. */
 export type ToolState =
   | "running"
   | "done"
@@ -21,7 +21,7 @@ export type ToolState =
   | "awaiting-answer"
   | "pending-client";
 
-/** agent.ToolStates, in Go's order. */
+/** contract.ToolStates, in Go's order. */
 export const TOOL_STATES = [
   "running",
   "done",
@@ -34,7 +34,7 @@ export const TOOL_STATES = [
   "pending-client",
 ] as const satisfies readonly ToolState[];
 
-/** agent.CustomEventNames: the CUSTOM events Juncture emits inside runs. */
+/** contract.CustomEventNames: the CUSTOM events Juncture emits inside runs. */
 export type CustomEventName =
   | "juncture.tool_state"
   | "juncture.stopped"
@@ -412,7 +412,7 @@ export interface Message {
   attachments?: AttachmentRef[];
 }
 
-/** agent.MessageErrorEvent */
+/** contract.MessageErrorEvent */
 export interface MessageErrorEvent {
   messageId: string;
   error: string;
@@ -441,7 +441,7 @@ export interface Part {
   json?: JsonValue;
 }
 
-/** agent.PathChangedEvent */
+/** contract.PathChangedEvent */
 export interface PathChangedEvent {
   threadId: string;
   leafId: string;
@@ -575,7 +575,7 @@ export interface ResumeEntry {
   metadata?: Record<string, unknown>;
 }
 
-/** agent.RetryingEvent */
+/** contract.RetryingEvent */
 export interface RetryingEvent {
   attempt: number;
   delayMs: number;
@@ -671,7 +671,7 @@ export interface Status {
   modelAcceptsImages?: boolean;
 }
 
-/** agent.StoppedEvent */
+/** contract.StoppedEvent */
 export interface StoppedEvent {
   messageId: string;
   droppedToolCallIds: string[];
@@ -789,7 +789,7 @@ export interface ToolOutput {
   isError?: boolean;
 }
 
-/** agent.ToolStateEvent */
+/** contract.ToolStateEvent */
 export interface ToolStateEvent {
   toolCallId: string;
   state: ToolState;

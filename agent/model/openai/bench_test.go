@@ -1,4 +1,4 @@
-package model
+package openai
 
 import (
 	"context"
@@ -11,6 +11,8 @@ import (
 
 	"github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/packages/ssestream"
+
+	"github.com/juncture-app/juncture/agent/model"
 )
 
 // Chunk shapes for the benchmarks, as servers send them.
@@ -21,7 +23,7 @@ var benchShapes = []struct{ name, in string }{
 	{"usage", oaUsage},
 }
 
-type decodeFunc = func([]byte) (Delta, *EndpointError, error)
+type decodeFunc = func([]byte) (model.Delta, *model.EndpointError, error)
 
 // BenchmarkDecodeChunk measures one chunk's decoding by each candidate:
 // scan (the hand-written scanner), json (encoding/json into chunk) and
@@ -76,10 +78,10 @@ func (d *repeatDecoder) Close() error           { return nil }
 func (d *repeatDecoder) Err() error             { return nil }
 
 // deltaFromOpenAI is decodeChunk's work done on openai-go's chunk type.
-func deltaFromOpenAI(c *openai.ChatCompletionChunk) Delta {
-	var d Delta
+func deltaFromOpenAI(c *openai.ChatCompletionChunk) model.Delta {
+	var d model.Delta
 	if c.JSON.Usage.Valid() {
-		d.Usage = &Usage{PromptTokens: int(c.Usage.PromptTokens), CompletionTokens: int(c.Usage.CompletionTokens),
+		d.Usage = &model.Usage{PromptTokens: int(c.Usage.PromptTokens), CompletionTokens: int(c.Usage.CompletionTokens),
 			TotalTokens: int(c.Usage.TotalTokens), ReasoningTokens: int(c.Usage.CompletionTokensDetails.ReasoningTokens)}
 	}
 	if len(c.Choices) == 0 {
@@ -93,7 +95,7 @@ func deltaFromOpenAI(c *openai.ChatCompletionChunk) Delta {
 		}
 	}
 	for _, tc := range ch.Delta.ToolCalls {
-		d.ToolCalls = append(d.ToolCalls, ToolCallDelta{Index: int(tc.Index), ID: tc.ID, Name: tc.Function.Name, Arguments: tc.Function.Arguments})
+		d.ToolCalls = append(d.ToolCalls, model.ToolCallDelta{Index: int(tc.Index), ID: tc.ID, Name: tc.Function.Name, Arguments: tc.Function.Arguments})
 	}
 	return d
 }
@@ -128,7 +130,7 @@ func BenchmarkStream(b *testing.B) {
 	hc := &http.Client{Transport: http.DefaultTransport.(*http.Transport).Clone()}
 	defer hc.Transport.(*http.Transport).CloseIdleConnections()
 	cfg := Config{BaseURL: srv.URL + "/v1", Model: "m", HTTPClient: hc}
-	req := Request{Messages: nil}
+	req := model.Request{Messages: nil}
 
 	run := func(b *testing.B, count func() (int, error)) {
 		b.ReportAllocs()

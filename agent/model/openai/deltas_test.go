@@ -1,4 +1,4 @@
-package model
+package openai
 
 import (
 	"context"
@@ -13,9 +13,10 @@ import (
 	"time"
 
 	"github.com/juncture-app/juncture/agent/history"
+	"github.com/juncture-app/juncture/agent/model"
 )
 
-var hiReq = Request{Messages: []history.Message{{Role: history.RoleUser, Content: "hi"}}}
+var hiReq = model.Request{Messages: []history.Message{{Role: history.RoleUser, Content: "hi"}}}
 
 // testEndpoint serves handler on 127.0.0.1 and returns a client for it with
 // its own transport, both shut down when the test ends.
@@ -46,11 +47,11 @@ func serveBody(body string) http.HandlerFunc {
 }
 
 type element struct {
-	d   Delta
+	d   model.Delta
 	err error
 }
 
-func collect(seq func(func(Delta, error) bool)) []element {
+func collect(seq func(func(model.Delta, error) bool)) []element {
 	var out []element
 	for d, err := range seq {
 		out = append(out, element{d, err})
@@ -80,12 +81,12 @@ func TestDeltasOpenAIStream(t *testing.T) {
 	})
 	got := collect(c.Deltas(context.Background(), hiReq))
 	want := []element{
-		{d: Delta{Text: " tok"}},
-		{d: Delta{Reasoning: "hmm"}},
-		{d: Delta{ToolCalls: []ToolCallDelta{{ID: "call_DdmO9pD3xa9XTPNJ32zg2hcA", Name: "get_weather"}}}},
-		{d: Delta{ToolCalls: []ToolCallDelta{{Arguments: `{"location":"Par`}}}},
-		{d: Delta{FinishReason: "tool_calls"}},
-		{d: Delta{Usage: &Usage{PromptTokens: 19, CompletionTokens: 10, TotalTokens: 29}}},
+		{d: model.Delta{Text: " tok"}},
+		{d: model.Delta{Reasoning: "hmm"}},
+		{d: model.Delta{ToolCalls: []model.ToolCallDelta{{ID: "call_DdmO9pD3xa9XTPNJ32zg2hcA", Name: "get_weather"}}}},
+		{d: model.Delta{ToolCalls: []model.ToolCallDelta{{Arguments: `{"location":"Par`}}}},
+		{d: model.Delta{FinishReason: "tool_calls"}},
+		{d: model.Delta{Usage: &model.Usage{PromptTokens: 19, CompletionTokens: 10, TotalTokens: 29}}},
 	}
 	assertElements(t, got, want)
 	if !strings.Contains(gotBody, `"stream_options":{"include_usage":true}`) || !strings.Contains(gotBody, `"stream":true`) {
@@ -101,8 +102,8 @@ func TestDeltasUsageOnFinishChunk(t *testing.T) {
 		`{"choices":[{"finish_reason":"stop","index":0,"delta":{}}],"created":1735000000,"id":"chatcmpl-Xq2","model":"m","object":"chat.completion.chunk","usage":{"completion_tokens":5,"prompt_tokens":10,"total_tokens":15},"timings":{"prompt_n":10,"prompt_ms":12.3}}`,
 		"[DONE]")))
 	assertElements(t, collect(c.Deltas(context.Background(), hiReq)), []element{
-		{d: Delta{Text: "Hello"}},
-		{d: Delta{FinishReason: "stop", Usage: &Usage{PromptTokens: 10, CompletionTokens: 5, TotalTokens: 15}}},
+		{d: model.Delta{Text: "Hello"}},
+		{d: model.Delta{FinishReason: "stop", Usage: &model.Usage{PromptTokens: 10, CompletionTokens: 5, TotalTokens: 15}}},
 	})
 }
 
@@ -146,29 +147,29 @@ func TestDeltasErrors(t *testing.T) {
 		name    string
 		handler http.HandlerFunc
 		texts   int // deltas before the error
-		want    EndpointError
+		want    model.EndpointError
 	}{
 		{"500", func(w http.ResponseWriter, r *http.Request) {
 			http.Error(w, `{"error":{"message":"boom","type":"server_error"}}`, 500)
-		}, 0, EndpointError{Status: 500, Message: "boom", Retryable: true}},
+		}, 0, model.EndpointError{Status: 500, Message: "boom", Retryable: true}},
 		{"429 with Retry-After", func(w http.ResponseWriter, r *http.Request) {
 			w.Header().Set("Retry-After", "2")
 			http.Error(w, `{"error":{"message":"slow down"}}`, http.StatusTooManyRequests)
-		}, 0, EndpointError{Status: 429, Message: "slow down", Retryable: true, RetryAfter: 2 * time.Second}},
+		}, 0, model.EndpointError{Status: 429, Message: "slow down", Retryable: true, RetryAfter: 2 * time.Second}},
 		{"400", func(w http.ResponseWriter, r *http.Request) {
 			http.Error(w, `{"error":{"message":"bad model"}}`, 400)
-		}, 0, EndpointError{Status: 400, Message: "bad model"}},
+		}, 0, model.EndpointError{Status: 400, Message: "bad model"}},
 		{"openrouter mid-stream error", serveBody(frames(text,
 			`{"id":"cmpl-abc123","object":"chat.completion.chunk","created":1234567890,"model":"gpt-3.5-turbo","provider":"openai","error":{"code":"server_error","message":"Provider disconnected unexpectedly"},"choices":[{"index":0,"delta":{"content":""},"finish_reason":"error"}]}`)),
-			1, EndpointError{Message: "Provider disconnected unexpectedly"}},
+			1, model.EndpointError{Message: "Provider disconnected unexpectedly"}},
 		{"malformed chunk", serveBody(frames(text, `{"choices":[`)), 1,
-			EndpointError{Message: "the endpoint sent a malformed chunk: unexpected end of JSON input"}},
+			model.EndpointError{Message: "the endpoint sent a malformed chunk: unexpected end of JSON input"}},
 		{"ends without finish_reason or [DONE]", serveBody(frames(text)), 1,
-			EndpointError{Message: "the endpoint closed the stream before the answer was complete", Retryable: true, Cut: true}},
+			model.EndpointError{Message: "the endpoint closed the stream before the answer was complete", Retryable: true, Cut: true}},
 		{"[DONE] without finish_reason", serveBody(frames(text, "[DONE]")), 1,
-			EndpointError{Message: "the endpoint closed the stream before the answer was complete", Retryable: true, Cut: true}},
+			model.EndpointError{Message: "the endpoint closed the stream before the answer was complete", Retryable: true, Cut: true}},
 		{"usage but no finish_reason", serveBody(frames(text, oaUsage, "[DONE]")), 2,
-			EndpointError{Message: "the endpoint closed the stream before the answer was complete", Retryable: true, Cut: true}},
+			model.EndpointError{Message: "the endpoint closed the stream before the answer was complete", Retryable: true, Cut: true}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -183,12 +184,12 @@ func TestDeltasErrors(t *testing.T) {
 				}
 			}
 			last := got[tc.texts]
-			if !reflect.DeepEqual(last.d, Delta{}) {
+			if !reflect.DeepEqual(last.d, model.Delta{}) {
 				t.Fatalf("error element carries %+v", last.d)
 			}
-			var ee *EndpointError
+			var ee *model.EndpointError
 			if !errors.As(last.err, &ee) {
-				t.Fatalf("last element: %v (%T), want *EndpointError", last.err, last.err)
+				t.Fatalf("last element: %v (%T), want *model.EndpointError", last.err, last.err)
 			}
 			if *ee != tc.want {
 				t.Fatalf("error %+v, want %+v", *ee, tc.want)
@@ -198,7 +199,7 @@ func TestDeltasErrors(t *testing.T) {
 	t.Run("finish_reason then end of body is complete", func(t *testing.T) {
 		t.Parallel()
 		got := collect(testEndpoint(t, serveBody(frames(text, stop))).Deltas(context.Background(), hiReq))
-		assertElements(t, got, []element{{d: Delta{Text: "a"}}, {d: Delta{FinishReason: "stop"}}})
+		assertElements(t, got, []element{{d: model.Delta{Text: "a"}}, {d: model.Delta{FinishReason: "stop"}}})
 	})
 	t.Run("connection refused", func(t *testing.T) {
 		t.Parallel()
@@ -209,7 +210,7 @@ func TestDeltasErrors(t *testing.T) {
 		defer tr.CloseIdleConnections()
 		c := New(Config{BaseURL: url + "/v1", Model: "m", HTTPClient: &http.Client{Transport: tr}})
 		got := collect(c.Deltas(context.Background(), hiReq))
-		var ee *EndpointError
+		var ee *model.EndpointError
 		if len(got) != 1 || !errors.As(got[0].err, &ee) || !ee.Retryable || !strings.Contains(ee.Message, "connection refused") {
 			t.Fatalf("got %+v, want one retryable connection-refused error", got)
 		}

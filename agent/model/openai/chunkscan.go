@@ -1,4 +1,4 @@
-package model
+package openai
 
 // Why a hand-written scanner and not encoding/json or openai-go's own
 // stream decoding. Measured with BenchmarkDecodeChunk (-benchtime=5000x)
@@ -29,6 +29,8 @@ package model
 import (
 	"math"
 	"strconv"
+
+	"github.com/juncture-app/juncture/agent/model"
 )
 
 // scanChunk extracts from one chat.completion.chunk exactly what
@@ -55,18 +57,18 @@ import (
 //
 // Strings are kept as spans of b while scanning and converted once at the
 // end, so a chunk costs one small allocation per non-empty field.
-func scanChunk(b []byte) (Delta, *EndpointError, error) {
+func scanChunk(b []byte) (model.Delta, *model.EndpointError, error) {
 	s := chunkScanner{b: b}
 	if err := s.document(); err != nil {
-		return Delta{}, nil, err
+		return model.Delta{}, nil, err
 	}
 	if s.errSet {
-		return Delta{}, &EndpointError{Message: s.str(s.errMsg)}, nil
+		return model.Delta{}, &model.EndpointError{Message: s.str(s.errMsg)}, nil
 	}
-	var d Delta
+	var d model.Delta
 	if s.usageSet && !s.usageBad {
 		u := &s.usage
-		d.Usage = &Usage{PromptTokens: tokens(u.prompt), CompletionTokens: tokens(u.completion), TotalTokens: tokens(u.total), ReasoningTokens: tokens(u.reasoning)}
+		d.Usage = &model.Usage{PromptTokens: tokens(u.prompt), CompletionTokens: tokens(u.completion), TotalTokens: tokens(u.total), ReasoningTokens: tokens(u.reasoning)}
 	}
 	if !s.haveChoices {
 		return d, nil, nil // OpenAI's usage chunk, or nothing
@@ -77,10 +79,10 @@ func scanChunk(b []byte) (Delta, *EndpointError, error) {
 		d.Reasoning = s.str(c.reasoning)
 	}
 	if c.ntc > 0 {
-		d.ToolCalls = make([]ToolCallDelta, c.ntc)
+		d.ToolCalls = make([]model.ToolCallDelta, c.ntc)
 		for k := range c.ntc {
 			tc := c.tc(k)
-			d.ToolCalls[k] = ToolCallDelta{Index: tc.index, ID: s.str(tc.id), Name: s.str(tc.name), Arguments: s.str(tc.args)}
+			d.ToolCalls[k] = model.ToolCallDelta{Index: tc.index, ID: s.str(tc.id), Name: s.str(tc.name), Arguments: s.str(tc.args)}
 		}
 	}
 	return d, nil, nil

@@ -1,4 +1,4 @@
-package model
+package openai
 
 import (
 	"bufio"
@@ -9,6 +9,8 @@ import (
 	"net/http"
 
 	"github.com/openai/openai-go/v3/option"
+
+	"github.com/juncture-app/juncture/agent/model"
 )
 
 // sseReader reads "data:" frames of an SSE body.
@@ -26,7 +28,7 @@ var errDone = errors.New("[DONE]")
 
 // errFrameTooLarge ends a stream whose event passed MaxFrameBytes.
 func errFrameTooLarge() error {
-	return &EndpointError{Message: fmt.Sprintf("the endpoint sent an event larger than %d MiB; the answer was not read further", MaxFrameBytes>>20)}
+	return &model.EndpointError{Message: fmt.Sprintf("the endpoint sent an event larger than %d MiB; the answer was not read further", MaxFrameBytes>>20)}
 }
 
 // next returns the next frame's data; errDone at "[DONE]"; io.EOF (or a
@@ -138,7 +140,7 @@ func (b *cappedBody) Read(p []byte) (int, error) {
 		if n, err := b.rc.Read(one[:]); n == 0 {
 			return 0, err // the body ended exactly at the budget
 		}
-		e := &EndpointError{Message: fmt.Sprintf("the endpoint's reply passed %d MiB; it was not read further", b.limit>>20)}
+		e := &model.EndpointError{Message: fmt.Sprintf("the endpoint's reply passed %d MiB; it was not read further", b.limit>>20)}
 		if b.status >= 400 {
 			e.Status = b.status
 			e.Retryable = b.status == http.StatusTooManyRequests || b.status >= 500

@@ -1,10 +1,12 @@
-package agent
-
-// The runtime's side of the frontend contract (docs/contract.md): the tool
-// states and the payloads of the CUSTOM events it emits inside runs. The
-// TypeScript the window uses is generated from these declarations
+// Package contract is the runtime's side of the frontend contract
+// (docs/contract.md): the tool states and the CUSTOM events it emits inside
+// runs, with their payloads.
+//
+// The TypeScript the window uses is generated from these declarations
 // (internal/contractgen), so a state added here cannot be dropped silently
-// by the frontend.
+// by the frontend. The runtime (agent) and the facade (app) use them; this
+// package imports neither.
+package contract
 
 import (
 	"github.com/juncture-app/juncture/agent/history"
@@ -85,3 +87,22 @@ type RetryingEvent struct {
 	DelayMs int64  `json:"delayMs"`
 	Reason  string `json:"reason"`
 }
+
+// CustomPathChanged announces, inside the run of an edit or a regenerate,
+// that the thread's active path changed; its value is a PathChangedEvent.
+const CustomPathChanged = "juncture.path_changed"
+
+// PathChangedEvent is the value of a juncture.path_changed event.
+type PathChangedEvent struct {
+	ThreadID string `json:"threadId"`
+	LeafID   string `json:"leafId"` // the last message of the new path ("" when empty)
+	Reason   string `json:"reason"` // PathBranch | PathEdit | PathRegenerate | PathInstructions
+}
+
+// Reasons of a path change.
+const (
+	PathBranch       = "branch"
+	PathEdit         = "edit"
+	PathRegenerate   = "regenerate"
+	PathInstructions = "instructions"
+)

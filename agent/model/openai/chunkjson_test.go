@@ -1,6 +1,10 @@
-package model
+package openai
 
-import "encoding/json"
+import (
+	"encoding/json"
+
+	"github.com/juncture-app/juncture/agent/model"
+)
 
 // The encoding/json decoder of a chunk: the reference scanChunk is held to
 // (compareWithJSON, FuzzScanChunk), and the "json" candidate of the
@@ -35,7 +39,7 @@ type chunk struct {
 // of any form, and a usage object of an unexpected shape is dropped rather
 // than failing the chunk, since the answer matters more than its count.
 type chunkUsage struct {
-	u  Usage
+	u  model.Usage
 	ok bool
 }
 
@@ -53,7 +57,7 @@ func (cu *chunkUsage) UnmarshalJSON(b []byte) error {
 		return nil
 	}
 	cu.ok = true
-	cu.u = Usage{PromptTokens: tokens(raw.PromptTokens), CompletionTokens: tokens(raw.CompletionTokens), TotalTokens: tokens(raw.TotalTokens)}
+	cu.u = model.Usage{PromptTokens: tokens(raw.PromptTokens), CompletionTokens: tokens(raw.CompletionTokens), TotalTokens: tokens(raw.TotalTokens)}
 	if d := raw.CompletionTokensDetails; d != nil {
 		cu.u.ReasoningTokens = tokens(d.ReasoningTokens)
 	}
@@ -65,15 +69,15 @@ func (cu *chunkUsage) UnmarshalJSON(b []byte) error {
 // (which wins over everything else, as OpenRouter sends it next to a choice
 // with finish_reason "error"). A payload that is not a valid chunk is an
 // error.
-func decodeChunk(b []byte) (Delta, *EndpointError, error) {
+func decodeChunk(b []byte) (model.Delta, *model.EndpointError, error) {
 	var c chunk
 	if err := json.Unmarshal(b, &c); err != nil {
-		return Delta{}, nil, err
+		return model.Delta{}, nil, err
 	}
 	if c.Error != nil {
-		return Delta{}, &EndpointError{Message: c.Error.Message}, nil
+		return model.Delta{}, &model.EndpointError{Message: c.Error.Message}, nil
 	}
-	var d Delta
+	var d model.Delta
 	if c.Usage != nil && c.Usage.ok {
 		u := c.Usage.u
 		d.Usage = &u
@@ -87,9 +91,9 @@ func decodeChunk(b []byte) (Delta, *EndpointError, error) {
 		d.Reasoning = ch.Delta.Reasoning
 	}
 	if n := len(ch.Delta.ToolCalls); n > 0 {
-		d.ToolCalls = make([]ToolCallDelta, n)
+		d.ToolCalls = make([]model.ToolCallDelta, n)
 		for i, tc := range ch.Delta.ToolCalls {
-			d.ToolCalls[i] = ToolCallDelta{Index: tc.Index, ID: tc.ID, Name: tc.Function.Name, Arguments: tc.Function.Arguments}
+			d.ToolCalls[i] = model.ToolCallDelta{Index: tc.Index, ID: tc.ID, Name: tc.Function.Name, Arguments: tc.Function.Arguments}
 		}
 	}
 	return d, nil, nil

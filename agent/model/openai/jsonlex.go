@@ -1,4 +1,4 @@
-package model
+package openai
 
 // The lexical half of the chunk scanner: object keys (with encoding/json's
 // case folding), strings and their escapes, literals, numbers, and skipping

@@ -1,20 +1,6 @@
-package agent
-
-import (
-	"context"
-	"crypto/rand"
-	"encoding/hex"
-	"encoding/json"
-	"errors"
-	"strconv"
-	"strings"
-	"sync"
-
-	"github.com/juncture-app/juncture/agent/agui"
-)
-
-// The event broker: every envelope the runtime (and the facade, through
-// Publish) sends reaches every subscriber of its thread, in order.
+// Package broker is the runtime's event broker: every envelope the runtime
+// (and the facade, through Publish) sends reaches every subscriber of its
+// thread, in order.
 //
 // Delivery classes:
 //   - Token deltas (TEXT_MESSAGE_CONTENT, REASONING_MESSAGE_CONTENT,
@@ -38,6 +24,20 @@ import (
 // with the id of the last envelope it saw gets what it missed
 // (SubscribeSince). Every envelope's JSON is encoded at most once, however
 // many subscribers write it.
+package broker
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/juncture-app/juncture/agent/agui"
+)
 
 // Envelope names.
 const (
@@ -51,7 +51,11 @@ const (
 )
 
 // ErrSlowSubscriber closes a subscription that fell too far behind.
-var ErrSlowSubscriber = errors.New("agent: the subscriber fell too far behind and was closed")
+var ErrSlowSubscriber = errors.New("broker: the subscriber fell too far behind and was closed")
+
+// ErrClosed is what Next returns once a subscription was closed (by Close,
+// or by CloseAll when the runtime shut down) and drained.
+var ErrClosed = errors.New("broker: the subscription is closed")
 
 const (
 	ringSize        = 8192
@@ -68,7 +72,7 @@ type Envelope struct {
 	Queued   []string   // EnvelopeQueue
 	Data     any        // facade events (Publish)
 	// Offset is where a delta's text starts in its message, reasoning or
-	// call arguments, in UTF-16 code units (live.go); a coalesced delta
+	// call arguments, in UTF-16 code units (agent/live.go); a coalesced delta
 	// keeps its first part's offset.
 	Offset int
 
@@ -163,8 +167,8 @@ func (b *Broker) Publish(e Envelope) {
 	b.mu.Unlock()
 }
 
-// lastSeq is the sequence number of the newest envelope published.
-func (b *Broker) lastSeq() uint64 {
+// LastSeq is the sequence number of the newest envelope published.
+func (b *Broker) LastSeq() uint64 {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.seq
@@ -235,8 +239,8 @@ func (b *Broker) remove(s *Subscription) {
 	b.mu.Unlock()
 }
 
-// closeAll closes every subscription (the runtime shut down).
-func (b *Broker) closeAll() {
+// CloseAll closes every subscription (the runtime shut down).
+func (b *Broker) CloseAll() {
 	b.mu.Lock()
 	subs := b.subs
 	b.subs = make(map[*Subscription]struct{})

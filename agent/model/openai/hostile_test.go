@@ -1,4 +1,4 @@
-package model
+package openai
 
 import (
 	"bytes"
@@ -10,6 +10,8 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+
+	"github.com/juncture-app/juncture/agent/model"
 )
 
 // endless serves status and prefix, then repeats unit until the client
@@ -67,9 +69,9 @@ func TestHostileEndpointBodiesStayInBudget(t *testing.T) {
 			var wrote atomic.Int64
 			c := testEndpoint(t, endless(tc.status, tc.ctype, tc.prefix, tc.unit, &wrote))
 			err := tc.call(c)
-			var ee *EndpointError
+			var ee *model.EndpointError
 			if !errors.As(err, &ee) || !strings.Contains(ee.Message, tc.wantMsg) {
-				t.Fatalf("error %.300v, want an *EndpointError saying %q", err, tc.wantMsg)
+				t.Fatalf("error %.300v, want an *model.EndpointError saying %q", err, tc.wantMsg)
 			}
 			if len(ee.Message) > maxErrorMessage+64 {
 				t.Fatalf("error message is %d bytes", len(ee.Message))
@@ -90,7 +92,7 @@ func TestEndpointErrorMessageIsClipped(t *testing.T) {
 		http.Error(w, `{"error":{"message":"`+long+`"}}`, 400)
 	})
 	err := streamCall(c)
-	var ee *EndpointError
+	var ee *model.EndpointError
 	if !errors.As(err, &ee) || ee.Status != 400 {
 		t.Fatalf("error %.300v, want a 400", err)
 	}
