@@ -225,19 +225,8 @@ WHERE (expires_at != 0 AND expires_at <= ?) OR (turn_id != '' AND thread_id = ? 
 	return len(ended), nil
 }
 
-// RuleQuery is one call a rule may decide: when (Now, Unix ms, the
-// runtime's clock), in which chat, turn and run, and what the ledger
-// records if a rule decides it.
-type RuleQuery struct {
-	Now       int64
-	ThreadID  string
-	TurnID    string
-	RunID     string
-	CallID    string
-	Tool      string
-	Server    string
-	Arguments string
-}
+// RuleQuery is history.RuleQuery (the store's name for it).
+type RuleQuery = history.RuleQuery
 
 // DecideByRule decides a call by the remembered rules, in one
 // transaction: rules past their end are removed and recorded as expired
@@ -270,6 +259,9 @@ func (db *DB) DecideByRule(ctx context.Context, q RuleQuery, match func(history.
 			return err
 		}
 		for _, r := range all {
+			if q.DenyOnly && !r.IsDeny() {
+				continue
+			}
 			if !r.InForce(q.Now, q.ThreadID, q.TurnID) || !match(r) {
 				continue
 			}

@@ -70,3 +70,19 @@ func (r PermissionRule) Ended(now int64, threadID, turnID string) bool {
 	}
 	return r.TurnID != "" && r.ThreadID == threadID && turnID != "" && r.TurnID != turnID
 }
+
+// RuleQuery is one call a rule may decide: when (Now, Unix ms, the
+// runtime's clock), in which chat, turn and run, and what the ledger
+// records if a rule decides it. DenyOnly: only deny rules are read (a
+// call that needs no approval can still be refused).
+type RuleQuery struct {
+	Now       int64
+	ThreadID  string
+	TurnID    string
+	RunID     string
+	CallID    string
+	Tool      string
+	Server    string
+	Arguments string
+	DenyOnly  bool
+}
