@@ -2,6 +2,7 @@
 //
 //	juncture                       open the desktop window
 //	juncture serve [--addr A]      browser mode: no window, no GTK; prints the address to open
+//	juncture ledger verify|export|clear   the decision ledger (main_ledger.go)
 //	juncture version
 //
 // Wails parses os.Args with its own flag sets, so the subcommands are
@@ -56,11 +57,14 @@ func main() {
 				os.Exit(1)
 			}
 			return
+		case "ledger":
+			runLedger(os.Args[2:])
+			return
 		case "version", "--version":
 			fmt.Println("juncture", version)
 			return
 		case "help", "-h", "--help":
-			fmt.Println("usage: juncture            open the desktop window\n       juncture serve [--addr 127.0.0.1:8765]   browser mode\n       juncture version")
+			fmt.Println("usage: juncture            open the desktop window\n       juncture serve [--addr 127.0.0.1:8765]   browser mode\n       juncture ledger verify|export [--format jsonl|csv]|clear\n       juncture version")
 			return
 		}
 	}
