@@ -21,6 +21,7 @@ import (
 	"github.com/juncture-app/juncture/agent/mcp"
 	"github.com/juncture-app/juncture/agent/model/openai"
 	"github.com/juncture-app/juncture/agent/tools"
+	"github.com/juncture-app/juncture/app/config"
 	"github.com/juncture-app/juncture/app/secrets"
 	"github.com/juncture-app/juncture/store"
 )
@@ -64,8 +65,8 @@ type App struct {
 	db       *store.DB
 	cp       *store.Checkpointer
 	rt       *agent.Runtime
-	settings *settings
-	readOnly string // path of the copy when browsing a damaged database
+	conf     *config.Catalog // settings, endpoints, presets, local servers
+	readOnly string          // path of the copy when browsing a damaged database
 
 	emitMu  sync.RWMutex
 	emitter Emitter
@@ -81,9 +82,6 @@ type App struct {
 
 	clientMu sync.Mutex
 	clients  map[openai.Config]*openai.Client // by endpoint, key and model (see client)
-
-	// cat holds the endpoints and presets (endpoints.go, presets.go).
-	cat catalog
 
 	// keys is where API keys live (package secrets); never the database.
 	keys *secrets.Vault
@@ -120,7 +118,7 @@ func StartWith(ctx context.Context, a *App, cfg Config) (*Service, error) {
 	if err := store.PrivateDir(cfg.DataDir); err != nil {
 		return nil, fmt.Errorf("creating the data folder: %w", err)
 	}
-	a.cfg, a.log, a.settings = cfg, cfg.Logger, &settings{getenv: cfg.Getenv}
+	a.cfg, a.log = cfg, cfg.Logger
 	if err := a.privateConfig(); err != nil {
 		a.log.Warn("could not make the configuration folder private", "err", err)
 	}
@@ -152,13 +150,12 @@ func StartWith(ctx context.Context, a *App, cfg Config) (*Service, error) {
 		db.Close()
 		return nil, fmt.Errorf("moving the keys out of the database: %w", err)
 	}
-	saved, err := db.Settings(ctx)
-	if err != nil {
+	a.conf = config.New(config.Options{Rows: db, Keys: a.keys, Getenv: cfg.Getenv, Logger: a.log, Writable: a.readOnly == "",
+		Local: localServers, OnDefaultChange: func() { a.emit("status", a.Status()) }})
+	if err := a.conf.LoadSettings(ctx); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("loading settings: %w", err)
 	}
-	a.fillSecretSettings(saved)
-	a.settings.saved = saved
 	// A crash loses at most 250 ms of a streaming answer: the runtime hands
 	// a snapshot over at least every 50 ms (agent.Options.CheckpointEvery)
 	// and the checkpointer writes within 180 ms, leaving ~20 ms to commit.
@@ -173,13 +170,13 @@ func StartWith(ctx context.Context, a *App, cfg Config) (*Service, error) {
 		System:    systemPrompt,
 		Logger:    a.log,
 		ModelSeesImages: func() bool {
-			st, _ := a.settings.effective()
+			st, _ := a.conf.Effective()
 			return st.ModelAcceptsImages
 		},
 		LoopGuardSource: func() int {
-			st, _ := a.settings.effective()
+			st, _ := a.conf.Effective()
 			if st.LoopGuard <= 0 {
-				return defaultLoopGuard
+				return config.DefaultLoopGuard
 			}
 			return st.LoopGuard
 		},
@@ -196,8 +193,8 @@ func StartWith(ctx context.Context, a *App, cfg Config) (*Service, error) {
 		a.bg.Add(1)
 		go func() {
 			defer a.bg.Done()
-			a.settings.detect(a.bgCtx)
-			if st, _ := a.settings.effective(); st.BaseURL != "" {
+			a.conf.Detect(a.bgCtx)
+			if st, _ := a.conf.Effective(); st.BaseURL != "" {
 				a.emit("status", a.Status())
 			}
 		}()
@@ -276,7 +273,7 @@ func (a *App) runtimeModel(ctx context.Context, threadID string) (agent.Model, e
 // toolRegistry builds the tools for the next turn from the settings; a
 // thread that chose its tools (Options.Tools) is offered only those.
 func (a *App) toolRegistry(ctx context.Context, threadID string) *tools.Registry {
-	st, _ := a.settings.effective()
+	st, _ := a.conf.Effective()
 	root := st.Workspace
 	if root == "" {
 		var err error
@@ -302,7 +299,7 @@ func (a *App) toolRegistry(ctx context.Context, threadID string) *tools.Registry
 
 // workspace is the folder permission rules are matched in.
 func (a *App) workspace() tools.Workspace {
-	st, _ := a.settings.effective()
+	st, _ := a.conf.Effective()
 	root := st.Workspace
 	if root == "" {
 		root, _ = tools.DefaultWorkspace()

@@ -19,6 +19,7 @@ import (
 	"github.com/juncture-app/juncture/agent/agui/aguitest"
 	"github.com/juncture-app/juncture/agent/attach"
 	"github.com/juncture-app/juncture/agent/fakellm"
+	"github.com/juncture-app/juncture/app/config"
 )
 
 func TestMain(m *testing.M) {
@@ -544,7 +545,7 @@ func TestDetectsALocalServerWhenNothingIsConfigured(t *testing.T) {
 	fake := fakellm.Start(t)
 	fake.SetModels("llama3.2", "qwen3")
 	saved := localServers
-	localServers = []struct{ name, url string }{{"Ollama", "http://127.0.0.1:1/v1"}, {"LM Studio", fake.URL}}
+	localServers = []config.Provider{{ID: "ollama", Name: "Ollama", URL: "http://127.0.0.1:1/v1"}, {ID: "lmstudio", Name: "LM Studio", URL: fake.URL}}
 	defer func() { localServers = saved }()
 	svc, err := Start(context.Background(), Config{DataDir: t.TempDir(), Mode: "browser", DetectLocal: true, Getenv: func(string) string { return "" }})
 	if err != nil {

@@ -17,13 +17,12 @@ import (
 )
 
 func (f *fixture) enableWriteTools() {
-	s := f.svc.app.settings
-	s.mu.Lock()
-	if s.saved == nil {
-		s.saved = map[string]string{}
+	f.t.Helper()
+	st := f.svc.app.GetSettings().Settings
+	st.EnableWriteTools = true
+	if _, err := f.svc.app.SaveSettings(st); err != nil {
+		f.t.Fatal(err)
 	}
-	s.saved["enableWriteTools"] = "true"
-	s.mu.Unlock()
 }
 
 // waitPending waits until the thread is idle with n approvals pending.

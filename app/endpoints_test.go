@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/juncture-app/juncture/agent/fakellm"
+	"github.com/juncture-app/juncture/app/config"
 )
 
 // answerAll makes a fake server answer every request (titles included)
@@ -70,7 +71,7 @@ func TestEndpointsListWhereEachComesFrom(t *testing.T) {
 	local := fakellm.Start(t)
 	local.SetModels("llama3.2", "qwen3")
 	saved := localServers
-	localServers = []struct{ name, url string }{{"Ollama", local.URL}, {"LM Studio", "http://127.0.0.1:1/v1"}}
+	localServers = []config.Provider{{ID: "ollama", Name: "Ollama", URL: local.URL}, {ID: "lmstudio", Name: "LM Studio", URL: "http://127.0.0.1:1/v1"}}
 	defer func() { localServers = saved }()
 
 	cases := []struct {
@@ -100,11 +101,11 @@ func TestEndpointsListWhereEachComesFrom(t *testing.T) {
 				t.Fatalf("endpoints %v, want %v", ids, tc.wantIDs)
 			}
 			o, _ := endpointWithID(list, "ollama")
-			if o.Source != EndpointDetected || o.BaseURL != local.URL || o.DefaultModel != "llama3.2" || len(o.Models) != 2 {
+			if o.Source != config.EndpointDetected || o.BaseURL != local.URL || o.DefaultModel != "llama3.2" || len(o.Models) != 2 {
 				t.Fatalf("detected endpoint %+v", o)
 			}
 			if e, ok := endpointWithID(list, "env"); ok {
-				if e.Source != EndpointEnvironment || e.BaseURL != f.fake.URL || e.APIKey != "••••4321" || e.DefaultModel != "fake-model" {
+				if e.Source != config.EndpointEnvironment || e.BaseURL != f.fake.URL || e.APIKey != "••••4321" || e.DefaultModel != "fake-model" {
 					t.Fatalf("environment endpoint %+v", e)
 				}
 			}
@@ -150,7 +151,7 @@ func TestSaveEndpointValidatesLikeSettings(t *testing.T) {
 	got := f.saveEndpoint(Endpoint{BaseURL: " http://127.0.0.1:9/v1 ", Models: []string{" a ", "a", "", "b"},
 		Prices: map[string]ModelPrice{"a": {InputPerMTok: 0.5, OutputPerMTok: 1.5}, "b": {}}})
 	if got.Name != "127.0.0.1:9" || got.BaseURL != "http://127.0.0.1:9/v1" || strings.Join(got.Models, ",") != "a,b" ||
-		got.Source != EndpointSaved || got.ID == "" || got.DefaultModel != "a" {
+		got.Source != config.EndpointSaved || got.ID == "" || got.DefaultModel != "a" {
 		t.Fatalf("saved %+v", got)
 	}
 	if len(got.Prices) != 1 || got.Prices["a"].OutputPerMTok != 1.5 {
@@ -224,7 +225,7 @@ func TestSavedSettingsBecomeTheDefaultEndpoint(t *testing.T) {
 		t.Fatalf("endpoints %+v", list)
 	}
 	first := list[0]
-	if first.Source != EndpointSaved || !first.IsDefault || first.BaseURL != f.fake.URL || first.APIKey != "••••1234" ||
+	if first.Source != config.EndpointSaved || !first.IsDefault || first.BaseURL != f.fake.URL || first.APIKey != "••••1234" ||
 		first.DefaultModel != "fake-model" || !strings.HasPrefix(first.Name, "127.0.0.1:") {
 		t.Fatalf("migrated endpoint %+v", first)
 	}

@@ -6,6 +6,7 @@ import (
 	"net/http"
 
 	"github.com/juncture-app/juncture/agent"
+	"github.com/juncture-app/juncture/app/config"
 	"github.com/juncture-app/juncture/store"
 )
 
@@ -73,6 +74,10 @@ func asError(err error) *Error {
 	case errors.Is(err, agent.ErrBadRule):
 		return errorf(CodeInvalidArgument, err.Error())
 	}
+	var cfgErr *config.Error
+	if errors.As(err, &cfgErr) {
+		return configError(cfgErr)
+	}
 	var refused *agent.RefusedError
 	if errors.As(err, &refused) {
 		if refused.Err != nil {
@@ -88,6 +93,18 @@ func asError(err error) *Error {
 		return errorf(CodeConflict, err.Error())
 	}
 	return errorf(CodeInternal, err.Error())
+}
+
+// configError maps a refused configuration change.
+func configError(e *config.Error) *Error {
+	switch e.Kind {
+	case config.Invalid:
+		return &Error{Code: CodeInvalidSettings, Message: e.Message, Details: e.Fields}
+	case config.NotFound:
+		return errorf(CodeNotFound, e.Message)
+	default:
+		return errorf(CodeInvalidArgument, e.Message)
+	}
 }
 
 // httpStatus is the HTTP status for an error code.

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/juncture-app/juncture/agent/fakellm"
+	"github.com/juncture-app/juncture/app/config"
 )
 
 // neverSaw fails if any request the server received carried one of keys.
@@ -41,7 +42,7 @@ func TestKeyGoesOnlyToItsEndpoint(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Control: the key does go to its own endpoint.
-	if r := a.TestConnection(Settings{BaseURL: first.URL, APIKey: maskKey(kA)}); !r.OK {
+	if r := a.TestConnection(Settings{BaseURL: first.URL, APIKey: config.MaskKey(kA)}); !r.OK {
 		t.Fatalf("own endpoint: %+v", r)
 	}
 	if got := first.Authorizations(); len(got) == 0 || got[len(got)-1] != "Bearer "+kA {
@@ -49,7 +50,7 @@ func TestKeyGoesOnlyToItsEndpoint(t *testing.T) {
 	}
 
 	t.Run("test connection, masked key, other URL", func(t *testing.T) {
-		r := a.TestConnection(Settings{BaseURL: second.URL, APIKey: maskKey(kA)})
+		r := a.TestConnection(Settings{BaseURL: second.URL, APIKey: config.MaskKey(kA)})
 		if r.OK || !strings.Contains(r.Message, "type the key") {
 			t.Fatalf("%+v", r)
 		}
@@ -60,17 +61,17 @@ func TestKeyGoesOnlyToItsEndpoint(t *testing.T) {
 		}
 	})
 	t.Run("test connection, same host other port or path", func(t *testing.T) {
-		a.TestConnection(Settings{BaseURL: strings.Replace(second.URL, "/v1", "/v1/", 1), APIKey: maskKey(kA)})
-		a.TestConnection(Settings{BaseURL: strings.TrimSuffix(first.URL, "/v1") + "/other", APIKey: maskKey(kA)})
+		a.TestConnection(Settings{BaseURL: strings.Replace(second.URL, "/v1", "/v1/", 1), APIKey: config.MaskKey(kA)})
+		a.TestConnection(Settings{BaseURL: strings.TrimSuffix(first.URL, "/v1") + "/other", APIKey: config.MaskKey(kA)})
 	})
 	t.Run("general settings, masked key, other URL", func(t *testing.T) {
-		_, err := a.SaveSettings(Settings{BaseURL: second.URL, APIKey: maskKey(kA), Model: "fake-model", LoopGuard: 25, Theme: "system"})
+		_, err := a.SaveSettings(Settings{BaseURL: second.URL, APIKey: config.MaskKey(kA), Model: "fake-model", LoopGuard: 25, Theme: "system"})
 		var e *Error
 		if !errors.As(err, &e) || e.Details["apiKey"] == "" {
 			t.Fatalf("saved: %v", err)
 		}
 		// Another setting saved with the key as shown keeps both.
-		if _, err := a.SaveSettings(Settings{BaseURL: first.URL, APIKey: maskKey(kA), Model: "fake-model", LoopGuard: 25, Theme: "dark"}); err != nil {
+		if _, err := a.SaveSettings(Settings{BaseURL: first.URL, APIKey: config.MaskKey(kA), Model: "fake-model", LoopGuard: 25, Theme: "dark"}); err != nil {
 			t.Fatal(err)
 		}
 	})
@@ -143,7 +144,7 @@ func TestKeyGoesOnlyToItsEndpoint(t *testing.T) {
 	// The key is still there for its own endpoint (the save above, with
 	// the environment's URL, left the saved URL empty as it always did).
 	f.start(map[string]string{"JUNCTURE_WORKSPACE": t.TempDir()})
-	if _, err := f.svc.App().SaveSettings(Settings{BaseURL: first.URL, APIKey: maskKey(kA), Model: "fake-model", LoopGuard: 25, Theme: "system"}); err != nil {
+	if _, err := f.svc.App().SaveSettings(Settings{BaseURL: first.URL, APIKey: config.MaskKey(kA), Model: "fake-model", LoopGuard: 25, Theme: "system"}); err != nil {
 		t.Fatal(err)
 	}
 	f.fake = first

@@ -35,63 +35,6 @@ func (a *App) openKeys(ctx context.Context) error {
 	return nil
 }
 
-// saveSettingsRows saves settings rows, their keys to the vault only.
-func (a *App) saveSettingsRows(ctx context.Context, m map[string]string) error {
-	rows, err := secrets.StripRows(m, a.keys, true)
-	if err != nil {
-		return err
-	}
-	return a.db.SaveSettings(ctx, rows)
-}
-
-// fillSecretSettings puts the vault's keys into the saved settings as the
-// rest of the app reads them (a row that still holds a key, as in a
-// read-only copy, keeps it).
-func (a *App) fillSecretSettings(saved map[string]string) {
-	names := map[string]bool{"apiKey": true}
-	for k := range saved {
-		if secrets.IsSecretSetting(k) {
-			names[k] = true
-		}
-	}
-	for k := range names {
-		if saved[k] != "" {
-			continue
-		}
-		s, err := a.keys.Get(secrets.SettingAccount(k))
-		if err != nil {
-			a.log.Warn("a saved key could not be read; it is kept", "setting", k, "err", err)
-			continue
-		}
-		if s != "" {
-			saved[k] = s
-		}
-	}
-}
-
-// fillEndpointKeys puts the vault's keys into endpoints read from the
-// settings row s; it returns the ids of those whose key could not be read.
-func (a *App) fillEndpointKeys(s string, eps []Endpoint) map[string]bool {
-	unread := map[string]bool{}
-	refs := secrets.EndpointRefs(s)
-	if len(refs) != len(eps) {
-		return unread
-	}
-	for i := range eps {
-		if eps[i].APIKey != "" || refs[i] == "" {
-			continue
-		}
-		k, err := a.keys.Get(refs[i])
-		if err != nil {
-			a.log.Warn("an endpoint's key could not be read; it is kept", "endpoint", eps[i].ID, "err", err)
-			unread[eps[i].ID] = true
-			continue
-		}
-		eps[i].APIKey = k
-	}
-	return unread
-}
-
 // putMCPSecret stores an MCP header or env secret (mcp.ExtractSecrets).
 func (a *App) putMCPSecret(account, secret string) error {
 	return a.keys.Set(account, secret)

@@ -19,6 +19,7 @@ import (
 
 	"github.com/juncture-app/juncture/agent/fakellm"
 	"github.com/juncture-app/juncture/agent/mcp"
+	"github.com/juncture-app/juncture/app/config"
 	"github.com/juncture-app/juncture/app/secrets"
 	"github.com/juncture-app/juncture/store"
 )
@@ -94,7 +95,7 @@ func TestKeychainAppKeepsItsKeys(t *testing.T) {
 	f := newFixture(t, map[string]string{})
 	const key = "sk-keychain-test-0123456789"
 	f.saveKeyed(key)
-	if v := f.svc.App().GetSettings(); v.KeyStorage.Kind != "keychain" || v.KeyStorage.Detail != "OS keychain ("+secrets.KeychainName()+")" || v.Settings.APIKey != maskKey(key) {
+	if v := f.svc.App().GetSettings(); v.KeyStorage.Kind != "keychain" || v.KeyStorage.Detail != "OS keychain ("+secrets.KeychainName()+")" || v.Settings.APIKey != config.MaskKey(key) {
 		t.Fatalf("settings %+v", v)
 	}
 	f.stop()
@@ -234,7 +235,7 @@ func TestKeysMoveOutOfAnOldDatabase(t *testing.T) {
 	a := svc.App()
 	var shown []string // everything returned to the window
 	v := a.GetSettings()
-	if v.Settings.APIKey != maskKey(k1) || v.KeyStorage.Kind != "file" {
+	if v.Settings.APIKey != config.MaskKey(k1) || v.KeyStorage.Kind != "file" {
 		t.Fatalf("settings %+v", v)
 	}
 	eps, err := a.ListEndpoints()
@@ -242,7 +243,7 @@ func TestKeysMoveOutOfAnOldDatabase(t *testing.T) {
 		t.Fatal(err)
 	}
 	sec, ok := endpointWithID(eps, "endpoint-second")
-	if !ok || sec.APIKey != maskKey(k2) {
+	if !ok || sec.APIKey != config.MaskKey(k2) {
 		t.Fatalf("endpoints %+v", eps)
 	}
 	// The model calls carry the keys.
@@ -313,10 +314,10 @@ func TestKeysMoveOutOfAnOldDatabase(t *testing.T) {
 		t.Fatal(err)
 	}
 	svc = start()
-	if got := svc.App().GetSettings().Settings.APIKey; got != maskKey(k1) {
+	if got := svc.App().GetSettings().Settings.APIKey; got != config.MaskKey(k1) {
 		t.Fatalf("after restart: %q", got)
 	}
-	if e, ok, err := svc.App().endpointByID(context.Background(), bad.ID); err != nil || !ok || e.APIKey != k4 {
+	if e, ok, err := svc.App().conf.EndpointByID(context.Background(), bad.ID); err != nil || !ok || e.APIKey != k4 {
 		t.Fatalf("the later key after restart: %v %v", ok, err)
 	}
 	stopService(t, svc)

@@ -6,6 +6,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/juncture-app/juncture/app/config"
 	"github.com/juncture-app/juncture/app/secrets"
 )
 
@@ -121,11 +122,11 @@ func TestUnreadableKeyIsKept(t *testing.T) {
 	st.failReads = false
 	svc = start()
 	a = svc.App()
-	if v := a.GetSettings(); v.KeyState != "" || v.Settings.APIKey != maskKey(key) || v.Settings.Theme != "dark" {
+	if v := a.GetSettings(); v.KeyState != "" || v.Settings.APIKey != config.MaskKey(key) || v.Settings.Theme != "dark" {
 		t.Fatalf("after the storage is back: %+v", v)
 	}
 	eps, _ = a.ListEndpoints()
-	if e, _ := endpointWithID(eps, ep.ID); e.APIKey != maskKey(eKey) || e.Name != "Renamed" {
+	if e, _ := endpointWithID(eps, ep.ID); e.APIKey != config.MaskKey(eKey) || e.Name != "Renamed" {
 		t.Fatalf("endpoint after the storage is back: %+v", e)
 	}
 	stopService(t, svc)

@@ -13,7 +13,6 @@ import (
 	"github.com/juncture-app/juncture/agent/agui"
 	"github.com/juncture-app/juncture/agent/contract"
 	"github.com/juncture-app/juncture/agent/history"
-	"github.com/juncture-app/juncture/app/secrets"
 	"github.com/juncture-app/juncture/store"
 )
 
@@ -47,15 +46,13 @@ type Status struct {
 
 // Status reports the app's configuration state.
 func (a *App) Status() Status {
-	st, _ := a.settings.effective()
+	st, _ := a.conf.Effective()
 	s := Status{Mode: a.cfg.Mode, Endpoint: st.BaseURL, Model: st.Model, ReadOnly: a.readOnly, Bench: a.cfg.Getenv("JUNCTURE_BENCH") == "1",
 		ModelAcceptsImages: st.ModelAcceptsImages}
 	if a.db != nil && a.db.DiskFull() { // nil: the store did not open
 		s.SaveProblem = msgSavingStopped
 	}
-	a.settings.mu.Lock()
-	s.Detected = a.settings.detectOK
-	a.settings.mu.Unlock()
+	s.Detected = a.conf.Detected()
 	switch {
 	case a.readOnly != "":
 		s.Problem = "The history database is damaged. You are browsing a read-only copy; nothing new can be saved."
@@ -387,95 +384,6 @@ func safeFilename(title string) string {
 		return "thread"
 	}
 	return name
-}
-
-// GetSettings returns the effective settings and where each came from.
-func (a *App) GetSettings() SettingsView {
-	st, src := a.settings.effective()
-	st.APIKey = maskKey(st.APIKey)
-	v := SettingsView{Settings: st, Sources: src, KeyStorage: a.keys.Storage()}
-	if src["apiKey"] != SourceEnvironment && a.keys.Unreadable(secrets.SettingAccount("apiKey")) {
-		v.KeyState = KeyUnavailable
-	}
-	return v
-}
-
-// SaveSettings validates and saves settings all at once (nothing is saved
-// when any field is invalid). A masked API key keeps the stored key.
-func (a *App) SaveSettings(st Settings) (SettingsView, error) {
-	cur, _ := a.settings.effective()
-	rootBefore := a.workspace().Root
-	st.BaseURL, st.Model, st.Workspace = strings.TrimSpace(st.BaseURL), strings.TrimSpace(st.Model), strings.TrimSpace(st.Workspace)
-	keyBase, bad := a.settings.keyBinding(&st, cur.BaseURL, a.keys.Unreadable(secrets.SettingAccount("apiKey")))
-	if bad != "" {
-		return SettingsView{}, &Error{Code: CodeInvalidSettings, Message: "Some settings need a fix; nothing was saved.", Details: map[string]string{"apiKey": bad}}
-	}
-	probe := st
-	if probe.BaseURL == "" {
-		probe.BaseURL = cur.BaseURL // the environment may supply it
-	}
-	if probe.Model == "" {
-		probe.Model = cur.Model
-	}
-	if bad := validate(probe); len(bad) > 0 {
-		return SettingsView{}, &Error{Code: CodeInvalidSettings, Message: "Some settings need a fix; nothing was saved.", Details: bad}
-	}
-	ctx, cancel := a.ctx()
-	defer cancel()
-	m := st.toMap()
-	m[keyKeyBase] = keyBase
-	if err := a.saveSettingsRows(ctx, m); err != nil {
-		return SettingsView{}, asError(err)
-	}
-	a.settings.mu.Lock()
-	a.settings.saved = m
-	a.settings.mu.Unlock()
-	if a.workspace().Root != rootBefore {
-		// MCP servers hear of the new workspace root.
-		a.mcp.RootsChanged()
-	}
-	a.emit("status", a.Status())
-	return a.GetSettings(), nil
-}
-
-// ConnectionResult is what TestConnection found.
-type ConnectionResult struct {
-	OK      bool     `json:"ok"`
-	Message string   `json:"message"`
-	Models  []string `json:"models"`
-}
-
-// TestConnection lists the models of the endpoint in st (a masked key means
-// the stored one).
-func (a *App) TestConnection(st Settings) ConnectionResult {
-	cur, _ := a.settings.effective()
-	if st.BaseURL == "" {
-		st.BaseURL = cur.BaseURL
-	}
-	if masked := strings.HasPrefix(st.APIKey, "••••"); st.APIKey == "" || masked {
-		// The stored key of this URL only (a key goes only to the
-		// endpoint it was saved with).
-		key, ok := a.storedKeyFor(st.BaseURL, st.APIKey)
-		if !ok && masked {
-			return ConnectionResult{Message: "The key shown is saved for another endpoint: type the key for this URL to test it.", Models: []string{}}
-		}
-		st.APIKey = key
-	}
-	if st.BaseURL == "" {
-		return ConnectionResult{Message: "Enter the endpoint's base URL first.", Models: []string{}}
-	}
-	if bad := validate(Settings{BaseURL: st.BaseURL, Model: "x", LoopGuard: 1, Theme: "system"}); bad["baseUrl"] != "" {
-		return ConnectionResult{Message: "This is not a URL: enter one like http://127.0.0.1:11434/v1.", Models: []string{}}
-	}
-	models, err := listModels(a.bgCtx, st.BaseURL, st.APIKey)
-	if err != nil {
-		return ConnectionResult{Message: "Could not list models: " + err.Error(), Models: []string{}}
-	}
-	noun := "models"
-	if len(models) == 1 {
-		noun = "model"
-	}
-	return ConnectionResult{OK: true, Message: fmt.Sprintf("Connected: %d %s available.", len(models), noun), Models: models}
 }
 
 // ListPermissionRules lists the remembered "Always allow" rules.

@@ -1,43 +1,43 @@
 package app
 
 import (
-	"context"
 	"fmt"
-	"net/http"
-	"net/url"
-	"os"
-	"path/filepath"
-	"strconv"
-	"strings"
-	"sync"
-	"time"
 
-	"github.com/juncture-app/juncture/agent/model/openai"
+	"github.com/juncture-app/juncture/app/config"
 )
 
-// Settings are the person's choices. The environment wins over saved values
-// for the start it is set in; SettingsView says where each value comes from.
-type Settings struct {
-	BaseURL          string `json:"baseUrl"`
-	APIKey           string `json:"apiKey"`
-	Model            string `json:"model"`
-	Workspace        string `json:"workspace"`
-	LoopGuard        int    `json:"loopGuard"`
-	Theme            string `json:"theme"`
-	EnableWriteTools bool   `json:"enableWriteTools"`
-	// ModelAcceptsImages sends the images of tool results (MCP image
-	// content) to the model as image parts; off, the model reads their
-	// text description only (what every model accepts).
-	ModelAcceptsImages bool `json:"modelAcceptsImages"`
-}
+// The person's configuration lives in package config; these are the
+// bound methods that forward to it.
+
+// Settings are the person's choices (config.Settings).
+type Settings = config.Settings
+
+// Endpoint is one OpenAI-compatible server (config.Endpoint).
+type Endpoint = config.Endpoint
+
+// ModelPrice is what one model costs (config.ModelPrice).
+type ModelPrice = config.ModelPrice
+
+// Preset is a starting point for new chats (config.Preset).
+type Preset = config.Preset
 
 // Sources of a setting's value.
 const (
-	SourceEnvironment = "environment"
-	SourceSaved       = "saved"
-	SourceDefault     = "default"
-	SourceDetected    = "detected"
+	SourceEnvironment = config.SourceEnvironment
+	SourceSaved       = config.SourceSaved
+	SourceDefault     = config.SourceDefault
+	SourceDetected    = config.SourceDetected
 )
+
+// KeyUnavailable is the KeyState of a saved key the key storage could not read.
+const KeyUnavailable = config.KeyUnavailable
+
+// DefaultPresetID is the preset NewThread("") starts from.
+const DefaultPresetID = config.DefaultPresetID
+
+// localServers are the servers probed on this machine (tests point them
+// at fakes).
+var localServers = config.LocalProviders()
 
 // SettingsView is what GetSettings returns.
 type SettingsView struct {
@@ -51,136 +51,168 @@ type SettingsView struct {
 	KeyState string `json:"keyState,omitempty"`
 }
 
-// envKeys maps setting fields to the environment variables that override them.
-var envKeys = map[string]string{
-	"baseUrl":   "OPENAI_BASE_URL",
-	"apiKey":    "OPENAI_API_KEY",
-	"model":     "JUNCTURE_MODEL",
-	"workspace": "JUNCTURE_WORKSPACE",
+// GetSettings returns the effective settings and where each came from.
+func (a *App) GetSettings() SettingsView {
+	st, src := a.conf.Effective()
+	st.APIKey = config.MaskKey(st.APIKey)
+	v := SettingsView{Settings: st, Sources: src, KeyStorage: a.keys.Storage()}
+	if src["apiKey"] != SourceEnvironment && a.conf.GeneralKeyUnreadable() {
+		v.KeyState = KeyUnavailable
+	}
+	return v
 }
 
-const defaultLoopGuard = 25
-
-// settings holds saved values, the environment and what was detected.
-type settings struct {
-	getenv func(string) string
-
-	mu       sync.Mutex
-	saved    map[string]string
-	detected map[string]string // baseUrl, model of a local server found at start
-	detectOK string            // "Ollama" / "LM Studio"
+// SaveSettings validates and saves settings all at once (nothing is saved
+// when any field is invalid). A masked API key keeps the stored key.
+func (a *App) SaveSettings(st Settings) (SettingsView, error) {
+	rootBefore := a.workspace().Root
+	ctx, cancel := a.ctx()
+	defer cancel()
+	if err := a.conf.SaveSettings(ctx, st); err != nil {
+		return SettingsView{}, asError(err)
+	}
+	if a.workspace().Root != rootBefore {
+		// MCP servers hear of the new workspace root.
+		a.mcp.RootsChanged()
+	}
+	a.emit("status", a.Status())
+	return a.GetSettings(), nil
 }
 
-func (s *settings) effective() (Settings, map[string]string) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	src := map[string]string{}
-	get := func(field, def string) string {
-		if k, ok := envKeys[field]; ok {
-			if v := s.getenv(k); v != "" {
-				src[field] = SourceEnvironment
-				return v
-			}
-		}
-		if v, ok := s.saved[field]; ok && v != "" {
-			src[field] = SourceSaved
-			return v
-		}
-		if v, ok := s.detected[field]; ok && v != "" {
-			src[field] = SourceDetected
-			return v
-		}
-		src[field] = SourceDefault
-		return def
-	}
-	st := Settings{
-		BaseURL:   get("baseUrl", ""),
-		APIKey:    get("apiKey", ""),
-		Model:     get("model", ""),
-		Workspace: get("workspace", ""),
-		Theme:     get("theme", "system"),
-	}
-	st.LoopGuard, _ = strconv.Atoi(get("loopGuard", strconv.Itoa(defaultLoopGuard)))
-	st.EnableWriteTools = get("enableWriteTools", "true") == "true"
-	st.ModelAcceptsImages = get("modelAcceptsImages", "false") == "true"
-	return st, src
+// ConnectionResult is what TestConnection found.
+type ConnectionResult struct {
+	OK      bool     `json:"ok"`
+	Message string   `json:"message"`
+	Models  []string `json:"models"`
 }
 
-// maskKey shows only the end of a key.
-func maskKey(k string) string {
-	if k == "" {
-		return ""
+// TestConnection lists the models of the endpoint in st (a masked key means
+// the stored one).
+func (a *App) TestConnection(st Settings) ConnectionResult {
+	cur, _ := a.conf.Effective()
+	if st.BaseURL == "" {
+		st.BaseURL = cur.BaseURL
 	}
-	if len(k) <= 4 {
-		return "••••"
-	}
-	return "••••" + k[len(k)-4:]
-}
-
-// validate checks a settings change; the map holds per-field messages.
-func validate(st Settings) map[string]string {
-	bad := map[string]string{}
-	if st.BaseURL != "" {
-		u, err := url.Parse(st.BaseURL)
-		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			bad["baseUrl"] = "Enter a full http:// or https:// URL, for example http://127.0.0.1:11434/v1."
-		}
-	}
-	if st.BaseURL != "" && strings.TrimSpace(st.Model) == "" {
-		bad["model"] = "Choose a model (Test connection lists the endpoint's models)."
-	}
-	if st.LoopGuard < 1 || st.LoopGuard > 200 {
-		bad["loopGuard"] = "Choose a number from 1 to 200."
-	}
-	switch st.Theme {
-	case "system", "light", "dark":
-	default:
-		bad["theme"] = "Choose system, light or dark."
-	}
-	if st.Workspace != "" {
-		if !filepath.IsAbs(st.Workspace) {
-			bad["workspace"] = "Enter an absolute folder path."
-		} else if fi, err := os.Stat(st.Workspace); err == nil && !fi.IsDir() {
-			bad["workspace"] = "This path is a file, not a folder."
-		}
-	}
-	return bad
-}
-
-// toMap is the saved form of settings.
-func (st Settings) toMap() map[string]string {
-	return map[string]string{
-		"baseUrl": st.BaseURL, "apiKey": st.APIKey, "model": st.Model, "workspace": st.Workspace,
-		"loopGuard": strconv.Itoa(st.LoopGuard), "theme": st.Theme, "enableWriteTools": strconv.FormatBool(st.EnableWriteTools),
-		"modelAcceptsImages": strconv.FormatBool(st.ModelAcceptsImages),
-	}
-}
-
-// localServers are probed when nothing is configured.
-var localServers = []struct{ name, url string }{
-	{"Ollama", "http://127.0.0.1:11434/v1"},
-	{"LM Studio", "http://127.0.0.1:1234/v1"},
-}
-
-// detect looks for a local OpenAI-compatible server when no endpoint and no
-// key are set anywhere. It records the first that answers with a model.
-func (s *settings) detect(ctx context.Context) {
-	st, _ := s.effective()
-	if st.BaseURL != "" || st.APIKey != "" {
-		return
-	}
-	for _, srv := range localServers {
-		cctx, cancel := context.WithTimeout(ctx, 1500*time.Millisecond)
-		c := openai.New(openai.Config{BaseURL: srv.url, HTTPClient: &http.Client{Timeout: 1500 * time.Millisecond}})
-		models, err := c.Models(cctx)
+	if masked := config.IsMasked(st.APIKey); st.APIKey == "" || masked {
+		// The stored key of this URL only (a key goes only to the
+		// endpoint it was saved with).
+		ctx, cancel := a.ctx()
+		key, ok := a.conf.StoredKeyFor(ctx, st.BaseURL, st.APIKey)
 		cancel()
-		if err != nil || len(models) == 0 {
-			continue
+		if !ok && masked {
+			return ConnectionResult{Message: "The key shown is saved for another endpoint: type the key for this URL to test it.", Models: []string{}}
 		}
-		s.mu.Lock()
-		s.detected = map[string]string{"baseUrl": srv.url, "model": models[0]}
-		s.detectOK = fmt.Sprintf("%s at %s", srv.name, srv.url)
-		s.mu.Unlock()
-		return
+		st.APIKey = key
 	}
+	if st.BaseURL == "" {
+		return ConnectionResult{Message: "Enter the endpoint's base URL first.", Models: []string{}}
+	}
+	if config.CheckBaseURL(st.BaseURL) != "" {
+		return ConnectionResult{Message: "This is not a URL: enter one like http://127.0.0.1:11434/v1.", Models: []string{}}
+	}
+	models, err := config.ListModels(a.bgCtx, st.BaseURL, st.APIKey)
+	if err != nil {
+		return ConnectionResult{Message: "Could not list models: " + err.Error(), Models: []string{}}
+	}
+	noun := "models"
+	if len(models) == 1 {
+		noun = "model"
+	}
+	return ConnectionResult{OK: true, Message: fmt.Sprintf("Connected: %d %s available.", len(models), noun), Models: models}
+}
+
+// ListEndpoints lists the endpoints: the environment's, the saved ones,
+// and the local servers that answer now. Keys are masked.
+func (a *App) ListEndpoints() ([]Endpoint, error) {
+	ctx, cancel := a.ctx()
+	defer cancel()
+	list, err := a.conf.ListEndpoints(ctx)
+	return list, asErrorOrNil(err)
+}
+
+// SaveEndpoint adds (id "") or replaces a saved endpoint, or sets the
+// prices of a read-only one (the environment's, a detected server).
+// isDefault set makes a saved endpoint the default (Settings → General
+// then shows it). A masked key keeps the stored one.
+func (a *App) SaveEndpoint(e Endpoint) (Endpoint, error) {
+	if a.readOnly != "" {
+		return Endpoint{}, errorf(CodeUnavailable, "This is a read-only copy of a damaged database; nothing can be saved.")
+	}
+	ctx, cancel := a.ctx()
+	defer cancel()
+	saved, err := a.conf.SaveEndpoint(ctx, e)
+	return saved, asErrorOrNil(err)
+}
+
+// DeleteEndpoint deletes a saved endpoint. The environment's and detected
+// ones cannot be deleted. Chats that used it run with the default endpoint
+// from their next model call (their header says so); deleting the default
+// clears Settings → General's endpoint.
+func (a *App) DeleteEndpoint(id string) error {
+	if a.readOnly != "" && id != config.EndpointEnvID && !a.conf.IsLocalID(id) {
+		return errorf(CodeUnavailable, "This is a read-only copy of a damaged database; nothing can be changed.")
+	}
+	ctx, cancel := a.ctx()
+	defer cancel()
+	return asErrorOrNil(a.conf.DeleteEndpoint(ctx, id))
+}
+
+// ListModels asks an endpoint ("" = the default) for its models
+// (GET {base}/models with its key).
+func (a *App) ListModels(endpointID string) ([]string, error) {
+	var base, key, name string
+	if endpointID == "" {
+		base, key = a.conf.KeyedDefault()
+		name = "the default endpoint"
+	} else {
+		ctx, cancel := a.ctx()
+		e, ok, err := a.conf.EndpointByID(ctx, endpointID)
+		cancel()
+		if err != nil {
+			return nil, asError(err)
+		}
+		if !ok {
+			return nil, errorf(CodeNotFound, "This endpoint no longer exists.")
+		}
+		base, key, name = e.BaseURL, e.APIKey, e.Name
+	}
+	if base == "" {
+		return nil, errorf(CodeNotConfigured, "No endpoint is configured yet: add one in Settings → Endpoints.")
+	}
+	models, err := config.ListModels(a.bgCtx, base, key)
+	if err != nil {
+		return nil, errorf(CodeUnavailable, fmt.Sprintf("Could not list the models of %s: %v", name, err))
+	}
+	return models, nil
+}
+
+// ListPresets lists the presets: the default, the shipped ones and the
+// person's own.
+func (a *App) ListPresets() ([]Preset, error) {
+	ctx, cancel := a.ctx()
+	defer cancel()
+	list, err := a.conf.ListPresets(ctx)
+	return list, asErrorOrNil(err)
+}
+
+// SavePreset adds (id "") or replaces a preset (config.Catalog.SavePreset).
+func (a *App) SavePreset(p Preset) (Preset, error) {
+	if a.readOnly != "" {
+		return Preset{}, errorf(CodeUnavailable, "This is a read-only copy of a damaged database; nothing can be saved.")
+	}
+	ctx, cancel := a.ctx()
+	defer cancel()
+	saved, err := a.conf.SavePreset(ctx, p)
+	return saved, asErrorOrNil(err)
+}
+
+// DeletePreset deletes the person's preset, or hides a shipped one. The
+// default cannot be deleted.
+func (a *App) DeletePreset(id string) error {
+	if a.readOnly != "" && id != DefaultPresetID {
+		return errorf(CodeUnavailable, "This is a read-only copy of a damaged database; nothing can be changed.")
+	}
+	ctx, cancel := a.ctx()
+	defer cancel()
+	return asErrorOrNil(a.conf.DeletePreset(ctx, id))
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/juncture-app/juncture/agent"
 	"github.com/juncture-app/juncture/agent/history"
 	"github.com/juncture-app/juncture/agent/model/openai"
+	"github.com/juncture-app/juncture/app/config"
 	"github.com/juncture-app/juncture/store"
 )
 
@@ -36,7 +37,7 @@ func (a *App) threadOptions(ctx context.Context, threadID string) (history.Threa
 func (a *App) modelConfig(ctx context.Context, o history.ThreadOptions) (openai.Config, error) {
 	wanted := o.Model
 	if o.EndpointID != "" {
-		e, ok, err := a.endpointByID(ctx, o.EndpointID)
+		e, ok, err := a.conf.EndpointByID(ctx, o.EndpointID)
 		if err != nil {
 			return openai.Config{}, err
 		}
@@ -48,9 +49,9 @@ func (a *App) modelConfig(ctx context.Context, o history.ThreadOptions) (openai.
 			if m == "" {
 				m = e.DefaultModel
 			}
-			if m == "" && e.Source == EndpointDetected {
-				if models, err := listModels(ctx, e.BaseURL, e.APIKey); err == nil {
-					m = firstOf(models)
+			if m == "" && e.Source == config.EndpointDetected {
+				if models, err := config.ListModels(ctx, e.BaseURL, e.APIKey); err == nil {
+					m = config.FirstOf(models)
 				}
 			}
 			if m == "" {
@@ -59,7 +60,7 @@ func (a *App) modelConfig(ctx context.Context, o history.ThreadOptions) (openai.
 			return openai.Config{BaseURL: e.BaseURL, APIKey: e.APIKey, Model: m}, nil
 		}
 	}
-	st, _ := a.settings.effective()
+	st, _ := a.conf.Effective()
 	m := st.Model
 	if wanted != "" {
 		m = wanted
@@ -67,7 +68,7 @@ func (a *App) modelConfig(ctx context.Context, o history.ThreadOptions) (openai.
 	if st.BaseURL == "" || m == "" {
 		return openai.Config{}, agent.ErrNotConfigured
 	}
-	base, key := a.settings.keyedDefault()
+	base, key := a.conf.KeyedDefault()
 	return openai.Config{BaseURL: base, APIKey: key, Model: m}, nil
 }
 
@@ -79,7 +80,7 @@ const maxClients = 32
 func (a *App) client(cfg openai.Config) *openai.Client {
 	a.clientMu.Lock()
 	defer a.clientMu.Unlock()
-	cfg.HTTPClient = keyedHTTP // no redirect carries the key elsewhere
+	cfg.HTTPClient = config.KeyedHTTP // no redirect carries the key elsewhere
 	if c, ok := a.clients[cfg]; ok {
 		return c
 	}

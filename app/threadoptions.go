@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/juncture-app/juncture/agent/history"
+	"github.com/juncture-app/juncture/app/config"
 )
 
 // ThreadOptionsInput changes a thread's options; a nil field is left as
@@ -43,7 +44,7 @@ func (a *App) SetThreadOptions(threadID string, in ThreadOptionsInput) (history.
 	if in.EndpointID != nil {
 		id := strings.TrimSpace(*in.EndpointID)
 		if id != "" {
-			_, ok, err := a.endpointByID(ctx, id)
+			_, ok, err := a.conf.EndpointByID(ctx, id)
 			if err != nil {
 				return history.ThreadOptions{}, asError(err)
 			}
@@ -69,7 +70,7 @@ func (a *App) SetThreadOptions(threadID string, in ThreadOptionsInput) (history.
 	case in.AllTools:
 		o.Tools = nil
 	case in.Tools != nil:
-		chosen := cleanModels(*in.Tools)
+		chosen := config.CleanNames(*in.Tools)
 		if chosen == nil {
 			chosen = []string{} // no tools at all is a choice, not the default
 		}

@@ -91,6 +91,10 @@ func (d *demo) respond(req Request) Response {
 		return d.answer(req, nil, d.toolSummary(req, last))
 	}
 
+	if i, ok := continuation(req); ok {
+		return d.continueAnswer(req, i)
+	}
+
 	user := req.LastUser()
 	words := lowerWords(user)
 	var thinking []Step
@@ -173,6 +177,42 @@ func (d *demo) respond(req Request) Response {
 	default:
 		return d.answer(req, thinking, demoDefault(user))
 	}
+}
+
+// ContinueInstruction is the runtime's hidden request to go on with a
+// stopped answer (agent.ContinueInstruction; an agent test keeps the two
+// equal, as fakellm cannot import agent).
+const ContinueInstruction = "Continue your previous answer exactly where it stopped. Do not repeat anything you already wrote and do not comment on the interruption."
+
+// continuation reports whether req asks to continue a stopped answer: the
+// instruction last, after the stopped answer at index i.
+func continuation(req Request) (i int, ok bool) {
+	n := len(req.Messages)
+	if n < 2 || req.Messages[n-1].Role != "user" || req.Messages[n-1].Content != ContinueInstruction ||
+		req.Messages[n-2].Role != "assistant" {
+		return 0, false
+	}
+	return n - 2, true
+}
+
+// continueAnswer continues the stopped answer at index i as a real model
+// would: the demo works out the answer it was giving (its reply to the
+// conversation before it) and streams what was left of it, so the stopped
+// text and the continuation together are that answer.
+func (d *demo) continueAnswer(req Request, i int) Response {
+	stopped := req.Messages[i].Content
+	before := req
+	before.Messages = req.Messages[:i]
+	var full strings.Builder
+	for _, st := range d.respond(before).Steps {
+		if st.kind == kindChunk && st.delta == deltaContent {
+			full.WriteString(st.text)
+		}
+	}
+	if rest, ok := strings.CutPrefix(full.String(), stopped); ok && rest != "" {
+		return d.answer(req, nil, rest)
+	}
+	return d.answer(req, nil, " — and that is where this answer ends. (The offline demo can only continue the answers it writes itself.)")
 }
 
 // paced splits text into chunks of a few words made by mk, each preceded by
@@ -531,8 +571,19 @@ const demoGreeting = "Hello! 👋 I'm Juncture's **offline demo model**: no netw
 	"| `run something` | I call `run_command` |\n" +
 	"| `ask me something` | I call `ask_user` |\n" +
 	"| `copy this` | I call `copy_to_clipboard` |\n" +
-	"| `open a website` | I call `open_url` |\n\n" +
-	"Tool calls go through the normal approval flow, and I'll comment on each result."
+	"| `open a website` | I call `open_url` |\n" +
+	"| `batch` | two decisions at once: a file write and a question |\n" +
+	"| `fill in a form` | `ask_user` with a form generated from a JSON Schema |\n" +
+	"| `/tool <name> <JSON arguments>` | I call that tool (an MCP server's too) with those arguments |\n" +
+	"| `show some math` | inline and display math (KaTeX) |\n" +
+	"| `hostile diagram` | a Mermaid diagram that tries to run script (and does not) |\n" +
+	"| `hostile` | Markdown that tries to smuggle HTML and links |\n" +
+	"| `count` | 400 numbered words |\n" +
+	"| `firehose` | thousands of tokens as fast as they can stream |\n" +
+	"| `echo instructions` | the model and the instructions I was sent |\n" +
+	"| `echo history` | the conversation I was sent, message by message |\n\n" +
+	"Tool calls go through the normal approval flow, and I'll comment on each result. " +
+	"Stop an answer, then **Continue**, and I go on where I stopped."
 
 func demoDefault(user string) string {
 	quote := strings.Join(strings.Fields(user), " ")

@@ -8,22 +8,22 @@ import { useAttention } from './hooks/useAttention';
 import { useSidebarLayout } from './hooks/useSidebarLayout';
 import { DraftKeyContext, draftKey, drafts } from './lib/drafts';
 import { wrapTab } from './lib/focusCycle';
-import { SidebarToggle } from './components/SidebarToggle';
+import { SidebarToggle } from './features/sidebar/SidebarToggle';
 import { ClientToolRunner } from './lib/clientTools';
 import { downloadText } from './lib/download';
-import { Sidebar, type SidebarHandle } from './components/Sidebar';
-import { ChatView } from './components/ChatView';
-import { PresetMenu } from './components/PresetMenu';
+import { Sidebar, type SidebarHandle } from './features/sidebar/Sidebar';
+import { ChatView } from './features/chat/ChatView';
+import { PresetMenu } from './features/sidebar/PresetMenu';
 import { endpointsChanged } from './hooks/useEndpoints';
-import { showHitBranch } from './components/SearchResults';
-import { Toasts, type ToastData } from './components/Toast';
+import { showHitBranch } from './features/search/SearchResults';
+import { Toasts, type ToastData } from './ui/Toast';
 import './App.css';
 
 const UNDO_MS = 10_000;
 
 // The settings screen is not needed by an empty chat: its code is loaded
 // the first time it opens, and it stays mounted after that.
-const SettingsDialog = lazy(() => import('./components/SettingsDialog').then((m) => ({ default: m.SettingsDialog })));
+const SettingsDialog = lazy(() => import('./features/settings/SettingsDialog').then((m) => ({ default: m.SettingsDialog })));
 
 export function applyTheme(theme: Theme): void {
   const root = document.documentElement;

@@ -2,7 +2,7 @@ import './styles/global.css';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App';
-import { TokenGate } from './components/TokenMissing';
+import { TokenGate } from './features/connection/TokenMissing';
 import { TransportContext, createTransport } from './transport';
 
 const transport = createTransport();

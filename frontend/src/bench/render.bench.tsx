@@ -2,12 +2,12 @@ import { bench, describe } from 'vitest';
 import { createRoot } from 'react-dom/client';
 import { flushSync } from 'react-dom';
 import * as React from 'react';
-import { ThreadView } from '../components/ThreadView';
+import { ThreadView } from '../features/chat/ThreadView';
 import { threadReducer } from '../state/threadReducer';
 import { deriveThread } from '../state/derive';
 import { emptyThreadState, type ThreadState } from '../state/types';
 import { bigThreadView } from '../test/builders';
-import { preloadMarkdown } from '../components/MessageBody';
+import { preloadMarkdown } from '../features/chat/MessageBody';
 import type { Message, ThreadView as View } from '../transport/contract';
 
 // React's act() environment flag, so updates flush synchronously in the bench.

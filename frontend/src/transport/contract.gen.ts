@@ -301,7 +301,7 @@ export interface ConversationImport {
   threadIds: string[];
 }
 
-/** app.Endpoint */
+/** config.Endpoint */
 export interface Endpoint {
   id: string;
   name: string;
@@ -418,7 +418,7 @@ export interface MessageErrorEvent {
   error: string;
 }
 
-/** app.ModelPrice */
+/** config.ModelPrice */
 export interface ModelPrice {
   inputPerMTok: number;
   outputPerMTok: number;
@@ -457,7 +457,7 @@ export interface PermissionRule {
   createdAt: number;
 }
 
-/** app.Preset */
+/** config.Preset */
 export interface Preset {
   id: string;
   name: string;
@@ -625,7 +625,7 @@ export interface ServerStatus {
   tools: ToolInfo[];
 }
 
-/** app.Settings */
+/** config.Settings */
 export interface Settings {
   baseUrl: string;
   apiKey: string;

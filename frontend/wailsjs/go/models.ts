@@ -220,68 +220,6 @@ export namespace app {
 	        this.models = source["models"];
 	    }
 	}
-	export class ModelPrice {
-	    inputPerMTok: number;
-	    outputPerMTok: number;
-	
-	    static createFrom(source: any = {}) {
-	        return new ModelPrice(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.inputPerMTok = source["inputPerMTok"];
-	        this.outputPerMTok = source["outputPerMTok"];
-	    }
-	}
-	export class Endpoint {
-	    id: string;
-	    name: string;
-	    baseUrl: string;
-	    apiKey: string;
-	    models: string[];
-	    prices: Record<string, ModelPrice>;
-	    source: string;
-	    isDefault: boolean;
-	    defaultModel: string;
-	    keyState?: string;
-	
-	    static createFrom(source: any = {}) {
-	        return new Endpoint(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.id = source["id"];
-	        this.name = source["name"];
-	        this.baseUrl = source["baseUrl"];
-	        this.apiKey = source["apiKey"];
-	        this.models = source["models"];
-	        this.prices = this.convertValues(source["prices"], ModelPrice, true);
-	        this.source = source["source"];
-	        this.isDefault = source["isDefault"];
-	        this.defaultModel = source["defaultModel"];
-	        this.keyState = source["keyState"];
-	    }
-	
-		convertValues(a: any, classs: any, asMap: boolean = false): any {
-		    if (!a) {
-		        return a;
-		    }
-		    if (a.slice && a.map) {
-		        return (a as any[]).map(elem => this.convertValues(elem, classs));
-		    } else if ("object" === typeof a) {
-		        if (asMap) {
-		            for (const key of Object.keys(a)) {
-		                a[key] = new classs(a[key]);
-		            }
-		            return a;
-		        }
-		        return new classs(a);
-		    }
-		    return a;
-		}
-	}
 	export class Export {
 	    filename: string;
 	    content: string;
@@ -423,31 +361,6 @@ export namespace app {
 	}
 	
 	
-	export class Preset {
-	    id: string;
-	    name: string;
-	    instructions: string;
-	    endpointId: string;
-	    model: string;
-	    tools?: string[];
-	    builtin: boolean;
-	
-	    static createFrom(source: any = {}) {
-	        return new Preset(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.id = source["id"];
-	        this.name = source["name"];
-	        this.instructions = source["instructions"];
-	        this.endpointId = source["endpointId"];
-	        this.model = source["model"];
-	        this.tools = source["tools"];
-	        this.builtin = source["builtin"];
-	    }
-	}
-	
 	export class SendResult {
 	    threadId: string;
 	    queued: boolean;
@@ -462,34 +375,8 @@ export namespace app {
 	        this.queued = source["queued"];
 	    }
 	}
-	export class Settings {
-	    baseUrl: string;
-	    apiKey: string;
-	    model: string;
-	    workspace: string;
-	    loopGuard: number;
-	    theme: string;
-	    enableWriteTools: boolean;
-	    modelAcceptsImages: boolean;
-	
-	    static createFrom(source: any = {}) {
-	        return new Settings(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.baseUrl = source["baseUrl"];
-	        this.apiKey = source["apiKey"];
-	        this.model = source["model"];
-	        this.workspace = source["workspace"];
-	        this.loopGuard = source["loopGuard"];
-	        this.theme = source["theme"];
-	        this.enableWriteTools = source["enableWriteTools"];
-	        this.modelAcceptsImages = source["modelAcceptsImages"];
-	    }
-	}
 	export class SettingsView {
-	    settings: Settings;
+	    settings: config.Settings;
 	    sources: Record<string, string>;
 	    keyStorage?: secrets.KeyStorage;
 	    keyState?: string;
@@ -500,7 +387,7 @@ export namespace app {
 	
 	    constructor(source: any = {}) {
 	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.settings = this.convertValues(source["settings"], Settings);
+	        this.settings = this.convertValues(source["settings"], config.Settings);
 	        this.sources = source["sources"];
 	        this.keyStorage = this.convertValues(source["keyStorage"], secrets.KeyStorage);
 	        this.keyState = source["keyState"];
@@ -716,6 +603,124 @@ export namespace app {
 	        if ('string' === typeof source) source = JSON.parse(source);
 	        this.content = source["content"];
 	        this.isError = source["isError"];
+	    }
+	}
+
+}
+
+export namespace config {
+	
+	export class ModelPrice {
+	    inputPerMTok: number;
+	    outputPerMTok: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new ModelPrice(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.inputPerMTok = source["inputPerMTok"];
+	        this.outputPerMTok = source["outputPerMTok"];
+	    }
+	}
+	export class Endpoint {
+	    id: string;
+	    name: string;
+	    baseUrl: string;
+	    apiKey: string;
+	    models: string[];
+	    prices: Record<string, ModelPrice>;
+	    source: string;
+	    isDefault: boolean;
+	    defaultModel: string;
+	    keyState?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Endpoint(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.name = source["name"];
+	        this.baseUrl = source["baseUrl"];
+	        this.apiKey = source["apiKey"];
+	        this.models = source["models"];
+	        this.prices = this.convertValues(source["prices"], ModelPrice, true);
+	        this.source = source["source"];
+	        this.isDefault = source["isDefault"];
+	        this.defaultModel = source["defaultModel"];
+	        this.keyState = source["keyState"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	
+	export class Preset {
+	    id: string;
+	    name: string;
+	    instructions: string;
+	    endpointId: string;
+	    model: string;
+	    tools?: string[];
+	    builtin: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new Preset(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.name = source["name"];
+	        this.instructions = source["instructions"];
+	        this.endpointId = source["endpointId"];
+	        this.model = source["model"];
+	        this.tools = source["tools"];
+	        this.builtin = source["builtin"];
+	    }
+	}
+	export class Settings {
+	    baseUrl: string;
+	    apiKey: string;
+	    model: string;
+	    workspace: string;
+	    loopGuard: number;
+	    theme: string;
+	    enableWriteTools: boolean;
+	    modelAcceptsImages: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new Settings(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.baseUrl = source["baseUrl"];
+	        this.apiKey = source["apiKey"];
+	        this.model = source["model"];
+	        this.workspace = source["workspace"];
+	        this.loopGuard = source["loopGuard"];
+	        this.theme = source["theme"];
+	        this.enableWriteTools = source["enableWriteTools"];
+	        this.modelAcceptsImages = source["modelAcceptsImages"];
 	    }
 	}
 

@@ -4,6 +4,7 @@ import {app} from '../models';
 import {mcp} from '../models';
 import {store} from '../models';
 import {history} from '../models';
+import {config} from '../models';
 import {agui} from '../models';
 
 export function Answer(arg1:string,arg2:app.AnswerBatch):Promise<app.AnswerResult>;
@@ -46,7 +47,7 @@ export function ImportThread(arg1:string):Promise<history.Thread>;
 
 export function Interrupt(arg1:string):Promise<void>;
 
-export function ListEndpoints():Promise<Array<app.Endpoint>>;
+export function ListEndpoints():Promise<Array<config.Endpoint>>;
 
 export function ListMCPPrompts():Promise<mcp.PromptList>;
 
@@ -58,7 +59,7 @@ export function ListModels(arg1:string):Promise<Array<string>>;
 
 export function ListPermissionRules():Promise<Array<history.PermissionRule>>;
 
-export function ListPresets():Promise<Array<app.Preset>>;
+export function ListPresets():Promise<Array<config.Preset>>;
 
 export function ListThreads(arg1:string,arg2:number):Promise<app.ThreadPage>;
 
@@ -90,7 +91,7 @@ export function RestartMCPServer(arg1:string):Promise<void>;
 
 export function RevokePermissionRule(arg1:string):Promise<void>;
 
-export function SaveEndpoint(arg1:app.Endpoint):Promise<app.Endpoint>;
+export function SaveEndpoint(arg1:config.Endpoint):Promise<config.Endpoint>;
 
 export function SaveExport(arg1:string,arg2:string):Promise<string>;
 
@@ -98,9 +99,9 @@ export function SaveMCPConfigText(arg1:string):Promise<app.MCPConfigView>;
 
 export function SaveMCPServer(arg1:string,arg2:string,arg3:mcp.ServerConfig):Promise<app.MCPConfigView>;
 
-export function SavePreset(arg1:app.Preset):Promise<app.Preset>;
+export function SavePreset(arg1:config.Preset):Promise<config.Preset>;
 
-export function SaveSettings(arg1:app.Settings):Promise<app.SettingsView>;
+export function SaveSettings(arg1:config.Settings):Promise<app.SettingsView>;
 
 export function SearchHistory(arg1:string,arg2:number):Promise<Array<store.SearchHit>>;
 
@@ -116,4 +117,4 @@ export function SetThreadOptions(arg1:string,arg2:app.ThreadOptionsInput):Promis
 
 export function Status():Promise<app.Status>;
 
-export function TestConnection(arg1:app.Settings):Promise<app.ConnectionResult>;
+export function TestConnection(arg1:config.Settings):Promise<app.ConnectionResult>;

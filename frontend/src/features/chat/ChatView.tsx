@@ -1,0 +1,270 @@
+import type { PendingFile } from '../../lib/attachments';
+import { Suspense, lazy, useCallback, useContext, useEffect, useMemo, useRef, useState } from 'react';
+import type { ThreadController } from '../../hooks/useThread';
+import type { Status } from '../../transport/contract';
+import type { MessageItem } from '../../state/derive';
+import type { ClientToolRunner } from '../../lib/clientTools';
+import { ThreadView } from './ThreadView';
+import { ThreadHeader } from './ThreadHeader';
+import { Composer } from './Composer';
+import { ClientToolPanel } from './ClientToolPanel';
+import { markdownLoaded, preloadMarkdown, useMarkdownLoaded } from './MessageBody';
+import { MessageThreadContext, type MessageThread } from './Message';
+import { priceFor, usePriceBook } from './UsageLine';
+import { ThreadUsage } from './ThreadUsage';
+import { Announcer } from '../../ui/Announcer';
+import { TransportContext, toJunctureError } from '../../transport';
+import { toolDisplay, useMcpServers, type McpCatalog } from '../../hooks/useMcpServers';
+import './ChatView.css';
+
+// Approval and question cards (with the diff view and the schema form) are
+// not needed by an empty chat: loaded when a conversation is open.
+const InterruptPanel = lazy(() => import('../approvals/InterruptPanel').then((m) => ({ default: m.InterruptPanel })));
+
+export interface ChatViewProps {
+  ctrl: ThreadController;
+  title: string;
+  status: Status | null;
+  runner: ClientToolRunner;
+  highlight: { messageId: string; nonce: number } | null;
+  focusNonce: number;
+  onOpenSettings: () => void;
+  /** Says that an action failed (a toast); without it the banner above the composer does. */
+  onActionError?: (what: string, e: unknown) => void;
+}
+
+
+function statusLine(ctrl: ThreadController, catalog: McpCatalog): string {
+  const v = ctrl.view;
+  switch (v.status) {
+    case 'running': {
+      const running = Object.values(ctrl.state.toolCalls).find((t) => t.state === 'running');
+      // An MCP tool is named as its server names it, not everything__echo.
+      if (running) return `Running ${toolDisplay(catalog, running.name).title}…`;
+      return v.streaming ? 'Juncture is writing…' : 'Juncture is working…';
+    }
+    case 'awaiting-decisions': {
+      // What still needs an answer: not answered, and still on Go's list of
+      // what the run waits for (it keeps each answer as it is given).
+      const waiting = new Set(v.waiting);
+      const open = v.actionable.filter((c) => !v.answered.has(c.interrupt.id) && waiting.has(c.interrupt.id)).length;
+      if (v.actionable.length <= 1) return 'Waiting for your decision';
+      if (open === 0) return 'Continuing…';
+      return `Waiting for ${open} ${open === 1 ? 'decision' : 'decisions'}`;
+    }
+    case 'error':
+      // The failed answer says what happened (once, with a way to Settings).
+      return '';
+    default:
+      return '';
+  }
+}
+
+/** The open conversation: header, messages, pending decisions and the composer. */
+export function ChatView({ ctrl, title, status, runner, highlight, focusNonce, onOpenSettings, onActionError }: ChatViewProps) {
+  const { view } = ctrl;
+  const transport = useContext(TransportContext);
+  const catalog = useMcpServers(transport);
+  // The controller's functions are stable; the object is not.
+  const { send: ctrlSend, answer, noteAnswered, removeQueued, stop, reload, continueAnswer } = ctrl;
+  const [actionError, setActionError] = useState<string | null>(null);
+  const prices = usePriceBook(transport, status);
+
+  const send = useCallback(
+    async (text: string, files?: readonly PendingFile[]) => {
+      setActionError(null);
+      void preloadMarkdown().catch(() => {}); // the answer will be Markdown: load the renderer now
+      await ctrlSend(text, files);
+    },
+    [ctrlSend],
+  );
+
+  // Continue grows the stopped answer in place: no message of yours.
+  const onContinue = useCallback(() => {
+    setActionError(null);
+    void continueAnswer().catch((e: unknown) => setActionError(e instanceof Error ? e.message : String(e)));
+  }, [continueAnswer]);
+
+  // Branches: an edit or a regenerate makes a new version next to the old
+  // one and runs the model from there; the arrows switch versions. Each
+  // is followed by juncture.path_changed, on which the view reloads.
+  const threadId = ctrl.threadId;
+  const threadRef = useRef(threadId);
+  threadRef.current = threadId;
+  const errorRef = useRef(onActionError);
+  errorRef.current = onActionError;
+  const report = useCallback((what: string, e: unknown) => {
+    if (errorRef.current) errorRef.current(what, e);
+    else setActionError(`${what}: ${toJunctureError(e).message}`);
+  }, []);
+
+  const onRegenerate = useCallback(
+    (item: MessageItem) => {
+      const id = threadRef.current;
+      if (!transport || !id) return;
+      setActionError(null);
+      void preloadMarkdown().catch(() => {});
+      transport.call('Regenerate', id, item.message.id).catch((e: unknown) => report('Could not regenerate', e));
+    },
+    [transport, report],
+  );
+
+  const onEdit = useCallback(
+    async (messageId: string, text: string) => {
+      const id = threadRef.current;
+      if (!transport || !id) return;
+      setActionError(null);
+      void preloadMarkdown().catch(() => {});
+      try {
+        await transport.call('EditMessage', id, messageId, text);
+      } catch (e) {
+        throw toJunctureError(e); // the editor stays open and says why
+      }
+    },
+    [transport],
+  );
+
+  const onSelectBranch = useCallback(
+    (messageId: string) => {
+      const id = threadRef.current;
+      if (!transport || !id) return;
+      // The view follows with juncture.path_changed; a refusal (something
+      // waits for an answer on this version) is said, and nothing moves.
+      transport.call('SelectBranch', id, messageId).catch((e: unknown) => report('Could not switch versions', e));
+    },
+    [transport, report],
+  );
+
+  const running = view.status === 'running';
+  const endpointId = ctrl.state.thread?.options?.endpointId;
+  const rowContext = useMemo<MessageThread>(
+    () => ({
+      running,
+      threadId: threadId ?? undefined,
+      onEdit,
+      onSelectBranch,
+      priceOf: (model) => priceFor(prices, model, endpointId),
+    }),
+    [running, threadId, onEdit, onSelectBranch, prices, endpointId],
+  );
+
+  // Results the client tool runner reported for this thread count as answers here too.
+  const openThread = ctrl.threadId;
+  useEffect(
+    () =>
+      runner.onAnswered((threadId, toolCallId, result) => {
+        if (threadId === openThread) noteAnswered([toolCallId], result);
+      }),
+    [runner, openThread, noteAnswered],
+  );
+
+  // Opening a stored thread loads the Markdown renderer alongside GetThread
+  // and shows "Loading…" until both are in, so its messages do not first
+  // appear as plain text (only the first thread opened in a session waits).
+  const opening = ctrl.threadId !== null && !ctrl.state.loaded;
+  const [holdFor, setHoldFor] = useState<string | null>(null);
+  if (opening && holdFor !== ctrl.threadId && !markdownLoaded()) setHoldFor(ctrl.threadId);
+  const markdownReady = useMarkdownLoaded(holdFor !== null);
+  const loading = opening || (holdFor !== null && holdFor === ctrl.threadId && !markdownReady);
+
+  const line = statusLine(ctrl, catalog);
+  const pendingNote = view.actionable.length
+    ? 'Answer above · Stop cancels it · sending a message skips it'
+    : null;
+  const configured = status ? status.configured : true;
+
+  return (
+    <main className="chat" aria-label={title || 'New chat'}>
+      <header className="chat-head">
+        <h1 className="chat-title">{title || 'New chat'}</h1>
+        <div className="chat-status" role="status" aria-live="polite">
+          {line && (
+            <span className={`chat-pill ${view.status}`}>
+              {view.status === 'running' && <span className="chat-pill-dot" aria-hidden="true" />}
+              {line}
+            </span>
+          )}
+        </div>
+        <ThreadHeader
+          threadId={ctrl.threadId}
+          options={ctrl.state.thread?.options}
+          onThreadCreated={(t) => ctrl.open(t.id)}
+          onChanged={reload}
+          usageTotal={
+            ctrl.state.usage?.answers ? (
+              <ThreadUsage usage={ctrl.state.usage} messages={ctrl.state.messages} prices={prices} endpointId={endpointId} />
+            ) : null
+          }
+        />
+      </header>
+      <Announcer state={ctrl.state} />
+      {ctrl.loadError && (
+        <div className="chat-banner error" role="alert">
+          Could not open this conversation: {ctrl.loadError.message}{' '}
+          <button type="button" className="btn small" onClick={reload}>
+            Retry
+          </button>
+        </div>
+      )}
+      {loading && !ctrl.loadError ? (
+        <div className="chat-loading" aria-busy="true">
+          Loading…
+        </div>
+      ) : (
+        <MessageThreadContext.Provider value={rowContext}>
+          <ThreadView
+            threadId={ctrl.threadId}
+            view={view}
+            highlight={highlight}
+            onContinue={onContinue}
+            onRegenerate={onRegenerate}
+            status={status}
+            onOpenSettings={onOpenSettings}
+          />
+        </MessageThreadContext.Provider>
+      )}
+      <div className="chat-bottom">
+        {/* Cards wait for the conversation above them: appearing first, they
+            would be pushed down (and a focused one cut off) when it loads. */}
+        {ctrl.threadId && !loading && (
+          <Suspense fallback={null}>
+            <InterruptPanel
+              threadId={ctrl.threadId}
+              items={view.interrupts}
+              runError={view.runError}
+              answered={view.answered}
+              waiting={view.waiting}
+              onAnswer={answer}
+            />
+          </Suspense>
+        )}
+        {ctrl.threadId && !loading && view.clientTools.length > 0 && (
+          <ClientToolPanel threadId={ctrl.threadId} tools={view.clientTools} runner={runner} />
+        )}
+        {actionError && (
+          <p className="chat-banner error" role="alert">
+            {actionError}
+          </p>
+        )}
+        {status?.saveProblem && (
+          <p className="chat-banner error" role="alert">
+            {status.saveProblem}
+          </p>
+        )}
+        <Composer
+          status={view.status}
+          configured={configured}
+          problem={status?.problem}
+          onOpenSettings={onOpenSettings}
+          queued={view.queued}
+          onRemoveQueued={removeQueued}
+          onSend={send}
+          acceptsImages={status?.modelAcceptsImages === true}
+          onStop={stop}
+          pendingNote={pendingNote}
+          focusNonce={focusNonce}
+        />
+      </div>
+    </main>
+  );
+}

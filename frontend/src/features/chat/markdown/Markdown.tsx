@@ -1,0 +1,140 @@
+import { memo, useContext, useEffect, useReducer, useRef, type ComponentPropsWithoutRef, type ReactNode } from 'react';
+import ReactMarkdown, { type Components } from 'react-markdown';
+import remarkGfm from 'remark-gfm';
+import type { Element, ElementContent } from 'hast';
+import { ensureLanguages, rehypeLazyHighlight, type LazyHighlightOptions } from '../../../lib/highlight';
+import { remarkMath } from '../../../lib/mathSyntax';
+import { remarkFenceState } from '../../../lib/mermaid';
+import { safeUrl } from '../../../lib/safeUrl';
+import { TransportContext } from '../../../transport';
+import { webOpenExternal } from '../../../transport/platform';
+import { CodeBlock } from './CodeBlock';
+import { MathText } from './MathText';
+import { MermaidBlock } from './MermaidBlock';
+import './Markdown.css';
+
+// Model output is rendered through mdast → hast → React elements. There is
+// no rehype-raw: raw HTML in the text is shown as text, never parsed, and
+// nothing here uses innerHTML. Highlighting (lowlight) produces hast nodes.
+// highlight.js is loaded on demand (lib/highlight.ts): a code block whose
+// grammar is not loaded yet renders plain, as while streaming, and is
+// highlighted on the render after its grammar arrives.
+//
+// Math ($…$, \(…\), $$…$$, \[…\]; lib/mathSyntax.ts) is typeset by KaTeX
+// (MathText); ```mermaid blocks are drawn by mermaid, loaded on first use
+// (MermaidBlock, lib/mermaid.ts). Both build DOM through refs, never from
+// the model's text as HTML.
+
+const remarkPlugins = [remarkGfm, remarkMath, remarkFenceState];
+const noPlugins: [] = [];
+
+function urlTransform(url: string): string {
+  return safeUrl(url);
+}
+
+function Link({ href, children }: ComponentPropsWithoutRef<'a'>) {
+  const transport = useContext(TransportContext);
+  if (!href) return <span className="md-deadlink">{children}</span>;
+  if (href.startsWith('#')) return <a href={href}>{children}</a>;
+  return (
+    <a
+      href={href}
+      target="_blank"
+      rel="noopener noreferrer"
+      title={href}
+      onClick={(e) => {
+        // Never navigate the app window itself (the desktop webview would leave Juncture).
+        e.preventDefault();
+        if (transport) transport.openExternal(href);
+        else webOpenExternal(href);
+      }}
+    >
+      {children}
+    </a>
+  );
+}
+
+/** Images from the model are not loaded (offline app; no tracking pixels): shown as a link. */
+function Image({ src, alt }: ComponentPropsWithoutRef<'img'>) {
+  const label = `Image: ${alt || 'untitled'}`;
+  const url = typeof src === 'string' ? src : '';
+  return url ? (
+    <Link href={url}>
+      <span className="md-image">{label}</span>
+    </Link>
+  ) : (
+    <span className="md-image">{label}</span>
+  );
+}
+
+function Table({ children }: ComponentPropsWithoutRef<'table'>) {
+  return (
+    <div className="md-table">
+      <table>{children}</table>
+    </div>
+  );
+}
+
+function textOf(node: Element | ElementContent): string {
+  if (node.type === 'text') return node.value;
+  if (node.type === 'element') return node.children.map(textOf).join('');
+  return '';
+}
+
+/** The <code> of a ```mermaid block (marked by remarkFenceState), if this <pre> is one. */
+function mermaidCode(pre: Element | undefined): Element | undefined {
+  const code = pre?.children[0];
+  return code?.type === 'element' && typeof code.properties.dataFence === 'string' ? code : undefined;
+}
+
+const components: Components = {
+  a: ({ node: _node, ...p }) => <Link {...p} />,
+  img: ({ node: _node, ...p }) => <Image {...p} />,
+  pre: ({ node, ...p }) => {
+    const mermaid = mermaidCode(node);
+    if (mermaid) return <MermaidBlock source={textOf(mermaid).replace(/\n$/, '')} closed={mermaid.properties.dataFence === 'closed'} />;
+    return <CodeBlock {...p} />;
+  },
+  span: ({ node, ...p }) => {
+    const kind = node?.properties.dataMath;
+    if (node && (kind === 'inline' || kind === 'display')) return <MathText tex={textOf(node)} display={kind === 'display'} />;
+    return <span {...p} />;
+  },
+  table: ({ node: _node, ...p }) => <Table {...p} />,
+};
+
+export interface MarkdownProps {
+  text: string;
+  /** Syntax highlighting is skipped while a message streams (it re-renders every frame). */
+  highlight?: boolean;
+}
+
+export const Markdown = memo(function Markdown({ text, highlight = true }: MarkdownProps): ReactNode {
+  const [, loaded] = useReducer((n: number) => n + 1, 0);
+  const opts = useRef<LazyHighlightOptions>({ missing: new Set() }).current;
+  opts.missing.clear(); // refilled by the plugin while ReactMarkdown renders below
+  useEffect(() => {
+    if (!highlight || opts.missing.size === 0) return;
+    let live = true;
+    ensureLanguages([...opts.missing]).then(
+      () => live && loaded(),
+      () => {}, // the chunk did not load: the code stays plain
+    );
+    return () => {
+      live = false;
+    };
+  });
+  return (
+    <div className="md">
+      <ReactMarkdown
+        remarkPlugins={remarkPlugins}
+        rehypePlugins={highlight ? [[rehypeLazyHighlight, opts]] : noPlugins}
+        urlTransform={urlTransform}
+        components={components}
+        skipHtml={false}
+      >
+        {text}
+      </ReactMarkdown>
+    </div>
+  );
+});

@@ -1,0 +1,50 @@
+import { useEffect, useState, type ReactNode } from 'react';
+import type { Transport } from '../../transport';
+import { HttpTransport } from '../../transport/http';
+import './TokenMissing.css';
+
+/**
+ * The page browser mode shows when it cannot talk to Juncture: opened
+ * without the access token (#token=… in the address Juncture printed), or
+ * with one the server refuses (Juncture was restarted and printed a new one).
+ */
+export function TokenMissing({ reason }: { reason: 'missing' | 'rejected' }) {
+  return (
+    <main className="token-page" aria-labelledby="token-page-title">
+      <div className="token-card">
+        <div className="token-brand">Juncture</div>
+        <h1 id="token-page-title">Open the link Juncture printed</h1>
+        <p>
+          {reason === 'missing'
+            ? 'This page was opened without its access token, so it cannot reach Juncture.'
+            : 'Juncture did not accept this page’s access token: it was probably restarted, and each start prints a new link.'}{' '}
+          The link Juncture printed in its terminal when it started carries the token — open that link (or paste it into the
+          address bar).
+        </p>
+        <p className="token-example">
+          It looks like <span className="mono">http://127.0.0.1:8765/#token=…</span>
+        </p>
+        <p className="token-help">
+          Lost it? Stop Juncture and start it again (<span className="mono">make serve</span> or{' '}
+          <span className="mono">juncture serve</span>): it prints a new link.
+        </p>
+      </div>
+    </main>
+  );
+}
+
+/** The app, or the token page when browser mode has no usable token. */
+export function TokenGate({ transport, children }: { transport: Transport; children: ReactNode }) {
+  const http = transport instanceof HttpTransport ? transport : null;
+  const [state, setState] = useState(() => http?.tokenState() ?? 'ok');
+  useEffect(() => {
+    if (!http) return;
+    setState(http.tokenState());
+    return http.onTokenRejected(() => setState(http.tokenState()));
+  }, [http]);
+  useEffect(() => {
+    if (state !== 'ok') document.title = 'Open the link Juncture printed — Juncture';
+  }, [state]);
+  if (state !== 'ok') return <TokenMissing reason={state} />;
+  return <>{children}</>;
+}

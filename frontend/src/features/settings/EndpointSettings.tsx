@@ -1,0 +1,517 @@
+import { SetField } from './SetField';
+import { useId, useState, type ReactNode } from 'react';
+import type { Transport } from '../../transport';
+import { toJunctureError } from '../../transport';
+import type { Endpoint, ModelPrice } from '../../transport/endpoints';
+import { isMasked, keyStoragePhrase, keyUnavailableHelp } from '../../transport/contract';
+import type { KeyStorage } from '../../transport/contract.gen';
+import { endpointsChanged, useEndpoints } from '../../hooks/useEndpoints';
+import { NOT_A_URL, isEndpointUrl } from '../../lib/settingsForm';
+import { modelsAvailable } from '../../lib/format';
+import './EndpointSettings.css';
+
+/** Well-known OpenAI-compatible servers, to fill the base URL. */
+const KNOWN = [
+  { label: 'OpenAI', url: 'https://api.openai.com/v1' },
+  { label: 'Ollama (local)', url: 'http://127.0.0.1:11434/v1' },
+  { label: 'LM Studio (local)', url: 'http://127.0.0.1:1234/v1' },
+  { label: 'OpenRouter', url: 'https://openrouter.ai/api/v1' },
+] as const;
+
+const SOURCE_TEXT: Record<Endpoint['source'], string> = {
+  saved: 'saved',
+  environment: 'from environment',
+  detected: 'detected',
+};
+
+interface PriceRow {
+  model: string;
+  input: string;
+  output: string;
+}
+
+/** The form's copy of an endpoint (numbers as typed). */
+export interface EndpointDraft {
+  id: string;
+  name: string;
+  baseUrl: string;
+  apiKey: string;
+  models: string;
+  prices: PriceRow[];
+  isDefault: boolean;
+  readOnly: boolean;
+  /** The saved key could not be read (a locked keychain); a save keeps it. */
+  keyUnavailable?: boolean;
+}
+
+type FieldErrors = Partial<Record<'name' | 'baseUrl' | 'prices' | 'models', string>>;
+
+export function draftOf(e: Endpoint | null): EndpointDraft {
+  if (!e) return { id: '', name: '', baseUrl: '', apiKey: '', models: '', prices: [], isDefault: false, readOnly: false };
+  return {
+    id: e.id,
+    name: e.name,
+    baseUrl: e.baseUrl,
+    apiKey: e.apiKey,
+    models: e.models.join('\n'),
+    prices: Object.entries(e.prices).map(([model, p]) => ({ model, input: String(p.inputPerMTok), output: String(p.outputPerMTok) })),
+    isDefault: e.isDefault,
+    readOnly: e.source !== 'saved',
+    ...(e.keyState === 'unavailable' ? { keyUnavailable: true } : {}),
+  };
+}
+
+/** Model names typed one per line or separated by commas. */
+export function parseModels(text: string): string[] {
+  const out: string[] = [];
+  for (const m of text.split(/[\n,]/).map((s) => s.trim())) if (m && !out.includes(m)) out.push(m);
+  return out;
+}
+
+/** The draft as SaveEndpoint takes it, or field errors (checked as Go checks them). */
+export function endpointOf(d: EndpointDraft, source: Endpoint['source']): { endpoint: Endpoint } | { errors: FieldErrors } {
+  const errors: FieldErrors = {};
+  const url = d.baseUrl.trim();
+  if (!d.readOnly) {
+    if (!url) errors.baseUrl = 'Enter the endpoint’s base URL, for example http://127.0.0.1:11434/v1.';
+    else if (!isEndpointUrl(url)) errors.baseUrl = NOT_A_URL;
+    if (d.name.trim().length > 100) errors.name = 'Use a name of at most 100 characters.';
+  }
+  const prices: Record<string, ModelPrice> = {};
+  for (const r of d.prices) {
+    const model = r.model.trim();
+    if (!model && !r.input.trim() && !r.output.trim()) continue;
+    const input = r.input.trim() === '' ? 0 : Number(r.input);
+    const output = r.output.trim() === '' ? 0 : Number(r.output);
+    if (!model) errors.prices = 'Each price needs a model name.';
+    else if (!Number.isFinite(input) || !Number.isFinite(output) || input < 0 || output < 0) {
+      errors.prices = `The price of ${model} must be a number, zero or more (per million tokens).`;
+    } else prices[model] = { inputPerMTok: input, outputPerMTok: output };
+  }
+  if (Object.keys(errors).length) return { errors };
+  return {
+    endpoint: {
+      id: d.id,
+      name: d.name.trim(),
+      baseUrl: url,
+      apiKey: d.apiKey,
+      models: parseModels(d.models),
+      prices,
+      source,
+      isDefault: d.isDefault,
+      defaultModel: '',
+    },
+  };
+}
+
+interface TestResult {
+  busy: boolean;
+  ok?: boolean;
+  text?: string;
+  models?: string[];
+}
+
+/**
+ * Settings › Endpoints: the OpenAI-compatible servers chats can use. Saved
+ * ones are added, edited, tested, made the default and deleted here; the
+ * environment's and detected ones are listed (only their prices can be set).
+ * Every change is saved at once.
+ */
+export function EndpointSettings({ transport, onChanged, keyStorage }: { transport: Transport; onChanged?: () => void; keyStorage?: KeyStorage }) {
+  const id = useId();
+  const { endpoints, error: loadError } = useEndpoints(transport);
+  const [editing, setEditing] = useState<EndpointDraft | null>(null);
+  const [editingSource, setEditingSource] = useState<Endpoint['source']>('saved');
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [formError, setFormError] = useState<string | null>(null);
+  const [saving, setSaving] = useState(false);
+  const [confirm, setConfirm] = useState<string | null>(null);
+  const [tests, setTests] = useState<Record<string, TestResult>>({});
+  const [actionError, setActionError] = useState<string | null>(null);
+
+  const changed = () => {
+    endpointsChanged();
+    onChanged?.();
+  };
+
+  const test = (epId: string) => {
+    setTests((t) => ({ ...t, [epId]: { busy: true } }));
+    transport
+      .call('ListModels', epId)
+      .then((models) =>
+        setTests((t) => ({
+          ...t,
+          [epId]: { busy: false, ok: true, models, text: models.length ? `✓ Connected: ${modelsAvailable(models.length)}.` : '✓ Connected, but the endpoint lists no models.' },
+        })),
+      )
+      .catch((e: unknown) => setTests((t) => ({ ...t, [epId]: { busy: false, ok: false, text: `✗ ${toJunctureError(e).message}` } })));
+  };
+
+  const edit = (e: Endpoint | null) => {
+    setEditing(draftOf(e));
+    setEditingSource(e?.source ?? 'saved');
+    setErrors({});
+    setFormError(null);
+  };
+
+  const save = async () => {
+    if (!editing) return;
+    const r = endpointOf(editing, editingSource);
+    if ('errors' in r) {
+      setErrors(r.errors);
+      setFormError('Nothing was saved. Fix the fields marked in red.');
+      return;
+    }
+    setSaving(true);
+    setFormError(null);
+    try {
+      const saved = await transport.call('SaveEndpoint', r.endpoint);
+      setEditing(null);
+      setErrors({});
+      changed();
+      if (saved.source === 'saved') test(saved.id);
+    } catch (e) {
+      const err = toJunctureError(e);
+      const fe: FieldErrors = {};
+      for (const [k, v] of Object.entries(err.details ?? {})) if (k === 'name' || k === 'baseUrl' || k === 'prices') fe[k] = v;
+      setErrors(fe);
+      setFormError(`Nothing was saved: ${err.message}`);
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  const makeDefault = (e: Endpoint) => {
+    setActionError(null);
+    transport
+      .call('SaveEndpoint', { ...e, isDefault: true })
+      .then(changed)
+      .catch((err: unknown) => setActionError(`Could not make ${e.name} the default: ${toJunctureError(err).message}`));
+  };
+
+  const remove = (e: Endpoint) => {
+    setConfirm(null);
+    setActionError(null);
+    transport
+      .call('DeleteEndpoint', e.id)
+      .then(changed)
+      .catch((err: unknown) => setActionError(`Could not delete ${e.name}: ${toJunctureError(err).message}`));
+  };
+
+  const set = <K extends keyof EndpointDraft>(k: K, v: EndpointDraft[K]) => {
+    setEditing((d) => (d ? { ...d, [k]: v } : d));
+    if (k in errors) setErrors((e) => ({ ...e, [k]: undefined }));
+  };
+  const setPrice = (i: number, p: Partial<PriceRow>) => {
+    setEditing((d) => (d ? { ...d, prices: d.prices.map((r, j) => (j === i ? { ...r, ...p } : r)) } : d));
+    setErrors((e) => ({ ...e, prices: undefined }));
+  };
+
+  const field = (k: 'name' | 'baseUrl', label: string, input: (fid: string, describedBy: string | undefined) => ReactNode, help?: string) => {
+    const fid = `${id}-${k}`;
+    return (
+      <SetField fid={fid} label={label} help={help} error={errors[k]}>
+        {(db) => input(fid, db)}
+      </SetField>
+    );
+  };
+
+  const form = editing && (
+    <form
+      className="ep-form"
+      noValidate
+      aria-label={editing.id ? `Edit ${editing.name}` : 'Add an endpoint'}
+      onSubmit={(e) => {
+        e.preventDefault();
+        void save();
+      }}
+      onKeyDown={(e) => {
+        if (e.key === 'Escape') {
+          e.preventDefault();
+          e.stopPropagation();
+          setEditing(null);
+        }
+      }}
+    >
+      <h4 className="ep-form-title">{editing.readOnly ? `Prices of ${editing.name}` : editing.id ? `Edit ${editing.name}` : 'Add an endpoint'}</h4>
+      {editing.readOnly && (
+        <p className="set-help">
+          {editingSource === 'environment'
+            ? 'This endpoint is set by OPENAI_BASE_URL; only its prices are kept here.'
+            : 'This server was found on this machine; only its prices are kept here.'}
+        </p>
+      )}
+      {!editing.readOnly && (
+        <>
+          {field('name', 'Name', (fid, db) => (
+            <input id={fid} type="text" value={editing.name} aria-describedby={db} placeholder="Named after the host when left empty" onChange={(e) => set('name', e.target.value)} />
+          ))}
+          <div className="set-field">
+            <div className="set-label-row">
+              <label htmlFor={`${id}-known`}>Server</label>
+            </div>
+            <select
+              id={`${id}-known`}
+              value={KNOWN.find((k) => k.url === editing.baseUrl.replace(/\/+$/, ''))?.url ?? ''}
+              onChange={(e) => {
+                const k = KNOWN.find((x) => x.url === e.target.value);
+                if (k) {
+                  set('baseUrl', k.url);
+                  if (!editing.name.trim()) set('name', k.label.replace(/ \(local\)$/, ''));
+                }
+              }}
+            >
+              <option value="">Custom (OpenAI-compatible)</option>
+              {KNOWN.map((k) => (
+                <option key={k.url} value={k.url}>
+                  {k.label}
+                </option>
+              ))}
+            </select>
+          </div>
+          {field('baseUrl', 'Base URL', (fid, db) => (
+            <input
+              id={fid}
+              type="url"
+              className="mono"
+              value={editing.baseUrl}
+              aria-describedby={db}
+              aria-invalid={errors.baseUrl ? true : undefined}
+              placeholder="https://host/v1"
+              onChange={(e) => set('baseUrl', e.target.value)}
+            />
+          ))}
+          <div className="set-field">
+            <div className="set-label-row">
+              <label htmlFor={`${id}-key`}>API key</label>
+            </div>
+            <input
+              id={`${id}-key`}
+              type="password"
+              autoComplete="off"
+              value={editing.apiKey}
+              aria-describedby={`${id}-key-help`}
+              placeholder="Not needed for local servers"
+              onChange={(e) => set('apiKey', e.target.value)}
+            />
+            <p className="set-help" id={`${id}-key-help`}>
+              {editing.keyUnavailable && !editing.apiKey
+                ? keyUnavailableHelp(keyStorage)
+                : isMasked(editing.apiKey)
+                ? `Stored ${keyStoragePhrase(keyStorage)}; only the last characters are shown. Type a new key to replace it.`
+                : `Stored ${keyStoragePhrase(keyStorage)}; never shown again in full.`}
+            </p>
+          </div>
+          <div className="set-field">
+            <div className="set-label-row">
+              <label htmlFor={`${id}-models`}>Models</label>
+            </div>
+            <textarea
+              id={`${id}-models`}
+              className="mono"
+              rows={3}
+              value={editing.models}
+              aria-describedby={`${id}-models-help`}
+              placeholder={'gpt-4o-mini\nllama3.1'}
+              onChange={(e) => set('models', e.target.value)}
+            />
+            <p className="set-help" id={`${id}-models-help`}>
+              One per line, optional: the model picker also asks the endpoint. The first is what a chat on this endpoint uses when it picks none.
+            </p>
+            {editing.id && tests[editing.id]?.models?.length ? (
+              <div className="set-models" role="group" aria-label="Models the endpoint offers">
+                {tests[editing.id]!.models!.slice(0, 40).map((m) => {
+                  const have = parseModels(editing.models).includes(m);
+                  return (
+                    <button
+                      key={m}
+                      type="button"
+                      className={`set-model-chip${have ? ' is-selected' : ''}`}
+                      aria-pressed={have}
+                      onClick={() => {
+                        const list = parseModels(editing.models);
+                        set('models', (have ? list.filter((x) => x !== m) : [...list, m]).join('\n'));
+                      }}
+                    >
+                      {m}
+                    </button>
+                  );
+                })}
+              </div>
+            ) : null}
+          </div>
+          <label className="set-check">
+            <input type="checkbox" checked={editing.isDefault} disabled={draftIsDefault(endpoints, editing.id)} onChange={(e) => set('isDefault', e.target.checked)} />
+            The default endpoint (new chats, and chats that choose none; Settings → General shows it)
+          </label>
+        </>
+      )}
+      <fieldset className={`set-field ep-prices${errors.prices ? ' has-error' : ''}`}>
+        <legend>Prices (optional, per million tokens)</legend>
+        {editing.prices.length > 0 && (
+          <table className="ep-price-table">
+            <thead>
+              <tr>
+                <th scope="col">Model</th>
+                <th scope="col">Input</th>
+                <th scope="col">Output</th>
+                <th scope="col">
+                  <span className="visually-hidden">Remove</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {editing.prices.map((r, i) => (
+                <tr key={i}>
+                  <td>
+                    <input
+                      type="text"
+                      className="mono"
+                      aria-label={`Model of price ${i + 1}`}
+                      list={`${id}-price-models`}
+                      value={r.model}
+                      onChange={(e) => setPrice(i, { model: e.target.value })}
+                    />
+                  </td>
+                  <td>
+                    <input type="number" min={0} step="any" aria-label={`Input price of ${r.model || `price ${i + 1}`}`} value={r.input} onChange={(e) => setPrice(i, { input: e.target.value })} />
+                  </td>
+                  <td>
+                    <input type="number" min={0} step="any" aria-label={`Output price of ${r.model || `price ${i + 1}`}`} value={r.output} onChange={(e) => setPrice(i, { output: e.target.value })} />
+                  </td>
+                  <td>
+                    <button
+                      type="button"
+                      className="btn small subtle"
+                      aria-label={`Remove the price of ${r.model || `price ${i + 1}`}`}
+                      onClick={() => set('prices', editing.prices.filter((_, j) => j !== i))}
+                    >
+                      ✕
+                    </button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+        <datalist id={`${id}-price-models`}>
+          {parseModels(editing.models).map((m) => (
+            <option key={m} value={m} />
+          ))}
+        </datalist>
+        <div>
+          <button type="button" className="btn small" onClick={() => set('prices', [...editing.prices, { model: parseModels(editing.models)[editing.prices.length] ?? '', input: '', output: '' }])}>
+            Add a price
+          </button>
+        </div>
+        <p className="set-help">In your endpoint’s currency; chats show their cost from it.</p>
+        {errors.prices && (
+          <p className="set-error" role="alert">
+            {errors.prices}
+          </p>
+        )}
+      </fieldset>
+      {formError && <p className="set-banner error">{formError}</p>}
+      <div className="ep-form-actions">
+        <button type="button" className="btn" onClick={() => setEditing(null)}>
+          Cancel
+        </button>
+        <button type="submit" className="btn primary" disabled={saving}>
+          {saving ? 'Saving…' : 'Save endpoint'}
+        </button>
+      </div>
+    </form>
+  );
+
+  return (
+    <div className="ep-settings">
+      <section aria-labelledby={`${id}-title`}>
+        <h3 id={`${id}-title`}>Endpoints</h3>
+        <p className="set-help">
+          Each chat can run on its own endpoint and model (the model button in the chat’s header). The default endpoint is the one Settings → General
+          edits; the environment’s wins when it is set.
+        </p>
+        {loadError && <p className="set-banner error">Could not load the endpoints: {loadError}</p>}
+        {actionError && (
+          <p className="set-banner error" role="alert">
+            {actionError}
+          </p>
+        )}
+        {endpoints && !endpoints.length && <p className="set-help">No endpoint yet.</p>}
+        <ul className="ep-list">
+          {(endpoints ?? []).map((e) => {
+            const t = tests[e.id];
+            const prices = Object.keys(e.prices).length;
+            return (
+              <li key={e.id} className={`ep-row${e.isDefault ? ' is-default' : ''}`} aria-label={e.name}>
+                <div className="ep-head">
+                  <span className="ep-name">{e.name}</span>
+                  {e.isDefault && <span className="set-source src-saved ep-default">default</span>}
+                  {e.source !== 'saved' && <span className={`set-source src-${e.source}`}>{SOURCE_TEXT[e.source]}</span>}
+                </div>
+                <div className="ep-meta">
+                  <span className="mono ep-url">{e.baseUrl}</span>
+                  {e.apiKey && <span className="mono">key {e.apiKey}</span>}
+                  {e.defaultModel && <span>model {e.defaultModel}</span>}
+                  {e.models.length > 1 && <span>{e.models.length} models listed</span>}
+                  {prices > 0 && <span>{prices === 1 ? '1 price' : `${prices} prices`}</span>}
+                </div>
+                {confirm === e.id ? (
+                  <div className="mcp-confirm" role="alertdialog" aria-label={`Delete ${e.name}?`}>
+                    <span>
+                      Delete <strong>{e.name}</strong>? Chats that use it will use the default endpoint
+                      {e.isDefault ? ', and Settings → General’s endpoint is cleared' : ''}.
+                    </span>
+                    <button type="button" className="btn small" onClick={() => setConfirm(null)}>
+                      Cancel
+                    </button>
+                    <button type="button" className="btn small danger-solid" onClick={() => remove(e)}>
+                      Delete
+                    </button>
+                  </div>
+                ) : (
+                  <div className="ep-actions">
+                    <button type="button" className="btn small" onClick={() => test(e.id)} disabled={t?.busy}>
+                      {t?.busy ? 'Testing…' : 'Test connection'}
+                    </button>
+                    <button type="button" className="btn small" onClick={() => edit(e)} aria-label={`${e.source === 'saved' ? 'Edit' : 'Prices of'} ${e.name}`}>
+                      {e.source === 'saved' ? 'Edit' : 'Prices'}
+                    </button>
+                    {e.source === 'saved' && !e.isDefault && (
+                      <button type="button" className="btn small" onClick={() => makeDefault(e)}>
+                        Make default
+                      </button>
+                    )}
+                    {e.source === 'saved' && (
+                      <button type="button" className="btn small danger" onClick={() => setConfirm(e.id)} aria-label={`Delete ${e.name}`}>
+                        Delete
+                      </button>
+                    )}
+                  </div>
+                )}
+                <div className="set-test-result" aria-live="polite">
+                  {t?.text && <span className={t.ok ? 'ok' : 'fail'}>{t.text}</span>}
+                </div>
+                {editing && editing.id === e.id && form}
+              </li>
+            );
+          })}
+        </ul>
+        {editing && !editing.id ? (
+          form
+        ) : (
+          <div>
+            <button type="button" className="btn" onClick={() => edit(null)}>
+              Add an endpoint
+            </button>
+          </div>
+        )}
+      </section>
+    </div>
+  );
+}
+
+/** The endpoint is the default already (its box cannot be unticked: make another one the default instead). */
+function draftIsDefault(endpoints: Endpoint[] | null, epId: string): boolean {
+  return !!epId && !!endpoints?.find((e) => e.id === epId)?.isDefault;
+}

@@ -1,0 +1,294 @@
+import { useId, useState } from 'react';
+import type { Transport } from '../../transport';
+import { toJunctureError } from '../../transport';
+import { DEFAULT_PRESET_ID, modelsOf, type Endpoint, type Preset } from '../../transport/endpoints';
+import { endpointsChanged, useEndpoints, usePresets } from '../../hooks/useEndpoints';
+import { useMcpServers } from '../../hooks/useMcpServers';
+import './EndpointSettings.css';
+
+/** Juncture's own tools, by the names the model sees (ask_user is always offered). */
+export const BUILTIN_TOOLS: readonly { name: string; title: string }[] = [
+  { name: 'list_files', title: 'List files' },
+  { name: 'read_file', title: 'Read files' },
+  { name: 'write_file', title: 'Write files' },
+  { name: 'run_command', title: 'Run commands' },
+  { name: 'copy_to_clipboard', title: 'Copy to the clipboard' },
+  { name: 'open_url', title: 'Open web pages' },
+];
+
+/** How a preset reads in the list: where it runs and with which tools. */
+export function presetSummary(p: Preset, endpoints: readonly Endpoint[]): string {
+  const ep = p.endpointId ? (endpoints.find((e) => e.id === p.endpointId)?.name ?? `${p.endpointId} (not available)`) : 'Default endpoint';
+  const model = p.model || 'its default model';
+  const tools = p.tools === null ? 'every tool' : p.tools.length ? `${p.tools.length} ${p.tools.length === 1 ? 'tool' : 'tools'}` : 'no tools';
+  return p.id === DEFAULT_PRESET_ID ? `Default endpoint and model · ${tools}` : `${ep} · ${model} · ${tools}`;
+}
+
+/**
+ * Settings › Presets: named bundles of instructions, endpoint, model and
+ * tools that a new chat starts from ("New chat from preset"). The default
+ * is what New chat (Ctrl+N) uses. Shipped presets can be edited (the edit
+ * is kept in their place) or deleted.
+ */
+export function PresetSettings({ transport }: { transport: Transport }) {
+  const id = useId();
+  const { presets, error: loadError } = usePresets(transport);
+  const { endpoints } = useEndpoints(transport);
+  const catalog = useMcpServers(transport);
+  const [editing, setEditing] = useState<Preset | null>(null);
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [formError, setFormError] = useState<string | null>(null);
+  const [saving, setSaving] = useState(false);
+  const [confirm, setConfirm] = useState<string | null>(null);
+  const [actionError, setActionError] = useState<string | null>(null);
+
+  const toolChoices = [
+    ...BUILTIN_TOOLS,
+    ...[...catalog.tools.entries()].map(([name, t]) => ({ name, title: `${t.title} (${t.serverTitle})` })),
+  ];
+  for (const n of editing?.tools ?? []) if (!toolChoices.some((c) => c.name === n)) toolChoices.push({ name: n, title: n });
+
+  const save = async () => {
+    if (!editing) return;
+    if (editing.id !== DEFAULT_PRESET_ID && !editing.name.trim()) {
+      setErrors({ name: 'Give the preset a name.' });
+      setFormError('Nothing was saved. Fix the fields marked in red.');
+      return;
+    }
+    setSaving(true);
+    setFormError(null);
+    try {
+      await transport.call('SavePreset', editing);
+      setEditing(null);
+      setErrors({});
+      endpointsChanged();
+    } catch (e) {
+      const err = toJunctureError(e);
+      setErrors(err.details ?? {});
+      setFormError(`Nothing was saved: ${err.message}`);
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  const remove = (p: Preset) => {
+    setConfirm(null);
+    setActionError(null);
+    transport
+      .call('DeletePreset', p.id)
+      .then(endpointsChanged)
+      .catch((e: unknown) => setActionError(`Could not delete ${p.name}: ${toJunctureError(e).message}`));
+  };
+
+  const set = <K extends keyof Preset>(k: K, v: Preset[K]) => {
+    setEditing((p) => (p ? { ...p, [k]: v } : p));
+    if (errors[k]) setErrors((e) => ({ ...e, [k]: '' }));
+  };
+
+  const endpoint = editing?.endpointId ? endpoints?.find((e) => e.id === editing.endpointId) : endpoints?.find((e) => e.isDefault);
+  const isDefault = editing?.id === DEFAULT_PRESET_ID;
+
+  const form = editing && (
+    <form
+      className="ep-form"
+      noValidate
+      aria-label={editing.id ? `Edit ${editing.name}` : 'Add a preset'}
+      onSubmit={(e) => {
+        e.preventDefault();
+        void save();
+      }}
+      onKeyDown={(e) => {
+        if (e.key === 'Escape') {
+          e.preventDefault();
+          e.stopPropagation();
+          setEditing(null);
+        }
+      }}
+    >
+      <h4 className="ep-form-title">{isDefault ? 'Default for new chats' : editing.id ? `Edit ${editing.name}` : 'Add a preset'}</h4>
+      {!isDefault && (
+        <div className={`set-field${errors.name ? ' has-error' : ''}`}>
+          <label htmlFor={`${id}-name`}>Name</label>
+          <input id={`${id}-name`} type="text" value={editing.name} onChange={(e) => set('name', e.target.value)} />
+          {errors.name && (
+            <p className="set-error" role="alert">
+              {errors.name}
+            </p>
+          )}
+        </div>
+      )}
+      <div className="set-field">
+        <label htmlFor={`${id}-instr`}>Instructions</label>
+        <textarea
+          id={`${id}-instr`}
+          rows={5}
+          value={editing.instructions}
+          aria-describedby={`${id}-instr-help`}
+          placeholder="What the model should always keep in mind in these chats"
+          onChange={(e) => set('instructions', e.target.value)}
+        />
+        <p className="set-help" id={`${id}-instr-help`}>
+          A new chat starts with these; each chat can change its own afterwards (Instructions, in its header).
+        </p>
+      </div>
+      {isDefault ? (
+        <p className="set-help">New chat (Ctrl+N) uses the default endpoint and model (Settings → General, or the endpoint marked default).</p>
+      ) : (
+        <>
+          <div className={`set-field${errors.endpointId ? ' has-error' : ''}`}>
+            <label htmlFor={`${id}-ep`}>Endpoint</label>
+            <select id={`${id}-ep`} value={editing.endpointId} onChange={(e) => set('endpointId', e.target.value)}>
+              <option value="">The default endpoint</option>
+              {(endpoints ?? []).map((e) => (
+                <option key={e.id} value={e.id}>
+                  {e.name}
+                </option>
+              ))}
+              {editing.endpointId && !endpoints?.some((e) => e.id === editing.endpointId) && (
+                <option value={editing.endpointId}>{editing.endpointId} (not available now)</option>
+              )}
+            </select>
+            {errors.endpointId && (
+              <p className="set-error" role="alert">
+                {errors.endpointId}
+              </p>
+            )}
+          </div>
+          <div className="set-field">
+            <label htmlFor={`${id}-model`}>Model</label>
+            <input
+              id={`${id}-model`}
+              type="text"
+              className="mono"
+              list={`${id}-models`}
+              value={editing.model}
+              placeholder={endpoint?.defaultModel ? `The endpoint’s default (${endpoint.defaultModel})` : 'The endpoint’s default'}
+              onChange={(e) => set('model', e.target.value)}
+            />
+            <datalist id={`${id}-models`}>
+              {(endpoint ? modelsOf(endpoint) : []).map((m) => (
+                <option key={m} value={m} />
+              ))}
+            </datalist>
+          </div>
+        </>
+      )}
+      <fieldset className="set-field set-radios">
+        <legend>Tools</legend>
+        <label className="set-check">
+          <input type="radio" name={`${id}-tools`} checked={editing.tools === null} onChange={() => set('tools', null)} />
+          Every tool that is enabled
+        </label>
+        <label className="set-check">
+          <input type="radio" name={`${id}-tools`} checked={editing.tools !== null} onChange={() => set('tools', editing.tools ?? ['list_files', 'read_file'])} />
+          Only these
+        </label>
+        {editing.tools !== null && (
+          <div className="pre-tools" role="group" aria-label="Tools this preset offers">
+            {toolChoices.map((t) => (
+              <label key={t.name} className="set-check">
+                <input
+                  type="checkbox"
+                  checked={editing.tools?.includes(t.name) ?? false}
+                  onChange={(e) => {
+                    const cur = editing.tools ?? [];
+                    set('tools', e.target.checked ? [...cur, t.name] : cur.filter((x) => x !== t.name));
+                  }}
+                />
+                {t.title}
+              </label>
+            ))}
+          </div>
+        )}
+        <p className="set-help">The model can always ask you a question.</p>
+      </fieldset>
+      {formError && <p className="set-banner error">{formError}</p>}
+      <div className="ep-form-actions">
+        <button type="button" className="btn" onClick={() => setEditing(null)}>
+          Cancel
+        </button>
+        <button type="submit" className="btn primary" disabled={saving}>
+          {saving ? 'Saving…' : 'Save preset'}
+        </button>
+      </div>
+    </form>
+  );
+
+  return (
+    <div className="ep-settings">
+      <section aria-labelledby={`${id}-title`}>
+        <h3 id={`${id}-title`}>Presets</h3>
+        <p className="set-help">Start a chat from one with the menu next to New chat.</p>
+        {loadError && <p className="set-banner error">Could not load the presets: {loadError}</p>}
+        {actionError && (
+          <p className="set-banner error" role="alert">
+            {actionError}
+          </p>
+        )}
+        <ul className="ep-list">
+          {(presets ?? []).map((p) => (
+            <li key={p.id} className="ep-row" aria-label={p.id === DEFAULT_PRESET_ID ? 'Default for new chats' : p.name}>
+              <div className="ep-head">
+                <span className="ep-name">{p.id === DEFAULT_PRESET_ID ? 'Default for new chats' : p.name}</span>
+                {p.builtin && p.id !== DEFAULT_PRESET_ID && <span className="set-source">shipped</span>}
+              </div>
+              <div className="ep-meta">{presetSummary(p, endpoints ?? [])}</div>
+              {p.instructions ? <p className="pre-instr">{p.instructions}</p> : <p className="pre-instr">No instructions.</p>}
+              {confirm === p.id ? (
+                <div className="mcp-confirm" role="alertdialog" aria-label={`Delete ${p.name}?`}>
+                  <span>
+                    Delete <strong>{p.name}</strong>? Chats made from it keep their instructions.
+                  </span>
+                  <button type="button" className="btn small" onClick={() => setConfirm(null)}>
+                    Cancel
+                  </button>
+                  <button type="button" className="btn small danger-solid" onClick={() => remove(p)}>
+                    Delete
+                  </button>
+                </div>
+              ) : (
+                <div className="ep-actions">
+                  <button
+                    type="button"
+                    className="btn small"
+                    aria-label={`Edit ${p.id === DEFAULT_PRESET_ID ? 'the default for new chats' : p.name}`}
+                    onClick={() => {
+                      setEditing({ ...p, tools: p.tools ? [...p.tools] : null });
+                      setErrors({});
+                      setFormError(null);
+                    }}
+                  >
+                    Edit
+                  </button>
+                  {p.id !== DEFAULT_PRESET_ID && (
+                    <button type="button" className="btn small danger" aria-label={`Delete ${p.name}`} onClick={() => setConfirm(p.id)}>
+                      Delete
+                    </button>
+                  )}
+                </div>
+              )}
+              {editing && editing.id === p.id && form}
+            </li>
+          ))}
+        </ul>
+        {editing && !editing.id ? (
+          form
+        ) : (
+          <div>
+            <button
+              type="button"
+              className="btn"
+              onClick={() => {
+                setEditing({ id: '', name: '', instructions: '', endpointId: '', model: '', tools: null, builtin: false });
+                setErrors({});
+                setFormError(null);
+              }}
+            >
+              Add a preset
+            </button>
+          </div>
+        )}
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,245 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { SettingsDialog } from './SettingsDialog';
+import { FakeTransport } from '../../test/fakeTransport';
+import { JunctureError } from '../../transport/errors';
+import { mcpConfigView, mcpServer } from '../../test/builders';
+import type { Settings, SettingsView } from '../../transport/contract';
+
+const VIEW: SettingsView = {
+  settings: {
+    baseUrl: 'http://127.0.0.1:11434/v1',
+    apiKey: '',
+    model: 'llama3.1',
+    workspace: '/home/ada',
+    loopGuard: 25,
+    theme: 'system',
+    enableWriteTools: false,
+    modelAcceptsImages: false,
+  },
+  sources: {},
+};
+
+function setup(extra: ConstructorParameters<typeof FakeTransport>[0] = {}, view: SettingsView = VIEW) {
+  const onClose = vi.fn();
+  const t = new FakeTransport({
+    GetSettings: () => view,
+    ListPermissionRules: () => [
+      { id: 'r1', tool: 'mcp:everything', scope: 'server', pattern: 'everything', createdAt: 1 },
+      { id: 'r2', tool: 'everything__echo', scope: 'tool-identity', pattern: 'fp', createdAt: 2 },
+      { id: 'r3', tool: 'read_file', scope: 'tool', createdAt: 3 },
+    ],
+    ListMCPServers: () => [mcpServer('everything', [{ name: 'echo', title: 'Echo' }], { title: 'Everything' })],
+    GetMCPConfig: () => mcpConfigView([{ name: 'everything', config: { command: 'npx' } }]),
+    RevokePermissionRule: () => null,
+    ...extra,
+  });
+  render(<SettingsDialog open transport={t} status={null} onClose={onClose} onSaved={() => {}} />);
+  return Object.assign(t, { onClose });
+}
+
+afterEach(() => {
+  vi.useRealTimers();
+  delete document.documentElement.dataset.theme;
+});
+
+/** The input a <label> names (getByLabelText would also find a section its heading labels). */
+const input = (name: string) => {
+  const el = screen.getAllByLabelText(name).find((e) => e instanceof HTMLInputElement);
+  if (!el) throw new Error(`no input labelled ${name}`);
+  return el as HTMLInputElement;
+};
+
+
+describe('SettingsDialog', () => {
+  it('labels MCP rules by the server’s and the tool’s titles', async () => {
+    setup();
+    expect(await screen.findByText('Every tool of Everything')).toBeTruthy();
+    const identity = (await screen.findByText('Echo')).closest('li')!;
+    expect(identity.textContent).toContain('(Everything) always, while its server keeps the tool as it was');
+    expect(screen.getByText('read_file').closest('li')!.textContent).toContain('read_file always');
+  });
+
+  it('has a "Tool servers (MCP)" tab that mounts the MCP section (saved at once: no Save button)', async () => {
+    const t = setup();
+    await screen.findByText('Every tool of Everything');
+    expect(t.callsOf('GetMCPConfig')).toEqual([]);
+    const tab = screen.getByRole('tab', { name: 'Tool servers (MCP)' });
+    expect(tab.getAttribute('aria-selected')).toBe('false');
+    fireEvent.click(tab);
+    expect(tab.getAttribute('aria-selected')).toBe('true');
+    const panel = screen.getByRole('tabpanel', { name: 'Tool servers (MCP)' });
+    expect(within(panel).getByRole('heading', { name: 'Tool servers (MCP)' })).toBeTruthy();
+    expect(await within(panel).findByRole('listitem', { name: 'everything' })).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Save' })).toBeNull();
+    // Arrow keys move between tabs.
+    fireEvent.keyDown(tab, { key: 'ArrowLeft' });
+    expect(screen.getByRole('tab', { name: 'General' }).getAttribute('aria-selected')).toBe('true');
+    expect(screen.getByRole('button', { name: 'Save' })).toBeTruthy();
+  });
+});
+
+describe('SettingsDialog: Test connection', () => {
+  it('says a text that is not a URL is not one, marks the field, and both go once it is fixed', async () => {
+    const t = setup({ TestConnection: () => ({ ok: true, message: 'Connected: 1 model(s) available.', models: ['llama3.1'] }) });
+    await screen.findByText('Every tool of Everything');
+    fireEvent.change(input('Base URL'), { target: { value: 'not a url' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Test connection' }));
+    const msg = 'This is not a URL: enter one like http://127.0.0.1:11434/v1';
+    expect(await screen.findAllByText(`✗ ${msg}`)).toHaveLength(1);
+    expect(screen.getByRole('alert').textContent).toBe(msg); // the field's own error
+    expect(input('Base URL').getAttribute('aria-invalid')).toBe('true');
+    expect(t.callsOf('TestConnection')).toEqual([]);
+    fireEvent.change(input('Base URL'), { target: { value: 'http://127.0.0.1:11434/v1' } });
+    expect(screen.queryByRole('alert')).toBeNull();
+    expect(screen.queryByText(`✗ ${msg}`)).toBeNull();
+    expect(input('Base URL').getAttribute('aria-invalid')).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'Test connection' }));
+    // Said once, in words: not "1 model(s) available. 1 model available."
+    expect(await screen.findByText('✓ Connected: 1 model available.')).toBeTruthy();
+    expect(document.body.textContent).not.toContain('model(s)');
+  });
+
+  it('asks for a URL when there is none, and counts models in the plural', async () => {
+    setup({ TestConnection: () => ({ ok: true, message: '', models: ['a', 'b', 'c'] }) });
+    await screen.findByText('Every tool of Everything');
+    fireEvent.change(input('Base URL'), { target: { value: '' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Test connection' }));
+    expect(await screen.findByText('✗ Enter the endpoint’s base URL first.')).toBeTruthy();
+    fireEvent.change(input('Base URL'), { target: { value: 'https://api.openai.com/v1' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Test connection' }));
+    expect(await screen.findByText('✓ Connected: 3 models available.')).toBeTruthy();
+  });
+});
+
+describe('SettingsDialog: Save', () => {
+  it('leaves untouched defaults as defaults: sends them empty, and a saved default still reads "default"', async () => {
+    const saved: Settings[] = [];
+    const t = setup({
+      SaveSettings: (st) => {
+        saved.push(st);
+        // Go saves every field: each comes back "saved".
+        return { settings: { ...VIEW.settings }, sources: { baseUrl: 'saved', model: 'saved', loopGuard: 'saved', theme: 'saved', workspace: 'saved' } };
+      },
+    }, { ...VIEW, settings: { ...VIEW.settings, workspace: '' }, sources: { baseUrl: 'detected', model: 'detected', loopGuard: 'default', workspace: 'default' } });
+    await screen.findByText('Every tool of Everything');
+    const loopRow = () => input('Tool steps per turn (1–200)').closest('.set-field')!;
+    expect(loopRow().querySelector('.set-source')?.textContent).toBe('default');
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await screen.findByText('Saved.');
+    expect(saved[0]).toMatchObject({ baseUrl: '', model: '', workspace: '', apiKey: '', loopGuard: 25 });
+    expect(loopRow().querySelector('.set-source')?.textContent).toBe('default');
+    expect(t.callsOf('SaveSettings')).toHaveLength(1);
+  });
+
+  it('scrolls to an invalid value and puts the cursor in it; the error goes when fixed', async () => {
+    const scrolled: Element[] = [];
+    const orig = Element.prototype.scrollIntoView;
+    Element.prototype.scrollIntoView = function (this: Element) {
+      scrolled.push(this);
+    };
+    try {
+      const t = setup({ SaveSettings: () => VIEW });
+      await screen.findByText('Every tool of Everything');
+      fireEvent.change(input('Tool steps per turn (1–200)'), { target: { value: '0' } });
+      fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+      const err = await screen.findByText('Enter a whole number from 1 to 200.');
+      await waitFor(() => expect(scrolled).toContain(err.closest('.set-field')));
+      expect(document.activeElement).toBe(input('Tool steps per turn (1–200)'));
+      expect(t.callsOf('SaveSettings')).toEqual([]);
+      expect(screen.getByText('Nothing was saved. Fix the fields marked in red.')).toBeTruthy();
+      fireEvent.change(input('Tool steps per turn (1–200)'), { target: { value: '30' } });
+      expect(screen.queryByText('Enter a whole number from 1 to 200.')).toBeNull();
+      await waitFor(() => expect(screen.queryByText('Nothing was saved. Fix the fields marked in red.')).toBeNull());
+    } finally {
+      Element.prototype.scrollIntoView = orig;
+    }
+  });
+
+  it('drops Go’s field error once that field is changed', async () => {
+    setup({
+      SaveSettings: () => {
+        throw new JunctureError('invalid-settings', 'Some settings need a fix; nothing was saved.', {
+          workspace: 'This path is a file, not a folder.',
+        });
+      },
+    });
+    await screen.findByText('Every tool of Everything');
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('This path is a file, not a folder.')).toBeTruthy();
+    fireEvent.change(input('Workspace folder'), { target: { value: '/home/ada/projects' } });
+    expect(screen.queryByText('This path is a file, not a folder.')).toBeNull();
+  });
+});
+
+describe('SettingsDialog: theme, unsaved edits, revoke', () => {
+  it('previews a theme at once and puts the saved one back on Close without saving', async () => {
+    const t = setup();
+    await screen.findByText('Every tool of Everything');
+    fireEvent.click(screen.getByLabelText('Dark'));
+    expect(document.documentElement.dataset.theme).toBe('dark');
+    // Close with an unsaved change asks first.
+    fireEvent.click(screen.getByRole('button', { name: 'Close' }));
+    const ask = screen.getByRole('alertdialog');
+    expect(ask.textContent).toContain('You have unsaved changes.');
+    expect(document.activeElement).toBe(within(ask).getByRole('button', { name: 'Keep editing' }));
+    expect(t.onClose).not.toHaveBeenCalled();
+    fireEvent.click(within(ask).getByRole('button', { name: 'Discard changes' }));
+    expect(t.onClose).toHaveBeenCalledTimes(1);
+    expect(document.documentElement.dataset.theme).toBeUndefined(); // "system" again
+  });
+
+  it('Esc asks too when something is unsaved; Esc again keeps editing; nothing unsaved closes at once', async () => {
+    const t = setup();
+    await screen.findByText('Every tool of Everything');
+    await screen.findByText('Base URL');
+    const dialog = document.querySelector('dialog')!;
+    fireEvent.change(input('Model'), { target: { value: 'qwen' } });
+    fireEvent(dialog, new Event('cancel', { cancelable: true }));
+    expect(screen.getByRole('alertdialog')).toBeTruthy();
+    fireEvent(dialog, new Event('cancel', { cancelable: true }));
+    expect(screen.queryByRole('alertdialog')).toBeNull();
+    expect(input('Model').value).toBe('qwen');
+    expect(t.onClose).not.toHaveBeenCalled();
+    fireEvent.change(input('Model'), { target: { value: 'llama3.1' } });
+    fireEvent(dialog, new Event('cancel', { cancelable: true }));
+    expect(t.onClose).toHaveBeenCalledTimes(1);
+  });
+
+  it('Revoke can be undone for 10 s; then the rule is revoked', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    const t = setup();
+    const row = (await screen.findByText('read_file')).closest('li')!;
+    fireEvent.click(within(row).getByRole('button', { name: 'Revoke' }));
+    const undone = screen.getByText('Revoked:').closest('li')!;
+    expect(undone.textContent).toContain('read_file always');
+    fireEvent.click(within(undone).getByRole('button', { name: 'Undo' }));
+    expect(within(screen.getByText('read_file').closest('li')!).getByRole('button', { name: 'Revoke' })).toBeTruthy();
+    await act(async () => {
+      vi.advanceTimersByTime(11_000);
+    });
+    expect(t.callsOf('RevokePermissionRule')).toEqual([]);
+    fireEvent.click(within(screen.getByText('read_file').closest('li')!).getByRole('button', { name: 'Revoke' }));
+    await act(async () => {
+      vi.advanceTimersByTime(9_000);
+    });
+    expect(t.callsOf('RevokePermissionRule')).toEqual([]);
+    await act(async () => {
+      vi.advanceTimersByTime(1_500);
+    });
+    expect(t.callsOf('RevokePermissionRule')).toEqual([['r3']]);
+  });
+});
+
+describe('SettingsDialog: set by the environment', () => {
+  it('explains the demo model instead of leaving dead fields', async () => {
+    setup({}, {
+      settings: { ...VIEW.settings, baseUrl: 'http://127.0.0.1:11435/v1', model: 'fake-model', apiKey: '••••' },
+      sources: { baseUrl: 'environment', model: 'environment', apiKey: 'environment' },
+    });
+    expect(await screen.findByText('This is the offline demo.')).toBeTruthy();
+    expect(input('Model').readOnly).toBe(true);
+    expect(screen.getByText('Set by JUNCTURE_MODEL; change it there and restart Juncture.')).toBeTruthy();
+    expect(screen.queryByLabelText('Endpoint')).toBeNull(); // the preset menu would do nothing
+  });
+});

@@ -1,0 +1,103 @@
+import { useEffect, useRef, useState } from 'react';
+import type { Transport } from '../../transport';
+import { DEFAULT_PRESET_ID } from '../../transport/endpoints';
+import { usePresets } from '../../hooks/useEndpoints';
+import './PresetMenu.css';
+
+export interface PresetMenuProps {
+  transport: Transport;
+  /** Start a new chat from this preset. */
+  onPick: (presetId: string) => void;
+}
+
+/** "New chat from preset": a small menu next to New chat (which, like Ctrl+N, uses the default). */
+export function PresetMenu({ transport, onPick }: PresetMenuProps) {
+  const { presets, error } = usePresets(transport);
+  const [open, setOpen] = useState(false);
+  const btn = useRef<HTMLButtonElement>(null);
+  const menu = useRef<HTMLDivElement>(null);
+  const shown = (presets ?? []).filter((p) => p.id !== DEFAULT_PRESET_ID);
+
+  useEffect(() => {
+    if (!open) return;
+    menu.current?.querySelector<HTMLElement>('[role="menuitem"]')?.focus();
+    const onDown = (e: MouseEvent) => {
+      if (e.target instanceof Node && !menu.current?.contains(e.target) && !btn.current?.contains(e.target)) setOpen(false);
+    };
+    document.addEventListener('mousedown', onDown);
+    return () => document.removeEventListener('mousedown', onDown);
+  }, [open]);
+
+  const close = () => {
+    setOpen(false);
+    btn.current?.focus();
+  };
+
+  return (
+    <div className="pmenu">
+      <button
+        ref={btn}
+        type="button"
+        className="btn pmenu-btn"
+        aria-label="New chat from a preset"
+        title="New chat from a preset"
+        aria-haspopup="menu"
+        aria-expanded={open}
+        onClick={() => setOpen((o) => !o)}
+      >
+        <span aria-hidden="true">▾</span>
+      </button>
+      {open && (
+        <div
+          ref={menu}
+          className="pmenu-list"
+          role="menu"
+          aria-label="New chat from a preset"
+          onKeyDown={(e) => {
+            const items = [...(menu.current?.querySelectorAll<HTMLElement>('[role="menuitem"]') ?? [])];
+            const i = items.indexOf(document.activeElement as HTMLElement);
+            if (e.key === 'Escape') {
+              e.preventDefault();
+              e.stopPropagation();
+              close();
+            } else if (e.key === 'ArrowDown') {
+              e.preventDefault();
+              items[(i + 1) % items.length]?.focus();
+            } else if (e.key === 'ArrowUp') {
+              e.preventDefault();
+              items[(i - 1 + items.length) % items.length]?.focus();
+            } else if (e.key === 'Home') {
+              e.preventDefault();
+              items[0]?.focus();
+            } else if (e.key === 'End') {
+              e.preventDefault();
+              items[items.length - 1]?.focus();
+            } else if (e.key === 'Tab') {
+              setOpen(false);
+            }
+          }}
+        >
+          {shown.map((p) => (
+            <button
+              key={p.id}
+              type="button"
+              role="menuitem"
+              title={p.instructions.slice(0, 300) || undefined}
+              onClick={() => {
+                setOpen(false);
+                onPick(p.id);
+              }}
+            >
+              {p.name}
+            </button>
+          ))}
+          {!shown.length && (
+            <span className="pmenu-note" role="none">
+              {error ? `Could not load the presets: ${error}` : presets ? 'No presets: add one in Settings → Presets.' : 'Loading…'}
+            </span>
+          )}
+        </div>
+      )}
+    </div>
+  );
+}
