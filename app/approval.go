@@ -68,6 +68,7 @@ func (a *App) answer(threadID string, in agent.Answers) (AnswerResult, error) {
 		}
 		in.ParentRunID = runID
 	}
+	in.Transport = a.transport() // the ledger says how the answer came
 	out, err := a.rt.Answer(ctx, threadID, in)
 	if err != nil {
 		return AnswerResult{}, asError(err)
