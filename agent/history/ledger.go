@@ -161,8 +161,11 @@ func Shape(s string) string {
 	if json.Unmarshal([]byte(s), &v) != nil {
 		return `"<text>"`
 	}
-	b, _ := json.Marshal(shapeOf(v))
-	return string(b)
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false) // "<string>", readable
+	_ = enc.Encode(shapeOf(v))
+	return strings.TrimSuffix(b.String(), "\n")
 }
 
 func shapeOf(v any) any {
