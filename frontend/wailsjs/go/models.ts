@@ -68,6 +68,11 @@ export namespace app {
 	export class RememberScope {
 	    scope: string;
 	    pattern?: string;
+	    arg?: string;
+	    glob?: string;
+	    duration?: string;
+	    deny?: boolean;
+	    reason?: string;
 	
 	    static createFrom(source: any = {}) {
 	        return new RememberScope(source);
@@ -77,6 +82,11 @@ export namespace app {
 	        if ('string' === typeof source) source = JSON.parse(source);
 	        this.scope = source["scope"];
 	        this.pattern = source["pattern"];
+	        this.arg = source["arg"];
+	        this.glob = source["glob"];
+	        this.duration = source["duration"];
+	        this.deny = source["deny"];
+	        this.reason = source["reason"];
 	    }
 	}
 	export class ItemAnswer {
@@ -361,6 +371,50 @@ export namespace app {
 	}
 	
 	
+	export class RuleView {
+	    id: string;
+	    tool: string;
+	    scope: string;
+	    pattern?: string;
+	    createdAt: number;
+	    effect?: string;
+	    arg?: string;
+	    glob?: string;
+	    reason?: string;
+	    duration?: string;
+	    expiresAt?: number;
+	    threadId?: string;
+	    turnId?: string;
+	    lastUsedAt?: number;
+	    uses?: number;
+	    description: string;
+	    refuses?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new RuleView(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.tool = source["tool"];
+	        this.scope = source["scope"];
+	        this.pattern = source["pattern"];
+	        this.createdAt = source["createdAt"];
+	        this.effect = source["effect"];
+	        this.arg = source["arg"];
+	        this.glob = source["glob"];
+	        this.reason = source["reason"];
+	        this.duration = source["duration"];
+	        this.expiresAt = source["expiresAt"];
+	        this.threadId = source["threadId"];
+	        this.turnId = source["turnId"];
+	        this.lastUsedAt = source["lastUsedAt"];
+	        this.uses = source["uses"];
+	        this.description = source["description"];
+	        this.refuses = source["refuses"];
+	    }
+	}
 	export class SendResult {
 	    threadId: string;
 	    queued: boolean;
@@ -790,6 +844,80 @@ export namespace history {
 	        this.createdAt = source["createdAt"];
 	    }
 	}
+	export class LedgerEntry {
+	    seq: number;
+	    at: number;
+	    kind: string;
+	    threadId?: string;
+	    runId?: string;
+	    callId?: string;
+	    tool?: string;
+	    server?: string;
+	    transport?: string;
+	    ruleId?: string;
+	    arguments?: string;
+	    diff?: string;
+	    redacted?: boolean;
+	    argsHash?: string;
+	    reason?: string;
+	    outcome?: string;
+	    prevHash: string;
+	    hash: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new LedgerEntry(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.seq = source["seq"];
+	        this.at = source["at"];
+	        this.kind = source["kind"];
+	        this.threadId = source["threadId"];
+	        this.runId = source["runId"];
+	        this.callId = source["callId"];
+	        this.tool = source["tool"];
+	        this.server = source["server"];
+	        this.transport = source["transport"];
+	        this.ruleId = source["ruleId"];
+	        this.arguments = source["arguments"];
+	        this.diff = source["diff"];
+	        this.redacted = source["redacted"];
+	        this.argsHash = source["argsHash"];
+	        this.reason = source["reason"];
+	        this.outcome = source["outcome"];
+	        this.prevHash = source["prevHash"];
+	        this.hash = source["hash"];
+	    }
+	}
+	export class LedgerFilter {
+	    threadId?: string;
+	    tool?: string;
+	    server?: string;
+	    kind?: string;
+	    since?: number;
+	    until?: number;
+	    search?: string;
+	    before?: number;
+	    limit?: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new LedgerFilter(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.threadId = source["threadId"];
+	        this.tool = source["tool"];
+	        this.server = source["server"];
+	        this.kind = source["kind"];
+	        this.since = source["since"];
+	        this.until = source["until"];
+	        this.search = source["search"];
+	        this.before = source["before"];
+	        this.limit = source["limit"];
+	    }
+	}
 	export class Usage {
 	    promptTokens: number;
 	    completionTokens: number;
@@ -921,6 +1049,16 @@ export namespace history {
 	    scope: string;
 	    pattern?: string;
 	    createdAt: number;
+	    effect?: string;
+	    arg?: string;
+	    glob?: string;
+	    reason?: string;
+	    duration?: string;
+	    expiresAt?: number;
+	    threadId?: string;
+	    turnId?: string;
+	    lastUsedAt?: number;
+	    uses?: number;
 	
 	    static createFrom(source: any = {}) {
 	        return new PermissionRule(source);
@@ -933,6 +1071,16 @@ export namespace history {
 	        this.scope = source["scope"];
 	        this.pattern = source["pattern"];
 	        this.createdAt = source["createdAt"];
+	        this.effect = source["effect"];
+	        this.arg = source["arg"];
+	        this.glob = source["glob"];
+	        this.reason = source["reason"];
+	        this.duration = source["duration"];
+	        this.expiresAt = source["expiresAt"];
+	        this.threadId = source["threadId"];
+	        this.turnId = source["turnId"];
+	        this.lastUsedAt = source["lastUsedAt"];
+	        this.uses = source["uses"];
 	    }
 	}
 	export class ThreadOptions {
@@ -1592,6 +1740,26 @@ export namespace store {
 	        this.skippedMessages = source["skippedMessages"];
 	        this.emptyConversations = source["emptyConversations"];
 	        this.threadIds = source["threadIds"];
+	    }
+	}
+	export class LedgerReport {
+	    entries: number;
+	    ok: boolean;
+	    brokenSeq?: number;
+	    problem?: string;
+	    headHash?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new LedgerReport(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.entries = source["entries"];
+	        this.ok = source["ok"];
+	        this.brokenSeq = source["brokenSeq"];
+	        this.problem = source["problem"];
+	        this.headHash = source["headHash"];
 	    }
 	}
 	export class SnippetPart {
