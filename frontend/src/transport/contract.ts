@@ -104,7 +104,7 @@ export type Resolution = Refine<G.ResumeEntry, { status: ResumeStatus }>;
  * it as first seen; pattern = its fingerprint) and `server` (every tool of the
  * MCP server named in pattern) come only from `juncture:suggestedRules`.
  */
-export type RememberScopeKind = 'tool' | 'command-prefix' | 'folder' | 'file' | 'thread' | 'tool-identity' | 'server';
+export type RememberScopeKind = 'tool' | 'command-prefix' | 'command-glob' | 'folder' | 'folder-glob' | 'file' | 'host' | 'arg-equals' | 'arg-prefix' | 'thread' | 'tool-identity' | 'server' | 'server-tools';
 export type RememberScope = Refine<G.RememberScope, { scope: RememberScopeKind }>;
 
 /**

@@ -5,7 +5,8 @@
 // method is listed, each tuple fits Go's arguments and each parser returns
 // Go's result type.
 
-import type { AttachmentInput, Methods } from './contract.gen';
+import type { AttachmentInput, LedgerFilter, Methods, PermissionRule } from './contract.gen';
+import { parseCount, parseLedgerEntries, parseLedgerReport, parsePermissionRule, parseRuleViews } from './grants';
 import {
   parseAnswerResult,
   parseExportResult,
@@ -73,6 +74,15 @@ export interface MethodArgs {
   TestConnection: [settings: Settings];
   ListPermissionRules: [];
   RevokePermissionRule: [id: string];
+  ListRules: [];
+  SetRuleDuration: [id: string, duration: string];
+  AddRule: [rule: PermissionRule];
+  ExportRules: [];
+  ImportRules: [text: string];
+  ListLedger: [filter: LedgerFilter];
+  VerifyLedger: [];
+  ExportLedger: [format: 'jsonl' | 'csv'];
+  ClearLedger: [confirm: string];
   /** MCP servers (docs/contract.md "MCP servers"): mcp.json is the source of truth. */
   ListMCPServers: [];
   GetMCPConfig: [];
@@ -148,6 +158,15 @@ export const resultParsers = {
   TestConnection: parseTestConnection,
   ListPermissionRules: parsePermissionRules,
   RevokePermissionRule: parseNull,
+  ListRules: parseRuleViews,
+  SetRuleDuration: parseNull,
+  AddRule: parsePermissionRule,
+  ExportRules: parseString,
+  ImportRules: parseCount,
+  ListLedger: parseLedgerEntries,
+  VerifyLedger: parseLedgerReport,
+  ExportLedger: parseString,
+  ClearLedger: parseNull,
   ListMCPServers: parseServerStatuses,
   GetMCPConfig: parseMcpConfigView,
   SaveMCPServer: parseMcpConfigView,
