@@ -4,6 +4,7 @@
 //	juncture juncture://thread/ID  open the desktop window on that chat (the URL scheme the packages register)
 //	juncture serve [--addr A]      browser mode: no window, no GTK; prints the address to open
 //	juncture --version             version, commit and build date (stamped at link time)
+//	juncture ledger verify|export|clear   the decision ledger (main_ledger.go)
 //
 // Wails parses os.Args with its own flag sets, so the subcommands are
 // recognised here by hand, before wails.Run.
@@ -61,11 +62,14 @@ func main() {
 				os.Exit(1)
 			}
 			return
+		case "ledger":
+			runLedger(os.Args[2:])
+			return
 		case "version", "--version", "-version":
 			fmt.Println(buildinfo.String())
 			return
 		case "help", "-h", "--help":
-			fmt.Println("usage: juncture            open the desktop window\n       juncture serve [--addr 127.0.0.1:8765]   browser mode\n       juncture --version   version, commit and build date")
+			fmt.Println("usage: juncture            open the desktop window\n       juncture serve [--addr 127.0.0.1:8765]   browser mode\n       juncture ledger verify|export [--format jsonl|csv]|clear\n       juncture --version   version, commit and build date")
 			return
 		}
 	}

@@ -46,7 +46,7 @@ func (rt *Runtime) RunAGUI(ctx context.Context, in agui.RunAgentInput, report Er
 		}
 		switch results := clientResultsIn(clients, in); {
 		case len(in.Resume) == 0 && len(results) > 0:
-			out, err := rt.Answer(ctx, in.ThreadID, Answers{RunID: in.RunID, ClientResults: results})
+			out, err := rt.Answer(ctx, in.ThreadID, Answers{RunID: in.RunID, ClientResults: results, Transport: history.TransportAGUI})
 			if err != nil {
 				fail(err)
 				return
@@ -58,7 +58,7 @@ func (rt *Runtime) RunAGUI(ctx context.Context, in agui.RunAgentInput, report Er
 				return
 			}
 		case len(in.Resume) > 0 || len(its) > 0:
-			answers := Answers{ParentRunID: in.ParentRunID, RunID: in.RunID, Complete: true}
+			answers := Answers{ParentRunID: in.ParentRunID, RunID: in.RunID, Complete: true, Transport: history.TransportAGUI}
 			for _, e := range in.Resume {
 				answers.Interrupts = append(answers.Interrupts, InterruptAnswer{ResumeEntry: e})
 			}

@@ -9,6 +9,7 @@ import (
 	"slices"
 
 	"github.com/juncture-app/juncture/agent/agui"
+	"github.com/juncture-app/juncture/agent/contract"
 	"github.com/juncture-app/juncture/agent/history"
 	"github.com/juncture-app/juncture/agent/interrupt"
 	"github.com/juncture-app/juncture/agent/tools"
@@ -38,6 +39,9 @@ type Answers struct {
 	// interrupt at once (an AG-UI resume); a batch that does not is
 	// refused, and nothing is kept from it.
 	Complete bool
+	// Transport is how the answers came (history.Transport*), for the
+	// ledger; "" reads as the window.
+	Transport string
 }
 
 // InterruptAnswer answers one interrupt (an AG-UI resume entry) and, for
@@ -52,6 +56,16 @@ type InterruptAnswer struct {
 type Remember struct {
 	Scope   string `json:"scope"`
 	Pattern string `json:"pattern,omitempty"`
+	// Arg and Glob complete the argument scopes (history.PermissionRule).
+	Arg  string `json:"arg,omitempty"`
+	Glob string `json:"glob,omitempty"`
+	// Duration is how long the rule lasts (history.Duration*; "" until
+	// revoked).
+	Duration string `json:"duration,omitempty"`
+	// Deny, on a declined approval, makes it a "Never" rule; Reason is
+	// what the model reads when the rule refuses a call.
+	Deny   bool   `json:"deny,omitempty"`
+	Reason string `json:"reason,omitempty"`
 }
 
 // AnswerOutcome says what Answer did: the continuation RunID started
@@ -248,7 +262,7 @@ func (rt *Runtime) keepAnswers(ctx context.Context, threadID string, w *waiting,
 		if refused != nil {
 			return AnswerOutcome{}, &RefusedError{Batch: refused}
 		}
-		if _, err := rt.rememberRules(stored, a.Interrupts, ds); err != nil {
+		if _, err := rt.rememberRules(ctx, stored, a.Interrupts, ds); err != nil {
 			return AnswerOutcome{}, err
 		}
 	}
@@ -284,20 +298,24 @@ func (rt *Runtime) toolsNow(ctx context.Context, threadID string) *tools.Registr
 // rememberRules returns the rules the answers' "Always allow" choices ask
 // for, for the approvals the validated decisions ds approve (the interrupt
 // model is the one judge of what a payload means).
-func (rt *Runtime) rememberRules(stored []history.Interrupt, answers []InterruptAnswer, ds []decision) ([]history.PermissionRule, error) {
-	approved := map[string]bool{}
+func (rt *Runtime) rememberRules(ctx context.Context, stored []history.Interrupt, answers []InterruptAnswer, ds []decision) ([]history.PermissionRule, error) {
+	approved, denied := map[string]bool{}, map[string]bool{}
 	for _, d := range ds {
 		if d.approved {
 			approved[d.call.ID] = true
+		} else if d.state == contract.ToolDenied {
+			denied[d.call.ID] = true
 		}
 	}
 	var rules []history.PermissionRule
 	for _, ia := range answers {
 		i := slices.IndexFunc(stored, func(it history.Interrupt) bool { return it.ID == ia.InterruptID })
-		if ia.Remember == nil || i < 0 || !approved[stored[i].ToolCallID] {
+		// "Always allow" goes with an approval, "Never" with a denial.
+		if ia.Remember == nil || i < 0 || (ia.Remember.Deny && !denied[stored[i].ToolCallID]) ||
+			(!ia.Remember.Deny && !approved[stored[i].ToolCallID]) {
 			continue
 		}
-		r, err := rt.rememberRule(stored[i], ia.Remember)
+		r, err := rt.rememberRule(ctx, stored[i], ia.Remember)
 		if err != nil {
 			return nil, err
 		}
@@ -310,7 +328,38 @@ func (rt *Runtime) rememberRules(stored []history.Interrupt, answers []Interrupt
 
 // rememberRule is the rule an approval's "Always allow" choice asks for
 // (nil when the item is not a tool approval).
-func (rt *Runtime) rememberRule(it history.Interrupt, rem *Remember) (*history.PermissionRule, error) {
+func (rt *Runtime) rememberRule(ctx context.Context, it history.Interrupt, rem *Remember) (*history.PermissionRule, error) {
+	r, err := rt.ruleOfChoice(it, rem)
+	if r == nil || err != nil {
+		return r, err
+	}
+	return rt.withDuration(ctx, r, it.ThreadID, rem)
+}
+
+// withDuration gives a remembered rule its effect, reason and end.
+func (rt *Runtime) withDuration(ctx context.Context, r *history.PermissionRule, threadID string, rem *Remember) (*history.PermissionRule, error) {
+	if rem.Deny {
+		r.Effect, r.Reason = history.EffectDeny, rem.Reason
+	}
+	exp, err := history.ExpiresFor(rem.Duration, rt.opts.Now())
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrBadRule, err)
+	}
+	r.Duration, r.ExpiresAt = rem.Duration, exp
+	switch rem.Duration {
+	case history.DurationChat:
+		r.ThreadID = threadID
+	case history.DurationTurn:
+		r.ThreadID, r.TurnID = threadID, rt.turnOf(ctx, threadID)
+		if r.TurnID == "" {
+			return nil, fmt.Errorf("%w: this chat has no turn to last for", ErrBadRule)
+		}
+	}
+	return r, nil
+}
+
+// ruleOfChoice is the rule an approval's choice names (its scope only).
+func (rt *Runtime) ruleOfChoice(it history.Interrupt, rem *Remember) (*history.PermissionRule, error) {
 	if it.Kind != history.KindToolApproval {
 		return nil, nil
 	}
@@ -324,8 +373,9 @@ func (rt *Runtime) rememberRule(it history.Interrupt, rem *Remember) (*history.P
 	// the rules its card offered; "the tool" means its identity rule.
 	if offered, own := offeredRules(d); own {
 		for _, r := range offered {
-			if (r.Scope == scope && r.Pattern == rem.Pattern) || (scope == "" || scope == history.ScopeTool) && r.Scope == history.ScopeToolIdentity {
-				return &history.PermissionRule{ID: NewID("rule"), Tool: r.Tool, Scope: r.Scope, Pattern: r.Pattern, CreatedAt: rt.now()}, nil
+			if (r.Scope == scope && r.Pattern == rem.Pattern && r.Arg == rem.Arg && r.Glob == rem.Glob) ||
+				(scope == "" || scope == history.ScopeTool) && r.Scope == history.ScopeToolIdentity {
+				return &history.PermissionRule{ID: NewID("rule"), Tool: r.Tool, Scope: r.Scope, Pattern: r.Pattern, Arg: r.Arg, Glob: r.Glob, CreatedAt: rt.now()}, nil
 			}
 		}
 		return nil, fmt.Errorf("%w: %s rules can only be one of those the approval offered", ErrBadRule, b.ToolName)
@@ -337,14 +387,24 @@ func (rt *Runtime) rememberRule(it history.Interrupt, rem *Remember) (*history.P
 	case scope == history.ScopeThread && rem.Pattern != it.ThreadID:
 		return nil, fmt.Errorf("%w: a rule for this chat names this chat", ErrBadRule)
 	case scope != history.ScopeTool && scope != history.ScopeCommandPrefix && scope != history.ScopeFolder &&
-		scope != history.ScopeFile && scope != history.ScopeThread:
+		scope != history.ScopeFile && scope != history.ScopeThread && scope != history.ScopeCommandGlob &&
+		scope != history.ScopeFolderGlob && scope != history.ScopeHost:
 		return nil, fmt.Errorf("%w: unknown scope %q", ErrBadRule, scope)
+	case scope == history.ScopeFolderGlob && rem.Glob == "":
+		return nil, fmt.Errorf("%w: a folder rule with a glob needs the glob", ErrBadRule)
 	case scope != history.ScopeTool && rem.Pattern == "":
 		return nil, fmt.Errorf("%w: the %s scope needs a pattern", ErrBadRule, scope)
 	case b.ToolName == "":
 		return nil, fmt.Errorf("%w: the approval does not name its tool", ErrBadRule)
 	}
-	return &history.PermissionRule{ID: NewID("rule"), Tool: b.ToolName, Scope: scope, Pattern: rem.Pattern, CreatedAt: rt.now()}, nil
+	r := &history.PermissionRule{ID: NewID("rule"), Tool: b.ToolName, Scope: scope, Pattern: rem.Pattern, CreatedAt: rt.now()}
+	if scope == history.ScopeFolderGlob {
+		r.Glob = rem.Glob
+	}
+	if scope == history.ScopeThread {
+		r.ThreadID = it.ThreadID
+	}
+	return r, nil
 }
 
 // offeredRules reads the rules an approval's card offered; own reports
@@ -391,6 +451,8 @@ func (rt *Runtime) settle(ctx context.Context, threadID string, w *waiting, a An
 	in := Input{ThreadID: threadID, RunID: runID, ParentRunID: parent}
 	ds, s, refused, err := rt.decide(ctx, threadID, parent, w, a)
 	if err == nil && refused == nil {
+		s.Transport = a.Transport
+		s.Ledger = rt.ledgerOf(ctx, threadID, parent, w, ds)
 		if serr := rt.st.Settle(ctx, s); serr != nil {
 			var conflict *history.ConflictError
 			if !errors.As(serr, &conflict) {
@@ -461,7 +523,7 @@ func (rt *Runtime) decide(ctx context.Context, threadID, parent string, w *waiti
 		if err != nil || refused != nil {
 			return nil, s, refused, err
 		}
-		if s.Rules, err = rt.rememberRules(w.interrupts, answers, ds); err != nil {
+		if s.Rules, err = rt.rememberRules(ctx, w.interrupts, answers, ds); err != nil {
 			return nil, s, nil, err
 		}
 	}

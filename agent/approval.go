@@ -43,54 +43,6 @@ func (rt *Runtime) workspace() tools.Workspace {
 	return rt.opts.Workspace()
 }
 
-// gate returns the calls that wait for the person, by call id: their tool
-// needs approval for these arguments and no remembered rule covers them.
-// Calls whose arguments are invalid are not gated (they fail when run).
-func (tr *turn) gate(calls []history.ToolCall, decided map[string]decision) map[string]tools.Call {
-	if tr.tools == nil {
-		return nil
-	}
-	var gated map[string]tools.Call
-	var rules []history.PermissionRule
-	loaded := false
-	for _, call := range calls {
-		if _, ok := decided[call.ID]; ok {
-			continue
-		}
-		c, bad := tr.tools.Prepare(call.Name, call.Arguments)
-		if bad != nil || c.Tool.NeedsApproval == nil || !c.Tool.NeedsApproval(c.Args) {
-			continue
-		}
-		if !loaded {
-			loaded = true
-			var err error
-			if rules, err = tr.rt.st.PermissionRules(tr.save); err != nil {
-				tr.rt.log.Error("loading permission rules; asking for every call", "err", err)
-			}
-		}
-		ws := tr.rt.workspace()
-		covered := false
-		for _, r := range rules {
-			if coversInThread(c.Tool, r, c.Args, ws, tr.run.ThreadID) {
-				covered = true
-				if tr.allowedBy == nil {
-					tr.allowedBy = map[string]history.PermissionRule{}
-				}
-				tr.allowedBy[call.ID] = r
-				break
-			}
-		}
-		if covered {
-			continue
-		}
-		if gated == nil {
-			gated = map[string]tools.Call{}
-		}
-		gated[call.ID] = c
-	}
-	return gated
-}
-
 // "This chat" rules (history.ScopeThread) name a thread, which only the
 // runtime knows: coversInThread and suggestInThread are tools.Covers and
 // tools.Suggest with them added, in one place.

@@ -194,7 +194,8 @@ func genericDecision(it history.Interrupt, b interrupt.Binding, payload json.Raw
 	case it.ToolCallID != "" && hasCall && cancelled:
 		return decision{call: call, result: ResultQuestionDismissed, state: contract.ToolInterrupted, isError: true}, true
 	case it.ToolCallID != "" && hasCall:
-		return decision{call: call, result: answerText(payload), state: contract.ToolDone}, true
+		// answer: the ledger records it (secrets redacted).
+		return decision{call: call, result: answerText(payload), state: contract.ToolDone, answer: payload}, true
 	case it.ToolCallID == "":
 		return decision{hookDef: b.DefinitionID, answer: payload, cancelled: cancelled}, true
 	}

@@ -86,10 +86,22 @@ type PauseStore interface {
 	Settle(ctx context.Context, s history.Settlement) error
 }
 
-// RuleStore reads the remembered "Always allow" rules (they are written
-// only through Settle, by the batch that was accepted).
+// RuleStore reads the remembered rules (they are written only through
+// Settle, by the batch that was accepted, and by the person's settings).
 type RuleStore interface {
 	PermissionRules(ctx context.Context) ([]history.PermissionRule, error)
+	// DecideByRule decides a call by the rules in force at q.Now, in one
+	// transaction with reading them: rules past their end never decide
+	// (they are recorded as expired), a deny rule that matches wins over
+	// an allow rule, and the decision is appended to the ledger. ok is
+	// false when no rule decides.
+	DecideByRule(ctx context.Context, q history.RuleQuery, match func(history.PermissionRule) bool) (rule history.PermissionRule, ok bool, err error)
+}
+
+// Ledger appends decisions to the decision ledger (in order, one
+// transaction).
+type Ledger interface {
+	AppendLedger(ctx context.Context, entries ...history.LedgerEntry) error
 }
 
 // BranchStore is the tree behind the active path (store.DB implements it).
@@ -132,6 +144,7 @@ type Store interface {
 	ExecutionLog
 	PauseStore
 	RuleStore
+	Ledger
 	RoundTripStore
 	TaskStore
 }

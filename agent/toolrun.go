@@ -68,10 +68,20 @@ func (tr *turn) runCalls(msg history.Message, calls []history.ToolCall, ds map[s
 		}
 		if decided {
 			call = d.call // the arguments the person approved
+			tr.noteLedgered(call.ID)
 		}
 		_, needsApproval := gated[call.ID]
 		asks := call.Name == AskUserTool && !tr.hasTool(AskUserTool)
 		client := tr.isClient(call.Name)
+		if !decided && tr.ruleCheck[call.ID] && (len(handed) == 0 || client) {
+			// A rule decides it now, in the transaction that reads it.
+			switch tr.decideByRule(call, &gated) {
+			case ruleRefused:
+				continue
+			case ruleAsks:
+				needsApproval = true
+			}
+		}
 		switch {
 		case len(handed) > 0 && (!client || needsApproval):
 			// The window acts first; the rest follows its results.
@@ -262,6 +272,7 @@ func (tr *turn) toolResult(call history.ToolCall, res tools.Result, state contra
 	}
 	rt.emit(tid, agui.NewToolCallResult(m.ID, call.ID, res.Content))
 	rt.emit(tid, agui.NewCustom(contract.CustomToolState, contract.ToolStateEvent{ToolCallID: call.ID, State: state, Parts: res.Parts}))
+	tr.recordOutcome(call, state)
 }
 
 // markInterrupted appends the interrupt marker to the assistant message

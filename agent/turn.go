@@ -67,6 +67,13 @@ type turn struct {
 	// allowedBy is the remembered rule that let each call run without
 	// asking, by call id (the window says so).
 	allowedBy map[string]history.PermissionRule
+	// ruleCheck names the calls a rule may decide (grants.go): decided
+	// by DecideByRule just before each runs, never from the gate's read.
+	ruleCheck map[string]bool
+	// turnKey is the turn's identity for "this turn" rules (turnID).
+	turnKey string
+	// ledgered names the decided calls whose outcome the ledger awaits.
+	ledgered map[string]bool
 	// prefill is the interrupted answer the turn's first model call
 	// continues in place (ContinueAnswer).
 	prefill *history.Message

@@ -40,7 +40,9 @@ func (b AnswerBatch) answers() agent.Answers {
 	for _, ia := range b.Answers {
 		ans := agent.InterruptAnswer{ResumeEntry: agui.ResumeEntry{InterruptID: ia.InterruptID, Status: ia.Status, Payload: ia.Payload, Metadata: ia.Metadata}}
 		if ia.Remember != nil {
-			ans.Remember = &agent.Remember{Scope: ia.Remember.Scope, Pattern: ia.Remember.Pattern}
+			r := ia.Remember
+			ans.Remember = &agent.Remember{Scope: r.Scope, Pattern: r.Pattern, Arg: r.Arg, Glob: r.Glob,
+				Duration: r.Duration, Deny: r.Deny, Reason: r.Reason}
 		}
 		in.Interrupts = append(in.Interrupts, ans)
 	}
@@ -68,6 +70,7 @@ func (a *App) answer(threadID string, in agent.Answers) (AnswerResult, error) {
 		}
 		in.ParentRunID = runID
 	}
+	in.Transport = a.transport() // the ledger says how the answer came
 	out, err := a.rt.Answer(ctx, threadID, in)
 	if err != nil {
 		return AnswerResult{}, asError(err)

@@ -414,10 +414,17 @@ func asErrorOrNil(err error) error {
 	return asError(err)
 }
 
-// RememberScope is an "Always allow" choice.
+// RememberScope is an "Always allow" choice (or, with Deny on a declined
+// approval, a "Never" one): its scope, how long it lasts, and the
+// argument and glob of the argument scopes (agent.Remember).
 type RememberScope struct {
-	Scope   string `json:"scope"`
-	Pattern string `json:"pattern,omitempty"`
+	Scope    string `json:"scope"`
+	Pattern  string `json:"pattern,omitempty"`
+	Arg      string `json:"arg,omitempty"`
+	Glob     string `json:"glob,omitempty"`
+	Duration string `json:"duration,omitempty"`
+	Deny     bool   `json:"deny,omitempty"`
+	Reason   string `json:"reason,omitempty"`
 }
 
 // ToolOutput is a client tool's result.

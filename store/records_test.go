@@ -211,6 +211,9 @@ func TestPermissionRules(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	for i := range rules { // stored with the defaults: allow, until revoked
+		rules[i].Effect, rules[i].Duration = history.EffectAllow, history.DurationForever
+	}
 	if got, err := db.PermissionRules(ctx); err != nil || !reflect.DeepEqual(got, rules) {
 		t.Errorf("rules = %+v, %v; want %+v (duplicate ignored)", got, err, rules)
 	}

@@ -70,8 +70,20 @@ func (db *DB) Settle(ctx context.Context, s history.Settlement) error {
 				return err
 			}
 		}
+		transport := s.Transport
+		if transport == "" {
+			transport = history.TransportWindow
+		}
+		for _, e := range s.Ledger {
+			if e.Transport == "" {
+				e.Transport = transport
+			}
+			if _, err := appendLedger(ctx, tx, e); err != nil {
+				return fmt.Errorf("ledger: %w", err)
+			}
+		}
 		for _, r := range s.Rules {
-			if err := insertRule(ctx, tx, r); err != nil {
+			if err := insertRule(ctx, tx, r, transport); err != nil {
 				return fmt.Errorf("permission rule %s: %w", r.ID, err)
 			}
 		}

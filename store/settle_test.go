@@ -272,8 +272,13 @@ func TestSettleWritesEverything(t *testing.T) {
 		t.Errorf("pending client calls = %+v", p)
 	}
 	got, _ := db.PermissionRules(ctx)
-	if len(got) != 3 || got[0] != existing || got[1].ID == "" || got[1].CreatedAt == 0 || got[1].Pattern != "/work" ||
-		got[2] != (history.PermissionRule{ID: "tool", Tool: "open_url", Scope: history.ScopeTool, CreatedAt: 9}) {
+	// Stored with the defaults: allow, until revoked.
+	stored := func(r history.PermissionRule) history.PermissionRule {
+		r.Effect, r.Duration = history.EffectAllow, history.DurationForever
+		return r
+	}
+	if len(got) != 3 || got[0] != stored(existing) || got[1].ID == "" || got[1].CreatedAt == 0 || got[1].Pattern != "/work" ||
+		got[2] != stored(history.PermissionRule{ID: "tool", Tool: "open_url", Scope: history.ScopeTool, CreatedAt: 9}) {
 		t.Errorf("rules = %+v", got)
 	}
 	// Staged answers of the settled items are gone, the others kept.

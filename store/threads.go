@@ -188,6 +188,9 @@ func (db *DB) updateThread(ctx context.Context, what, id, q string, args ...any)
 			return ErrNotFound
 		}
 		if what == "delete thread" {
+			if err := redactThreadLedger(ctx, tx, id, db.now()); err != nil {
+				return err
+			}
 			return deleteUnreferencedAttachments(ctx, tx)
 		}
 		return nil
@@ -203,6 +206,9 @@ func (db *DB) updateThread(ctx context.Context, what, id, q string, args ...any)
 func (db *DB) DeleteAllHistory(ctx context.Context) error {
 	err := db.writeTx(ctx, func(tx *sql.Tx) error {
 		if _, err := tx.ExecContext(ctx, "DELETE FROM threads"); err != nil {
+			return err
+		}
+		if err := redactThreadLedger(ctx, tx, "", db.now()); err != nil {
 			return err
 		}
 		return deleteUnreferencedAttachments(ctx, tx)

@@ -74,13 +74,52 @@ const (
 	// ScopeServer covers every tool of the MCP server named in Pattern
 	// (Tool is "mcp:" + the server's name).
 	ScopeServer = "server"
+	// ScopeCommandGlob covers a run_command whose plain words, joined by
+	// single spaces, match the glob in Pattern (* matches any run of
+	// characters, ? one).
+	ScopeCommandGlob = "command-glob"
+	// ScopeFolderGlob covers file tools whose resolved path is inside the
+	// folder Pattern and whose path below it matches Glob.
+	ScopeFolderGlob = "folder-glob"
+	// ScopeHost covers open_url to the host in Pattern (exactly, no
+	// subdomains).
+	ScopeHost = "host"
+	// ScopeArgEquals and ScopeArgPrefix cover calls whose string argument
+	// Arg equals / starts with Pattern (MCP tools).
+	ScopeArgEquals = "arg-equals"
+	ScopeArgPrefix = "arg-prefix"
+	// ScopeServerTools covers the tools of the MCP server named in Pattern
+	// whose names match the glob in Glob (Tool is "mcp:" + the server).
+	ScopeServerTools = "server-tools"
 )
 
-// PermissionRule is a remembered "Always allow".
+// PermissionRule is a remembered "Always allow" or "Never" (Effect deny),
+// with a scope, an end, and its use so far (rules.go).
 type PermissionRule struct {
 	ID        string `json:"id"`
 	Tool      string `json:"tool"`
 	Scope     string `json:"scope"`
 	Pattern   string `json:"pattern,omitempty"`
 	CreatedAt int64  `json:"createdAt"`
+	// Effect is EffectAllow ("" reads as allow) or EffectDeny.
+	Effect string `json:"effect,omitempty"`
+	// Arg names the argument of ScopeArgEquals and ScopeArgPrefix.
+	Arg string `json:"arg,omitempty"`
+	// Glob is ScopeFolderGlob's pattern under the folder, and
+	// ScopeServerTools' pattern of tool names.
+	Glob string `json:"glob,omitempty"`
+	// Reason is what the model reads when a deny rule refuses a call.
+	Reason string `json:"reason,omitempty"`
+	// Duration is how long the person chose (Duration*); ExpiresAt is the
+	// end in Unix milliseconds (0: until revoked). ThreadID binds a
+	// "this chat" or "this turn" rule to its chat, TurnID a "this turn"
+	// rule to its turn.
+	Duration  string `json:"duration,omitempty"`
+	ExpiresAt int64  `json:"expiresAt,omitempty"`
+	ThreadID  string `json:"threadId,omitempty"`
+	TurnID    string `json:"turnId,omitempty"`
+	// LastUsedAt and Uses: when the rule last decided a call, and how
+	// many calls it decided.
+	LastUsedAt int64 `json:"lastUsedAt,omitempty"`
+	Uses       int64 `json:"uses,omitempty"`
 }

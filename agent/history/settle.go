@@ -42,6 +42,10 @@ type Settlement struct {
 	ClientCalls []ClientToolCall
 	// Rules are added (an identical tool/scope/pattern rule is kept once).
 	Rules []PermissionRule
+	// Ledger is what the batch decided, appended to the decision ledger
+	// in the same transaction; Transport is how the answer arrived.
+	Ledger    []LedgerEntry
+	Transport string
 }
 
 // StagedAnswer is a partial answer to a paused batch, kept until the

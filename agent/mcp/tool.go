@@ -171,18 +171,30 @@ func (m *Manager) adapt(v serverView, e toolEntry, modelName string) tools.Tool 
 			return tools.Preview{Kind: tools.PreviewJSON, Title: v.title + " · " + title, Body: buf.String(), Sandbox: v.sandbox}, nil
 		},
 		Rules: &tools.RuleSet{
-			Suggest: func(json.RawMessage) []history.PermissionRule {
-				return []history.PermissionRule{
-					{Tool: modelName, Scope: history.ScopeToolIdentity, Pattern: e.fingerprint},
-					{Tool: fp, Scope: history.ScopeServer, Pattern: server},
-				}
+			// Narrowest first: this call's argument values, the tool while
+			// the server does not redefine it, the whole server.
+			Suggest: func(args json.RawMessage) []history.PermissionRule {
+				return append(tools.SuggestArgRules(modelName, args),
+					history.PermissionRule{Tool: modelName, Scope: history.ScopeToolIdentity, Pattern: e.fingerprint},
+					history.PermissionRule{Tool: fp, Scope: history.ScopeServer, Pattern: server},
+				)
 			},
-			Match: func(r history.PermissionRule, _ json.RawMessage) bool {
+			Match: func(r history.PermissionRule, args json.RawMessage) bool {
 				switch r.Scope {
 				case history.ScopeToolIdentity:
 					return r.Tool == modelName && r.Pattern == e.fingerprint
 				case history.ScopeServer:
 					return r.Tool == fp && r.Pattern == server
+				case history.ScopeServerTools:
+					// "never this server's delete_* tools": by the
+					// server's own tool name.
+					return r.Tool == fp && r.Pattern == server && tools.Glob(r.Glob, tool)
+				case history.ScopeArgEquals, history.ScopeArgPrefix:
+					return r.Tool == modelName && tools.MatchArg(r, args)
+				case history.ScopeTool:
+					// A deny rule names the tool, whatever its identity
+					// becomes; an allow rule is kept to its identity.
+					return r.IsDeny() && r.Tool == modelName
 				}
 				return false
 			},

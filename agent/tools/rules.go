@@ -39,9 +39,15 @@ var subcommandRE = regexp.MustCompile(`^[a-z][a-z0-9_:-]*$`)
 //     canonicalised). A path that escapes the workspace never matches.
 //
 // Unknown scopes and unparsable arguments never match.
+//
+// The scopes added with grants (command glob, folder glob, host) are in
+// grants.go. A deny rule (history.EffectDeny) is read wider: matchDeny.
 func MatchRule(rule history.PermissionRule, toolName string, args json.RawMessage, w Workspace) bool {
 	if rule.Tool == "" || rule.Tool != toolName {
 		return false
+	}
+	if rule.IsDeny() {
+		return matchDeny(rule, toolName, args, w)
 	}
 	switch rule.Scope {
 	case history.ScopeTool:
@@ -76,7 +82,7 @@ func MatchRule(rule history.PermissionRule, toolName string, args json.RawMessag
 		file, ok := canonicalFolder(rule.Pattern, w) // the same resolution, for a file
 		return ok && file == target
 	}
-	return false
+	return matchGrant(rule, toolName, args, w)
 }
 
 // Covers reports whether a remembered rule covers a call of t: the tool's
@@ -114,11 +120,14 @@ func SuggestRules(toolName string, args json.RawMessage, w Workspace) []history.
 		if json.Unmarshal(args, &a) != nil {
 			break
 		}
+		rules = append(rules, suggestGrants(toolName, args, w)...) // the command with its last word open
 		if words, ok := shellWords(a.Command, runtime.GOOS == "windows"); ok {
 			if pattern, ok := joinWords(commandPrefix(words), runtime.GOOS == "windows"); ok {
 				rules = append(rules, history.PermissionRule{Tool: toolName, Scope: history.ScopeCommandPrefix, Pattern: pattern})
 			}
 		}
+	case toolName == ToolOpenURL:
+		rules = append(rules, suggestGrants(toolName, args, w)...)
 	case fileTools[toolName]:
 		target, ok := filePathArg(toolName, args, w)
 		if !ok {
@@ -129,6 +138,7 @@ func SuggestRules(toolName string, args json.RawMessage, w Workspace) []history.
 			folder = target
 		} else {
 			rules = append(rules, history.PermissionRule{Tool: toolName, Scope: history.ScopeFile, Pattern: target})
+			rules = append(rules, suggestGrants(toolName, args, w)...)
 		}
 		// The workspace root as "folder" would be the whole tool again
 		// (file tools reach nothing else): offered as the tool only.

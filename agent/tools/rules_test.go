@@ -204,6 +204,9 @@ func TestSuggestRules(t *testing.T) {
 	prefix := func(p string) history.PermissionRule {
 		return history.PermissionRule{Tool: ToolRunCommand, Scope: history.ScopeCommandPrefix, Pattern: p}
 	}
+	glob := func(p string) history.PermissionRule {
+		return history.PermissionRule{Tool: ToolRunCommand, Scope: history.ScopeCommandGlob, Pattern: p}
+	}
 	folder := func(name, p string) history.PermissionRule {
 		return history.PermissionRule{Tool: name, Scope: history.ScopeFolder, Pattern: p}
 	}
@@ -216,20 +219,27 @@ func TestSuggestRules(t *testing.T) {
 		{"git subcommand", ToolRunCommand, cmdArgs("git status --short"), []history.PermissionRule{prefix("git status"), tool(ToolRunCommand)}},
 		{"go test", ToolRunCommand, cmdArgs("go test ./..."), []history.PermissionRule{prefix("go test"), tool(ToolRunCommand)}},
 		{"option is not a subcommand", ToolRunCommand, cmdArgs("git -C x log"), []history.PermissionRule{prefix("git"), tool(ToolRunCommand)}},
-		{"plain program", ToolRunCommand, cmdArgs("ls -la src"), []history.PermissionRule{prefix("ls"), tool(ToolRunCommand)}},
+		{"plain program", ToolRunCommand, cmdArgs("ls -la src"), []history.PermissionRule{glob("ls -la *"), prefix("ls"), tool(ToolRunCommand)}},
+		{"last word open", ToolRunCommand, cmdArgs("git push origin main"), []history.PermissionRule{glob("git push origin *"), prefix("git push"), tool(ToolRunCommand)}},
 		{"quoted program", ToolRunCommand, cmdArgs(`"my tool" x`), []history.PermissionRule{prefix("'my tool'"), tool(ToolRunCommand)}},
 		{"compound command", ToolRunCommand, cmdArgs("git status && rm x"), []history.PermissionRule{tool(ToolRunCommand)}},
 		{"env assignment", ToolRunCommand, cmdArgs("A=1 make"), []history.PermissionRule{tool(ToolRunCommand)}},
 		// This file, this folder, the tool: three different reaches.
 		{"file in folder", ToolWriteFile, pathArgs("src/new.go"), []history.PermissionRule{
-			{Tool: ToolWriteFile, Scope: history.ScopeFile, Pattern: filepath.Join(root, "src", "new.go")}, folder(ToolWriteFile, filepath.Join(root, "src")), tool(ToolWriteFile)}},
+			{Tool: ToolWriteFile, Scope: history.ScopeFile, Pattern: filepath.Join(root, "src", "new.go")},
+			{Tool: ToolWriteFile, Scope: history.ScopeFolderGlob, Pattern: filepath.Join(root, "src"), Glob: "*.go"},
+			folder(ToolWriteFile, filepath.Join(root, "src")), tool(ToolWriteFile)}},
 		// At the workspace root "this folder" would be the whole tool again
 		// (a file tool reaches nothing else): not offered twice.
 		{"file at root", ToolReadFile, pathArgs("a.txt"), []history.PermissionRule{
-			{Tool: ToolReadFile, Scope: history.ScopeFile, Pattern: filepath.Join(root, "a.txt")}, tool(ToolReadFile)}},
+			{Tool: ToolReadFile, Scope: history.ScopeFile, Pattern: filepath.Join(root, "a.txt")},
+			{Tool: ToolReadFile, Scope: history.ScopeFolderGlob, Pattern: root, Glob: "*.txt"}, tool(ToolReadFile)}},
 		{"listed folder", ToolListFiles, pathArgs("src"), []history.PermissionRule{folder(ToolListFiles, filepath.Join(root, "src")), tool(ToolListFiles)}},
 		{"outside path", ToolReadFile, pathArgs("../x"), []history.PermissionRule{tool(ToolReadFile)}},
-		{"other tool", "open_url", json.RawMessage(`{"url":"x"}`), []history.PermissionRule{tool("open_url")}},
+		{"not a page", "open_url", json.RawMessage(`{"url":"x"}`), []history.PermissionRule{tool("open_url")}},
+		{"page", "open_url", json.RawMessage(`{"url":"https://Docs.Example.org/a?b"}`), []history.PermissionRule{
+			{Tool: "open_url", Scope: history.ScopeHost, Pattern: "docs.example.org"}, tool("open_url")}},
+		{"other tool", "copy_to_clipboard", json.RawMessage(`{"text":"x"}`), []history.PermissionRule{tool("copy_to_clipboard")}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -233,7 +233,13 @@ export type RuleScope =
   | "file"
   | "thread"
   | "tool-identity"
-  | "server";
+  | "server"
+  | "command-glob"
+  | "folder-glob"
+  | "host"
+  | "arg-equals"
+  | "arg-prefix"
+  | "server-tools";
 
 export const RULE_SCOPES = [
   "tool",
@@ -243,6 +249,12 @@ export const RULE_SCOPES = [
   "thread",
   "tool-identity",
   "server",
+  "command-glob",
+  "folder-glob",
+  "host",
+  "arg-equals",
+  "arg-prefix",
+  "server-tools",
 ] as const satisfies readonly RuleScope[];
 
 export function isRuleScope(v: unknown): v is RuleScope {
@@ -283,9 +295,11 @@ export interface ServerEvents {
 
 /** Every bound method of app.App: its argument types and its result (null when it returns only an error). */
 export interface Methods {
+  AddRule: { args: [PermissionRule]; result: PermissionRule };
   Answer: { args: [string, AnswerBatch]; result: AnswerResult };
   ApplyUpdate: { args: [string]; result: UpdateStatus };
   CheckForUpdate: { args: []; result: UpdateStatus };
+  ClearLedger: { args: [string]; result: null };
   CompleteClientTool: { args: [string, string, ToolOutput | null]; result: null };
   CompleteMCP: { args: [MCPCompleteRequest]; result: Completion };
   ContinueAnswer: { args: [string]; result: null };
@@ -295,6 +309,8 @@ export interface Methods {
   DeletePreset: { args: [string]; result: null };
   DeleteThread: { args: [string]; result: null };
   EditMessage: { args: [string, string, string]; result: SendResult };
+  ExportLedger: { args: [string]; result: string };
+  ExportRules: { args: []; result: string };
   ExportThread: { args: [string, string]; result: Export };
   GetAttachment: { args: [string, string]; result: AttachmentData };
   GetMCPConfig: { args: []; result: MCPConfigView };
@@ -304,15 +320,18 @@ export interface Methods {
   GetUpdateStatus: { args: []; result: UpdateStatus };
   ImportClaudeConfig: { args: [string]; result: ImportSummary };
   ImportConversations: { args: [string, string]; result: ConversationImport };
+  ImportRules: { args: [string]; result: number };
   ImportThread: { args: [string]; result: Thread };
   Interrupt: { args: [string]; result: null };
   ListEndpoints: { args: []; result: Endpoint[] };
+  ListLedger: { args: [LedgerFilter]; result: LedgerEntry[] };
   ListMCPPrompts: { args: []; result: PromptList };
   ListMCPResources: { args: []; result: ResourceCatalog };
   ListMCPServers: { args: []; result: ServerStatus[] };
   ListModels: { args: [string]; result: string[] };
   ListPermissionRules: { args: []; result: PermissionRule[] };
   ListPresets: { args: []; result: Preset[] };
+  ListRules: { args: []; result: RuleView[] };
   ListThreads: { args: [string, number]; result: ThreadPage };
   MCPLogLevels: { args: []; result: Record<string, string> };
   MCPServerLog: { args: [string]; result: string };
@@ -340,17 +359,21 @@ export interface Methods {
   SendInput: { args: [string, string, AttachmentInput[]]; result: SendResult };
   SetMCPLogLevel: { args: [string, string]; result: null };
   SetMCPServerEnabled: { args: [string, boolean]; result: MCPConfigView };
+  SetRuleDuration: { args: [string, string]; result: null };
   SetThreadOptions: { args: [string, ThreadOptionsInput]; result: ThreadOptions };
   Status: { args: []; result: Status };
   TakeLaunchThread: { args: []; result: string };
   TestConnection: { args: [Settings]; result: ConnectionResult };
+  VerifyLedger: { args: []; result: LedgerReport };
 }
 
 /** How many arguments each Go method declares (Wails calls a method only with exactly that many). */
 export const methodArity: { [M in keyof Methods]: number } = {
+  AddRule: 1,
   Answer: 2,
   ApplyUpdate: 1,
   CheckForUpdate: 0,
+  ClearLedger: 1,
   CompleteClientTool: 3,
   CompleteMCP: 1,
   ContinueAnswer: 1,
@@ -360,6 +383,8 @@ export const methodArity: { [M in keyof Methods]: number } = {
   DeletePreset: 1,
   DeleteThread: 1,
   EditMessage: 3,
+  ExportLedger: 1,
+  ExportRules: 0,
   ExportThread: 2,
   GetAttachment: 2,
   GetMCPConfig: 0,
@@ -369,15 +394,18 @@ export const methodArity: { [M in keyof Methods]: number } = {
   GetUpdateStatus: 0,
   ImportClaudeConfig: 1,
   ImportConversations: 2,
+  ImportRules: 1,
   ImportThread: 1,
   Interrupt: 1,
   ListEndpoints: 0,
+  ListLedger: 1,
   ListMCPPrompts: 0,
   ListMCPResources: 0,
   ListMCPServers: 0,
   ListModels: 1,
   ListPermissionRules: 0,
   ListPresets: 0,
+  ListRules: 0,
   ListThreads: 2,
   MCPLogLevels: 0,
   MCPServerLog: 1,
@@ -405,10 +433,12 @@ export const methodArity: { [M in keyof Methods]: number } = {
   SendInput: 3,
   SetMCPLogLevel: 2,
   SetMCPServerEnabled: 2,
+  SetRuleDuration: 2,
   SetThreadOptions: 2,
   Status: 0,
   TakeLaunchThread: 0,
   TestConnection: 1,
+  VerifyLedger: 0,
 };
 
 // ---------------------------------------------------------------- types
@@ -580,6 +610,50 @@ export interface KeyStorage {
   path?: string;
 }
 
+/** history.LedgerEntry */
+export interface LedgerEntry {
+  seq: number;
+  at: number;
+  kind: string;
+  threadId?: string;
+  runId?: string;
+  callId?: string;
+  tool?: string;
+  server?: string;
+  transport?: string;
+  ruleId?: string;
+  arguments?: string;
+  diff?: string;
+  redacted?: boolean;
+  argsHash?: string;
+  reason?: string;
+  outcome?: string;
+  prevHash: string;
+  hash: string;
+}
+
+/** history.LedgerFilter */
+export interface LedgerFilter {
+  threadId?: string;
+  tool?: string;
+  server?: string;
+  kind?: string;
+  since?: number;
+  until?: number;
+  search?: string;
+  before?: number;
+  limit?: number;
+}
+
+/** store.LedgerReport */
+export interface LedgerReport {
+  entries: number;
+  ok: boolean;
+  brokenSeq?: number;
+  problem?: string;
+  headHash?: string;
+}
+
 /** app.MCPChanged */
 export type MCPChanged = Record<string, never>;
 
@@ -689,6 +763,16 @@ export interface PermissionRule {
   scope: RuleScope;
   pattern?: string;
   createdAt: number;
+  effect?: string;
+  arg?: string;
+  glob?: string;
+  reason?: string;
+  duration?: string;
+  expiresAt?: number;
+  threadId?: string;
+  turnId?: string;
+  lastUsedAt?: number;
+  uses?: number;
 }
 
 /** config.Preset */
@@ -768,6 +852,11 @@ export interface QueueEvent {
 export interface RememberScope {
   scope: RuleScope;
   pattern?: string;
+  arg?: string;
+  glob?: string;
+  duration?: string;
+  deny?: boolean;
+  reason?: string;
 }
 
 /** mcp.ResourceCatalog */
@@ -823,6 +912,27 @@ export interface RetryingEvent {
   attempt: number;
   delayMs: number;
   reason: string;
+}
+
+/** app.RuleView */
+export interface RuleView {
+  id: string;
+  tool: string;
+  scope: string;
+  pattern?: string;
+  createdAt: number;
+  effect?: string;
+  arg?: string;
+  glob?: string;
+  reason?: string;
+  duration?: string;
+  expiresAt?: number;
+  threadId?: string;
+  turnId?: string;
+  lastUsedAt?: number;
+  uses?: number;
+  description: string;
+  refuses?: string;
 }
 
 /** store.SearchHit */

@@ -531,6 +531,171 @@ export function parseKeyStorage(u: unknown): G.KeyStorage {
   return v;
 }
 
+// history.LedgerEntry
+
+function fillLedgerEntry(u: Record<string, unknown>): G.LedgerEntry {
+  const o: G.LedgerEntry = {
+    seq: (isNumber(u.seq) ? u.seq : undefined) ?? 0,
+    at: (isNumber(u.at) ? u.at : undefined) ?? 0,
+    kind: (isString(u.kind) ? u.kind : undefined) ?? '',
+    prevHash: (isString(u.prevHash) ? u.prevHash : undefined) ?? '',
+    hash: (isString(u.hash) ? u.hash : undefined) ?? '',
+  };
+  {
+    const v = (isString(u.threadId) ? u.threadId : undefined);
+    if (!!v) o.threadId = v;
+  }
+  {
+    const v = (isString(u.runId) ? u.runId : undefined);
+    if (!!v) o.runId = v;
+  }
+  {
+    const v = (isString(u.callId) ? u.callId : undefined);
+    if (!!v) o.callId = v;
+  }
+  {
+    const v = (isString(u.tool) ? u.tool : undefined);
+    if (!!v) o.tool = v;
+  }
+  {
+    const v = (isString(u.server) ? u.server : undefined);
+    if (!!v) o.server = v;
+  }
+  {
+    const v = (isString(u.transport) ? u.transport : undefined);
+    if (!!v) o.transport = v;
+  }
+  {
+    const v = (isString(u.ruleId) ? u.ruleId : undefined);
+    if (!!v) o.ruleId = v;
+  }
+  {
+    const v = (isString(u.arguments) ? u.arguments : undefined);
+    if (!!v) o.arguments = v;
+  }
+  {
+    const v = (isString(u.diff) ? u.diff : undefined);
+    if (!!v) o.diff = v;
+  }
+  {
+    const v = (isBoolean(u.redacted) ? u.redacted : undefined);
+    if (v === true) o.redacted = v;
+  }
+  {
+    const v = (isString(u.argsHash) ? u.argsHash : undefined);
+    if (!!v) o.argsHash = v;
+  }
+  {
+    const v = (isString(u.reason) ? u.reason : undefined);
+    if (!!v) o.reason = v;
+  }
+  {
+    const v = (isString(u.outcome) ? u.outcome : undefined);
+    if (!!v) o.outcome = v;
+  }
+  return o;
+}
+
+/** u as a LedgerEntry, or null when it is not one. */
+export function readLedgerEntry(u: unknown): G.LedgerEntry | null {
+  return isObject(u) ? fillLedgerEntry(u) : null;
+}
+
+export function parseLedgerEntry(u: unknown): G.LedgerEntry {
+  const v = readLedgerEntry(u);
+  if (v === null) throw bad("ledger entry");
+  return v;
+}
+
+// history.LedgerFilter
+
+function fillLedgerFilter(u: Record<string, unknown>): G.LedgerFilter {
+  const o: G.LedgerFilter = {
+    
+  };
+  {
+    const v = (isString(u.threadId) ? u.threadId : undefined);
+    if (!!v) o.threadId = v;
+  }
+  {
+    const v = (isString(u.tool) ? u.tool : undefined);
+    if (!!v) o.tool = v;
+  }
+  {
+    const v = (isString(u.server) ? u.server : undefined);
+    if (!!v) o.server = v;
+  }
+  {
+    const v = (isString(u.kind) ? u.kind : undefined);
+    if (!!v) o.kind = v;
+  }
+  {
+    const v = (isNumber(u.since) ? u.since : undefined);
+    if (v !== undefined && v > 0) o.since = v;
+  }
+  {
+    const v = (isNumber(u.until) ? u.until : undefined);
+    if (v !== undefined && v > 0) o.until = v;
+  }
+  {
+    const v = (isString(u.search) ? u.search : undefined);
+    if (!!v) o.search = v;
+  }
+  {
+    const v = (isNumber(u.before) ? u.before : undefined);
+    if (v !== undefined && v > 0) o.before = v;
+  }
+  {
+    const v = (isNumber(u.limit) ? u.limit : undefined);
+    if (v !== undefined && v > 0) o.limit = v;
+  }
+  return o;
+}
+
+/** u as a LedgerFilter, or null when it is not one. */
+export function readLedgerFilter(u: unknown): G.LedgerFilter | null {
+  return isObject(u) ? fillLedgerFilter(u) : null;
+}
+
+export function parseLedgerFilter(u: unknown): G.LedgerFilter {
+  const v = readLedgerFilter(u);
+  if (v === null) throw bad("ledger filter");
+  return v;
+}
+
+// store.LedgerReport
+
+function fillLedgerReport(u: Record<string, unknown>): G.LedgerReport {
+  const o: G.LedgerReport = {
+    entries: (isNumber(u.entries) ? u.entries : undefined) ?? 0,
+    ok: (isBoolean(u.ok) ? u.ok : undefined) ?? false,
+  };
+  {
+    const v = (isNumber(u.brokenSeq) ? u.brokenSeq : undefined);
+    if (v !== undefined && v > 0) o.brokenSeq = v;
+  }
+  {
+    const v = (isString(u.problem) ? u.problem : undefined);
+    if (!!v) o.problem = v;
+  }
+  {
+    const v = (isString(u.headHash) ? u.headHash : undefined);
+    if (!!v) o.headHash = v;
+  }
+  return o;
+}
+
+/** u as a LedgerReport, or null when it is not one. */
+export function readLedgerReport(u: unknown): G.LedgerReport | null {
+  return isObject(u) ? fillLedgerReport(u) : null;
+}
+
+export function parseLedgerReport(u: unknown): G.LedgerReport {
+  const v = readLedgerReport(u);
+  if (v === null) throw bad("ledger report");
+  return v;
+}
+
 // app.MCPChanged
 
 function fillMCPChanged(u: Record<string, unknown>): G.MCPChanged {
@@ -892,6 +1057,46 @@ function fillPermissionRule(u: Record<string, unknown>): G.PermissionRule {
     const v = (isString(u.pattern) ? u.pattern : undefined);
     if (!!v) o.pattern = v;
   }
+  {
+    const v = (isString(u.effect) ? u.effect : undefined);
+    if (!!v) o.effect = v;
+  }
+  {
+    const v = (isString(u.arg) ? u.arg : undefined);
+    if (!!v) o.arg = v;
+  }
+  {
+    const v = (isString(u.glob) ? u.glob : undefined);
+    if (!!v) o.glob = v;
+  }
+  {
+    const v = (isString(u.reason) ? u.reason : undefined);
+    if (!!v) o.reason = v;
+  }
+  {
+    const v = (isString(u.duration) ? u.duration : undefined);
+    if (!!v) o.duration = v;
+  }
+  {
+    const v = (isNumber(u.expiresAt) ? u.expiresAt : undefined);
+    if (v !== undefined && v > 0) o.expiresAt = v;
+  }
+  {
+    const v = (isString(u.threadId) ? u.threadId : undefined);
+    if (!!v) o.threadId = v;
+  }
+  {
+    const v = (isString(u.turnId) ? u.turnId : undefined);
+    if (!!v) o.turnId = v;
+  }
+  {
+    const v = (isNumber(u.lastUsedAt) ? u.lastUsedAt : undefined);
+    if (v !== undefined && v > 0) o.lastUsedAt = v;
+  }
+  {
+    const v = (isNumber(u.uses) ? u.uses : undefined);
+    if (v !== undefined && v > 0) o.uses = v;
+  }
   return o;
 }
 
@@ -1118,6 +1323,26 @@ function fillRememberScope(u: Record<string, unknown>): G.RememberScope {
     const v = (isString(u.pattern) ? u.pattern : undefined);
     if (!!v) o.pattern = v;
   }
+  {
+    const v = (isString(u.arg) ? u.arg : undefined);
+    if (!!v) o.arg = v;
+  }
+  {
+    const v = (isString(u.glob) ? u.glob : undefined);
+    if (!!v) o.glob = v;
+  }
+  {
+    const v = (isString(u.duration) ? u.duration : undefined);
+    if (!!v) o.duration = v;
+  }
+  {
+    const v = (isBoolean(u.deny) ? u.deny : undefined);
+    if (v === true) o.deny = v;
+  }
+  {
+    const v = (isString(u.reason) ? u.reason : undefined);
+    if (!!v) o.reason = v;
+  }
   return o;
 }
 
@@ -1285,6 +1510,78 @@ export function readRetryingEvent(u: unknown): G.RetryingEvent | null {
 export function parseRetryingEvent(u: unknown): G.RetryingEvent {
   const v = readRetryingEvent(u);
   if (v === null) throw bad("retrying event");
+  return v;
+}
+
+// app.RuleView
+
+function fillRuleView(u: Record<string, unknown>): G.RuleView {
+  const o: G.RuleView = {
+    id: (isString(u.id) ? u.id : undefined) ?? '',
+    tool: (isString(u.tool) ? u.tool : undefined) ?? '',
+    scope: (isString(u.scope) ? u.scope : undefined) ?? '',
+    createdAt: (isNumber(u.createdAt) ? u.createdAt : undefined) ?? 0,
+    description: (isString(u.description) ? u.description : undefined) ?? '',
+  };
+  {
+    const v = (isString(u.pattern) ? u.pattern : undefined);
+    if (!!v) o.pattern = v;
+  }
+  {
+    const v = (isString(u.effect) ? u.effect : undefined);
+    if (!!v) o.effect = v;
+  }
+  {
+    const v = (isString(u.arg) ? u.arg : undefined);
+    if (!!v) o.arg = v;
+  }
+  {
+    const v = (isString(u.glob) ? u.glob : undefined);
+    if (!!v) o.glob = v;
+  }
+  {
+    const v = (isString(u.reason) ? u.reason : undefined);
+    if (!!v) o.reason = v;
+  }
+  {
+    const v = (isString(u.duration) ? u.duration : undefined);
+    if (!!v) o.duration = v;
+  }
+  {
+    const v = (isNumber(u.expiresAt) ? u.expiresAt : undefined);
+    if (v !== undefined && v > 0) o.expiresAt = v;
+  }
+  {
+    const v = (isString(u.threadId) ? u.threadId : undefined);
+    if (!!v) o.threadId = v;
+  }
+  {
+    const v = (isString(u.turnId) ? u.turnId : undefined);
+    if (!!v) o.turnId = v;
+  }
+  {
+    const v = (isNumber(u.lastUsedAt) ? u.lastUsedAt : undefined);
+    if (v !== undefined && v > 0) o.lastUsedAt = v;
+  }
+  {
+    const v = (isNumber(u.uses) ? u.uses : undefined);
+    if (v !== undefined && v > 0) o.uses = v;
+  }
+  {
+    const v = (isString(u.refuses) ? u.refuses : undefined);
+    if (!!v) o.refuses = v;
+  }
+  return o;
+}
+
+/** u as a RuleView, or null when it is not one. */
+export function readRuleView(u: unknown): G.RuleView | null {
+  return isObject(u) ? fillRuleView(u) : null;
+}
+
+export function parseRuleView(u: unknown): G.RuleView {
+  const v = readRuleView(u);
+  if (v === null) throw bad("rule view");
   return v;
 }
 
@@ -2101,9 +2398,11 @@ export function parseUsage(u: unknown): G.Usage {
 
 /** Each bound method's result parser (the window narrows a few in methods.ts). */
 export const resultParsers = {
+  AddRule: parsePermissionRule,
   Answer: parseAnswerResult,
   ApplyUpdate: parseUpdateStatus,
   CheckForUpdate: parseUpdateStatus,
+  ClearLedger: parseNull,
   CompleteClientTool: parseNull,
   CompleteMCP: parseCompletion,
   ContinueAnswer: parseNull,
@@ -2113,6 +2412,8 @@ export const resultParsers = {
   DeletePreset: parseNull,
   DeleteThread: parseNull,
   EditMessage: parseSendResult,
+  ExportLedger: (u: unknown): string => (isString(u) ? u : undefined) ?? '',
+  ExportRules: (u: unknown): string => (isString(u) ? u : undefined) ?? '',
   ExportThread: parseExport,
   GetAttachment: parseAttachmentData,
   GetMCPConfig: parseMCPConfigView,
@@ -2122,15 +2423,18 @@ export const resultParsers = {
   GetUpdateStatus: parseUpdateStatus,
   ImportClaudeConfig: parseImportSummary,
   ImportConversations: parseConversationImport,
+  ImportRules: (u: unknown): number => (isNumber(u) ? u : undefined) ?? 0,
   ImportThread: parseThread,
   Interrupt: parseNull,
   ListEndpoints: (u: unknown): G.Endpoint[] => list(u, (e) => readEndpoint(e) ?? undefined) ?? [],
+  ListLedger: (u: unknown): G.LedgerEntry[] => list(u, (e) => readLedgerEntry(e) ?? undefined) ?? [],
   ListMCPPrompts: parsePromptList,
   ListMCPResources: parseResourceCatalog,
   ListMCPServers: (u: unknown): G.ServerStatus[] => list(u, (e) => readServerStatus(e) ?? undefined) ?? [],
   ListModels: (u: unknown): string[] => (isStringArray(u) ? u : undefined) ?? [],
   ListPermissionRules: (u: unknown): G.PermissionRule[] => list(u, (e) => readPermissionRule(e) ?? undefined) ?? [],
   ListPresets: (u: unknown): G.Preset[] => list(u, (e) => readPreset(e) ?? undefined) ?? [],
+  ListRules: (u: unknown): G.RuleView[] => list(u, (e) => readRuleView(e) ?? undefined) ?? [],
   ListThreads: parseThreadPage,
   MCPLogLevels: (u: unknown): Record<string, string> => record(u, (e0) => (isString(e0) ? e0 : undefined)) ?? {},
   MCPServerLog: (u: unknown): string => (isString(u) ? u : undefined) ?? '',
@@ -2158,8 +2462,10 @@ export const resultParsers = {
   SendInput: parseSendResult,
   SetMCPLogLevel: parseNull,
   SetMCPServerEnabled: parseMCPConfigView,
+  SetRuleDuration: parseNull,
   SetThreadOptions: parseThreadOptions,
   Status: parseStatus,
   TakeLaunchThread: (u: unknown): string => (isString(u) ? u : undefined) ?? '',
   TestConnection: parseConnectionResult,
+  VerifyLedger: parseLedgerReport,
 } satisfies { [M in keyof G.Methods]: (u: unknown) => G.Methods[M]['result'] };

@@ -36,5 +36,17 @@ export function ruleLabel(tool: string, r: RememberScope, names: ToolNames, cat:
       return `Always allow ${names.title}`;
     case 'server':
       return `Always allow every tool of ${serverTitle(cat, r.pattern, names.server)}`;
+    case 'command-glob':
+      return `Commands matching “${r.pattern ?? ''}”`;
+    case 'folder-glob':
+      return `${tool} of “${r.glob ?? '*'}” files under ${r.pattern ?? 'this folder'}`;
+    case 'host':
+      return `${tool} to ${r.pattern ?? 'this host'} only`;
+    case 'arg-equals':
+      return `${names.title} when ${r.arg ?? 'the argument'} is “${r.pattern ?? ''}”`;
+    case 'arg-prefix':
+      return `${names.title} when ${r.arg ?? 'the argument'} starts with “${r.pattern ?? ''}”`;
+    case 'server-tools':
+      return `Tools of ${serverTitle(cat, r.pattern, names.server)} named “${r.glob ?? '*'}”`;
   }
 }

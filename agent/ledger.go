@@ -1,0 +1,132 @@
+package agent
+
+import (
+	"context"
+	"encoding/json"
+
+	"github.com/juncture-app/juncture/agent/contract"
+	"github.com/juncture-app/juncture/agent/history"
+	"github.com/juncture-app/juncture/agent/interrupt"
+	"github.com/juncture-app/juncture/agent/tools"
+)
+
+// The decision ledger (store/ledger.go keeps the chain). What the person
+// decides is recorded in the transaction that settles the batch (Settle);
+// what a rule decides, in the transaction that reads the rule
+// (DecideByRule); what an approved call then did, when its result is
+// written.
+
+// ledgerOf is what a settled batch records: approvals (with the edit as a
+// diff), denials with their reason, answers to questions (secrets
+// redacted), the window's results of its tools.
+func (rt *Runtime) ledgerOf(ctx context.Context, threadID, runID string, w *waiting, ds []decision) []history.LedgerEntry {
+	now := rt.now()
+	schemas := map[string]json.RawMessage{} // an ask_user call's answer schema, by call id
+	for _, it := range w.interrupts {
+		var d interrupt.Descriptor
+		if it.ToolCallID != "" && json.Unmarshal(it.Descriptor, &d) == nil {
+			schemas[it.ToolCallID] = d.ResponseSchema
+		}
+	}
+	clients := map[string]bool{}
+	for _, c := range w.clients {
+		clients[c.ToolCallID] = true
+	}
+	var originals map[string]history.ToolCall
+	var out []history.LedgerEntry
+	for _, d := range ds {
+		e := history.LedgerEntry{At: now, ThreadID: threadID, RunID: runID, CallID: d.call.ID, Tool: d.call.Name}
+		switch {
+		case d.hookDef != "":
+			e.Kind, e.Tool = history.LedgerAnswered, d.hookDef
+			e.Arguments = string(history.RedactSecrets(d.answer, nil))
+		case d.midCall:
+			e.Kind, e.Reason = history.LedgerAnswered, "a question the running call asked"
+		case clients[d.call.ID]:
+			e.Kind, e.Arguments, e.Outcome = history.LedgerClientAction, d.call.Arguments, string(d.state)
+		case d.approved && d.edited:
+			if originals == nil {
+				originals = rt.callsOf(ctx, threadID)
+			}
+			e.Kind, e.Arguments = history.LedgerApprovedEdited, d.call.Arguments
+			e.Diff = tools.UnifiedDiff("asked", "approved", indentJSON(originals[d.call.ID].Arguments), indentJSON(d.call.Arguments))
+		case d.approved:
+			e.Kind, e.Arguments = history.LedgerApproved, d.call.Arguments
+		case d.answer != nil:
+			e.Kind = history.LedgerAnswered
+			e.Arguments = string(history.RedactSecrets(d.answer, schemas[d.call.ID]))
+		case d.state == contract.ToolDenied:
+			e.Kind, e.Arguments, e.Reason = history.LedgerDenied, d.call.Arguments, d.result
+		default:
+			e.Kind, e.Arguments, e.Reason = history.LedgerStopped, d.call.Arguments, d.result
+		}
+		out = append(out, e)
+	}
+	return out
+}
+
+func (rt *Runtime) callsOf(ctx context.Context, threadID string) map[string]history.ToolCall {
+	msgs, err := rt.st.Messages(ctx, threadID)
+	if err != nil {
+		rt.log.Error("loading the thread for the ledger", "thread", threadID, "err", err)
+		return map[string]history.ToolCall{}
+	}
+	calls, _ := callsByID(msgs)
+	return calls
+}
+
+func indentJSON(s string) string {
+	var v any
+	if json.Unmarshal([]byte(s), &v) != nil {
+		return s
+	}
+	b, _ := json.MarshalIndent(v, "", "  ")
+	return string(b)
+}
+
+// noteLedgered marks a call whose decision is in the ledger: its outcome
+// is recorded too.
+func (tr *turn) noteLedgered(callID string) {
+	if tr.ledgered == nil {
+		tr.ledgered = map[string]bool{}
+	}
+	tr.ledgered[callID] = true
+}
+
+// recordOutcome appends what a decided call did (ran, failed, was
+// interrupted) once its result is written.
+func (tr *turn) recordOutcome(call history.ToolCall, state contract.ToolState) {
+	if !tr.ledgered[call.ID] {
+		return
+	}
+	delete(tr.ledgered, call.ID)
+	outcome := "ran"
+	switch state {
+	case contract.ToolDone:
+	case contract.ToolInterrupted, contract.ToolInterruptedMidRun:
+		outcome = "interrupted"
+	default:
+		outcome = string(state)
+	}
+	e := history.LedgerEntry{At: tr.rt.now(), Kind: history.LedgerOutcome, ThreadID: tr.run.ThreadID, RunID: tr.run.ID,
+		CallID: call.ID, Tool: call.Name, Transport: history.TransportRuntime, Outcome: outcome}
+	if err := tr.rt.st.AppendLedger(tr.save, e); err != nil {
+		tr.rt.log.Error("recording a call's outcome in the ledger", "call", call.ID, "err", err)
+	}
+}
+
+// stoppedLedger records the items a Stop (or a message sent instead of
+// answering) left unanswered.
+func (rt *Runtime) stoppedLedger(threadID, runID, text string, its []history.Interrupt, clients []history.ClientToolCall) []history.LedgerEntry {
+	now := rt.now()
+	var out []history.LedgerEntry
+	for _, it := range its {
+		out = append(out, history.LedgerEntry{At: now, Kind: history.LedgerStopped, ThreadID: threadID, RunID: runID,
+			CallID: it.ToolCallID, Tool: it.Kind, Reason: text})
+	}
+	for _, c := range clients {
+		out = append(out, history.LedgerEntry{At: now, Kind: history.LedgerStopped, ThreadID: threadID, RunID: runID,
+			CallID: c.ToolCallID, Tool: c.ToolName, Arguments: c.Arguments, Reason: text})
+	}
+	return out
+}
