@@ -98,4 +98,3 @@ func ledgerCmd(args []string, dbPath string, stdin io.Reader, stdout, stderr io.
 func runLedger(args []string) {
 	os.Exit(ledgerCmd(args, app.DatabasePath(dataDir()), os.Stdin, os.Stdout, os.Stderr))
 }
-

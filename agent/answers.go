@@ -343,7 +343,7 @@ func (rt *Runtime) withDuration(ctx context.Context, r *history.PermissionRule, 
 	}
 	exp, err := history.ExpiresFor(rem.Duration, rt.opts.Now())
 	if err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrBadRule, err)
+		return nil, fmt.Errorf("%w: %w", ErrBadRule, err)
 	}
 	r.Duration, r.ExpiresAt = rem.Duration, exp
 	switch rem.Duration {

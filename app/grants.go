@@ -91,7 +91,7 @@ func checkedRule(r history.PermissionRule, now time.Time) (history.PermissionRul
 	}
 	exp, err := history.ExpiresFor(r.Duration, now)
 	if err != nil {
-		return r, fmt.Errorf("%w: %v", agent.ErrBadRule, err)
+		return r, fmt.Errorf("%w: %w", agent.ErrBadRule, err)
 	}
 	r.ID, r.CreatedAt, r.ExpiresAt, r.TurnID, r.Uses, r.LastUsedAt = agent.NewID("rule"), now.UnixMilli(), exp, "", 0, 0
 	return r, nil
@@ -124,7 +124,7 @@ func (a *App) ImportRules(text string) (int, error) {
 	}
 	var rules []history.PermissionRule
 	if err := json.Unmarshal([]byte(text), &rules); err != nil {
-		return 0, asError(fmt.Errorf("%w: not a rules file: %v", agent.ErrBadRule, err))
+		return 0, asError(fmt.Errorf("%w: not a rules file: %w", agent.ErrBadRule, err))
 	}
 	if len(rules) > maxRulesImported {
 		return 0, asError(fmt.Errorf("%w: over %d rules", agent.ErrBadRule, maxRulesImported))

@@ -2,6 +2,7 @@ package app
 
 import (
 	"encoding/json"
+	"errors"
 	"maps"
 	"slices"
 	"testing"
@@ -62,8 +63,8 @@ func TestEveryWritingMethodIsRefusedReadOnly(t *testing.T) {
 				t.Fatalf("%s is not in the call table", name)
 			}
 			_, err := c(raw)
-			e, ok := err.(*Error)
-			if !ok || e.Code != CodeUnavailable || e.Message != want[name] {
+			var e *Error
+			if !errors.As(err, &e) || e.Code != CodeUnavailable || e.Message != want[name] {
 				t.Errorf("%s via the %s: %v, want %q", name, via, err, want[name])
 			}
 		}

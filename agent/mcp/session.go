@@ -65,8 +65,7 @@ type session struct {
 	// input_required results, never as requests during a call.
 	mrtr bool
 
-	box   sandbox.Status // stdio only: how the process is confined
-	unbox func()         // stdio only: removes its private temporary folder
+	box sandbox.Status // stdio only: how the process is confined
 }
 
 // sandbox is the session's sandbox line, "" for an HTTP server (no

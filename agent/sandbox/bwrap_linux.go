@@ -28,11 +28,11 @@ func (*bwrapConfiner) name() string { return Bwrap }
 func (b *bwrapConfiner) available() (bool, string) {
 	b.once.Do(func() {
 		p := b.path
-		switch {
-		case p == "-":
+		switch p {
+		case "-":
 			b.reason = "bwrap is not installed"
 			return
-		case p == "":
+		case "":
 			var err error
 			if p, err = exec.LookPath("bwrap"); err != nil {
 				b.reason = "bwrap is not installed"

@@ -1,7 +1,6 @@
 package sandbox
 
 import (
-	"errors"
 	"fmt"
 	"os"
 	"sync/atomic"
@@ -44,7 +43,3 @@ func MaybeRunChild() {
 	fmt.Fprintf(os.Stderr, "juncture sandbox: %v\n", err)
 	os.Exit(126)
 }
-
-// errUnsupportedChild is what a confining child says where only the
-// parent's mechanism (sandbox-exec) or none exists.
-var errUnsupportedChild = errors.New("a confining child is only used on Linux")

@@ -117,7 +117,7 @@ func confineAndExec(specJSON, path string, argv []string) error {
 		return fmt.Errorf("building the Landlock rules: %w", err)
 	}
 	if fd < 0 {
-		return errors.New("Landlock is unavailable: refusing to run the program unconfined")
+		return errors.New("landlock is unavailable: refusing to run the program unconfined")
 	}
 	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
 		return fmt.Errorf("setting no_new_privs: %w", err)

@@ -221,8 +221,8 @@ func Glob(pattern, name string) bool {
 // command with its last word left open, the folder with the file's
 // extension, the page's host.
 func suggestGrants(toolName string, args json.RawMessage, w Workspace) []history.PermissionRule {
-	switch {
-	case toolName == ToolRunCommand:
+	switch toolName {
+	case ToolRunCommand:
 		var a commandArgs
 		if json.Unmarshal(args, &a) != nil {
 			return nil
@@ -240,7 +240,7 @@ func suggestGrants(toolName string, args json.RawMessage, w Workspace) []history
 			return nil // "git -C x *" would leave the subcommand open
 		}
 		return []history.PermissionRule{{Tool: toolName, Scope: history.ScopeCommandGlob, Pattern: strings.Join(words[:len(words)-1], " ") + " *"}}
-	case toolName == ToolReadFile || toolName == ToolWriteFile:
+	case ToolReadFile, ToolWriteFile:
 		target, ok := filePathArg(toolName, args, w)
 		if !ok {
 			return nil
@@ -250,7 +250,7 @@ func suggestGrants(toolName string, args json.RawMessage, w Workspace) []history
 			return nil
 		}
 		return []history.PermissionRule{{Tool: toolName, Scope: history.ScopeFolderGlob, Pattern: filepath.Dir(target), Glob: "*" + ext}}
-	case toolName == ToolOpenURL:
+	case ToolOpenURL:
 		if host, ok := urlHost(toolName, args); ok {
 			return []history.PermissionRule{{Tool: toolName, Scope: history.ScopeHost, Pattern: host}}
 		}

@@ -3,6 +3,7 @@ package config
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
@@ -164,7 +165,5 @@ func TestSavedEndpointKeyGoesToTheVaultOnly(t *testing.T) {
 }
 
 func asConfigError(err error, target **Error) bool {
-	e, ok := err.(*Error)
-	*target = e
-	return ok
+	return errors.As(err, target)
 }
