@@ -10,7 +10,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"testing"
 	"time"
 )
 
@@ -40,9 +39,18 @@ type Server struct {
 	logger   *log.Logger
 }
 
+// TB is the part of testing.TB that Start uses. It is declared here so the
+// package does not import "testing": the app serves the offline demo from
+// this package, and a production binary must not link the test framework.
+type TB interface {
+	Helper()
+	Fatalf(format string, args ...any)
+	Cleanup(func())
+}
+
 // Start starts a server on 127.0.0.1 with a random port and closes it when
 // the test ends.
-func Start(tb testing.TB) *Server {
+func Start(tb TB) *Server {
 	tb.Helper()
 	s, err := New("127.0.0.1:0")
 	if err != nil {
