@@ -3,6 +3,7 @@ import { useContext, useEffect, useId, useState } from 'react';
 import { TransportContext, toJunctureError } from '../../transport';
 import type { Settings, Status } from '../../transport/contract';
 import { PROVIDERS } from './providers';
+import { endpointsChanged } from '../../hooks/useEndpoints';
 
 type Transport = NonNullable<React.ContextType<typeof TransportContext>>;
 
@@ -92,6 +93,7 @@ export function ConnectModel({ problem, onOpenSettings }: { problem?: string | u
     setError(null);
     try {
       await saveEndpoint(transport, url, apiKey, m);
+      endpointsChanged();
     } catch (e) {
       setError(toJunctureError(e).message);
     } finally {
@@ -106,6 +108,7 @@ export function ConnectModel({ problem, onOpenSettings }: { problem?: string | u
     setError(null);
     try {
       await transport.call('StartDemo');
+      endpointsChanged(); // the model picker shows the demo, selected
     } catch (e) {
       setError(toJunctureError(e).message);
     } finally {
