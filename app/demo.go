@@ -99,6 +99,7 @@ func (a *App) serveDemoLocked(prefer string) error {
 			return err
 		}
 	}
+	s.SetForget(true) // it runs as long as the app: it keeps no chat
 	s.SetModels(DemoModel)
 	s.SetFallback(fakellm.Demo())
 	a.demo.srv = s

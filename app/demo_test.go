@@ -69,6 +69,9 @@ func TestStartDemoAnswersAndSurvivesARestart(t *testing.T) {
 		t.Fatalf("status after the demo: %+v", st)
 	}
 	f.demoSaysHello()
+	if n := len(srv.Requests()) + len(srv.Authorizations()); n != 0 {
+		t.Fatalf("the demo server kept %d requests or headers", n)
+	}
 	var again Endpoint
 	if e := f.call(&again, "StartDemo"); e != nil || again.ID != eps[0].ID || a.demo.srv != srv {
 		t.Fatalf("a third click: %+v %+v", again, e)
