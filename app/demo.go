@@ -135,6 +135,11 @@ func (a *App) restoreDemo(ctx context.Context) {
 func (a *App) stopDemo() {
 	a.demo.mu.Lock()
 	defer a.demo.mu.Unlock()
+	a.stopDemoLocked()
+}
+
+// stopDemoLocked is stopDemo for a caller that holds a.demo.mu.
+func (a *App) stopDemoLocked() {
 	if a.demo.srv != nil {
 		a.demo.srv.Close()
 		a.demo.srv = nil

@@ -119,3 +119,44 @@ func TestDemoLeavesAPersonsLookAlikeEndpoint(t *testing.T) {
 		t.Fatalf("the person's endpoint: %+v", e)
 	}
 }
+
+// Deleting the demo's endpoint stops its server; the button starts both
+// again.
+func TestDeletingTheDemoStopsItsServer(t *testing.T) {
+	f := newFixture(t, map[string]string{})
+	var demo Endpoint
+	if e := f.call(&demo, "StartDemo"); e != nil {
+		t.Fatal(e)
+	}
+	if e := f.call(nil, "DeleteEndpoint", demo.ID); e != nil {
+		t.Fatal(e)
+	}
+	if f.svc.App().demo.srv != nil || len(f.demoEndpoints()) != 0 {
+		t.Fatalf("after the delete: server %v, endpoints %+v", f.svc.App().demo.srv, f.demoEndpoints())
+	}
+	if e := f.call(&demo, "StartDemo"); e != nil || len(f.demoEndpoints()) != 1 {
+		t.Fatalf("StartDemo again: %+v", e)
+	}
+	f.demoSaysHello()
+}
+
+// A click while the demo's endpoint is being deleted ends either way with
+// a server behind every saved demo endpoint, never a dead URL.
+func TestStartDemoRacesItsDelete(t *testing.T) {
+	f := newFixture(t, map[string]string{})
+	var demo Endpoint
+	if e := f.call(&demo, "StartDemo"); e != nil {
+		t.Fatal(e)
+	}
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() { defer wg.Done(); f.call(nil, "DeleteEndpoint", demo.ID) }()
+	go func() { defer wg.Done(); f.call(nil, "StartDemo") }()
+	wg.Wait()
+	srv := f.svc.App().demo.srv
+	for _, e := range f.demoEndpoints() {
+		if srv == nil || e.BaseURL != srv.URL {
+			t.Fatalf("endpoint %+v has no server (%v)", e, srv)
+		}
+	}
+}
