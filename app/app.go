@@ -99,6 +99,8 @@ type App struct {
 
 	upd updateState // the release feed's last answer (updates.go)
 
+	demo demoServer // the offline demo model (demo.go)
+
 	linkMu       sync.Mutex
 	launchThread string // a juncture:// link's chat, until the window takes it (links.go)
 }
@@ -198,6 +200,7 @@ func StartWith(ctx context.Context, a *App, cfg Config) (*Service, error) {
 		a.log.Warn("MCP servers are off", "err", err)
 	}
 	if a.readOnly == "" {
+		a.restoreDemo(ctx)
 		a.resumeTasks(ctx)
 	}
 	if cfg.DetectLocal {
@@ -246,6 +249,7 @@ func (s *Service) Shutdown(ctx context.Context) error {
 	// command a tool started outlives the app.
 	a.mcp.Close()
 	a.procs.Close()
+	a.stopDemo()
 	a.stopBg()
 	a.bg.Wait()
 	if cerr := a.cp.Close(); cerr != nil && err == nil {

@@ -82,6 +82,7 @@ func (a *App) methodCalls() map[string]call {
 		"TakeLaunchThread":     call0v(a.TakeLaunchThread),
 		"SaveEndpoint":         call1(a.SaveEndpoint),
 		"DeleteEndpoint":       call1e(a.DeleteEndpoint),
+		"StartDemo":            call0(a.StartDemo),
 		"ListModels":           call1(a.ListModels),
 		"ListPresets":          call0(a.ListPresets),
 		"SavePreset":           call1(a.SavePreset),
@@ -118,6 +119,7 @@ var writers = map[string]string{
 	"SetThreadOptions":   "nothing can be changed.",
 	"SaveEndpoint":       "nothing can be saved.",
 	"DeleteEndpoint":     "nothing can be changed.",
+	"StartDemo":          "nothing can be saved.",
 	"SavePreset":         "nothing can be saved.",
 	"DeletePreset":       "nothing can be changed.",
 }

@@ -32,6 +32,7 @@ func TestEveryWritingMethodIsRefusedReadOnly(t *testing.T) {
 		"DeleteEndpoint":     "This is a read-only copy of a damaged database; nothing can be changed.",
 		"SavePreset":         "This is a read-only copy of a damaged database; nothing can be saved.",
 		"DeletePreset":       "This is a read-only copy of a damaged database; nothing can be changed.",
+		"StartDemo":          "This is a read-only copy of a damaged database; nothing can be saved.",
 	}
 	for name := range writers {
 		if _, ok := want[name]; !ok {

@@ -198,3 +198,41 @@ test('update prompt: version 1.1.0 is offered by a signed local feed and Update 
     srv.close();
   }
 });
+
+test('first start with nothing configured: Try the offline demo, say hello, the demo lists what to try', async () => {
+  const app = await startApp({});
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  try {
+    await page.goto(app.url);
+    const setup = page.getByRole('region', { name: 'Set up a model' });
+    await setup.getByText('Scripted answers, no network — say hello to see what it can do.').waitFor();
+    assert.equal(await setup.getByText(/make demo/).count(), 0, 'the first start still sends people to a terminal');
+    await shot(page, 'first-start-demo');
+    await setup.getByRole('button', { name: 'Try the offline demo' }).click();
+
+    // The composer is ready, the demo selected: no terminal, no key.
+    const composer = page.getByRole('textbox', { name: /message/i });
+    await composer.waitFor({ timeout: 15000 });
+    const eps = (await app.api('ListEndpoints')).filter((e) => e.name === 'Offline demo');
+    assert.equal(eps.length, 1);
+    assert.equal(eps[0].isDefault, true);
+    assert.equal(eps[0].apiKey, '');
+    assert.match(eps[0].baseUrl, /^http:\/\/127\.0\.0\.1:\d+\/v1$/);
+    const st = await app.api('Status');
+    assert.equal(st.configured, true);
+    assert.equal(st.endpoint, eps[0].baseUrl);
+    await page.getByRole('button', { name: /offline-demo/ }).first().waitFor({ timeout: 10000 });
+
+    await composer.fill('hello');
+    await composer.press('Enter');
+    // The greeting lists the demo's triggers.
+    for (const trigger of ['write me a long essay', 'think about it', 'list files']) {
+      await page.getByText(trigger).first().waitFor({ timeout: 15000 });
+    }
+    await page.getByRole('button', { name: /^send/i }).waitFor({ timeout: 10000 });
+    await shot(page, 'demo-hello');
+  } finally {
+    await page.close();
+    await app.close();
+  }
+});

@@ -10,7 +10,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"testing"
 	"time"
 )
 
@@ -35,14 +34,25 @@ type Server struct {
 	fallback func(Request) Response
 	reqs     []Request
 	auths    []string      // the Authorization header of every request, any path
+	seen     int           // chat completions requests received
+	forget   bool          // keep no requests (SetForget)
 	arrived  chan struct{} // closed and replaced on every new request
 	models   []string
 	logger   *log.Logger
 }
 
+// TB is the part of testing.TB that Start uses. It is declared here so the
+// package does not import "testing": the app serves the offline demo from
+// this package, and a production binary must not link the test framework.
+type TB interface {
+	Helper()
+	Fatalf(format string, args ...any)
+	Cleanup(func())
+}
+
 // Start starts a server on 127.0.0.1 with a random port and closes it when
 // the test ends.
-func Start(tb testing.TB) *Server {
+func Start(tb TB) *Server {
 	tb.Helper()
 	s, err := New("127.0.0.1:0")
 	if err != nil {
@@ -164,6 +174,15 @@ func (s *Server) SetLogger(l *log.Logger) {
 	s.logger = l
 }
 
+// SetForget makes the server keep no requests nor headers (Requests and
+// Authorizations stay empty): a server that runs as long as the app (the
+// offline demo) must not grow with every chat.
+func (s *Server) SetForget(on bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.forget = on
+}
+
 // Requests returns every chat completions request received so far, in
 // order, including those whose client went away.
 func (s *Server) Requests() []Request {
@@ -186,7 +205,7 @@ func (s *Server) Authorizations() []string {
 func (s *Server) WaitRequests(ctx context.Context, n int) error {
 	for {
 		s.mu.Lock()
-		got, ch := len(s.reqs), s.arrived
+		got, ch := s.seen, s.arrived
 		s.mu.Unlock()
 		if got >= n {
 			return nil
@@ -235,7 +254,9 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	defer s.leave()
 	s.mu.Lock()
-	s.auths = append(s.auths, r.Header.Get("Authorization"))
+	if !s.forget {
+		s.auths = append(s.auths, r.Header.Get("Authorization"))
+	}
 	s.mu.Unlock()
 
 	switch {
@@ -314,8 +335,11 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 	}
 
 	s.mu.Lock()
-	s.reqs = append(s.reqs, req)
-	seq := len(s.reqs)
+	if !s.forget {
+		s.reqs = append(s.reqs, req)
+	}
+	s.seen++
+	seq := s.seen
 	close(s.arrived)
 	s.arrived = make(chan struct{})
 	source := "scripted"

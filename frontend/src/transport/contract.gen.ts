@@ -361,6 +361,7 @@ export interface Methods {
   SetMCPServerEnabled: { args: [string, boolean]; result: MCPConfigView };
   SetRuleDuration: { args: [string, string]; result: null };
   SetThreadOptions: { args: [string, ThreadOptionsInput]; result: ThreadOptions };
+  StartDemo: { args: []; result: Endpoint };
   Status: { args: []; result: Status };
   TakeLaunchThread: { args: []; result: string };
   TestConnection: { args: [Settings]; result: ConnectionResult };
@@ -435,6 +436,7 @@ export const methodArity: { [M in keyof Methods]: number } = {
   SetMCPServerEnabled: 2,
   SetRuleDuration: 2,
   SetThreadOptions: 2,
+  StartDemo: 0,
   Status: 0,
   TakeLaunchThread: 0,
   TestConnection: 1,

@@ -2464,6 +2464,7 @@ export const resultParsers = {
   SetMCPServerEnabled: parseMCPConfigView,
   SetRuleDuration: parseNull,
   SetThreadOptions: parseThreadOptions,
+  StartDemo: parseEndpoint,
   Status: parseStatus,
   TakeLaunchThread: (u: unknown): string => (isString(u) ? u : undefined) ?? '',
   TestConnection: parseConnectionResult,

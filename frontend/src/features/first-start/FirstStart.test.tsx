@@ -4,11 +4,13 @@ import { ConnectModel } from './FirstStart';
 import { TransportContext } from '../../transport';
 import { FakeTransport } from '../../test/fakeTransport';
 import type { Settings } from '../../transport/contract';
+import { JunctureError } from '../../transport/errors';
 
 const SETTINGS: Settings = { baseUrl: '', apiKey: '', model: '', workspace: '', loopGuard: 25, theme: 'system', enableWriteTools: false, modelAcceptsImages: false };
 
-function setup(ollama: boolean) {
+function setup(ollama: boolean, demoFails = false) {
   const saved: Settings[] = [];
+  const demos: number[] = [];
   const t = new FakeTransport({
     GetSettings: () => ({ settings: SETTINGS, sources: {} }),
     ListEndpoints: () =>
@@ -17,6 +19,11 @@ function setup(ollama: boolean) {
         : [],
     TestConnection: (s) => {
       return s.apiKey === 'sk-good' ? { ok: true, message: 'Connected: 2 models.', models: ['gpt-4.1', 'gpt-4.1-mini'] } : { ok: false, message: 'The key was refused (401).', models: [] };
+    },
+    StartDemo: () => {
+      demos.push(1);
+      if (demoFails) throw new JunctureError('unavailable', 'Could not start the offline demo: no port.');
+      return { id: 'endpoint-demo', name: 'Offline demo', baseUrl: 'http://127.0.0.1:40000/v1', apiKey: '', models: ['offline-demo'], prices: {}, source: 'saved', isDefault: true, defaultModel: 'offline-demo' };
     },
     SaveSettings: (s) => {
       saved.push(s);
@@ -28,7 +35,7 @@ function setup(ollama: boolean) {
       <ConnectModel />
     </TransportContext.Provider>,
   );
-  return { t, saved };
+  return { t, saved, demos };
 }
 
 describe('ConnectModel (first start)', () => {
@@ -54,5 +61,21 @@ describe('ConnectModel (first start)', () => {
     fireEvent.click(await screen.findByRole('button', { name: 'Use Groq' }));
     await waitFor(() => expect(saved).toHaveLength(1));
     expect(saved[0]).toMatchObject({ baseUrl: 'https://api.groq.com/openai/v1', apiKey: 'sk-good', model: 'gpt-4.1' });
+  });
+
+  it('offers the offline demo: one click asks the app to serve it, saving nothing else', async () => {
+    const { saved, demos } = setup(false);
+    expect(screen.getByText('Scripted answers, no network — say hello to see what it can do.')).toBeTruthy();
+    expect(screen.queryByText(/make demo/)).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'Try the offline demo' }));
+    await waitFor(() => expect(demos).toHaveLength(1));
+    expect(saved).toHaveLength(0);
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
+
+  it('says why the demo could not start', async () => {
+    setup(false, true);
+    fireEvent.click(screen.getByRole('button', { name: 'Try the offline demo' }));
+    expect((await screen.findByRole('alert')).textContent).toContain('Could not start the offline demo');
   });
 });

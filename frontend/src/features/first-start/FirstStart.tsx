@@ -3,6 +3,7 @@ import { useContext, useEffect, useId, useState } from 'react';
 import { TransportContext, toJunctureError } from '../../transport';
 import type { Settings, Status } from '../../transport/contract';
 import { PROVIDERS } from './providers';
+import { endpointsChanged } from '../../hooks/useEndpoints';
 
 type Transport = NonNullable<React.ContextType<typeof TransportContext>>;
 
@@ -33,7 +34,8 @@ async function localServers(transport: Transport): Promise<Found[]> {
 
 /**
  * The first start with nothing configured: the local servers found on this
- * computer with their models, or a provider with a key and Test connection.
+ * computer with their models, a provider with a key and Test connection, or
+ * the offline demo (served by the app itself).
  * Choosing one saves it as the default endpoint; the window's status then
  * says a model is configured and the chat opens.
  */
@@ -91,6 +93,22 @@ export function ConnectModel({ problem, onOpenSettings }: { problem?: string | u
     setError(null);
     try {
       await saveEndpoint(transport, url, apiKey, m);
+      endpointsChanged();
+    } catch (e) {
+      setError(toJunctureError(e).message);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  // The offline demo: the app serves it and makes it the default endpoint
+  // ("Offline demo"); the status event then opens the chat.
+  const demo = async () => {
+    setBusy(true);
+    setError(null);
+    try {
+      await transport.call('StartDemo');
+      endpointsChanged(); // the model picker shows the demo, selected
     } catch (e) {
       setError(toJunctureError(e).message);
     } finally {
@@ -178,9 +196,15 @@ export function ConnectModel({ problem, onOpenSettings }: { problem?: string | u
             </div>
           )}
         </fieldset>
-        <p className="first-start-muted">
-          To try Juncture without a model, run <span className="mono">make demo</span> from a source checkout: an offline demo model answers.
-        </p>
+        <fieldset aria-labelledby={`${id}-demo`}>
+          <legend id={`${id}-demo`}>No model yet?</legend>
+          <div className="first-start-row">
+            <button type="button" className="btn" disabled={busy} onClick={() => void demo()}>
+              Try the offline demo
+            </button>
+            <span className="first-start-muted">Scripted answers, no network — say hello to see what it can do.</span>
+          </div>
+        </fieldset>
         {onOpenSettings && (
           <div className="first-start-row">
             <button type="button" className="btn subtle" onClick={onOpenSettings}>
