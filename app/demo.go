@@ -90,11 +90,12 @@ func (a *App) serveDemoLocked(prefer string) error {
 		return nil
 	}
 	var s *fakellm.Server
-	var err error
 	if prefer != "" {
-		s, err = fakellm.New(prefer)
+		// A taken port is not an error: the demo moves to a new one.
+		s, _ = fakellm.New(prefer)
 	}
 	if s == nil {
+		var err error
 		if s, err = fakellm.New("127.0.0.1:0"); err != nil {
 			return err
 		}
