@@ -97,8 +97,20 @@ func (f *fixture) toolResult(threadID, callID string) history.Message {
 }
 
 func edgeConfig(t testing.TB, extraEnv string) string {
+	return edgeConfigWriting(t, extraEnv, "")
+}
+
+// edgeConfigWriting is edgeConfig with a folder the server may write in
+// besides its workspace (its sandbox confines every other write): the
+// folder of the logs a test reads.
+func edgeConfigWriting(t testing.TB, extraEnv, dir string) string {
 	bin, _ := json.Marshal(edgeServer(t))
-	return `{"mcpServers":{"edge":{"command":` + string(bin) + `,"env":{"EDGE_OWN":"mine"` + extraEnv + `}}}}`
+	box := ""
+	if dir != "" {
+		d, _ := json.Marshal(dir)
+		box = `,"sandbox":{"write":[` + string(d) + `]}`
+	}
+	return `{"mcpServers":{"edge":{"command":` + string(bin) + box + `,"env":{"EDGE_OWN":"mine"` + extraEnv + `}}}}`
 }
 
 func TestMCPToolsRunUnderTheApprovalsAndAnswers(t *testing.T) {
@@ -133,7 +145,10 @@ func TestMCPToolsRunUnderTheApprovalsAndAnswers(t *testing.T) {
 	v := f.waitPending(sent.ThreadID, 1)
 	var offered []history.PermissionRule
 	_ = json.Unmarshal(mustJSON(t, v.Interrupts[0].Metadata[agent.MetaSuggestedRules]), &offered)
-	if len(offered) != 2 || offered[0].Scope != history.ScopeToolIdentity || offered[1].Scope != history.ScopeServer || offered[1].Tool != "mcp:edge" {
+	// The call's own argument first (issue 23: argument-scoped rules),
+	// then the tool as it is now, then the whole server.
+	if len(offered) != 3 || offered[0].Scope != history.ScopeArgEquals || offered[0].Arg != "text" || offered[0].Pattern != "buy milk" ||
+		offered[1].Scope != history.ScopeToolIdentity || offered[2].Scope != history.ScopeServer || offered[2].Tool != "mcp:edge" {
 		t.Fatalf("offered rules %+v", offered)
 	}
 	var res AnswerResult
@@ -195,11 +210,12 @@ func TestMCPToolsRunUnderTheApprovalsAndAnswers(t *testing.T) {
 // are unknown.
 func TestMCPStopCancelsTheCall(t *testing.T) {
 	t.Parallel()
-	logPath := filepath.Join(t.TempDir(), "cancel.log")
-	startPath := filepath.Join(t.TempDir(), "start.log")
+	logs := t.TempDir()
+	logPath := filepath.Join(logs, "cancel.log")
+	startPath := filepath.Join(logs, "start.log")
 	lp, _ := json.Marshal(logPath)
 	sp, _ := json.Marshal(startPath)
-	f := newMCPFixture(t, edgeConfig(t, `,"EDGE_CANCEL_LOG":`+string(lp)+`,"EDGE_START_LOG":`+string(sp)))
+	f := newMCPFixture(t, edgeConfigWriting(t, `,"EDGE_CANCEL_LOG":`+string(lp)+`,"EDGE_START_LOG":`+string(sp), logs))
 	f.waitServer("edge", mcp.StatusReady)
 	f.script(fakellm.Reply(fakellm.ToolCall(0, "call-hang", "edge__hang", `{}`)), fakellm.Reply(fakellm.Text("never")))
 	var sent SendResult

@@ -40,8 +40,9 @@ func TestMCPRoundTripQuestionSurvivesSIGKILL(t *testing.T) {
 	callLog := filepath.Join(t.TempDir(), "calls.log")
 	bin, _ := json.Marshal(edgeServer(t))
 	lp, _ := json.Marshal(callLog)
+	ld, _ := json.Marshal(filepath.Dir(callLog)) // the server may write its log there (its sandbox)
 	mcpPath := filepath.Join(data, "mcp.json")
-	if err := os.WriteFile(mcpPath, []byte(`{"mcpServers":{"edge":{"command":`+string(bin)+`,"env":{"EDGE_CALL_LOG":`+string(lp)+`}}}}`), 0o600); err != nil {
+	if err := os.WriteFile(mcpPath, []byte(`{"mcpServers":{"edge":{"command":`+string(bin)+`,"sandbox":{"write":[`+string(ld)+`]},"env":{"EDGE_CALL_LOG":`+string(lp)+`}}}}`), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	fake.Enqueue(fakellm.Reply(fakellm.ToolCall(0, "call-elicit", "edge__elicit", `{"message":"Which city?"}`)))
