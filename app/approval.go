@@ -40,9 +40,8 @@ func (b AnswerBatch) answers() agent.Answers {
 	for _, ia := range b.Answers {
 		ans := agent.InterruptAnswer{ResumeEntry: agui.ResumeEntry{InterruptID: ia.InterruptID, Status: ia.Status, Payload: ia.Payload, Metadata: ia.Metadata}}
 		if ia.Remember != nil {
-			r := ia.Remember
-			ans.Remember = &agent.Remember{Scope: r.Scope, Pattern: r.Pattern, Arg: r.Arg, Glob: r.Glob,
-				Duration: r.Duration, Deny: r.Deny, Reason: r.Reason}
+			rem := agent.Remember(*ia.Remember) // a copy: the batch stays the window's
+			ans.Remember = &rem
 		}
 		in.Interrupts = append(in.Interrupts, ans)
 	}

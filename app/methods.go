@@ -416,16 +416,9 @@ func asErrorOrNil(err error) error {
 
 // RememberScope is an "Always allow" choice (or, with Deny on a declined
 // approval, a "Never" one): its scope, how long it lasts, and the
-// argument and glob of the argument scopes (agent.Remember).
-type RememberScope struct {
-	Scope    string `json:"scope"`
-	Pattern  string `json:"pattern,omitempty"`
-	Arg      string `json:"arg,omitempty"`
-	Glob     string `json:"glob,omitempty"`
-	Duration string `json:"duration,omitempty"`
-	Deny     bool   `json:"deny,omitempty"`
-	Reason   string `json:"reason,omitempty"`
-}
+// argument and glob of the argument scopes. It is agent.Remember under the
+// name the window knows, so a field added there reaches the window.
+type RememberScope agent.Remember
 
 // ToolOutput is a client tool's result.
 type ToolOutput struct {
