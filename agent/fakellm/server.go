@@ -23,6 +23,7 @@ type Server struct {
 	URL string
 
 	srv    *http.Server
+	lim    *limitListener
 	done   chan struct{} // closed by Close: ends stalls and delays
 	served chan struct{} // closed when Serve has returned
 
@@ -79,14 +80,16 @@ func New(addr string) (*Server, error) {
 		models:  []string{"fake-model"},
 	}
 	s.idle = sync.NewCond(&s.mu)
+	s.lim = newLimitListener(ln, maxConns)
 	s.URL = "http://" + dialAddr(ln.Addr()) + "/v1"
 	s.srv = &http.Server{
 		Handler:           http.HandlerFunc(s.serveHTTP),
 		ReadHeaderTimeout: 10 * time.Second,
+		IdleTimeout:       idleTimeout,
 		ErrorLog:          log.New(io.Discard, "", 0),
 	}
 	go func() {
-		_ = s.srv.Serve(ln) // http.ErrServerClosed once Close runs
+		_ = s.srv.Serve(s.lim) // http.ErrServerClosed once Close runs
 		close(s.served)
 	}()
 	return s, nil
@@ -320,11 +323,16 @@ func appendModel(b []byte, id string) []byte {
 }
 
 func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
+	rc := http.NewResponseController(w)
+	_ = rc.SetReadDeadline(time.Now().Add(bodyTimeout)) // best effort: every server here is net/http's
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxBody))
 	if err != nil {
+		// The deadline stays: the rest of a body never sent is not waited for.
+		w.Header().Set("Connection", "close")
 		writeJSON(w, http.StatusRequestEntityTooLarge, errorBody("fakellm: "+err.Error(), "invalid_request_error"))
 		return
 	}
+	_ = rc.SetReadDeadline(time.Time{}) // a stalled answer may outlast bodyTimeout
 	req, err := parseRequest(body, r.Header.Clone())
 	if err != nil {
 		s.logf("POST %s: invalid JSON: %v", r.URL.Path, err)
