@@ -90,3 +90,29 @@ func TestConnectionsAreCapped(t *testing.T) {
 		t.Fatalf("%d connections accepted, cap %d", n, maxConns)
 	}
 }
+
+// Request bodies (up to 64 MiB each) are read a few at a time, so many
+// clients sending large bodies at once cannot hold maxConns × maxBody of
+// the app's memory.
+func TestBodiesAreReadAFewAtATime(t *testing.T) {
+	s := Start(t)
+	host := strings.TrimSuffix(strings.TrimPrefix(s.URL, "http://"), "/v1")
+	var conns []net.Conn
+	defer func() {
+		for _, c := range conns {
+			c.Close()
+		}
+	}()
+	for range maxReading + 3 {
+		c, err := net.Dial("tcp", host)
+		if err != nil {
+			t.Fatal(err)
+		}
+		conns = append(conns, c)
+		fmt.Fprintf(c, "POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nContent-Length: 100000\r\n\r\n{")
+	}
+	time.Sleep(300 * time.Millisecond)
+	if n := len(s.reading); n > maxReading {
+		t.Fatalf("%d bodies read at once, cap %d", n, maxReading)
+	}
+}

@@ -18,6 +18,9 @@ var (
 
 const maxConns = 128
 
+// maxReading bounds the request bodies read at once (each up to maxBody).
+const maxReading = 4
+
 // limitListener accepts at most n open connections.
 type limitListener struct {
 	net.Listener

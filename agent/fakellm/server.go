@@ -22,10 +22,12 @@ type Server struct {
 	// e.g. "http://127.0.0.1:41234/v1".
 	URL string
 
-	srv    *http.Server
-	lim    *limitListener
-	done   chan struct{} // closed by Close: ends stalls and delays
-	served chan struct{} // closed when Serve has returned
+	srv *http.Server
+	lim *limitListener
+	// reading holds a token while a request body is read (maxReading at once).
+	reading chan struct{}
+	done    chan struct{} // closed by Close: ends stalls and delays
+	served  chan struct{} // closed when Serve has returned
 
 	mu       sync.Mutex
 	closed   bool
@@ -75,6 +77,7 @@ func New(addr string) (*Server, error) {
 	}
 	s := &Server{
 		done:    make(chan struct{}),
+		reading: make(chan struct{}, maxReading),
 		served:  make(chan struct{}),
 		arrived: make(chan struct{}),
 		models:  []string{"fake-model"},
@@ -323,9 +326,18 @@ func appendModel(b []byte, id string) []byte {
 }
 
 func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
+	select {
+	case s.reading <- struct{}{}:
+	case <-s.done:
+		writeJSON(w, http.StatusServiceUnavailable, errorBody("fakellm: server closing", "server_error"))
+		return
+	case <-r.Context().Done():
+		return
+	}
 	rc := http.NewResponseController(w)
 	_ = rc.SetReadDeadline(time.Now().Add(bodyTimeout)) // best effort: every server here is net/http's
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxBody))
+	<-s.reading
 	if err != nil {
 		// The deadline stays: the rest of a body never sent is not waited for.
 		w.Header().Set("Connection", "close")
