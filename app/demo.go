@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net"
 	"net/url"
@@ -26,6 +27,9 @@ const DemoModel = "offline-demo"
 type demoServer struct {
 	mu  sync.Mutex // serialises StartDemo and the start's restore
 	srv *fakellm.Server
+	// stopped: the app is shutting down; no demo starts again (a click
+	// meanwhile would leave a listener nothing stops).
+	stopped bool
 }
 
 // isDemoEndpoint tells the demo's endpoint from the person's own: its
@@ -89,6 +93,9 @@ func (a *App) serveDemoLocked(prefer string) error {
 	if a.demo.srv != nil {
 		return nil
 	}
+	if a.demo.stopped {
+		return errors.New("the app is closing")
+	}
 	var s *fakellm.Server
 	if prefer != "" {
 		// A taken port is not an error: the demo moves to a new one.
@@ -136,6 +143,7 @@ func (a *App) restoreDemo(ctx context.Context) {
 func (a *App) stopDemo() {
 	a.demo.mu.Lock()
 	defer a.demo.mu.Unlock()
+	a.demo.stopped = true
 	a.stopDemoLocked()
 }
 

@@ -160,3 +160,19 @@ func TestStartDemoRacesItsDelete(t *testing.T) {
 		}
 	}
 }
+
+// A click on Try the offline demo that lands after Shutdown stopped the
+// demo (the window is still up while the app closes) must not start a new
+// listener that nothing will ever stop.
+func TestStartDemoAfterItsStopStartsNothing(t *testing.T) {
+	f := newFixture(t, map[string]string{})
+	a := f.svc.App()
+	a.stopDemo() // what Shutdown does before closing the database
+	var e Endpoint
+	err := f.call(&e, "StartDemo")
+	if a.demo.srv != nil {
+		url := a.demo.srv.URL
+		a.demo.srv.Close()
+		t.Fatalf("StartDemo after the stop serves at %s (err %v)", url, err)
+	}
+}

@@ -3,6 +3,8 @@ package app
 import (
 	"net/url"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // URLScheme is what the packages register Juncture for: juncture://thread/<id>
@@ -27,7 +29,9 @@ func ParseOpenURL(raw string) (threadID string, ok bool) {
 		return "", false
 	}
 	id, err := url.PathUnescape(strings.TrimPrefix(u.EscapedPath(), "/"))
-	if err != nil || id == "" || strings.ContainsAny(id, "/\\\x00") || len(id) > 200 {
+	if err != nil || id == "" || strings.ContainsAny(id, "/\\\x00") || len(id) > 200 ||
+		!utf8.ValidString(id) || strings.ContainsFunc(id, func(r rune) bool { return unicode.Is(unicode.C, r) }) {
+		// Not UTF-8, or a control, format (bidi, zero-width) or private character: not an id.
 		return "", false
 	}
 	return id, true

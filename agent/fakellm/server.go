@@ -22,9 +22,12 @@ type Server struct {
 	// e.g. "http://127.0.0.1:41234/v1".
 	URL string
 
-	srv    *http.Server
-	done   chan struct{} // closed by Close: ends stalls and delays
-	served chan struct{} // closed when Serve has returned
+	srv *http.Server
+	lim *limitListener
+	// reading holds a token while a request body is read (maxReading at once).
+	reading chan struct{}
+	done    chan struct{} // closed by Close: ends stalls and delays
+	served  chan struct{} // closed when Serve has returned
 
 	mu       sync.Mutex
 	closed   bool
@@ -74,19 +77,22 @@ func New(addr string) (*Server, error) {
 	}
 	s := &Server{
 		done:    make(chan struct{}),
+		reading: make(chan struct{}, maxReading),
 		served:  make(chan struct{}),
 		arrived: make(chan struct{}),
 		models:  []string{"fake-model"},
 	}
 	s.idle = sync.NewCond(&s.mu)
+	s.lim = newLimitListener(ln, maxConns)
 	s.URL = "http://" + dialAddr(ln.Addr()) + "/v1"
 	s.srv = &http.Server{
 		Handler:           http.HandlerFunc(s.serveHTTP),
 		ReadHeaderTimeout: 10 * time.Second,
+		IdleTimeout:       idleTimeout,
 		ErrorLog:          log.New(io.Discard, "", 0),
 	}
 	go func() {
-		_ = s.srv.Serve(ln) // http.ErrServerClosed once Close runs
+		_ = s.srv.Serve(s.lim) // http.ErrServerClosed once Close runs
 		close(s.served)
 	}()
 	return s, nil
@@ -320,11 +326,25 @@ func appendModel(b []byte, id string) []byte {
 }
 
 func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
+	select {
+	case s.reading <- struct{}{}:
+	case <-s.done:
+		writeJSON(w, http.StatusServiceUnavailable, errorBody("fakellm: server closing", "server_error"))
+		return
+	case <-r.Context().Done():
+		return
+	}
+	rc := http.NewResponseController(w)
+	_ = rc.SetReadDeadline(time.Now().Add(bodyTimeout)) // best effort: every server here is net/http's
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxBody))
+	<-s.reading
 	if err != nil {
+		// The deadline stays: the rest of a body never sent is not waited for.
+		w.Header().Set("Connection", "close")
 		writeJSON(w, http.StatusRequestEntityTooLarge, errorBody("fakellm: "+err.Error(), "invalid_request_error"))
 		return
 	}
+	_ = rc.SetReadDeadline(time.Time{}) // a stalled answer may outlast bodyTimeout
 	req, err := parseRequest(body, r.Header.Clone())
 	if err != nil {
 		s.logf("POST %s: invalid JSON: %v", r.URL.Path, err)

@@ -24,6 +24,13 @@ func ImportClaudeDesktop(data []byte) (map[string]ServerConfig, error) {
 	if err != nil {
 		return nil, err
 	}
+	// Claude Desktop has neither "sandbox" nor "approval": a shared file
+	// carrying them must not turn a server's sandbox off, widen what it may
+	// write or trust its tools. The person sets those in Juncture.
+	for name, s := range c.Servers {
+		s.Sandbox, s.Approval = nil, ""
+		c.Servers[name] = s
+	}
 	return c.Servers, nil
 }
 

@@ -137,6 +137,11 @@ func (u *Updater) client() *http.Client {
 		if len(via) >= maxRedirects {
 			return errors.New("too many redirects")
 		}
+		if via[0].URL.Scheme == "https" && req.URL.Scheme != "https" {
+			// An https feed's server must not send the updater to a
+			// service on this computer over plain http.
+			return errors.New("a redirect from https must stay on https")
+		}
 		return CheckFeedURL(req.URL.String()) // never down to plain http
 	}}
 }
