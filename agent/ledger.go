@@ -3,6 +3,7 @@ package agent
 import (
 	"context"
 	"encoding/json"
+	"reflect"
 
 	"github.com/juncture-app/juncture/agent/contract"
 	"github.com/juncture-app/juncture/agent/history"
@@ -43,22 +44,22 @@ func (rt *Runtime) ledgerOf(ctx context.Context, threadID, runID string, w *wait
 		case d.midCall:
 			e.Kind, e.Reason = history.LedgerAnswered, "a question the running call asked"
 		case clients[d.call.ID]:
-			e.Kind, e.Arguments, e.Outcome = history.LedgerClientAction, d.call.Arguments, string(d.state)
+			e.Kind, e.Arguments, e.Outcome = history.LedgerClientAction, ledgerArgs(d.call.Arguments), string(d.state)
 		case d.approved && d.edited:
 			if originals == nil {
 				originals = rt.callsOf(ctx, threadID)
 			}
-			e.Kind, e.Arguments = history.LedgerApprovedEdited, d.call.Arguments
-			e.Diff = tools.UnifiedDiff("asked", "approved", indentJSON(originals[d.call.ID].Arguments), indentJSON(d.call.Arguments))
+			e.Kind, e.Arguments = history.LedgerApprovedEdited, ledgerArgs(d.call.Arguments)
+			e.Diff = tools.UnifiedDiff("asked", "approved", indentJSON(ledgerArgs(originals[d.call.ID].Arguments)), indentJSON(e.Arguments))
 		case d.approved:
-			e.Kind, e.Arguments = history.LedgerApproved, d.call.Arguments
+			e.Kind, e.Arguments = history.LedgerApproved, ledgerArgs(d.call.Arguments)
 		case d.answer != nil:
 			e.Kind = history.LedgerAnswered
 			e.Arguments = string(history.RedactSecrets(d.answer, schemas[d.call.ID]))
 		case d.state == contract.ToolDenied:
-			e.Kind, e.Arguments, e.Reason = history.LedgerDenied, d.call.Arguments, d.result
+			e.Kind, e.Arguments, e.Reason = history.LedgerDenied, ledgerArgs(d.call.Arguments), d.result
 		default:
-			e.Kind, e.Arguments, e.Reason = history.LedgerStopped, d.call.Arguments, d.result
+			e.Kind, e.Arguments, e.Reason = history.LedgerStopped, ledgerArgs(d.call.Arguments), d.result
 		}
 		out = append(out, e)
 	}
@@ -126,7 +127,22 @@ func (rt *Runtime) stoppedLedger(threadID, runID, text string, its []history.Int
 	}
 	for _, c := range clients {
 		out = append(out, history.LedgerEntry{At: now, Kind: history.LedgerStopped, ThreadID: threadID, RunID: runID,
-			CallID: c.ToolCallID, Tool: c.ToolName, Arguments: c.Arguments, Reason: text})
+			CallID: c.ToolCallID, Tool: c.ToolName, Arguments: ledgerArgs(c.Arguments), Reason: text})
 	}
 	return out
+}
+
+// ledgerArgs is a call's arguments as the ledger keeps them: values under
+// a secret-looking field name (password, api_key, token …) redacted as
+// answers are; arguments without one keep their exact text.
+func ledgerArgs(args string) string {
+	if args == "" {
+		return ""
+	}
+	red := history.RedactSecrets(json.RawMessage(args), nil)
+	var before, after any
+	if json.Unmarshal([]byte(args), &before) == nil && json.Unmarshal(red, &after) == nil && reflect.DeepEqual(before, after) {
+		return args
+	}
+	return string(red)
 }

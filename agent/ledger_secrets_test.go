@@ -14,7 +14,6 @@ import (
 // name (password, api_key, token) should have it redacted there as answers
 // are (history.RedactSecrets).
 func TestLedgerRedactsSecretArguments(t *testing.T) {
-	t.Skip("known: approved/denied/stopped/client-action ledger entries keep raw call arguments; only answers are redacted (agent/ledger.go ledgerOf)")
 	ds := []decision{
 		{call: history.ToolCall{ID: "c1", Name: "login", Arguments: `{"user":"me","password":"hunter2-secret"}`}, approved: true},
 		{call: history.ToolCall{ID: "c2", Name: "fetch", Arguments: `{"api_key":"sk-live-secret"}`}, state: "denied", result: "no"},

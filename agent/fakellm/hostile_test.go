@@ -2,6 +2,7 @@ package fakellm
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"net"
 	"strings"
@@ -53,7 +54,7 @@ func TestStuckAndIdleConnectionsAreClosed(t *testing.T) {
 			if err == nil {
 				continue
 			}
-			if ne, ok := err.(net.Error); ok && ne.Timeout() {
+			if ne := net.Error(nil); errors.As(err, &ne) && ne.Timeout() {
 				t.Fatalf("%s: the server kept the connection open", c.LocalAddr())
 			}
 			break

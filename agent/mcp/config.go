@@ -458,8 +458,24 @@ func validateSandbox(name string, s ServerConfig) *invalid {
 		if !filepath.IsAbs(w) && !strings.HasPrefix(w, "~/") && w != "~" {
 			return &invalid{field: "sandbox", msg: fmt.Sprintf(`"sandbox" of server %q: the writable folder %q must be absolute or start with ~/`, name, w)}
 		}
+		// A grant of everything is no sandbox, yet the status would say
+		// "confined": the whole disk, the home folder or above it.
+		if grantsEverything(w) {
+			return &invalid{field: "sandbox", msg: fmt.Sprintf(`"sandbox" of server %q: the writable folder %q must be a folder, not the whole disk or home folder`, name, w)}
+		}
 	}
 	return nil
+}
+
+// grantsEverything: a writable folder that is the whole disk (a root),
+// the home folder, or above it.
+func grantsEverything(w string) bool {
+	if rest, home := strings.CutPrefix(w, "~"); home {
+		r := filepath.Clean(strings.TrimPrefix(rest, "/"))
+		return r == "." || r == ".." || strings.HasPrefix(r, "../")
+	}
+	c := filepath.Clean(w)
+	return c == filepath.Dir(c)
 }
 
 // validHeaderName: an RFC 9110 token, which is what net/http sends.

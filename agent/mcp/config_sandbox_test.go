@@ -36,6 +36,9 @@ func TestConfigSandbox(t *testing.T) {
 		{"unknown network", `{"command":"x","sandbox":{"network":"lan"}}`, `network must be`},
 		{"ports without mode", `{"command":"x","sandbox":{"ports":[22]}}`, `set "network": "ports"`},
 		{"relative folder", `{"command":"x","sandbox":{"write":["notes"]}}`, `must be absolute or start with ~/`},
+		{"the whole disk", `{"command":"x","sandbox":{"write":["/usr/.."]}}`, `not the whole disk or home folder`},
+		{"the home folder", `{"command":"x","sandbox":{"write":["~"]}}`, `not the whole disk or home folder`},
+		{"above home", `{"command":"x","sandbox":{"write":["~/notes/../.."]}}`, `not the whole disk or home folder`},
 		{"http server", `{"url":"https://example.com/mcp","sandbox":{"network":"none"}}`, `only programs Juncture starts`},
 	}
 	for _, tt := range bad {
