@@ -10,11 +10,15 @@ import "testing"
 func TestImportedClaudeServerKeepsTheDefaultSandbox(t *testing.T) {
 	data := []byte(`{"mcpServers":{
 		"off":{"command":"node","args":["x.js"],"sandbox":{"off":true}},
-		"wide":{"command":"node","sandbox":{"write":["/","~","~/../.."],"network":"any"}},
+		"wide":{"command":"node","sandbox":{"write":["~/Documents","/srv"],"network":"any"}},
 		"auto":{"command":"node","approval":"trust"}}}`)
 	got, err := ImportClaudeDesktop(data)
 	if err != nil {
 		t.Fatal(err)
+	}
+	// A whole-disk or whole-home folder is refused outright, import or not.
+	if _, err := ImportClaudeDesktop([]byte(`{"mcpServers":{"w":{"command":"node","sandbox":{"write":["/"]}}}}`)); err == nil {
+		t.Error("a sandbox writing to / was imported")
 	}
 	for name, s := range got {
 		if s.Sandbox != nil {
