@@ -1,7 +1,15 @@
-// Package app is the facade bound to the frontend: the same App methods
-// serve the desktop window (Wails bindings) and the browser (HTTP). It wires
-// the runtime, the store and the settings, and forwards; events leave
-// through an Emitter so the package is tested without a window.
+// Package app is the facade bound to the frontend: the App methods the
+// desktop window calls through Wails bindings and the browser through
+// package web. It wires the runtime, the store, app/config and
+// app/secrets, and keeps only forwarding, conversions, error mapping
+// (errors.go) and the one read-only guard, applied where methods are
+// dispatched (calltable.go). Transports live elsewhere: the HTTP server,
+// its budgets and the JSON argument adapters are package web, which
+// consumes the small web.Facade interface Service implements; the
+// desktop window's event forwarding stays here (events.go) because Wails
+// binds App itself. Domain code goes to its own package (app/config,
+// app/secrets, app/update, app/demo), never here. Events leave through an
+// Emitter so the package is tested without a window.
 package app
 
 import (

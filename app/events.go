@@ -151,6 +151,13 @@ func Frame(env broker.Envelope) (string, any) {
 	return env.Name, env.Data
 }
 
+// Frame is the window's event for an envelope and whether it changes the
+// thread list (web.Facade).
+func (s *Service) Frame(env broker.Envelope) (string, any, bool) {
+	name, data := Frame(env)
+	return name, data, listChanges(env)
+}
+
 // listChanges reports whether an envelope changes the thread list (a run
 // started or ended: its running state and order in the sidebar).
 func listChanges(env broker.Envelope) bool {
