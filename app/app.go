@@ -29,6 +29,7 @@ import (
 	"github.com/juncture-app/juncture/agent/model/openai"
 	"github.com/juncture-app/juncture/agent/tools"
 	"github.com/juncture-app/juncture/app/config"
+	"github.com/juncture-app/juncture/app/demo"
 	"github.com/juncture-app/juncture/app/secrets"
 	"github.com/juncture-app/juncture/store"
 )
@@ -107,7 +108,7 @@ type App struct {
 
 	upd updateState // the release feed's last answer (updates.go)
 
-	demo demoServer // the offline demo model (demo.go)
+	demo demo.Server // the offline demo model
 
 	linkMu       sync.Mutex
 	launchThread string // a juncture:// link's chat, until the window takes it (links.go)
@@ -208,7 +209,7 @@ func StartWith(ctx context.Context, a *App, cfg Config) (*Service, error) {
 		a.log.Warn("MCP servers are off", "err", err)
 	}
 	if a.readOnly == "" {
-		a.restoreDemo(ctx)
+		a.demo.Restore(ctx, a.conf, a.log)
 		a.resumeTasks(ctx)
 	}
 	if cfg.DetectLocal {
@@ -257,7 +258,7 @@ func (s *Service) Shutdown(ctx context.Context) error {
 	// command a tool started outlives the app.
 	a.mcp.Close()
 	a.procs.Close()
-	a.stopDemo()
+	a.demo.Close()
 	a.stopBg()
 	a.bg.Wait()
 	if cerr := a.cp.Close(); cerr != nil && err == nil {
