@@ -30,14 +30,16 @@ import (
 	"github.com/juncture-app/juncture/agent/tools"
 	"github.com/juncture-app/juncture/app/config"
 	"github.com/juncture-app/juncture/app/demo"
+	"github.com/juncture-app/juncture/app/events"
 	"github.com/juncture-app/juncture/app/secrets"
 	"github.com/juncture-app/juncture/store"
 )
 
-// Emitter sends a named event to the frontend.
-type Emitter interface {
-	Emit(name string, data any)
-}
+// Emitter sends a named event to the frontend (events.Emitter).
+type Emitter = events.Emitter
+
+// ThreadsEvent is the data of a "threads" event (events.ThreadsEvent).
+type ThreadsEvent = events.ThreadsEvent
 
 // Config configures a Service.
 type Config struct {
@@ -222,8 +224,7 @@ func StartWith(ctx context.Context, a *App, cfg Config) (*Service, error) {
 			}
 		}()
 	}
-	a.bg.Add(1)
-	go a.logRuns(a.rt.SubscribeWith("", broker.SubscribeOptions{Coalesce: 1}))
+	a.background(func() { events.LogRuns(a.bgCtx, a.rt.SubscribeWith("", broker.SubscribeOptions{Coalesce: 1}), a.log) })
 	return &Service{app: a}, nil
 }
 
@@ -241,8 +242,8 @@ func (s *Service) SetEmitter(e Emitter) {
 	a.emitter = e
 	a.emitMu.Unlock()
 	if first {
-		a.bg.Add(1)
-		go a.forward(a.rt.SubscribeWith("", broker.SubscribeOptions{Coalesce: 1}))
+		sub := a.rt.SubscribeWith("", broker.SubscribeOptions{Coalesce: 1})
+		a.background(func() { events.Forward(a.bgCtx, sub, a.currentEmitter) })
 	}
 }
 
@@ -268,6 +269,22 @@ func (s *Service) Shutdown(ctx context.Context) error {
 		err = cerr
 	}
 	return err
+}
+
+// currentEmitter is the window's emitter as it is now.
+func (a *App) currentEmitter() Emitter {
+	a.emitMu.RLock()
+	defer a.emitMu.RUnlock()
+	return a.emitter
+}
+
+// background runs f on a goroutine Shutdown waits for.
+func (a *App) background(f func()) {
+	a.bg.Add(1)
+	go func() {
+		defer a.bg.Done()
+		f()
+	}()
 }
 
 // emit publishes a facade event through the runtime's broker, in order

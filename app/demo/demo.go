@@ -36,7 +36,9 @@ type Catalog interface {
 // closing); the endpoint was not saved.
 type StartError struct{ Err error }
 
-func (e *StartError) Error() string { return fmt.Sprintf("could not start the offline demo: %v", e.Err) }
+func (e *StartError) Error() string {
+	return fmt.Sprintf("could not start the offline demo: %v", e.Err)
+}
 func (e *StartError) Unwrap() error { return e.Err }
 
 // Server is the running demo model, if any. The zero value has none.

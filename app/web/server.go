@@ -3,7 +3,8 @@
 // endpoint (/agui) over loopback HTTP, behind a bearer token, with every
 // connection's budgets. It knows the app only through Facade, which it
 // defines: the method table (with the app's read-only guard already
-// applied), the runtime, the error mapping and the window's event names.
+// applied), the runtime and the error mapping; the window's event names
+// are package events'.
 // It also holds the wire's pieces both transports share: Error, the
 // object a failed call is, and the Call adapters that decode a method's
 // JSON arguments.
@@ -29,6 +30,7 @@ import (
 	"github.com/juncture-app/juncture/agent"
 	"github.com/juncture-app/juncture/agent/agui"
 	"github.com/juncture-app/juncture/agent/broker"
+	"github.com/juncture-app/juncture/app/events"
 )
 
 // Facade is what browser mode needs of the app (app.Service implements
@@ -41,9 +43,6 @@ type Facade interface {
 	Runtime() *agent.Runtime
 	// AsError maps any error of a call or a run to the window's Error.
 	AsError(err error) *Error
-	// Frame is the window's event for an envelope, and whether it
-	// changes the thread list (a "threads" event follows).
-	Frame(env broker.Envelope) (name string, data any, listChanged bool)
 }
 
 // NewToken returns a random bearer token.
@@ -240,7 +239,7 @@ func (s *Server) handleEvents(w http.ResponseWriter, r *http.Request) {
 			s.extendWrite(w)
 			buf = buf[:0]
 			for _, env := range batch {
-				buf = s.appendFrame(buf, rt.Events().EventID(env), env)
+				buf = appendFrame(buf, rt.Events().EventID(env), env)
 			}
 			if sse.WriteFrame(buf) != nil {
 				return
@@ -252,8 +251,7 @@ func (s *Server) handleEvents(w http.ResponseWriter, r *http.Request) {
 // appendFrame appends one envelope as an SSE frame with its id; a run
 // start or end is followed by a "threads" frame (the sidebar follows).
 // An AG-UI event's JSON is the broker's, encoded once for every client.
-func (s *Server) appendFrame(buf []byte, id string, env broker.Envelope) []byte {
-	name, data, listChanged := s.app.Frame(env)
+func appendFrame(buf []byte, id string, env broker.Envelope) []byte {
 	buf = append(buf, "id: "...)
 	buf = append(buf, id...)
 	buf = append(buf, "\ndata: "...)
@@ -271,6 +269,7 @@ func (s *Server) appendFrame(buf []byte, id string, env broker.Envelope) []byte 
 		buf = append(buf, env.EventJSON()...)
 		buf = append(buf, "}}\n\n"...)
 	} else {
+		name, data := events.Frame(env)
 		b, err := json.Marshal(struct {
 			Name string `json:"name"`
 			Data any    `json:"data"`
@@ -281,7 +280,7 @@ func (s *Server) appendFrame(buf []byte, id string, env broker.Envelope) []byte 
 		buf = append(buf, b...)
 		buf = append(buf, '\n', '\n')
 	}
-	if listChanged {
+	if events.ListChanges(env) {
 		threadID, _ := json.Marshal(env.ThreadID)
 		buf = append(buf, `data: {"name":"threads","data":{"threadId":`...)
 		buf = append(buf, threadID...)

@@ -445,7 +445,7 @@ export const methodArity: { [M in keyof Methods]: number } = {
 
 // ---------------------------------------------------------------- types
 
-/** app.AGUIEvent */
+/** events.AGUIEvent */
 export interface AGUIEvent {
   threadId: string;
   event: unknown;
@@ -844,7 +844,7 @@ export interface Provider {
   local: boolean;
 }
 
-/** app.QueueEvent */
+/** events.QueueEvent */
 export interface QueueEvent {
   threadId: string;
   queued: string[];
@@ -1126,7 +1126,7 @@ export interface ThreadView {
   usage: ThreadUsage;
 }
 
-/** app.ThreadsEvent */
+/** events.ThreadsEvent */
 export interface ThreadsEvent {
   threadId?: string;
 }

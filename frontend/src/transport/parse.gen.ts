@@ -18,7 +18,7 @@ export function parseNull(_u: unknown): null {
   return null;
 }
 
-// app.AGUIEvent
+// events.AGUIEvent
 
 function fillAGUIEvent(u: Record<string, unknown>): G.AGUIEvent {
   const o: G.AGUIEvent = {
@@ -1293,7 +1293,7 @@ export function parseProvider(u: unknown): G.Provider {
   return v;
 }
 
-// app.QueueEvent
+// events.QueueEvent
 
 function fillQueueEvent(u: Record<string, unknown>): G.QueueEvent {
   return {
@@ -2162,7 +2162,7 @@ export function parseThreadView(u: unknown): G.ThreadView {
   return v;
 }
 
-// app.ThreadsEvent
+// events.ThreadsEvent
 
 function fillThreadsEvent(u: Record<string, unknown>): G.ThreadsEvent {
   const o: G.ThreadsEvent = {
