@@ -32,6 +32,7 @@ import (
 	"github.com/juncture-app/juncture/app/demo"
 	"github.com/juncture-app/juncture/app/events"
 	"github.com/juncture-app/juncture/app/secrets"
+	"github.com/juncture-app/juncture/app/update"
 	"github.com/juncture-app/juncture/store"
 )
 
@@ -58,7 +59,7 @@ type Config struct {
 	// with the release feed's.
 	Version string
 	// UpdateKey is the release feed's ed25519 public key (base64); empty
-	// turns the update check off (updates.go).
+	// turns the update check off (update.Prefs).
 	UpdateKey string
 	// UpdateExe is the binary an update replaces (tests); empty is this
 	// process's own.
@@ -108,7 +109,7 @@ type App struct {
 	mcp    *mcp.Manager
 	mcpCfg *mcp.ConfigFile
 
-	upd updateState // the release feed's last answer (updates.go)
+	upd *update.Prefs // the update choices and the release feed's last answer
 
 	demo demo.Server // the offline demo model
 
@@ -162,6 +163,7 @@ func StartWith(ctx context.Context, a *App, cfg Config) (*Service, error) {
 		return nil, fmt.Errorf("opening the history database: %w", err)
 	}
 	a.db = db
+	a.upd = &update.Prefs{Rows: db, Version: cfg.Version, Key: cfg.UpdateKey, Exe: cfg.UpdateExe, Log: a.log}
 	if a.readOnly == "" {
 		rep, err := db.Recover(ctx)
 		if err != nil {

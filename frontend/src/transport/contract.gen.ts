@@ -1167,13 +1167,13 @@ export interface ToolStateEvent {
   allowedBy?: PermissionRule;
 }
 
-/** app.UpdateSettings */
+/** update.UpdateSettings */
 export interface UpdateSettings {
   feedUrl: string;
   off: boolean;
 }
 
-/** app.UpdateStatus */
+/** update.UpdateStatus */
 export interface UpdateStatus {
   settings: UpdateSettings;
   current: string;

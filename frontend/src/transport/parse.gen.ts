@@ -2311,7 +2311,7 @@ export function parseToolStateEvent(u: unknown): G.ToolStateEvent {
   return v;
 }
 
-// app.UpdateSettings
+// update.UpdateSettings
 
 function fillUpdateSettings(u: Record<string, unknown>): G.UpdateSettings {
   return {
@@ -2331,7 +2331,7 @@ export function parseUpdateSettings(u: unknown): G.UpdateSettings {
   return v;
 }
 
-// app.UpdateStatus
+// update.UpdateStatus
 
 function fillUpdateStatus(u: Record<string, unknown>): G.UpdateStatus {
   const o: G.UpdateStatus = {
