@@ -304,7 +304,7 @@ if [ "${BENCH_STREAM:-1}" = 1 ]; then
   mdport=$(awk '/LISTENING/{print $2}' "$tmp/mdfake.log")
   [ -n "$mdport" ] || { echo "mdfake.mjs did not start:"; cat "$tmp/mdfake.log"; exit 1; }
   echo "expectmd 5000 $(node bench/mdfake.mjs --expect 5000)" >>"$raw"
-  echo "==> Markdown at 1,000 tokens/s, N=5,000: floor page, Juncture, floor page ($md_runs runs each)"
+  echo "==> Markdown at 1,000 tokens/s, N=5,000: the floor page, then Juncture ($md_runs runs each)"
   stream_bench md-floor /n=5000/d=1/v1 5000 "$md_runs" "$tmp/floorstream"
   stream_bench md-juncture /n=5000/d=1/v1 5000 "$md_runs"
   echo "==> desktop Stop: Esc → cancelled RUN_FINISHED in the page ($stop_trials trials)"
