@@ -4,7 +4,7 @@
 //   idletotal WHO ROUND PSS_MIB RSS_MIB
 //   idle WHO ROUND app|web|net|other PSS_KIB RSS_KIB
 //   thread before|after KIND PSS_KIB RSS_KIB               thread opened CHANGED_PIXELS
-//   expect N CHARS
+//   expect N CHARS    expectmd N CHARS (bench/mdfake.mjs's text)
 //   stream MODE RUN N MICROS CHARS STATE APP0 KIDS0 APP1 KIDS1 APP2 KIDS2
 //   stop TRIAL MS   (the page's Esc → cancelled RUN_FINISHED, in ms)
 //
@@ -98,6 +98,7 @@ console.log(
 
 // Streaming.
 const expect = new Map(get('expect').map((l) => [num(l[1]), num(l[2])]));
+const expectMd = new Map(get('expectmd').map((l) => [num(l[1]), num(l[2])]));
 const streams = {};
 for (const l of get('stream')) {
   const [, mode, run, n, micros, chars, state, a0, k0, a1, k1, a2, k2] = l;
@@ -110,7 +111,7 @@ for (const l of get('stream')) {
     secs,
     tokPerSec: N / secs,
     chars: num(chars),
-    charsOk: num(chars) === expect.get(N),
+    charsOk: num(chars) === (mode.startsWith('md-') ? expectMd : expect).get(N),
     state,
     appUsPerToken: us(num(a1) - num(a0)),
     webkitUsPerToken: us(num(k1) - num(k0)),
@@ -140,6 +141,26 @@ if (Object.keys(streams).length) {
   console.log('(app = the Juncture process: Go runtime, Wails, the GTK main thread that hands each event to WebKit; WebKit = its WebKitWebProcess + WebKitNetworkProcess children. Timed from the Return key to the title showing the run\'s terminal state.)');
 }
 
+// Markdown at 1,000 tokens/s: Juncture against the floor page, same run.
+let markdown = null;
+if (streams['md-juncture'] && streams['md-floor']) {
+  const m = (mode, k) => med(streams[mode].map((r) => r[k]));
+  const row = (label, k, goal) => {
+    const j = m('md-juncture', k);
+    const f = m('md-floor', k);
+    return [label, f1(j), f1(f), ratio(j, f), goal, j <= Number(goal.replace(/[^0-9.]/g, '')) ? 'yes' : 'NO'];
+  };
+  const rows = [
+    row('WebKit CPU µs per token', 'webkitUsPerToken', '≤ 100 µs'),
+    row('app CPU µs per token', 'appUsPerToken', '≤ 60 µs'),
+    row('WebKit incl. 1 s after', 'webkitUsPerTokenTail', '≤ 100 µs'),
+    row('app incl. 1 s after', 'appUsPerTokenTail', '≤ 60 µs'),
+  ];
+  console.log('\nMarkdown with code blocks at 1,000 tokens/s (bench/mdfake.mjs, N=5000): Juncture against the floor page (bench/floorstream: one Wails event per token appended to one text node), medians');
+  table(['figure', 'Juncture', 'floor', 'ratio', 'goal', 'goal met?'], rows, [26, 9, 7, 7, 9, 9]);
+  markdown = Object.fromEntries(rows.map(([figure, j, f, r, goal, met]) => [figure, { juncture: j, floor: f, ratio: r, goal, met }]));
+}
+
 // Stop in the window: the page's own measure, Esc → cancelled RUN_FINISHED.
 const stops = get('stop').map((l) => num(l[2])).filter((v) => Number.isFinite(v));
 let stop = null;
@@ -161,6 +182,7 @@ writeFileSync(
       idle: { juncture: tj, floor: tf, perProcess: procRows },
       longThread: { before: tb, after: ta, changedPixels: opened },
       streams,
+      markdown,
       stop,
     },
     null,

@@ -18,6 +18,12 @@
 #     showing that run's terminal state; the characters received are checked
 #     against fake.mjs's expectedText(N). One warm-up run per app start (it also
 #     names the thread, so no title call overlaps a measured run).
+#   - Markdown streaming against a floor page: bench/mdfake.mjs streams
+#     Markdown with code blocks at 1,000 tokens/s (/n=5000/d=1/v1) to
+#     Juncture and to bench/floorstream (a bare Wails window whose Go side
+#     emits one event per token and whose page appends it to one text node),
+#     one after the other in the same run: app and WebKit CPU µs per token
+#     of each and their ratios.
 #   - Juncture with a 2,000-message thread open: seeded before start with
 #     bench/seedthread, selected with the keyboard (Ctrl+K, Tab to the thread,
 #     Enter), checked on screenshots (build/bench/desktop-thread-*.png).
@@ -35,7 +41,11 @@
 # the streaming figures), BENCH_TP_RUNS / BENCH_FH_RUNS (measured runs),
 # BENCH_ONLY=idle (binary sizes and idle memory only: no size breakdown, no
 # streaming, no long thread; the JSON goes to desktop-idle-<time>.json and
-# desktop-idle-latest.json, desktop-latest.json is left alone).
+# desktop-idle-latest.json, desktop-latest.json is left alone),
+# BENCH_ONLY=stream (the streaming figures and Stop only: no idle rounds, no
+# size breakdown, no long thread; JSON to desktop-stream-<time>.json),
+# BENCH_MD_RUNS (measured Markdown runs per app, 3), BENCH_PLAIN=0 (skip the
+# anchor's plain-word streams).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -48,17 +58,19 @@ unset OPENAI_BASE_URL OPENAI_API_KEY JUNCTURE_MODEL JUNCTURE_BENCH
 floor_src=${FLOOR_SRC:-$root/../shared/bench/floor}
 anchor_src=${ANCHOR_SRC:-$root/../shared/bench/tanstack-anchor}
 rounds=${BENCH_ROUNDS:-3}; tp_runs=${BENCH_TP_RUNS:-5}; fh_runs=${BENCH_FH_RUNS:-3}; stop_trials=${BENCH_STOP_TRIALS:-20}
+md_runs=${BENCH_MD_RUNS:-3}
 if [ "${BENCH_QUICK:-}" = 1 ]; then rounds=1; tp_runs=${BENCH_TP_RUNS:-2}; fh_runs=${BENCH_FH_RUNS:-1}; stop_trials=${BENCH_STOP_TRIALS:-8}; fi
 only=${BENCH_ONLY:-}
-case "$only" in '' | idle) ;; *) echo "BENCH_ONLY: only 'idle' is known (got '$only')"; exit 1 ;; esac
-binsize=${BENCH_BINSIZE:-1}; [ "$only" = idle ] && binsize=0
+case "$only" in '' | idle | stream) ;; *) echo "BENCH_ONLY: 'idle' or 'stream' (got '$only')"; exit 1 ;; esac
+binsize=${BENCH_BINSIZE:-1}; [ -n "$only" ] && binsize=0
 tags=desktop,production,webkit2_41
 tmp=$(mktemp -d -t bench-desktop.XXXXXX)
 raw=$tmp/raw.txt; : >"$raw"
-app= fake=
+app= fake= mdfake=
 cleanup() {
   [ -n "$app" ] && stop_app "$app"
   [ -n "$fake" ] && kill "$fake" 2>/dev/null && wait "$fake" 2>/dev/null
+  [ -n "$mdfake" ] && kill "$mdfake" 2>/dev/null && wait "$mdfake" 2>/dev/null
   rm -rf "$tmp"
 }
 trap cleanup EXIT
@@ -89,6 +101,7 @@ if [ -z "$bin" ]; then
   fi
 fi
 [ "$only" = idle ] || (cd "$src" && CGO_ENABLED=0 go build -o "$tmp/seedthread" ./bench/seedthread)
+[ "$only" = idle ] || [ "${BENCH_STREAM:-1}" = 0 ] || (cd "$src" && go build -tags $tags -ldflags "-w -s" -o "$tmp/floorstream" ./bench/floorstream)
 echo "size juncture $(stat -c %s "$bin")" >>"$raw"
 echo "size floor $(stat -c %s "$tmp/floor")" >>"$raw"
 echo "clk $(getconf CLK_TCK)" >>"$raw"
@@ -133,6 +146,7 @@ cpu_ticks() {
 # it to 40 characters, before "WebKitWebProcess"); the measurement is its own.
 sed 's/cut -c1-40/cut -c1-100/; s/%-40s/%-100s/' "$floor_src/measure-idle.sh" >"$tmp/measure-idle.sh"
 chmod +x "$tmp/measure-idle.sh"
+[ "$only" = stream ] && rounds=0
 for r in $(seq 1 "$rounds"); do
   # alternate the order so a slow period hits both
   if [ $((r % 2)) = 1 ]; then order="floor juncture"; else order="juncture floor"; fi
@@ -166,7 +180,7 @@ fi
 # (titled "Juncture", or "bench …" once the bench counter runs) and for
 # "desktop window ready"; focus it. Sets app, win.
 open_app() {
-  "$bin" >"$1" 2>&1 &
+  "${run_bin:-$bin}" >"$1" 2>&1 &
   app=$!
   win=$(timeout 30 xdotool search --sync --onlyvisible --name '^(Juncture$|bench )' | head -1)
   for _ in $(seq 1 40); do grep -q "desktop window ready" "$1" && break; sleep 0.25; done
@@ -203,16 +217,21 @@ send_and_wait() {
   echo "$(( (t1 - t0) / 1000 )) $((c1 - c0)) $s1 $cpu0 $cpu1"
 }
 
-# stream_bench MODE PATH N RUNS: one app start against fake.mjs at PATH, a
+# stream_bench MODE PATH N RUNS [BIN]: one app start (BIN, default Juncture)
+# against the fake at PATH (http://127.0.0.1:$port, or $mdport for md-* modes), a
 # warm-up run, then RUNS measured runs into $raw:
 #   "stream MODE run n micros chars state app0 kids0 app1 kids1 app2 kids2" (…2: 1 s after the end).
 stream_bench() {
-  local mode=$1 path=$2 n=$3 runs=$4 d r res cpu2
+  local mode=$1 path=$2 n=$3 runs=$4 d r res cpu2 p=$port
+  run_bin=${5:-}
+  case "$mode" in md-*) p=$mdport ;; esac
   d=$tmp/stream-$mode; mkdir -p "$d/ws"
   export XDG_DATA_HOME=$d/d XDG_CONFIG_HOME=$d/c XDG_CACHE_HOME=$d/k JUNCTURE_WORKSPACE=$d/ws
-  export OPENAI_BASE_URL=http://127.0.0.1:$port$path JUNCTURE_MODEL=fake-model OPENAI_API_KEY=bench JUNCTURE_BENCH=1
+  export OPENAI_BASE_URL=http://127.0.0.1:$p$path JUNCTURE_MODEL=fake-model OPENAI_API_KEY=bench JUNCTURE_BENCH=1
   open_app "$tmp/stream-$mode.log"
   unset XDG_DATA_HOME XDG_CONFIG_HOME XDG_CACHE_HOME JUNCTURE_WORKSPACE OPENAI_BASE_URL JUNCTURE_MODEL OPENAI_API_KEY JUNCTURE_BENCH
+  # a loaded machine can take a while to show the page (and its counter)
+  for _ in $(seq 1 60); do [ "$(bench_title)" != "- - - -" ] && break; sleep 0.5; done
   case "$(bench_title)" in "- - - -") echo "  $mode: the window title shows no bench counter: $(xdotool getwindowname "$win")"; return 1 ;; esac
   res=$(send_and_wait); echo "  $mode warm-up: $res"
   sleep 2 # the thread's title call
@@ -225,7 +244,7 @@ stream_bench() {
     sleep 0.5
   done
   import -window root "build/bench/desktop-$mode.png"
-  stop_app "$app"; app=
+  stop_app "$app"; app= run_bin=
 }
 
 # stop_bench TRIALS: one app start against the paced stream (200 tokens/s);
@@ -273,14 +292,32 @@ if [ "${BENCH_STREAM:-1}" = 1 ]; then
   for n in 20000 5000; do
     echo "expect $n $(node -e "import('$tmp/anchor/fake.mjs').then(m => console.log(m.expectedText($n).length))")" >>"$raw"
   done
-  echo "==> desktop streaming: unthrottled, N=20,000 ($tp_runs runs)"
-  stream_bench unthrottled /n=20000/d=0/v1 20000 "$tp_runs"
-  echo "==> desktop streaming: 1,000 tokens/s firehose, N=5,000 ($fh_runs runs)"
-  stream_bench firehose /n=5000/d=1/v1 5000 "$fh_runs"
+  if [ "${BENCH_PLAIN:-1}" = 1 ]; then
+    echo "==> desktop streaming: unthrottled, N=20,000 ($tp_runs runs)"
+    stream_bench unthrottled /n=20000/d=0/v1 20000 "$tp_runs"
+    echo "==> desktop streaming: 1,000 tokens/s firehose, N=5,000 ($fh_runs runs)"
+    stream_bench firehose /n=5000/d=1/v1 5000 "$fh_runs"
+  fi
+  (PORT=0 exec node bench/mdfake.mjs >"$tmp/mdfake.log" 2>&1) &
+  mdfake=$!
+  for _ in $(seq 1 100); do grep -q LISTENING "$tmp/mdfake.log" 2>/dev/null && break; sleep 0.1; done
+  mdport=$(awk '/LISTENING/{print $2}' "$tmp/mdfake.log")
+  [ -n "$mdport" ] || { echo "mdfake.mjs did not start:"; cat "$tmp/mdfake.log"; exit 1; }
+  echo "expectmd 5000 $(node bench/mdfake.mjs --expect 5000)" >>"$raw"
+  echo "==> Markdown at 1,000 tokens/s, N=5,000: the floor page, then Juncture ($md_runs runs each)"
+  stream_bench md-floor /n=5000/d=1/v1 5000 "$md_runs" "$tmp/floorstream"
+  stream_bench md-juncture /n=5000/d=1/v1 5000 "$md_runs"
   echo "==> desktop Stop: Esc → cancelled RUN_FINISHED in the page ($stop_trials trials)"
   stop_bench "$stop_trials"
 fi
 
+if [ "$only" = stream ]; then
+  out=build/bench/desktop-stream-$stamp.json
+  cp "$raw" "build/bench/desktop-stream-$stamp.raw.txt"
+  node bench/desktop-report.mjs "$raw" "$out" | grep -v -e '^long thread:' -e '2,000-message thread open' -e '^| idle' -e 'binary size'
+  cp "$out" build/bench/desktop-stream-latest.json
+  exit 0
+fi
 echo "==> Juncture with a 2,000-message thread open"
 d=$tmp/long; mkdir -p "$d/ws"
 export XDG_DATA_HOME=$d/d XDG_CONFIG_HOME=$d/c XDG_CACHE_HOME=$d/k JUNCTURE_WORKSPACE=$d/ws

@@ -11,6 +11,7 @@ import { webOpenExternal } from '../../../transport/platform';
 import { CodeBlock } from './CodeBlock';
 import { MathText } from './MathText';
 import { MermaidBlock } from './MermaidBlock';
+import { blockTexts, splitBlocks, type Split } from './blocks';
 import './Markdown.css';
 
 // Model output is rendered through mdast → hast → React elements. There is
@@ -109,7 +110,12 @@ export interface MarkdownProps {
   highlight?: boolean;
 }
 
-export const Markdown = memo(function Markdown({ text, highlight = true }: MarkdownProps): ReactNode {
+/**
+ * One block of Markdown (or a whole text). Memoized: while an answer
+ * streams, the blocks before the last keep their text and are not parsed
+ * or rendered again.
+ */
+const Block = memo(function Block({ text, highlight = true }: MarkdownProps): ReactNode {
   const [, loaded] = useReducer((n: number) => n + 1, 0);
   const opts = useRef<LazyHighlightOptions>({ missing: new Set() }).current;
   opts.missing.clear(); // refilled by the plugin while ReactMarkdown renders below
@@ -125,16 +131,43 @@ export const Markdown = memo(function Markdown({ text, highlight = true }: Markd
     };
   });
   return (
+    <ReactMarkdown
+      remarkPlugins={remarkPlugins}
+      rehypePlugins={highlight ? [[rehypeLazyHighlight, opts]] : noPlugins}
+      urlTransform={urlTransform}
+      components={components}
+      skipHtml={false}
+    >
+      {text}
+    </ReactMarkdown>
+  );
+});
+
+/**
+ * A message's Markdown. A text that has streamed (rendered once with
+ * highlight off) is cut into its top-level blocks (blocks.ts) and each is
+ * rendered on its own, so a new token re-parses only the last block; a
+ * stored message, shown finished at once, is rendered whole (cutting it
+ * would cost a parse more). Both give the same DOM (blocks.test.tsx).
+ */
+/** The whole text through one parse (the reference the block rendering is tested against). */
+export function MarkdownWhole({ text, highlight = true }: MarkdownProps): ReactNode {
+  return (
     <div className="md">
-      <ReactMarkdown
-        remarkPlugins={remarkPlugins}
-        rehypePlugins={highlight ? [[rehypeLazyHighlight, opts]] : noPlugins}
-        urlTransform={urlTransform}
-        components={components}
-        skipHtml={false}
-      >
-        {text}
-      </ReactMarkdown>
+      <Block text={text} highlight={highlight} />
     </div>
   );
+}
+
+export const Markdown = memo(function Markdown({ text, highlight = true }: MarkdownProps): ReactNode {
+  const split = useRef<Split | null>(null);
+  if (!highlight || split.current) split.current = splitBlocks(text, split.current ?? undefined);
+  const blocks = split.current ? blockTexts(split.current) : [text];
+  const out: ReactNode[] = [];
+  for (let i = 0; i < blocks.length; i++) {
+    // the newline hast puts between top-level elements of a whole render
+    if (i > 0) out.push('\n');
+    out.push(<Block key={i} text={blocks[i]!} highlight={highlight} />);
+  }
+  return <div className="md">{out}</div>;
 });

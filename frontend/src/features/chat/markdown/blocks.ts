@@ -1,0 +1,97 @@
+import { unified } from 'unified';
+import remarkParse from 'remark-parse';
+import remarkGfm from 'remark-gfm';
+import { remarkMath } from '../../../lib/mathSyntax';
+
+// A streamed answer is rendered block by block (Markdown.tsx): the text is
+// cut where its top-level Markdown blocks start, the blocks before the last
+// are final and rendered once (memoized), and only the last one is parsed
+// and rendered again as text arrives. The cut points are found by the same
+// parser ReactMarkdown uses (remark-parse with the same syntax extensions),
+// on the complete lines of the open tail only, and only when a line has
+// been completed: CommonMark
+// closes a block for good once the next top-level block has started, so a
+// block before the last never changes again. Rendering each piece alone
+// gives what rendering the whole text gives (blocks.test.tsx checks it on
+// random Markdown cut at random points), with one exception handled here:
+// link reference and footnote definitions are global (a definition at the
+// end changes a link at the start), so a text that has one is not cut.
+
+const parser = unified().use(remarkParse).use(remarkGfm).use(remarkMath);
+
+/** A definition line ("[x]: …", "[^x]: …"), also inside quotes and list items. */
+const DEFINITION = /^[ \t>*+\-\d.)]*\[[^\]\n]+\]:/m;
+
+export interface Split {
+  /** The text these starts were found for. */
+  text: string;
+  /** Where each block starts (the first is 0); the last block is the open one. */
+  starts: readonly number[];
+}
+
+interface Node {
+  type: string;
+  position?: { start: { offset?: number }; end: { offset?: number } };
+  children?: Node[];
+}
+
+const CLOSING_FENCE = /(^|\n)[ \t>*+\-\d.)]*(`{3,}|~{3,})[ \t]*$/;
+
+/** Whether a fenced code block in `n` has no closing fence (its end then depends on what follows). */
+function openFence(n: Node, src: string): boolean {
+  if (n.type === 'code') {
+    const code = src.slice(n.position?.start.offset ?? 0, n.position?.end.offset ?? 0);
+    return /^[`~]{3}/.test(code) && (code.indexOf('\n') < 0 || !CLOSING_FENCE.test(code));
+  }
+  return n.children?.some((c) => openFence(c, src)) ?? false;
+}
+
+/** Offsets where the top-level blocks of `src` start (a block after one with an open fence is not cut off). */
+function blockStarts(src: string): number[] {
+  const tree = parser.parse(src) as Node;
+  const out: number[] = [];
+  let prevOpen = false;
+  for (const c of tree.children ?? []) {
+    if (!prevOpen || out.length === 0) out.push(c.position?.start.offset ?? 0);
+    prevOpen = openFence(c, src);
+  }
+  return out;
+}
+
+/**
+ * The blocks of `text`, reusing `prev` (the split of an earlier text) when
+ * `text` only appends to it: the finished blocks are kept and only the open
+ * tail is parsed again, and only when the new part completes a line.
+ */
+export function splitBlocks(text: string, prev?: Split): Split {
+  if (DEFINITION.test(text)) return { text, starts: [0] };
+  let kept: readonly number[] = [];
+  let tail = 0;
+  if (prev && prev.starts.length > 0 && text.startsWith(prev.text)) {
+    if (text.indexOf('\n', prev.text.length) < 0) return { text, starts: prev.starts };
+    kept = prev.starts.slice(0, -1);
+    tail = prev.starts[prev.starts.length - 1]!;
+  }
+  // Complete lines only: how a line starts a block can depend on the rest
+  // of the line (a block is never cut at a line still being written).
+  const end = text.lastIndexOf('\n') + 1;
+  if (end <= tail) return { text, starts: [...kept, tail] };
+  const src = text.slice(tail, end);
+  const starts = [...kept, tail];
+  for (const at of blockStarts(src).slice(1)) {
+    const o = src.lastIndexOf('\n', at - 1) + 1; // the start of its line (an indented fence starts at the spaces)
+    // Only after a blank line: right after a block, micromark reads some
+    // lines in "interrupt" mode ("2) x" after indented code is a paragraph,
+    // alone it is a list), so a block that follows another directly is not
+    // the same alone.
+    if (/\n[ \t]*\n[ \t]*$/.test(src.slice(Math.max(0, o - 64), o))) starts.push(tail + o);
+  }
+  return { text, starts };
+}
+
+/** The block texts of a split. */
+export function blockTexts(s: Split): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < s.starts.length; i++) out.push(s.text.slice(s.starts[i], s.starts[i + 1] ?? s.text.length));
+  return out;
+}
