@@ -47,6 +47,10 @@ type ServerSandbox struct {
 	// Write are the server's own folders it may change besides the
 	// workspace: absolute, or starting with "~/".
 	Write []string `json:"write,omitempty"`
+	// Read are folders (or files) it may read besides the system, its
+	// own program files and the folders it writes: absolute, or starting
+	// with "~/".
+	Read []string `json:"read,omitempty"`
 	// Network is "any" (the default), "none", "local" or "ports" (TCP to
 	// Ports only).
 	Network string   `json:"network,omitempty"`

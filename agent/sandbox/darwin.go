@@ -23,13 +23,13 @@ func (seatbelt) available() (bool, string) {
 	return true, ""
 }
 
-func (seatbelt) wrap(cmd *exec.Cmd, p Policy, tmp string) (Status, error) {
+func (seatbelt) wrap(cmd *exec.Cmd, p Policy, tmp string, _ reads) (Status, error) {
 	args := append(seatbeltArgs(sandboxExecPath, p, tmp), cmd.Path)
 	if len(cmd.Args) > 1 {
 		args = append(args, cmd.Args[1:]...)
 	}
 	cmd.Path, cmd.Args = sandboxExecPath, args
-	return Status{Mechanism: SandboxExe, Write: p.Write, Network: networkText(p)}, nil
+	return Status{Mechanism: SandboxExe, Write: p.Write, Network: networkText(p), Reads: "anything you can read (reads are not confined on macOS)"}, nil
 }
 
 func confineAndExec(string, string, []string) error {

@@ -44,7 +44,7 @@ func (l landlockConfiner) available() (bool, string) {
 	return true, ""
 }
 
-func (l landlockConfiner) wrap(cmd *exec.Cmd, p Policy, tmp string) (Status, error) {
+func (l landlockConfiner) wrap(cmd *exec.Cmd, p Policy, tmp string, rd reads) (Status, error) {
 	exe, err := os.Executable()
 	if err != nil {
 		return Status{}, fmt.Errorf("sandbox: finding Juncture's own program to confine %s: %w", cmd.Path, err)
@@ -57,7 +57,8 @@ func (l landlockConfiner) wrap(cmd *exec.Cmd, p Policy, tmp string) (Status, err
 	fd := 3 + len(cmd.ExtraFiles)
 	cmd.ExtraFiles = append(cmd.ExtraFiles, w)
 	readyPipes.Store(cmd, readyPipe{r: r, w: w})
-	spec, err := json.Marshal(childSpec{Write: append(append([]string{}, p.Write...), tmp), Network: p.Network, Ports: p.Ports, ReadyFD: fd})
+	spec, err := json.Marshal(childSpec{Write: append(append([]string{}, p.Write...), tmp), ReadDirs: rd.dirs, ReadFiles: rd.files,
+		Network: p.Network, Ports: p.Ports, ReadyFD: fd})
 	if err != nil {
 		return Status{}, fmt.Errorf("sandbox: %w", err)
 	}
@@ -71,7 +72,7 @@ func (l landlockConfiner) wrap(cmd *exec.Cmd, p Policy, tmp string) (Status, err
 	}
 	cmd.Path, cmd.Args = exe, args
 
-	st := Status{Mechanism: Landlock, Write: p.Write, Network: networkText(p)}
+	st := Status{Mechanism: Landlock, Write: p.Write, Network: networkText(p), Reads: readsText(p)}
 	switch {
 	case p.Network == NetAny:
 	case v < 4:
@@ -99,7 +100,8 @@ func confineAndExec(specJSON, path string, argv []string) error {
 		cfg.HandledAccessNet = 0
 	}
 	rules := []landlock.Rule{
-		landlock.RODirs("/"),
+		landlock.RODirs(sp.ReadDirs...),
+		landlock.ROFiles(sp.ReadFiles...),
 		landlock.RWDirs(sp.Write...).WithRefer(),
 		landlock.RWFiles("/dev/null", "/dev/zero", "/dev/full", "/dev/tty").IgnoreIfMissing(),
 		landlock.RWFiles("/dev/ptmx").WithIoctlDev().IgnoreIfMissing(),

@@ -23,7 +23,7 @@ func (unconfined) available() (bool, string) {
 	return false, runtime.GOOS + ": no sandbox is implemented"
 }
 
-func (unconfined) wrap(*exec.Cmd, Policy, string) (Status, error) {
+func (unconfined) wrap(*exec.Cmd, Policy, string, reads) (Status, error) {
 	return Status{}, errors.New("sandbox: not available here")
 }
 

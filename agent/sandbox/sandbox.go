@@ -37,6 +37,10 @@ type Policy struct {
 	Network string
 	// Ports are the TCP ports NetPorts may connect to.
 	Ports []uint16
+	// Read are folders (or files) it may read besides the system, its
+	// own installation and Write (see readSet). Absolute; missing ones
+	// are skipped.
+	Read []string
 }
 
 // Status says how a program runs: the mechanism, what it may write and
@@ -47,6 +51,9 @@ type Status struct {
 	Reason    string   `json:"reason,omitempty"`
 	Write     []string `json:"write,omitempty"`
 	Network   string   `json:"network"`
+	// Reads says what it may read, for the person: "the system, …" where
+	// reads are confined.
+	Reads string `json:"reads,omitempty"`
 }
 
 // Confined reports whether anything was enforced.
@@ -71,10 +78,24 @@ func (s Status) String() string {
 		writes = strings.Join(s.Write, ", ")
 	}
 	line := fmt.Sprintf("sandbox: %s (writes: %s, a private temporary folder; network: %s", mech, writes, s.Network)
+	if s.Reads != "" {
+		line += "; reads: " + s.Reads
+	}
 	if s.Reason != "" {
 		line += "; " + s.Reason
 	}
 	return line + ")"
+}
+
+// readsText describes what a program confined by p may read, for the
+// person: the system, its own program files, the folders it may write,
+// and the folders listed in p.Read by name.
+func readsText(p Policy) string {
+	t := "the system, its own program files and the folders it writes"
+	if len(p.Read) > 0 {
+		t += ", and " + strings.Join(p.Read, ", ")
+	}
+	return t
 }
 
 // networkText describes a policy's network for the person.
@@ -117,6 +138,11 @@ func (p Policy) Check() error {
 			return fmt.Errorf("sandbox: the writable folder %q is not an absolute path", w)
 		}
 	}
+	for _, r := range p.Read {
+		if !filepath.IsAbs(r) {
+			return fmt.Errorf("sandbox: the readable folder %q is not an absolute path", r)
+		}
+	}
 	return nil
 }
 
@@ -127,31 +153,47 @@ func (p Policy) normalized() Policy {
 	if p.Network == "" {
 		p.Network = NetNone
 	}
-	var ws []string
-	for _, w := range p.Write {
+	p.Write = existing(p.Write, true)
+	p.Read = existing(p.Read, false)
+	return p
+}
+
+// existing returns paths cleaned, resolved and deduplicated, without the
+// missing ones (and the ones that are not folders, when dirsOnly).
+func existing(paths []string, dirsOnly bool) []string {
+	var out []string
+	for _, w := range paths {
 		real, err := filepath.EvalSymlinks(filepath.Clean(w))
 		if err != nil {
 			continue
 		}
-		if fi, err := os.Stat(real); err != nil || !fi.IsDir() {
+		if fi, err := os.Stat(real); err != nil || dirsOnly && !fi.IsDir() {
 			continue
 		}
-		if !slices.Contains(ws, real) {
-			ws = append(ws, real)
+		if !slices.Contains(out, real) {
+			out = append(out, real)
 		}
 	}
-	p.Write = ws
-	return p
+	return out
 }
 
 // confiner is one way to confine a program, per system (landlock_linux.go,
 // bwrap_linux.go, darwin.go). wrap rewrites cmd; tmp is the program's
-// private temporary folder, already created and in p.Write's company.
+// private temporary folder, already created and in p.Write's company;
+// r is what the program may read besides them (readSet).
 type confiner interface {
 	name() string
 	// available says whether it can be used here, and when not, why.
 	available() (bool, string)
-	wrap(cmd *exec.Cmd, p Policy, tmp string) (Status, error)
+	wrap(cmd *exec.Cmd, p Policy, tmp string, r reads) (Status, error)
+}
+
+// reads are the folders and files a program may read besides its
+// writable folders (readSet), and the links at the top of the file
+// system that lead there ({target, link}: {"usr/bin", "/bin"}).
+type reads struct {
+	dirs, files []string
+	links       [][2]string
 }
 
 // Options configure a Sandbox.
@@ -233,6 +275,7 @@ func (s *Sandbox) Wrap(cmd *exec.Cmd, p Policy) (Status, func(), error) {
 		return Status{}, noop, errors.New("sandbox: the program's environment must be set explicitly")
 	}
 	p = p.normalized()
+	r := readSet(cmd, p)
 	var why []string
 	for _, c := range s.confiners() {
 		ok, reason := c.available()
@@ -248,7 +291,7 @@ func (s *Sandbox) Wrap(cmd *exec.Cmd, p Policy) (Status, func(), error) {
 			tmp = real
 		}
 		cmd.Env = setEnv(cmd.Env, "TMPDIR", tmp)
-		st, err := c.wrap(cmd, p, tmp)
+		st, err := c.wrap(cmd, p, tmp, r)
 		cleanup := func() {
 			_ = os.RemoveAll(tmp)
 			if v, ok := readyPipes.LoadAndDelete(cmd); ok {
@@ -330,14 +373,30 @@ func Explain(st Status, output string) string {
 		return ""
 	}
 	low := strings.ToLower(output)
-	if !slices.ContainsFunc(refusalMarks, func(m string) bool { return strings.Contains(low, m) }) {
+	marks := refusalMarks
+	if st.Mechanism == Bwrap {
+		marks = append(slices.Clip(marks), hiddenMarks...)
+	}
+	if !slices.ContainsFunc(marks, func(m string) bool { return strings.Contains(low, m) }) {
 		return ""
 	}
 	writes := "nowhere"
 	if len(st.Write) > 0 {
 		writes = strings.Join(st.Write, ", ")
 	}
-	return fmt.Sprintf("[The sandbox (%s) refused an operation (permission denied): this program may write only in %s "+
-		"and its private temporary folder, and reach the network: %s. Writing elsewhere or connecting elsewhere is refused "+
-		"by design; do not retry it another way.]", st.Mechanism, writes, st.Network)
+	reads := ""
+	if st.Reads != "" {
+		reads = "read only " + st.Reads + ", "
+	}
+	what := "refused an operation (permission denied)"
+	if st.Mechanism == Bwrap {
+		what = "refused an operation (permission denied, or a file outside its folders is hidden and looks missing)"
+	}
+	return fmt.Sprintf("[The sandbox (%s) %s: this program may %swrite only in %s "+
+		"and its private temporary folder, and reach the network: %s. Reading, writing or connecting elsewhere is refused "+
+		"by design; do not retry it another way.]", st.Mechanism, what, reads, writes, st.Network)
 }
+
+// hiddenMarks are how programs report a missing file: under bwrap what
+// lies outside the readable folders is not there at all.
+var hiddenMarks = []string{"no such file or directory", "directory nonexistent", "enoent"}

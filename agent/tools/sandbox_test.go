@@ -99,10 +99,9 @@ func TestRunCommandSandboxed(t *testing.T) {
 	addr := openPort(t)
 	_, portText, _ := net.SplitHostPort(addr)
 	port, _ := strconv.Atoi(portText)
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
+	// The client is this test binary, linked into the workspace: a
+	// confined command runs only programs it may read.
+	exe := linkSelf(t, root)
 	dial := dialEnv + "=" + addr + " " + strconv.Quote(exe)
 	tests := []struct {
 		name string
@@ -125,6 +124,57 @@ func TestRunCommandSandboxed(t *testing.T) {
 	}
 }
 
+// linkSelf hard-links (or copies) this test binary into dir.
+func linkSelf(t *testing.T, dir string) string {
+	t.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dst := filepath.Join(dir, "dialer")
+	if os.Link(exe, dst) == nil {
+		return dst
+	}
+	b, err := os.ReadFile(exe)
+	if err == nil {
+		err = os.WriteFile(dst, b, 0o700)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dst
+}
+
+// TestRunCommandCannotReadOutside: a sandboxed command reads the
+// workspace and the system, and cannot read ~/.ssh/id_x (a stand-in home
+// outside the workspace); the result says the sandbox refused it.
+func TestRunCommandCannotReadOutside(t *testing.T) {
+	landlockOrSkip(t)
+	w, root := newWorkspace(t)
+	home := t.TempDir()
+	if err := os.Mkdir(filepath.Join(home, ".ssh"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(home, ".ssh", "id_x"), []byte("PRIVATE KEY"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, "notes.txt"), []byte("notes"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("HOME", home)
+	r := builtinRegistry(t, w, BuiltinOptions{})
+	ctx := context.Background()
+	res := call(t, ctx, r, ToolRunCommand, map[string]any{"command": `cat notes.txt /etc/hostname >/dev/null && echo read-ok`})
+	if res.IsError || !strings.Contains(res.Content, "read-ok") {
+		t.Fatalf("reading the workspace and the system: %s", res.Content)
+	}
+	res = call(t, ctx, r, ToolRunCommand, map[string]any{"command": `cat "$HOME/.ssh/id_x"`})
+	if !res.IsError || strings.Contains(res.Content, "PRIVATE KEY") {
+		t.Errorf("the secret outside was read: %s", res.Content)
+	}
+	mustContain(t, res.Content, "reads: the system", "Permission denied", "The sandbox (landlock) refused", "may read only")
+}
+
 // TestRunCommandPreviewSaysSandbox: the approval card says what the
 // command can write and reach.
 func TestRunCommandPreviewSaysSandbox(t *testing.T) {
@@ -135,7 +185,7 @@ func TestRunCommandPreviewSaysSandbox(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := "sandbox: landlock (writes: " + root + ", a private temporary folder; network: TCP ports 443"; !strings.HasPrefix(pv.Sandbox, want) {
+	if want := "sandbox: landlock (writes: " + root + ", a private temporary folder; network: TCP ports 443; reads: the system, its own program files and the folders it writes"; !strings.HasPrefix(pv.Sandbox, want) {
 		t.Errorf("preview sandbox = %q, want prefix %q", pv.Sandbox, want)
 	}
 }

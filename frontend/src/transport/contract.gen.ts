@@ -971,6 +971,7 @@ export interface ServerConfig {
 /** mcp.ServerSandbox */
 export interface ServerSandbox {
   write?: string[];
+  read?: string[];
   network?: string;
   ports?: number[];
   off?: boolean;

@@ -1699,6 +1699,10 @@ function fillServerSandbox(u: Record<string, unknown>): G.ServerSandbox {
     if (v !== undefined && v.length > 0) o.write = v;
   }
   {
+    const v = (isStringArray(u.read) ? u.read : undefined);
+    if (v !== undefined && v.length > 0) o.read = v;
+  }
+  {
     const v = (isString(u.network) ? u.network : undefined);
     if (!!v) o.network = v;
   }
