@@ -23,6 +23,8 @@ type bwrapConfiner struct {
 
 func (*bwrapConfiner) name() string { return Bwrap }
 
+func (*bwrapConfiner) enforcesPorts() bool { return false }
+
 // available finds bwrap and runs it once: it needs user namespaces,
 // which a system may forbid.
 func (b *bwrapConfiner) available() (bool, string) {
@@ -70,7 +72,7 @@ func (b *bwrapConfiner) wrap(cmd *exec.Cmd, p Policy, tmp string, r reads) (Stat
 	cmd.Path, cmd.Args = b.found, args
 	st := Status{Mechanism: Bwrap, Write: p.Write, Network: networkText(p), Reads: readsText(p)}
 	switch p.Network {
-	case NetLocal, NetPorts:
+	case NetLocal, NetPorts, NetHosts:
 		if p.Network == NetPorts && len(p.Ports) == 0 {
 			break
 		}

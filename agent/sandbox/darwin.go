@@ -16,6 +16,8 @@ type seatbelt struct{}
 
 func (seatbelt) name() string { return SandboxExe }
 
+func (seatbelt) enforcesPorts() bool { return true }
+
 func (seatbelt) available() (bool, string) {
 	if _, err := os.Stat(sandboxExecPath); err != nil {
 		return false, "sandbox-exec is missing"

@@ -30,6 +30,11 @@ type landlockConfiner struct {
 
 func (landlockConfiner) name() string { return Landlock }
 
+func (l landlockConfiner) enforcesPorts() bool {
+	v, err := l.abi()
+	return err == nil && v >= 4
+}
+
 func (l landlockConfiner) available() (bool, string) {
 	if !childReady.Load() {
 		return false, "Landlock is not used: this program does not start confining children (MaybeRunChild is not called)"
@@ -78,9 +83,9 @@ func (l landlockConfiner) wrap(cmd *exec.Cmd, p Policy, tmp string, rd reads) (S
 	case v < 4:
 		st.Network = "any"
 		st.Reason = fmt.Sprintf("network not confined: this kernel's Landlock (ABI %d) has no TCP rules", v)
-	case p.Network == NetLocal:
+	case p.viaProxy(): // only reached without TCP rules; Wrap routes them through the proxy otherwise
 		st.Network = "any"
-		st.Reason = "\"this machine only\" is not enforced on Linux: Landlock filters ports, not addresses"
+		st.Reason = "network not confined: the sandbox's proxy needs Landlock's TCP rules"
 	case v < 10:
 		st.Reason = fmt.Sprintf("TCP only: UDP is not confined by this kernel's Landlock (ABI %d)", v)
 	}
@@ -96,7 +101,7 @@ func confineAndExec(specJSON, path string, argv []string) error {
 		return fmt.Errorf("reading the policy: %w", err)
 	}
 	cfg := landlock.V11.BestEffort()
-	if sp.Network == NetAny || sp.Network == NetLocal {
+	if sp.Network == NetAny || sp.Network == NetLocal || sp.Network == NetHosts {
 		cfg.HandledAccessNet = 0
 	}
 	rules := []landlock.Rule{

@@ -16,6 +16,8 @@ type unconfined struct{}
 
 func (unconfined) name() string { return None }
 
+func (unconfined) enforcesPorts() bool { return false }
+
 func (unconfined) available() (bool, string) {
 	if runtime.GOOS == "windows" {
 		return false, "Windows: file and network confinement are not implemented; the program runs with your rights (in a Job Object that ends it with Juncture)"

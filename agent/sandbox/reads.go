@@ -78,6 +78,9 @@ func readSet(cmd *exec.Cmd, p Policy) reads {
 	}
 	for _, d := range programDirs(cmd) {
 		add(d, true)
+		if root := toolRoot(resolved(d), homes); root != "" {
+			add(root, true)
+		}
 	}
 	files0, modules := argFiles(cmd)
 	for _, m := range modules {
@@ -117,6 +120,40 @@ func programDirs(cmd *exec.Cmd) []string {
 		}
 	}
 	return out
+}
+
+// secretHomeFolders are folders below home that hold secrets or
+// everything (.local/share, .config): a program on the PATH below them
+// does not make them readable. ~/.cargo holds crates.io's token; rustup's
+// programs there find their toolchains in ~/.rustup (toolHomes).
+var secretHomeFolders = []string{".local", ".config", ".ssh", ".gnupg", ".aws", ".azure", ".gcloud", ".docker",
+	".kube", ".password-store", ".cargo", ".netrc", ".git-credentials", ".pki", ".mozilla", ".thunderbird"}
+
+// toolHomes are the folders a tool on the PATH below home needs besides
+// its own, by its folder.
+var toolHomes = map[string]string{".cargo": ".rustup"}
+
+// toolRoot is the installation a folder on the PATH below a home folder
+// belongs to: the hidden folder right below home (~/.pyenv for
+// ~/.pyenv/shims, ~/.asdf for ~/.asdf/shims), which its programs (shims)
+// need; "" for folders elsewhere, and for those in secretHomeFolders
+// (where toolHomes may name the one they need).
+func toolRoot(dir string, homes []string) string {
+	for _, home := range homes {
+		rel, err := filepath.Rel(home, dir)
+		if err != nil || rel == "." || strings.HasPrefix(rel, "..") {
+			continue
+		}
+		top, _, _ := strings.Cut(rel, string(filepath.Separator))
+		if need, ok := toolHomes[top]; ok {
+			return filepath.Join(home, need)
+		}
+		if !strings.HasPrefix(top, ".") || slices.Contains(secretHomeFolders, top) {
+			return ""
+		}
+		return filepath.Join(home, top)
+	}
+	return ""
 }
 
 // argFiles are the arguments of cmd that name existing regular files

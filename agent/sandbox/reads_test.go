@@ -48,3 +48,22 @@ func TestReadSet(t *testing.T) {
 		}
 	}
 }
+
+func TestToolRoot(t *testing.T) {
+	homes := []string{"/home/me"}
+	for dir, want := range map[string]string{
+		"/home/me/.pyenv/shims":               "/home/me/.pyenv",
+		"/home/me/.nvm/versions/node/v20/bin": "/home/me/.nvm",
+		"/home/me/.cargo/bin":                 "/home/me/.rustup",
+		"/home/me/.local/bin":                 "",
+		"/home/me/.ssh":                       "",
+		"/home/me/bin":                        "",
+		"/home/me":                            "",
+		"/usr/bin":                            "",
+		"/home/me/.config/something/bin":      "",
+	} {
+		if got := toolRoot(dir, homes); got != want {
+			t.Errorf("toolRoot(%s) = %q, want %q", dir, got, want)
+		}
+	}
+}

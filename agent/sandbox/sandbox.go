@@ -15,10 +15,14 @@ import (
 // Network modes of a Policy.
 const (
 	NetNone  = "none"  // no network (the default of run_command)
-	NetLocal = "local" // this machine only (enforced on macOS; see the package doc)
+	NetLocal = "local" // this machine only, through the filtering proxy (see the package doc)
 	NetPorts = "ports" // TCP to the listed ports, any host
+	NetHosts = "hosts" // the listed hosts only, through the filtering proxy
 	NetAny   = "any"   // not confined (the default of MCP servers)
 )
+
+// maxHosts bounds a host list.
+const maxHosts = 64
 
 // Mechanisms a Status names.
 const (
@@ -33,10 +37,14 @@ type Policy struct {
 	// Write are the folders it may change (the workspace, the folders the
 	// person listed). They must be absolute; missing ones are skipped.
 	Write []string
-	// Network is NetNone, NetLocal, NetPorts or NetAny; empty is NetNone.
+	// Network is NetNone, NetLocal, NetPorts, NetHosts or NetAny; empty
+	// is NetNone.
 	Network string
 	// Ports are the TCP ports NetPorts may connect to.
 	Ports []uint16
+	// Hosts are what NetHosts may reach: "example.com" (ports 80 and
+	// 443), "*.example.com", "example.com:8443", an IP address.
+	Hosts []string
 	// Read are folders (or files) it may read besides the system, its
 	// own installation and Write (see readSet). Absolute; missing ones
 	// are skipped.
@@ -104,7 +112,9 @@ func networkText(p Policy) string {
 	case NetAny:
 		return "any"
 	case NetLocal:
-		return "this machine only"
+		return "this machine only, through the sandbox's proxy"
+	case NetHosts:
+		return "only " + strings.Join(p.Hosts, ", ") + ", through the sandbox's proxy"
 	case NetPorts:
 		if len(p.Ports) == 0 {
 			return "none"
@@ -121,17 +131,27 @@ func networkText(p Policy) string {
 // Check validates p: known network mode, absolute write folders, ports
 // only with NetPorts.
 func (p Policy) Check() error {
+	if p.Network != NetPorts && len(p.Ports) > 0 {
+		return fmt.Errorf("sandbox: ports are only used with the network mode %q", NetPorts)
+	}
+	if p.Network != NetHosts && len(p.Hosts) > 0 {
+		return fmt.Errorf("sandbox: hosts are only used with the network mode %q", NetHosts)
+	}
 	switch p.Network {
 	case "", NetNone, NetLocal, NetAny:
-		if len(p.Ports) > 0 {
-			return fmt.Errorf("sandbox: ports are only used with the network mode %q", NetPorts)
-		}
 	case NetPorts:
 		if slices.Contains(p.Ports, 0) {
 			return errors.New("sandbox: port 0 is not a port one can connect to")
 		}
+	case NetHosts:
+		if len(p.Hosts) == 0 || len(p.Hosts) > maxHosts {
+			return fmt.Errorf("sandbox: the network mode %q needs 1 to %d hosts", NetHosts, maxHosts)
+		}
+		if _, err := p.proxyRules(); err != nil {
+			return err
+		}
 	default:
-		return fmt.Errorf("sandbox: network must be %q, %q, %q or %q, not %q", NetNone, NetLocal, NetPorts, NetAny, p.Network)
+		return fmt.Errorf("sandbox: network must be %q, %q, %q, %q or %q, not %q", NetNone, NetLocal, NetPorts, NetHosts, NetAny, p.Network)
 	}
 	for _, w := range p.Write {
 		if !filepath.IsAbs(w) {
@@ -177,6 +197,22 @@ func existing(paths []string, dirsOnly bool) []string {
 	return out
 }
 
+// proxyRules are the filtering proxy's rules for p (NetLocal, NetHosts).
+func (p Policy) proxyRules() (proxyRules, error) {
+	r := proxyRules{local: p.Network == NetLocal}
+	for _, h := range p.Hosts {
+		rule, err := parseHost(h)
+		if err != nil {
+			return proxyRules{}, err
+		}
+		r.hosts = append(r.hosts, rule)
+	}
+	return r, nil
+}
+
+// viaProxy says whether p's network goes through the filtering proxy.
+func (p Policy) viaProxy() bool { return p.Network == NetLocal || p.Network == NetHosts }
+
 // confiner is one way to confine a program, per system (landlock_linux.go,
 // bwrap_linux.go, darwin.go). wrap rewrites cmd; tmp is the program's
 // private temporary folder, already created and in p.Write's company;
@@ -185,6 +221,9 @@ type confiner interface {
 	name() string
 	// available says whether it can be used here, and when not, why.
 	available() (bool, string)
+	// enforcesPorts says whether it can hold a program to NetPorts (so
+	// to the filtering proxy's port).
+	enforcesPorts() bool
 	wrap(cmd *exec.Cmd, p Policy, tmp string, r reads) (Status, error)
 }
 
@@ -208,6 +247,10 @@ type Options struct {
 	// Bwrap, when set, is the bubblewrap program to fall back to instead
 	// of bwrap on the PATH; "-" means none. Linux only.
 	Bwrap string
+	// ProxyLookup, when set, replaces the filtering proxy's name lookup
+	// (and its refusal of private addresses behind a public name): tests
+	// give a loopback server a host name with it.
+	ProxyLookup LookupFunc
 }
 
 // Sandbox confines programs. nil uses the system's mechanisms; a Sandbox
@@ -291,12 +334,31 @@ func (s *Sandbox) Wrap(cmd *exec.Cmd, p Policy) (Status, func(), error) {
 			tmp = real
 		}
 		cmd.Env = setEnv(cmd.Env, "TMPDIR", tmp)
-		st, err := c.wrap(cmd, p, tmp, r)
+		wp := p
+		var px *proxy
+		if p.viaProxy() && c.enforcesPorts() {
+			rules, _ := p.proxyRules() // checked
+			if px, err = startProxy(rules, s.lookup()); err != nil {
+				_ = os.RemoveAll(tmp)
+				return Status{}, noop, err
+			}
+			wp.Network, wp.Ports, wp.Hosts = NetPorts, []uint16{px.port()}, nil
+			cmd.Env = proxyEnv(cmd.Env, px.url())
+			proxies.Store(cmd, px)
+		}
+		st, err := c.wrap(cmd, wp, tmp, r)
+		if px != nil {
+			st.Network = networkText(p)
+		}
 		cleanup := func() {
 			_ = os.RemoveAll(tmp)
 			if v, ok := readyPipes.LoadAndDelete(cmd); ok {
 				_ = v.(readyPipe).r.Close()
 				_ = v.(readyPipe).w.Close()
+			}
+			if px != nil {
+				proxies.CompareAndDelete(cmd, px)
+				px.stop()
 			}
 		}
 		if err != nil {
@@ -313,6 +375,40 @@ func (s *Sandbox) Wrap(cmd *exec.Cmd, p Policy) (Status, func(), error) {
 		why = append(why, "this system has no sandbox Juncture can use")
 	}
 	return Status{Mechanism: None, Reason: strings.Join(why, "; "), Network: "any"}, noop, nil
+}
+
+func (s *Sandbox) lookup() LookupFunc {
+	if s == nil {
+		return nil
+	}
+	return s.o.ProxyLookup
+}
+
+// proxies holds, by command, the filtering proxy its network goes
+// through (Refused).
+var proxies sync.Map // *exec.Cmd → *proxy
+
+// Refused returns the destinations ("host:port") the filtering proxy of
+// cmd refused so far, for the tool result; nil when cmd's network does
+// not go through one. Call it before Wrap's cleanup.
+func Refused(cmd *exec.Cmd) []string {
+	if v, ok := proxies.Load(cmd); ok {
+		return v.(*proxy).refusals()
+	}
+	return nil
+}
+
+// proxyEnv points every proxy variable clients read at the filtering
+// proxy, and drops the exceptions (a client that connected directly would
+// be refused by the sandbox instead).
+func proxyEnv(env []string, url string) []string {
+	for _, k := range []string{"NO_PROXY", "no_proxy"} {
+		env = dropEnv(env, k)
+	}
+	for _, k := range []string{"HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "http_proxy", "https_proxy", "all_proxy"} {
+		env = setEnv(env, k, url)
+	}
+	return env
 }
 
 // readyPipes holds, by command, the pipe a confining child closes when it
@@ -348,19 +444,24 @@ func Started(cmd *exec.Cmd) <-chan struct{} {
 
 // setEnv sets key in env (replacing every earlier value).
 func setEnv(env []string, key, value string) []string {
+	return append(dropEnv(env, key), key+"="+value)
+}
+
+// dropEnv returns env without key.
+func dropEnv(env []string, key string) []string {
 	out := env[:0:0]
 	for _, kv := range env {
 		if k, _, _ := strings.Cut(kv, "="); k != key {
 			out = append(out, kv)
 		}
 	}
-	return append(out, key+"="+value)
+	return out
 }
 
 // refusalMarks are how programs report EACCES and EPERM (and EROFS, which
 // bwrap's read-only view gives) in their output.
 var refusalMarks = []string{
-	"permission denied", "operation not permitted", "read-only file system",
+	strings.ToLower(refusedByTheProxy), "permission denied", "operation not permitted", "read-only file system",
 	"eacces", "eperm", "erofs", "errno 13", "errno 1]", "access is denied",
 }
 

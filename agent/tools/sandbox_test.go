@@ -4,7 +4,10 @@ import (
 	"context"
 	"fmt"
 	"net"
+	"net/http"
+	"net/http/httptest"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -197,5 +200,40 @@ func TestRunCommandSandboxOff(t *testing.T) {
 	res := call(t, context.Background(), r, ToolRunCommand, map[string]any{"command": "echo hi"})
 	if res.IsError || res.Content != "Exit code: 0\nsandbox: none (turned off for this test)\n\nhi\n" {
 		t.Errorf("result %q", res.Content)
+	}
+}
+
+// TestRunCommandHostList: with network "hosts" a command reaches a
+// listed host through the sandbox's proxy (curl, which honours
+// HTTP_PROXY; a loopback server named by the proxy's lookup), another
+// host is refused, and the result says the sandbox refused it.
+func TestRunCommandHostList(t *testing.T) {
+	landlockOrSkip(t)
+	curl, err := exec.LookPath("curl")
+	if err != nil {
+		t.Skip("curl is not installed")
+	}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { fmt.Fprint(w, "hello from "+r.Host) }))
+	defer srv.Close()
+	_, port, _ := net.SplitHostPort(srv.Listener.Addr().String())
+	lookup := func(context.Context, string) ([]string, error) { return []string{"127.0.0.1"}, nil }
+	w, _ := newWorkspace(t)
+	r := builtinRegistry(t, w, BuiltinOptions{Sandbox: sandbox.New(sandbox.Options{ProxyLookup: lookup})})
+	ctx := context.Background()
+	hosts := []string{"allowed.test:" + port}
+
+	res := call(t, ctx, r, ToolRunCommand, map[string]any{"command": curl + " -sS http://allowed.test:" + port + "/", "network": "hosts", "hosts": hosts})
+	if res.IsError || !strings.Contains(res.Content, "hello from allowed.test") {
+		t.Errorf("listed host: %s", res.Content)
+	}
+	mustContain(t, res.Content, "network: only allowed.test:"+port+", through the sandbox's proxy")
+	res = call(t, ctx, r, ToolRunCommand, map[string]any{"command": curl + " -sSf http://denied.test:" + port + "/", "network": "hosts", "hosts": hosts})
+	if !res.IsError || strings.Contains(res.Content, "hello") {
+		t.Errorf("other host: %s", res.Content)
+	}
+	mustContain(t, res.Content, sandbox.RefusedByProxy+": connections to denied.test:"+port, "The sandbox (landlock) refused")
+	res = call(t, ctx, r, ToolRunCommand, map[string]any{"command": curl + " -sS --noproxy '*' http://127.0.0.1:" + port + "/", "network": "hosts", "hosts": hosts})
+	if !res.IsError || strings.Contains(res.Content, "hello") {
+		t.Errorf("around the proxy: %s", res.Content)
 	}
 }
