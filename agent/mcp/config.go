@@ -447,7 +447,10 @@ func validateSandbox(name string, s ServerConfig) *invalid {
 	if sb.Network == "" && len(sb.Ports) > 0 {
 		return &invalid{field: "sandbox", msg: fmt.Sprintf(`"sandbox" of server %q lists ports: set "network": "ports" too`, name)}
 	}
-	p := sandbox.Policy{Network: sb.Network, Ports: sb.Ports}
+	if sb.Network == "" && len(sb.Hosts) > 0 {
+		return &invalid{field: "sandbox", msg: fmt.Sprintf(`"sandbox" of server %q lists hosts: set "network": "hosts" too`, name)}
+	}
+	p := sandbox.Policy{Network: sb.Network, Ports: sb.Ports, Hosts: sb.Hosts}
 	if p.Network == "" {
 		p.Network = sandbox.NetAny
 	}

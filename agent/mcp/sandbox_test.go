@@ -2,7 +2,10 @@ package mcp
 
 import (
 	"context"
+	"fmt"
 	"net"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -170,4 +173,41 @@ func TestFilesystemServerReadsConfined(t *testing.T) {
 	if !res.IsError {
 		t.Errorf("writing the read-only folder: %+v", res)
 	}
+}
+
+// TestStdioServerHostList: a stdio server whose sandbox lists hosts
+// reaches a listed host through the sandbox's proxy (a loopback server
+// named by the proxy's lookup), is refused another one with a result that
+// says the sandbox refused it, and cannot connect around the proxy.
+func TestStdioServerHostList(t *testing.T) {
+	t.Parallel()
+	landlockOrSkip(t)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { fmt.Fprint(w, "hello from "+r.Host) }))
+	defer srv.Close()
+	_, port, _ := net.SplitHostPort(srv.Listener.Addr().String())
+	lookup := func(context.Context, string) ([]string, error) { return []string{"127.0.0.1"}, nil }
+	cmd, args := edgeServerCommand(t)
+	m := newManager(t, Options{Sandbox: sandbox.New(sandbox.Options{ProxyLookup: lookup})})
+	m.Apply(Config{Servers: map[string]ServerConfig{
+		"web": {Command: cmd, Args: args, Sandbox: &ServerSandbox{Network: sandbox.NetHosts, Hosts: []string{"allowed.test:" + port}}},
+	}})
+	ctx := context.Background()
+	waitTool(t, m, "web", "fetch")
+	if st := serverStatus(t, m, "web"); !strings.Contains(st.Sandbox, "network: only allowed.test:"+port+", through the sandbox's proxy") {
+		t.Errorf("status: %q", st.Sandbox)
+	}
+	res := runTool(t, ctx, m, nil, "web", "fetch", map[string]any{"url": "http://allowed.test:" + port + "/"})
+	if res.IsError || res.Content != "status 200: hello from allowed.test:"+port {
+		t.Errorf("listed host: %+v", res)
+	}
+	res = runTool(t, ctx, m, nil, "web", "fetch", map[string]any{"url": "http://denied.test:" + port + "/"})
+	if strings.Contains(res.Content, "hello") {
+		t.Errorf("other host reached: %+v", res)
+	}
+	mustContain(t, res.Content, "status 403: "+sandbox.RefusedByProxy+": denied.test:"+port+" is not allowed")
+	res = runTool(t, ctx, m, nil, "web", "dial", map[string]any{"addr": srv.Listener.Addr().String()})
+	if !res.IsError {
+		t.Errorf("connected around the proxy: %+v", res)
+	}
+	mustContain(t, res.Content, "permission denied", "The sandbox (landlock) refused")
 }

@@ -321,7 +321,7 @@ func (s *supervisor) confine(cmd *exec.Cmd) (sandbox.Status, func(), error) {
 	if sb.Off {
 		return sandbox.Status{Mechanism: sandbox.None, Reason: "turned off for this server in mcp.json", Network: "any"}, func() {}, nil
 	}
-	p := sandbox.Policy{Network: sb.Network, Ports: sb.Ports}
+	p := sandbox.Policy{Network: sb.Network, Ports: sb.Ports, Hosts: sb.Hosts}
 	if p.Network == "" {
 		p.Network = sandbox.NetAny
 	}

@@ -974,6 +974,7 @@ export interface ServerSandbox {
   read?: string[];
   network?: string;
   ports?: number[];
+  hosts?: string[];
   off?: boolean;
 }
 

@@ -1711,6 +1711,10 @@ function fillServerSandbox(u: Record<string, unknown>): G.ServerSandbox {
     if (v !== undefined && v.length > 0) o.ports = v;
   }
   {
+    const v = (isStringArray(u.hosts) ? u.hosts : undefined);
+    if (v !== undefined && v.length > 0) o.hosts = v;
+  }
+  {
     const v = (isBoolean(u.off) ? u.off : undefined);
     if (v === true) o.off = v;
   }
