@@ -29,7 +29,9 @@ const (
 	Landlock   = "landlock"
 	Bwrap      = "bwrap"
 	SandboxExe = "sandbox-exec"
-	None       = "none"
+	// WindowsToken is a low-integrity token in a Job Object (Windows).
+	WindowsToken = "low-integrity token"
+	None         = "none"
 )
 
 // Policy is what one program may do beyond reading.
@@ -283,6 +285,7 @@ func (s *Sandbox) off() (bool, string) {
 // started (Wrap fails).
 func (s *Sandbox) Plan(p Policy) Status {
 	cmd := exec.Command("/bin/true")
+	cmd.Args[0] = planArg0 // nothing is changed for it: no proxy, no folder labels (isPlan)
 	cmd.Env = []string{}
 	st, cleanup, err := s.Wrap(cmd, p)
 	cleanup()
@@ -292,6 +295,13 @@ func (s *Sandbox) Plan(p Policy) Status {
 	return st
 }
 
+// planArg0 marks the command Plan wraps, which never runs.
+const planArg0 = "juncture-sandbox-plan"
+
+// isPlan says whether cmd is Plan's, which is wrapped only to learn the
+// Status: no proxy is started and nothing on disk is changed for it.
+func isPlan(cmd *exec.Cmd) bool { return len(cmd.Args) > 0 && cmd.Args[0] == planArg0 }
+
 func (s *Sandbox) confiners() []confiner {
 	var o Options
 	if s != nil {
@@ -300,7 +310,7 @@ func (s *Sandbox) confiners() []confiner {
 	return systemConfiners(o)
 }
 
-// Wrap rewrites cmd (Path, Args, Env, SysProcAttr untouched) to run
+// Wrap rewrites cmd (Path, Args, Env; on Windows SysProcAttr.Token) to run
 // confined by p, using the strongest mechanism available, and returns
 // how it runs and a cleanup to call once the program has ended (it
 // removes the private temporary folder). cmd.Env must be set: TMPDIR is
@@ -336,7 +346,11 @@ func (s *Sandbox) Wrap(cmd *exec.Cmd, p Policy) (Status, func(), error) {
 		cmd.Env = setEnv(cmd.Env, "TMPDIR", tmp)
 		wp := p
 		var px *proxy
-		if p.viaProxy() && c.enforcesPorts() {
+		viaProxy := p.viaProxy() && c.enforcesPorts()
+		switch {
+		case viaProxy && isPlan(cmd):
+			wp.Network, wp.Ports, wp.Hosts = NetPorts, []uint16{1}, nil
+		case viaProxy:
 			rules, _ := p.proxyRules() // checked
 			if px, err = startProxy(rules, s.lookup()); err != nil {
 				_ = os.RemoveAll(tmp)
@@ -347,7 +361,7 @@ func (s *Sandbox) Wrap(cmd *exec.Cmd, p Policy) (Status, func(), error) {
 			proxies.Store(cmd, px)
 		}
 		st, err := c.wrap(cmd, wp, tmp, r)
-		if px != nil {
+		if viaProxy {
 			st.Network = networkText(p)
 		}
 		cleanup := func() {
@@ -359,6 +373,9 @@ func (s *Sandbox) Wrap(cmd *exec.Cmd, p Policy) (Status, func(), error) {
 			if px != nil {
 				proxies.CompareAndDelete(cmd, px)
 				px.stop()
+			}
+			if v, ok := closers.LoadAndDelete(cmd); ok {
+				v.(func())()
 			}
 		}
 		if err != nil {
@@ -383,6 +400,10 @@ func (s *Sandbox) lookup() LookupFunc {
 	}
 	return s.o.ProxyLookup
 }
+
+// closers holds, by command, what a confiner must release once the
+// program has ended (the token on Windows).
+var closers sync.Map // *exec.Cmd → func()
 
 // proxies holds, by command, the filtering proxy its network goes
 // through (Refused).
