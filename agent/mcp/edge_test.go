@@ -360,7 +360,7 @@ func TestEdgeCloseKillsProcesses(t *testing.T) {
 		t.Errorf("the call in flight at Close: %+v", res)
 	}
 	for _, pid := range pids {
-		if err := syscall.Kill(pid, 0); err != syscall.ESRCH {
+		if err := signalZero(pid); err != syscall.ESRCH {
 			t.Errorf("process %d is still there after Close (kill 0: %v)", pid, err)
 		}
 	}
