@@ -295,7 +295,15 @@ func TestLandlockConfinesReads(t *testing.T) {
 	if !strings.Contains(st.String(), "reads: the system") || !strings.Contains(st.String(), shared) {
 		t.Errorf("status does not say what it reads: %s", st)
 	}
-	for script, leak := range map[string]string{`cat "` + secret + `"`: "PRIVATE KEY", `ls "` + pl.home + `/.ssh"`: "id_x\n"} {
+	if err := os.Symlink(filepath.Join(pl.home, ".ssh"), filepath.Join(pl.ws, "keys")); err != nil {
+		t.Fatal(err)
+	}
+	for script, leak := range map[string]string{
+		`cat "` + secret + `"`:         "PRIVATE KEY",
+		`ls "` + pl.home + `/.ssh"`:    "id_x\n",
+		`cat keys/id_x`:                "PRIVATE KEY", // a link in the workspace leads nowhere new
+		`cat /proc/self/root` + secret: "PRIVATE KEY",
+	} {
 		_, out, err := shell(t, New(Options{}), p, pl, script)
 		if err == nil || strings.Contains(out, leak) {
 			t.Errorf("%s: the secret was reachable: %v\n%s", script, err, out)
