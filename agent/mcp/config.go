@@ -447,21 +447,29 @@ func validateSandbox(name string, s ServerConfig) *invalid {
 	if sb.Network == "" && len(sb.Ports) > 0 {
 		return &invalid{field: "sandbox", msg: fmt.Sprintf(`"sandbox" of server %q lists ports: set "network": "ports" too`, name)}
 	}
-	p := sandbox.Policy{Network: sb.Network, Ports: sb.Ports}
+	if sb.Network == "" && len(sb.Hosts) > 0 {
+		return &invalid{field: "sandbox", msg: fmt.Sprintf(`"sandbox" of server %q lists hosts: set "network": "hosts" too`, name)}
+	}
+	p := sandbox.Policy{Network: sb.Network, Ports: sb.Ports, Hosts: sb.Hosts}
 	if p.Network == "" {
 		p.Network = sandbox.NetAny
 	}
 	if err := p.Check(); err != nil {
 		return &invalid{field: "sandbox", msg: fmt.Sprintf(`"sandbox" of server %q: %s`, name, strings.TrimPrefix(err.Error(), "sandbox: "))}
 	}
-	for _, w := range sb.Write {
-		if !filepath.IsAbs(w) && !strings.HasPrefix(w, "~/") && w != "~" {
-			return &invalid{field: "sandbox", msg: fmt.Sprintf(`"sandbox" of server %q: the writable folder %q must be absolute or start with ~/`, name, w)}
-		}
-		// A grant of everything is no sandbox, yet the status would say
-		// "confined": the whole disk, the home folder or above it.
-		if grantsEverything(w) {
-			return &invalid{field: "sandbox", msg: fmt.Sprintf(`"sandbox" of server %q: the writable folder %q must be a folder, not the whole disk or home folder`, name, w)}
+	for _, list := range []struct {
+		what  string
+		paths []string
+	}{{"writable", sb.Write}, {"readable", sb.Read}} {
+		for _, w := range list.paths {
+			if !filepath.IsAbs(w) && !strings.HasPrefix(w, "~/") && w != "~" {
+				return &invalid{field: "sandbox", msg: fmt.Sprintf(`"sandbox" of server %q: the %s folder %q must be absolute or start with ~/`, name, list.what, w)}
+			}
+			// A grant of everything is no sandbox, yet the status would say
+			// "confined": the whole disk, the home folder or above it.
+			if grantsEverything(w) {
+				return &invalid{field: "sandbox", msg: fmt.Sprintf(`"sandbox" of server %q: the %s folder %q must be a folder, not the whole disk or home folder`, name, list.what, w)}
+			}
 		}
 	}
 	return nil

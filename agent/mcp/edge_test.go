@@ -3,6 +3,7 @@ package mcp
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -360,7 +361,7 @@ func TestEdgeCloseKillsProcesses(t *testing.T) {
 		t.Errorf("the call in flight at Close: %+v", res)
 	}
 	for _, pid := range pids {
-		if err := syscall.Kill(pid, 0); err != syscall.ESRCH {
+		if err := signalZero(pid); !errors.Is(err, syscall.ESRCH) {
 			t.Errorf("process %d is still there after Close (kill 0: %v)", pid, err)
 		}
 	}

@@ -2,7 +2,10 @@ package mcp
 
 import (
 	"context"
+	"fmt"
 	"net"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -128,4 +131,83 @@ func serverStatus(t *testing.T, m *Manager, name string) ServerStatus {
 	}
 	t.Fatalf("no server %q", name)
 	return ServerStatus{}
+}
+
+// TestFilesystemServerReadsConfined runs the real server-filesystem
+// allowed (by its own arguments) to serve its workspace, a folder its
+// sandbox lists under "read", and a stand-in home folder: it reads the
+// first two, cannot read ~/.ssh/id_x nor write the read-only folder, and
+// the tool results say the sandbox refused it.
+func TestFilesystemServerReadsConfined(t *testing.T) {
+	t.Parallel()
+	landlockOrSkip(t)
+	workspace, shared, home := t.TempDir(), t.TempDir(), t.TempDir()
+	if err := os.Mkdir(filepath.Join(home, ".ssh"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	secret := filepath.Join(home, ".ssh", "id_x")
+	for f, text := range map[string]string{secret: "PRIVATE KEY", filepath.Join(shared, "notes.txt"): "shared notes"} {
+		if err := os.WriteFile(f, []byte(text), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cmd, args := filesystemCommand(t, workspace, shared, home)
+	m := newManager(t, Options{})
+	m.Apply(Config{Servers: map[string]ServerConfig{"fs": {Command: cmd, Args: args,
+		Sandbox: &ServerSandbox{Write: []string{workspace}, Read: []string{shared}}}}})
+	ctx := context.Background()
+	waitTool(t, m, "fs", "read_text_file")
+	if st := serverStatus(t, m, "fs"); !strings.Contains(st.Sandbox, "reads: the system, its own program files and the folders it writes, and "+shared) {
+		t.Errorf("server status sandbox = %q", st.Sandbox)
+	}
+	res := runTool(t, ctx, m, nil, "fs", "read_text_file", map[string]any{"path": filepath.Join(shared, "notes.txt")})
+	if res.IsError || !strings.Contains(res.Content, "shared notes") {
+		t.Errorf("reading the listed folder: %+v", res)
+	}
+	res = runTool(t, ctx, m, nil, "fs", "read_text_file", map[string]any{"path": secret})
+	if !res.IsError || strings.Contains(res.Content, "PRIVATE KEY") {
+		t.Errorf("reading ~/.ssh/id_x: %+v", res)
+	}
+	mustContain(t, res.Content, "EACCES", "The sandbox (landlock) refused")
+	res = runTool(t, ctx, m, nil, "fs", "write_file", map[string]any{"path": filepath.Join(shared, "x"), "content": "x"})
+	if !res.IsError {
+		t.Errorf("writing the read-only folder: %+v", res)
+	}
+}
+
+// TestStdioServerHostList: a stdio server whose sandbox lists hosts
+// reaches a listed host through the sandbox's proxy (a loopback server
+// named by the proxy's lookup), is refused another one with a result that
+// says the sandbox refused it, and cannot connect around the proxy.
+func TestStdioServerHostList(t *testing.T) {
+	t.Parallel()
+	landlockOrSkip(t)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { fmt.Fprint(w, "hello from "+r.Host) }))
+	defer srv.Close()
+	_, port, _ := net.SplitHostPort(srv.Listener.Addr().String())
+	lookup := func(context.Context, string) ([]string, error) { return []string{"127.0.0.1"}, nil }
+	cmd, args := edgeServerCommand(t)
+	m := newManager(t, Options{Sandbox: sandbox.New(sandbox.Options{ProxyLookup: lookup})})
+	m.Apply(Config{Servers: map[string]ServerConfig{
+		"web": {Command: cmd, Args: args, Sandbox: &ServerSandbox{Network: sandbox.NetHosts, Hosts: []string{"allowed.test:" + port}}},
+	}})
+	ctx := context.Background()
+	waitTool(t, m, "web", "fetch")
+	if st := serverStatus(t, m, "web"); !strings.Contains(st.Sandbox, "network: only allowed.test:"+port+", through the sandbox's proxy") {
+		t.Errorf("status: %q", st.Sandbox)
+	}
+	res := runTool(t, ctx, m, nil, "web", "fetch", map[string]any{"url": "http://allowed.test:" + port + "/"})
+	if res.IsError || res.Content != "status 200: hello from allowed.test:"+port {
+		t.Errorf("listed host: %+v", res)
+	}
+	res = runTool(t, ctx, m, nil, "web", "fetch", map[string]any{"url": "http://denied.test:" + port + "/"})
+	if strings.Contains(res.Content, "hello") {
+		t.Errorf("other host reached: %+v", res)
+	}
+	mustContain(t, res.Content, "status 403: "+sandbox.RefusedByProxy+": denied.test:"+port+" is not allowed")
+	res = runTool(t, ctx, m, nil, "web", "dial", map[string]any{"addr": srv.Listener.Addr().String()})
+	if !res.IsError {
+		t.Errorf("connected around the proxy: %+v", res)
+	}
+	mustContain(t, res.Content, "permission denied", "The sandbox (landlock) refused")
 }

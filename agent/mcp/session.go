@@ -297,10 +297,22 @@ var serverCaches = map[string][]string{
 	"bunx": {".bun/install/cache"}, "bun": {".bun/install/cache"},
 }
 
+// serverConfigFiles are the files below the home folder a stdio server
+// may read besides its folders, by the program that starts it: the
+// package managers' own settings (a registry, a proxy), which they read
+// when they start. Missing ones are skipped.
+var serverConfigFiles = map[string][]string{
+	"npx": {".npmrc"}, "npm": {".npmrc"},
+	"uvx": {".config/uv/uv.toml"}, "uv": {".config/uv/uv.toml"},
+	"pip": {".config/pip/pip.conf", ".pip/pip.conf"}, "pipx": {".config/pip/pip.conf", ".pip/pip.conf"},
+	"bunx": {".bunfig.toml"}, "bun": {".bunfig.toml"},
+}
+
 // confine wraps cmd in the server's sandbox: it may write in the
 // workspace (the roots as they are now), the folders listed in its
-// "sandbox" entry and the caches, and reach the network its entry says
-// (any by default).
+// "sandbox" entry and the caches, read those, the system, its own program
+// files and the folders its entry lists under "read", and reach the
+// network its entry says (any by default).
 func (s *supervisor) confine(cmd *exec.Cmd) (sandbox.Status, func(), error) {
 	sb := s.cfg.Sandbox
 	if sb == nil {
@@ -309,7 +321,7 @@ func (s *supervisor) confine(cmd *exec.Cmd) (sandbox.Status, func(), error) {
 	if sb.Off {
 		return sandbox.Status{Mechanism: sandbox.None, Reason: "turned off for this server in mcp.json", Network: "any"}, func() {}, nil
 	}
-	p := sandbox.Policy{Network: sb.Network, Ports: sb.Ports}
+	p := sandbox.Policy{Network: sb.Network, Ports: sb.Ports, Hosts: sb.Hosts}
 	if p.Network == "" {
 		p.Network = sandbox.NetAny
 	}
@@ -323,12 +335,22 @@ func (s *supervisor) confine(cmd *exec.Cmd) (sandbox.Status, func(), error) {
 		}
 		p.Write = append(p.Write, dir)
 	}
+	for _, r := range sb.Read {
+		dir, err := expandHome(r)
+		if err != nil {
+			return sandbox.Status{}, func() {}, err
+		}
+		p.Read = append(p.Read, dir)
+	}
 	if home, err := os.UserHomeDir(); err == nil {
 		prog := strings.TrimSuffix(filepath.Base(s.cfg.Command), ".exe")
 		for _, c := range serverCaches[prog] {
 			dir := filepath.Join(home, c)
 			_ = os.MkdirAll(dir, 0o700) // if it cannot be made, the server cannot write there
 			p.Write = append(p.Write, dir)
+		}
+		for _, f := range serverConfigFiles[prog] {
+			p.Read = append(p.Read, filepath.Join(home, f))
 		}
 	}
 	return s.m.o.Sandbox.Wrap(cmd, p)

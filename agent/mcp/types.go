@@ -47,10 +47,16 @@ type ServerSandbox struct {
 	// Write are the server's own folders it may change besides the
 	// workspace: absolute, or starting with "~/".
 	Write []string `json:"write,omitempty"`
-	// Network is "any" (the default), "none", "local" or "ports" (TCP to
-	// Ports only).
+	// Read are folders (or files) it may read besides the system, its
+	// own program files and the folders it writes: absolute, or starting
+	// with "~/".
+	Read []string `json:"read,omitempty"`
+	// Network is "any" (the default), "none", "local" (this machine,
+	// through the sandbox's proxy), "ports" (TCP to Ports only) or
+	// "hosts" (Hosts only, through the sandbox's proxy).
 	Network string   `json:"network,omitempty"`
 	Ports   []uint16 `json:"ports,omitempty"`
+	Hosts   []string `json:"hosts,omitempty"`
 	// Off runs this server unconfined; its status says so.
 	Off bool `json:"off,omitempty"`
 }

@@ -23,6 +23,8 @@ type bwrapConfiner struct {
 
 func (*bwrapConfiner) name() string { return Bwrap }
 
+func (*bwrapConfiner) enforcesPorts() bool { return false }
+
 // available finds bwrap and runs it once: it needs user namespaces,
 // which a system may forbid.
 func (b *bwrapConfiner) available() (bool, string) {
@@ -61,16 +63,16 @@ func firstLine(s, or string) string {
 	return s
 }
 
-func (b *bwrapConfiner) wrap(cmd *exec.Cmd, p Policy, tmp string) (Status, error) {
-	args := bwrapArgs(b.found, p, tmp)
+func (b *bwrapConfiner) wrap(cmd *exec.Cmd, p Policy, tmp string, r reads) (Status, error) {
+	args := bwrapArgs(b.found, p, tmp, r)
 	args = append(args, "--", cmd.Path)
 	if len(cmd.Args) > 1 {
 		args = append(args, cmd.Args[1:]...)
 	}
 	cmd.Path, cmd.Args = b.found, args
-	st := Status{Mechanism: Bwrap, Write: p.Write, Network: networkText(p)}
+	st := Status{Mechanism: Bwrap, Write: p.Write, Network: networkText(p), Reads: readsText(p)}
 	switch p.Network {
-	case NetLocal, NetPorts:
+	case NetLocal, NetPorts, NetHosts:
 		if p.Network == NetPorts && len(p.Ports) == 0 {
 			break
 		}
@@ -80,15 +82,33 @@ func (b *bwrapConfiner) wrap(cmd *exec.Cmd, p Policy, tmp string) (Status, error
 	return st, nil
 }
 
-// bwrapArgs is bwrap's command line up to the program: the whole file
-// system read-only (/tmp too), a fresh /dev, the writable folders and the
-// private temporary folder bound back, no network for NetNone, and the
-// program killed with Juncture.
-func bwrapArgs(bwrap string, p Policy, tmp string) []string {
-	args := []string{bwrap, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"}
+// bwrapArgs is bwrap's command line up to the program: an empty root
+// (read-only) with the readable folders and files bound read-only, a
+// fresh /dev and /proc, the writable folders and the private temporary
+// folder bound writable, no network for NetNone, and the program killed
+// with Juncture.
+func bwrapArgs(bwrap string, p Policy, tmp string, r reads) []string {
+	args := []string{bwrap}
+	for _, d := range r.dirs {
+		switch d {
+		case "/dev":
+			args = append(args, "--dev", "/dev")
+		case "/proc":
+			args = append(args, "--proc", "/proc")
+		default:
+			args = append(args, "--ro-bind-try", d, d)
+		}
+	}
+	for _, f := range r.files {
+		args = append(args, "--ro-bind-try", f, f)
+	}
+	for _, l := range r.links {
+		args = append(args, "--symlink", l[0], l[1])
+	}
 	for _, w := range append(append([]string{}, p.Write...), tmp) {
 		args = append(args, "--bind", w, w)
 	}
+	args = append(args, "--remount-ro", "/")
 	if p.Network == NetNone || p.Network == NetPorts && len(p.Ports) == 0 {
 		args = append(args, "--unshare-net")
 	}

@@ -20,9 +20,12 @@ var childReady atomic.Bool
 
 // childSpec is the policy as the child receives it (argv[2], JSON).
 type childSpec struct {
-	Write   []string `json:"write"`
-	Network string   `json:"network"`
-	Ports   []uint16 `json:"ports,omitempty"`
+	Write []string `json:"write"`
+	// ReadDirs and ReadFiles are what it may read besides Write (readSet).
+	ReadDirs  []string `json:"readDirs,omitempty"`
+	ReadFiles []string `json:"readFiles,omitempty"`
+	Network   string   `json:"network"`
+	Ports     []uint16 `json:"ports,omitempty"`
 	// ReadyFD is the child's end of the ready pipe (Started): closed on
 	// exec, so the parent learns when the program itself runs.
 	ReadyFD int `json:"readyFd,omitempty"`

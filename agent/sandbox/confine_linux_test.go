@@ -130,6 +130,7 @@ func TestLandlockNetwork(t *testing.T) {
 		{"any", Policy{Write: []string{pl.ws}, Network: NetAny}, true},
 	}
 	for _, tt := range tests {
+		tt.p.Read = []string{filepath.Dir(selfExe(t))} // the test binary is the client
 		_, out, err := shell(t, New(Options{}), tt.p, pl, strconv.Quote(selfExe(t)), dialEnv+"="+addr)
 		if got := err == nil && strings.Contains(out, "connected"); got != tt.ok {
 			t.Errorf("%s: connected=%v, want %v: %v\n%s", tt.name, got, tt.ok, err, out)
@@ -178,8 +179,14 @@ func TestFallbackWithoutLandlock(t *testing.T) {
 	if Explain(st, out) == "" {
 		t.Errorf("bwrap: the refusal is not explained:\n%s", out)
 	}
+	if err := os.WriteFile(filepath.Join(pl.home, ".ssh", "id_x"), []byte("PRIVATE KEY"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, out, err := shell(t, s, Policy{Write: []string{pl.ws}}, pl, `cat "$HOME/.ssh/id_x"`); err == nil || strings.Contains(out, "PRIVATE KEY") {
+		t.Errorf("bwrap: the secret outside was read: %v\n%s", err, out)
+	}
 	addr := listen(t)
-	_, out, err = shell(t, s, Policy{Write: []string{pl.ws}}, pl, strconv.Quote(selfExe(t)), dialEnv+"="+addr)
+	_, out, err = shell(t, s, Policy{Write: []string{pl.ws}, Read: []string{filepath.Dir(selfExe(t))}}, pl, strconv.Quote(selfExe(t)), dialEnv+"="+addr)
 	if err == nil || strings.Contains(out, "connected") {
 		t.Errorf("bwrap: network none connected: %v\n%s", err, out)
 	}
@@ -260,5 +267,49 @@ func TestStartedWaitsForTheProgram(t *testing.T) {
 	case <-Started(plain):
 	default:
 		t.Error("Started of an unwrapped command is not closed")
+	}
+}
+
+// TestLandlockConfinesReads: a confined command reads the system, the
+// workspace and the folders it was given to read, and cannot read a
+// secret outside them (a stand-in for ~/.ssh/id_x) nor list that folder.
+func TestLandlockConfinesReads(t *testing.T) {
+	needLandlock(t)
+	pl := newPlace(t)
+	secret := filepath.Join(pl.home, ".ssh", "id_x")
+	if err := os.WriteFile(secret, []byte("PRIVATE KEY"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	shared := t.TempDir()
+	if err := os.WriteFile(filepath.Join(shared, "notes"), []byte("shared notes"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(pl.ws, "own"), []byte("own file"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	p := Policy{Write: []string{pl.ws}, Read: []string{shared}}
+	st, out, err := shell(t, New(Options{}), p, pl, `cat own /etc/passwd "`+shared+`/notes" >/dev/null && echo read-ok`)
+	if err != nil || !strings.Contains(out, "read-ok") {
+		t.Fatalf("allowed reads failed: %v\n%s", err, out)
+	}
+	if !strings.Contains(st.String(), "reads: the system") || !strings.Contains(st.String(), shared) {
+		t.Errorf("status does not say what it reads: %s", st)
+	}
+	if err := os.Symlink(filepath.Join(pl.home, ".ssh"), filepath.Join(pl.ws, "keys")); err != nil {
+		t.Fatal(err)
+	}
+	for script, leak := range map[string]string{
+		`cat "` + secret + `"`:         "PRIVATE KEY",
+		`ls "` + pl.home + `/.ssh"`:    "id_x\n",
+		`cat keys/id_x`:                "PRIVATE KEY", // a link in the workspace leads nowhere new
+		`cat /proc/self/root` + secret: "PRIVATE KEY",
+	} {
+		_, out, err := shell(t, New(Options{}), p, pl, script)
+		if err == nil || strings.Contains(out, leak) {
+			t.Errorf("%s: the secret was reachable: %v\n%s", script, err, out)
+		}
+		if !strings.Contains(out, "Permission denied") {
+			t.Errorf("%s: not refused by the sandbox:\n%s", script, out)
+		}
 	}
 }

@@ -18,31 +18,47 @@
 //
 // # What is enforced where
 //
+// Reads are confined to the same set everywhere they are confined
+// (readSet): the system's folders, the program's own files (its folder,
+// its PATH, the node_modules of a script argument, a tool's hidden folder
+// below home), Policy.Write and Policy.Read; never the home folder, a
+// folder above it or /.
+//
+// Network NetLocal and NetHosts go through a filtering proxy (proxy.go)
+// started on loopback for each wrapped program and stopped by Wrap's
+// cleanup: the program's proxy variables point at it, and the confiner
+// holds the program to the proxy's port (NetPorts), where it can
+// (enforcesPorts); elsewhere the Status says the network is not confined.
+//
 // Linux with Landlock (ABI 1 and later; the rules are downgraded to what
 // the kernel offers, and the Status names the ABI):
 //   - writes (create, delete, rename, truncate, write) only below
 //     Policy.Write, a private temporary folder (TMPDIR) and a few device
 //     files (/dev/null, /dev/zero, /dev/full, /dev/tty, /dev/shm);
-//   - reads and execution anywhere the person may read (reads are not
-//     confined: programs installed under the home folder must keep working);
+//   - reads and execution only of readSet and the writable folders;
 //   - TCP connect and bind (ABI 4+): NetNone refuses all, NetPorts allows
-//     connecting to the listed ports on any host, NetAny leaves TCP alone.
-//     NetLocal cannot be told apart from NetAny by Landlock (it filters
-//     ports, not addresses) and is reported as not enforced. UDP is
-//     confined only from ABI 10 on, pathname UNIX sockets from ABI 9 on;
+//     connecting to the listed ports on any host, NetLocal and NetHosts
+//     only the proxy's port, NetAny leaves TCP alone. UDP is confined only
+//     from ABI 10 on, pathname UNIX sockets from ABI 9 on;
 //   - signals and abstract UNIX sockets towards processes outside the
 //     sandbox are refused (ABI 6+).
 //
-// Linux without Landlock, with bubblewrap (bwrap) installed: a read-only
-// view of the whole file system with Policy.Write and the private
-// temporary folder bound writable, and for NetNone a network
-// namespace of its own (no network at all). NetLocal and NetPorts are not
-// enforced by bwrap (the Status says so).
+// Linux without Landlock, with bubblewrap (bwrap) installed: an empty
+// read-only root with readSet bound read-only, Policy.Write and the
+// private temporary folder bound writable, and for NetNone a network
+// namespace of its own (no network at all). NetLocal, NetPorts and
+// NetHosts are not enforced by bwrap (the Status says so).
 //
 // macOS: sandbox-exec with a profile generated from the same policy
-// (Profile): writes as on Linux, network by port or to localhost.
+// (Profile): writes as on Linux, network by port or to localhost (the
+// proxy's port for NetLocal and NetHosts); reads are not confined.
 //
-// Windows and other systems: not confined ("none"): the Status says so.
-// On Windows the program still runs in a kill-on-close Job Object (see
-// agent/tools), which bounds its life, not its rights.
+// Windows (windows.go, planned by planWindows, which is tested on every
+// system): a low-integrity token, the writable folders labeled low, and
+// the Job Object of WindowsJob (kill on close, a process limit, no
+// breakaway) made where the program is started (agent/tools). Reads and
+// the network are not confined there; the Status says so. Built, not run,
+// in this repository's CI.
+//
+// Other systems: not confined ("none"): the Status says so.
 package sandbox

@@ -30,6 +30,11 @@ type landlockConfiner struct {
 
 func (landlockConfiner) name() string { return Landlock }
 
+func (l landlockConfiner) enforcesPorts() bool {
+	v, err := l.abi()
+	return err == nil && v >= 4
+}
+
 func (l landlockConfiner) available() (bool, string) {
 	if !childReady.Load() {
 		return false, "Landlock is not used: this program does not start confining children (MaybeRunChild is not called)"
@@ -44,7 +49,7 @@ func (l landlockConfiner) available() (bool, string) {
 	return true, ""
 }
 
-func (l landlockConfiner) wrap(cmd *exec.Cmd, p Policy, tmp string) (Status, error) {
+func (l landlockConfiner) wrap(cmd *exec.Cmd, p Policy, tmp string, rd reads) (Status, error) {
 	exe, err := os.Executable()
 	if err != nil {
 		return Status{}, fmt.Errorf("sandbox: finding Juncture's own program to confine %s: %w", cmd.Path, err)
@@ -57,7 +62,8 @@ func (l landlockConfiner) wrap(cmd *exec.Cmd, p Policy, tmp string) (Status, err
 	fd := 3 + len(cmd.ExtraFiles)
 	cmd.ExtraFiles = append(cmd.ExtraFiles, w)
 	readyPipes.Store(cmd, readyPipe{r: r, w: w})
-	spec, err := json.Marshal(childSpec{Write: append(append([]string{}, p.Write...), tmp), Network: p.Network, Ports: p.Ports, ReadyFD: fd})
+	spec, err := json.Marshal(childSpec{Write: append(append([]string{}, p.Write...), tmp), ReadDirs: rd.dirs, ReadFiles: rd.files,
+		Network: p.Network, Ports: p.Ports, ReadyFD: fd})
 	if err != nil {
 		return Status{}, fmt.Errorf("sandbox: %w", err)
 	}
@@ -71,15 +77,15 @@ func (l landlockConfiner) wrap(cmd *exec.Cmd, p Policy, tmp string) (Status, err
 	}
 	cmd.Path, cmd.Args = exe, args
 
-	st := Status{Mechanism: Landlock, Write: p.Write, Network: networkText(p)}
+	st := Status{Mechanism: Landlock, Write: p.Write, Network: networkText(p), Reads: readsText(p)}
 	switch {
 	case p.Network == NetAny:
 	case v < 4:
 		st.Network = "any"
 		st.Reason = fmt.Sprintf("network not confined: this kernel's Landlock (ABI %d) has no TCP rules", v)
-	case p.Network == NetLocal:
+	case p.viaProxy(): // only reached without TCP rules; Wrap routes them through the proxy otherwise
 		st.Network = "any"
-		st.Reason = "\"this machine only\" is not enforced on Linux: Landlock filters ports, not addresses"
+		st.Reason = "network not confined: the sandbox's proxy needs Landlock's TCP rules"
 	case v < 10:
 		st.Reason = fmt.Sprintf("TCP only: UDP is not confined by this kernel's Landlock (ABI %d)", v)
 	}
@@ -95,11 +101,12 @@ func confineAndExec(specJSON, path string, argv []string) error {
 		return fmt.Errorf("reading the policy: %w", err)
 	}
 	cfg := landlock.V11.BestEffort()
-	if sp.Network == NetAny || sp.Network == NetLocal {
+	if sp.Network == NetAny || sp.Network == NetLocal || sp.Network == NetHosts {
 		cfg.HandledAccessNet = 0
 	}
 	rules := []landlock.Rule{
-		landlock.RODirs("/"),
+		landlock.RODirs(sp.ReadDirs...),
+		landlock.ROFiles(sp.ReadFiles...),
 		landlock.RWDirs(sp.Write...).WithRefer(),
 		landlock.RWFiles("/dev/null", "/dev/zero", "/dev/full", "/dev/tty").IgnoreIfMissing(),
 		landlock.RWFiles("/dev/ptmx").WithIoctlDev().IgnoreIfMissing(),

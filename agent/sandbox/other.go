@@ -1,4 +1,4 @@
-//go:build !linux && !darwin
+//go:build !linux && !darwin && !windows
 
 package sandbox
 
@@ -16,14 +16,13 @@ type unconfined struct{}
 
 func (unconfined) name() string { return None }
 
+func (unconfined) enforcesPorts() bool { return false }
+
 func (unconfined) available() (bool, string) {
-	if runtime.GOOS == "windows" {
-		return false, "Windows: file and network confinement are not implemented; the program runs with your rights (in a Job Object that ends it with Juncture)"
-	}
 	return false, runtime.GOOS + ": no sandbox is implemented"
 }
 
-func (unconfined) wrap(*exec.Cmd, Policy, string) (Status, error) {
+func (unconfined) wrap(*exec.Cmd, Policy, string, reads) (Status, error) {
 	return Status{}, errors.New("sandbox: not available here")
 }
 

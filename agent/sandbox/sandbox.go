@@ -15,17 +15,23 @@ import (
 // Network modes of a Policy.
 const (
 	NetNone  = "none"  // no network (the default of run_command)
-	NetLocal = "local" // this machine only (enforced on macOS; see the package doc)
+	NetLocal = "local" // this machine only, through the filtering proxy (see the package doc)
 	NetPorts = "ports" // TCP to the listed ports, any host
+	NetHosts = "hosts" // the listed hosts only, through the filtering proxy
 	NetAny   = "any"   // not confined (the default of MCP servers)
 )
+
+// maxHosts bounds a host list.
+const maxHosts = 64
 
 // Mechanisms a Status names.
 const (
 	Landlock   = "landlock"
 	Bwrap      = "bwrap"
 	SandboxExe = "sandbox-exec"
-	None       = "none"
+	// WindowsToken is a low-integrity token in a Job Object (Windows).
+	WindowsToken = "low-integrity token"
+	None         = "none"
 )
 
 // Policy is what one program may do beyond reading.
@@ -33,10 +39,18 @@ type Policy struct {
 	// Write are the folders it may change (the workspace, the folders the
 	// person listed). They must be absolute; missing ones are skipped.
 	Write []string
-	// Network is NetNone, NetLocal, NetPorts or NetAny; empty is NetNone.
+	// Network is NetNone, NetLocal, NetPorts, NetHosts or NetAny; empty
+	// is NetNone.
 	Network string
 	// Ports are the TCP ports NetPorts may connect to.
 	Ports []uint16
+	// Hosts are what NetHosts may reach: "example.com" (ports 80 and
+	// 443), "*.example.com", "example.com:8443", an IP address.
+	Hosts []string
+	// Read are folders (or files) it may read besides the system, its
+	// own installation and Write (see readSet). Absolute; missing ones
+	// are skipped.
+	Read []string
 }
 
 // Status says how a program runs: the mechanism, what it may write and
@@ -47,6 +61,9 @@ type Status struct {
 	Reason    string   `json:"reason,omitempty"`
 	Write     []string `json:"write,omitempty"`
 	Network   string   `json:"network"`
+	// Reads says what it may read, for the person: "the system, …" where
+	// reads are confined.
+	Reads string `json:"reads,omitempty"`
 }
 
 // Confined reports whether anything was enforced.
@@ -71,10 +88,24 @@ func (s Status) String() string {
 		writes = strings.Join(s.Write, ", ")
 	}
 	line := fmt.Sprintf("sandbox: %s (writes: %s, a private temporary folder; network: %s", mech, writes, s.Network)
+	if s.Reads != "" {
+		line += "; reads: " + s.Reads
+	}
 	if s.Reason != "" {
 		line += "; " + s.Reason
 	}
 	return line + ")"
+}
+
+// readsText describes what a program confined by p may read, for the
+// person: the system, its own program files, the folders it may write,
+// and the folders listed in p.Read by name.
+func readsText(p Policy) string {
+	t := "the system, its own program files and the folders it writes"
+	if len(p.Read) > 0 {
+		t += ", and " + strings.Join(p.Read, ", ")
+	}
+	return t
 }
 
 // networkText describes a policy's network for the person.
@@ -83,7 +114,9 @@ func networkText(p Policy) string {
 	case NetAny:
 		return "any"
 	case NetLocal:
-		return "this machine only"
+		return "this machine only, through the sandbox's proxy"
+	case NetHosts:
+		return "only " + strings.Join(p.Hosts, ", ") + ", through the sandbox's proxy"
 	case NetPorts:
 		if len(p.Ports) == 0 {
 			return "none"
@@ -100,21 +133,36 @@ func networkText(p Policy) string {
 // Check validates p: known network mode, absolute write folders, ports
 // only with NetPorts.
 func (p Policy) Check() error {
+	if p.Network != NetPorts && len(p.Ports) > 0 {
+		return fmt.Errorf("sandbox: ports are only used with the network mode %q", NetPorts)
+	}
+	if p.Network != NetHosts && len(p.Hosts) > 0 {
+		return fmt.Errorf("sandbox: hosts are only used with the network mode %q", NetHosts)
+	}
 	switch p.Network {
 	case "", NetNone, NetLocal, NetAny:
-		if len(p.Ports) > 0 {
-			return fmt.Errorf("sandbox: ports are only used with the network mode %q", NetPorts)
-		}
 	case NetPorts:
 		if slices.Contains(p.Ports, 0) {
 			return errors.New("sandbox: port 0 is not a port one can connect to")
 		}
+	case NetHosts:
+		if len(p.Hosts) == 0 || len(p.Hosts) > maxHosts {
+			return fmt.Errorf("sandbox: the network mode %q needs 1 to %d hosts", NetHosts, maxHosts)
+		}
+		if _, err := p.proxyRules(); err != nil {
+			return err
+		}
 	default:
-		return fmt.Errorf("sandbox: network must be %q, %q, %q or %q, not %q", NetNone, NetLocal, NetPorts, NetAny, p.Network)
+		return fmt.Errorf("sandbox: network must be %q, %q, %q, %q or %q, not %q", NetNone, NetLocal, NetPorts, NetHosts, NetAny, p.Network)
 	}
 	for _, w := range p.Write {
 		if !filepath.IsAbs(w) {
 			return fmt.Errorf("sandbox: the writable folder %q is not an absolute path", w)
+		}
+	}
+	for _, r := range p.Read {
+		if !filepath.IsAbs(r) {
+			return fmt.Errorf("sandbox: the readable folder %q is not an absolute path", r)
 		}
 	}
 	return nil
@@ -127,31 +175,66 @@ func (p Policy) normalized() Policy {
 	if p.Network == "" {
 		p.Network = NetNone
 	}
-	var ws []string
-	for _, w := range p.Write {
+	p.Write = existing(p.Write, true)
+	p.Read = existing(p.Read, false)
+	return p
+}
+
+// existing returns paths cleaned, resolved and deduplicated, without the
+// missing ones (and the ones that are not folders, when dirsOnly).
+func existing(paths []string, dirsOnly bool) []string {
+	var out []string
+	for _, w := range paths {
 		real, err := filepath.EvalSymlinks(filepath.Clean(w))
 		if err != nil {
 			continue
 		}
-		if fi, err := os.Stat(real); err != nil || !fi.IsDir() {
+		if fi, err := os.Stat(real); err != nil || dirsOnly && !fi.IsDir() {
 			continue
 		}
-		if !slices.Contains(ws, real) {
-			ws = append(ws, real)
+		if !slices.Contains(out, real) {
+			out = append(out, real)
 		}
 	}
-	p.Write = ws
-	return p
+	return out
 }
+
+// proxyRules are the filtering proxy's rules for p (NetLocal, NetHosts).
+func (p Policy) proxyRules() (proxyRules, error) {
+	r := proxyRules{local: p.Network == NetLocal}
+	for _, h := range p.Hosts {
+		rule, err := parseHost(h)
+		if err != nil {
+			return proxyRules{}, err
+		}
+		r.hosts = append(r.hosts, rule)
+	}
+	return r, nil
+}
+
+// viaProxy says whether p's network goes through the filtering proxy.
+func (p Policy) viaProxy() bool { return p.Network == NetLocal || p.Network == NetHosts }
 
 // confiner is one way to confine a program, per system (landlock_linux.go,
 // bwrap_linux.go, darwin.go). wrap rewrites cmd; tmp is the program's
-// private temporary folder, already created and in p.Write's company.
+// private temporary folder, already created and in p.Write's company;
+// r is what the program may read besides them (readSet).
 type confiner interface {
 	name() string
 	// available says whether it can be used here, and when not, why.
 	available() (bool, string)
-	wrap(cmd *exec.Cmd, p Policy, tmp string) (Status, error)
+	// enforcesPorts says whether it can hold a program to NetPorts (so
+	// to the filtering proxy's port).
+	enforcesPorts() bool
+	wrap(cmd *exec.Cmd, p Policy, tmp string, r reads) (Status, error)
+}
+
+// reads are the folders and files a program may read besides its
+// writable folders (readSet), and the links at the top of the file
+// system that lead there ({target, link}: {"usr/bin", "/bin"}).
+type reads struct {
+	dirs, files []string
+	links       [][2]string
 }
 
 // Options configure a Sandbox.
@@ -166,6 +249,10 @@ type Options struct {
 	// Bwrap, when set, is the bubblewrap program to fall back to instead
 	// of bwrap on the PATH; "-" means none. Linux only.
 	Bwrap string
+	// ProxyLookup, when set, replaces the filtering proxy's name lookup
+	// (and its refusal of private addresses behind a public name): tests
+	// give a loopback server a host name with it.
+	ProxyLookup LookupFunc
 }
 
 // Sandbox confines programs. nil uses the system's mechanisms; a Sandbox
@@ -198,6 +285,7 @@ func (s *Sandbox) off() (bool, string) {
 // started (Wrap fails).
 func (s *Sandbox) Plan(p Policy) Status {
 	cmd := exec.Command("/bin/true")
+	cmd.Args[0] = planArg0 // nothing is changed for it: no proxy, no folder labels (isPlan)
 	cmd.Env = []string{}
 	st, cleanup, err := s.Wrap(cmd, p)
 	cleanup()
@@ -207,6 +295,13 @@ func (s *Sandbox) Plan(p Policy) Status {
 	return st
 }
 
+// planArg0 marks the command Plan wraps, which never runs.
+const planArg0 = "juncture-sandbox-plan"
+
+// isPlan says whether cmd is Plan's, which is wrapped only to learn the
+// Status: no proxy is started and nothing on disk is changed for it.
+func isPlan(cmd *exec.Cmd) bool { return len(cmd.Args) > 0 && cmd.Args[0] == planArg0 }
+
 func (s *Sandbox) confiners() []confiner {
 	var o Options
 	if s != nil {
@@ -215,7 +310,7 @@ func (s *Sandbox) confiners() []confiner {
 	return systemConfiners(o)
 }
 
-// Wrap rewrites cmd (Path, Args, Env, SysProcAttr untouched) to run
+// Wrap rewrites cmd (Path, Args, Env; on Windows SysProcAttr.Token) to run
 // confined by p, using the strongest mechanism available, and returns
 // how it runs and a cleanup to call once the program has ended (it
 // removes the private temporary folder). cmd.Env must be set: TMPDIR is
@@ -233,6 +328,7 @@ func (s *Sandbox) Wrap(cmd *exec.Cmd, p Policy) (Status, func(), error) {
 		return Status{}, noop, errors.New("sandbox: the program's environment must be set explicitly")
 	}
 	p = p.normalized()
+	r := readSet(cmd, p)
 	var why []string
 	for _, c := range s.confiners() {
 		ok, reason := c.available()
@@ -248,12 +344,38 @@ func (s *Sandbox) Wrap(cmd *exec.Cmd, p Policy) (Status, func(), error) {
 			tmp = real
 		}
 		cmd.Env = setEnv(cmd.Env, "TMPDIR", tmp)
-		st, err := c.wrap(cmd, p, tmp)
+		wp := p
+		var px *proxy
+		viaProxy := p.viaProxy() && c.enforcesPorts()
+		switch {
+		case viaProxy && isPlan(cmd):
+			wp.Network, wp.Ports, wp.Hosts = NetPorts, []uint16{1}, nil
+		case viaProxy:
+			rules, _ := p.proxyRules() // checked
+			if px, err = startProxy(rules, s.lookup()); err != nil {
+				_ = os.RemoveAll(tmp)
+				return Status{}, noop, err
+			}
+			wp.Network, wp.Ports, wp.Hosts = NetPorts, []uint16{px.port()}, nil
+			cmd.Env = proxyEnv(cmd.Env, px.url())
+			proxies.Store(cmd, px)
+		}
+		st, err := c.wrap(cmd, wp, tmp, r)
+		if viaProxy {
+			st.Network = networkText(p)
+		}
 		cleanup := func() {
 			_ = os.RemoveAll(tmp)
 			if v, ok := readyPipes.LoadAndDelete(cmd); ok {
 				_ = v.(readyPipe).r.Close()
 				_ = v.(readyPipe).w.Close()
+			}
+			if px != nil {
+				proxies.CompareAndDelete(cmd, px)
+				px.stop()
+			}
+			if v, ok := closers.LoadAndDelete(cmd); ok {
+				v.(func())()
 			}
 		}
 		if err != nil {
@@ -270,6 +392,44 @@ func (s *Sandbox) Wrap(cmd *exec.Cmd, p Policy) (Status, func(), error) {
 		why = append(why, "this system has no sandbox Juncture can use")
 	}
 	return Status{Mechanism: None, Reason: strings.Join(why, "; "), Network: "any"}, noop, nil
+}
+
+func (s *Sandbox) lookup() LookupFunc {
+	if s == nil {
+		return nil
+	}
+	return s.o.ProxyLookup
+}
+
+// closers holds, by command, what a confiner must release once the
+// program has ended (the token on Windows).
+var closers sync.Map // *exec.Cmd → func()
+
+// proxies holds, by command, the filtering proxy its network goes
+// through (Refused).
+var proxies sync.Map // *exec.Cmd → *proxy
+
+// Refused returns the destinations ("host:port") the filtering proxy of
+// cmd refused so far, for the tool result; nil when cmd's network does
+// not go through one. Call it before Wrap's cleanup.
+func Refused(cmd *exec.Cmd) []string {
+	if v, ok := proxies.Load(cmd); ok {
+		return v.(*proxy).refusals()
+	}
+	return nil
+}
+
+// proxyEnv points every proxy variable clients read at the filtering
+// proxy, and drops the exceptions (a client that connected directly would
+// be refused by the sandbox instead).
+func proxyEnv(env []string, url string) []string {
+	for _, k := range []string{"NO_PROXY", "no_proxy"} {
+		env = dropEnv(env, k)
+	}
+	for _, k := range []string{"HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "http_proxy", "https_proxy", "all_proxy"} {
+		env = setEnv(env, k, url)
+	}
+	return env
 }
 
 // readyPipes holds, by command, the pipe a confining child closes when it
@@ -305,19 +465,24 @@ func Started(cmd *exec.Cmd) <-chan struct{} {
 
 // setEnv sets key in env (replacing every earlier value).
 func setEnv(env []string, key, value string) []string {
+	return append(dropEnv(env, key), key+"="+value)
+}
+
+// dropEnv returns env without key.
+func dropEnv(env []string, key string) []string {
 	out := env[:0:0]
 	for _, kv := range env {
 		if k, _, _ := strings.Cut(kv, "="); k != key {
 			out = append(out, kv)
 		}
 	}
-	return append(out, key+"="+value)
+	return out
 }
 
 // refusalMarks are how programs report EACCES and EPERM (and EROFS, which
 // bwrap's read-only view gives) in their output.
 var refusalMarks = []string{
-	"permission denied", "operation not permitted", "read-only file system",
+	strings.ToLower(refusedByTheProxy), "permission denied", "operation not permitted", "read-only file system",
 	"eacces", "eperm", "erofs", "errno 13", "errno 1]", "access is denied",
 }
 
@@ -330,14 +495,30 @@ func Explain(st Status, output string) string {
 		return ""
 	}
 	low := strings.ToLower(output)
-	if !slices.ContainsFunc(refusalMarks, func(m string) bool { return strings.Contains(low, m) }) {
+	marks := refusalMarks
+	if st.Mechanism == Bwrap {
+		marks = append(slices.Clip(marks), hiddenMarks...)
+	}
+	if !slices.ContainsFunc(marks, func(m string) bool { return strings.Contains(low, m) }) {
 		return ""
 	}
 	writes := "nowhere"
 	if len(st.Write) > 0 {
 		writes = strings.Join(st.Write, ", ")
 	}
-	return fmt.Sprintf("[The sandbox (%s) refused an operation (permission denied): this program may write only in %s "+
-		"and its private temporary folder, and reach the network: %s. Writing elsewhere or connecting elsewhere is refused "+
-		"by design; do not retry it another way.]", st.Mechanism, writes, st.Network)
+	reads := ""
+	if st.Reads != "" {
+		reads = "read only " + st.Reads + ", "
+	}
+	what := "refused an operation (permission denied)"
+	if st.Mechanism == Bwrap {
+		what = "refused an operation (permission denied, or a file outside its folders is hidden and looks missing)"
+	}
+	return fmt.Sprintf("[The sandbox (%s) %s: this program may %swrite only in %s "+
+		"and its private temporary folder, and reach the network: %s. Reading, writing or connecting elsewhere is refused "+
+		"by design; do not retry it another way.]", st.Mechanism, what, reads, writes, st.Network)
 }
+
+// hiddenMarks are how programs report a missing file: under bwrap what
+// lies outside the readable folders is not there at all.
+var hiddenMarks = []string{"no such file or directory", "directory nonexistent", "enoent"}

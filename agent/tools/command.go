@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"sync"
 	"time"
@@ -24,17 +26,32 @@ type commandArgs struct {
 	TimeoutSeconds int      `json:"timeoutSeconds"`
 	Network        string   `json:"network"`
 	Ports          []uint16 `json:"ports"`
+	Hosts          []string `json:"hosts"`
 }
 
 // policy is the sandbox policy of a command: it writes in the workspace
 // only, and reaches the network its call asked for (none by default),
 // which the person saw on the card.
 func (a commandArgs) policy(root string) sandbox.Policy {
-	p := sandbox.Policy{Write: []string{root}, Network: a.Network}
-	if a.Network == sandbox.NetPorts {
+	p := sandbox.Policy{Write: []string{root}, Network: a.Network, Read: gitConfigFiles()}
+	switch a.Network {
+	case sandbox.NetPorts:
 		p.Ports = a.Ports
+	case sandbox.NetHosts:
+		p.Hosts = a.Hosts
 	}
 	return p
+}
+
+// gitConfigFiles are git's settings in the home folder (name, e-mail,
+// aliases): a command may read them so that git in the workspace works as
+// the person set it up. Not ~/.git-credentials nor ~/.config/git/credentials.
+func gitConfigFiles() []string {
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return nil
+	}
+	return []string{filepath.Join(home, ".gitconfig"), filepath.Join(home, ".config", "git", "config"), filepath.Join(home, ".config", "git", "ignore")}
 }
 
 func runCommandTool(w Workspace, opts BuiltinOptions) Tool {
@@ -46,16 +63,19 @@ func runCommandTool(w Workspace, opts BuiltinOptions) Tool {
 			"command starts outlives it: when it returns, every process it left behind (such as `server &`) " +
 			"is stopped, so do not use it to start a server or daemon that should keep running. The " +
 			"environment is minimal (PATH, HOME, the locale and what the person configured), without the " +
-			"app's own variables. The command runs in a sandbox: it can read the system, write only in the workspace " +
+			"app's own variables. The command runs in a sandbox: it can read only the system and the workspace, write only in the workspace " +
 			"(and TMPDIR, a private temporary folder), and reach no network unless network says otherwise " +
-			"(\"local\", \"ports\" with ports, or \"any\"; the person sees it before approving).",
+			"(\"local\", \"ports\" with ports, \"hosts\" with hosts, or \"any\"; the person sees it before approving). " +
+			"With \"local\" and \"hosts\" connections go through the sandbox's HTTP proxy (HTTP_PROXY, HTTPS_PROXY are set): " +
+			"use a client that honours them (curl, pip, git over https).",
 		Schema: json.RawMessage(`{
   "type": "object",
   "properties": {
     "command": {"type": "string", "minLength": 1, "description": "The command line to run."},
     "timeoutSeconds": {"type": "integer", "minimum": 1, "maximum": 3600, "description": "Stop the command after this many seconds. Default: 120."},
-    "network": {"type": "string", "enum": ["none", "local", "ports", "any"], "description": "What the command may connect to: none (default), local (this machine), ports (TCP to the ports listed in ports), any."},
-    "ports": {"type": "array", "items": {"type": "integer", "minimum": 1, "maximum": 65535}, "maxItems": 32, "description": "With network \"ports\": the TCP ports the command may connect to."}
+    "network": {"type": "string", "enum": ["none", "local", "ports", "hosts", "any"], "description": "What the command may connect to: none (default), local (this machine, through the sandbox's proxy), ports (TCP to the ports listed in ports), hosts (the hosts listed in hosts, through the sandbox's proxy), any."},
+    "ports": {"type": "array", "items": {"type": "integer", "minimum": 1, "maximum": 65535}, "maxItems": 32, "description": "With network \"ports\": the TCP ports the command may connect to."},
+    "hosts": {"type": "array", "items": {"type": "string", "minLength": 1, "maxLength": 255}, "maxItems": 32, "description": "With network \"hosts\": the hosts the command may reach, such as \"pypi.org\" (ports 80 and 443), \"*.github.com\" or \"example.com:8443\"."}
   },
   "required": ["command"],
   "additionalProperties": false
@@ -153,6 +173,9 @@ func runCommand(ctx context.Context, w Workspace, a commandArgs, opts BuiltinOpt
 	}
 
 	output := out.String()
+	if refused := sandbox.Refused(cmd); len(refused) > 0 {
+		output += "\n[" + sandbox.RefusedByProxy + ": connections to " + strings.Join(refused, ", ") + " (not allowed by this command's network).]\n"
+	}
 	shown := output
 	if shown == "" {
 		shown = "(no output)"

@@ -9,6 +9,8 @@ import (
 	"unsafe"
 
 	"golang.org/x/sys/windows"
+
+	"github.com/juncture-app/juncture/agent/sandbox"
 )
 
 const shellName = "cmd /C"
@@ -77,9 +79,13 @@ func newKillOnCloseJob() (windows.Handle, error) {
 	if err != nil {
 		return 0, err
 	}
+	// Kill on close, a bound on the process count, no breakaway: the
+	// sandbox's Job Object (agent/sandbox.WindowsJob).
+	flags, procs := sandbox.WindowsJob()
 	info := windows.JOBOBJECT_EXTENDED_LIMIT_INFORMATION{
 		BasicLimitInformation: windows.JOBOBJECT_BASIC_LIMIT_INFORMATION{
-			LimitFlags: windows.JOB_OBJECT_LIMIT_KILL_ON_JOB_CLOSE,
+			LimitFlags:         flags,
+			ActiveProcessLimit: procs,
 		},
 	}
 	if _, err := windows.SetInformationJobObject(job, windows.JobObjectExtendedLimitInformation,

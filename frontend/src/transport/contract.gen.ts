@@ -971,8 +971,10 @@ export interface ServerConfig {
 /** mcp.ServerSandbox */
 export interface ServerSandbox {
   write?: string[];
+  read?: string[];
   network?: string;
   ports?: number[];
+  hosts?: string[];
   off?: boolean;
 }
 

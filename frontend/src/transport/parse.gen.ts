@@ -1699,12 +1699,20 @@ function fillServerSandbox(u: Record<string, unknown>): G.ServerSandbox {
     if (v !== undefined && v.length > 0) o.write = v;
   }
   {
+    const v = (isStringArray(u.read) ? u.read : undefined);
+    if (v !== undefined && v.length > 0) o.read = v;
+  }
+  {
     const v = (isString(u.network) ? u.network : undefined);
     if (!!v) o.network = v;
   }
   {
     const v = list(u.ports, (e0) => (isNumber(e0) ? e0 : undefined));
     if (v !== undefined && v.length > 0) o.ports = v;
+  }
+  {
+    const v = (isStringArray(u.hosts) ? u.hosts : undefined);
+    if (v !== undefined && v.length > 0) o.hosts = v;
   }
   {
     const v = (isBoolean(u.off) ? u.off : undefined);

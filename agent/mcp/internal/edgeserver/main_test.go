@@ -86,7 +86,7 @@ func TestTools(t *testing.T) {
 			t.Errorf("%s: readOnlyHint %v, want %v", tool.Name, tool.Annotations.ReadOnlyHint, ro)
 		}
 	}
-	if got, want := strings.Join(names, " "), "bigprogress bigresource bigtext crash dial echo elicit env fails flip flood garbage hang image links note roots sample slow structured"; got != want {
+	if got, want := strings.Join(names, " "), "bigprogress bigresource bigtext crash dial echo elicit env fails fetch flip flood garbage hang image links note roots sample slow structured"; got != want {
 		t.Errorf("tools %q, want %q", got, want)
 	}
 

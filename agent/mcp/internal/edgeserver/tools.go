@@ -8,7 +8,9 @@ import (
 	"image"
 	"image/color"
 	"image/png"
+	"io"
 	"net"
+	"net/http"
 	"os"
 	"time"
 
@@ -142,6 +144,16 @@ func (e *edge) server() *mcp.Server {
 			c.Close()
 			return text("connected"), nil, nil
 		})
+	mcp.AddTool(s, &mcp.Tool{Name: "fetch", Title: "Fetch", Description: `GETs url through the proxy in HTTP_PROXY/HTTPS_PROXY when set; returns "status <code>: <body>", or the error (isError true). The sandbox tests use it.`, Annotations: ro},
+		func(ctx context.Context, _ *mcp.CallToolRequest, in fetchIn) (*mcp.CallToolResult, any, error) {
+			body, err := fetch(ctx, in.URL)
+			if err != nil {
+				res := text("fetch: " + err.Error())
+				res.IsError = true
+				return res, nil, nil
+			}
+			return text(body), nil, nil
+		})
 	mcp.AddTool(s, &mcp.Tool{Name: "fails", Title: "Fails", Description: "Returns a tool error (isError true).", Annotations: ro},
 		func(context.Context, *mcp.CallToolRequest, none) (*mcp.CallToolResult, any, error) {
 			res := text("the edge server failed on purpose")
@@ -269,4 +281,28 @@ func sleep(ctx context.Context, ms int) error {
 	case <-ctx.Done():
 		return ctx.Err()
 	}
+}
+
+type fetchIn struct {
+	URL string `json:"url"`
+}
+
+// fetch GETs url through the environment's proxy (a few KiB of the body).
+func fetch(ctx context.Context, url string) (string, error) {
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	if err != nil {
+		return "", err
+	}
+	resp, err := (&http.Client{Transport: &http.Transport{Proxy: http.ProxyFromEnvironment}}).Do(req)
+	if err != nil {
+		return "", err
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(io.LimitReader(resp.Body, 4096))
+	if err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("status %d: %s", resp.StatusCode, b), nil
 }
