@@ -103,8 +103,13 @@ export function SettingsDialog({ open, transport, status, focusField = null, onC
   useEffect(() => {
     if (!open || !focusField || tab !== 'general' || !formLoaded) return;
     const f = document.getElementById(`${id}-${focusField.field}`);
-    f?.scrollIntoView?.({ block: 'center' });
-    f?.focus({ preventScroll: true });
+    const body = bodyRef.current;
+    if (!f || !body) return;
+    // Centred in the body, which scrolls (scrollIntoView would scroll the dialog itself too, its header out of view).
+    const fr = f.getBoundingClientRect();
+    const br = body.getBoundingClientRect();
+    body.scrollTop += fr.top - br.top - (br.height - fr.height) / 2;
+    f.focus({ preventScroll: true });
   }, [open, focusField, tab, formLoaded, id]);
 
   // Scroll to the first field in error (and put the cursor in it).
