@@ -26,8 +26,8 @@ test('import a ChatGPT export in Settings, then find a word from it', async () =
     await page.keyboard.press('Control+,');
     const dialog = page.getByRole('dialog', { name: 'Settings' });
     await dialog.waitFor();
-    const section = dialog.getByRole('region', { name: 'Import from ChatGPT or Claude' });
-    const input = section.getByLabel('conversations.json');
+    const section = dialog.getByRole('region', { name: 'Import conversations' });
+    const input = section.getByLabel('File to import');
     await input.setInputFiles(fixture);
     const summary = section.locator('.import-conversations-result');
     await summary.waitFor({ timeout: 10000 });

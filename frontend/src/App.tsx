@@ -18,6 +18,8 @@ import { endpointsChanged } from './hooks/useEndpoints';
 import { showHitBranch } from './features/search/SearchResults';
 import { Toasts, type ToastData } from './ui/Toast';
 import { UpdatePrompt } from './features/updates/UpdatePrompt';
+import { ShortcutsSheet, isShortcutsKey } from './features/shortcuts/ShortcutsSheet';
+import type { SettingsFocus, SettingsTarget } from './lib/settingsTarget';
 import './App.css';
 
 const UNDO_MS = 10_000;
@@ -59,6 +61,8 @@ export function App() {
   const [status, setStatus] = useState<Status | null>(null);
   const [settingsOpen, setSettingsOpen] = useState(false);
   const [settingsUsed, setSettingsUsed] = useState(false);
+  const [settingsFocus, setSettingsFocus] = useState<SettingsFocus | null>(null);
+  const [shortcutsOpen, setShortcutsOpen] = useState(false);
   if (settingsOpen && !settingsUsed) setSettingsUsed(true); // mounted from the first open on
   const [toasts, setToasts] = useState<ToastData[]>([]);
   const [hidden, setHidden] = useState<ReadonlySet<string>>(new Set());
@@ -322,6 +326,11 @@ export function App() {
   const busy = ctrl.view.status === 'running' || ctrl.view.status === 'awaiting-decisions';
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
+      if (isShortcutsKey(e)) {
+        e.preventDefault();
+        setShortcutsOpen(true);
+        return;
+      }
       const mod = e.ctrlKey || e.metaKey;
       if (mod && !e.shiftKey && !e.altKey) {
         const k = e.key.toLowerCase();
@@ -400,6 +409,7 @@ export function App() {
         onDelete={remove}
         onLoadMore={list.loadMore}
         onSettings={() => setSettingsOpen(true)}
+        onShortcuts={() => setShortcutsOpen(true)}
         newChatExtra={<PresetMenu transport={transport} onPick={newChatFrom} />}
       />
       {layout.mode === 'overlay' && <div className="sidebar-scrim" aria-hidden="true" onClick={() => closeOverlay()} />}
@@ -413,7 +423,10 @@ export function App() {
             runner={runner}
             highlight={highlight}
             focusNonce={focusNonce}
-            onOpenSettings={() => setSettingsOpen(true)}
+            onOpenSettings={(at?: SettingsTarget) => {
+              setSettingsFocus(at ? { field: at, nonce: Date.now() } : null);
+              setSettingsOpen(true);
+            }}
             onActionError={fail}
           />
         </DraftKeyContext.Provider>
@@ -430,11 +443,16 @@ export function App() {
             open={settingsOpen}
             transport={transport}
             status={status}
-            onClose={() => setSettingsOpen(false)}
+            focusField={settingsFocus}
+            onClose={() => {
+              setSettingsOpen(false);
+              setSettingsFocus(null);
+            }}
             onSaved={onSaved}
           />
         </Suspense>
       )}
+      <ShortcutsSheet open={shortcutsOpen} onClose={() => setShortcutsOpen(false)} />
       <Toasts toasts={toasts} onDismiss={dismiss} />
     </div>
   );

@@ -158,6 +158,9 @@ func (c claudeConversation) convert() (Conversation, string) {
 				return Conversation{}, msg
 			}
 			nd.kept = true
+			if role == history.RoleAssistant {
+				text = hardBreaks(text) // the answer is rendered as Markdown; the human's text is shown as typed
+			}
 			nd.msg = history.Message{
 				ID:        threadID + "-" + m.UUID,
 				ThreadID:  threadID,

@@ -120,7 +120,8 @@ func TestImportParseClaudeFixture(t *testing.T) {
 		t.Errorf("linear tree %s", got)
 	}
 	// Text blocks joined; the tool block left out; "text" used when no block has text.
-	if a.Messages[1].Content != "Crimson maple drifts\n\nover the persimmon path —\nwind counts every one." {
+	// A line break inside a block stays one in Markdown (issue 22 item 27).
+	if a.Messages[1].Content != "Crimson maple drifts\n\nover the persimmon path —  \nwind counts every one." {
 		t.Errorf("answer %q", a.Messages[1].Content)
 	}
 	if a.Messages[1].CreatedAt != 1727769605250 {

@@ -31,6 +31,11 @@ export interface VirtualListProps<T> {
   /** Padding below the last row, px. */
   bottomPadding?: number;
   onAtBottomChange?: (atBottom: boolean) => void;
+  /**
+   * Changes when the person sent a message: go to the bottom and follow it
+   * (the answer streams in below), wherever the list was scrolled to.
+   */
+  followNonce?: number;
 }
 
 const DEFAULT_ESTIMATE = 120;
@@ -64,6 +69,7 @@ export function VirtualList<T>({
   label,
   bottomPadding = 24,
   onAtBottomChange,
+  followNonce = 0,
 }: VirtualListProps<T>) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const heights = useRef(new Map<string, number>());
@@ -187,10 +193,23 @@ export function VirtualList<T>({
     if (el) el.scrollTop = el.scrollHeight;
   }, [resetKey]);
 
+  // A message sent: to the bottom, and follow what comes (a search hit's
+  // scroll, if one was pending, gives way).
+  useLayoutEffect(() => {
+    if (!followNonce) return;
+    pendingScroll.current = null;
+    setBottom(true);
+    const el = scrollRef.current;
+    if (el) el.scrollTop = el.scrollHeight;
+  }, [followNonce, setBottom]);
+
   // Follow the bottom after every layout change while at the bottom.
   useLayoutEffect(() => {
     const el = scrollRef.current;
     if (!el) return;
+    // Everything fits: there is nothing below to jump to ("↓ Latest" would
+    // point at what is already on screen).
+    if (!atBottom.current && el.scrollHeight - el.clientHeight < BOTTOM_SLACK) setBottom(true);
     const p = pendingScroll.current;
     if (p) {
       const i = keys.indexOf(p.key);

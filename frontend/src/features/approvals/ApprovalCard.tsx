@@ -10,6 +10,7 @@ import { useDraft } from './drafts';
 import { AnsweredRow } from './AnsweredRow';
 import { namesOf, ruleLabel } from './toolNames';
 import { callView } from './toolPreviews';
+import { showSubForm } from './showSubForm';
 import { AlwaysAllowForm, DenyForm, EditArgsForm } from './ApprovalForms';
 
 type Approval = Extract<ClassifiedInterrupt, { kind: 'approval' }>;
@@ -84,7 +85,7 @@ export function ApprovalCard({ item, answer, onDecide, onChange, onKeep, error, 
       sub.current?.querySelector<HTMLElement>('input:checked') ?? sub.current?.querySelector<HTMLElement>('input, textarea');
     field?.focus();
     // The whole sub-form in view, its buttons (and an error) included.
-    sub.current?.scrollIntoView?.({ block: 'nearest' });
+    showSubForm(sub.current);
   }, [shownMode, problems]);
 
   // An accepted answer closes the sub-form: "Change answer" starts from the choices.
@@ -97,7 +98,7 @@ export function ApprovalCard({ item, answer, onDecide, onChange, onKeep, error, 
   useEffect(() => {
     if (!refusedHere || answer) return;
     editor.current?.focus();
-    sub.current?.scrollIntoView?.({ block: 'nearest' });
+    showSubForm(sub.current);
   }, [refusedHere, answer, error]);
 
   const submitEdit = () => {

@@ -15,6 +15,7 @@ import { ThreadUsage } from './ThreadUsage';
 import { Announcer } from '../../ui/Announcer';
 import { TransportContext, toJunctureError } from '../../transport';
 import { toolDisplay, useMcpServers, type McpCatalog } from '../../hooks/useMcpServers';
+import type { SettingsTarget } from '../../lib/settingsTarget';
 import './ChatView.css';
 
 // Approval and question cards (with the diff view and the schema form) are
@@ -28,7 +29,7 @@ export interface ChatViewProps {
   runner: ClientToolRunner;
   highlight: { messageId: string; nonce: number } | null;
   focusNonce: number;
-  onOpenSettings: () => void;
+  onOpenSettings: (at?: SettingsTarget) => void;
   /** Says that an action failed (a toast); without it the banner above the composer does. */
   onActionError?: (what: string, e: unknown) => void;
 }
@@ -69,10 +70,13 @@ export function ChatView({ ctrl, title, status, runner, highlight, focusNonce, o
   const { send: ctrlSend, answer, noteAnswered, removeQueued, stop, reload, continueAnswer } = ctrl;
   const [actionError, setActionError] = useState<string | null>(null);
   const prices = usePriceBook(transport, status);
+  // Bumped on send: the conversation shows the message and follows the answer.
+  const [sentNonce, setSentNonce] = useState(0);
 
   const send = useCallback(
     async (text: string, files?: readonly PendingFile[]) => {
       setActionError(null);
+      setSentNonce((n) => n + 1);
       void preloadMarkdown().catch(() => {}); // the answer will be Markdown: load the renderer now
       await ctrlSend(text, files);
     },
@@ -220,6 +224,7 @@ export function ChatView({ ctrl, title, status, runner, highlight, focusNonce, o
             onRegenerate={onRegenerate}
             status={status}
             onOpenSettings={onOpenSettings}
+            followNonce={sentNonce}
           />
         </MessageThreadContext.Provider>
       )}

@@ -2,6 +2,7 @@ import { useContext, useEffect, useState } from 'react';
 import type { Status } from '../../transport/contract';
 import { TransportContext } from '../../transport';
 import { ConnectModel, DetectedServer } from '../first-start/FirstStart';
+import type { SettingsTarget } from '../../lib/settingsTarget';
 import './EmptyState.css';
 
 /** Prompts offered in an empty chat; a click puts one in the composer (not sent). */
@@ -51,7 +52,8 @@ function useWorkspace(): { path: string; isDefault: boolean } | null {
 
 export interface EmptyStateProps {
   status: Status | null;
-  onOpenSettings?: (() => void) | undefined;
+  /** at: the field Settings opens at (the workspace's "Change"). */
+  onOpenSettings?: ((at?: SettingsTarget) => void) | undefined;
 }
 
 /** A new chat: what to try, where files go — or, with no model set up, what to configure. */
@@ -61,7 +63,7 @@ export function EmptyState({ status, onOpenSettings }: EmptyStateProps) {
 
   if (!configured) {
     // The first start: local servers found, a provider with a key, Settings.
-    return <ConnectModel problem={status?.problem} onOpenSettings={onOpenSettings} />;
+    return <ConnectModel problem={status?.problem} onOpenSettings={onOpenSettings && (() => onOpenSettings())} />;
   }
 
   return (
@@ -91,7 +93,7 @@ export function EmptyState({ status, onOpenSettings }: EmptyStateProps) {
           {onOpenSettings && (
             <>
               {' · '}
-              <button type="button" className="thread-link" onClick={onOpenSettings}>
+              <button type="button" className="thread-link" aria-label="Change the workspace folder" onClick={() => onOpenSettings('workspace')}>
                 Change
               </button>
             </>

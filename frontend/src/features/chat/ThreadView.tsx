@@ -7,6 +7,7 @@ import { VirtualList } from '../../ui/VirtualList';
 import { EndpointErrorNote, MessageRow } from './Message';
 import { preloadMarkdown } from './MessageBody';
 import { EmptyState } from './EmptyState';
+import type { SettingsTarget } from '../../lib/settingsTarget';
 import './ThreadView.css';
 
 type Row = { kind: 'message'; key: string; item: MessageItem } | { kind: 'run-error'; key: string; message: string };
@@ -19,7 +20,9 @@ export interface ThreadViewProps {
   onRegenerate: (item: MessageItem) => void;
   /** For the empty state (is a model configured?). */
   status?: Status | null;
-  onOpenSettings?: () => void;
+  onOpenSettings?: (at?: SettingsTarget) => void;
+  /** Changes when a message is sent: the list goes to the bottom and follows the answer. */
+  followNonce?: number;
 }
 
 function estimate(r: Row): number {
@@ -84,6 +87,7 @@ export function ThreadView({
   onRegenerate,
   status = null,
   onOpenSettings,
+  followNonce,
 }: ThreadViewProps) {
   // A failed answer shows its error in the message itself; the turn's error
   // gets a row of its own only when no message shows it.
@@ -200,6 +204,7 @@ export function ThreadView({
       scrollTo={scrollTo}
       resetKey={threadId}
       pathKey={pathKey}
+      followNonce={followNonce}
       className="thread-list"
       label="Conversation"
     />

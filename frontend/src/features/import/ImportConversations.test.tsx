@@ -2,10 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { fireEvent, render, screen } from '@testing-library/react';
 import { ImportConversations, importSummaryText } from './ImportConversations';
 import { FakeTransport } from '../../test/fakeTransport';
+import { thread } from '../../test/builders';
 import { JunctureError } from '../../transport/errors';
 
 function choose(text: string, name = 'conversations.json') {
-  const input = screen.getByLabelText('conversations.json');
+  const input = screen.getByLabelText('File to import');
   const file = new File([text], name, { type: 'application/json' });
   fireEvent.change(input, { target: { files: [file] } });
 }
@@ -16,13 +17,26 @@ describe('ImportConversations', () => {
       ImportConversations: () => ({ threads: 12, messages: 340, alreadyImported: 3, skippedMessages: 0, emptyConversations: 0, threadIds: [] }),
     });
     render(<ImportConversations transport={t} />);
-    expect(screen.getByRole('heading', { name: 'Import from ChatGPT or Claude' })).toBeTruthy();
+    expect(screen.getByRole('heading', { name: 'Import conversations' })).toBeTruthy();
     choose('[{"mapping":{}}]');
     expect((await screen.findByText(/^Imported/)).textContent).toBe('Imported 12 conversations (340 messages); 3 were already here.');
     expect(t.callsOf('ImportConversations')).toEqual([['auto', '[{"mapping":{}}]']]);
   });
 
-  it('shows where the file is wrong', async () => {
+  it('imports a chat exported from Juncture as JSON through the same control (issue 22 item 3)', async () => {
+    const t = new FakeTransport({
+      ImportThread: () => thread('t1', 'Saved chat'),
+    });
+    render(<ImportConversations transport={t} />);
+    const text = '  {"format": "juncture.thread", "version": 3, "thread": {}}';
+    choose(text, 'saved.json');
+    expect((await screen.findByText(/^Imported the chat/)).textContent).toBe('Imported the chat “Saved chat”.');
+    expect(t.callsOf('ImportThread')).toEqual([[text]]);
+    expect(t.callsOf('ImportConversations')).toEqual([]);
+    expect(screen.getByText('saved.json')).toBeTruthy();
+  });
+
+  it('shows where the file is wrong, naming the file chosen (issue 22 item 24)', async () => {
     const t = new FakeTransport({
       ImportConversations: () => {
         throw new JunctureError('invalid-argument', 'conversations.json:2:14: invalid character', { line: '2', column: '14' });
@@ -30,7 +44,7 @@ describe('ImportConversations', () => {
     });
     render(<ImportConversations transport={t} />);
     choose('[\n {,}]', 'export.json');
-    expect((await screen.findByRole('alert')).textContent).toBe('Could not import export.json: conversations.json:2:14: invalid character');
+    expect((await screen.findByRole('alert')).textContent).toBe('Could not import export.json: line 2, column 14: invalid character');
   });
 
   it('refuses a file over 64 MiB without reading it', async () => {
@@ -38,7 +52,7 @@ describe('ImportConversations', () => {
     render(<ImportConversations transport={t} />);
     const big = new File(['x'], 'huge.json');
     Object.defineProperty(big, 'size', { value: 65 * 2 ** 20 });
-    fireEvent.change(screen.getByLabelText('conversations.json'), { target: { files: [big] } });
+    fireEvent.change(screen.getByLabelText('File to import'), { target: { files: [big] } });
     expect((await screen.findByRole('alert')).textContent).toBe('Could not import huge.json: it is 65 MiB; at most 64 MiB can be imported.');
     expect(t.calls).toEqual([]);
   });

@@ -1,14 +1,34 @@
-import { useId, useState } from 'react';
+import { useId, useRef, useState } from 'react';
 import type { Transport } from '../../transport';
 import { toJunctureError } from '../../transport';
 import type { ConversationImport } from '../../transport/imports';
 import { useAsyncAction } from '../../hooks/useAsyncAction';
 import './ImportConversations.css';
 
-/** As Go's importers.MaxBytes: a larger file is refused before it is read. */
+/** As Go's importers.MaxBytes: a larger ChatGPT or Claude file is refused before it is parsed. */
 const MAX_IMPORT_BYTES = 64 * 2 ** 20;
+/** As Go's store.MaxImportBytes: a larger Juncture export is refused before it is read. */
+const MAX_THREAD_BYTES = 128 * 2 ** 20;
 
-function readText(file: File): Promise<string> {
+/**
+ * A Juncture chat exported as JSON is one object ({"format": …}); ChatGPT's
+ * and Claude's conversations.json are a list. The first character tells.
+ */
+export function isThreadExport(text: string): boolean {
+  return /^\s*\{/.test(text.slice(0, 4096));
+}
+
+/**
+ * Go names the file "conversations.json" in its errors (it never sees the
+ * name): the place is said as a line and column instead, after the name of
+ * the file actually chosen (issue 22 item 24).
+ */
+export function importErrorText(fileName: string, message: string): string {
+  const m = message.replace(/^conversations\.json:(\d+):(\d+): /, 'line $1, column $2: ');
+  return `Could not import ${fileName}: ${m}`;
+}
+
+function readText(file: Blob): Promise<string> {
   if (typeof file.text === 'function') return file.text();
   return new Promise((resolve, reject) => {
     const r = new FileReader();
@@ -48,28 +68,41 @@ export interface ImportConversationsProps {
   transport: Transport;
 }
 
+type Done = { kind: 'conversations'; summary: ConversationImport } | { kind: 'thread'; title: string };
+
 /**
- * Settings → General → "Import from ChatGPT or Claude": conversations.json
- * from either export (the format is told apart by its shape), then what was
- * imported, or where the file is wrong.
+ * Settings → General → "Import conversations": one control for a chat
+ * exported from Juncture as JSON and for conversations.json from a ChatGPT
+ * or Claude export (told apart by their shape), then what was imported, or
+ * where the file is wrong.
  */
 export function ImportConversations({ transport }: ImportConversationsProps) {
   const id = useId();
-  const [summary, setSummary] = useState<ConversationImport | null>(null);
+  const fileRef = useRef<HTMLInputElement>(null);
+  const [done, setDone] = useState<Done | null>(null);
+  const [chosen, setChosen] = useState<string | null>(null);
   const importing = useAsyncAction(
     async (f: File) => {
-      const text = await readText(f);
-      setSummary(await transport.call('ImportConversations', 'auto', text));
+      // The start tells the format; a file too large for it is refused before it is read whole.
+      if (isThreadExport(await readText(f.slice(0, 4096)))) {
+        const t = await transport.call('ImportThread', await readText(f));
+        setDone({ kind: 'thread', title: t.title });
+      } else if (f.size > MAX_IMPORT_BYTES) {
+        throw new Error(`it is ${Math.round(f.size / 2 ** 20)} MiB; at most 64 MiB can be imported.`);
+      } else {
+        setDone({ kind: 'conversations', summary: await transport.call('ImportConversations', 'auto', await readText(f)) });
+      }
     },
-    { describe: (e, f) => `Could not import ${f.name}: ${toJunctureError(e).message}` },
+    { describe: (e, f) => importErrorText(f.name, toJunctureError(e).message) },
   );
   const { busy, error, setError } = importing;
 
   const importFile = async (f: File) => {
-    setSummary(null);
+    setDone(null);
     setError(null);
-    if (f.size > MAX_IMPORT_BYTES) {
-      setError(`Could not import ${f.name}: it is ${Math.round(f.size / 2 ** 20)} MiB; at most 64 MiB can be imported.`);
+    setChosen(f.name);
+    if (f.size > MAX_THREAD_BYTES) {
+      setError(`Could not import ${f.name}: it is ${Math.round(f.size / 2 ** 20)} MiB; at most 128 MiB can be imported.`);
       return;
     }
     await importing.run(f);
@@ -77,18 +110,22 @@ export function ImportConversations({ transport }: ImportConversationsProps) {
 
   return (
     <section aria-labelledby={`${id}-title`} className="import-conversations">
-      <h3 id={`${id}-title`}>Import from ChatGPT or Claude</h3>
+      <h3 id={`${id}-title`}>Import conversations</h3>
       <p className="set-help" id={`${id}-help`}>
-        Choose <span className="mono">conversations.json</span> from the export (unzip it first). Branches, titles and times are kept;
-        conversations imported before are skipped, and a file with a problem imports nothing.
+        A chat exported from Juncture as JSON, or <span className="mono">conversations.json</span> from a ChatGPT or Claude export (unzip
+        it first). Branches, titles and times are kept; conversations imported before are skipped, and a file with a problem imports
+        nothing.
       </p>
-      <div className="set-field">
-        <label htmlFor={`${id}-file`}>conversations.json</label>
+      <div className="import-pick">
         <input
+          ref={fileRef}
           id={`${id}-file`}
+          className="import-file-input"
           type="file"
           accept=".json,application/json"
+          aria-label="File to import"
           aria-describedby={`${id}-help`}
+          tabIndex={-1}
           disabled={busy}
           onChange={(e) => {
             const f = e.target.files?.[0];
@@ -96,6 +133,12 @@ export function ImportConversations({ transport }: ImportConversationsProps) {
             if (f) void importFile(f);
           }}
         />
+        <button type="button" className="btn" aria-describedby={`${id}-help`} disabled={busy} onClick={() => fileRef.current?.click()}>
+          Choose a file to import…
+        </button>
+        <span className="import-chosen" aria-hidden={chosen === null}>
+          {chosen ?? 'No file chosen'}
+        </span>
       </div>
       {busy && (
         <p className="set-help" role="status">
@@ -107,9 +150,9 @@ export function ImportConversations({ transport }: ImportConversationsProps) {
           {error}
         </p>
       )}
-      {summary && (
+      {done && (
         <p className="set-banner info import-conversations-result" role="status">
-          {importSummaryText(summary)}
+          {done.kind === 'thread' ? `Imported the chat “${done.title || 'New chat'}”.` : importSummaryText(done.summary)}
         </p>
       )}
     </section>

@@ -11,9 +11,24 @@ import { usePermissionRules } from './PermissionRules';
 import { useGeneralSettings } from './useGeneralSettings';
 import { previewTheme } from '../../lib/theme';
 import { IconClose } from '../../ui/icons';
+import type { SettingsFocus } from '../../lib/settingsTarget';
 import './SettingsDialog.css';
 
 export { REVOKE_UNDO_MS } from './PermissionRules';
+
+/**
+ * Closing the dialog gives focus back to the field that had it, but when the
+ * close came from a click (Close, ×), Chromium marks the field focused
+ * without making it editable: keystrokes reach it and type nothing until it
+ * is clicked (issue 22 item 1). Focusing it again, after the click is over,
+ * makes it take the keys.
+ */
+function refocusField(): void {
+  const f = document.activeElement;
+  if (!(f instanceof HTMLTextAreaElement || f instanceof HTMLInputElement)) return;
+  f.blur();
+  f.focus({ preventScroll: true });
+}
 
 /** The well-known server a base URL is, from Go's list (GetSettings), or "custom". */
 function presetOf(url: string, providers: readonly Provider[] = []): string {
@@ -34,6 +49,8 @@ export interface SettingsDialogProps {
   open: boolean;
   transport: Transport;
   status: Status | null;
+  /** Open at this General field (scrolled to, with the cursor in it). */
+  focusField?: SettingsFocus | null;
   onClose: () => void;
   onSaved: (v: SettingsView) => void;
 }
@@ -44,7 +61,7 @@ export interface SettingsDialogProps {
  * form state (useGeneralSettings) and its rules (usePermissionRules) live here
  * so that they outlive a visit to another tab.
  */
-export function SettingsDialog({ open, transport, status, onClose, onSaved }: SettingsDialogProps) {
+export function SettingsDialog({ open, transport, status, focusField = null, onClose, onSaved }: SettingsDialogProps) {
   const ref = useRef<HTMLDialogElement>(null);
   const id = useId();
   const [confirmClose, setConfirmClose] = useState(false);
@@ -64,6 +81,7 @@ export function SettingsDialog({ open, transport, status, onClose, onSaved }: Se
     } else if (!open && d.open) {
       if (typeof d.close === 'function') d.close();
       else d.removeAttribute('open');
+      refocusField();
     }
   }, [open]);
 
@@ -75,6 +93,24 @@ export function SettingsDialog({ open, transport, status, onClose, onSaved }: Se
   useEffect(() => {
     if (open) setConfirmClose(false);
   }, [open, transport, reloadNonce]);
+
+  // Opened at a field: General, the field scrolled to and focused once the
+  // form has loaded (issue 22 item 5: "Change" under the workspace).
+  const formLoaded = form.draft !== null;
+  useEffect(() => {
+    if (open && focusField) setTab('general');
+  }, [open, focusField]);
+  useEffect(() => {
+    if (!open || !focusField || tab !== 'general' || !formLoaded) return;
+    const f = document.getElementById(`${id}-${focusField.field}`);
+    const body = bodyRef.current;
+    if (!f || !body) return;
+    // Centred in the body, which scrolls (scrollIntoView would scroll the dialog itself too, its header out of view).
+    const fr = f.getBoundingClientRect();
+    const br = body.getBoundingClientRect();
+    body.scrollTop += fr.top - br.top - (br.height - fr.height) / 2;
+    f.focus({ preventScroll: true });
+  }, [open, focusField, tab, formLoaded, id]);
 
   // Scroll to the first field in error (and put the cursor in it).
   useEffect(() => {

@@ -42,6 +42,8 @@ export interface SidebarProps {
   mode?: SidebarMode;
   /** Shown beside New chat (the "New chat from preset" menu). */
   newChatExtra?: ReactNode;
+  /** Shows the keyboard shortcuts. */
+  onShortcuts?: () => void;
 }
 
 const isMac = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform);
@@ -70,6 +72,19 @@ export const Sidebar = forwardRef<SidebarHandle, SidebarProps>(function Sidebar(
     },
     contains: (node: Node) => rootRef.current?.contains(node) ?? false,
   }));
+
+  // The open chat's row is scrolled into view once when it is opened or
+  // first listed (a new chat lands at the top of a list scrolled down;
+  // issue 22 item 23). After that the person scrolls the list freely.
+  const shownActive = useRef<string | null>(null);
+  useEffect(() => {
+    const id = p.activeId;
+    if (!id || shownActive.current === id) return;
+    const row = rootRef.current?.querySelector<HTMLElement>('.titem.is-active');
+    if (!row) return;
+    shownActive.current = id;
+    row.scrollIntoView?.({ block: 'nearest' });
+  }, [p.activeId, p.threads, query]);
 
   // Debounced SearchHistory; stale answers are ignored.
   useEffect(() => {
@@ -198,6 +213,11 @@ export const Sidebar = forwardRef<SidebarHandle, SidebarProps>(function Sidebar(
         <button type="button" className="btn subtle sidebar-settings" onClick={p.onSettings} title={`Settings (${MOD},)`}>
           <IconSettings /> Settings
         </button>
+        {p.onShortcuts && (
+          <button type="button" className="icon-btn sidebar-shortcuts" onClick={p.onShortcuts} aria-label="Keyboard shortcuts" title="Keyboard shortcuts (?)">
+            <span aria-hidden="true">?</span>
+          </button>
+        )}
         {p.connection === 'disconnected' && (
           <span className="sidebar-conn" role="status">
             Reconnecting…

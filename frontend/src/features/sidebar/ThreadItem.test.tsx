@@ -121,10 +121,11 @@ describe('ThreadItem keyboard: one Tab stop per chat', () => {
     return { onOpen, onRename };
   }
 
-  it('the row is the only Tab stop; the "…" button is for the mouse', () => {
+  it('the row is a Tab stop; only the open chat’s "…" is one too (issue 22 item 14)', () => {
     list();
     expect(screen.getByRole('button', { name: 'Second' }).tabIndex).toBe(0);
-    expect(screen.getByRole('button', { name: 'Options for Second' }).tabIndex).toBe(-1);
+    expect(screen.getByRole('button', { name: 'Options for Second' }).tabIndex).toBe(0);
+    expect(screen.getByRole('button', { name: 'Options for First' }).tabIndex).toBe(-1);
     expect(screen.getByRole('button', { name: 'Second' }).getAttribute('aria-keyshortcuts')).toBe('Shift+F10 ContextMenu F2');
   });
 

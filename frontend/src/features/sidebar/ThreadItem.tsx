@@ -168,7 +168,7 @@ function ThreadItemImpl({ thread, active, activity: live, onOpen, onRename, onPi
         aria-label={`Options for ${title}`}
         aria-haspopup="menu"
         aria-expanded={menu}
-        tabIndex={-1}
+        tabIndex={active ? 0 : -1} // the open chat's "…" is a Tab stop (after its row); the others open with Shift+F10
         title="Options (Shift+F10)"
         onClick={() => setMenu((m) => !m)}
       >
