@@ -12,6 +12,9 @@ desktop_setup() {
   out=${SMOKE_OUT:-build/smoke}
   mkdir -p "$out"
   tmp=$(mktemp -d)
+  # Keep Go's build cache where it is: it lives under XDG_CACHE_HOME, and a
+  # fresh one makes building the fake model recompile the standard library.
+  export GOCACHE="${GOCACHE:-$(go env GOCACHE)}"
   export XDG_DATA_HOME=$tmp/data XDG_CONFIG_HOME=$tmp/config XDG_CACHE_HOME=$tmp/cache NO_AT_BRIDGE=1
   export JUNCTURE_WORKSPACE=$tmp/ws
   mkdir -p "$JUNCTURE_WORKSPACE"

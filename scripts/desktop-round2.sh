@@ -12,9 +12,6 @@ cd "$(dirname "$0")/.."
 if [ -z "${IN_XVFB:-}" ]; then
   IN_XVFB=1 exec xvfb-run -a -s '-screen 0 1280x800x24' "$0" "$@"
 fi
-# desktop_setup points XDG_CACHE_HOME at a temp dir: keep Go's build cache
-# where it is, or building the fake model recompiles the standard library.
-export GOCACHE="${GOCACHE:-$(go env GOCACHE)}"
 . scripts/desktop-lib.sh
 desktop_setup round2-
 rm -f "$out"/round2-*.png
