@@ -122,6 +122,16 @@ func (s *supervisor) run() {
 			}
 			return
 		}
+		if err != nil && s.m.auth.blocked(s.name) {
+			// Waiting for the person to sign in: no retry on a timer,
+			// the sign-in (or Restart) starts it again.
+			s.log.Note(notePrefix + "start failed: " + err.Error())
+			s.setError(err.Error(), 0)
+			if !s.sleep(24 * time.Hour) {
+				return
+			}
+			continue
+		}
 		if err != nil {
 			failures++
 			delay := s.backoff(failures)

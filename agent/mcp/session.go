@@ -412,14 +412,18 @@ func (s *supervisor) connectHTTP(ctx context.Context, cancel context.CancelFunc)
 	tr := http.DefaultTransport.(*http.Transport).Clone()
 	origin := configuredOrigin(s.cfg.URL)
 	rt := &headerTransport{base: tr, headers: s.cfg.Headers, origin: origin}
-	client := &http.Client{Transport: rt, CheckRedirect: checkRedirect(origin, s.cfg.Headers)}
+	client := &http.Client{Transport: rt, CheckRedirect: checkRedirect(origin, withAuthorization(s.cfg.Headers))}
+	var oauth *oauthConn
+	if authType(s.cfg) != "" {
+		oauth = &oauthConn{s: s}
+	}
 	sess := &session{httpTr: tr, cancel: cancel}
 	where := redactURL(s.cfg.URL)
 	useSSE := strings.EqualFold(s.cfg.Type, "sse")
 	if !useSSE {
 		s.log.Note(notePrefix + "connecting to " + where + " (Streamable HTTP)")
 		sess.transport = "Streamable HTTP"
-		err := s.open(ctx, &sdk.StreamableClientTransport{Endpoint: s.cfg.URL, HTTPClient: client, MaxEventSize: maxFrameBytes}, sess)
+		err := s.open(ctx, &sdk.StreamableClientTransport{Endpoint: s.cfg.URL, HTTPClient: client, MaxEventSize: maxFrameBytes, OAuthHandler: oauthHandler(oauth)}, sess)
 		if err == nil {
 			return sess, nil
 		}
