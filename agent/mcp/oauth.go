@@ -340,3 +340,15 @@ func withAuthorization(headers map[string]string) map[string]string {
 	out["Authorization"] = ""
 	return out
 }
+
+// waitingText is what a server waiting for the person shows as its error.
+func (b *authBook) waitingText(name string) string {
+	st := b.status(name)
+	if st == nil {
+		return ""
+	}
+	if st.State == AuthFailed || st.State == AuthSigningIn {
+		return st.Message
+	}
+	return (&SignInError{Server: name, State: st.State, Scopes: st.Scopes}).Error()
+}

@@ -125,8 +125,9 @@ func (s *supervisor) run() {
 		if err != nil && s.m.auth.blocked(s.name) {
 			// Waiting for the person to sign in: no retry on a timer,
 			// the sign-in (or Restart) starts it again.
-			s.log.Note(notePrefix + "start failed: " + err.Error())
-			s.setError(err.Error(), 0)
+			msg := s.m.auth.waitingText(s.name)
+			s.log.Note(notePrefix + msg)
+			s.update(func(st *state) { st.status, st.err, st.nextRetry = StatusError, msg, time.Time{} })
 			if !s.sleep(24 * time.Hour) {
 				return
 			}
