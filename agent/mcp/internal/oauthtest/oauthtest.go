@@ -138,10 +138,10 @@ func (as *AS) meta(w http.ResponseWriter, r *http.Request) {
 		"issuer": iss, "authorization_endpoint": as.URL + "/authorize", "token_endpoint": as.URL + "/token",
 		"registration_endpoint": as.URL + "/register", "code_challenge_methods_supported": []string{"S256"},
 		"scopes_supported": as.Scopes, "response_types_supported": []string{"code"},
-		"grant_types_supported":                         []string{"authorization_code", "refresh_token", "client_credentials"},
-		"token_endpoint_auth_methods_supported":         []string{"none", "client_secret_post", "client_secret_basic"},
+		"grant_types_supported":                          []string{"authorization_code", "refresh_token", "client_credentials"},
+		"token_endpoint_auth_methods_supported":          []string{"none", "client_secret_post", "client_secret_basic"},
 		"authorization_response_iss_parameter_supported": !as.NoIssParam,
-		"client_id_metadata_document_supported":         as.CIMD,
+		"client_id_metadata_document_supported":          as.CIMD,
 	}
 	if as.MetaPatch != nil {
 		as.MetaPatch(m)
