@@ -88,6 +88,7 @@ type authEntry struct {
 	resourceMetadata string
 	challenged       []string
 	signIn           context.CancelFunc // a sign-in under way
+	gen              int                // counts sign-ins: a superseded one changes no state
 }
 
 // authBook holds every server's sign-in state, by server name.
@@ -185,7 +186,7 @@ func (h *oauthConn) useGrant(g *grantRecord) {
 		base = oauth2.ReuseTokenSource(g.token(), m.ccConfig(h.s.cfg, g.TokenURL, g.Resource, nil).TokenSource(rctx))
 	}
 	h.ts = &persistingSource{
-		base: oauth2.ReuseTokenSource(nil, base), last: g.Access,
+		base: oauth2.ReuseTokenSource(nil, base), last: g.Access, server: name,
 		save: func(t *oauth2.Token) {
 			g2 := *g
 			g2.setToken(t)

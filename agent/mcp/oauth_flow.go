@@ -314,11 +314,14 @@ func (m *Manager) SignIn(ctx context.Context, name string) error {
 	defer cancel()
 	var rm string
 	var challenged []string
+	var gen int
 	m.auth.update(name, func(e *authEntry) {
 		if e.signIn != nil {
 			e.signIn() // one sign-in per server at a time: the newest wins
 		}
 		e.signIn = cancel
+		e.gen++
+		gen = e.gen
 		rm, challenged = e.resourceMetadata, e.challenged
 		e.st = AuthStatus{Type: kind, State: AuthSigningIn, Issuer: e.st.Issuer, Message: "Waiting for the sign-in in your browser."}
 	})
@@ -327,7 +330,19 @@ func (m *Manager) SignIn(ctx context.Context, name string) error {
 	if err == nil {
 		err = m.vault().saveGrant(name, g)
 	}
-	m.auth.update(name, func(e *authEntry) { e.signIn = nil })
+	superseded := false
+	m.auth.update(name, func(e *authEntry) {
+		superseded = e.gen != gen
+		if !superseded {
+			e.signIn = nil
+		}
+	})
+	if superseded {
+		if err == nil {
+			err = errors.New("a newer sign-in replaced this one")
+		}
+		return fmt.Errorf("signing in to %s: %w", name, err)
+	}
 	if err != nil {
 		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
 			err = fmt.Errorf("the sign-in was not finished within %s", roundDelay(timeout))

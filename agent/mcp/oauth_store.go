@@ -171,6 +171,7 @@ type persistingSource struct {
 	last   string
 	save   func(*oauth2.Token)
 	revoke func()
+	server string
 }
 
 func (p *persistingSource) Token() (*oauth2.Token, error) {
@@ -179,6 +180,7 @@ func (p *persistingSource) Token() (*oauth2.Token, error) {
 		var re *oauth2.RetrieveError
 		if errors.As(err, &re) && (re.ErrorCode == "invalid_grant" || re.Response != nil && re.Response.StatusCode == http.StatusUnauthorized) {
 			p.revoke()
+			return nil, &SignInError{Server: p.server, State: AuthSignInAgain}
 		}
 		return nil, scrubTokenError(err)
 	}

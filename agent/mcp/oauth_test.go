@@ -473,3 +473,83 @@ func TestOAuthRedirectToAnotherOriginCarriesNoToken(t *testing.T) {
 		}
 	}
 }
+
+// A server that asks for more scope during a call: the call says what to
+// do in words (never a broken tool), the status asks the person, and
+// nothing secret is in the result.
+func TestOAuthStepUpDuringCall(t *testing.T) {
+	r := newOAuthRig(t, nil, ServerConfig{})
+	waitAuth(t, r.m, AuthSignIn)
+	if err := r.m.SignIn(context.Background(), "notes"); err != nil {
+		t.Fatal(err)
+	}
+	if res := runTool(t, context.Background(), r.m, nil, "notes", "whoami", map[string]any{}); res.IsError || !strings.Contains(res.Content, "hello") {
+		t.Fatalf("signed-in call: %+v", res)
+	}
+	r.rs.Require("notes:read", "notes:write")
+	res := runTool(t, context.Background(), r.m, nil, "notes", "whoami", map[string]any{})
+	if !res.IsError || !strings.Contains(res.Content, "Allow more access") || !strings.Contains(res.Content, "notes:write") {
+		t.Errorf("step-up call result: %+v", res)
+	}
+	st := waitAuth(t, r.m, AuthMoreAccess)
+	if len(st.Auth.Scopes) != 2 {
+		t.Errorf("scopes asked: %v", st.Auth.Scopes)
+	}
+	r.assertNoSecrets(t, res.Content)
+}
+
+// A grant revoked while the server runs: the next call says "Sign in
+// again" and the status shows the button.
+func TestOAuthRevokedDuringSession(t *testing.T) {
+	r := newOAuthRig(t, func(as *oauthtest.AS) { as.AccessTTL = 5 * time.Second }, ServerConfig{})
+	waitAuth(t, r.m, AuthSignIn)
+	if err := r.m.SignIn(context.Background(), "notes"); err != nil {
+		t.Fatal(err)
+	}
+	waitTool(t, r.m, "notes", "whoami")
+	r.as.Revoke()
+	res := runTool(t, context.Background(), r.m, nil, "notes", "whoami", map[string]any{})
+	if !res.IsError || !strings.Contains(res.Content, "Sign in again") {
+		t.Errorf("call after revocation: %+v", res)
+	}
+	waitAuth(t, r.m, AuthSignInAgain)
+	r.assertNoSecrets(t, res.Content)
+}
+
+// Two sign-ins at once (two clicks), with Servers read meanwhile: the
+// newest wins, the server ends signed in, and -race sees no data race.
+func TestOAuthConcurrentSignIn(t *testing.T) {
+	r := newOAuthRig(t, nil, ServerConfig{})
+	waitAuth(t, r.m, AuthSignIn)
+	var wg sync.WaitGroup
+	errs := make([]error, 2)
+	for i := range errs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs[i] = r.m.SignIn(context.Background(), "notes")
+		}()
+	}
+	stop := make(chan struct{})
+	go func() {
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+				_ = r.m.Servers()
+			}
+		}
+	}()
+	wg.Wait()
+	close(stop)
+	if errs[0] != nil && errs[1] != nil {
+		t.Fatalf("both sign-ins failed: %v / %v", errs[0], errs[1])
+	}
+	if errs[0] == nil || errs[1] == nil {
+		// The one that won restarted the server with its tokens, and
+		// the one it replaced did not mark the sign-in failed.
+		waitTool(t, r.m, "notes", "whoami")
+		waitAuth(t, r.m, AuthSignedIn)
+	}
+}

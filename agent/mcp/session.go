@@ -428,7 +428,8 @@ func (s *supervisor) connectHTTP(ctx context.Context, cancel context.CancelFunc)
 			return sess, nil
 		}
 		status := rt.lastPostStatus()
-		if ctx.Err() != nil || status < 400 || status >= 500 {
+		// A server that asks for a sign-in is not a legacy one.
+		if ctx.Err() != nil || status < 400 || status >= 500 || s.m.auth.blocked(s.name) {
 			tr.CloseIdleConnections()
 			cancel()
 			return nil, s.connectError(where, err)
