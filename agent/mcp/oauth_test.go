@@ -17,7 +17,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/juncture-app/juncture/agent/mcp/internal/oauthtest"
+	"github.com/juncture-app/juncture/internal/oauthtest"
 )
 
 // memVault is the key storage of the tests.

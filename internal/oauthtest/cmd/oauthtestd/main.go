@@ -16,7 +16,7 @@ import (
 	"os"
 	"strings"
 
-	"github.com/juncture-app/juncture/agent/mcp/internal/oauthtest"
+	"github.com/juncture-app/juncture/internal/oauthtest"
 )
 
 func main() {
