@@ -553,3 +553,33 @@ func TestOAuthConcurrentSignIn(t *testing.T) {
 		waitAuth(t, r.m, AuthSignedIn)
 	}
 }
+
+// The form shows the client secret masked and saves it back as it was;
+// moved to another origin, the mask stays and the save is refused.
+func TestOAuthClientSecretMaskRoundTrip(t *testing.T) {
+	prev := ServerConfig{URL: "https://a.example/mcp", Auth: &ServerAuth{Type: AuthClientCredentials, ClientID: "robot", ClientSecret: "s3cret-value-123456"}}
+	shown := prev.Masked()
+	if strings.Contains(shown.Auth.ClientSecret, "s3cret") || prev.Auth.ClientSecret != "s3cret-value-123456" {
+		t.Fatalf("masked %q (original now %q)", shown.Auth.ClientSecret, prev.Auth.ClientSecret)
+	}
+	if got := RestoreSecrets(prev, shown).Auth.ClientSecret; got != "s3cret-value-123456" {
+		t.Errorf("restored %q", got)
+	}
+	moved := shown
+	moved.URL = "https://b.example/mcp"
+	restored := RestoreSecrets(prev, moved)
+	if restored.Auth.ClientSecret == "s3cret-value-123456" {
+		t.Error("the secret followed the server to another origin")
+	}
+	path := filepath.Join(t.TempDir(), "mcp.json")
+	err := SaveConfig(path, Config{Servers: map[string]ServerConfig{"m": restored}})
+	if !errors.Is(err, ErrMaskedSecret) {
+		t.Errorf("saving a masked secret: %v", err)
+	}
+	if err := ValidateServer("m", ServerConfig{Command: "x", Auth: &ServerAuth{Type: AuthOAuth}}); err == nil {
+		t.Error("auth on a stdio server was accepted")
+	}
+	if _, err := ParseConfig([]byte(`{"mcpServers":{"m":{"url":"https://a.example","auth":{"type":"oauth","token":"x"}}}}`)); err == nil {
+		t.Error("an unknown auth field (a token in mcp.json) was accepted")
+	}
+}
