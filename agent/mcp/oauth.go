@@ -209,11 +209,13 @@ func (h *oauthConn) Authorize(ctx context.Context, req *http.Request, resp *http
 	chs, _ := oauthex.ParseWWWAuthenticate(resp.Header.Values("WWW-Authenticate"))
 	var rm, errCode string
 	var scopes []string
+	bearer := false
 	for _, c := range chs {
 		if c.Scheme != "bearer" {
 			continue
 		}
 		rm, errCode, scopes = c.Params["resource_metadata"], c.Params["error"], strings.Fields(c.Params["scope"])
+		bearer = true
 		break
 	}
 	m, name := h.s.m, h.s.name
@@ -229,6 +231,11 @@ func (h *oauthConn) Authorize(ctx context.Context, req *http.Request, resp *http
 		})
 		m.notify()
 		return &SignInError{Server: name, State: AuthMoreAccess, Scopes: scopes}
+	}
+	if !bearer && h.s.cfg.Auth == nil {
+		// Not an OAuth server (a wrong key in a header of its own, say):
+		// an ordinary failure, retried as one.
+		return fmt.Errorf("the server refused the request (HTTP %d)", resp.StatusCode)
 	}
 	// The SDK calls Authorize once per request, so none of this loops.
 	h.mu.Lock()
@@ -352,4 +359,16 @@ func (b *authBook) waitingText(name string) string {
 		return st.Message
 	}
 	return (&SignInError{Server: name, State: st.State, Scopes: st.Scopes}).Error()
+}
+
+// ForgetSignIn deletes a server's tokens from the key storage without
+// restarting anything (the server is being removed).
+func (m *Manager) ForgetSignIn(name string) error {
+	m.auth.update(name, func(e *authEntry) {
+		if e.signIn != nil {
+			e.signIn()
+		}
+		*e = authEntry{}
+	})
+	return m.vault().forget(name)
 }

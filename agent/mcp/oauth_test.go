@@ -583,3 +583,24 @@ func TestOAuthClientSecretMaskRoundTrip(t *testing.T) {
 		t.Error("an unknown auth field (a token in mcp.json) was accepted")
 	}
 }
+
+// A 401 without a Bearer challenge from a server not configured for
+// OAuth is an ordinary failure (retried), not a "Sign in" button.
+func TestOAuthPlain401IsNotSignIn(t *testing.T) {
+	srv := http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Error(w, "bad key", http.StatusUnauthorized)
+	})}
+	ln, err := listenLoopback("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	go srv.Serve(ln)
+	defer srv.Close()
+	m := NewManager(Options{Vault: &memVault{}, Browser: &testBrowser{}, BackoffBase: time.Hour})
+	defer m.Close()
+	m.Apply(Config{Servers: map[string]ServerConfig{"k": {URL: "http://" + ln.Addr().String() + "/mcp", Headers: map[string]string{"X-Key": "wrong"}}}})
+	st := waitFor(t, m, "k", "failed", func(s ServerStatus) bool { return s.Status == StatusError })
+	if st.Auth != nil || st.NextRetry == 0 {
+		t.Errorf("status %+v: want an ordinary retried failure", st)
+	}
+}
