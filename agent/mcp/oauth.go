@@ -214,7 +214,7 @@ func (h *oauthConn) Authorize(ctx context.Context, req *http.Request, resp *http
 		if c.Scheme != "bearer" {
 			continue
 		}
-		rm, errCode, scopes = c.Params["resource_metadata"], c.Params["error"], strings.Fields(c.Params["scope"])
+		rm, errCode, scopes = c.Params["resource_metadata"], c.Params["error"], challengeScopes(c.Params["scope"])
 		bearer = true
 		break
 	}
@@ -231,6 +231,9 @@ func (h *oauthConn) Authorize(ctx context.Context, req *http.Request, resp *http
 		})
 		m.notify()
 		return &SignInError{Server: name, State: AuthMoreAccess, Scopes: scopes}
+	}
+	if len(rm) > maxMetadataURLLen {
+		rm = ""
 	}
 	if !bearer && h.s.cfg.Auth == nil {
 		// Not an OAuth server (a wrong key in a header of its own, say):
@@ -371,4 +374,27 @@ func (m *Manager) ForgetSignIn(name string) error {
 		*e = authEntry{}
 	})
 	return m.vault().forget(name)
+}
+
+// Budgets of what a server's challenge may put in the status: at most
+// maxChallengeScopes scopes of maxScopeLen bytes, printable ASCII only
+// (a scope is that by RFC 6749); a resource_metadata URL of at most 2 KiB.
+const (
+	maxChallengeScopes = 32
+	maxScopeLen        = 128
+	maxMetadataURLLen  = 2048
+)
+
+func challengeScopes(raw string) []string {
+	var out []string
+	for _, s := range strings.Fields(raw) {
+		if len(out) == maxChallengeScopes {
+			break
+		}
+		if len(s) > maxScopeLen || strings.IndexFunc(s, func(r rune) bool { return r < 0x21 || r > 0x7e || r == '"' || r == '\\' }) >= 0 {
+			continue
+		}
+		out = append(out, s)
+	}
+	return out
 }
