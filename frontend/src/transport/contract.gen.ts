@@ -449,7 +449,7 @@ export const methodArity: { [M in keyof Methods]: number } = {
 
 // ---------------------------------------------------------------- types
 
-/** app.AGUIEvent */
+/** events.AGUIEvent */
 export interface AGUIEvent {
   threadId: string;
   event: unknown;
@@ -862,7 +862,7 @@ export interface Provider {
   local: boolean;
 }
 
-/** app.QueueEvent */
+/** events.QueueEvent */
 export interface QueueEvent {
   threadId: string;
   queued: string[];
@@ -1154,7 +1154,7 @@ export interface ThreadView {
   usage: ThreadUsage;
 }
 
-/** app.ThreadsEvent */
+/** events.ThreadsEvent */
 export interface ThreadsEvent {
   threadId?: string;
 }
@@ -1195,13 +1195,13 @@ export interface ToolStateEvent {
   allowedBy?: PermissionRule;
 }
 
-/** app.UpdateSettings */
+/** update.UpdateSettings */
 export interface UpdateSettings {
   feedUrl: string;
   off: boolean;
 }
 
-/** app.UpdateStatus */
+/** update.UpdateStatus */
 export interface UpdateStatus {
   settings: UpdateSettings;
   current: string;
