@@ -78,6 +78,8 @@ func (a *App) methodCalls() map[string]call {
 		"SaveMCPConfigText":    call1(a.SaveMCPConfigText),
 		"ImportClaudeConfig":   call1(a.ImportClaudeConfig),
 		"RestartMCPServer":     call1e(a.RestartMCPServer),
+		"SignInMCPServer":      call1(a.SignInMCPServer),
+		"SignOutMCPServer":     call1e(a.SignOutMCPServer),
 		"MCPServerLog":         call1(a.MCPServerLog),
 		"ListEndpoints":        call0(a.ListEndpoints),
 		"GetUpdateStatus":      call0(a.GetUpdateStatus),

@@ -69,6 +69,8 @@ func (a *App) startMCP() error {
 		Logger:    a.log.With("part", "mcp"),
 		Version:   a.cfg.Version,
 		OnChange:  a.mcpChanged,
+		Vault:     a.mcpVault(),
+		Browser:   windowBrowser{}, // mcp_signin.go
 	})
 	if err != nil {
 		return fmt.Errorf("finding the MCP configuration file: %w", err)
@@ -134,7 +136,11 @@ func (a *App) SaveMCPServer(previousName, name string, cfg mcp.ServerConfig) (MC
 // DeleteMCPServer removes a server from the configuration (its process
 // ends).
 func (a *App) DeleteMCPServer(name string) (MCPConfigView, error) {
-	return a.mcpEdited(a.mcpCfg.DeleteServer(name))
+	v, err := a.mcpEdited(a.mcpCfg.DeleteServer(name))
+	if err == nil {
+		a.forgetMCPSignIn(name) // its tokens go with it (mcp_signin.go)
+	}
+	return v, err
 }
 
 // SetMCPServerEnabled turns a server on or off ("disabled" in the file).

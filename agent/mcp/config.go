@@ -254,7 +254,7 @@ func (c Config) Marshal() ([]byte, error) {
 
 // knownFields are ServerConfig's JSON names, in the order Marshal writes
 // them; an Extra entry with one of these names is not written.
-var knownFields = []string{"command", "args", "env", "cwd", "url", "headers", "type", "disabled", "approval", "sandbox"}
+var knownFields = []string{"command", "args", "env", "cwd", "url", "headers", "type", "disabled", "approval", "sandbox", "auth"}
 
 func (s ServerConfig) appendJSON(b *bytes.Buffer) error {
 	b.WriteByte('{')
@@ -318,6 +318,12 @@ func (s ServerConfig) appendJSON(b *bytes.Buffer) error {
 		}
 		sep("sandbox")
 		b.Write(sb)
+	}
+	if s.Auth != nil {
+		sep("auth")
+		if err := appendAuth(b, s.Auth); err != nil {
+			return err
+		}
 	}
 	for _, k := range slices.Sorted(maps.Keys(s.Extra)) {
 		if slices.Contains(knownFields, k) {
@@ -410,6 +416,9 @@ func validateServer(name string, s ServerConfig) *invalid {
 		return &invalid{field: "approval", msg: fmt.Sprintf(`"approval" of server %q must be "ask" or "trust", or left out`, name)}
 	}
 	if bad := validateSandbox(name, s); bad != nil {
+		return bad
+	}
+	if bad := validateAuth(name, s); bad != nil {
 		return bad
 	}
 	for _, k := range slices.Sorted(maps.Keys(s.Env)) {

@@ -50,6 +50,11 @@ func (l *layout) stillMasked(c Config) error {
 		for _, a := range s.Args {
 			masked = masked || strings.Contains(a, Mask)
 		}
+		if s.Auth != nil && strings.Contains(s.Auth.ClientSecret, Mask) {
+			line, col := lineColumn(l.data, 0)
+			return &ConfigError{File: l.file, Line: line, Column: col, Message: fmt.Sprintf(
+				"the client secret of server %q is still masked (%s); type its value again", name, Mask)}
+		}
 		if masked {
 			line, col := lineColumn(l.data, 0)
 			return &ConfigError{File: l.file, Line: line, Column: col, Message: fmt.Sprintf(
@@ -206,6 +211,8 @@ func (p *parser) server(name string, nameOff int) (ServerConfig, error) {
 			s.Disabled, err = p.boolean(vOff, name, key)
 		case "sandbox":
 			s.Sandbox, err = p.sandbox(vOff, name)
+		case "auth":
+			s.Auth, err = p.auth(vOff, name)
 		case "args":
 			s.Args, err = p.strList(vOff, name, key)
 		case "env":

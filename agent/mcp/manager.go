@@ -5,6 +5,7 @@ import (
 	"errors"
 	"log/slog"
 	"maps"
+	"net/http"
 	"net/url"
 	"path/filepath"
 	"slices"
@@ -65,6 +66,18 @@ type Options struct {
 	// its server to be ready; default 30 s.
 	RetryReadyWait time.Duration
 	Now            func() time.Time
+
+	// Sign-in (oauth.go): Vault keeps the tokens by issuer (the app's key
+	// storage); Browser opens the authorization page. Without either, a
+	// server asking for sign-in shows why it cannot.
+	Vault   TokenVault
+	Browser Browser
+	// ClientMetadataURL is Juncture's Client ID Metadata Document (an
+	// https URL), used where the authorization server accepts them; empty:
+	// dynamic registration.
+	ClientMetadataURL string
+	SignInTimeout     time.Duration     // the browser step; default 5 minutes
+	OAuthTransport    http.RoundTripper // the authorization servers' requests; nil: http.DefaultTransport
 }
 
 // Manager runs the configured MCP servers and offers their tools.
@@ -74,6 +87,7 @@ type Manager struct {
 	pins PinStore
 
 	logLevels logLevels // chosen in Settings, by server name (loglevel.go)
+	auth      authBook  // sign-in states, by server name (oauth.go)
 
 	mu      sync.Mutex
 	servers map[string]*supervisor
@@ -232,6 +246,7 @@ func (m *Manager) Servers() []ServerStatus {
 		if st.sess != nil {
 			ss.Sandbox = st.sess.sandbox()
 		}
+		ss.Auth = m.auth.status(s.name)
 		if st.status == StatusError && !st.nextRetry.IsZero() {
 			ss.NextRetry = st.nextRetry.UnixMilli()
 		}

@@ -71,6 +71,7 @@ func (c ServerConfig) Masked() ServerConfig {
 	}
 	c.URL = maskURL(c.URL)
 	c.Args = maskArgs(c.Args)
+	c.Auth = maskedAuth(c.Auth)
 	return c
 }
 
@@ -103,6 +104,7 @@ func RestoreSecrets(previous, edited ServerConfig) ServerConfig {
 		edited.URL = previous.URL
 	}
 	edited.Args = restoreArgs(previous.Args, edited.Args)
+	edited.Auth = restoreAuth(previous, edited)
 	return edited
 }
 
@@ -279,6 +281,11 @@ func cloneServers(c Config) Config {
 			s.Env = e
 		}
 		s.Args = slices.Clone(s.Args)
+		if s.Auth != nil {
+			a := *s.Auth
+			a.Scopes = slices.Clone(a.Scopes)
+			s.Auth = &a
+		}
 		servers[name] = s
 	}
 	c.Servers = servers
@@ -327,6 +334,11 @@ func ExtractSecrets(c Config, put func(account, secret string) error) (out Confi
 		if err := rewriteArgSecrets(s.Args, func(flag, v string) (string, error) { return move("arg", flag, v) }); err != nil {
 			return Config{}, false, err
 		}
+		if s.Auth != nil {
+			if s.Auth.ClientSecret, err = move("auth", "clientSecret", s.Auth.ClientSecret); err != nil {
+				return Config{}, false, err
+			}
+		}
 		out.Servers[name] = s
 	}
 	return out, changed, nil
@@ -364,6 +376,9 @@ func ResolveSecrets(c Config, get func(account string) (string, error)) (out Con
 		}
 		s.URL, _ = rewriteURLSecrets(s.URL, func(param, v string) (string, error) { return resolve("url", param, v), nil })
 		_ = rewriteArgSecrets(s.Args, func(flag, v string) (string, error) { return resolve("arg", flag, v), nil })
+		if s.Auth != nil {
+			s.Auth.ClientSecret = resolve("auth", "clientSecret", s.Auth.ClientSecret)
+		}
 		out.Servers[name] = s
 	}
 	sort.Strings(missing)

@@ -122,6 +122,17 @@ func (s *supervisor) run() {
 			}
 			return
 		}
+		if err != nil && s.m.auth.blocked(s.name) {
+			// Waiting for the person to sign in: no retry on a timer,
+			// the sign-in (or Restart) starts it again.
+			msg := s.m.auth.waitingText(s.name)
+			s.log.Note(notePrefix + msg)
+			s.update(func(st *state) { st.status, st.err, st.nextRetry = StatusError, msg, time.Time{} })
+			if !s.sleep(24 * time.Hour) {
+				return
+			}
+			continue
+		}
 		if err != nil {
 			failures++
 			delay := s.backoff(failures)

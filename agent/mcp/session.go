@@ -434,19 +434,24 @@ func (s *supervisor) connectHTTP(ctx context.Context, cancel context.CancelFunc)
 	tr := http.DefaultTransport.(*http.Transport).Clone()
 	origin := configuredOrigin(s.cfg.URL)
 	rt := &headerTransport{base: tr, headers: s.cfg.Headers, origin: origin}
-	client := &http.Client{Transport: rt, CheckRedirect: checkRedirect(origin, s.cfg.Headers)}
+	client := &http.Client{Transport: rt, CheckRedirect: checkRedirect(origin, withAuthorization(s.cfg.Headers))}
+	var oauth *oauthConn
+	if authType(s.cfg) != "" {
+		oauth = &oauthConn{s: s}
+	}
 	sess := &session{httpTr: tr, cancel: cancel}
 	where := redactURL(s.cfg.URL)
 	useSSE := strings.EqualFold(s.cfg.Type, "sse")
 	if !useSSE {
 		s.log.Note(notePrefix + "connecting to " + where + " (Streamable HTTP)")
 		sess.transport = "Streamable HTTP"
-		err := s.open(ctx, &sdk.StreamableClientTransport{Endpoint: s.cfg.URL, HTTPClient: client, MaxEventSize: maxFrameBytes}, sess)
+		err := s.open(ctx, &sdk.StreamableClientTransport{Endpoint: s.cfg.URL, HTTPClient: client, MaxEventSize: maxFrameBytes, OAuthHandler: oauthHandler(oauth)}, sess)
 		if err == nil {
 			return sess, nil
 		}
 		status := rt.lastPostStatus()
-		if ctx.Err() != nil || status < 400 || status >= 500 {
+		// A server that asks for a sign-in is not a legacy one.
+		if ctx.Err() != nil || status < 400 || status >= 500 || s.m.auth.blocked(s.name) {
 			tr.CloseIdleConnections()
 			cancel()
 			return nil, s.connectError(where, err)

@@ -34,6 +34,9 @@ type ServerConfig struct {
 	// Sandbox is how a stdio server is confined (nil: the defaults; see
 	// ServerSandbox).
 	Sandbox *ServerSandbox `json:"sandbox,omitempty"`
+	// Auth is how Juncture signs in to an HTTP server with OAuth (nil:
+	// headers only; oauth_config.go).
+	Auth *ServerAuth `json:"auth,omitempty"`
 	// Extra holds the fields Juncture does not know, written back as they
 	// were (other assistants' settings survive a save).
 	Extra map[string]json.RawMessage `json:"-"`
@@ -118,6 +121,8 @@ type ServerStatus struct {
 	// "sandbox: landlock (writes: …; network: any)" or "sandbox: none (why)".
 	Sandbox string     `json:"sandbox,omitempty"`
 	Tools   []ToolInfo `json:"tools"`
+	// Auth is the server's sign-in (nil: it asked for none).
+	Auth *AuthStatus `json:"auth,omitempty"`
 }
 
 // Pin is what Juncture remembers about a tool the first time it saw it:

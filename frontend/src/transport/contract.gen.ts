@@ -361,6 +361,8 @@ export interface Methods {
   SetMCPServerEnabled: { args: [string, boolean]; result: MCPConfigView };
   SetRuleDuration: { args: [string, string]; result: null };
   SetThreadOptions: { args: [string, ThreadOptionsInput]; result: ThreadOptions };
+  SignInMCPServer: { args: [string]; result: MCPSignIn };
+  SignOutMCPServer: { args: [string]; result: null };
   StartDemo: { args: []; result: Endpoint };
   Status: { args: []; result: Status };
   TakeLaunchThread: { args: []; result: string };
@@ -436,6 +438,8 @@ export const methodArity: { [M in keyof Methods]: number } = {
   SetMCPServerEnabled: 2,
   SetRuleDuration: 2,
   SetThreadOptions: 2,
+  SignInMCPServer: 1,
+  SignOutMCPServer: 1,
   StartDemo: 0,
   Status: 0,
   TakeLaunchThread: 0,
@@ -498,6 +502,15 @@ export interface AttachmentRef {
   mimeType: string;
   size: number;
   pages?: number;
+}
+
+/** mcp.AuthStatus */
+export interface AuthStatus {
+  type: string;
+  state: string;
+  issuer?: string;
+  scopes?: string[];
+  message?: string;
 }
 
 /** history.Branch */
@@ -688,6 +701,11 @@ export interface MCPConfigView {
 export interface MCPServerEntry {
   name: string;
   config: ServerConfig;
+}
+
+/** app.MCPSignIn */
+export interface MCPSignIn {
+  url: string;
 }
 
 /** history.Message */
@@ -954,6 +972,14 @@ export interface SendResult {
   queued: boolean;
 }
 
+/** mcp.ServerAuth */
+export interface ServerAuth {
+  type: string;
+  clientId?: string;
+  clientSecret?: string;
+  scopes?: string[];
+}
+
 /** mcp.ServerConfig */
 export interface ServerConfig {
   command?: string;
@@ -966,6 +992,7 @@ export interface ServerConfig {
   disabled?: boolean;
   approval?: McpPolicy;
   sandbox?: ServerSandbox;
+  auth?: ServerAuth;
 }
 
 /** mcp.ServerSandbox */
@@ -990,6 +1017,7 @@ export interface ServerStatus {
   approval?: McpPolicy;
   sandbox?: string;
   tools: ToolInfo[];
+  auth?: AuthStatus;
 }
 
 /** config.Settings */

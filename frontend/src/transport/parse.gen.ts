@@ -187,6 +187,39 @@ export function parseAttachmentRef(u: unknown): G.AttachmentRef {
   return v;
 }
 
+// mcp.AuthStatus
+
+function fillAuthStatus(u: Record<string, unknown>): G.AuthStatus {
+  const o: G.AuthStatus = {
+    type: (isString(u.type) ? u.type : undefined) ?? '',
+    state: (isString(u.state) ? u.state : undefined) ?? '',
+  };
+  {
+    const v = (isString(u.issuer) ? u.issuer : undefined);
+    if (!!v) o.issuer = v;
+  }
+  {
+    const v = (isStringArray(u.scopes) ? u.scopes : undefined);
+    if (v !== undefined && v.length > 0) o.scopes = v;
+  }
+  {
+    const v = (isString(u.message) ? u.message : undefined);
+    if (!!v) o.message = v;
+  }
+  return o;
+}
+
+/** u as an AuthStatus, or null when it is not one. */
+export function readAuthStatus(u: unknown): G.AuthStatus | null {
+  return isObject(u) ? fillAuthStatus(u) : null;
+}
+
+export function parseAuthStatus(u: unknown): G.AuthStatus {
+  const v = readAuthStatus(u);
+  if (v === null) throw bad("auth status");
+  return v;
+}
+
 // history.Branch
 
 function fillBranch(u: Record<string, unknown>): G.Branch {
@@ -806,6 +839,25 @@ export function readMCPServerEntry(u: unknown): G.MCPServerEntry | null {
 export function parseMCPServerEntry(u: unknown): G.MCPServerEntry {
   const v = readMCPServerEntry(u);
   if (v === null) throw bad("MCP server entry");
+  return v;
+}
+
+// app.MCPSignIn
+
+function fillMCPSignIn(u: Record<string, unknown>): G.MCPSignIn {
+  return {
+    url: (isString(u.url) ? u.url : undefined) ?? '',
+  };
+}
+
+/** u as a MCPSignIn, or null when it is not one. */
+export function readMCPSignIn(u: unknown): G.MCPSignIn | null {
+  return isObject(u) ? fillMCPSignIn(u) : null;
+}
+
+export function parseMCPSignIn(u: unknown): G.MCPSignIn {
+  const v = readMCPSignIn(u);
+  if (v === null) throw bad("MCP sign in");
   return v;
 }
 
@@ -1630,6 +1682,38 @@ export function parseSendResult(u: unknown): G.SendResult {
   return v;
 }
 
+// mcp.ServerAuth
+
+function fillServerAuth(u: Record<string, unknown>): G.ServerAuth {
+  const o: G.ServerAuth = {
+    type: (isString(u.type) ? u.type : undefined) ?? '',
+  };
+  {
+    const v = (isString(u.clientId) ? u.clientId : undefined);
+    if (!!v) o.clientId = v;
+  }
+  {
+    const v = (isString(u.clientSecret) ? u.clientSecret : undefined);
+    if (!!v) o.clientSecret = v;
+  }
+  {
+    const v = (isStringArray(u.scopes) ? u.scopes : undefined);
+    if (v !== undefined && v.length > 0) o.scopes = v;
+  }
+  return o;
+}
+
+/** u as a ServerAuth, or null when it is not one. */
+export function readServerAuth(u: unknown): G.ServerAuth | null {
+  return isObject(u) ? fillServerAuth(u) : null;
+}
+
+export function parseServerAuth(u: unknown): G.ServerAuth {
+  const v = readServerAuth(u);
+  if (v === null) throw bad("server auth");
+  return v;
+}
+
 // mcp.ServerConfig
 
 function fillServerConfig(u: Record<string, unknown>): G.ServerConfig {
@@ -1675,6 +1759,10 @@ function fillServerConfig(u: Record<string, unknown>): G.ServerConfig {
   {
     const v = (readServerSandbox(u.sandbox) ?? undefined);
     if (v !== undefined && v !== null) o.sandbox = v;
+  }
+  {
+    const v = (readServerAuth(u.auth) ?? undefined);
+    if (v !== undefined && v !== null) o.auth = v;
   }
   return o;
 }
@@ -1764,6 +1852,10 @@ function fillServerStatus(u: Record<string, unknown>): G.ServerStatus {
   {
     const v = (isString(u.sandbox) ? u.sandbox : undefined);
     if (!!v) o.sandbox = v;
+  }
+  {
+    const v = (readAuthStatus(u.auth) ?? undefined);
+    if (v !== undefined && v !== null) o.auth = v;
   }
   return o;
 }
@@ -2472,6 +2564,8 @@ export const resultParsers = {
   SetMCPServerEnabled: parseMCPConfigView,
   SetRuleDuration: parseNull,
   SetThreadOptions: parseThreadOptions,
+  SignInMCPServer: parseMCPSignIn,
+  SignOutMCPServer: parseNull,
   StartDemo: parseEndpoint,
   Status: parseStatus,
   TakeLaunchThread: (u: unknown): string => (isString(u) ? u : undefined) ?? '',

@@ -1,5 +1,6 @@
 import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { isMasked, type McpPolicy, type McpServerConfig } from '../../transport/contract';
+import { AuthFields, authDraftFromConfig, authFromDraft, validateAuth, type AuthDraft } from './McpAuthFields';
 
 // Add / edit one MCP server. The form edits text; formToConfig turns it
 // into the ServerConfig SaveMCPServer takes (arguments one per line,
@@ -8,7 +9,7 @@ import { isMasked, type McpPolicy, type McpServerConfig } from '../../transport/
 
 export type ServerKind = 'stdio' | 'http';
 
-export interface ServerDraft {
+export interface ServerDraft extends AuthDraft {
   name: string;
   kind: ServerKind;
   command: string;
@@ -20,7 +21,7 @@ export interface ServerDraft {
   approval: McpPolicy;
 }
 
-export type DraftErrors = Partial<Record<'name' | 'command' | 'url' | 'env' | 'headers', string>>;
+export type DraftErrors = Partial<Record<'name' | 'command' | 'url' | 'env' | 'headers' | 'auth', string>>;
 
 export const POLICY_OPTIONS: readonly { value: McpPolicy; label: string }[] = [
   { value: '', label: 'Ask unless the server marks a tool read-only (default)' },
@@ -33,7 +34,7 @@ const KEEP_MASKED = 'Values shown as •••• are saved secrets: leave them 
 const HTTP_TYPES: ReadonlySet<string> = new Set(['http', 'streamable-http', 'sse']);
 
 export function emptyDraft(): ServerDraft {
-  return { name: '', kind: 'stdio', command: '', args: '', env: '', cwd: '', url: '', headers: '', approval: '' };
+  return { name: '', kind: 'stdio', command: '', args: '', env: '', cwd: '', url: '', headers: '', approval: '', auth: 'none', clientId: '', clientSecret: '', scopes: '' };
 }
 
 export function draftFromConfig(name: string, c: McpServerConfig): ServerDraft {
@@ -52,6 +53,7 @@ export function draftFromConfig(name: string, c: McpServerConfig): ServerDraft {
       .map(([k, v]) => `${k}: ${v}`)
       .join('\n'),
     approval: c.approval ?? '',
+    ...authDraftFromConfig(c),
   };
 }
 
@@ -103,6 +105,8 @@ export function validateDraft(d: ServerDraft): DraftErrors {
     else if (!/^https?:\/\/[^\s/]+/i.test(url)) e.url = 'Enter an http:// or https:// URL.';
     const h = parseHeaders(d.headers);
     if (h.error) e.headers = h.error;
+    const a = validateAuth(d);
+    if (a) e.auth = a;
   }
   return e;
 }
@@ -124,8 +128,11 @@ export function configFromDraft(d: ServerDraft, base?: McpServerConfig): McpServ
     if (base?.type === 'stdio') c.type = base.type;
   } else {
     c.url = d.url.trim();
+    // Headers are kept with every choice but "none" (a server may want a version header beside a sign-in).
     const { headers } = parseHeaders(d.headers);
-    if (Object.keys(headers).length) c.headers = headers;
+    if (d.auth !== 'none' && Object.keys(headers).length) c.headers = headers;
+    const auth = authFromDraft(d);
+    if (auth) c.auth = auth;
     if (base?.type && HTTP_TYPES.has(base.type)) c.type = base.type;
   }
   if (base?.disabled) c.disabled = true;
@@ -287,7 +294,8 @@ export function McpServerForm({ editing, busy, serverError, onSave, onCancel }: 
       ) : (
         <>
           {textInput('url', 'URL', 'https://example.com/mcp', { type: 'url', required: true })}
-          {textArea('headers', 'Headers', 'Authorization: Bearer …', maskedHeaders ? `Name: value per line. ${KEEP_MASKED}` : 'Name: value per line.')}
+          <AuthFields id={id} draft={d} error={errors.auth} set={(k, v) => set(k, v as ServerDraft[typeof k])} />
+          {d.auth !== 'none' && textArea('headers', 'Headers', 'Authorization: Bearer …', maskedHeaders ? `Name: value per line. ${KEEP_MASKED}` : 'Name: value per line.')}
         </>
       )}
       <div className="set-field">

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import type { McpServerConfig, McpServerState, McpServerStatus, McpToolInfo } from '../../transport/contract';
 import { POLICY_OPTIONS } from './McpServerForm';
 import { LogLevelSelect } from '../mcp-offers/LogLevelSelect';
+import { SignInBar } from './McpSignIn';
 
 /** One configured server with what ListMCPServers says about it (either may be missing for a moment). */
 export interface ServerRow {
@@ -20,6 +21,9 @@ export interface McpServerListProps {
   onSetEnabled: (name: string, enabled: boolean) => void;
   onEdit: (name: string) => void;
   onRemove: (name: string) => void;
+  /** Sign in (or again, or for more access) to an OAuth server; Sign out deletes its tokens. */
+  onSignIn: (name: string) => void;
+  onSignOut: (name: string) => void;
   loadLog: (name: string) => Promise<string>;
 }
 
@@ -146,6 +150,7 @@ function Row({ row, now, busy, ...p }: { row: ServerRow; now: number; busy: bool
           {s.sandbox}
         </div>
       )}
+      {s?.auth && !disabled && <SignInBar name={row.name} auth={s.auth} busy={busy} onSignIn={p.onSignIn} onSignOut={p.onSignOut} />}
       {(s?.error || retryIn > 0 || (s?.restarts ?? 0) > 0) && (
         <div className="mcp-server-problem">
           {s?.error && <span className="mcp-error">{s.error}</span>}

@@ -205,6 +205,20 @@ export function McpSettings({ transport }: { transport: Transport }) {
             setEditing({ kind: 'edit', name });
           }}
           onRemove={(name) => void act(name, () => transport.call('DeleteMCPServer', name))}
+          onSignIn={(name) =>
+            void act(name, async () => {
+              // The page opens in the person's browser; the answer comes back to Juncture itself.
+              const r = await transport.call('SignInMCPServer', name);
+              if (r.url && !transport.openExternal(r.url)) setActionError(`${name}: open this address in your browser to sign in: ${r.url}`);
+              return null;
+            })
+          }
+          onSignOut={(name) =>
+            void act(name, async () => {
+              await transport.call('SignOutMCPServer', name);
+              return null;
+            })
+          }
           loadLog={(name) => transport.call('MCPServerLog', name)}
         />
       )}
