@@ -946,6 +946,7 @@ export interface SearchHit {
   parts: SnippetPart[];
   createdAt: number;
   rank: number;
+  source?: string;
 }
 
 /** app.SendResult */
