@@ -266,9 +266,9 @@ function Field(p: FieldProps): ReactNode {
             onChange={(e) => p.onChange(p.path, e.target.value === '' ? undefined : options[Number(e.target.value)])}
           >
             <option value="">Choose…</option>
-            {options.map((o, i) => (
+            {choices.map((c, i) => (
               <option key={i} value={String(i)}>
-                {choices[i]!.title}
+                {c.title}
               </option>
             ))}
           </select>
