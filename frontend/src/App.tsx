@@ -58,6 +58,7 @@ export function App() {
   const transport = useTransport();
   const [status, setStatus] = useState<Status | null>(null);
   const [settingsOpen, setSettingsOpen] = useState(false);
+  const [settingsAt, setSettingsAt] = useState<'presets' | null>(null);
   const [settingsUsed, setSettingsUsed] = useState(false);
   if (settingsOpen && !settingsUsed) setSettingsUsed(true); // mounted from the first open on
   const [toasts, setToasts] = useState<ToastData[]>([]);
@@ -400,7 +401,16 @@ export function App() {
         onDelete={remove}
         onLoadMore={list.loadMore}
         onSettings={() => setSettingsOpen(true)}
-        newChatExtra={<PresetMenu transport={transport} onPick={newChatFrom} />}
+        newChatExtra={
+          <PresetMenu
+            transport={transport}
+            onPick={newChatFrom}
+            onManage={() => {
+              setSettingsAt('presets');
+              setSettingsOpen(true);
+            }}
+          />
+        }
       />
       {layout.mode === 'overlay' && <div className="sidebar-scrim" aria-hidden="true" onClick={() => closeOverlay()} />}
       <div className="app-main" inert={layout.mode === 'overlay'}>
@@ -430,8 +440,12 @@ export function App() {
             open={settingsOpen}
             transport={transport}
             status={status}
-            onClose={() => setSettingsOpen(false)}
+            onClose={() => {
+              setSettingsOpen(false);
+              setSettingsAt(null);
+            }}
             onSaved={onSaved}
+            openAt={settingsAt}
           />
         </Suspense>
       )}
