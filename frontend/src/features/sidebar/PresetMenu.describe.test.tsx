@@ -20,7 +20,7 @@ describe('Presets in the window', () => {
     render(<PresetMenu transport={transport()} onPick={onPick} onManage={onManage} />);
     fireEvent.click(screen.getByRole('button', { name: 'New chat from a preset' }));
     const menu = await screen.findByRole('menu');
-    const res = await within(menu).findByRole('menuitem', { name: /Researcher/ });
+    const res = await within(menu).findByRole('menuitem', { name: 'Researcher' });
     expect(res.getAttribute('aria-describedby')).toBeTruthy();
     expect(within(menu).getByText('model-x · 2 tools: read_file, list_files · You research carefully.')).toBeTruthy();
     expect(within(menu).getByText('default model · no tools')).toBeTruthy();

@@ -101,6 +101,7 @@ export function PresetMenu({ transport, onPick, onManage }: PresetMenuProps) {
               type="button"
               role="menuitem"
               title={p.instructions.slice(0, 300) || undefined}
+              aria-label={p.name}
               aria-describedby={`${uid}-desc-${i}`}
               onClick={() => {
                 setOpen(false);
