@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/juncture-app/juncture/store/importers"
 )
 
 // Search limits and tuning (measured on 1,000,000 messages; see
@@ -62,6 +64,10 @@ type SearchHit struct {
 	// Rank is the FTS5 bm25 score (lower is better), or 0 when the hits
 	// are ordered newest first because the words are too common to rank.
 	Rank float64 `json:"rank"`
+	// Source names where an imported thread came from ("chatgpt",
+	// "claude"), so the window labels its answers by their author; empty
+	// for Juncture's own.
+	Source string `json:"source,omitempty"`
 }
 
 // SearchHistory searches message text (user, assistant and tool results)
@@ -128,6 +134,9 @@ func (db *DB) searchOnce(ctx context.Context, q searchQuery, limit int) ([]Searc
 			if !seen[h.MessageID] {
 				hits = append(hits, h)
 			}
+		}
+		for i := range hits {
+			hits[i].Source = importers.SourceOf(hits[i].ThreadID)
 		}
 		return nil
 	})

@@ -60,6 +60,7 @@ export function App() {
   const transport = useTransport();
   const [status, setStatus] = useState<Status | null>(null);
   const [settingsOpen, setSettingsOpen] = useState(false);
+  const [settingsAt, setSettingsAt] = useState<'presets' | null>(null);
   const [settingsUsed, setSettingsUsed] = useState(false);
   const [settingsFocus, setSettingsFocus] = useState<SettingsFocus | null>(null);
   const [shortcutsOpen, setShortcutsOpen] = useState(false);
@@ -410,7 +411,16 @@ export function App() {
         onLoadMore={list.loadMore}
         onSettings={() => setSettingsOpen(true)}
         onShortcuts={() => setShortcutsOpen(true)}
-        newChatExtra={<PresetMenu transport={transport} onPick={newChatFrom} />}
+        newChatExtra={
+          <PresetMenu
+            transport={transport}
+            onPick={newChatFrom}
+            onManage={() => {
+              setSettingsAt('presets');
+              setSettingsOpen(true);
+            }}
+          />
+        }
       />
       {layout.mode === 'overlay' && <div className="sidebar-scrim" aria-hidden="true" onClick={() => closeOverlay()} />}
       <div className="app-main" inert={layout.mode === 'overlay'}>
@@ -447,8 +457,10 @@ export function App() {
             onClose={() => {
               setSettingsOpen(false);
               setSettingsFocus(null);
+              setSettingsAt(null);
             }}
             onSaved={onSaved}
+            openAt={settingsAt}
           />
         </Suspense>
       )}

@@ -24,14 +24,58 @@ export function schemaType(s: Schema): string | undefined {
   if (isString(t)) return t;
   if (Array.isArray(t)) return t.find((x): x is string => isString(x) && x !== 'null');
   if (isObject(s.properties)) return 'object';
-  if (Array.isArray(s.enum)) return 'enum';
+  if (Array.isArray(s.enum) || titledBranches(s)) return 'enum';
+  return undefined;
+}
+
+/** One choice of a choice field: its value and the words shown for it. */
+export interface EnumOption {
+  value: JsonValue;
+  title: string;
+}
+
+/**
+ * The `oneOf`/`anyOf` branches of a titled choice (the MCP elicitation
+ * form: `{"const": "fr", "title": "French"}` per choice), or undefined
+ * when the schema is not one (any branch without a `const`).
+ */
+function titledBranches(s: Schema): Schema[] | undefined {
+  const list = Array.isArray(s.oneOf) ? s.oneOf : Array.isArray(s.anyOf) ? s.anyOf : undefined;
+  if (!list || list.length === 0) return undefined;
+  if (!list.every((b) => isObject(b) && 'const' in b)) return undefined;
+  return list as Schema[];
+}
+
+function shown(v: JsonValue): string {
+  return isString(v) ? v : JSON.stringify(v);
+}
+
+/**
+ * A choice field's options with their titles: `enum` (titled by
+ * `enumNames`/`x-enumNames` where given), a titled `oneOf`/`anyOf` of
+ * consts, or a single `const`.
+ */
+export function enumOptions(s: Schema): EnumOption[] | undefined {
+  if (Array.isArray(s.enum)) {
+    const names = s['x-enumNames'] ?? s.enumNames;
+    return (s.enum as JsonValue[]).map((value, i) => ({
+      value,
+      title: Array.isArray(names) && isString(names[i]) && names[i] ? names[i] : shown(value),
+    }));
+  }
+  const branches = titledBranches(s);
+  if (branches) {
+    return branches.map((b) => {
+      const value = b.const as JsonValue;
+      return { value, title: isString(b.title) && b.title ? b.title : shown(value) };
+    });
+  }
+  if ('const' in s) return [{ value: s.const as JsonValue, title: shown(s.const as JsonValue) }];
   return undefined;
 }
 
 export function enumValues(s: Schema): JsonValue[] | undefined {
-  if (Array.isArray(s.enum)) return s.enum as JsonValue[];
-  if ('const' in s) return [s.const as JsonValue];
-  return undefined;
+  return enumOptions(s)?.map((o) => o.value);
 }
 
 export function fieldKind(s: Schema): FieldKind {
@@ -178,6 +222,10 @@ export function validate(s: Schema, value: unknown, path = '', out: Errors = {})
         if (re && !re.test(value)) out[path] = 'This does not have the expected format';
       }
       if (!out[path] && s.format === 'email' && !/^[^\s@]+@[^\s@]+$/.test(value)) out[path] = 'Enter an email address';
+      if (!out[path] && s.format === 'date' && !isDate(value)) out[path] = 'Enter a date (YYYY-MM-DD)';
+      if (!out[path] && s.format === 'date-time' && !isDateTime(value)) {
+        out[path] = 'Enter a date and time (YYYY-MM-DDThh:mm)';
+      }
       if (!out[path] && s.format === 'uri') {
         try {
           new URL(value);
@@ -222,6 +270,22 @@ export function validate(s: Schema, value: unknown, path = '', out: Errors = {})
       if (value instanceof InvalidJson) out[path] = `Not valid JSON: ${value.error}`;
       return out;
   }
+}
+
+/** A calendar date as RFC 3339 full-date ("2026-02-29" is refused: not a leap year). */
+export function isDate(v: string): boolean {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(v);
+  if (!m) return false;
+  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  const dt = new Date(Date.UTC(y, mo - 1, d));
+  return dt.getUTCFullYear() === y && dt.getUTCMonth() === mo - 1 && dt.getUTCDate() === d;
+}
+
+/** An RFC 3339 date-time with its offset ("2026-12-02T10:30:00Z", "…+01:00"). */
+export function isDateTime(v: string): boolean {
+  const m = /^(\d{4}-\d{2}-\d{2})[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?([Zz]|[+-]\d{2}:\d{2})$/.exec(v);
+  if (!m || !isDate(m[1]!)) return false;
+  return Number(m[2]) < 24 && Number(m[3]) < 60 && (m[4] === undefined || Number(m[4]) < 61);
 }
 
 /** Marker for a JSON field whose text does not parse (kept so the text is not lost). */

@@ -46,6 +46,8 @@ export function startText(d: Draft, id: string, role: string, ts: number): UIMes
     // (the continued text's offsets count from the text without it).
     if (existing.status === 'interrupted') existing.content = stripMarker(existing.content);
     existing.status = 'streaming';
+    // Its usage grows with it: read again when the run ends.
+    existing.detailsPending = true;
     return existing;
   }
   if (r === 'assistant') {

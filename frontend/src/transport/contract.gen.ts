@@ -964,6 +964,7 @@ export interface SearchHit {
   parts: SnippetPart[];
   createdAt: number;
   rank: number;
+  source?: string;
 }
 
 /** app.SendResult */

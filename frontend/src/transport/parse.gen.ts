@@ -1640,7 +1640,7 @@ export function parseRuleView(u: unknown): G.RuleView {
 // store.SearchHit
 
 function fillSearchHit(u: Record<string, unknown>): G.SearchHit {
-  return {
+  const o: G.SearchHit = {
     threadId: (isString(u.threadId) ? u.threadId : undefined) ?? '',
     threadTitle: (isString(u.threadTitle) ? u.threadTitle : undefined) ?? '',
     messageId: (isString(u.messageId) ? u.messageId : undefined) ?? '',
@@ -1649,6 +1649,11 @@ function fillSearchHit(u: Record<string, unknown>): G.SearchHit {
     createdAt: (isNumber(u.createdAt) ? u.createdAt : undefined) ?? 0,
     rank: (isNumber(u.rank) ? u.rank : undefined) ?? 0,
   };
+  {
+    const v = (isString(u.source) ? u.source : undefined);
+    if (!!v) o.source = v;
+  }
+  return o;
 }
 
 /** u as a SearchHit, or null when it is not one. */

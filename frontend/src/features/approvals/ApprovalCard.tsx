@@ -11,6 +11,7 @@ import { AnsweredRow } from './AnsweredRow';
 import { namesOf, ruleLabel } from './toolNames';
 import { callView } from './toolPreviews';
 import { showSubForm } from './showSubForm';
+import { previewForEdit } from '../../lib/editedDiff';
 import { AlwaysAllowForm, DenyForm, EditArgsForm } from './ApprovalForms';
 
 type Approval = Extract<ClassifiedInterrupt, { kind: 'approval' }>;
@@ -24,6 +25,11 @@ function checkEdit(text: string): string | null {
   const p = tryParseJson(text);
   if (!p.ok) return `Not valid JSON: ${p.error}`;
   return isObject(p.value) ? null : 'The arguments must be a JSON object ({ … }).';
+}
+
+function parsedOrNull(text: string): unknown {
+  const p = tryParseJson(text);
+  return p.ok ? p.value : null;
 }
 
 /**
@@ -51,7 +57,17 @@ export function ApprovalCard({ item, answer, onDecide, onChange, onKeep, error, 
     : [{ scope: 'tool' }, ...item.suggestedRules.filter((r) => r.scope !== 'tool')];
   const [ruleIndex, setRuleIndex] = useDraft(itemId, 'rule', !mcpRules.length && item.suggestedRules.length ? 1 : 0);
   const label = (r: RememberScope) => ruleLabel(item.toolName, r, names, catalog);
-  const pv = item.preview;
+  // An edit of a write_file's arguments (being typed, or staged) moves the diff with it.
+  const editedArgs =
+    answer?.decision?.kind === 'approve' && answer.decision.editedArgs !== undefined
+      ? answer.decision.editedArgs
+      : mode === 'edit' && !answer
+        ? parsedOrNull(edited)
+        : null;
+  const pv =
+    item.preview && editedArgs !== null && item.toolName === 'write_file' && !names.server
+      ? previewForEdit(item.preview, item.args, editedArgs)
+      : item.preview;
   const view = callView({ toolName: item.toolName, args: item.args, preview: pv, mcp: !!names.server });
 
   // Go's refusal of the edited arguments, in plain words, while the editor shows what was refused.

@@ -226,15 +226,19 @@ export function PromptCard({ item, answer, onDecide, onChange, onKeep, error, bu
   }, []);
 
   const summary = summarise(item, answer?.decision);
+  const heading = promptHeading(p);
+  // A message that only says the heading again ("X wants to ask the model") is not shown twice.
+  const sameWords = (a: string) => a.trim().replace(/[.:…]+$/, '').toLowerCase();
+  const message = p.message && sameWords(p.message) !== sameWords(heading) ? p.message : '';
   return (
     <div className="prompt" ref={root} tabIndex={-1}>
       <header className="icard-head">
         <span className="icard-kind">{KIND_LABEL[p.kind]}</span>
         <h3 id={`${id}-title`} className="icard-title">
-          {promptHeading(p)}
+          {heading}
         </h3>
       </header>
-      {p.message && <p className="prompt-message">{p.message}</p>}
+      {message && <p className="prompt-message">{message}</p>}
       {answer ? (
         <AnsweredRow
           answer={answer}

@@ -2,7 +2,9 @@ import { useEffect, useId, useMemo, useRef, useState, type FormEvent, type React
 import { isObject, isString, tryParseJson, type JsonValue } from '../../transport/json';
 import {
   InvalidJson,
-  enumValues,
+  enumOptions,
+  isDate,
+  isDateTime,
   fieldKind,
   initialValue,
   joinPath,
@@ -102,10 +104,27 @@ function Label({ htmlFor, text, required }: { htmlFor?: string; text: string; re
   );
 }
 
-function enumLabel(v: JsonValue, i: number, s: Schema): string {
-  const names = s['x-enumNames'] ?? s.enumNames;
-  if (Array.isArray(names) && isString(names[i])) return names[i];
-  return isString(v) ? v : JSON.stringify(v);
+function pad(n: number): string {
+  return String(n).padStart(2, '0');
+}
+
+/** An RFC 3339 date-time as the value of a datetime-local input (local time), or '' when it is not one. */
+export function toLocalInput(v: unknown): string {
+  if (!isString(v) || !isDateTime(v)) return '';
+  const d = new Date(v);
+  if (Number.isNaN(d.getTime())) return '';
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
+}
+
+/** A datetime-local input's value as RFC 3339 with this computer's offset (what the schema asks for). */
+export function fromLocalInput(v: string): string | undefined {
+  if (!v) return undefined;
+  const d = new Date(v);
+  if (Number.isNaN(d.getTime())) return undefined;
+  const off = -d.getTimezoneOffset();
+  const sign = off >= 0 ? '+' : '-';
+  const abs = Math.abs(off);
+  return `${v.length === 16 ? `${v}:00` : v}${sign}${pad(Math.floor(abs / 60))}:${pad(abs % 60)}`;
 }
 
 function Field(p: FieldProps): ReactNode {
@@ -165,6 +184,20 @@ function Field(p: FieldProps): ReactNode {
           <Label htmlFor={id} text={text} required={p.required} />
           {kind === 'text' ? (
             <textarea {...common} rows={4} value={v} maxLength={max} onChange={(e) => p.onChange(p.path, e.target.value)} />
+          ) : p.schema.format === 'date' ? (
+            <input
+              {...common}
+              type="date"
+              value={isDate(v) ? v : ''}
+              onChange={(e) => p.onChange(p.path, e.target.value === '' ? undefined : e.target.value)}
+            />
+          ) : p.schema.format === 'date-time' ? (
+            <input
+              {...common}
+              type="datetime-local"
+              value={toLocalInput(v)}
+              onChange={(e) => p.onChange(p.path, fromLocalInput(e.target.value))}
+            />
           ) : (
             <input
               {...common}
@@ -194,7 +227,8 @@ function Field(p: FieldProps): ReactNode {
         </div>
       );
     case 'enum': {
-      const options = enumValues(p.schema) ?? [];
+      const choices = enumOptions(p.schema) ?? [];
+      const options = choices.map((c) => c.value);
       const selected = options.findIndex((o) => JSON.stringify(o) === JSON.stringify(p.value));
       if (options.length <= 5) {
         return (
@@ -216,7 +250,7 @@ function Field(p: FieldProps): ReactNode {
                   checked={selected === i}
                   onChange={() => p.onChange(p.path, o)}
                 />
-                {enumLabel(o, i, p.schema)}
+                {choices[i]!.title}
               </label>
             ))}
             <Help id={id} schema={p.schema} error={err} />
@@ -232,9 +266,9 @@ function Field(p: FieldProps): ReactNode {
             onChange={(e) => p.onChange(p.path, e.target.value === '' ? undefined : options[Number(e.target.value)])}
           >
             <option value="">Choose…</option>
-            {options.map((o, i) => (
+            {choices.map((c, i) => (
               <option key={i} value={String(i)}>
-                {enumLabel(o, i, p.schema)}
+                {c.title}
               </option>
             ))}
           </select>
@@ -244,7 +278,8 @@ function Field(p: FieldProps): ReactNode {
     }
     case 'multi-enum': {
       const items = isObject(p.schema.items) ? p.schema.items : {};
-      const options = enumValues(items) ?? [];
+      const choices = enumOptions(items) ?? [];
+      const options = choices.map((c) => c.value);
       const chosen = Array.isArray(p.value) ? p.value : [];
       const has = (o: JsonValue) => chosen.some((c) => JSON.stringify(c) === JSON.stringify(o));
       return (
@@ -266,7 +301,7 @@ function Field(p: FieldProps): ReactNode {
                   p.onChange(p.path, next);
                 }}
               />
-              {enumLabel(o, i, items)}
+              {choices[i]!.title}
             </label>
           ))}
           <Help id={id} schema={p.schema} error={err} />

@@ -141,6 +141,25 @@ export function ChatView({ ctrl, title, status, runner, highlight, focusNonce, o
 
   const running = view.status === 'running';
   const endpointId = ctrl.state.thread?.options?.endpointId;
+  // Images attached with "The model accepts images" off: one click turns it
+  // on (kept here too, until the status event says so).
+  const [imagesOn, setImagesOn] = useState(false);
+  const chatModel = ctrl.state.thread?.options?.model || status?.model || '';
+  const imagesAsk = useMemo(
+    () =>
+      transport
+        ? {
+            model: chatModel,
+            onAllow: async () => {
+              const cur = await transport.call('GetSettings');
+              const saved = await transport.call('SaveSettings', { ...cur.settings, modelAcceptsImages: true });
+              if (!saved.settings.modelAcceptsImages) throw new Error('The setting could not be turned on (it is set by the environment).');
+              setImagesOn(true);
+            },
+          }
+        : undefined,
+    [transport, chatModel],
+  );
   const rowContext = useMemo<MessageThread>(
     () => ({
       running,
@@ -264,7 +283,8 @@ export function ChatView({ ctrl, title, status, runner, highlight, focusNonce, o
           queued={view.queued}
           onRemoveQueued={removeQueued}
           onSend={send}
-          acceptsImages={status?.modelAcceptsImages === true}
+          acceptsImages={status?.modelAcceptsImages === true || imagesOn}
+          imagesAsk={imagesAsk}
           onStop={stop}
           pendingNote={pendingNote}
           focusNonce={focusNonce}

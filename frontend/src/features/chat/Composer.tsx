@@ -4,6 +4,7 @@ import { DraftKeyContext, NEW_CHAT_DRAFT, drafts } from '../../lib/drafts';
 import { LIMITS_TEXT, problemsOf, readFile, type PendingFile } from '../../lib/attachments';
 import { IconClose, IconPaperclip, IconSend, IconStop } from '../../ui/icons';
 import { AttachmentChips } from '../attachments/AttachmentChips';
+import { ImagesAsk } from './ImagesAsk';
 import { useMcpComposer } from '../mcp-offers/useMcpComposer';
 import './Composer.css';
 
@@ -18,6 +19,8 @@ export interface ComposerProps {
   onSend: (text: string, files?: readonly PendingFile[]) => Promise<void>;
   /** The current model takes images (Settings); otherwise attached images are refused before sending. */
   acceptsImages?: boolean;
+  /** Images attached while refused: turn "The model accepts images" on for the named model (ImagesAsk). */
+  imagesAsk?: { model: string; onAllow: () => Promise<void> };
   onStop: () => Promise<void>;
   /** Shown while decisions are pending: sending a message answers them "not run" (Go's rule). */
   pendingNote?: string | null;
@@ -36,6 +39,7 @@ export function Composer({
   pendingNote,
   focusNonce,
   acceptsImages = false,
+  imagesAsk,
 }: ComposerProps) {
   // The draft of the open conversation (lib/drafts.ts): each chat, and the
   // new-chat screen, keeps its own unsent text, also across a reload.
@@ -241,6 +245,9 @@ export function Composer({
         </ul>
       )}
       {mcp.panel}
+      {imagesAsk && !acceptsImages && files.some((f) => f.kind === 'image') && (
+        <ImagesAsk key={imagesAsk.model} model={imagesAsk.model} onAllow={imagesAsk.onAllow} />
+      )}
       <AttachmentChips files={files} refused={refused} onRemove={(key) => {
           setFiles((fs) => fs.filter((f) => f.key !== key));
           setError(null);

@@ -12,6 +12,7 @@ import { InstructionsDivider } from './InstructionsDivider';
 import { UsageLine, type Price } from './UsageLine';
 import { IconCheck, IconCopy, IconEdit, IconRetry } from '../../ui/icons';
 import './Message.css';
+import { Reasoning } from './Reasoning';
 
 export interface MessageActions {
   onContinue?: () => void;
@@ -176,12 +177,7 @@ function MessageRowImpl({ item, highlighted, idle, onContinue, onRegenerate, onO
   return (
     <article className={cls} aria-label="Juncture said" aria-busy={streaming || m.partial || undefined} data-message-id={m.id}>
       {/* Reasoning first: it streams before the answer. */}
-      {m.reasoning && (
-        <details className="msg-reasoning">
-          <summary>{m.reasoningStreaming ? 'Thinking…' : 'Reasoning'}</summary>
-          <div className="msg-reasoning-body">{m.reasoning}</div>
-        </details>
-      )}
+      {m.reasoning && <Reasoning text={m.reasoning} streaming={!!m.reasoningStreaming} />}
       {text && <MessageBody text={text} highlight={!streaming} />}
       {m.partial && (
         <div className="msg-typing" aria-label="Catching up">

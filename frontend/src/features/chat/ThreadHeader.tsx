@@ -2,7 +2,8 @@ import { useContext, useEffect, useRef, useState, type ReactNode } from 'react';
 import { TransportContext, toJunctureError, type Transport } from '../../transport';
 import type { Thread } from '../../transport/contract';
 import { effectiveModel, type ThreadOptions, type ThreadOptionsInput } from '../../transport/endpoints';
-import { useEndpoints, useModelLists } from '../../hooks/useEndpoints';
+import { useEndpoints, useModelLists, usePresets } from '../../hooks/useEndpoints';
+import { toolsText } from '../sidebar/PresetMenu';
 import { ModelPicker, type PickerChoice } from './ModelPicker';
 import { InstructionsEditor } from './InstructionsEditor';
 import './ThreadHeader.css';
@@ -42,6 +43,9 @@ export function ThreadHeader({ threadId, options, onThreadCreated, onChanged, us
   const instrBtn = useRef<HTMLButtonElement>(null);
 
   const opts = local && local.threadId === threadId ? local.options : options;
+  const { presets } = usePresets(opts?.presetId ? transport : null);
+  const preset = opts?.presetId ? presets?.find((p) => p.id === opts.presetId) : undefined;
+  const presetName = opts?.presetId ? (preset?.name ?? opts.presetId) : '';
   const eff = effectiveModel(opts, endpoints ?? []);
   const lists = useModelLists(
     transport,
@@ -101,6 +105,17 @@ export function ThreadHeader({ threadId, options, onThreadCreated, onChanged, us
         </span>
       )}
       {usageTotal !== undefined && usageTotal !== null && usageTotal !== false && <span className="thead-usage">{usageTotal}</span>}
+      {presetName && (
+        <span
+          className="thead-preset"
+          role="note"
+          aria-label={`Started from the preset ${presetName}; ${toolsText(opts?.tools)}`}
+          title={`Started from the preset “${presetName}” · ${toolsText(opts?.tools)}`}
+        >
+          <span className="thead-preset-name">{presetName}</span>
+          <span className="thead-preset-tools">{opts?.tools ? `${opts.tools.length} tool${opts.tools.length === 1 ? '' : 's'}` : 'all tools'}</span>
+        </span>
+      )}
       <div className="thead-anchor">
         <button
           ref={instrBtn}

@@ -9,8 +9,12 @@ function Parts({ parts }: { parts: readonly SearchHitPart[] }) {
   return <>{parts.map((p, i) => (p.match ? <mark key={i}>{p.text}</mark> : <span key={i}>{p.text}</span>))}</>;
 }
 
-function roleLabel(role: SearchHit['role']): string {
-  return role === 'user' ? 'You' : role === 'assistant' ? 'Juncture' : role === 'tool' ? 'Tool' : role;
+/** Who wrote an imported thread's answers, by the thread's source (store.SearchHit.Source). */
+const SOURCE_NAMES: Readonly<Record<string, string>> = { chatgpt: 'ChatGPT', claude: 'Claude' };
+
+export function roleLabel(h: Pick<SearchHit, 'role' | 'source'>): string {
+  if (h.role === 'assistant') return (h.source && SOURCE_NAMES[h.source]) || 'Juncture';
+  return h.role === 'user' ? 'You' : h.role === 'tool' ? 'Tool' : h.role;
 }
 
 /** The snippet as shown: Markdown syntax dropped (answers), the first match near the start. */
@@ -152,7 +156,7 @@ export function SearchResults({ query, hits, loading, error, onOpen, inputRef }:
                     </span>
                     {!titleHit && (
                       <span className="search-hit-snippet">
-                        <span className="search-hit-role">{roleLabel(h.role)}: </span>
+                        <span className="search-hit-role">{roleLabel(h)}: </span>
                         <Parts parts={snippetParts(h)} />
                       </span>
                     )}

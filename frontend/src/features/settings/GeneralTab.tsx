@@ -84,7 +84,10 @@ export function GeneralTab({ id, transport, status, form, rules, catalog, preset
                 The model accepts images
               </label>
               <p className="set-help">
-                Images a tool returns (from an MCP server) are then sent to the model; otherwise it reads a short description of each.
+                Images you attach to a message, and images a tool returns (from an MCP server), are then sent to the model. Off: attached
+                images cannot be sent, and the model reads a short description of each tool image instead. Juncture knows common vision
+                models (GPT-4o, GPT-4.1, GPT-5, Claude 3 and 4, Gemini, LLaVA, Qwen-VL, Llama 3.2 Vision, Pixtral, Gemma 3, MiniCPM-V,
+                Moondream…) and offers to turn this on when you attach an image.
               </p>
             </div>
           </section>

@@ -2,7 +2,7 @@
 // a section listing items, each with its actions and a delete that asks
 // first; one item edited at a time in a form under its row (a new one under
 // the list); every change saved at once.
-import { useId, useState, type ReactNode } from 'react';
+import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { toJunctureError, type JunctureError } from '../../transport';
 import { useAsyncAction } from '../../hooks/useAsyncAction';
 
@@ -85,8 +85,20 @@ export function EditorForm({
   onCancel: () => void;
   children: ReactNode;
 }) {
+  const ref = useRef<HTMLFormElement>(null);
+  // The form opens under its row, maybe below the fold: bring it into view
+  // (its top first when it is taller than the dialog's body).
+  useEffect(() => {
+    const el = ref.current;
+    if (!el || typeof el.scrollIntoView !== 'function') return;
+    const box = el.closest('.settings-body')?.getBoundingClientRect() ?? new DOMRect(0, 0, window.innerWidth, window.innerHeight);
+    const r = el.getBoundingClientRect();
+    if (r.top >= box.top && r.bottom <= box.bottom) return;
+    el.scrollIntoView({ block: r.height > box.height ? 'start' : 'nearest' });
+  }, []);
   return (
     <form
+      ref={ref}
       className="ep-form"
       noValidate
       aria-label={label}

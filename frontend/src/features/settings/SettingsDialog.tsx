@@ -36,7 +36,7 @@ function presetOf(url: string, providers: readonly Provider[] = []): string {
   return providers.find((p) => p.url === u)?.id ?? 'custom';
 }
 
-type Tab = 'general' | 'mcp' | 'endpoints' | 'presets' | 'updates';
+export type Tab = 'general' | 'mcp' | 'endpoints' | 'presets' | 'updates';
 const TABS: readonly { id: Tab; label: string }[] = [
   { id: 'general', label: 'General' },
   { id: 'mcp', label: 'Tool servers (MCP)' },
@@ -53,6 +53,8 @@ export interface SettingsDialogProps {
   focusField?: SettingsFocus | null;
   onClose: () => void;
   onSaved: (v: SettingsView) => void;
+  /** Open on this tab (e.g. "Manage presets…" in the preset menu). */
+  openAt?: Tab | null;
 }
 
 /**
@@ -61,7 +63,7 @@ export interface SettingsDialogProps {
  * form state (useGeneralSettings) and its rules (usePermissionRules) live here
  * so that they outlive a visit to another tab.
  */
-export function SettingsDialog({ open, transport, status, focusField = null, onClose, onSaved }: SettingsDialogProps) {
+export function SettingsDialog({ open, transport, status, focusField = null, onClose, onSaved, openAt }: SettingsDialogProps) {
   const ref = useRef<HTMLDialogElement>(null);
   const id = useId();
   const [confirmClose, setConfirmClose] = useState(false);
@@ -71,6 +73,9 @@ export function SettingsDialog({ open, transport, status, focusField = null, onC
   // An endpoint change may change General's endpoint (the default): read it again.
   const [reloadNonce, setReloadNonce] = useState(0);
   const catalog = useMcpServers(transport);
+  useEffect(() => {
+    if (open && openAt) setTab(openAt);
+  }, [open, openAt]);
 
   useEffect(() => {
     const d = ref.current;

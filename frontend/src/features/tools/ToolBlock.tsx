@@ -4,13 +4,14 @@ import type { PermissionRule } from '../../transport/contract';
 import { argSummary, prettyJson } from '../../lib/format';
 import { TransportContext } from '../../transport';
 import { useMcpServers } from '../../hooks/useMcpServers';
-import { ToolStatusChip } from './ToolStatusChip';
+import { ToolStatusChip, skippedByReply } from './ToolStatusChip';
 import { ToolProgressBar } from './ToolProgress';
 import { ToolParts } from './ToolParts';
 import { IconTool } from '../../ui/icons';
 import './ToolBlock.css';
 
 function chipState(t: ToolCallView) {
+  if (skippedByReply(t.state, t.result)) return 'skipped' as const;
   if (t.state) return t.state;
   if (!t.argsComplete) return 'preparing' as const;
   if (t.result !== undefined) return t.isError ? ('failed' as const) : ('done' as const);

@@ -169,6 +169,10 @@ function LinkPart({ part }: { part: ToolPart }) {
 export function ImageViewer({ src, alt, onClose }: { src: string; alt: string; onClose: () => void }) {
   const ref = useRef<HTMLDialogElement>(null);
   const id = useId();
+  // Closing gives focus back to what opened the viewer (the thumbnail): the
+  // dialog leaves the page before it is closed, so the browser cannot. Read
+  // while rendering, before the Close button takes focus.
+  const [opener] = useState(() => document.activeElement);
   useEffect(() => {
     const d = ref.current;
     if (!d) return;
@@ -176,8 +180,9 @@ export function ImageViewer({ src, alt, onClose }: { src: string; alt: string; o
     else d.setAttribute('open', '');
     return () => {
       if (typeof d.close === 'function' && d.open) d.close();
+      if (opener instanceof HTMLElement && opener.isConnected) opener.focus({ preventScroll: true });
     };
-  }, []);
+  }, [opener]);
   return (
     <dialog
       ref={ref}

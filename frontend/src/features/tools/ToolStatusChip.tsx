@@ -1,7 +1,18 @@
 import type { ToolState } from '../../transport/contract';
 import './ToolStatusChip.css';
 
-export type ChipState = ToolState | 'preparing' | 'requested';
+export type ChipState = ToolState | 'preparing' | 'requested' | 'skipped';
+
+/**
+ * The result Go records for an approval the person passed over by replying
+ * in the chat (agent.ResultRepliedInChat, pinned by TestRepliedInChatResultText).
+ */
+export const REPLIED_IN_CHAT = 'Not run: the person replied in chat instead of answering the approval request.';
+
+/** An "interrupted" call that was in fact skipped: the person replied in the chat instead. */
+export function skippedByReply(state: string | undefined, result: string | undefined): boolean {
+  return state === 'interrupted' && result === REPLIED_IN_CHAT;
+}
 
 interface ChipLabel {
   text: string;
@@ -21,6 +32,7 @@ const LABELS: Record<ChipState, ChipLabel> = {
   failed: { text: 'Failed', tone: 'danger' },
   denied: { text: 'Denied', tone: 'danger' },
   interrupted: { text: 'Interrupted', tone: 'muted', title: 'Stopped before it ran' },
+  skipped: { text: 'Skipped', tone: 'muted', title: 'Not run: you replied in the chat instead of answering' },
   'interrupted-mid-run': {
     text: 'Interrupted mid-run',
     tone: 'warn',
