@@ -96,6 +96,7 @@ type App struct {
 	// file as last read.
 	mcp    *mcp.Manager
 	mcpCfg *mcp.ConfigFile
+	views  appViews // MCP App views opened for the window's frames (mcpapps.go)
 
 	upd updateState // the release feed's last answer (updates.go)
 
