@@ -54,6 +54,7 @@ func NewServer(svc *Service, assets fs.FS, token string) *Server {
 	s.mux.HandleFunc("POST /api/call/{method}", s.auth(s.handleCall))
 	s.mux.HandleFunc("GET /api/events", s.auth(s.handleEvents))
 	s.mux.HandleFunc("POST /agui", s.auth(s.handleAGUI))
+	s.mux.Handle("GET /appview/", AppViewHandler(svc.app)) // MCP App views: the single-use name is the capability
 	s.mux.Handle("GET /", http.FileServerFS(assets))
 	return s
 }

@@ -8,6 +8,7 @@
 //	secret  read-only, visibility ["model"]: its views may not call it
 //	hostile read-only; its view (ui://clock/hostile.html) tries to leave
 //	        its frame and floods the host
+//	flood   read-only; its view (ui://clock/flood.html) floods the host
 //	huge    read-only; its view is 3 MiB, over the host's budget
 //
 // APPSERVER_PROBE (an http URL) is written into the hostile view: the
@@ -78,6 +79,10 @@ func server() *mcp.Server {
 		func(context.Context, *mcp.CallToolRequest, none) (*mcp.CallToolResult, any, error) {
 			return text("hostile view shown"), nil, nil
 		})
+	mcp.AddTool(s, &mcp.Tool{Name: "flood", Title: "Flood", Description: "A view that floods the host.", Annotations: ro, Meta: uiMeta("ui://clock/flood.html")},
+		func(context.Context, *mcp.CallToolRequest, none) (*mcp.CallToolResult, any, error) {
+			return text("flood view shown"), nil, nil
+		})
 	mcp.AddTool(s, &mcp.Tool{Name: "huge", Title: "Huge", Description: "A view over the budget.", Annotations: ro, Meta: uiMeta("ui://clock/huge.html")},
 		func(context.Context, *mcp.CallToolRequest, none) (*mcp.CallToolResult, any, error) {
 			return text("huge view"), nil, nil
@@ -90,6 +95,7 @@ func server() *mcp.Server {
 		}},
 	}))
 	s.AddResource(&mcp.Resource{URI: "ui://clock/hostile.html", Name: "hostile view", MIMEType: appMIME}, page("views/hostile.html", nil))
+	s.AddResource(&mcp.Resource{URI: "ui://clock/flood.html", Name: "flooding view", MIMEType: appMIME}, page("views/flood.html", nil))
 	s.AddResource(&mcp.Resource{URI: "ui://clock/huge.html", Name: "huge view", MIMEType: appMIME},
 		func(_ context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
 			big := "<!doctype html><p>" + strings.Repeat("x", 3<<20) + "</p>"
