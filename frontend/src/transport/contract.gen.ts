@@ -451,7 +451,7 @@ export const methodArity: { [M in keyof Methods]: number } = {
 
 // ---------------------------------------------------------------- types
 
-/** app.AGUIEvent */
+/** events.AGUIEvent */
 export interface AGUIEvent {
   threadId: string;
   event: unknown;
@@ -868,7 +868,7 @@ export interface Provider {
   local: boolean;
 }
 
-/** app.QueueEvent */
+/** events.QueueEvent */
 export interface QueueEvent {
   threadId: string;
   queued: string[];
@@ -1150,7 +1150,7 @@ export interface ThreadView {
   usage: ThreadUsage;
 }
 
-/** app.ThreadsEvent */
+/** events.ThreadsEvent */
 export interface ThreadsEvent {
   threadId?: string;
 }
@@ -1191,13 +1191,13 @@ export interface ToolStateEvent {
   allowedBy?: PermissionRule;
 }
 
-/** app.UpdateSettings */
+/** update.UpdateSettings */
 export interface UpdateSettings {
   feedUrl: string;
   off: boolean;
 }
 
-/** app.UpdateStatus */
+/** update.UpdateStatus */
 export interface UpdateStatus {
   settings: UpdateSettings;
   current: string;
