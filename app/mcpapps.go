@@ -217,6 +217,9 @@ func withCSPMeta(html, csp string) string {
 // the desktop window's asset handler). Not a method: Wails would bind it.
 func AppViewHandler(a *App) http.Handler { return http.HandlerFunc(a.serveAppView) }
 
+// AppViews is browser mode's /appview/ handler (web.Facade).
+func (s *Service) AppViews() http.Handler { return AppViewHandler(s.app) }
+
 // serveAppView serves an opened view, once. It needs no bearer token (a
 // frame cannot send one): the 128-bit single-use name is the capability.
 func (a *App) serveAppView(w http.ResponseWriter, r *http.Request) {
