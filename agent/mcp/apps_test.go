@@ -63,10 +63,9 @@ func TestAppViewOfARealServer(t *testing.T) {
 	if len(v.Dropped) != 2 {
 		t.Fatalf("dropped %v", v.Dropped)
 	}
-	// Over the budget: a clear error, nothing shown.
-	if _, err := m.ReadAppView(ctx, "apps", "ui://clock/huge.html"); err == nil || !strings.Contains(err.Error(), "over the 2.0 MB Juncture shows") {
-		t.Fatalf("huge view: %v", err)
-	}
+	// Over the budget (the 3 MiB view): TestAppViewBudgetsAndMeta here, and
+	// e2e/mcp-apps.test.mjs against this server (3 MiB through stdio under
+	// -race on a loaded machine can outlast the 15 s read timeout).
 	// Not a ui:// resource: refused before asking the server.
 	for _, uri := range []string{"file:///etc/passwd", "https://example.com/", "ui://", "ui://x y"} {
 		if _, err := m.ReadAppView(ctx, "apps", uri); !errors.Is(err, ErrNotAnApp) {
