@@ -305,7 +305,7 @@ func desktop(logger *slog.Logger) error {
 		Height:           760,
 		MinWidth:         720,
 		MinHeight:        480,
-		AssetServer:      &assetserver.Options{Assets: frontend.Dist()},
+		AssetServer:      &assetserver.Options{Assets: frontend.Dist(), Handler: app.AppViewHandler(a)},
 		BackgroundColour: &options.RGBA{R: 250, G: 250, B: 249, A: 255},
 		Bind:             []any{a},
 		// GPU policy Never, as Wails picks when no Linux options are given:

@@ -58,5 +58,9 @@ func (tr *turn) resume(in Input) (ending, Boundary) {
 	if end := tr.runCalls(msg, open, in.decisions); end != endSuccess {
 		return end, ""
 	}
+	if onlyViewCalls(in.decisions) && len(in.hooks) == 0 {
+		// A view waits for these results, not the model.
+		return endSuccess, ""
+	}
 	return endSuccess, AfterTools
 }

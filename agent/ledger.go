@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"reflect"
+	"strings"
 
 	"github.com/juncture-app/juncture/agent/contract"
 	"github.com/juncture-app/juncture/agent/history"
@@ -61,6 +62,9 @@ func (rt *Runtime) ledgerOf(ctx context.Context, threadID, runID string, w *wait
 		default:
 			e.Kind, e.Arguments, e.Reason = history.LedgerStopped, ledgerArgs(d.call.Arguments), d.result
 		}
+		if IsViewCall(d.call.ID) {
+			e.Reason = strings.TrimSuffix(ViewCallReason+"; "+e.Reason, "; ")
+		}
 		out = append(out, e)
 	}
 	return out
@@ -111,6 +115,9 @@ func (tr *turn) recordOutcome(call history.ToolCall, state contract.ToolState) {
 	}
 	e := history.LedgerEntry{At: tr.rt.now(), Kind: history.LedgerOutcome, ThreadID: tr.run.ThreadID, RunID: tr.run.ID,
 		CallID: call.ID, Tool: call.Name, Transport: history.TransportRuntime, Outcome: outcome}
+	if IsViewCall(call.ID) {
+		e.Reason = ViewCallReason
+	}
 	if err := tr.rt.st.AppendLedger(tr.save, e); err != nil {
 		tr.rt.log.Error("recording a call's outcome in the ledger", "call", call.ID, "err", err)
 	}

@@ -184,6 +184,7 @@ type Input struct {
 	decisions map[string]decision // kindResume, by tool call id
 	hooks     []decision          // kindResume: middleware answers
 	refusal   *agui.RunError      // kindRefused
+	viewCall  *history.ToolCall   // kindViewCall (viewcall.go)
 }
 
 // inputKind says what a run does besides a plain turn.
@@ -194,6 +195,7 @@ const (
 	kindResume                // a continuation: apply the answers, then the model loop
 	kindRefused               // a refused continuation: RUN_STARTED + RUN_ERROR only
 	kindStopPending           // Stop while items wait: answer them "Interrupted"
+	kindViewCall              // an MCP App view's call: run it, no model call (viewcall.go)
 )
 
 // New returns a started runtime.

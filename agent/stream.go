@@ -349,7 +349,8 @@ func (s *streamer) toolCall(tc model.ToolCallDelta) {
 	}
 	starts := !c.started && c.name != ""
 	if starts {
-		if c.id == "" || s.seenIDs[c.id] {
+		if c.id == "" || s.seenIDs[c.id] || IsViewCall(c.id) {
+			// (A model's id never passes for a view's call: viewcall.go.)
 			// Some local servers send no ids; some number them per
 			// response, repeating earlier turns'.
 			c.id = NewID("call")

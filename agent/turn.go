@@ -100,6 +100,9 @@ func (rt *Runtime) runTurn(ctx context.Context, in Input) (agui.Event, func()) {
 	if end == endSuccess && in.kind == kindResume {
 		end, stage = tr.resume(in)
 	}
+	if end == endSuccess && in.kind == kindViewCall {
+		end, stage = tr.viewCall(*in.viewCall), ""
+	}
 	if end == endSuccess && stage != "" {
 		end = tr.loopFrom(stage)
 	}

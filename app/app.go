@@ -108,6 +108,7 @@ type App struct {
 	// file as last read.
 	mcp    *mcp.Manager
 	mcpCfg *mcp.ConfigFile
+	views  appViews // MCP App views opened for the window's frames (mcpapps.go)
 
 	upd *update.Prefs // the update choices and the release feed's last answer
 

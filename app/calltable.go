@@ -103,6 +103,8 @@ func (a *App) methodCalls() map[string]call {
 		"ListMCPResources":        call0(a.ListMCPResources),
 		"ReadMCPResource":         call3(a.ReadMCPResource),
 		"ReadMCPResourceTemplate": call3(a.ReadMCPResourceTemplate),
+		"OpenAppView":             call2(a.OpenAppView),
+		"CallToolFromView":        call1(a.CallToolFromView),
 		"MCPLogLevels":            call0(a.MCPLogLevels),
 		"SetMCPLogLevel":          call2e(a.SetMCPLogLevel),
 	}
@@ -129,6 +131,7 @@ var writers = map[string]string{
 	"StartDemo":          "nothing can be saved.",
 	"SavePreset":         "nothing can be saved.",
 	"DeletePreset":       "nothing can be changed.",
+	"CallToolFromView":   "tools cannot be called.",
 }
 
 // writable is the one read-only guard: nil when the database is writable,

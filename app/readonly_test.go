@@ -33,6 +33,7 @@ func TestEveryWritingMethodIsRefusedReadOnly(t *testing.T) {
 		"SavePreset":         "This is a read-only copy of a damaged database; nothing can be saved.",
 		"DeletePreset":       "This is a read-only copy of a damaged database; nothing can be changed.",
 		"StartDemo":          "This is a read-only copy of a damaged database; nothing can be saved.",
+		"CallToolFromView":   "This is a read-only copy of a damaged database; tools cannot be called.",
 	}
 	for name := range writers {
 		if _, ok := want[name]; !ok {

@@ -161,6 +161,9 @@ const (
 	PartLink       = "link"       // a resource link: opened through open_url's approval
 	PartStructured = "structured" // structured content (JSON)
 	PartResource   = "resource"   // an embedded resource (text shown, blob described)
+	// PartApp is an MCP App: the tool declares a ui:// view (URI) of its
+	// server (Name), which the window reads and shows in a sandboxed frame.
+	PartApp = "app"
 	// PartText is a text content part of a user message in a model
 	// request (an attached file's text); never stored.
 	PartText = "text"

@@ -243,12 +243,16 @@ func edgeServerCommand(t testing.TB) (command string, args []string) {
 	return edgeBuild.path, nil
 }
 
-func buildEdgeServer() (string, error) {
-	const dir = "internal/edgeserver"
+func buildEdgeServer() (string, error) { return buildTestServer("internal/edgeserver", "edgeserver") }
+
+// buildTestServer builds one of internal/'s servers (see edgeServerCommand).
+func buildTestServer(dir, name string) (string, error) {
 	files, _ := filepath.Glob(filepath.Join(dir, "*.go")) // the pattern is valid
 	if len(files) == 0 {
-		return "", fmt.Errorf("no edge server source in %s", dir)
+		return "", fmt.Errorf("no %s source in %s", name, dir)
 	}
+	embedded, _ := filepath.Glob(filepath.Join(dir, "views", "*")) // what the appserver embeds
+	files = append(files, embedded...)
 	h := sha256.New()
 	io.WriteString(h, runtime.Version())
 	for _, f := range append(files, "../../go.mod", "../../go.sum") {
@@ -262,7 +266,7 @@ func buildEdgeServer() (string, error) {
 		fmt.Fprintf(h, "%s %d\n", f, len(b))
 		h.Write(b)
 	}
-	bin := filepath.Join(os.TempDir(), fmt.Sprintf("juncture-edgeserver-%x", h.Sum(nil)[:8]))
+	bin := filepath.Join(os.TempDir(), fmt.Sprintf("juncture-%s-%x", name, h.Sum(nil)[:8]))
 	if runtime.GOOS == "windows" {
 		bin += ".exe"
 	}
@@ -276,7 +280,7 @@ func buildEdgeServer() (string, error) {
 	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
 	if out, err := cmd.CombinedOutput(); err != nil {
 		os.Remove(tmp)
-		return "", fmt.Errorf("building the edge server: %w\n%s", err, out)
+		return "", fmt.Errorf("building %s: %w\n%s", name, err, out)
 	}
 	if err := os.Rename(tmp, bin); err != nil {
 		os.Remove(tmp)

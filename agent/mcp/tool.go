@@ -154,6 +154,7 @@ func (m *Manager) adapt(v serverView, e toolEntry, modelName string) tools.Tool 
 		needs = func(json.RawMessage) bool { return always }
 	}
 	fp := serverRule(server)
+	view := toolAppMeta(e.tool).resourceURI
 	return tools.Tool{
 		Name:          modelName,
 		Title:         title,
@@ -200,7 +201,7 @@ func (m *Manager) adapt(v serverView, e toolEntry, modelName string) tools.Tool 
 			},
 		},
 		Run: func(ctx context.Context, args json.RawMessage) (tools.Result, error) {
-			return m.call(ctx, server, tool, args), nil
+			return withAppPart(m.call(ctx, server, tool, args), server, view), nil
 		},
 	}
 }

@@ -21,6 +21,7 @@ const (
 	PartLink       = history.PartLink
 	PartStructured = history.PartStructured
 	PartResource   = history.PartResource
+	PartApp        = history.PartApp
 )
 
 // Progress is a running call's report (MCP notifications/progress).

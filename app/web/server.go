@@ -43,6 +43,10 @@ type Facade interface {
 	Runtime() *agent.Runtime
 	// AsError maps any error of a call or a run to the window's Error.
 	AsError(err error) *Error
+	// AppViews serves MCP App views (GET /appview/<name>) without the
+	// token: a frame cannot send one; the single-use name is the
+	// capability, and each view carries its own CSP and sandbox.
+	AppViews() http.Handler
 }
 
 // NewToken returns a random bearer token.
@@ -78,6 +82,7 @@ func NewServer(app Facade, assets fs.FS, token string) *Server {
 	s.mux.HandleFunc("POST /api/call/{method}", s.auth(s.handleCall))
 	s.mux.HandleFunc("GET /api/events", s.auth(s.handleEvents))
 	s.mux.HandleFunc("POST /agui", s.auth(s.handleAGUI))
+	s.mux.Handle("GET /appview/", app.AppViews())
 	s.mux.Handle("GET /", http.FileServerFS(assets))
 	return s
 }

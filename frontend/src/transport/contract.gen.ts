@@ -180,13 +180,15 @@ export type PartKind =
   | "image"
   | "link"
   | "structured"
-  | "resource";
+  | "resource"
+  | "app";
 
 export const PART_KINDS = [
   "image",
   "link",
   "structured",
   "resource",
+  "app",
 ] as const satisfies readonly PartKind[];
 
 export function isPartKind(v: unknown): v is PartKind {
@@ -298,6 +300,7 @@ export interface Methods {
   AddRule: { args: [PermissionRule]; result: PermissionRule };
   Answer: { args: [string, AnswerBatch]; result: AnswerResult };
   ApplyUpdate: { args: [string]; result: UpdateStatus };
+  CallToolFromView: { args: [ViewToolCall]; result: string };
   CheckForUpdate: { args: []; result: UpdateStatus };
   ClearLedger: { args: [string]; result: null };
   CompleteClientTool: { args: [string, string, ToolOutput | null]; result: null };
@@ -337,6 +340,7 @@ export interface Methods {
   MCPServerLog: { args: [string]; result: string };
   NewThread: { args: [string]; result: Thread };
   Notify: { args: [string, string]; result: null };
+  OpenAppView: { args: [string, string]; result: AppViewOpen };
   PinThread: { args: [string, boolean]; result: null };
   ReadMCPResource: { args: [string, string, string]; result: ResourceRead };
   ReadMCPResourceTemplate: { args: [string, string, Record<string, string>]; result: ResourceRead };
@@ -375,6 +379,7 @@ export const methodArity: { [M in keyof Methods]: number } = {
   AddRule: 1,
   Answer: 2,
   ApplyUpdate: 1,
+  CallToolFromView: 1,
   CheckForUpdate: 0,
   ClearLedger: 1,
   CompleteClientTool: 3,
@@ -414,6 +419,7 @@ export const methodArity: { [M in keyof Methods]: number } = {
   MCPServerLog: 1,
   NewThread: 1,
   Notify: 2,
+  OpenAppView: 2,
   PinThread: 2,
   ReadMCPResource: 3,
   ReadMCPResourceTemplate: 3,
@@ -468,6 +474,24 @@ export interface AnswerResult {
   continued: boolean;
   runId?: string;
   waiting: string[];
+}
+
+/** mcp.AppCSP */
+export interface AppCSP {
+  connectDomains: string[];
+  resourceDomains: string[];
+  frameDomains: string[];
+  baseUriDomains: string[];
+}
+
+/** app.AppViewOpen */
+export interface AppViewOpen {
+  url: string;
+  server: string;
+  uri: string;
+  csp: AppCSP;
+  prefersBorder: boolean;
+  dropped: string[];
 }
 
 /** update.Artifact */
@@ -1221,4 +1245,12 @@ export interface Usage {
   promptTokens: number;
   completionTokens: number;
   totalTokens: number;
+}
+
+/** app.ViewToolCall */
+export interface ViewToolCall {
+  threadId: string;
+  parentCallId: string;
+  tool: string;
+  arguments: JsonValue;
 }

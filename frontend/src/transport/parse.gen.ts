@@ -89,6 +89,52 @@ export function parseAnswerResult(u: unknown): G.AnswerResult {
   return v;
 }
 
+// mcp.AppCSP
+
+function fillAppCSP(u: Record<string, unknown>): G.AppCSP {
+  return {
+    connectDomains: (isStringArray(u.connectDomains) ? u.connectDomains : undefined) ?? [],
+    resourceDomains: (isStringArray(u.resourceDomains) ? u.resourceDomains : undefined) ?? [],
+    frameDomains: (isStringArray(u.frameDomains) ? u.frameDomains : undefined) ?? [],
+    baseUriDomains: (isStringArray(u.baseUriDomains) ? u.baseUriDomains : undefined) ?? [],
+  };
+}
+
+/** u as an AppCSP, or null when it is not one. */
+export function readAppCSP(u: unknown): G.AppCSP | null {
+  return isObject(u) ? fillAppCSP(u) : null;
+}
+
+export function parseAppCSP(u: unknown): G.AppCSP {
+  const v = readAppCSP(u);
+  if (v === null) throw bad("app CSP");
+  return v;
+}
+
+// app.AppViewOpen
+
+function fillAppViewOpen(u: Record<string, unknown>): G.AppViewOpen {
+  return {
+    url: (isString(u.url) ? u.url : undefined) ?? '',
+    server: (isString(u.server) ? u.server : undefined) ?? '',
+    uri: (isString(u.uri) ? u.uri : undefined) ?? '',
+    csp: (readAppCSP(u.csp) ?? undefined) ?? fillAppCSP({}),
+    prefersBorder: (isBoolean(u.prefersBorder) ? u.prefersBorder : undefined) ?? false,
+    dropped: (isStringArray(u.dropped) ? u.dropped : undefined) ?? [],
+  };
+}
+
+/** u as an AppViewOpen, or null when it is not one. */
+export function readAppViewOpen(u: unknown): G.AppViewOpen | null {
+  return isObject(u) ? fillAppViewOpen(u) : null;
+}
+
+export function parseAppViewOpen(u: unknown): G.AppViewOpen {
+  const v = readAppViewOpen(u);
+  if (v === null) throw bad("app view open");
+  return v;
+}
+
 // update.Artifact
 
 function fillArtifact(u: Record<string, unknown>): G.Artifact {
@@ -2499,6 +2545,28 @@ export function parseUsage(u: unknown): G.Usage {
   return v;
 }
 
+// app.ViewToolCall
+
+function fillViewToolCall(u: Record<string, unknown>): G.ViewToolCall {
+  return {
+    threadId: (isString(u.threadId) ? u.threadId : undefined) ?? '',
+    parentCallId: (isString(u.parentCallId) ? u.parentCallId : undefined) ?? '',
+    tool: (isString(u.tool) ? u.tool : undefined) ?? '',
+    arguments: (u.arguments !== undefined && isJsonValue(u.arguments) ? u.arguments : undefined) ?? null,
+  };
+}
+
+/** u as a ViewToolCall, or null when it is not one. */
+export function readViewToolCall(u: unknown): G.ViewToolCall | null {
+  return isObject(u) ? fillViewToolCall(u) : null;
+}
+
+export function parseViewToolCall(u: unknown): G.ViewToolCall {
+  const v = readViewToolCall(u);
+  if (v === null) throw bad("view tool call");
+  return v;
+}
+
 // ---------------------------------------------------------------- method results
 
 /** Each bound method's result parser (the window narrows a few in methods.ts). */
@@ -2506,6 +2574,7 @@ export const resultParsers = {
   AddRule: parsePermissionRule,
   Answer: parseAnswerResult,
   ApplyUpdate: parseUpdateStatus,
+  CallToolFromView: (u: unknown): string => (isString(u) ? u : undefined) ?? '',
   CheckForUpdate: parseUpdateStatus,
   ClearLedger: parseNull,
   CompleteClientTool: parseNull,
@@ -2545,6 +2614,7 @@ export const resultParsers = {
   MCPServerLog: (u: unknown): string => (isString(u) ? u : undefined) ?? '',
   NewThread: parseThread,
   Notify: parseNull,
+  OpenAppView: parseAppViewOpen,
   PinThread: parseNull,
   ReadMCPResource: parseResourceRead,
   ReadMCPResourceTemplate: parseResourceRead,

@@ -6,6 +6,7 @@ import { webCopyText } from '../../transport/platform';
 import { MessageBody } from './MessageBody';
 import { AttachmentList } from '../attachments/AttachmentList';
 import { ToolBlock } from '../tools/ToolBlock';
+import { PAGE_LOADED_AT } from '../mcp-apps/AppView';
 import { BranchSwitcher } from './BranchSwitcher';
 import { MessageEditor } from './MessageEditor';
 import { InstructionsDivider } from './InstructionsDivider';
@@ -196,7 +197,7 @@ function MessageRowImpl({ item, highlighted, idle, onContinue, onRegenerate, onO
       {item.tools.length > 0 && (
         <div className="msg-tools">
           {item.tools.map((t) => (
-            <ToolBlock key={t.id} tool={t} />
+            <ToolBlock key={t.id} tool={t} threadId={ctx.threadId} live={m.createdAt >= PAGE_LOADED_AT} />
           ))}
         </div>
       )}

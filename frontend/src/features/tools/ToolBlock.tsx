@@ -7,6 +7,7 @@ import { useMcpServers } from '../../hooks/useMcpServers';
 import { ToolStatusChip, skippedByReply } from './ToolStatusChip';
 import { ToolProgressBar } from './ToolProgress';
 import { ToolParts } from './ToolParts';
+import { noteLiveCall } from '../mcp-apps/AppView';
 import { IconTool } from '../../ui/icons';
 import './ToolBlock.css';
 
@@ -23,7 +24,7 @@ function chipState(t: ToolCallView) {
  * arguments, live status and progress, a collapsible result and what the
  * result holds besides text (images, links, structured data).
  */
-export const ToolBlock = memo(function ToolBlock({ tool }: { tool: ToolCallView }) {
+export const ToolBlock = memo(function ToolBlock({ tool, threadId, live }: { tool: ToolCallView; threadId?: string | undefined; live?: boolean }) {
   const transport = useContext(TransportContext);
   const mcp = useMcpServers(transport).tools.get(tool.name);
   const summary = tool.argsComplete ? argSummary(tool.args) : '';
@@ -31,6 +32,7 @@ export const ToolBlock = memo(function ToolBlock({ tool }: { tool: ToolCallView 
   const state = chipState(tool);
   const title = mcp?.title || tool.name || 'tool';
   const showProgress = state === 'running' && tool.progress;
+  if (live || tool.result === undefined) noteLiveCall(tool.id); // its MCP App view may start by itself
   return (
     <div className={`tool-block state-${state}`}>
       <details className="tool-details">
@@ -63,7 +65,7 @@ export const ToolBlock = memo(function ToolBlock({ tool }: { tool: ToolCallView 
       </details>
       {tool.allowedBy && <AllowedByRule rule={tool.allowedBy} />}
       {showProgress && tool.progress && <ToolProgressBar progress={tool.progress} label={`Progress of ${title}`} />}
-      {tool.parts && tool.parts.length > 0 && <ToolParts parts={tool.parts} />}
+      {tool.parts && tool.parts.length > 0 && <ToolParts parts={tool.parts} app={{ threadId, tool }} />}
     </div>
   );
 });

@@ -6,6 +6,8 @@ import { webOpenExternal } from '../../transport/platform';
 import { executeClientTool } from '../../lib/clientTools';
 import { safeUrl } from '../../lib/safeUrl';
 import { IconClose } from '../../ui/icons';
+import type { ToolCallView } from '../../state/types';
+import { AppView } from '../mcp-apps/AppView';
 
 // What a tool result holds besides its text (docs/contract.md "Part"):
 // images as thumbnails, structured content and embedded text resources in
@@ -265,10 +267,11 @@ function ResourcePart({ part }: { part: ToolPart }) {
   );
 }
 
-/** Every part of one tool result, images first (thumbnails side by side). */
-export function ToolParts({ parts }: { parts: readonly ToolPart[] }) {
+/** Every part of one tool result, images first (thumbnails side by side), an MCP App's view last. */
+export function ToolParts({ parts, app }: { parts: readonly ToolPart[]; app?: { threadId: string | undefined; tool: ToolCallView } }) {
   const images = parts.filter((p) => p.kind === 'image');
-  const rest = parts.filter((p) => p.kind !== 'image');
+  const rest = parts.filter((p) => p.kind !== 'image' && p.kind !== 'app');
+  const view = parts.find((p) => p.kind === 'app');
   return (
     <div className="tool-parts">
       {images.length > 0 && (
@@ -287,6 +290,7 @@ export function ToolParts({ parts }: { parts: readonly ToolPart[] }) {
           <ResourcePart key={i} part={p} />
         ),
       )}
+      {view && app && <AppView threadId={app.threadId} tool={app.tool} part={view} />}
     </div>
   );
 }

@@ -1,0 +1,157 @@
+package mcp
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"sync"
+	"testing"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/juncture-app/juncture/agent/tools"
+)
+
+var appBuild struct {
+	once sync.Once
+	path string
+	err  error
+}
+
+// startApps runs internal/appserver as "apps" and waits until it is ready.
+func startApps(t testing.TB) *Manager {
+	t.Helper()
+	appBuild.once.Do(func() { appBuild.path, appBuild.err = buildTestServer("internal/appserver", "appserver") })
+	if appBuild.err != nil {
+		t.Fatal(appBuild.err)
+	}
+	m := newManager(t, Options{})
+	m.Apply(Config{Servers: map[string]ServerConfig{"apps": {Command: appBuild.path, Env: map[string]string{"APPSERVER_PROBE": "http://127.0.0.1:9"}}}})
+	waitFor(t, m, "apps", "ready", isReady)
+	return m
+}
+
+// A tool with a view gets a PartApp naming its ui:// resource; the view
+// reads with its declared CSP, hostile entries dropped.
+func TestAppViewOfARealServer(t *testing.T) {
+	t.Parallel()
+	m := startApps(t)
+	ctx := context.Background()
+	res := runTool(t, ctx, m, nil, "apps", "clock", map[string]any{})
+	var app *tools.Part
+	for i := range res.Parts {
+		if res.Parts[i].Kind == tools.PartApp {
+			app = &res.Parts[i]
+		}
+	}
+	if app == nil || app.URI != "ui://clock/view.html" || app.Name != "apps" {
+		t.Fatalf("parts %+v", res.Parts)
+	}
+	if !strings.Contains(res.Content, "It is 12:00.") {
+		t.Fatalf("content %q", res.Content)
+	}
+	v, err := m.ReadAppView(ctx, "apps", app.URI)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(v.HTML, "ui/initialize") || !v.PrefersBorder {
+		t.Fatalf("view %+v", v)
+	}
+	if strings.Join(v.CSP.ConnectDomains, " ") != "https://api.example.com" || strings.Join(v.CSP.ResourceDomains, " ") != "https://*.cdn.example.com" {
+		t.Fatalf("csp %+v", v.CSP)
+	}
+	if len(v.Dropped) != 2 {
+		t.Fatalf("dropped %v", v.Dropped)
+	}
+	// Over the budget (the 3 MiB view): TestAppViewBudgetsAndMeta here, and
+	// e2e/mcp-apps.test.mjs against this server (3 MiB through stdio under
+	// -race on a loaded machine can outlast the 15 s read timeout).
+	// Not a ui:// resource: refused before asking the server.
+	for _, uri := range []string{"file:///etc/passwd", "https://example.com/", "ui://", "ui://x y"} {
+		if _, err := m.ReadAppView(ctx, "apps", uri); !errors.Is(err, ErrNotAnApp) {
+			t.Fatalf("%s: %v", uri, err)
+		}
+	}
+	if _, err := m.ReadAppView(ctx, "nope", "ui://clock/view.html"); !errors.Is(err, ErrUnknownServer) {
+		t.Fatalf("unknown server: %v", err)
+	}
+}
+
+// A view may call its server's tools whose visibility includes "app"
+// (or is not said), and no other.
+func TestAppToolName(t *testing.T) {
+	t.Parallel()
+	m := startApps(t)
+	waitTool(t, m, "apps", "stamp")
+	if n, err := m.AppToolName("apps", "stamp"); err != nil || n != "apps__stamp" {
+		t.Fatalf("stamp: %q %v", n, err)
+	}
+	if n, err := m.AppToolName("apps", "clock"); err != nil || n != "apps__clock" {
+		t.Fatalf("clock: %q %v", n, err)
+	}
+	for _, tool := range []string{"secret", "write_file", "apps__stamp", ""} {
+		if _, err := m.AppToolName("apps", tool); !errors.Is(err, ErrNotOffered) {
+			t.Fatalf("%q: %v", tool, err)
+		}
+	}
+	if _, err := m.AppToolName("other", "stamp"); !errors.Is(err, ErrUnknownServer) {
+		t.Fatalf("other server: %v", err)
+	}
+}
+
+// Hostile twins of what a resource declares: only plain origins become
+// CSP sources; anything that could end a directive or widen it is
+// dropped.
+func TestCSPOrigin(t *testing.T) {
+	ok := []struct{ in, out string }{
+		{"https://api.example.com", "https://api.example.com"},
+		{"HTTPS://API.Example.com/", "https://api.example.com"},
+		{"https://*.example.com", "https://*.example.com"},
+		{"wss://rt.example.com:8443", "wss://rt.example.com:8443"},
+		{"http://localhost:3000", "http://localhost:3000"},
+	}
+	for _, c := range ok {
+		if got, good := cspOrigin(c.in); !good || got != c.out {
+			t.Errorf("%q: %q %v", c.in, got, good)
+		}
+	}
+	for _, bad := range []string{
+		"*", "'unsafe-inline'", "'unsafe-eval'", "'self'", "data:", "blob:", "https:", "https://*",
+		"https://a.com; script-src *", "https://a.com 'unsafe-inline'", "https://a.com,https://b.com",
+		"javascript:alert(1)", "https://a.com/path", "https://a.com/?q", "ftp://a.com", "https://*.*.com",
+		"https://a.com:99999999", "https://" + strings.Repeat("a", 300) + ".com", "https://a.com\nx", "",
+	} {
+		if got, good := cspOrigin(bad); good {
+			t.Errorf("%q accepted as %q", bad, got)
+		}
+	}
+}
+
+func TestAppViewBudgetsAndMeta(t *testing.T) {
+	many := make([]any, 40)
+	for i := range many {
+		many[i] = "https://a.example.com"
+	}
+	csp, border, dropped := readUIMeta(sdk.Meta{"ui": map[string]any{"prefersBorder": true, "csp": map[string]any{"connectDomains": many, "frameDomains": []any{42, "https://f.example.com"}}}})
+	if len(csp.ConnectDomains) != maxCSPDomains || !border || len(csp.FrameDomains) != 1 || len(dropped) != 2 {
+		t.Fatalf("csp %+v border %v dropped %v", csp, border, dropped)
+	}
+	for _, res := range []*sdk.ReadResourceResult{nil, {}, {Contents: []*sdk.ResourceContents{{URI: "ui://a", MIMEType: "text/plain", Text: "<p>"}}}, {Contents: []*sdk.ResourceContents{{URI: "ui://a", MIMEType: AppMIMEType}}}} {
+		if _, err := appViewOf("s", "ui://a", res); !errors.Is(err, ErrNotAnApp) {
+			t.Fatalf("%+v: %v", res, err)
+		}
+	}
+	exact := strings.Repeat("x", MaxAppViewBytes)
+	if _, err := appViewOf("s", "ui://a", &sdk.ReadResourceResult{Contents: []*sdk.ResourceContents{{MIMEType: "text/html", Text: exact}}}); err != nil {
+		t.Fatalf("at the budget: %v", err)
+	}
+	if _, err := appViewOf("s", "ui://a", &sdk.ReadResourceResult{Contents: []*sdk.ResourceContents{{MIMEType: "text/html", Text: exact + "x"}}}); err == nil {
+		t.Fatal("over the budget: no error")
+	}
+	if am := toolAppMeta(&sdk.Tool{Meta: sdk.Meta{"ui/resourceUri": "ui://old/view"}}); am.resourceURI != "ui://old/view" || !am.callableByView() {
+		t.Fatalf("legacy key: %+v", am)
+	}
+	if am := toolAppMeta(&sdk.Tool{Meta: sdk.Meta{"ui": map[string]any{"resourceUri": "https://evil/", "visibility": []any{"model"}}}}); am.resourceURI != "" || am.callableByView() {
+		t.Fatalf("non-ui uri or model-only: %+v", am)
+	}
+}

@@ -1,0 +1,208 @@
+// User stories: MCP Apps. A tool whose result points at a ui:// view shows
+// it in the tool block, in a sandboxed frame (agent/mcp/internal/appserver).
+// The view's own tool call asks for approval and runs only after Allow; a
+// hostile view (top.location, parent.document, a fetch and an image from
+// another origin, window.open, a form, leaving its frame) gets nowhere; a
+// flooding view is stopped; after a reload a view waits for a click.
+import { test, before, after, describe } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { createServer } from 'node:http';
+import { mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { buildBinaries, launch, send, latestThread } from './harness.mjs';
+import { freePort } from './procs.mjs';
+
+const root = resolve(import.meta.dirname, '..');
+const appserver = join(root, 'build/bin/e2e-appserver');
+const artifacts = join(import.meta.dirname, 'artifacts');
+
+// The other origin a hostile view tries to reach: every request is recorded.
+const probeHits = [];
+let probe;
+let probeURL;
+
+before(async () => {
+  mkdirSync(artifacts, { recursive: true });
+  buildBinaries();
+  execFileSync('go', ['build', '-o', appserver, './agent/mcp/internal/appserver'], { cwd: root, stdio: 'inherit', env: { ...process.env, CGO_ENABLED: '0' } });
+  const port = await freePort();
+  probe = createServer((req, res) => {
+    probeHits.push(`${req.method} ${req.url}`);
+    res.end('probe');
+  });
+  await new Promise((r) => probe.listen(port, '127.0.0.1', r));
+  probeURL = `http://127.0.0.1:${port}`;
+});
+after(() => probe?.close());
+
+async function shot(page, name) {
+  await page.mouse.move(1270, 790);
+  await page.waitForTimeout(300);
+  await page.screenshot({ path: join(artifacts, `mcp-apps-${name}.png`), animations: 'disabled', caret: 'hide' });
+}
+
+async function serverReady(app, name) {
+  const end = Date.now() + 20000;
+  for (;;) {
+    const s = (await app.api('ListMCPServers')).find((x) => x.name === name);
+    if (s?.status === 'ready') return s;
+    if (Date.now() > end) throw new Error(`${name} never got ready: ${JSON.stringify(s)}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+const lastTool = (page) => page.locator('.tool-block').last();
+// The tool block that holds a view (the view's own calls add blocks after it).
+const viewBlock = (page) => page.locator('.tool-block').filter({ has: page.locator('.app-view') }).last();
+
+describe('a server with MCP Apps', () => {
+  let app;
+  before(async () => {
+    app = await launch({ mcp: { mcpServers: { apps: { command: appserver, env: { APPSERVER_PROBE: probeURL } } } } });
+    await serverReady(app, 'apps');
+    await app.page.reload();
+  });
+  after(() => app?.close());
+
+  async function newChat(page) {
+    await page.keyboard.press('Control+n');
+    await page.getByRole('textbox', { name: /message/i }).waitFor();
+  }
+
+  test('the view shows with its input and result; its tool call asks first and runs only after Allow', async () => {
+    const { page } = app;
+    await page.emulateMedia({ colorScheme: 'light' });
+    await newChat(page);
+    await send(page, '/tool apps__clock {}');
+    const frameEl = lastTool(page).locator('iframe.app-view-frame');
+    await frameEl.waitFor({ timeout: 20000 }).catch(async (e) => {
+      await shot(page, 'debug');
+      console.log(await lastTool(page).innerHTML());
+      throw e;
+    });
+    assert.equal(await frameEl.getAttribute('sandbox'), 'allow-scripts');
+    const view = page.frameLocator('iframe.app-view-frame').last();
+    await view.locator('#time').filter({ hasText: '12:00' }).waitFor({ timeout: 15000 });
+    assert.equal(await view.locator('#input').innerText(), '{}');
+    assert.equal(await view.locator('#theme').innerText(), 'light');
+    // Resized to its content, within bounds.
+    const h = await frameEl.evaluate((f) => f.getBoundingClientRect().height);
+    assert.ok(h >= 48 && h <= 720, `frame height ${h}`);
+    // Its origin is opaque: nothing of the window is reachable from it.
+    const frame = page.frames().find((f) => f.url().includes('/appview/'));
+    assert.ok(frame, 'no view frame');
+    assert.equal(await frame.evaluate(() => window.origin), 'null');
+    assert.equal(await frame.evaluate(() => { try { return String(window.parent.document); } catch (e) { return e.name; } }), 'SecurityError');
+    await shot(page, 'light');
+
+    // The view calls "stamp" (not read-only): an approval card, nothing ran yet.
+    const threadId = await latestThread(app);
+    await view.getByRole('button', { name: 'Stamp it' }).click();
+    const card = page.getByRole('article', { name: /^Approval for Stamp/ });
+    await card.waitFor({ timeout: 15000 });
+    let v = await app.api('GetThread', threadId);
+    assert.ok(!v.messages.some((m) => m.role === 'tool' && /stamped/.test(m.content)), 'stamp ran before Allow');
+    await shot(page, 'approval');
+    await card.getByRole('button', { name: 'Allow once' }).click();
+    await view.locator('#status').filter({ hasText: 'Done: stamped: from the clock view' }).waitFor({ timeout: 15000 });
+    v = await app.waitThread(threadId, (x) => !x.running && x.messages.some((m) => m.role === 'tool' && m.content === 'stamped: from the clock view'));
+    const call = v.messages.flatMap((m) => m.toolCalls ?? []).find((c) => c.name === 'apps__stamp');
+    assert.match(call.id, /^view-/);
+    // The ledger says the view asked for it.
+    const ledger = await app.api('ListLedger', { threadId });
+    const entries = ledger.filter((e) => e.callId === call.id);
+    assert.ok(entries.some((e) => e.kind === 'approved' && /MCP App view/.test(e.reason ?? '')), JSON.stringify(entries));
+
+    // A link: the person confirms (here: cancels) before anything opens.
+    const pagesBefore = page.context().pages().length;
+    await view.getByRole('button', { name: 'Open the docs' }).click();
+    const confirm = viewBlock(page).getByRole('group', { name: 'Open example.com?' });
+    await confirm.waitFor({ timeout: 5000 });
+    await confirm.getByRole('button', { name: 'Cancel' }).click();
+    await view.locator('#status').filter({ hasText: 'Link not opened' }).waitFor({ timeout: 5000 });
+    // A message for the chat: asked first, cancelled, nothing sent.
+    await view.getByRole('button', { name: 'Say hi in the chat' }).click();
+    const ask = viewBlock(page).getByRole('group', { name: 'The view asks to send a message' });
+    await ask.getByText('hi from the clock').waitFor({ timeout: 5000 });
+    await ask.getByRole('button', { name: 'Cancel' }).click();
+    await view.locator('#status').filter({ hasText: 'Message not sent' }).waitFor({ timeout: 5000 });
+    assert.equal(page.context().pages().length, pagesBefore);
+    v = await app.api('GetThread', threadId);
+    assert.ok(!v.messages.some((m) => m.role === 'user' && /hi from the clock/.test(m.content)));
+
+    // Dark mode reaches the view.
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await view.locator('#theme').filter({ hasText: 'dark' }).waitFor({ timeout: 5000 });
+    await shot(page, 'dark');
+    // Open larger, and back.
+    await viewBlock(page).getByRole('button', { name: 'Open larger' }).click();
+    await view.locator('#theme').waitFor();
+    await shot(page, 'larger');
+    await page.getByRole('button', { name: 'Back to the chat' }).click();
+    await page.emulateMedia({ colorScheme: 'light' });
+
+    // After a reload the view is inert until the person clicks it.
+    await page.reload();
+    const start = page.getByRole('button', { name: /Interactive view · apps/ }).last();
+    await start.waitFor({ timeout: 15000 });
+    assert.equal(await page.locator('iframe.app-view-frame').count(), 0);
+    await shot(page, 'inert');
+    await start.click();
+    await page.frameLocator('iframe.app-view-frame').last().locator('#time').filter({ hasText: '12:00' }).waitFor({ timeout: 15000 });
+    assert.deepEqual(app.consoleErrors, []);
+  });
+
+  test('a hostile view gets nowhere: the window is unchanged, nothing reaches the other origin, no page opens', async () => {
+    const { page } = app;
+    await page.emulateMedia({ colorScheme: 'light' });
+    await newChat(page);
+    const url = page.url();
+    const pages = page.context().pages().length;
+    probeHits.length = 0;
+    // What got an answer from the other origin (a request the browser
+    // refused before sending, by CSP or sandbox, gets none).
+    const answered = [];
+    page.context().on('response', (r) => { if (r.url().startsWith(probeURL)) answered.push(r.url()); });
+    await send(page, '/tool apps__hostile {}');
+    const view = page.frameLocator('iframe.app-view-frame').last();
+    await view.locator('#log').filter({ hasText: 'done:' }).waitFor({ timeout: 20000 });
+    const log = await view.locator('#log').innerText();
+    assert.match(log, /read parent\.document: blocked \(SecurityError\)/);
+    assert.match(log, /read top\.document\.cookie: blocked \(SecurityError\)/);
+    assert.match(log, /read localStorage: blocked \(SecurityError\)/);
+    assert.match(log, /set top\.location: blocked/);
+    await shot(page, 'hostile');
+    // It then tries to leave its frame: stopped, and nothing loaded.
+    await lastTool(page).getByText('The view tried to load another page and was stopped.').waitFor({ timeout: 10000 });
+    await page.waitForTimeout(500);
+    assert.equal(page.url(), url);
+    await page.getByRole('textbox', { name: /message/i }).waitFor({ timeout: 1000 });
+    assert.equal(page.context().pages().length, pages);
+    assert.deepEqual(probeHits, []);
+    assert.deepEqual(answered, []);
+    await shot(page, 'hostile-stopped');
+  });
+
+  test('a flooding view is stopped; none of its calls, links or messages go anywhere', async () => {
+    const { page } = app;
+    await newChat(page);
+    await send(page, '/tool apps__flood {}');
+    await lastTool(page).getByText('This view sent too many messages and was stopped.').waitFor({ timeout: 20000 });
+    const threadId = await latestThread(app);
+    const v = await app.waitThread(threadId, (x) => !x.running);
+    assert.equal(v.interrupts.length, 0, 'a flooded tools/call reached an approval');
+    assert.ok(!v.messages.some((m) => m.role === 'user' && /spam/.test(m.content)));
+    const box = await lastTool(page).boundingBox();
+    assert.ok(box.height < 400, `the tool block grew to ${box.height}px`);
+    assert.equal(page.context().pages().length, 1);
+  });
+
+  test('a view over the size budget is refused with a clear error', async () => {
+    const { page } = app;
+    await newChat(page);
+    await send(page, '/tool apps__huge {}');
+    await lastTool(page).getByText(/over the 2\.0 MB Juncture shows/).waitFor({ timeout: 20000 });
+    assert.equal(await page.locator('iframe.app-view-frame').count(), 0);
+  });
+});

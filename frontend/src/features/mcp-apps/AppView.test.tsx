@@ -1,0 +1,94 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { AppView, callFromView, noteLiveCall, resetAppViews } from './AppView';
+import { TransportContext } from '../../transport';
+import { FakeTransport } from '../../test/fakeTransport';
+import type { ToolCallView } from '../../state/types';
+import type { AppViewOpen } from '../../transport/contract.gen';
+
+const opened: AppViewOpen = {
+  url: '/appview/abc',
+  server: 'srv',
+  uri: 'ui://srv/view',
+  csp: { connectDomains: [], resourceDomains: [], frameDomains: [], baseUriDomains: [] },
+  prefersBorder: false,
+  dropped: [],
+};
+
+const tool: ToolCallView = { id: 'call-1', name: 'srv__show', args: '{"a":1}', argsComplete: true, messageId: 'm', state: 'done', result: 'shown' };
+const part = { kind: 'app' as const, uri: 'ui://srv/view', name: 'srv' };
+
+function setup(transport = new FakeTransport({ OpenAppView: () => opened })) {
+  render(
+    <TransportContext.Provider value={transport}>
+      <AppView threadId="th" tool={tool} part={part} />
+    </TransportContext.Provider>,
+  );
+  return transport;
+}
+
+afterEach(() => resetAppViews());
+
+describe('AppView', () => {
+  it('is inert (no frame, nothing read) until clicked when the call is not live', async () => {
+    const t = setup();
+    expect(document.querySelector('iframe')).toBeNull();
+    expect(t.callsOf('OpenAppView')).toHaveLength(0);
+    fireEvent.click(screen.getByRole('button', { name: /Interactive view · srv/ }));
+    await waitFor(() => expect(document.querySelector('iframe')).not.toBeNull());
+    const f = document.querySelector('iframe')!;
+    expect(f.getAttribute('sandbox')).toBe('allow-scripts');
+    expect(f.getAttribute('src')).toBe('/appview/abc');
+    expect(t.callsOf('OpenAppView')).toEqual([['th', 'call-1']]);
+  });
+
+  it('hears only its own frame: a message from another source gets no answer', async () => {
+    noteLiveCall('call-1');
+    setup();
+    await waitFor(() => expect(document.querySelector('iframe')).not.toBeNull());
+    const frame = document.querySelector('iframe')!.contentWindow!;
+    const post = vi.spyOn(frame, 'postMessage').mockImplementation(() => {});
+    const init = { jsonrpc: '2.0', id: 1, method: 'ui/initialize', params: {} };
+    act(() => {
+      window.dispatchEvent(new MessageEvent('message', { data: init, source: window }));
+      window.dispatchEvent(new MessageEvent('message', { data: init }));
+    });
+    expect(post).not.toHaveBeenCalled();
+    act(() => {
+      window.dispatchEvent(new MessageEvent('message', { data: init, source: frame }));
+    });
+    expect(post).toHaveBeenCalledTimes(1);
+    expect(post.mock.calls[0]![0]).toMatchObject({ id: 1, result: { hostContext: { theme: 'light' } } });
+    expect(post.mock.calls[0]![1]).toBe('*');
+  });
+
+  it('stops the view when its frame loads a second page', async () => {
+    noteLiveCall('call-1');
+    setup();
+    await waitFor(() => expect(document.querySelector('iframe')).not.toBeNull());
+    const f = document.querySelector('iframe')!;
+    fireEvent.load(f);
+    expect(document.querySelector('iframe')).not.toBeNull();
+    fireEvent.load(f);
+    expect(await screen.findByText('The view tried to load another page and was stopped.')).toBeTruthy();
+    expect(document.querySelector('iframe')).toBeNull();
+  });
+});
+
+describe('callFromView', () => {
+  it('starts the call through CallToolFromView and answers with its result from the stream', async () => {
+    const t = new FakeTransport({ CallToolFromView: () => 'view-1' });
+    const p = callFromView(t, 'th', 'call-1', 'stamp', { note: 'x' });
+    await waitFor(() => expect(t.callsOf('CallToolFromView')).toHaveLength(1));
+    expect(t.callsOf('CallToolFromView')[0]).toEqual([{ threadId: 'th', parentCallId: 'call-1', tool: 'stamp', arguments: { note: 'x' } }]);
+    t.emit('agui', { threadId: 'other', event: { type: 'TOOL_CALL_RESULT', messageId: 'x', toolCallId: 'view-1', content: 'not this thread' } } as never);
+    t.emit('agui', { threadId: 'th', event: { type: 'CUSTOM', name: 'juncture.tool_state', value: { toolCallId: 'view-1', state: 'done', parts: [{ kind: 'structured', json: { ok: true } }] } } } as never);
+    t.emit('agui', { threadId: 'th', event: { type: 'TOOL_CALL_RESULT', messageId: 'x', toolCallId: 'view-1', content: 'stamped' } } as never);
+    await expect(p).resolves.toEqual({ content: [{ type: 'text', text: 'stamped' }], structuredContent: { ok: true } });
+  });
+
+  it('passes a refusal on', async () => {
+    const t = new FakeTransport({ CallToolFromView: () => Promise.reject(new Error('answer what waits in this chat first')) });
+    await expect(callFromView(t, 'th', 'call-1', 'stamp', {})).rejects.toThrow(/answer what waits/);
+  });
+});
