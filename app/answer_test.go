@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/juncture-app/juncture/agent/contract"
@@ -22,22 +21,7 @@ func isTitleRequest(r fakellm.Request) bool {
 
 // script answers the turn's model calls with rs in order, and every title
 // request with "Title", however the two interleave.
-func (f *fixture) script(rs ...fakellm.Response) {
-	var mu sync.Mutex
-	f.fake.SetFallback(func(r fakellm.Request) fakellm.Response {
-		if isTitleRequest(r) {
-			return fakellm.Reply(fakellm.Text("Title"))
-		}
-		mu.Lock()
-		defer mu.Unlock()
-		if len(rs) == 0 {
-			return fakellm.HTTPError(500, `{"error":{"message":"no scripted response left"}}`)
-		}
-		next := rs[0]
-		rs = rs[1:]
-		return next
-	})
-}
+func (f *fixture) script(rs ...fakellm.Response) { scriptServer(f.fake, rs...) }
 
 func writeCallAt(index int, id, path, content string) fakellm.Step {
 	b, _ := json.Marshal(map[string]string{"path": path, "content": content})
@@ -51,10 +35,7 @@ func TestAnswerKeepsPartialAnswersAcrossARestart(t *testing.T) {
 	f := newFixture(t, nil)
 	ws := f.env["JUNCTURE_WORKSPACE"]
 	f.script(fakellm.Reply(writeCallAt(0, "call-a", "a.txt", "A"), writeCallAt(1, "call-b", "b.txt", "B")), fakellm.Reply(fakellm.Text("Both written.")))
-	var sent SendResult
-	if e := f.call(&sent, "SendInput", "", "write two files"); e != nil {
-		t.Fatal(e)
-	}
+	sent := f.send("", "write two files")
 	v := f.waitPending(sent.ThreadID, 2)
 	if v.Interrupts[0].ID != "approval_call-a" || v.Interrupts[1].ID != "approval_call-b" {
 		t.Fatalf("interrupts %+v", v.Interrupts)
@@ -160,10 +141,7 @@ func TestDeniedAndDismissedStatesSurviveAReload(t *testing.T) {
 	ws := f.env["JUNCTURE_WORKSPACE"]
 	f.script(fakellm.Reply(writeCallAt(0, "call-w", "w.txt", "x"), fakellm.ToolCall(1, "call-q", "ask_user", `{"question":"Which colour?"}`)),
 		fakellm.Reply(fakellm.Text("Understood.")))
-	var sent SendResult
-	if e := f.call(&sent, "SendInput", "", "write w.txt and ask me"); e != nil {
-		t.Fatal(e)
-	}
+	sent := f.send("", "write w.txt and ask me")
 	v := f.waitPending(sent.ThreadID, 2)
 	var questionID string
 	for id, kind := range v.InterruptKinds {
@@ -225,10 +203,7 @@ func TestCallsBehindAnApprovalWaitTheirTurn(t *testing.T) {
 	ws := f.env["JUNCTURE_WORKSPACE"]
 	f.script(fakellm.Reply(writeCallAt(0, "call-w", "w.txt", "x"), fakellm.ToolCall(1, "call-l", "list_files", `{}`)),
 		fakellm.Reply(fakellm.Text("Listed.")))
-	var sent SendResult
-	if e := f.call(&sent, "SendInput", "", "write then list"); e != nil {
-		t.Fatal(e)
-	}
+	sent := f.send("", "write then list")
 	v := f.waitPending(sent.ThreadID, 1)
 	for _, m := range v.Messages {
 		if m.Role == history.RoleTool {

@@ -276,10 +276,7 @@ func TestConversationOverHTTPSurvivesARestart(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	evs := f.events(ctx)
-	var sent SendResult
-	if e := f.call(&sent, "SendInput", "", "Hello"); e != nil {
-		t.Fatal(e)
-	}
+	sent := f.send("", "Hello")
 	var deltas int
 	for ev := range evs {
 		if ev["name"] != "agui" {
@@ -313,6 +310,29 @@ func TestConversationOverHTTPSurvivesARestart(t *testing.T) {
 	if e := f.call(&page, "ListThreads", "", 10); e != nil || len(page.Threads) != 1 || page.Threads[0].Title == "" {
 		t.Fatalf("threads %+v err %v", page, e)
 	}
+}
+
+// send sends text (and files) to threadID ("" = a new chat) through
+// SendInput, failing the test if it is refused.
+func (f *fixture) send(threadID, text string, files ...[]AttachmentInput) SendResult {
+	f.t.Helper()
+	args := []any{threadID, text}
+	if len(files) > 0 {
+		args = append(args, files[0])
+	}
+	var sent SendResult
+	if e := f.call(&sent, "SendInput", args...); e != nil {
+		f.t.Fatal(e)
+	}
+	return sent
+}
+
+// sendIdle is send, then waits until the thread's run ends.
+func (f *fixture) sendIdle(threadID, text string, files ...[]AttachmentInput) SendResult {
+	f.t.Helper()
+	sent := f.send(threadID, text, files...)
+	f.waitIdle(sent.ThreadID)
+	return sent
 }
 
 func (f *fixture) waitIdle(threadID string) {
@@ -393,11 +413,7 @@ func TestSettingsAreValidatedAndSavedAtOnce(t *testing.T) {
 func TestEndpointErrorsAppearInTheThread(t *testing.T) {
 	f := newFixture(t, nil)
 	f.fake.Enqueue(fakellm.HTTPError(401, `{"error":{"message":"Incorrect API key provided","type":"invalid_request_error"}}`))
-	var sent SendResult
-	if e := f.call(&sent, "SendInput", "", "hi"); e != nil {
-		t.Fatal(e)
-	}
-	f.waitIdle(sent.ThreadID)
+	sent := f.sendIdle("", "hi")
 	var v ThreadView
 	f.call(&v, "GetThread", sent.ThreadID)
 	last := v.Messages[len(v.Messages)-1]
@@ -577,15 +593,8 @@ func TestListThreadsSaysWhatWaitsAfterARestart(t *testing.T) {
 	// begun: script answers it by its own rule, not with the write call.
 	f.script(fakellm.Reply(fakellm.Text("Hello.")),
 		fakellm.Reply(writeCall("call-w", "w.txt", "x")), fakellm.Reply(fakellm.Text("Done.")))
-	var idle SendResult
-	if e := f.call(&idle, "SendInput", "", "hi"); e != nil {
-		t.Fatal(e)
-	}
-	f.waitIdle(idle.ThreadID)
-	var paused SendResult
-	if e := f.call(&paused, "SendInput", "", "write w.txt"); e != nil {
-		t.Fatal(e)
-	}
+	idle := f.sendIdle("", "hi")
+	paused := f.send("", "write w.txt")
 	f.waitPending(paused.ThreadID, 1)
 	f.waitIdle(paused.ThreadID)
 	f.waitTitled(paused.ThreadID) // named in the background; a stop before that leaves it unnamed

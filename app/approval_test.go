@@ -100,10 +100,7 @@ func TestRespondPermissionRemembersAndContinues(t *testing.T) {
 	f.enableWriteTools()
 	f.script(fakellm.Reply(writeCall("call-1", "b.txt", "one")), fakellm.Reply(fakellm.Text("Done.")),
 		fakellm.Reply(writeCall("call-2", "b.txt", "two")), fakellm.Reply(fakellm.Text("Again.")))
-	var sent SendResult
-	if e := f.call(&sent, "SendInput", "", "write b.txt"); e != nil {
-		t.Fatal(e)
-	}
+	sent := f.send("", "write b.txt")
 	f.waitPending(sent.ThreadID, 1)
 	if e := f.call(nil, "RespondPermission", sent.ThreadID, "call-1", true, RememberScope{Scope: history.ScopeTool}); e != nil {
 		t.Fatal(e)

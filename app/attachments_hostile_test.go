@@ -80,11 +80,7 @@ func TestPoisonImageInTheStoreIsNeverDecoded(t *testing.T) {
 	f := newFixture(t, nil)
 	f.acceptImages(true)
 	f.script(fakellm.Reply(fakellm.Text("one")), fakellm.Reply(fakellm.Text("two")))
-	var r SendResult
-	if e := f.call(&r, "SendInput", "", "hello"); e != nil {
-		t.Fatal(e)
-	}
-	f.waitIdle(r.ThreadID)
+	r := f.sendIdle("", "hello")
 	data := hostilePNG(t)
 	hash := store.HashAttachment(data)
 	msg := history.Message{ID: "m-poison", ThreadID: r.ThreadID, Role: history.RoleUser, Status: history.StatusComplete, CreatedAt: 2,
@@ -93,10 +89,7 @@ func TestPoisonImageInTheStoreIsNeverDecoded(t *testing.T) {
 		[]history.Attachment{{Hash: hash, MimeType: "image/png", Size: int64(len(data)), Data: data}}); err != nil {
 		t.Fatal(err)
 	}
-	if e := f.call(&r, "SendInput", r.ThreadID, "and now?"); e != nil {
-		t.Fatal(e)
-	}
-	f.waitIdle(r.ThreadID)
+	r = f.sendIdle(r.ThreadID, "and now?")
 	reqs := f.fake.Requests()
 	raw := string(reqs[len(reqs)-1].Raw)
 	if !strings.Contains(raw, "cannot be shown to the model: image too large to decode") || strings.Contains(raw, "image_url") {
@@ -118,11 +111,7 @@ func TestNewThreadParsesThePDFOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 	before := attach.ExtractorRuns()
-	var r SendResult
-	if e := f.call(&r, "SendInput", "", "summarize", []AttachmentInput{{Name: "report.pdf", MimeType: "application/pdf", Data: base64.StdEncoding.EncodeToString(pdf)}}); e != nil {
-		t.Fatal(e)
-	}
-	f.waitIdle(r.ThreadID)
+	f.sendIdle("", "summarize", []AttachmentInput{{Name: "report.pdf", MimeType: "application/pdf", Data: base64.StdEncoding.EncodeToString(pdf)}})
 	if n := attach.ExtractorRuns() - before; n != 1 {
 		t.Fatalf("the PDF was parsed %d times", n)
 	}

@@ -21,11 +21,7 @@ func TestBranchMethodsOverHTTP(t *testing.T) {
 		}
 		return fakellm.Reply(fakellm.Text("answer to "+last.Content), fakellm.Usage(10*len(r.Messages), 3))
 	})
-	var sent SendResult
-	if e := f.call(&sent, "SendInput", "", "otters"); e != nil {
-		t.Fatal(e)
-	}
-	f.waitIdle(sent.ThreadID)
+	sent := f.sendIdle("", "otters")
 	tid := sent.ThreadID
 	view := func() ThreadView {
 		t.Helper()

@@ -49,11 +49,7 @@ func TestMCPPromptsAndResourcesThroughTheApp(t *testing.T) {
 	}
 	file := read.Files[0]
 	f.script(fakellm.Reply(fakellm.Text("Read it.")))
-	var r SendResult
-	if e := f.call(&r, "SendInput", "", "What does this say?", []AttachmentInput{{Name: file.Name, MimeType: file.MimeType, Data: file.Data}}); e != nil {
-		t.Fatal(e)
-	}
-	f.waitIdle(r.ThreadID)
+	f.sendIdle("", "What does this say?", []AttachmentInput{{Name: file.Name, MimeType: file.MimeType, Data: file.Data}})
 	found := false
 	for _, req := range f.fake.Requests() {
 		if strings.Contains(string(req.Raw), "Resource 42: This is a plaintext resource") {

@@ -128,20 +128,14 @@ func TestMCPToolsRunUnderTheApprovalsAndAnswers(t *testing.T) {
 
 	// A read-only tool runs without asking; the model reads its text.
 	f.script(fakellm.Reply(fakellm.ToolCall(0, "call-echo", "edge__echo", `{"text":"hello"}`)), fakellm.Reply(fakellm.Text("Echoed.")))
-	var sent SendResult
-	if e := f.call(&sent, "SendInput", "", "echo"); e != nil {
-		t.Fatal(e)
-	}
-	f.waitIdle(sent.ThreadID)
+	sent := f.sendIdle("", "echo")
 	if r := f.toolResult(sent.ThreadID, "call-echo"); r.IsError || !strings.Contains(r.Content, "hello") {
 		t.Fatalf("echo result %+v", r)
 	}
 
 	// Any other tool asks first, with the server's scoped rules on offer.
 	f.script(fakellm.Reply(fakellm.ToolCall(0, "call-note", "edge__note", `{"text":"buy milk"}`)), fakellm.Reply(fakellm.Text("Noted.")))
-	if e := f.call(&sent, "SendInput", sent.ThreadID, "note"); e != nil {
-		t.Fatal(e)
-	}
+	sent = f.send(sent.ThreadID, "note")
 	v := f.waitPending(sent.ThreadID, 1)
 	var offered []history.PermissionRule
 	_ = json.Unmarshal(mustJSON(t, v.Interrupts[0].Metadata[agent.MetaSuggestedRules]), &offered)
@@ -164,20 +158,14 @@ func TestMCPToolsRunUnderTheApprovalsAndAnswers(t *testing.T) {
 	}
 	// The server rule now covers its tools: the next note runs at once.
 	f.script(fakellm.Reply(fakellm.ToolCall(0, "call-note2", "edge__note", `{"text":"eggs"}`)), fakellm.Reply(fakellm.Text("Noted.")))
-	if e := f.call(&sent, "SendInput", sent.ThreadID, "note again"); e != nil {
-		t.Fatal(e)
-	}
-	f.waitIdle(sent.ThreadID)
+	sent = f.sendIdle(sent.ThreadID, "note again")
 	if r := f.toolResult(sent.ThreadID, "call-note2"); r.IsError || !strings.Contains(r.Content, "noted: eggs") {
 		t.Fatalf("second note %+v", r)
 	}
 
 	// The server's environment: its own variable, none of the app's secrets.
 	f.script(fakellm.Reply(fakellm.ToolCall(0, "call-env", "edge__env", `{}`)), fakellm.Reply(fakellm.Text("ok")))
-	if e := f.call(&sent, "SendInput", sent.ThreadID, "env"); e != nil {
-		t.Fatal(e)
-	}
-	f.waitIdle(sent.ThreadID)
+	sent = f.sendIdle(sent.ThreadID, "env")
 	env := f.toolResult(sent.ThreadID, "call-env").Content
 	if !strings.Contains(env, `"EDGE_OWN":"mine"`) || strings.Contains(env, "sk-app-secret") || strings.Contains(env, "browser-secret") {
 		t.Fatalf("the server's environment: %s", env)
@@ -186,9 +174,7 @@ func TestMCPToolsRunUnderTheApprovalsAndAnswers(t *testing.T) {
 	// An elicitation is a question in the thread; the answer reaches the
 	// server, which returns it.
 	f.script(fakellm.Reply(fakellm.ToolCall(0, "call-elicit", "edge__elicit", `{"message":"Who are you?"}`)), fakellm.Reply(fakellm.Text("Nice to meet you.")))
-	if e := f.call(&sent, "SendInput", sent.ThreadID, "elicit"); e != nil {
-		t.Fatal(e)
-	}
+	sent = f.send(sent.ThreadID, "elicit")
 	v = f.waitPending(sent.ThreadID, 1)
 	it := v.Interrupts[0]
 	if it.ToolCallID != "call-elicit" || it.Metadata[agent.MetaPrompt] == nil || v.InterruptKinds[it.ID] != "generic" {
@@ -218,10 +204,7 @@ func TestMCPStopCancelsTheCall(t *testing.T) {
 	f := newMCPFixture(t, edgeConfigWriting(t, `,"EDGE_CANCEL_LOG":`+string(lp)+`,"EDGE_START_LOG":`+string(sp), logs))
 	f.waitServer("edge", mcp.StatusReady)
 	f.script(fakellm.Reply(fakellm.ToolCall(0, "call-hang", "edge__hang", `{}`)), fakellm.Reply(fakellm.Text("never")))
-	var sent SendResult
-	if e := f.call(&sent, "SendInput", "", "hang"); e != nil {
-		t.Fatal(e)
-	}
+	sent := f.send("", "hang")
 	waitFor(t, func() bool {
 		var v ThreadView
 		return f.call(&v, "GetThread", sent.ThreadID) == nil && v.ToolStates["call-hang"] == contract.ToolRunning
@@ -460,10 +443,7 @@ func TestMCPFilesystemServerUnderApprovals(t *testing.T) {
 	f.script(fakellm.Reply(fakellm.ToolCall(0, "call-w", "files__write_file", `{"path":`+string(target)+`,"content":"written over MCP"}`)),
 		fakellm.Reply(fakellm.ToolCall(0, "call-r", "files__read_text_file", `{"path":`+string(target)+`}`)),
 		fakellm.Reply(fakellm.Text("Done.")))
-	var sent SendResult
-	if e := f.call(&sent, "SendInput", "", "write then read"); e != nil {
-		t.Fatal(e)
-	}
+	sent := f.send("", "write then read")
 	v := f.waitPending(sent.ThreadID, 1)
 	if v.Interrupts[0].ToolCallID != "call-w" {
 		t.Fatalf("pending %+v", v.Interrupts)

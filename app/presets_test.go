@@ -184,11 +184,7 @@ func TestNewThreadStartsFromAPreset(t *testing.T) {
 	if e := f.call(nil, "SavePreset", Preset{ID: DefaultPresetID, Instructions: "Default rules."}); e != nil {
 		t.Fatal(e)
 	}
-	var sent SendResult
-	if e := f.call(&sent, "SendInput", "", "first message"); e != nil {
-		t.Fatal(e)
-	}
-	f.waitIdle(sent.ThreadID)
+	f.sendIdle("", "first message")
 	if r := userRequests(f.fake, "first message"); len(r) != 1 || !strings.HasSuffix(r[0].Messages[0].Content, "\n\nDefault rules.") {
 		t.Fatalf("requests %s", describe(r))
 	}
