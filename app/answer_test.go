@@ -95,9 +95,7 @@ func TestAnswerKeepsPartialAnswersAcrossARestart(t *testing.T) {
 	if e := f.call(&rules, "ListPermissionRules"); e != nil || len(rules) != 1 || rules[0].Tool != "write_file" || rules[0].Scope != history.ScopeTool {
 		t.Fatalf("rules after the batch: %+v %v", rules, e)
 	}
-	if e := f.call(&v, "GetThread", sent.ThreadID); e != nil {
-		t.Fatal(e)
-	}
+	f.must(&v, "GetThread", sent.ThreadID)
 	if len(v.Interrupts) != 0 || len(v.Answered) != 0 || v.ToolStates["call-a"] != contract.ToolDone || v.ToolStates["call-b"] != contract.ToolDone ||
 		v.Messages[len(v.Messages)-1].Content != "Both written." {
 		t.Fatalf("after the continuation: interrupts %v, answered %v, states %v, messages %+v", v.Interrupts, v.Answered, v.ToolStates, v.Messages)
@@ -112,9 +110,7 @@ func TestAnswerToASettledApprovalIsTooLate(t *testing.T) {
 	sent := SendResult{ThreadID: f.sendApproved("write a.txt", "approval_call-a")}
 	f.waitIdle(sent.ThreadID)
 	var before ThreadView
-	if e := f.call(&before, "GetThread", sent.ThreadID); e != nil {
-		t.Fatal(e)
-	}
+	f.must(&before, "GetThread", sent.ThreadID)
 	var res AnswerResult
 	e := f.call(&res, "Answer", sent.ThreadID, AnswerBatch{Answers: []ItemAnswer{{
 		InterruptID: "approval_call-a", Status: "resolved", Payload: json.RawMessage(`{"approved":true}`),
@@ -172,9 +168,7 @@ func TestDeniedAndDismissedStatesSurviveAReload(t *testing.T) {
 
 	f.stop()
 	f.start(f.env)
-	if e := f.call(&v, "GetThread", sent.ThreadID); e != nil {
-		t.Fatal(e)
-	}
+	f.must(&v, "GetThread", sent.ThreadID)
 	if got := v.ToolStates["call-w"]; got != contract.ToolDenied {
 		t.Errorf("denied approval after reload: %q, want %q", got, contract.ToolDenied)
 	}
@@ -218,9 +212,7 @@ func TestCallsBehindAnApprovalWaitTheirTurn(t *testing.T) {
 	}
 	f.approve(sent.ThreadID, "approval_call-w")
 	f.waitIdle(sent.ThreadID)
-	if e := f.call(&v, "GetThread", sent.ThreadID); e != nil {
-		t.Fatal(e)
-	}
+	f.must(&v, "GetThread", sent.ThreadID)
 	var order []string
 	for _, m := range v.Messages {
 		if m.Role == history.RoleTool {

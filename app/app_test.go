@@ -300,15 +300,22 @@ func TestConversationOverHTTPSurvivesARestart(t *testing.T) {
 	f.stop()
 	f.start(map[string]string{"OPENAI_BASE_URL": f.fake.URL, "JUNCTURE_MODEL": "fake-model"})
 	var v ThreadView
-	if e := f.call(&v, "GetThread", sent.ThreadID); e != nil {
-		t.Fatal(e)
-	}
+	f.must(&v, "GetThread", sent.ThreadID)
 	if len(v.Messages) != 2 || v.Messages[1].Content != "A streamed answer in several words." {
 		t.Fatalf("after restart: %+v", v.Messages)
 	}
 	var page ThreadPage
 	if e := f.call(&page, "ListThreads", "", 10); e != nil || len(page.Threads) != 1 || page.Threads[0].Title == "" {
 		t.Fatalf("threads %+v err %v", page, e)
+	}
+}
+
+// must calls method through /api/call (see call), failing the test if
+// it returns an error.
+func (f *fixture) must(out any, method string, args ...any) {
+	f.t.Helper()
+	if e := f.call(out, method, args...); e != nil {
+		f.t.Fatal(e)
 	}
 }
 
@@ -361,9 +368,7 @@ func (f *fixture) waitTitled(threadID string) {
 func TestNoEndpointExplainsWhatToConfigure(t *testing.T) {
 	f := newFixture(t, map[string]string{})
 	var st Status
-	if e := f.call(&st, "Status"); e != nil {
-		t.Fatal(e)
-	}
+	f.must(&st, "Status")
 	if st.Configured || !strings.Contains(st.Problem, "Settings") {
 		t.Fatalf("status %+v", st)
 	}
@@ -390,9 +395,7 @@ func TestSettingsAreValidatedAndSavedAtOnce(t *testing.T) {
 		t.Fatalf("an invalid save changed settings: %+v", v)
 	}
 	good := Settings{BaseURL: f.fake.URL, APIKey: "sk-secret-1234", Model: "saved-model", LoopGuard: 10, Theme: "dark"}
-	if e := f.call(&v, "SaveSettings", good); e != nil {
-		t.Fatal(e)
-	}
+	f.must(&v, "SaveSettings", good)
 	if v.Settings.Model != "env-model" || v.Sources["model"] != SourceEnvironment {
 		t.Fatalf("the environment must win for this start: %+v", v)
 	}
@@ -515,9 +518,7 @@ func TestDeleteAllHistoryRemovesThreadsAndSearchHits(t *testing.T) {
 	if f.call(&hits, "SearchHistory", "zebra", 10); len(hits) == 0 {
 		t.Fatal("no search hits before deleting")
 	}
-	if e := f.call(nil, "DeleteAllHistory"); e != nil {
-		t.Fatal(e)
-	}
+	f.must(nil, "DeleteAllHistory")
 	var page ThreadPage
 	f.call(&page, "ListThreads", "", 10)
 	f.call(&hits, "SearchHistory", "zebra", 10)

@@ -60,13 +60,9 @@ func TestImportRefusesAnImageOverTheDecodeBudget(t *testing.T) {
 	}
 	png, _ := base64.StdEncoding.DecodeString(tinyPNG)
 	var th history.Thread
-	if e := f.call(&th, "ImportThread", threadDoc(t, "report\u202egnp.exe", "text/plain", png)); e != nil {
-		t.Fatal(e)
-	}
+	f.must(&th, "ImportThread", threadDoc(t, "report\u202egnp.exe", "text/plain", png))
 	var v ThreadView
-	if e := f.call(&v, "GetThread", th.ID); e != nil {
-		t.Fatal(e)
-	}
+	f.must(&v, "GetThread", th.ID)
 	if r := v.Messages[0].Attachments[0]; r.Name != "reportgnp.exe" || r.MimeType != "image/png" {
 		t.Fatalf("imported reference %+v: the name is not sanitized or the type not read from the bytes", r)
 	}

@@ -43,9 +43,7 @@ func TestSendInputWithAttachments(t *testing.T) {
 	}
 	r = f.sendIdle(r.ThreadID, "and these", files)
 	var v ThreadView
-	if e := f.call(&v, "GetThread", r.ThreadID); e != nil {
-		t.Fatal(e)
-	}
+	f.must(&v, "GetThread", r.ThreadID)
 	var with history.Message
 	for _, m := range v.Messages {
 		if len(m.Attachments) > 0 {
@@ -56,9 +54,7 @@ func TestSendInputWithAttachments(t *testing.T) {
 		t.Fatalf("thread view attachments %+v", with.Attachments)
 	}
 	var d AttachmentData
-	if e := f.call(&d, "GetAttachment", r.ThreadID, with.Attachments[0].ID); e != nil {
-		t.Fatal(e)
-	}
+	f.must(&d, "GetAttachment", r.ThreadID, with.Attachments[0].ID)
 	if d.Data != tinyPNG || d.MimeType != "image/png" || d.Name != "dot.png" {
 		t.Fatalf("GetAttachment %+v", d)
 	}

@@ -81,9 +81,7 @@ func TestCompleteClientToolContinues(t *testing.T) {
 	if e := f.call(nil, "CompleteClientTool", sent.ThreadID, "call-unknown", ToolOutput{Content: "x"}); e == nil || e.Code != CodeNotFound {
 		t.Fatalf("unknown id: %v", e)
 	}
-	if e := f.call(nil, "CompleteClientTool", sent.ThreadID, "call-c", ToolOutput{Content: "copied"}); e != nil {
-		t.Fatal(e)
-	}
+	f.must(nil, "CompleteClientTool", sent.ThreadID, "call-c", ToolOutput{Content: "copied"})
 	f.waitIdle(sent.ThreadID)
 	v = f.waitClient(sent.ThreadID, 0)
 	last := v.Messages[len(v.Messages)-1]

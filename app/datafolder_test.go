@@ -28,9 +28,7 @@ func TestSecondStartOnSameDataFolderRefused(t *testing.T) {
 	}
 	// The first one still works.
 	var st Status
-	if e := f.call(&st, "Status"); e != nil {
-		t.Fatal(e)
-	}
+	f.must(&st, "Status")
 }
 
 // Defect 7: a configuration folder left 0755, with mcp.json and the keys'

@@ -18,9 +18,7 @@ func TestMCPPromptsAndResourcesThroughTheApp(t *testing.T) {
 	f.waitServer("everything", mcp.StatusReady)
 
 	var prompts mcp.PromptList
-	if e := f.call(&prompts, "ListMCPPrompts"); e != nil {
-		t.Fatal(e)
-	}
+	f.must(&prompts, "ListMCPPrompts")
 	if !slices.ContainsFunc(prompts.Prompts, func(p mcp.PromptInfo) bool { return p.Name == "completable-prompt" && p.Title == "Team Management" }) {
 		t.Fatalf("prompts %+v", prompts)
 	}
@@ -61,9 +59,7 @@ func TestMCPPromptsAndResourcesThroughTheApp(t *testing.T) {
 	}
 
 	// The log level: saved, listed, and refused when unknown.
-	if e := f.call(nil, "SetMCPLogLevel", "everything", "error"); e != nil {
-		t.Fatal(e)
-	}
+	f.must(nil, "SetMCPLogLevel", "everything", "error")
 	var levels map[string]string
 	if e := f.call(&levels, "MCPLogLevels"); e != nil || levels["everything"] != "error" {
 		t.Fatalf("levels %v %v", levels, e)

@@ -213,9 +213,7 @@ func TestMCPStopCancelsTheCall(t *testing.T) {
 	// nothing to cancel).
 	waitFor(t, func() bool { b, _ := os.ReadFile(startPath); return strings.HasPrefix(string(b), "started") })
 	start := time.Now()
-	if e := f.call(nil, "Interrupt", sent.ThreadID); e != nil {
-		t.Fatal(e)
-	}
+	f.must(nil, "Interrupt", sent.ThreadID)
 	f.waitIdle(sent.ThreadID)
 	took := time.Since(start)
 	r := f.toolResult(sent.ThreadID, "call-hang")
@@ -234,19 +232,13 @@ func TestMCPConfigurationMethods(t *testing.T) {
 	f := newMCPFixture(t, `{"mcpServers":{}}`)
 	bin := edgeServer(t)
 	var view MCPConfigView
-	if e := f.call(&view, "SaveMCPServer", "", "edge", mcp.ServerConfig{Command: bin}); e != nil {
-		t.Fatal(e)
-	}
+	f.must(&view, "SaveMCPServer", "", "edge", mcp.ServerConfig{Command: bin})
 	f.waitServer("edge", mcp.StatusReady)
-	if e := f.call(&view, "SaveMCPServer", "", "remote", mcp.ServerConfig{URL: "http://127.0.0.1:1/mcp", Headers: map[string]string{"Authorization": "Bearer sk-header-secret-123456"}}); e != nil {
-		t.Fatal(e)
-	}
+	f.must(&view, "SaveMCPServer", "", "remote", mcp.ServerConfig{URL: "http://127.0.0.1:1/mcp", Headers: map[string]string{"Authorization": "Bearer sk-header-secret-123456"}})
 	if strings.Contains(view.Text, "sk-header-secret") || len(view.Servers) != 2 {
 		t.Fatalf("view %+v", view)
 	}
-	if e := f.call(&view, "SetMCPServerEnabled", "edge", false); e != nil {
-		t.Fatal(e)
-	}
+	f.must(&view, "SetMCPServerEnabled", "edge", false)
 	f.waitServer("edge", mcp.StatusDisabled)
 	onDisk, _ := os.ReadFile(filepath.Join(f.dir, "mcp.json"))
 	// The header's value is in the key storage; the file holds a reference.
@@ -254,9 +246,7 @@ func TestMCPConfigurationMethods(t *testing.T) {
 		t.Fatalf("on disk: %s", onDisk)
 	}
 	// Saving the masked view back keeps the stored secret.
-	if e := f.call(&view, "SaveMCPConfigText", view.Text); e != nil {
-		t.Fatal(e)
-	}
+	f.must(&view, "SaveMCPConfigText", view.Text)
 	onDisk, _ = os.ReadFile(filepath.Join(f.dir, "mcp.json"))
 	kept := f.svc.app.mcpCfg.Running().Servers["remote"].Headers["Authorization"]
 	if kept != "Bearer sk-header-secret-123456" || strings.Contains(string(onDisk), "sk-header-secret") {
@@ -452,9 +442,7 @@ func TestMCPFilesystemServerUnderApprovals(t *testing.T) {
 		t.Fatal("written before the approval")
 	}
 	var res AnswerResult
-	if e := f.call(&res, "Answer", sent.ThreadID, AnswerBatch{Answers: []ItemAnswer{{InterruptID: v.Interrupts[0].ID, Status: "resolved", Payload: json.RawMessage(`{"approved":true}`)}}}); e != nil {
-		t.Fatal(e)
-	}
+	f.must(&res, "Answer", sent.ThreadID, AnswerBatch{Answers: []ItemAnswer{{InterruptID: v.Interrupts[0].ID, Status: "resolved", Payload: json.RawMessage(`{"approved":true}`)}}})
 	f.waitIdle(sent.ThreadID)
 	if b, err := os.ReadFile(filepath.Join(ws, "hello.txt")); err != nil || string(b) != "written over MCP" {
 		t.Fatalf("file %q (%v)", b, err)
