@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/juncture-app/juncture/agent/contract"
@@ -22,22 +21,7 @@ func isTitleRequest(r fakellm.Request) bool {
 
 // script answers the turn's model calls with rs in order, and every title
 // request with "Title", however the two interleave.
-func (f *fixture) script(rs ...fakellm.Response) {
-	var mu sync.Mutex
-	f.fake.SetFallback(func(r fakellm.Request) fakellm.Response {
-		if isTitleRequest(r) {
-			return fakellm.Reply(fakellm.Text("Title"))
-		}
-		mu.Lock()
-		defer mu.Unlock()
-		if len(rs) == 0 {
-			return fakellm.HTTPError(500, `{"error":{"message":"no scripted response left"}}`)
-		}
-		next := rs[0]
-		rs = rs[1:]
-		return next
-	})
-}
+func (f *fixture) script(rs ...fakellm.Response) { scriptServer(f.fake, rs...) }
 
 func writeCallAt(index int, id, path, content string) fakellm.Step {
 	b, _ := json.Marshal(map[string]string{"path": path, "content": content})
@@ -51,10 +35,7 @@ func TestAnswerKeepsPartialAnswersAcrossARestart(t *testing.T) {
 	f := newFixture(t, nil)
 	ws := f.env["JUNCTURE_WORKSPACE"]
 	f.script(fakellm.Reply(writeCallAt(0, "call-a", "a.txt", "A"), writeCallAt(1, "call-b", "b.txt", "B")), fakellm.Reply(fakellm.Text("Both written.")))
-	var sent SendResult
-	if e := f.call(&sent, "SendInput", "", "write two files"); e != nil {
-		t.Fatal(e)
-	}
+	sent := f.send("", "write two files")
 	v := f.waitPending(sent.ThreadID, 2)
 	if v.Interrupts[0].ID != "approval_call-a" || v.Interrupts[1].ID != "approval_call-b" {
 		t.Fatalf("interrupts %+v", v.Interrupts)
@@ -114,9 +95,7 @@ func TestAnswerKeepsPartialAnswersAcrossARestart(t *testing.T) {
 	if e := f.call(&rules, "ListPermissionRules"); e != nil || len(rules) != 1 || rules[0].Tool != "write_file" || rules[0].Scope != history.ScopeTool {
 		t.Fatalf("rules after the batch: %+v %v", rules, e)
 	}
-	if e := f.call(&v, "GetThread", sent.ThreadID); e != nil {
-		t.Fatal(e)
-	}
+	f.must(&v, "GetThread", sent.ThreadID)
 	if len(v.Interrupts) != 0 || len(v.Answered) != 0 || v.ToolStates["call-a"] != contract.ToolDone || v.ToolStates["call-b"] != contract.ToolDone ||
 		v.Messages[len(v.Messages)-1].Content != "Both written." {
 		t.Fatalf("after the continuation: interrupts %v, answered %v, states %v, messages %+v", v.Interrupts, v.Answered, v.ToolStates, v.Messages)
@@ -131,9 +110,7 @@ func TestAnswerToASettledApprovalIsTooLate(t *testing.T) {
 	sent := SendResult{ThreadID: f.sendApproved("write a.txt", "approval_call-a")}
 	f.waitIdle(sent.ThreadID)
 	var before ThreadView
-	if e := f.call(&before, "GetThread", sent.ThreadID); e != nil {
-		t.Fatal(e)
-	}
+	f.must(&before, "GetThread", sent.ThreadID)
 	var res AnswerResult
 	e := f.call(&res, "Answer", sent.ThreadID, AnswerBatch{Answers: []ItemAnswer{{
 		InterruptID: "approval_call-a", Status: "resolved", Payload: json.RawMessage(`{"approved":true}`),
@@ -160,10 +137,7 @@ func TestDeniedAndDismissedStatesSurviveAReload(t *testing.T) {
 	ws := f.env["JUNCTURE_WORKSPACE"]
 	f.script(fakellm.Reply(writeCallAt(0, "call-w", "w.txt", "x"), fakellm.ToolCall(1, "call-q", "ask_user", `{"question":"Which colour?"}`)),
 		fakellm.Reply(fakellm.Text("Understood.")))
-	var sent SendResult
-	if e := f.call(&sent, "SendInput", "", "write w.txt and ask me"); e != nil {
-		t.Fatal(e)
-	}
+	sent := f.send("", "write w.txt and ask me")
 	v := f.waitPending(sent.ThreadID, 2)
 	var questionID string
 	for id, kind := range v.InterruptKinds {
@@ -194,9 +168,7 @@ func TestDeniedAndDismissedStatesSurviveAReload(t *testing.T) {
 
 	f.stop()
 	f.start(f.env)
-	if e := f.call(&v, "GetThread", sent.ThreadID); e != nil {
-		t.Fatal(e)
-	}
+	f.must(&v, "GetThread", sent.ThreadID)
 	if got := v.ToolStates["call-w"]; got != contract.ToolDenied {
 		t.Errorf("denied approval after reload: %q, want %q", got, contract.ToolDenied)
 	}
@@ -225,10 +197,7 @@ func TestCallsBehindAnApprovalWaitTheirTurn(t *testing.T) {
 	ws := f.env["JUNCTURE_WORKSPACE"]
 	f.script(fakellm.Reply(writeCallAt(0, "call-w", "w.txt", "x"), fakellm.ToolCall(1, "call-l", "list_files", `{}`)),
 		fakellm.Reply(fakellm.Text("Listed.")))
-	var sent SendResult
-	if e := f.call(&sent, "SendInput", "", "write then list"); e != nil {
-		t.Fatal(e)
-	}
+	sent := f.send("", "write then list")
 	v := f.waitPending(sent.ThreadID, 1)
 	for _, m := range v.Messages {
 		if m.Role == history.RoleTool {
@@ -243,9 +212,7 @@ func TestCallsBehindAnApprovalWaitTheirTurn(t *testing.T) {
 	}
 	f.approve(sent.ThreadID, "approval_call-w")
 	f.waitIdle(sent.ThreadID)
-	if e := f.call(&v, "GetThread", sent.ThreadID); e != nil {
-		t.Fatal(e)
-	}
+	f.must(&v, "GetThread", sent.ThreadID)
 	var order []string
 	for _, m := range v.Messages {
 		if m.Role == history.RoleTool {

@@ -276,10 +276,7 @@ func TestConversationOverHTTPSurvivesARestart(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	evs := f.events(ctx)
-	var sent SendResult
-	if e := f.call(&sent, "SendInput", "", "Hello"); e != nil {
-		t.Fatal(e)
-	}
+	sent := f.send("", "Hello")
 	var deltas int
 	for ev := range evs {
 		if ev["name"] != "agui" {
@@ -303,9 +300,7 @@ func TestConversationOverHTTPSurvivesARestart(t *testing.T) {
 	f.stop()
 	f.start(map[string]string{"OPENAI_BASE_URL": f.fake.URL, "JUNCTURE_MODEL": "fake-model"})
 	var v ThreadView
-	if e := f.call(&v, "GetThread", sent.ThreadID); e != nil {
-		t.Fatal(e)
-	}
+	f.must(&v, "GetThread", sent.ThreadID)
 	if len(v.Messages) != 2 || v.Messages[1].Content != "A streamed answer in several words." {
 		t.Fatalf("after restart: %+v", v.Messages)
 	}
@@ -313,6 +308,38 @@ func TestConversationOverHTTPSurvivesARestart(t *testing.T) {
 	if e := f.call(&page, "ListThreads", "", 10); e != nil || len(page.Threads) != 1 || page.Threads[0].Title == "" {
 		t.Fatalf("threads %+v err %v", page, e)
 	}
+}
+
+// must calls method through /api/call (see call), failing the test if
+// it returns an error.
+func (f *fixture) must(out any, method string, args ...any) {
+	f.t.Helper()
+	if e := f.call(out, method, args...); e != nil {
+		f.t.Fatal(e)
+	}
+}
+
+// send sends text (and files) to threadID ("" = a new chat) through
+// SendInput, failing the test if it is refused.
+func (f *fixture) send(threadID, text string, files ...[]AttachmentInput) SendResult {
+	f.t.Helper()
+	args := []any{threadID, text}
+	if len(files) > 0 {
+		args = append(args, files[0])
+	}
+	var sent SendResult
+	if e := f.call(&sent, "SendInput", args...); e != nil {
+		f.t.Fatal(e)
+	}
+	return sent
+}
+
+// sendIdle is send, then waits until the thread's run ends.
+func (f *fixture) sendIdle(threadID, text string, files ...[]AttachmentInput) SendResult {
+	f.t.Helper()
+	sent := f.send(threadID, text, files...)
+	f.waitIdle(sent.ThreadID)
+	return sent
 }
 
 func (f *fixture) waitIdle(threadID string) {
@@ -341,9 +368,7 @@ func (f *fixture) waitTitled(threadID string) {
 func TestNoEndpointExplainsWhatToConfigure(t *testing.T) {
 	f := newFixture(t, map[string]string{})
 	var st Status
-	if e := f.call(&st, "Status"); e != nil {
-		t.Fatal(e)
-	}
+	f.must(&st, "Status")
 	if st.Configured || !strings.Contains(st.Problem, "Settings") {
 		t.Fatalf("status %+v", st)
 	}
@@ -370,9 +395,7 @@ func TestSettingsAreValidatedAndSavedAtOnce(t *testing.T) {
 		t.Fatalf("an invalid save changed settings: %+v", v)
 	}
 	good := Settings{BaseURL: f.fake.URL, APIKey: "sk-secret-1234", Model: "saved-model", LoopGuard: 10, Theme: "dark"}
-	if e := f.call(&v, "SaveSettings", good); e != nil {
-		t.Fatal(e)
-	}
+	f.must(&v, "SaveSettings", good)
 	if v.Settings.Model != "env-model" || v.Sources["model"] != SourceEnvironment {
 		t.Fatalf("the environment must win for this start: %+v", v)
 	}
@@ -393,11 +416,7 @@ func TestSettingsAreValidatedAndSavedAtOnce(t *testing.T) {
 func TestEndpointErrorsAppearInTheThread(t *testing.T) {
 	f := newFixture(t, nil)
 	f.fake.Enqueue(fakellm.HTTPError(401, `{"error":{"message":"Incorrect API key provided","type":"invalid_request_error"}}`))
-	var sent SendResult
-	if e := f.call(&sent, "SendInput", "", "hi"); e != nil {
-		t.Fatal(e)
-	}
-	f.waitIdle(sent.ThreadID)
+	sent := f.sendIdle("", "hi")
 	var v ThreadView
 	f.call(&v, "GetThread", sent.ThreadID)
 	last := v.Messages[len(v.Messages)-1]
@@ -499,9 +518,7 @@ func TestDeleteAllHistoryRemovesThreadsAndSearchHits(t *testing.T) {
 	if f.call(&hits, "SearchHistory", "zebra", 10); len(hits) == 0 {
 		t.Fatal("no search hits before deleting")
 	}
-	if e := f.call(nil, "DeleteAllHistory"); e != nil {
-		t.Fatal(e)
-	}
+	f.must(nil, "DeleteAllHistory")
 	var page ThreadPage
 	f.call(&page, "ListThreads", "", 10)
 	f.call(&hits, "SearchHistory", "zebra", 10)
@@ -577,15 +594,8 @@ func TestListThreadsSaysWhatWaitsAfterARestart(t *testing.T) {
 	// begun: script answers it by its own rule, not with the write call.
 	f.script(fakellm.Reply(fakellm.Text("Hello.")),
 		fakellm.Reply(writeCall("call-w", "w.txt", "x")), fakellm.Reply(fakellm.Text("Done.")))
-	var idle SendResult
-	if e := f.call(&idle, "SendInput", "", "hi"); e != nil {
-		t.Fatal(e)
-	}
-	f.waitIdle(idle.ThreadID)
-	var paused SendResult
-	if e := f.call(&paused, "SendInput", "", "write w.txt"); e != nil {
-		t.Fatal(e)
-	}
+	idle := f.sendIdle("", "hi")
+	paused := f.send("", "write w.txt")
 	f.waitPending(paused.ThreadID, 1)
 	f.waitIdle(paused.ThreadID)
 	f.waitTitled(paused.ThreadID) // named in the background; a stop before that leaves it unnamed

@@ -100,23 +100,16 @@ func TestRespondPermissionRemembersAndContinues(t *testing.T) {
 	f.enableWriteTools()
 	f.script(fakellm.Reply(writeCall("call-1", "b.txt", "one")), fakellm.Reply(fakellm.Text("Done.")),
 		fakellm.Reply(writeCall("call-2", "b.txt", "two")), fakellm.Reply(fakellm.Text("Again.")))
-	var sent SendResult
-	if e := f.call(&sent, "SendInput", "", "write b.txt"); e != nil {
-		t.Fatal(e)
-	}
+	sent := f.send("", "write b.txt")
 	f.waitPending(sent.ThreadID, 1)
-	if e := f.call(nil, "RespondPermission", sent.ThreadID, "call-1", true, RememberScope{Scope: history.ScopeTool}); e != nil {
-		t.Fatal(e)
-	}
+	f.must(nil, "RespondPermission", sent.ThreadID, "call-1", true, RememberScope{Scope: history.ScopeTool})
 	f.waitIdle(sent.ThreadID)
 	var rules []history.PermissionRule
 	if e := f.call(&rules, "ListPermissionRules"); e != nil || len(rules) != 1 || rules[0].Tool != "write_file" {
 		t.Fatalf("rules %+v %v", rules, e)
 	}
 	// The rule covers the next write: it runs without asking.
-	if e := f.call(nil, "SendInput", sent.ThreadID, "again"); e != nil {
-		t.Fatal(e)
-	}
+	f.must(nil, "SendInput", sent.ThreadID, "again")
 	f.waitIdle(sent.ThreadID)
 	var v ThreadView
 	if e := f.call(&v, "GetThread", sent.ThreadID); e != nil || len(v.Interrupts) != 0 {

@@ -60,13 +60,9 @@ func TestImportRefusesAnImageOverTheDecodeBudget(t *testing.T) {
 	}
 	png, _ := base64.StdEncoding.DecodeString(tinyPNG)
 	var th history.Thread
-	if e := f.call(&th, "ImportThread", threadDoc(t, "report\u202egnp.exe", "text/plain", png)); e != nil {
-		t.Fatal(e)
-	}
+	f.must(&th, "ImportThread", threadDoc(t, "report\u202egnp.exe", "text/plain", png))
 	var v ThreadView
-	if e := f.call(&v, "GetThread", th.ID); e != nil {
-		t.Fatal(e)
-	}
+	f.must(&v, "GetThread", th.ID)
 	if r := v.Messages[0].Attachments[0]; r.Name != "reportgnp.exe" || r.MimeType != "image/png" {
 		t.Fatalf("imported reference %+v: the name is not sanitized or the type not read from the bytes", r)
 	}
@@ -80,11 +76,7 @@ func TestPoisonImageInTheStoreIsNeverDecoded(t *testing.T) {
 	f := newFixture(t, nil)
 	f.acceptImages(true)
 	f.script(fakellm.Reply(fakellm.Text("one")), fakellm.Reply(fakellm.Text("two")))
-	var r SendResult
-	if e := f.call(&r, "SendInput", "", "hello"); e != nil {
-		t.Fatal(e)
-	}
-	f.waitIdle(r.ThreadID)
+	r := f.sendIdle("", "hello")
 	data := hostilePNG(t)
 	hash := store.HashAttachment(data)
 	msg := history.Message{ID: "m-poison", ThreadID: r.ThreadID, Role: history.RoleUser, Status: history.StatusComplete, CreatedAt: 2,
@@ -93,10 +85,7 @@ func TestPoisonImageInTheStoreIsNeverDecoded(t *testing.T) {
 		[]history.Attachment{{Hash: hash, MimeType: "image/png", Size: int64(len(data)), Data: data}}); err != nil {
 		t.Fatal(err)
 	}
-	if e := f.call(&r, "SendInput", r.ThreadID, "and now?"); e != nil {
-		t.Fatal(e)
-	}
-	f.waitIdle(r.ThreadID)
+	r = f.sendIdle(r.ThreadID, "and now?")
 	reqs := f.fake.Requests()
 	raw := string(reqs[len(reqs)-1].Raw)
 	if !strings.Contains(raw, "cannot be shown to the model: image too large to decode") || strings.Contains(raw, "image_url") {
@@ -118,11 +107,7 @@ func TestNewThreadParsesThePDFOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 	before := attach.ExtractorRuns()
-	var r SendResult
-	if e := f.call(&r, "SendInput", "", "summarize", []AttachmentInput{{Name: "report.pdf", MimeType: "application/pdf", Data: base64.StdEncoding.EncodeToString(pdf)}}); e != nil {
-		t.Fatal(e)
-	}
-	f.waitIdle(r.ThreadID)
+	f.sendIdle("", "summarize", []AttachmentInput{{Name: "report.pdf", MimeType: "application/pdf", Data: base64.StdEncoding.EncodeToString(pdf)}})
 	if n := attach.ExtractorRuns() - before; n != 1 {
 		t.Fatalf("the PDF was parsed %d times", n)
 	}

@@ -32,11 +32,7 @@ func TestSendInputWithAttachments(t *testing.T) {
 	f := newFixture(t, nil)
 	f.acceptImages(true)
 	f.script(fakellm.Reply(fakellm.Text("one")), fakellm.Reply(fakellm.Text("two")))
-	var r SendResult
-	if e := f.call(&r, "SendInput", "", "plain"); e != nil {
-		t.Fatal(e)
-	}
-	f.waitIdle(r.ThreadID)
+	r := f.sendIdle("", "plain")
 	pdf, err := os.ReadFile("../store/testdata/attachments/two-pages.pdf")
 	if err != nil {
 		t.Fatal(err)
@@ -45,14 +41,9 @@ func TestSendInputWithAttachments(t *testing.T) {
 		{Name: "dot.png", MimeType: "image/png", Data: tinyPNG},
 		{Name: "report.pdf", MimeType: "application/pdf", Data: base64.StdEncoding.EncodeToString(pdf)},
 	}
-	if e := f.call(&r, "SendInput", r.ThreadID, "and these", files); e != nil {
-		t.Fatal(e)
-	}
-	f.waitIdle(r.ThreadID)
+	r = f.sendIdle(r.ThreadID, "and these", files)
 	var v ThreadView
-	if e := f.call(&v, "GetThread", r.ThreadID); e != nil {
-		t.Fatal(e)
-	}
+	f.must(&v, "GetThread", r.ThreadID)
 	var with history.Message
 	for _, m := range v.Messages {
 		if len(m.Attachments) > 0 {
@@ -63,9 +54,7 @@ func TestSendInputWithAttachments(t *testing.T) {
 		t.Fatalf("thread view attachments %+v", with.Attachments)
 	}
 	var d AttachmentData
-	if e := f.call(&d, "GetAttachment", r.ThreadID, with.Attachments[0].ID); e != nil {
-		t.Fatal(e)
-	}
+	f.must(&d, "GetAttachment", r.ThreadID, with.Attachments[0].ID)
 	if d.Data != tinyPNG || d.MimeType != "image/png" || d.Name != "dot.png" {
 		t.Fatalf("GetAttachment %+v", d)
 	}

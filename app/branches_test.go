@@ -21,11 +21,7 @@ func TestBranchMethodsOverHTTP(t *testing.T) {
 		}
 		return fakellm.Reply(fakellm.Text("answer to "+last.Content), fakellm.Usage(10*len(r.Messages), 3))
 	})
-	var sent SendResult
-	if e := f.call(&sent, "SendInput", "", "otters"); e != nil {
-		t.Fatal(e)
-	}
-	f.waitIdle(sent.ThreadID)
+	sent := f.sendIdle("", "otters")
 	tid := sent.ThreadID
 	view := func() ThreadView {
 		t.Helper()
@@ -38,9 +34,7 @@ func TestBranchMethodsOverHTTP(t *testing.T) {
 	v := view()
 	q1, a1 := v.Messages[0], v.Messages[1]
 
-	if e := f.call(nil, "EditMessage", tid, q1.ID, "second"); e != nil {
-		t.Fatal(e)
-	}
+	f.must(nil, "EditMessage", tid, q1.ID, "second")
 	f.waitIdle(tid)
 	v = view()
 	if len(v.Messages) != 2 || v.Messages[0].Content != "second" || v.Messages[1].Content != "answer to second" {
@@ -56,9 +50,7 @@ func TestBranchMethodsOverHTTP(t *testing.T) {
 		}
 	}
 
-	if e := f.call(nil, "Regenerate", tid, v.Messages[1].ID); e != nil {
-		t.Fatal(e)
-	}
+	f.must(nil, "Regenerate", tid, v.Messages[1].ID)
 	f.waitIdle(tid)
 	v = view()
 	if len(v.Messages) != 2 || v.Messages[1].Branch == nil || v.Messages[1].Branch.Count != 2 {
@@ -72,9 +64,7 @@ func TestBranchMethodsOverHTTP(t *testing.T) {
 	}
 
 	var switched ThreadView
-	if e := f.call(&switched, "SelectBranch", tid, q1.ID); e != nil {
-		t.Fatal(e)
-	}
+	f.must(&switched, "SelectBranch", tid, q1.ID)
 	if len(switched.Messages) != 2 || switched.Messages[0].ID != q1.ID || switched.Messages[1].ID != a1.ID {
 		t.Errorf("SelectBranch returned %+v", switched.Messages)
 	}
@@ -97,9 +87,7 @@ func TestBranchMethodsOverHTTP(t *testing.T) {
 		}
 	}
 	// While an approval waits, switching is refused in words; nothing moves.
-	if e := f.call(nil, "SendInput", tid, "build it"); e != nil {
-		t.Fatal(e)
-	}
+	f.must(nil, "SendInput", tid, "build it")
 	f.waitIdle(tid)
 	if v := view(); len(v.Interrupts) != 1 {
 		t.Fatalf("no approval waits: %+v", v.Interrupts)

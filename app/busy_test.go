@@ -17,10 +17,7 @@ func TestBusyWhileADecisionWaits(t *testing.T) {
 	}
 	f.enableWriteTools()
 	f.script(fakellm.Reply(writeCall("call-b", "b.txt", "x")), fakellm.Reply(fakellm.Text("Done.")))
-	var sent SendResult
-	if e := f.call(&sent, "SendInput", "", "write b.txt"); e != nil {
-		t.Fatal(e)
-	}
+	sent := f.send("", "write b.txt")
 	v := f.waitPending(sent.ThreadID, 1)
 	if busy, err := f.svc.Busy(ctx); err != nil || !busy {
 		t.Fatalf("an approval waits but Busy = %v %v", busy, err)

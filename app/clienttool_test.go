@@ -59,10 +59,7 @@ func (f *fixture) sendApproved(text, interruptID string) string {
 func TestCompleteClientToolContinues(t *testing.T) {
 	f := newFixture(t, nil)
 	f.script(fakellm.Reply(fakellm.ToolCall(0, "call-c", "copy_to_clipboard", `{"text":"hello"}`)), fakellm.Reply(fakellm.Text("Copied.")))
-	var sent SendResult
-	if e := f.call(&sent, "SendInput", "", "copy hello"); e != nil {
-		t.Fatal(e)
-	}
+	sent := f.send("", "copy hello")
 	// Copying replaces what the person has on the clipboard: it asks first.
 	v := f.waitPending(sent.ThreadID, 1)
 	if v.ToolStates["call-c"] != contract.ToolAwaitingApproval || v.Interrupts[0].ID != "approval_call-c" || len(v.ClientTools) != 0 {
@@ -84,9 +81,7 @@ func TestCompleteClientToolContinues(t *testing.T) {
 	if e := f.call(nil, "CompleteClientTool", sent.ThreadID, "call-unknown", ToolOutput{Content: "x"}); e == nil || e.Code != CodeNotFound {
 		t.Fatalf("unknown id: %v", e)
 	}
-	if e := f.call(nil, "CompleteClientTool", sent.ThreadID, "call-c", ToolOutput{Content: "copied"}); e != nil {
-		t.Fatal(e)
-	}
+	f.must(nil, "CompleteClientTool", sent.ThreadID, "call-c", ToolOutput{Content: "copied"})
 	f.waitIdle(sent.ThreadID)
 	v = f.waitClient(sent.ThreadID, 0)
 	last := v.Messages[len(v.Messages)-1]

@@ -149,18 +149,9 @@ func crashTrial(t *testing.T, scenario string, killAfter time.Duration, essay st
 	ranBefore, _ := os.ReadFile(ran)
 
 	// Restart on the same database: Open runs quick_check; Start runs recovery.
-	svc, err := Start(context.Background(), Config{DataDir: data, Mode: "browser", Getenv: func(k string) string {
+	a := restartAfterKill(t, Config{DataDir: data, Mode: "browser", Getenv: func(k string) string {
 		return map[string]string{"JUNCTURE_WORKSPACE": ws}[k]
 	}})
-	if err != nil {
-		t.Fatalf("restart after SIGKILL: %v", err)
-	}
-	defer func() {
-		if err := svc.Shutdown(context.Background()); err != nil {
-			t.Error(err)
-		}
-	}()
-	a := svc.App()
 	v, err := a.GetThread("th-crash")
 	if err != nil {
 		t.Fatal(err)
@@ -210,7 +201,7 @@ func crashTrial(t *testing.T, scenario string, killAfter time.Duration, essay st
 			if err := a.RespondPermission("th-crash", "call-write", true, nil); err != nil {
 				t.Fatalf("approving after restart: %v", err)
 			}
-			waitFor(t, func() bool { running, _ := svc.Runtime().Running("th-crash"); return !running })
+			waitFor(t, func() bool { running, _ := a.rt.Running("th-crash"); return !running })
 			b, err := os.ReadFile(filepath.Join(ws, "note.txt"))
 			if err != nil || string(b) != "hello" {
 				t.Fatalf("approved write after restart: %q %v", b, err)
@@ -219,6 +210,22 @@ func crashTrial(t *testing.T, scenario string, killAfter time.Duration, essay st
 			assertValidForModel(t, v2.Messages)
 		}
 	}
+}
+
+// restartAfterKill starts the app again on a killed one's data folder;
+// it shuts down when the test ends.
+func restartAfterKill(t *testing.T, cfg Config) *App {
+	t.Helper()
+	svc, err := Start(context.Background(), cfg)
+	if err != nil {
+		t.Fatalf("restart after SIGKILL: %v", err)
+	}
+	t.Cleanup(func() {
+		if err := svc.Shutdown(context.Background()); err != nil {
+			t.Error(err)
+		}
+	})
+	return svc.App()
 }
 
 func waitFor(t *testing.T, cond func() bool) {

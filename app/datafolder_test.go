@@ -28,9 +28,7 @@ func TestSecondStartOnSameDataFolderRefused(t *testing.T) {
 	}
 	// The first one still works.
 	var st Status
-	if e := f.call(&st, "Status"); e != nil {
-		t.Fatal(e)
-	}
+	f.must(&st, "Status")
 }
 
 // Defect 7: a configuration folder left 0755, with mcp.json and the keys'
@@ -80,11 +78,7 @@ func TestConfigFolderMadePrivate(t *testing.T) {
 func TestSendInputOnFullDiskRefusedBeforeTheRun(t *testing.T) {
 	f := newFixture(t, nil)
 	answerAll(f.fake, "Saved answer.")
-	var first SendResult
-	if e := f.call(&first, "SendInput", "", "hello"); e != nil {
-		t.Fatal(e)
-	}
-	f.waitIdle(first.ThreadID)
+	first := f.sendIdle("", "hello")
 	db := f.svc.app.db
 	ctx := context.Background()
 	if err := db.LimitSize(ctx, 1); err != nil { // capped at its size now: full
@@ -127,10 +121,7 @@ func TestStreamingOnFullDiskIsShown(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	evs := f.events(ctx)
-	var sent SendResult
-	if e := f.call(&sent, "SendInput", "", "write a lot"); e != nil {
-		t.Fatal(e)
-	}
+	sent := f.send("", "write a lot")
 	db := f.svc.app.db
 	defer db.LimitSize(context.Background(), 0)
 	filled, shown := false, false

@@ -125,12 +125,8 @@ func TestDemoLeavesAPersonsLookAlikeEndpoint(t *testing.T) {
 func TestDeletingTheDemoStopsItsServer(t *testing.T) {
 	f := newFixture(t, map[string]string{})
 	var demo Endpoint
-	if e := f.call(&demo, "StartDemo"); e != nil {
-		t.Fatal(e)
-	}
-	if e := f.call(nil, "DeleteEndpoint", demo.ID); e != nil {
-		t.Fatal(e)
-	}
+	f.must(&demo, "StartDemo")
+	f.must(nil, "DeleteEndpoint", demo.ID)
 	if f.svc.App().demo.Running() != nil || len(f.demoEndpoints()) != 0 {
 		t.Fatalf("after the delete: server %v, endpoints %+v", f.svc.App().demo.Running(), f.demoEndpoints())
 	}
@@ -145,9 +141,7 @@ func TestDeletingTheDemoStopsItsServer(t *testing.T) {
 func TestStartDemoRacesItsDelete(t *testing.T) {
 	f := newFixture(t, map[string]string{})
 	var demo Endpoint
-	if e := f.call(&demo, "StartDemo"); e != nil {
-		t.Fatal(e)
-	}
+	f.must(&demo, "StartDemo")
 	var wg sync.WaitGroup
 	wg.Add(2)
 	go func() { defer wg.Done(); f.call(nil, "DeleteEndpoint", demo.ID) }()

@@ -12,11 +12,7 @@ import (
 func TestEditMessageOnFullDiskRefusedBeforeTheRun(t *testing.T) {
 	f := newFixture(t, nil)
 	answerAll(f.fake, "Saved answer.")
-	var first SendResult
-	if e := f.call(&first, "SendInput", "", "hello"); e != nil {
-		t.Fatal(e)
-	}
-	f.waitIdle(first.ThreadID)
+	first := f.sendIdle("", "hello")
 	var v ThreadView
 	if e := f.call(&v, "GetThread", first.ThreadID); e != nil || len(v.Messages) != 2 {
 		t.Fatalf("thread: %d messages, %+v", len(v.Messages), e)

@@ -187,15 +187,9 @@ func TestEndpointKeysAreMaskedAndKept(t *testing.T) {
 		}
 	}
 	var th struct{ ID string }
-	if e := f.call(&th, "NewThread", ""); e != nil {
-		t.Fatal(e)
-	}
-	if e := f.call(nil, "SetThreadOptions", th.ID, map[string]any{"endpointId": ep.ID}); e != nil {
-		t.Fatal(e)
-	}
-	if e := f.call(nil, "SendInput", th.ID, "hello second"); e != nil {
-		t.Fatal(e)
-	}
+	f.must(&th, "NewThread", "")
+	f.must(nil, "SetThreadOptions", th.ID, map[string]any{"endpointId": ep.ID})
+	f.must(nil, "SendInput", th.ID, "hello second")
 	f.waitIdle(th.ID)
 	reqs := userRequests(second, "hello second")
 	if len(reqs) != 1 || reqs[0].Header.Get("Authorization") != "Bearer "+key || reqs[0].Model != "model-x" {
@@ -217,9 +211,7 @@ func TestEndpointKeysAreMaskedAndKept(t *testing.T) {
 // another endpoint the default is what General then shows.
 func TestSavedSettingsBecomeTheDefaultEndpoint(t *testing.T) {
 	f := newFixture(t, map[string]string{})
-	if e := f.call(nil, "SaveSettings", Settings{BaseURL: f.fake.URL, APIKey: "sk-general-1234", Model: "fake-model", LoopGuard: 25, Theme: "system", EnableWriteTools: true}); e != nil {
-		t.Fatal(e)
-	}
+	f.must(nil, "SaveSettings", Settings{BaseURL: f.fake.URL, APIKey: "sk-general-1234", Model: "fake-model", LoopGuard: 25, Theme: "system", EnableWriteTools: true})
 	list := f.endpoints()
 	if len(list) != 1 {
 		t.Fatalf("endpoints %+v", list)
@@ -258,16 +250,12 @@ func TestSavedSettingsBecomeTheDefaultEndpoint(t *testing.T) {
 	}
 	// What General saves shows on the default endpoint.
 	v.Settings.Model = "model-z"
-	if e := f.call(&v, "SaveSettings", v.Settings); e != nil {
-		t.Fatal(e)
-	}
+	f.must(&v, "SaveSettings", v.Settings)
 	if b, _ := endpointWithID(f.endpoints(), ep.ID); !b.IsDefault || b.DefaultModel != "model-z" || b.APIKey != "••••5555" {
 		t.Fatalf("default endpoint after General saved: %+v", b)
 	}
 	// Deleting the default clears General's endpoint.
-	if e := f.call(nil, "DeleteEndpoint", ep.ID); e != nil {
-		t.Fatal(e)
-	}
+	f.must(nil, "DeleteEndpoint", ep.ID)
 	if f.call(&st, "Status"); st.Configured || st.Endpoint != "" {
 		t.Fatalf("status after deleting the default: %+v", st)
 	}
@@ -286,14 +274,10 @@ func TestDeletedEndpointFallsBackToTheDefault(t *testing.T) {
 	ep := f.saveEndpoint(Endpoint{Name: "Second", BaseURL: second.URL, Models: []string{"model-x"}})
 	var th struct{ ID string }
 	f.call(&th, "NewThread", "")
-	if e := f.call(nil, "SetThreadOptions", th.ID, ThreadOptionsInput{EndpointID: &ep.ID}); e != nil {
-		t.Fatal(e)
-	}
+	f.must(nil, "SetThreadOptions", th.ID, ThreadOptionsInput{EndpointID: &ep.ID})
 	f.call(nil, "SendInput", th.ID, "before")
 	f.waitIdle(th.ID)
-	if e := f.call(nil, "DeleteEndpoint", ep.ID); e != nil {
-		t.Fatal(e)
-	}
+	f.must(nil, "DeleteEndpoint", ep.ID)
 	f.call(nil, "SendInput", th.ID, "after")
 	f.waitIdle(th.ID)
 	if r := userRequests(second, "before"); len(r) != 1 || r[0].Model != "model-x" {
@@ -345,9 +329,7 @@ func TestListModelsSaysWhyItFailed(t *testing.T) {
 func TestSettingsViewCarriesTheProviders(t *testing.T) {
 	f := newFixture(t, nil)
 	var v SettingsView
-	if e := f.call(&v, "GetSettings"); e != nil {
-		t.Fatal(e)
-	}
+	f.must(&v, "GetSettings")
 	want := config.Providers()
 	if len(v.Providers) != len(want) {
 		t.Fatalf("providers %+v, want %+v", v.Providers, want)

@@ -45,11 +45,7 @@ func TestDesktopEventsBatchWhatQueued(t *testing.T) {
 	f.svc.SetEmitter(g)
 	text := strings.Repeat("lorem ipsum dolor sit amet ", 200)
 	f.script(fakellm.Reply(fakellm.Words(text, 1)...))
-	var sent SendResult
-	if e := f.call(&sent, "SendInput", "", "hello"); e != nil {
-		t.Fatal(e)
-	}
-	f.waitIdle(sent.ThreadID)
+	sent := f.sendIdle("", "hello")
 	close(g.open)
 
 	var frames []events.BatchFrame // every event, unpacked
@@ -157,11 +153,7 @@ func TestDesktopEventsPaceFastDeltas(t *testing.T) {
 		steps = append(steps, fakellm.Text(w), fakellm.Delay(time.Millisecond))
 	}
 	f.script(fakellm.Reply(steps...))
-	var sent SendResult
-	if e := f.call(&sent, "SendInput", "", "hello"); e != nil {
-		t.Fatal(e)
-	}
-	f.waitIdle(sent.ThreadID)
+	f.sendIdle("", "hello")
 	waitFor(t, func() bool {
 		c.mu.Lock()
 		defer c.mu.Unlock()

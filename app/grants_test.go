@@ -19,18 +19,14 @@ func TestRulesAndLedgerMethods(t *testing.T) {
 		Pattern: "rm -rf", Effect: history.EffectDeny, Reason: "never rm -rf"}); e != nil || added.ID == "" {
 		t.Fatalf("AddRule = %+v %v", added, e)
 	}
-	if e := f.call(nil, "SetRuleDuration", added.ID, history.Duration1h); e != nil {
-		t.Fatal(e)
-	}
+	f.must(nil, "SetRuleDuration", added.ID, history.Duration1h)
 	var rules []RuleView
 	if e := f.call(&rules, "ListRules"); e != nil || len(rules) != 1 || rules[0].Duration != history.Duration1h ||
 		rules[0].ExpiresAt == 0 || !strings.HasPrefix(rules[0].Description, "Never allow run_command") {
 		t.Fatalf("ListRules = %+v %v", rules, e)
 	}
 	var exported string
-	if e := f.call(&exported, "ExportRules"); e != nil {
-		t.Fatal(e)
-	}
+	f.must(&exported, "ExportRules")
 	var n int
 	bad := `[{"tool":"run_command","scope":"command-prefix","pattern":"ls"},{"tool":"x","scope":"everything"}]`
 	if e := f.call(&n, "ImportRules", bad); e == nil {
@@ -53,9 +49,7 @@ func TestRulesAndLedgerMethods(t *testing.T) {
 	if e := f.call(nil, "ClearLedger", ""); e == nil {
 		t.Fatal("the ledger was cleared without the confirmation")
 	}
-	if e := f.call(nil, "ClearLedger", "clear"); e != nil {
-		t.Fatal(e)
-	}
+	f.must(nil, "ClearLedger", "clear")
 	if e := f.call(&es, "ListLedger", history.LedgerFilter{}); e != nil || len(es) != 1 || es[0].Kind != history.LedgerCleared {
 		t.Fatalf("after clear: %+v %v", es, e)
 	}

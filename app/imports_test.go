@@ -19,9 +19,7 @@ func TestImportConversationsOverHTTP(t *testing.T) {
 	defer cancel()
 	evs := f.events(ctx)
 	var sum store.ConversationImport
-	if e := f.call(&sum, "ImportConversations", "auto", string(data)); e != nil {
-		t.Fatal(e)
-	}
+	f.must(&sum, "ImportConversations", "auto", string(data))
 	if sum.Threads != 3 || sum.Messages != 10 || sum.SkippedMessages != 3 || sum.AlreadyImported != 0 {
 		t.Fatalf("summary %+v", sum)
 	}
@@ -43,9 +41,7 @@ wait:
 		t.Fatalf("search: %+v %v", hits, e)
 	}
 	var view ThreadView
-	if e := f.call(&view, "GetThread", "chatgpt-c0ffee00-0000-4000-8000-000000000001"); e != nil {
-		t.Fatal(e)
-	}
+	f.must(&view, "GetThread", "chatgpt-c0ffee00-0000-4000-8000-000000000001")
 	if view.Thread.Title != "Keeping a sourdough starter" || len(view.Messages) != 2 || view.Messages[0].Branch == nil {
 		t.Errorf("thread %+v", view)
 	}

@@ -384,16 +384,12 @@ func TestMCPSecretsMoveToTheKeyStorage(t *testing.T) {
 		t.Fatalf("mcp.json after start: %s", d)
 	}
 	var sum mcp.ImportSummary
-	if e := f.call(&sum, "ImportClaudeConfig", `{"mcpServers":{"gh":{"command":"/nonexistent/juncture-test-server","env":{"GITHUB_TOKEN":"`+token+`","LOG":"1"}}}}`); e != nil {
-		t.Fatal(e)
-	}
+	f.must(&sum, "ImportClaudeConfig", `{"mcpServers":{"gh":{"command":"/nonexistent/juncture-test-server","env":{"GITHUB_TOKEN":"`+token+`","LOG":"1"}}}}`)
 	if d := onDisk(); strings.Contains(d, token) || !strings.Contains(d, `"LOG": "1"`) {
 		t.Fatalf("mcp.json after import: %s", d)
 	}
 	var view MCPConfigView
-	if e := f.call(&view, "GetMCPConfig"); e != nil {
-		t.Fatal(e)
-	}
+	f.must(&view, "GetMCPConfig")
 	if strings.Contains(view.Text, "AAAA1111") || strings.Contains(view.Text, token) || !strings.Contains(view.Text, mcp.Mask) {
 		t.Fatalf("the window sees %s", view.Text)
 	}

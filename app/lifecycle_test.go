@@ -98,9 +98,7 @@ func TestCommandsDoNotSeeTheAppsSecrets(t *testing.T) {
 	sent := SendResult{ThreadID: f.sendApproved("show me the environment", "approval_call-env")}
 	f.waitIdle(sent.ThreadID)
 	var v ThreadView
-	if e := f.call(&v, "GetThread", sent.ThreadID); e != nil {
-		t.Fatal(e)
-	}
+	f.must(&v, "GetThread", sent.ThreadID)
 	var out string
 	for _, m := range v.Messages {
 		if m.Role == "tool" && m.ToolCallID == "call-env" {

@@ -18,9 +18,7 @@ func TestMCPPromptsAndResourcesThroughTheApp(t *testing.T) {
 	f.waitServer("everything", mcp.StatusReady)
 
 	var prompts mcp.PromptList
-	if e := f.call(&prompts, "ListMCPPrompts"); e != nil {
-		t.Fatal(e)
-	}
+	f.must(&prompts, "ListMCPPrompts")
 	if !slices.ContainsFunc(prompts.Prompts, func(p mcp.PromptInfo) bool { return p.Name == "completable-prompt" && p.Title == "Team Management" }) {
 		t.Fatalf("prompts %+v", prompts)
 	}
@@ -49,11 +47,7 @@ func TestMCPPromptsAndResourcesThroughTheApp(t *testing.T) {
 	}
 	file := read.Files[0]
 	f.script(fakellm.Reply(fakellm.Text("Read it.")))
-	var r SendResult
-	if e := f.call(&r, "SendInput", "", "What does this say?", []AttachmentInput{{Name: file.Name, MimeType: file.MimeType, Data: file.Data}}); e != nil {
-		t.Fatal(e)
-	}
-	f.waitIdle(r.ThreadID)
+	f.sendIdle("", "What does this say?", []AttachmentInput{{Name: file.Name, MimeType: file.MimeType, Data: file.Data}})
 	found := false
 	for _, req := range f.fake.Requests() {
 		if strings.Contains(string(req.Raw), "Resource 42: This is a plaintext resource") {
@@ -65,9 +59,7 @@ func TestMCPPromptsAndResourcesThroughTheApp(t *testing.T) {
 	}
 
 	// The log level: saved, listed, and refused when unknown.
-	if e := f.call(nil, "SetMCPLogLevel", "everything", "error"); e != nil {
-		t.Fatal(e)
-	}
+	f.must(nil, "SetMCPLogLevel", "everything", "error")
 	var levels map[string]string
 	if e := f.call(&levels, "MCPLogLevels"); e != nil || levels["everything"] != "error" {
 		t.Fatalf("levels %v %v", levels, e)

@@ -128,20 +128,14 @@ func TestMCPToolsRunUnderTheApprovalsAndAnswers(t *testing.T) {
 
 	// A read-only tool runs without asking; the model reads its text.
 	f.script(fakellm.Reply(fakellm.ToolCall(0, "call-echo", "edge__echo", `{"text":"hello"}`)), fakellm.Reply(fakellm.Text("Echoed.")))
-	var sent SendResult
-	if e := f.call(&sent, "SendInput", "", "echo"); e != nil {
-		t.Fatal(e)
-	}
-	f.waitIdle(sent.ThreadID)
+	sent := f.sendIdle("", "echo")
 	if r := f.toolResult(sent.ThreadID, "call-echo"); r.IsError || !strings.Contains(r.Content, "hello") {
 		t.Fatalf("echo result %+v", r)
 	}
 
 	// Any other tool asks first, with the server's scoped rules on offer.
 	f.script(fakellm.Reply(fakellm.ToolCall(0, "call-note", "edge__note", `{"text":"buy milk"}`)), fakellm.Reply(fakellm.Text("Noted.")))
-	if e := f.call(&sent, "SendInput", sent.ThreadID, "note"); e != nil {
-		t.Fatal(e)
-	}
+	sent = f.send(sent.ThreadID, "note")
 	v := f.waitPending(sent.ThreadID, 1)
 	var offered []history.PermissionRule
 	_ = json.Unmarshal(mustJSON(t, v.Interrupts[0].Metadata[agent.MetaSuggestedRules]), &offered)
@@ -164,20 +158,14 @@ func TestMCPToolsRunUnderTheApprovalsAndAnswers(t *testing.T) {
 	}
 	// The server rule now covers its tools: the next note runs at once.
 	f.script(fakellm.Reply(fakellm.ToolCall(0, "call-note2", "edge__note", `{"text":"eggs"}`)), fakellm.Reply(fakellm.Text("Noted.")))
-	if e := f.call(&sent, "SendInput", sent.ThreadID, "note again"); e != nil {
-		t.Fatal(e)
-	}
-	f.waitIdle(sent.ThreadID)
+	sent = f.sendIdle(sent.ThreadID, "note again")
 	if r := f.toolResult(sent.ThreadID, "call-note2"); r.IsError || !strings.Contains(r.Content, "noted: eggs") {
 		t.Fatalf("second note %+v", r)
 	}
 
 	// The server's environment: its own variable, none of the app's secrets.
 	f.script(fakellm.Reply(fakellm.ToolCall(0, "call-env", "edge__env", `{}`)), fakellm.Reply(fakellm.Text("ok")))
-	if e := f.call(&sent, "SendInput", sent.ThreadID, "env"); e != nil {
-		t.Fatal(e)
-	}
-	f.waitIdle(sent.ThreadID)
+	sent = f.sendIdle(sent.ThreadID, "env")
 	env := f.toolResult(sent.ThreadID, "call-env").Content
 	if !strings.Contains(env, `"EDGE_OWN":"mine"`) || strings.Contains(env, "sk-app-secret") || strings.Contains(env, "browser-secret") {
 		t.Fatalf("the server's environment: %s", env)
@@ -186,9 +174,7 @@ func TestMCPToolsRunUnderTheApprovalsAndAnswers(t *testing.T) {
 	// An elicitation is a question in the thread; the answer reaches the
 	// server, which returns it.
 	f.script(fakellm.Reply(fakellm.ToolCall(0, "call-elicit", "edge__elicit", `{"message":"Who are you?"}`)), fakellm.Reply(fakellm.Text("Nice to meet you.")))
-	if e := f.call(&sent, "SendInput", sent.ThreadID, "elicit"); e != nil {
-		t.Fatal(e)
-	}
+	sent = f.send(sent.ThreadID, "elicit")
 	v = f.waitPending(sent.ThreadID, 1)
 	it := v.Interrupts[0]
 	if it.ToolCallID != "call-elicit" || it.Metadata[agent.MetaPrompt] == nil || v.InterruptKinds[it.ID] != "generic" {
@@ -218,10 +204,7 @@ func TestMCPStopCancelsTheCall(t *testing.T) {
 	f := newMCPFixture(t, edgeConfigWriting(t, `,"EDGE_CANCEL_LOG":`+string(lp)+`,"EDGE_START_LOG":`+string(sp), logs))
 	f.waitServer("edge", mcp.StatusReady)
 	f.script(fakellm.Reply(fakellm.ToolCall(0, "call-hang", "edge__hang", `{}`)), fakellm.Reply(fakellm.Text("never")))
-	var sent SendResult
-	if e := f.call(&sent, "SendInput", "", "hang"); e != nil {
-		t.Fatal(e)
-	}
+	sent := f.send("", "hang")
 	waitFor(t, func() bool {
 		var v ThreadView
 		return f.call(&v, "GetThread", sent.ThreadID) == nil && v.ToolStates["call-hang"] == contract.ToolRunning
@@ -230,9 +213,7 @@ func TestMCPStopCancelsTheCall(t *testing.T) {
 	// nothing to cancel).
 	waitFor(t, func() bool { b, _ := os.ReadFile(startPath); return strings.HasPrefix(string(b), "started") })
 	start := time.Now()
-	if e := f.call(nil, "Interrupt", sent.ThreadID); e != nil {
-		t.Fatal(e)
-	}
+	f.must(nil, "Interrupt", sent.ThreadID)
 	f.waitIdle(sent.ThreadID)
 	took := time.Since(start)
 	r := f.toolResult(sent.ThreadID, "call-hang")
@@ -251,19 +232,13 @@ func TestMCPConfigurationMethods(t *testing.T) {
 	f := newMCPFixture(t, `{"mcpServers":{}}`)
 	bin := edgeServer(t)
 	var view MCPConfigView
-	if e := f.call(&view, "SaveMCPServer", "", "edge", mcp.ServerConfig{Command: bin}); e != nil {
-		t.Fatal(e)
-	}
+	f.must(&view, "SaveMCPServer", "", "edge", mcp.ServerConfig{Command: bin})
 	f.waitServer("edge", mcp.StatusReady)
-	if e := f.call(&view, "SaveMCPServer", "", "remote", mcp.ServerConfig{URL: "http://127.0.0.1:1/mcp", Headers: map[string]string{"Authorization": "Bearer sk-header-secret-123456"}}); e != nil {
-		t.Fatal(e)
-	}
+	f.must(&view, "SaveMCPServer", "", "remote", mcp.ServerConfig{URL: "http://127.0.0.1:1/mcp", Headers: map[string]string{"Authorization": "Bearer sk-header-secret-123456"}})
 	if strings.Contains(view.Text, "sk-header-secret") || len(view.Servers) != 2 {
 		t.Fatalf("view %+v", view)
 	}
-	if e := f.call(&view, "SetMCPServerEnabled", "edge", false); e != nil {
-		t.Fatal(e)
-	}
+	f.must(&view, "SetMCPServerEnabled", "edge", false)
 	f.waitServer("edge", mcp.StatusDisabled)
 	onDisk, _ := os.ReadFile(filepath.Join(f.dir, "mcp.json"))
 	// The header's value is in the key storage; the file holds a reference.
@@ -271,9 +246,7 @@ func TestMCPConfigurationMethods(t *testing.T) {
 		t.Fatalf("on disk: %s", onDisk)
 	}
 	// Saving the masked view back keeps the stored secret.
-	if e := f.call(&view, "SaveMCPConfigText", view.Text); e != nil {
-		t.Fatal(e)
-	}
+	f.must(&view, "SaveMCPConfigText", view.Text)
 	onDisk, _ = os.ReadFile(filepath.Join(f.dir, "mcp.json"))
 	kept := f.svc.app.mcpCfg.Running().Servers["remote"].Headers["Authorization"]
 	if kept != "Bearer sk-header-secret-123456" || strings.Contains(string(onDisk), "sk-header-secret") {
@@ -460,10 +433,7 @@ func TestMCPFilesystemServerUnderApprovals(t *testing.T) {
 	f.script(fakellm.Reply(fakellm.ToolCall(0, "call-w", "files__write_file", `{"path":`+string(target)+`,"content":"written over MCP"}`)),
 		fakellm.Reply(fakellm.ToolCall(0, "call-r", "files__read_text_file", `{"path":`+string(target)+`}`)),
 		fakellm.Reply(fakellm.Text("Done.")))
-	var sent SendResult
-	if e := f.call(&sent, "SendInput", "", "write then read"); e != nil {
-		t.Fatal(e)
-	}
+	sent := f.send("", "write then read")
 	v := f.waitPending(sent.ThreadID, 1)
 	if v.Interrupts[0].ToolCallID != "call-w" {
 		t.Fatalf("pending %+v", v.Interrupts)
@@ -472,9 +442,7 @@ func TestMCPFilesystemServerUnderApprovals(t *testing.T) {
 		t.Fatal("written before the approval")
 	}
 	var res AnswerResult
-	if e := f.call(&res, "Answer", sent.ThreadID, AnswerBatch{Answers: []ItemAnswer{{InterruptID: v.Interrupts[0].ID, Status: "resolved", Payload: json.RawMessage(`{"approved":true}`)}}}); e != nil {
-		t.Fatal(e)
-	}
+	f.must(&res, "Answer", sent.ThreadID, AnswerBatch{Answers: []ItemAnswer{{InterruptID: v.Interrupts[0].ID, Status: "resolved", Payload: json.RawMessage(`{"approved":true}`)}}})
 	f.waitIdle(sent.ThreadID)
 	if b, err := os.ReadFile(filepath.Join(ws, "hello.txt")); err != nil || string(b) != "written over MCP" {
 		t.Fatalf("file %q (%v)", b, err)

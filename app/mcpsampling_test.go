@@ -40,25 +40,17 @@ func TestMCPSamplingUsesTheThreadsEndpoint(t *testing.T) {
 	second := fakellm.Start(t)
 	ep := f.saveEndpoint(Endpoint{Name: "Second", BaseURL: second.URL, Models: []string{"model-x"}})
 	var th struct{ ID string }
-	if e := f.call(&th, "NewThread", ""); e != nil {
-		t.Fatal(e)
-	}
-	if e := f.call(nil, "SetThreadOptions", th.ID, ThreadOptionsInput{EndpointID: &ep.ID}); e != nil {
-		t.Fatal(e)
-	}
+	f.must(&th, "NewThread", "")
+	f.must(nil, "SetThreadOptions", th.ID, ThreadOptionsInput{EndpointID: &ep.ID})
 	scriptServer(second,
 		fakellm.Reply(fakellm.ToolCall(0, "call-s", "edge__sample", `{"prompt":"Say hi"}`)),
 		fakellm.Reply(fakellm.Text("Hi from the second endpoint.")),
 		fakellm.Reply(fakellm.Text("Done.")))
-	if e := f.call(nil, "SendInput", th.ID, "sample"); e != nil {
-		t.Fatal(e)
-	}
+	f.must(nil, "SendInput", th.ID, "sample")
 	v := f.waitPending(th.ID, 1) // the sampling card
 	var res AnswerResult
 	it := ItemAnswer{InterruptID: v.Interrupts[0].ID, Status: "resolved", Payload: json.RawMessage(`{"approved":true}`)}
-	if e := f.call(&res, "Answer", th.ID, AnswerBatch{Answers: []ItemAnswer{it}}); e != nil {
-		t.Fatal(e)
-	}
+	f.must(&res, "Answer", th.ID, AnswerBatch{Answers: []ItemAnswer{it}})
 	f.waitIdle(th.ID)
 	if r := f.toolResult(th.ID, "call-s"); r.IsError || !strings.Contains(r.Content, "sampled: Hi from the second endpoint.") {
 		t.Fatalf("sampling result %+v", r)

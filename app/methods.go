@@ -11,6 +11,7 @@ import (
 
 	"github.com/juncture-app/juncture/agent"
 	"github.com/juncture-app/juncture/agent/agui"
+	"github.com/juncture-app/juncture/agent/attach"
 	"github.com/juncture-app/juncture/agent/contract"
 	"github.com/juncture-app/juncture/agent/history"
 	"github.com/juncture-app/juncture/store"
@@ -355,7 +356,7 @@ func (a *App) ExportThread(threadID, format string) (Export, error) {
 func (a *App) ImportThread(content string) (history.Thread, error) {
 	ctx, cancel := a.ctx()
 	defer cancel()
-	t, err := a.db.ImportJSON(ctx, []byte(content), vetImportedFiles)
+	t, err := a.db.ImportJSON(ctx, []byte(content), attach.VetImport)
 	if err != nil {
 		return history.Thread{}, errorf(CodeInvalidArgument, err.Error())
 	}

@@ -47,25 +47,17 @@ func TestShippedPresetsAreListedEditableAndKept(t *testing.T) {
 
 	// Editing a shipped preset saves it in place.
 	var edited Preset
-	if e := f.call(&edited, "SavePreset", Preset{ID: "general", Name: "General (mine)", Instructions: "  Be brief.  "}); e != nil {
-		t.Fatal(e)
-	}
+	f.must(&edited, "SavePreset", Preset{ID: "general", Name: "General (mine)", Instructions: "  Be brief.  "})
 	if edited.ID != "general" || !edited.Builtin || edited.Instructions != "Be brief." || edited.Name != "General (mine)" {
 		t.Fatalf("edited %+v", edited)
 	}
 	var mine Preset
-	if e := f.call(&mine, "SavePreset", Preset{Name: "Mine", Instructions: "Mine.", EndpointID: "env", Model: "fake-model", Tools: &[]string{"read_file", " read_file ", ""}}); e != nil {
-		t.Fatal(e)
-	}
+	f.must(&mine, "SavePreset", Preset{Name: "Mine", Instructions: "Mine.", EndpointID: "env", Model: "fake-model", Tools: &[]string{"read_file", " read_file ", ""}})
 	if mine.ID == "" || mine.Builtin || mine.Tools == nil || strings.Join(*mine.Tools, ",") != "read_file" {
 		t.Fatalf("own preset %+v", mine)
 	}
-	if e := f.call(nil, "SavePreset", Preset{ID: DefaultPresetID, Name: "ignored", Instructions: "Default instructions.", EndpointID: "env"}); e != nil {
-		t.Fatal(e)
-	}
-	if e := f.call(nil, "DeletePreset", "writing-editor"); e != nil {
-		t.Fatal(e)
-	}
+	f.must(nil, "SavePreset", Preset{ID: DefaultPresetID, Name: "ignored", Instructions: "Default instructions.", EndpointID: "env"})
+	f.must(nil, "DeletePreset", "writing-editor")
 
 	// All of it survives a restart.
 	f.stop()
@@ -85,9 +77,7 @@ func TestShippedPresetsAreListedEditableAndKept(t *testing.T) {
 		t.Fatalf("default %+v", d)
 	}
 	// Saving a deleted shipped preset brings it back.
-	if e := f.call(nil, "SavePreset", Preset{ID: "writing-editor", Name: "Editor"}); e != nil {
-		t.Fatal(e)
-	}
+	f.must(nil, "SavePreset", Preset{ID: "writing-editor", Name: "Editor"})
 	if _, ok := presetWithID(f.presets(), "writing-editor"); !ok {
 		t.Fatal("the saved shipped preset is still hidden")
 	}
@@ -127,9 +117,7 @@ func TestNewThreadStartsFromAPreset(t *testing.T) {
 	f := newFixture(t, nil)
 	answerAll(f.fake, "Reviewed.")
 	var p Preset
-	if e := f.call(&p, "SavePreset", Preset{Name: "Strict", Instructions: "Be strict.", EndpointID: "env", Model: "strict-model", Tools: &[]string{"list_files"}}); e != nil {
-		t.Fatal(e)
-	}
+	f.must(&p, "SavePreset", Preset{Name: "Strict", Instructions: "Be strict.", EndpointID: "env", Model: "strict-model", Tools: &[]string{"list_files"}})
 	cases := []struct {
 		name, preset, text, instructions, model string
 		tools                                   []string // offered (nil: every tool)
@@ -181,14 +169,8 @@ func TestNewThreadStartsFromAPreset(t *testing.T) {
 		})
 	}
 	// The default preset's instructions reach threads made by a first message too.
-	if e := f.call(nil, "SavePreset", Preset{ID: DefaultPresetID, Instructions: "Default rules."}); e != nil {
-		t.Fatal(e)
-	}
-	var sent SendResult
-	if e := f.call(&sent, "SendInput", "", "first message"); e != nil {
-		t.Fatal(e)
-	}
-	f.waitIdle(sent.ThreadID)
+	f.must(nil, "SavePreset", Preset{ID: DefaultPresetID, Instructions: "Default rules."})
+	f.sendIdle("", "first message")
 	if r := userRequests(f.fake, "first message"); len(r) != 1 || !strings.HasSuffix(r[0].Messages[0].Content, "\n\nDefault rules.") {
 		t.Fatalf("requests %s", describe(r))
 	}

@@ -2,7 +2,6 @@ package app
 
 import (
 	"bufio"
-	"context"
 	"encoding/json"
 	"os"
 	"os/exec"
@@ -86,18 +85,9 @@ func TestMCPRoundTripQuestionSurvivesSIGKILL(t *testing.T) {
 	_ = cmd.Wait()
 	// The killed app's stdio server loses its stdin and exits by itself.
 
-	svc, err := Start(context.Background(), Config{DataDir: data, Mode: "browser", MCPConfigPath: mcpPath, Getenv: func(k string) string {
+	a := restartAfterKill(t, Config{DataDir: data, Mode: "browser", MCPConfigPath: mcpPath, Getenv: func(k string) string {
 		return map[string]string{"OPENAI_BASE_URL": fake.URL, "JUNCTURE_MODEL": "fake-model", "JUNCTURE_WORKSPACE": ws}[k]
 	}})
-	if err != nil {
-		t.Fatalf("restart after SIGKILL: %v", err)
-	}
-	defer func() {
-		if err := svc.Shutdown(context.Background()); err != nil {
-			t.Error(err)
-		}
-	}()
-	a := svc.App()
 	v, err := a.GetThread("th-mrtr")
 	if err != nil {
 		t.Fatal(err)
@@ -110,7 +100,7 @@ func TestMCPRoundTripQuestionSurvivesSIGKILL(t *testing.T) {
 	if err != nil || !res.Continued {
 		t.Fatalf("answer: %+v %v", res, err)
 	}
-	waitFor(t, func() bool { running, _ := svc.Runtime().Running("th-mrtr"); return !running })
+	waitFor(t, func() bool { running, _ := a.rt.Running("th-mrtr"); return !running })
 	v, _ = a.GetThread("th-mrtr")
 	var results []history.Message
 	for _, m := range v.Messages {
@@ -158,13 +148,9 @@ func TestMCPTwoChatsAskingOneOlderServer(t *testing.T) {
 		return fakellm.Reply(fakellm.Text("Thanks."))
 	})
 	var a, b SendResult
-	if e := f.call(&a, "SendInput", "", "A"); e != nil {
-		t.Fatal(e)
-	}
+	a = f.send("", "A")
 	va := f.waitPending(a.ThreadID, 1)
-	if e := f.call(&b, "SendInput", "", "B"); e != nil {
-		t.Fatal(e)
-	}
+	b = f.send("", "B")
 	waitFor(t, func() bool {
 		var v ThreadView
 		return f.call(&v, "GetThread", b.ThreadID) == nil && v.ToolStates["call-B"] == "running"

@@ -220,10 +220,7 @@ func TestTitleIsAnnouncedWithAThreadsEvent(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	evs := f.eventStream(ctx, "", false)
-	var sent SendResult
-	if e := f.call(&sent, "SendInput", "", "Hello"); e != nil {
-		t.Fatal(e)
-	}
+	sent := f.send("", "Hello")
 	finished := false
 	for !finished {
 		fr := next(t, evs)
@@ -279,11 +276,7 @@ func TestDesktopEmitterGetsTheRunsEvents(t *testing.T) {
 	rec := &recordingEmitter{}
 	f.svc.SetEmitter(rec)
 	f.script(fakellm.Reply(fakellm.Text("Hi.")))
-	var sent SendResult
-	if e := f.call(&sent, "SendInput", "", "hello"); e != nil {
-		t.Fatal(e)
-	}
-	f.waitIdle(sent.ThreadID)
+	sent := f.sendIdle("", "hello")
 	want := []string{"threads:" + sent.ThreadID, "agui:RUN_STARTED", "threads:" + sent.ThreadID, "agui:RUN_FINISHED", "threads:" + sent.ThreadID}
 	waitFor(t, func() bool {
 		got := rec.snapshot()

@@ -193,9 +193,7 @@ func TestInstructionsArriveAsTheFirstSystemMessage(t *testing.T) {
 	}
 	// Editing the first question branches off before the change: that
 	// branch runs with the pirate's instructions.
-	if e := f.call(nil, "EditMessage", th.ID, firstUser, "first question, edited"); e != nil {
-		t.Fatal(e)
-	}
+	f.must(nil, "EditMessage", th.ID, firstUser, "first question, edited")
 	f.waitIdle(th.ID)
 	if s := system("first question, edited"); !strings.HasSuffix(s, "\n\nAnswer like a pirate.") {
 		t.Fatalf("the earlier branch's system message %q", s)

@@ -76,25 +76,32 @@ func TestReopenKeepsData(t *testing.T) {
 	}
 }
 
-func TestMigrateFromV1(t *testing.T) {
-	t.Parallel()
+// migrated opens a copy of fixture (migrating it) and its pre-migration
+// backup, which must be at version from; both close when the test ends.
+func migrated(t *testing.T, fixture string, from int) (*DB, *sql.DB) {
+	t.Helper()
 	ctx := context.Background()
-	path := copyFixture(t, fixtureV1)
+	path := copyFixture(t, fixture)
 	db, err := Open(ctx, path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer db.Close()
-
-	// The pre-migration backup is a faithful v1 copy.
-	bak, err := sql.Open("sqlite", dsn(BackupPath(path, 2), "mode=ro"))
+	t.Cleanup(func() { db.Close() })
+	bak, err := sql.Open("sqlite", dsn(BackupPath(path, from+1), "mode=ro"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer bak.Close()
-	if v, err := userVersion(ctx, bak); err != nil || v != 1 {
-		t.Errorf("backup user_version = %d, %v; want 1", v, err)
+	t.Cleanup(func() { bak.Close() })
+	if v, err := userVersion(ctx, bak); err != nil || v != from {
+		t.Errorf("backup user_version = %d, %v; want %d", v, err, from)
 	}
+	return db, bak
+}
+
+func TestMigrateFromV1(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	db, bak := migrated(t, fixtureV1, 1) // the backup is a faithful v1 copy
 	var n int
 	if err := bak.QueryRow("SELECT count(*) FROM messages").Scan(&n); err != nil || n != 6 {
 		t.Errorf("backup holds %d messages (%v), want 6", n, err)
@@ -335,21 +342,7 @@ func TestReadOnlyCopyIncludesWAL(t *testing.T) {
 func TestMigrateFromV2(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	path := copyFixture(t, fixtureV2)
-	db, err := Open(ctx, path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-
-	bak, err := sql.Open("sqlite", dsn(BackupPath(path, 3), "mode=ro"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer bak.Close()
-	if v, err := userVersion(ctx, bak); err != nil || v != 2 {
-		t.Errorf("backup user_version = %d, %v; want 2", v, err)
-	}
+	db, _ := migrated(t, fixtureV2, 2)
 
 	// Tool executions and client tool calls survived the rebuild.
 	for _, c := range []struct {
