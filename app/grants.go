@@ -145,10 +145,8 @@ func (a *App) ImportRules(text string) (int, error) {
 	}
 	ctx, cancel := a.ctx()
 	defer cancel()
-	for _, r := range rules {
-		if err := a.db.AddPermissionRule(ctx, r); err != nil {
-			return 0, asError(err)
-		}
+	if err := a.db.AddPermissionRules(ctx, rules); err != nil { // all or nothing
+		return 0, asError(err)
 	}
 	return len(rules), nil
 }
