@@ -42,7 +42,7 @@ func (rt *Runtime) ledgerOf(ctx context.Context, threadID, runID string, w *wait
 			e.Kind, e.Tool = history.LedgerAnswered, d.hookDef
 			e.Arguments = string(history.RedactSecrets(d.answer, nil))
 		case d.midCall:
-			e.Kind, e.Reason = history.LedgerAnswered, "a question the running call asked"
+			midCallEntry(&e, d, schemas[d.call.ID])
 		case clients[d.call.ID]:
 			e.Kind, e.Arguments, e.Outcome = history.LedgerClientAction, ledgerArgs(d.call.Arguments), string(d.state)
 		case d.approved && d.edited:
@@ -145,4 +145,37 @@ func ledgerArgs(args string) string {
 		return args
 	}
 	return string(red)
+}
+
+// midCallEntry records the answer to what a running call asked: an MCP
+// server's sampling request (approved or declined, and why), its URL
+// confirmation (the page; opened or declined), or its question (the
+// answer, secrets redacted). Server is who asked.
+func midCallEntry(e *history.LedgerEntry, d decision, schema json.RawMessage) {
+	e.Server = d.prompt.Source
+	e.Outcome = map[string]string{tools.ReplyAccept: "approved", tools.ReplyDecline: "declined", tools.ReplyCancel: "dismissed"}[d.reply.Action]
+	about := map[string]string{}
+	if d.prompt.Message != "" {
+		about["message"] = d.prompt.Message
+	}
+	switch d.prompt.Kind {
+	case tools.PromptSampling:
+		e.Kind, e.Reason = history.LedgerSampling, d.reply.Reason
+	case tools.PromptURL:
+		e.Kind = history.LedgerURLConfirm
+		about["url"] = d.prompt.URL
+	default:
+		e.Kind, e.Reason = history.LedgerAnswered, "a question the running call asked"
+		if e.Outcome == "approved" {
+			e.Outcome = "answered"
+		}
+		if len(d.reply.Content) > 0 {
+			e.Arguments = string(history.RedactSecrets(d.reply.Content, schema))
+			return
+		}
+	}
+	if len(about) > 0 {
+		b, _ := json.Marshal(about) // strings only: never fails
+		e.Arguments = ledgerArgs(string(b))
+	}
 }
