@@ -118,12 +118,24 @@ func (tr *turn) recordOutcome(call history.ToolCall, state contract.ToolState) {
 
 // stoppedLedger records the items a Stop (or a message sent instead of
 // answering) left unanswered.
-func (rt *Runtime) stoppedLedger(threadID, runID, text string, its []history.Interrupt, clients []history.ClientToolCall) []history.LedgerEntry {
+// An item bound to a call is recorded under the call's tool and
+// arguments; one that is not (a middleware question), under its kind.
+func (rt *Runtime) stoppedLedger(ctx context.Context, threadID, runID, text string, its []history.Interrupt, clients []history.ClientToolCall) []history.LedgerEntry {
 	now := rt.now()
 	var out []history.LedgerEntry
+	var calls map[string]history.ToolCall
 	for _, it := range its {
-		out = append(out, history.LedgerEntry{At: now, Kind: history.LedgerStopped, ThreadID: threadID, RunID: runID,
-			CallID: it.ToolCallID, Tool: it.Kind, Reason: text})
+		e := history.LedgerEntry{At: now, Kind: history.LedgerStopped, ThreadID: threadID, RunID: runID,
+			CallID: it.ToolCallID, Tool: it.Kind, Reason: text}
+		if it.ToolCallID != "" {
+			if calls == nil {
+				calls = rt.callsOf(ctx, threadID)
+			}
+			if c, ok := calls[it.ToolCallID]; ok {
+				e.Tool, e.Arguments = c.Name, ledgerArgs(c.Arguments)
+			}
+		}
+		out = append(out, e)
 	}
 	for _, c := range clients {
 		out = append(out, history.LedgerEntry{At: now, Kind: history.LedgerStopped, ThreadID: threadID, RunID: runID,
