@@ -41,6 +41,7 @@ import (
 	"github.com/juncture-app/juncture/agent/sandbox"
 	"github.com/juncture-app/juncture/app"
 	"github.com/juncture-app/juncture/app/update"
+	"github.com/juncture-app/juncture/app/web"
 	"github.com/juncture-app/juncture/frontend"
 	"github.com/juncture-app/juncture/internal/buildinfo"
 	"github.com/juncture-app/juncture/store"
@@ -104,17 +105,17 @@ func serve(args []string, logger *slog.Logger) error {
 	}
 	token := os.Getenv("JUNCTURE_TOKEN")
 	if token == "" {
-		token = app.NewToken()
+		token = web.NewToken()
 	}
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
 		_ = svc.Shutdown(context.Background())
 		return fmt.Errorf("listening on %s: %w", *addr, err)
 	}
-	srv := app.NewServer(svc, frontend.Dist(), token).HTTPServer(app.DefaultHTTPLimits)
+	srv := web.NewServer(svc, frontend.Dist(), token).HTTPServer(web.DefaultHTTPLimits)
 	fmt.Printf("Juncture is running. Open http://%s/#token=%s\n", ln.Addr(), token)
 	errc := make(chan error, 1)
-	go func() { errc <- srv.Serve(app.LimitListener(ln, app.DefaultHTTPLimits.MaxConns)) }()
+	go func() { errc <- srv.Serve(web.LimitListener(ln, web.DefaultHTTPLimits.MaxConns)) }()
 	select {
 	case <-ctx.Done():
 	case err = <-errc:

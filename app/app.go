@@ -1,7 +1,15 @@
-// Package app is the facade bound to the frontend: the same App methods
-// serve the desktop window (Wails bindings) and the browser (HTTP). It wires
-// the runtime, the store and the settings, and forwards; events leave
-// through an Emitter so the package is tested without a window.
+// Package app is the facade bound to the frontend: the App methods the
+// desktop window calls through Wails bindings and the browser through
+// package web. It wires the runtime, the store, app/config and
+// app/secrets, and keeps only forwarding, conversions, error mapping
+// (errors.go) and the one read-only guard, applied where methods are
+// dispatched (calltable.go). Transports live elsewhere: the HTTP server,
+// its budgets and the JSON argument adapters are package web, which
+// consumes the small web.Facade interface Service implements; the
+// desktop window's event forwarding stays here (events.go) because Wails
+// binds App itself. Domain code goes to its own package (app/config,
+// app/secrets, app/update, app/demo), never here. Events leave through an
+// Emitter so the package is tested without a window.
 package app
 
 import (
@@ -21,14 +29,18 @@ import (
 	"github.com/juncture-app/juncture/agent/model/openai"
 	"github.com/juncture-app/juncture/agent/tools"
 	"github.com/juncture-app/juncture/app/config"
+	"github.com/juncture-app/juncture/app/demo"
+	"github.com/juncture-app/juncture/app/events"
 	"github.com/juncture-app/juncture/app/secrets"
+	"github.com/juncture-app/juncture/app/update"
 	"github.com/juncture-app/juncture/store"
 )
 
-// Emitter sends a named event to the frontend.
-type Emitter interface {
-	Emit(name string, data any)
-}
+// Emitter sends a named event to the frontend (events.Emitter).
+type Emitter = events.Emitter
+
+// ThreadsEvent is the data of a "threads" event (events.ThreadsEvent).
+type ThreadsEvent = events.ThreadsEvent
 
 // Config configures a Service.
 type Config struct {
@@ -47,7 +59,7 @@ type Config struct {
 	// with the release feed's.
 	Version string
 	// UpdateKey is the release feed's ed25519 public key (base64); empty
-	// turns the update check off (updates.go).
+	// turns the update check off (update.Prefs).
 	UpdateKey string
 	// UpdateExe is the binary an update replaces (tests); empty is this
 	// process's own.
@@ -97,9 +109,9 @@ type App struct {
 	mcp    *mcp.Manager
 	mcpCfg *mcp.ConfigFile
 
-	upd updateState // the release feed's last answer (updates.go)
+	upd *update.Prefs // the update choices and the release feed's last answer
 
-	demo demoServer // the offline demo model (demo.go)
+	demo demo.Server // the offline demo model
 
 	linkMu       sync.Mutex
 	launchThread string // a juncture:// link's chat, until the window takes it (links.go)
@@ -151,6 +163,7 @@ func StartWith(ctx context.Context, a *App, cfg Config) (*Service, error) {
 		return nil, fmt.Errorf("opening the history database: %w", err)
 	}
 	a.db = db
+	a.upd = &update.Prefs{Rows: db, Version: cfg.Version, Key: cfg.UpdateKey, Exe: cfg.UpdateExe, Log: a.log}
 	if a.readOnly == "" {
 		rep, err := db.Recover(ctx)
 		if err != nil {
@@ -200,7 +213,7 @@ func StartWith(ctx context.Context, a *App, cfg Config) (*Service, error) {
 		a.log.Warn("MCP servers are off", "err", err)
 	}
 	if a.readOnly == "" {
-		a.restoreDemo(ctx)
+		a.demo.Restore(ctx, a.conf, a.log)
 		a.resumeTasks(ctx)
 	}
 	if cfg.DetectLocal {
@@ -213,8 +226,7 @@ func StartWith(ctx context.Context, a *App, cfg Config) (*Service, error) {
 			}
 		}()
 	}
-	a.bg.Add(1)
-	go a.logRuns(a.rt.SubscribeWith("", broker.SubscribeOptions{Coalesce: 1}))
+	a.background(func() { events.LogRuns(a.bgCtx, a.rt.SubscribeWith("", broker.SubscribeOptions{Coalesce: 1}), a.log) })
 	return &Service{app: a}, nil
 }
 
@@ -232,8 +244,8 @@ func (s *Service) SetEmitter(e Emitter) {
 	a.emitter = e
 	a.emitMu.Unlock()
 	if first {
-		a.bg.Add(1)
-		go a.forward(a.rt.SubscribeWith("", broker.SubscribeOptions{Coalesce: 1}))
+		sub := a.rt.SubscribeWith("", broker.SubscribeOptions{Coalesce: 1})
+		a.background(func() { events.Forward(a.bgCtx, sub, a.currentEmitter) })
 	}
 }
 
@@ -249,7 +261,7 @@ func (s *Service) Shutdown(ctx context.Context) error {
 	// command a tool started outlives the app.
 	a.mcp.Close()
 	a.procs.Close()
-	a.stopDemo()
+	a.demo.Close()
 	a.stopBg()
 	a.bg.Wait()
 	if cerr := a.cp.Close(); cerr != nil && err == nil {
@@ -259,6 +271,22 @@ func (s *Service) Shutdown(ctx context.Context) error {
 		err = cerr
 	}
 	return err
+}
+
+// currentEmitter is the window's emitter as it is now.
+func (a *App) currentEmitter() Emitter {
+	a.emitMu.RLock()
+	defer a.emitMu.RUnlock()
+	return a.emitter
+}
+
+// background runs f on a goroutine Shutdown waits for.
+func (a *App) background(f func()) {
+	a.bg.Add(1)
+	go func() {
+		defer a.bg.Done()
+		f()
+	}()
 }
 
 // emit publishes a facade event through the runtime's broker, in order

@@ -21,6 +21,7 @@ import (
 	"github.com/juncture-app/juncture/agent/fakellm"
 	"github.com/juncture-app/juncture/agent/sandbox"
 	"github.com/juncture-app/juncture/app/config"
+	"github.com/juncture-app/juncture/app/web"
 )
 
 func TestMain(m *testing.M) {
@@ -82,7 +83,7 @@ func (f *fixture) start(env map[string]string) {
 	}
 	f.svc = svc
 	assets := fstest.MapFS{"index.html": {Data: []byte("<!doctype html><title>Juncture</title>")}}
-	f.srv = httptest.NewServer(NewServer(svc, assets, f.token))
+	f.srv = httptest.NewServer(web.NewServer(svc, assets, f.token))
 	t.Cleanup(f.stop)
 }
 

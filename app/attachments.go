@@ -2,7 +2,6 @@ package app
 
 import (
 	"encoding/base64"
-	"encoding/json"
 	"errors"
 	"fmt"
 
@@ -101,22 +100,6 @@ func (a *App) attachmentName(threadID, id string) string {
 		}
 	}
 	return ""
-}
-
-// callSendInput is SendInput in the browser transport: the attachments
-// are an optional third argument (two-argument calls keep working).
-func callSendInput(f func(string, string, []AttachmentInput) (SendResult, error)) call {
-	return func(args []json.RawMessage) (any, error) {
-		if len(args) == 2 {
-			args = append(args, json.RawMessage("null"))
-		}
-		var threadID, text string
-		var files []AttachmentInput
-		if err := decode(args, &threadID, &text, &files); err != nil {
-			return nil, err
-		}
-		return f(threadID, text, files)
-	}
 }
 
 // vetImportedFiles gives an imported thread's files the checks a sent

@@ -2,17 +2,22 @@ package app
 
 import (
 	"encoding/json"
-	"fmt"
+
+	"github.com/juncture-app/juncture/app/web"
 )
 
 // The browser transport's method table: every bound method by name, with
-// its arguments decoded into their declared types. It is written out, not
-// found by reflection, so the compiler checks each signature and the
-// linker can drop what nothing calls. TestCallTableCoversTheBindings keeps
-// it in step with the methods Wails binds.
+// its arguments decoded into their declared types (web's Call adapters),
+// and the one read-only guard, applied here where methods are dispatched.
+// TestCallTableCoversTheBindings keeps it in step with the methods Wails
+// binds.
 
 // call runs one method with the JSON of its arguments.
-type call func(args []json.RawMessage) (any, error)
+type call = web.Call
+
+// Calls is the method table browser mode dispatches through (web.Facade),
+// each writing method behind the read-only guard.
+func (s *Service) Calls() map[string]web.Call { return s.app.callTable() }
 
 func (a *App) callTable() map[string]call {
 	t := a.methodCalls()
@@ -31,7 +36,7 @@ func (a *App) methodCalls() map[string]call {
 		"SaveExport":           call2(a.SaveExport),
 		"Notify":               call2e(a.Notify),
 		"Status":               call0v(a.Status),
-		"SendInput":            callSendInput(a.SendInput),
+		"SendInput":            call3(a.SendInput), // the files are optional: two-argument calls keep working
 		"GetAttachment":        call2(a.GetAttachment),
 		"Interrupt":            call1e(a.Interrupt),
 		"ContinueAnswer":       call1e(a.ContinueAnswer),
@@ -149,113 +154,15 @@ func (a *App) guarded(method string, c call) call {
 	}
 }
 
-// argError says which argument did not decode.
-type argError struct {
-	n   int
-	err error
-}
-
-func (e *argError) Error() string { return fmt.Sprintf("argument %d: %v", e.n, e.err) }
-
-// countError says how many arguments a method takes at most.
-type countError struct{ want, got int }
-
-func (e *countError) Error() string {
-	return fmt.Sprintf("takes at most %d argument(s), got %d", e.want, e.got)
-}
-
-// decode decodes each argument into its pointer, in order. Trailing
-// arguments left out keep their zero value, as in the desktop transport
-// (which pads every call to its arity with null): arguments added in a
-// later version are optional for scripts and older clients. More
-// arguments than the method takes are refused.
-func decode(args []json.RawMessage, ptrs ...any) error {
-	if len(args) > len(ptrs) {
-		return &countError{want: len(ptrs), got: len(args)}
-	}
-	for i, arg := range args {
-		if err := json.Unmarshal(arg, ptrs[i]); err != nil {
-			return &argError{n: i + 1, err: err}
-		}
-	}
-	return nil
-}
-
-func call0[R any](f func() (R, error)) call {
-	return func(args []json.RawMessage) (any, error) {
-		if err := decode(args); err != nil {
-			return nil, err
-		}
-		return f()
-	}
-}
-
-func call0v[R any](f func() R) call {
-	return call0(func() (R, error) { return f(), nil })
-}
-
-func call0e(f func() error) call {
-	return call0(func() (any, error) { return nil, f() })
-}
-
-func call1[A, R any](f func(A) (R, error)) call {
-	return func(args []json.RawMessage) (any, error) {
-		var a A
-		if err := decode(args, &a); err != nil {
-			return nil, err
-		}
-		return f(a)
-	}
-}
-
-func call1v[A, R any](f func(A) R) call {
-	return call1(func(a A) (R, error) { return f(a), nil })
-}
-
-func call1e[A any](f func(A) error) call {
-	return call1(func(a A) (any, error) { return nil, f(a) })
-}
-
-func call2[A, B, R any](f func(A, B) (R, error)) call {
-	return func(args []json.RawMessage) (any, error) {
-		var a A
-		var b B
-		if err := decode(args, &a, &b); err != nil {
-			return nil, err
-		}
-		return f(a, b)
-	}
-}
-
-func call2e[A, B any](f func(A, B) error) call {
-	return call2(func(a A, b B) (any, error) { return nil, f(a, b) })
-}
-
-func call3[A, B, C, R any](f func(A, B, C) (R, error)) call {
-	return func(args []json.RawMessage) (any, error) {
-		var a A
-		var b B
-		var c C
-		if err := decode(args, &a, &b, &c); err != nil {
-			return nil, err
-		}
-		return f(a, b, c)
-	}
-}
-
-func call3e[A, B, C any](f func(A, B, C) error) call {
-	return call3(func(a A, b B, c C) (any, error) { return nil, f(a, b, c) })
-}
-
-func call4e[A, B, C, D any](f func(A, B, C, D) error) call {
-	return func(args []json.RawMessage) (any, error) {
-		var a A
-		var b B
-		var c C
-		var d D
-		if err := decode(args, &a, &b, &c, &d); err != nil {
-			return nil, err
-		}
-		return nil, f(a, b, c, d)
-	}
-}
+// The adapters by the table's short names.
+func call0[R any](f func() (R, error)) call                 { return web.Call0(f) }
+func call0v[R any](f func() R) call                         { return web.Call0V(f) }
+func call0e(f func() error) call                            { return web.Call0E(f) }
+func call1[A, R any](f func(A) (R, error)) call             { return web.Call1(f) }
+func call1v[A, R any](f func(A) R) call                     { return web.Call1V(f) }
+func call1e[A any](f func(A) error) call                    { return web.Call1E(f) }
+func call2[A, B, R any](f func(A, B) (R, error)) call       { return web.Call2(f) }
+func call2e[A, B any](f func(A, B) error) call              { return web.Call2E(f) }
+func call3[A, B, C, R any](f func(A, B, C) (R, error)) call { return web.Call3(f) }
+func call3e[A, B, C any](f func(A, B, C) error) call        { return web.Call3E(f) }
+func call4e[A, B, C, D any](f func(A, B, C, D) error) call  { return web.Call4E(f) }

@@ -60,7 +60,7 @@ func TestStartDemoAnswersAndSurvivesARestart(t *testing.T) {
 		}
 	}
 	a := f.svc.App()
-	srv := a.demo.srv
+	srv := a.demo.Running()
 	eps := f.demoEndpoints()
 	if len(eps) != 1 || got[0].ID != eps[0].ID || got[1].ID != eps[0].ID || eps[0].BaseURL != srv.URL || !eps[0].IsDefault || eps[0].APIKey != "" {
 		t.Fatalf("two clicks: %+v and %+v, saved %+v (server %s)", got[0], got[1], eps, srv.URL)
@@ -73,7 +73,7 @@ func TestStartDemoAnswersAndSurvivesARestart(t *testing.T) {
 		t.Fatalf("the demo server kept %d requests or headers", n)
 	}
 	var again Endpoint
-	if e := f.call(&again, "StartDemo"); e != nil || again.ID != eps[0].ID || a.demo.srv != srv {
+	if e := f.call(&again, "StartDemo"); e != nil || again.ID != eps[0].ID || a.demo.Running() != srv {
 		t.Fatalf("a third click: %+v %+v", again, e)
 	}
 
@@ -81,7 +81,7 @@ func TestStartDemoAnswersAndSurvivesARestart(t *testing.T) {
 	url := srv.URL
 	f.stop()
 	f.start(f.env)
-	if eps := f.demoEndpoints(); len(eps) != 1 || eps[0].BaseURL != url || f.svc.App().demo.srv == nil || f.svc.App().demo.srv.URL != url {
+	if eps := f.demoEndpoints(); len(eps) != 1 || eps[0].BaseURL != url || f.svc.App().demo.Running() == nil || f.svc.App().demo.Running().URL != url {
 		t.Fatalf("after a restart: %+v, want %s", eps, url)
 	}
 	f.demoSaysHello()
@@ -95,7 +95,7 @@ func TestStartDemoAnswersAndSurvivesARestart(t *testing.T) {
 	defer ln.Close()
 	f.start(f.env)
 	eps = f.demoEndpoints()
-	if len(eps) != 1 || eps[0].BaseURL == url || eps[0].BaseURL != f.svc.App().demo.srv.URL {
+	if len(eps) != 1 || eps[0].BaseURL == url || eps[0].BaseURL != f.svc.App().demo.Running().URL {
 		t.Fatalf("port taken at restart: %+v (was %s)", eps, url)
 	}
 	f.demoSaysHello()
@@ -108,7 +108,7 @@ func TestDemoLeavesAPersonsLookAlikeEndpoint(t *testing.T) {
 	mine := f.saveEndpoint(Endpoint{Name: DemoEndpointName, BaseURL: "http://127.0.0.1:1/v1", Models: []string{"llama"}})
 	f.stop()
 	f.start(f.env)
-	if f.svc.App().demo.srv != nil {
+	if f.svc.App().demo.Running() != nil {
 		t.Fatal("a demo server started for the person's own endpoint")
 	}
 	var demo Endpoint
@@ -131,8 +131,8 @@ func TestDeletingTheDemoStopsItsServer(t *testing.T) {
 	if e := f.call(nil, "DeleteEndpoint", demo.ID); e != nil {
 		t.Fatal(e)
 	}
-	if f.svc.App().demo.srv != nil || len(f.demoEndpoints()) != 0 {
-		t.Fatalf("after the delete: server %v, endpoints %+v", f.svc.App().demo.srv, f.demoEndpoints())
+	if f.svc.App().demo.Running() != nil || len(f.demoEndpoints()) != 0 {
+		t.Fatalf("after the delete: server %v, endpoints %+v", f.svc.App().demo.Running(), f.demoEndpoints())
 	}
 	if e := f.call(&demo, "StartDemo"); e != nil || len(f.demoEndpoints()) != 1 {
 		t.Fatalf("StartDemo again: %+v", e)
@@ -153,7 +153,7 @@ func TestStartDemoRacesItsDelete(t *testing.T) {
 	go func() { defer wg.Done(); f.call(nil, "DeleteEndpoint", demo.ID) }()
 	go func() { defer wg.Done(); f.call(nil, "StartDemo") }()
 	wg.Wait()
-	srv := f.svc.App().demo.srv
+	srv := f.svc.App().demo.Running()
 	for _, e := range f.demoEndpoints() {
 		if srv == nil || e.BaseURL != srv.URL {
 			t.Fatalf("endpoint %+v has no server (%v)", e, srv)
@@ -167,12 +167,12 @@ func TestStartDemoRacesItsDelete(t *testing.T) {
 func TestStartDemoAfterItsStopStartsNothing(t *testing.T) {
 	f := newFixture(t, map[string]string{})
 	a := f.svc.App()
-	a.stopDemo() // what Shutdown does before closing the database
+	a.demo.Close() // what Shutdown does before closing the database
 	var e Endpoint
 	err := f.call(&e, "StartDemo")
-	if a.demo.srv != nil {
-		url := a.demo.srv.URL
-		a.demo.srv.Close()
+	if a.demo.Running() != nil {
+		url := a.demo.Running().URL
+		a.demo.Running().Close()
 		t.Fatalf("StartDemo after the stop serves at %s (err %v)", url, err)
 	}
 }

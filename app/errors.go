@@ -1,49 +1,37 @@
 package app
 
 import (
-	"encoding/json"
 	"errors"
-	"net/http"
 
 	"github.com/juncture-app/juncture/agent"
 	"github.com/juncture-app/juncture/app/config"
+	"github.com/juncture-app/juncture/app/web"
 	"github.com/juncture-app/juncture/store"
 )
 
-// Error codes the frontend can rely on.
+// Error codes the frontend can rely on (the wire's, package web).
 const (
-	CodeNotImplemented  = "not-implemented"
-	CodeNotConfigured   = "not-configured"
-	CodeNotFound        = "not-found"
-	CodeInvalidArgument = "invalid-argument"
-	CodeInvalidSettings = "invalid-settings"
-	CodeConflict        = "conflict"
-	CodeInternal        = "internal"
-	CodeUnavailable     = "unavailable"
-	// CodePending: the answer was kept, but the run waits for other items
-	// (a question, a window action) that this call cannot answer.
-	CodePending = "pending"
-	// CodeDiskFull: the disk (or the database's size cap) is full; what
-	// the call would have written was not saved.
-	CodeDiskFull = "disk-full"
+	CodeNotImplemented  = web.CodeNotImplemented
+	CodeNotConfigured   = web.CodeNotConfigured
+	CodeNotFound        = web.CodeNotFound
+	CodeInvalidArgument = web.CodeInvalidArgument
+	CodeInvalidSettings = web.CodeInvalidSettings
+	CodeConflict        = web.CodeConflict
+	CodeInternal        = web.CodeInternal
+	CodeUnavailable     = web.CodeUnavailable
+	CodePending         = web.CodePending
+	CodeDiskFull        = web.CodeDiskFull
 )
 
 // msgDiskFull is what the window shows for a refused write.
 const msgDiskFull = "Disk full: not saved. Free some space on the disk, then try again."
 
-// Error is what a bound method returns on failure. Its Error() text is its
-// JSON form, so the Wails transport (which passes error strings) and the
-// HTTP transport (which sends {"error": …}) carry the same object.
-type Error struct {
-	Code    string            `json:"code"`
-	Message string            `json:"message"`
-	Details map[string]string `json:"details,omitempty"`
-}
+// Error is what a bound method returns on failure: the wire's object,
+// the same through both transports (web.Error).
+type Error = web.Error
 
-func (e *Error) Error() string {
-	b, _ := json.Marshal(e)
-	return string(b)
-}
+// AsError maps any error to the window's Error (web.Facade).
+func (s *Service) AsError(err error) *Error { return asError(err) }
 
 func errorf(code, msg string) *Error { return &Error{Code: code, Message: msg} }
 
@@ -104,25 +92,5 @@ func configError(e *config.Error) *Error {
 		return errorf(CodeNotFound, e.Message)
 	default:
 		return errorf(CodeInvalidArgument, e.Message)
-	}
-}
-
-// httpStatus is the HTTP status for an error code.
-func httpStatus(code string) int {
-	switch code {
-	case CodeNotImplemented:
-		return http.StatusNotImplemented
-	case CodeNotFound:
-		return http.StatusNotFound
-	case CodeInvalidArgument, CodeInvalidSettings:
-		return http.StatusBadRequest
-	case CodeNotConfigured, CodeConflict, CodePending:
-		return http.StatusConflict
-	case CodeUnavailable:
-		return http.StatusServiceUnavailable
-	case CodeDiskFull:
-		return http.StatusInsufficientStorage
-	default:
-		return http.StatusInternalServerError
 	}
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/juncture-app/juncture/agent/agui"
 	"github.com/juncture-app/juncture/agent/fakellm"
+	"github.com/juncture-app/juncture/app/events"
 )
 
 // gatedEmitter holds its first Emit until open is closed, so the broker
@@ -19,17 +20,17 @@ type gatedEmitter struct {
 	open  chan struct{}
 	once  sync.Once
 	mu    sync.Mutex
-	calls []BatchFrame
+	calls []events.BatchFrame
 }
 
 func (g *gatedEmitter) Emit(name string, data any) {
 	g.once.Do(func() { <-g.open })
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	g.calls = append(g.calls, BatchFrame{Name: name, Data: data})
+	g.calls = append(g.calls, events.BatchFrame{Name: name, Data: data})
 }
 
-func (g *gatedEmitter) snapshot() []BatchFrame {
+func (g *gatedEmitter) snapshot() []events.BatchFrame {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	return slices.Clone(g.calls)
@@ -51,13 +52,13 @@ func TestDesktopEventsBatchWhatQueued(t *testing.T) {
 	f.waitIdle(sent.ThreadID)
 	close(g.open)
 
-	var frames []BatchFrame // every event, unpacked
+	var frames []events.BatchFrame // every event, unpacked
 	batches := 0
 	done := func() bool {
 		frames, batches = frames[:0], 0
 		for _, c := range g.snapshot() {
 			if c.Name == "batch" {
-				fs, ok := c.Data.([]BatchFrame)
+				fs, ok := c.Data.([]events.BatchFrame)
 				if !ok || len(fs) < 2 {
 					t.Fatalf("batch data %T of %d frames", c.Data, len(fs))
 				}
@@ -68,7 +69,7 @@ func TestDesktopEventsBatchWhatQueued(t *testing.T) {
 			frames = append(frames, c)
 		}
 		for _, fr := range frames {
-			if d, ok := fr.Data.(AGUIEvent); ok && d.Event.EventType() == agui.TypeRunFinished {
+			if d, ok := fr.Data.(events.AGUIEvent); ok && d.Event.EventType() == agui.TypeRunFinished {
 				return true
 			}
 		}
@@ -82,7 +83,7 @@ func TestDesktopEventsBatchWhatQueued(t *testing.T) {
 	assistant := map[string]bool{} // the echoed user message is not counted
 	last := -1
 	for i, fr := range frames {
-		d, ok := fr.Data.(AGUIEvent)
+		d, ok := fr.Data.(events.AGUIEvent)
 		if !ok || d.ThreadID != sent.ThreadID {
 			continue
 		}
@@ -102,7 +103,7 @@ func TestDesktopEventsBatchWhatQueued(t *testing.T) {
 	if got.String() != text {
 		t.Fatalf("text through the batches: %d chars, want %d", got.Len(), len(text))
 	}
-	if d := frames[last].Data.(AGUIEvent); d.Event.EventType() != agui.TypeRunFinished {
+	if d := frames[last].Data.(events.AGUIEvent); d.Event.EventType() != agui.TypeRunFinished {
 		t.Fatalf("last AG-UI frame is %s", d.Event.EventType())
 	}
 	if last+1 >= len(frames) || frames[last+1].Name != "threads" {
@@ -122,12 +123,12 @@ func (c *countingEmitter) Emit(name string, data any) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.events++
-	frames, ok := data.([]BatchFrame)
+	frames, ok := data.([]events.BatchFrame)
 	if !ok {
-		frames = []BatchFrame{{Name: name, Data: data}}
+		frames = []events.BatchFrame{{Name: name, Data: data}}
 	}
 	for _, f := range frames {
-		d, ok := f.Data.(AGUIEvent)
+		d, ok := f.Data.(events.AGUIEvent)
 		if !ok {
 			continue
 		}

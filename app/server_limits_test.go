@@ -12,6 +12,8 @@ import (
 	"testing"
 	"testing/fstest"
 	"time"
+
+	"github.com/juncture-app/juncture/app/web"
 )
 
 // Issue 19 #23: a ChatGPT export larger than the old 32 MiB cut (37 MB
@@ -36,7 +38,7 @@ func TestLargeImportArrivesWhole(t *testing.T) {
 // in words, and nothing is done.
 func TestCallOverItsBudgetIs413(t *testing.T) {
 	f := newFixture(t, nil)
-	big := strings.Repeat("x", callBodyDefault)
+	big := strings.Repeat("x", web.CallBodyDefault)
 	for _, c := range []struct{ path, limit string }{
 		{"/api/call/RenameThread", "8 MiB"},
 		{"/agui", "70.7 MiB"},
@@ -45,7 +47,7 @@ func TestCallOverItsBudgetIs413(t *testing.T) {
 		if c.path == "/agui" {
 			// Generated as it is sent: the test holds none of it.
 			body = io.MultiReader(strings.NewReader(`{"threadId":"t","runId":"r","messages":[{"id":"m","role":"user","content":"`),
-				io.LimitReader(repeatReader('x'), aguiBody), strings.NewReader(`"}]}`))
+				io.LimitReader(repeatReader('x'), web.AGUIBody), strings.NewReader(`"}]}`))
 		}
 		req, _ := http.NewRequest("POST", f.srv.URL+c.path, body)
 		req.Header.Set("Authorization", "Bearer "+f.token)
@@ -73,16 +75,16 @@ func (r repeatReader) Read(p []byte) (int, error) {
 
 // limitedServer serves f's app over real loopback connections with small
 // limits, as `juncture serve` does with the defaults.
-func limitedServer(t *testing.T, f *fixture, limits HTTPLimits) (addr string, ln *Limited) {
+func limitedServer(t *testing.T, f *fixture, limits web.HTTPLimits) (addr string, ln *web.Limited) {
 	t.Helper()
-	s := NewServer(f.svc, fstest.MapFS{"index.html": {Data: []byte("<!doctype html>")}}, f.token)
+	s := web.NewServer(f.svc, fstest.MapFS{"index.html": {Data: []byte("<!doctype html>")}}, f.token)
 	s.KeepAlive = 20 * time.Millisecond
 	hs := s.HTTPServer(limits)
 	raw, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	ln = LimitListener(raw, limits.MaxConns)
+	ln = web.LimitListener(raw, limits.MaxConns)
 	go func() { _ = hs.Serve(ln) }()
 	t.Cleanup(func() { _ = hs.Close() })
 	return raw.Addr().String(), ln
@@ -105,7 +107,7 @@ func closedByServer(t *testing.T, c net.Conn) string {
 // of those limits.
 func TestBrowserServerDropsIdleAndStalledConnections(t *testing.T) {
 	f := newFixture(t, nil)
-	limits := HTTPLimits{ReadHeader: 200 * time.Millisecond, Idle: 200 * time.Millisecond, Body: 300 * time.Millisecond, MaxConns: 8}
+	limits := web.HTTPLimits{ReadHeader: 200 * time.Millisecond, Idle: 200 * time.Millisecond, Body: 300 * time.Millisecond, MaxConns: 8}
 	addr, ln := limitedServer(t, f, limits)
 
 	// The event stream first: it must keep its slot and keep going.
@@ -205,14 +207,6 @@ func TestBrowserServerDropsIdleAndStalledConnections(t *testing.T) {
 	for deadline := time.Now().Add(30 * time.Second); ln.Open() != 1; time.Sleep(5 * time.Millisecond) {
 		if time.Now().After(deadline) {
 			t.Fatalf("%d connections open after the others closed; want the stream's", ln.Open())
-		}
-	}
-}
-
-func TestMiBSaysTheLimit(t *testing.T) {
-	for n, want := range map[int64]string{8 << 20: "8 MiB", callBodyImportConversations: "129 MiB", callBodySendInput: "70.7 MiB"} {
-		if got := mib(n); got != want {
-			t.Errorf("mib(%d) = %q, want %q", n, got, want)
 		}
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/juncture-app/juncture/agent/fakellm"
+	"github.com/juncture-app/juncture/app/events"
 )
 
 // Every method Wails binds (the exported methods of *App) is in the
@@ -248,7 +249,7 @@ type recordingEmitter struct {
 }
 
 func (r *recordingEmitter) Emit(name string, data any) {
-	if frames, ok := data.([]BatchFrame); ok && name == "batch" {
+	if frames, ok := data.([]events.BatchFrame); ok && name == "batch" {
 		for _, f := range frames {
 			r.Emit(f.Name, f.Data)
 		}
@@ -257,7 +258,7 @@ func (r *recordingEmitter) Emit(name string, data any) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	switch d := data.(type) {
-	case AGUIEvent:
+	case events.AGUIEvent:
 		name += ":" + string(d.Event.EventType())
 	case ThreadsEvent:
 		name += ":" + d.ThreadID

@@ -158,20 +158,7 @@ func (a *App) DeleteEndpoint(id string) error {
 	ctx, cancel := a.ctx()
 	defer cancel()
 	e, _, _ := a.conf.EndpointByID(ctx, id)
-	demo := isDemoEndpoint(e) && e.Source == config.EndpointSaved
-	if demo {
-		// Held across the delete: a StartDemo meanwhile would save a
-		// new endpoint on the server this is about to stop.
-		a.demo.mu.Lock()
-		defer a.demo.mu.Unlock()
-	}
-	if err := a.conf.DeleteEndpoint(ctx, id); err != nil {
-		return asError(err)
-	}
-	if demo {
-		a.stopDemoLocked() // nothing listens for a demo nobody can pick
-	}
-	return nil
+	return asErrorOrNil(a.demo.Delete(ctx, a.conf, e, id))
 }
 
 // ListModels asks an endpoint ("" = the default) for its models

@@ -13,6 +13,7 @@ import (
 
 	"github.com/juncture-app/juncture/agent/contract"
 	"github.com/juncture-app/juncture/app"
+	"github.com/juncture-app/juncture/app/events"
 )
 
 // Header opens the generated file.
@@ -32,9 +33,9 @@ var customPayloads = map[string]reflect.Type{
 // appEvents gives the data type of each event the facade emits
 // (app/events.go and the emit calls of app/*.go).
 var appEvents = map[string]reflect.Type{
-	"agui":    reflect.TypeFor[app.AGUIEvent](),
-	"queue":   reflect.TypeFor[app.QueueEvent](),
-	"threads": reflect.TypeFor[app.ThreadsEvent](),
+	"agui":    reflect.TypeFor[events.AGUIEvent](),
+	"queue":   reflect.TypeFor[events.QueueEvent](),
+	"threads": reflect.TypeFor[events.ThreadsEvent](),
 	"path":    reflect.TypeFor[contract.PathChangedEvent](),
 	"mcp":     reflect.TypeFor[app.MCPChanged](),
 	"status":  reflect.TypeFor[app.Status](),

@@ -449,7 +449,7 @@ export const methodArity: { [M in keyof Methods]: number } = {
 
 // ---------------------------------------------------------------- types
 
-/** app.AGUIEvent */
+/** events.AGUIEvent */
 export interface AGUIEvent {
   threadId: string;
   event: unknown;
@@ -848,7 +848,7 @@ export interface Provider {
   local: boolean;
 }
 
-/** app.QueueEvent */
+/** events.QueueEvent */
 export interface QueueEvent {
   threadId: string;
   queued: string[];
@@ -1130,7 +1130,7 @@ export interface ThreadView {
   usage: ThreadUsage;
 }
 
-/** app.ThreadsEvent */
+/** events.ThreadsEvent */
 export interface ThreadsEvent {
   threadId?: string;
 }
@@ -1171,13 +1171,13 @@ export interface ToolStateEvent {
   allowedBy?: PermissionRule;
 }
 
-/** app.UpdateSettings */
+/** update.UpdateSettings */
 export interface UpdateSettings {
   feedUrl: string;
   off: boolean;
 }
 
-/** app.UpdateStatus */
+/** update.UpdateStatus */
 export interface UpdateStatus {
   settings: UpdateSettings;
   current: string;

@@ -18,7 +18,7 @@ export function parseNull(_u: unknown): null {
   return null;
 }
 
-// app.AGUIEvent
+// events.AGUIEvent
 
 function fillAGUIEvent(u: Record<string, unknown>): G.AGUIEvent {
   const o: G.AGUIEvent = {
@@ -1293,7 +1293,7 @@ export function parseProvider(u: unknown): G.Provider {
   return v;
 }
 
-// app.QueueEvent
+// events.QueueEvent
 
 function fillQueueEvent(u: Record<string, unknown>): G.QueueEvent {
   return {
@@ -2162,7 +2162,7 @@ export function parseThreadView(u: unknown): G.ThreadView {
   return v;
 }
 
-// app.ThreadsEvent
+// events.ThreadsEvent
 
 function fillThreadsEvent(u: Record<string, unknown>): G.ThreadsEvent {
   const o: G.ThreadsEvent = {
@@ -2311,7 +2311,7 @@ export function parseToolStateEvent(u: unknown): G.ToolStateEvent {
   return v;
 }
 
-// app.UpdateSettings
+// update.UpdateSettings
 
 function fillUpdateSettings(u: Record<string, unknown>): G.UpdateSettings {
   return {
@@ -2331,7 +2331,7 @@ export function parseUpdateSettings(u: unknown): G.UpdateSettings {
   return v;
 }
 
-// app.UpdateStatus
+// update.UpdateStatus
 
 function fillUpdateStatus(u: Record<string, unknown>): G.UpdateStatus {
   const o: G.UpdateStatus = {

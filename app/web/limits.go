@@ -1,4 +1,4 @@
-package app
+package web
 
 import (
 	"errors"
@@ -30,11 +30,11 @@ const (
 	callBodyImportThread = 2*store.MaxImportBytes + 1<<20 // 257 MiB
 	// callBodySendInput: 50 MiB of files in base64, and the text.
 	callBodySendInput = attach.MaxMessageBytes*4/3 + 4<<20 // ≈ 70.7 MiB
-	// callBodyDefault: every other call (settings, an MCP configuration,
+	// CallBodyDefault: every other call (settings, an MCP configuration,
 	// an edited message).
-	callBodyDefault = 8 << 20
-	// aguiBody: a RunAgentInput, which may carry a message's files.
-	aguiBody = callBodySendInput
+	CallBodyDefault = 8 << 20
+	// AGUIBody: a RunAgentInput, which may carry a message's files.
+	AGUIBody = callBodySendInput
 )
 
 // callBodyLimit is the most a call of method may send.
@@ -47,7 +47,7 @@ func callBodyLimit(method string) int64 {
 	case "SendInput":
 		return callBodySendInput
 	}
-	return callBodyDefault
+	return CallBodyDefault
 }
 
 // HTTPLimits are the connection budgets of browser mode's server.

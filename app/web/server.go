@@ -1,4 +1,14 @@
-package app
+// Package web is browser mode's transport: the built frontend, the JSON
+// method calls (/api/call), the event stream (/api/events) and the AG-UI
+// endpoint (/agui) over loopback HTTP, behind a bearer token, with every
+// connection's budgets. It knows the app only through Facade, which it
+// defines: the method table (with the app's read-only guard already
+// applied), the runtime and the error mapping; the window's event names
+// are package events'.
+// It also holds the wire's pieces both transports share: Error, the
+// object a failed call is, and the Call adapters that decode a method's
+// JSON arguments.
+package web
 
 import (
 	"bytes"
@@ -17,9 +27,23 @@ import (
 	"strings"
 	"time"
 
+	"github.com/juncture-app/juncture/agent"
 	"github.com/juncture-app/juncture/agent/agui"
 	"github.com/juncture-app/juncture/agent/broker"
+	"github.com/juncture-app/juncture/app/events"
 )
+
+// Facade is what browser mode needs of the app (app.Service implements
+// it).
+type Facade interface {
+	// Calls is every bound method by name, each behind the app's
+	// read-only guard.
+	Calls() map[string]Call
+	// Runtime is the agent runtime: its broker and its AG-UI runs.
+	Runtime() *agent.Runtime
+	// AsError maps any error of a call or a run to the window's Error.
+	AsError(err error) *Error
+}
 
 // NewToken returns a random bearer token.
 func NewToken() string {
@@ -37,8 +61,8 @@ func NewToken() string {
 // Origin is not the server's own are refused, so a web page open in the
 // person's browser cannot drive the agent.
 type Server struct {
-	svc    *Service
-	calls  map[string]call
+	app    Facade
+	calls  map[string]Call
 	token  string
 	assets fs.FS
 	mux    *http.ServeMux
@@ -48,9 +72,9 @@ type Server struct {
 	limits HTTPLimits
 }
 
-// NewServer builds the browser-mode handler and routes svc's events to it.
-func NewServer(svc *Service, assets fs.FS, token string) *Server {
-	s := &Server{svc: svc, calls: svc.app.callTable(), token: token, assets: assets, mux: http.NewServeMux(), KeepAlive: 15 * time.Second, limits: DefaultHTTPLimits}
+// NewServer builds the browser-mode handler over the app's facade.
+func NewServer(app Facade, assets fs.FS, token string) *Server {
+	s := &Server{app: app, calls: app.Calls(), token: token, assets: assets, mux: http.NewServeMux(), KeepAlive: 15 * time.Second, limits: DefaultHTTPLimits}
 	s.mux.HandleFunc("POST /api/call/{method}", s.auth(s.handleCall))
 	s.mux.HandleFunc("GET /api/events", s.auth(s.handleEvents))
 	s.mux.HandleFunc("POST /agui", s.auth(s.handleAGUI))
@@ -104,12 +128,6 @@ func (s *Server) auth(next http.HandlerFunc) http.HandlerFunc {
 	}
 }
 
-func writeError(w http.ResponseWriter, e *Error, status int) {
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(status)
-	_ = json.NewEncoder(w).Encode(map[string]*Error{"error": e})
-}
-
 // handleCall calls an App method with the JSON array of its arguments.
 func (s *Server) handleCall(w http.ResponseWriter, r *http.Request) {
 	name := r.PathValue("method")
@@ -145,7 +163,7 @@ func (s *Server) handleCall(w http.ResponseWriter, r *http.Request) {
 		writeError(w, errorf(CodeInvalidArgument, fmt.Sprintf("Argument %d of %s: %v", ae.n, name, ae.err)), http.StatusBadRequest)
 		return
 	case err != nil:
-		e := asError(err)
+		e := s.app.AsError(err)
 		writeError(w, e, httpStatus(e.Code))
 		return
 	}
@@ -163,7 +181,7 @@ func (s *Server) handleEvents(w http.ResponseWriter, r *http.Request) {
 	if last == "" {
 		last = r.URL.Query().Get("lastEventId")
 	}
-	rt := s.svc.Runtime()
+	rt := s.app.Runtime()
 	// No deadline on the stream itself (it lasts as long as the page);
 	// each write gets one, so a page that stops reading is dropped.
 	s.extendWrite(w)
@@ -251,7 +269,7 @@ func appendFrame(buf []byte, id string, env broker.Envelope) []byte {
 		buf = append(buf, env.EventJSON()...)
 		buf = append(buf, "}}\n\n"...)
 	} else {
-		name, data := Frame(env)
+		name, data := events.Frame(env)
 		b, err := json.Marshal(struct {
 			Name string `json:"name"`
 			Data any    `json:"data"`
@@ -262,7 +280,7 @@ func appendFrame(buf []byte, id string, env broker.Envelope) []byte {
 		buf = append(buf, b...)
 		buf = append(buf, '\n', '\n')
 	}
-	if listChanges(env) {
+	if events.ListChanges(env) {
 		threadID, _ := json.Marshal(env.ThreadID)
 		buf = append(buf, `data: {"name":"threads","data":{"threadId":`...)
 		buf = append(buf, threadID...)
@@ -278,7 +296,7 @@ func appendFrame(buf []byte, id string, env broker.Envelope) []byte {
 func (s *Server) handleAGUI(w http.ResponseWriter, r *http.Request) {
 	var in agui.RunAgentInput
 	s.readDeadline(w)
-	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, aguiBody))
+	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, AGUIBody))
 	if err := dec.Decode(&in); err != nil {
 		if !tooLarge(w, err, "The RunAgentInput") && !timedOut(w, err, s.limits.Body) {
 			writeError(w, errorf(CodeInvalidArgument, "The body is not a RunAgentInput: "+err.Error()), http.StatusBadRequest)
@@ -290,7 +308,7 @@ func (s *Server) handleAGUI(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	sse := agui.NewSSEWriter(w)
-	for ev, more := range s.svc.Runtime().RunAGUI(r.Context(), in, reportError) {
+	for ev, more := range s.app.Runtime().RunAGUI(r.Context(), in, s.reportError) {
 		s.extendWrite(w) // a peer that stops reading is dropped, the run stopped
 		if sse.Buffer(ev) != nil {
 			return // the runtime stops the run when the loop ends early
@@ -303,7 +321,7 @@ func (s *Server) handleAGUI(w http.ResponseWriter, r *http.Request) {
 }
 
 // reportError is the facade's error mapping for AG-UI RUN_ERROR events.
-func reportError(err error) (string, string) {
-	e := asError(err)
+func (s *Server) reportError(err error) (string, string) {
+	e := s.app.AsError(err)
 	return e.Message, e.Code
 }

@@ -1,7 +1,12 @@
-package app
+// Package events is the window's event vocabulary: the names and data the
+// runtime broker's envelopes become for the frontend (Frame, read by both
+// transports and by internal/contractgen), and the desktop forwarder that
+// paces and batches them into Wails events. It imports no app.
+package events
 
 import (
 	"context"
+	"log/slog"
 	"time"
 
 	"github.com/juncture-app/juncture/agent/agui"
@@ -31,6 +36,11 @@ type ThreadsEvent struct {
 	ThreadID string `json:"threadId,omitempty"`
 }
 
+// Emitter sends a named event to the frontend (the desktop window).
+type Emitter interface {
+	Emit(name string, data any)
+}
+
 // BatchFrame is one event inside a desktop "batch" event.
 type BatchFrame struct {
 	Name string `json:"name"`
@@ -47,14 +57,14 @@ type BatchFrame struct {
 // the queue) go out at once.
 const minEmitGap = 8 * time.Millisecond
 
-// forward turns the broker's envelopes into the desktop window's events;
-// it owns sub. It reads in batches (the broker coalesces the deltas that
+// Forward turns the broker's envelopes into the desktop window's events
+// until ctx ends; it owns sub. emitter is the window's emitter as it is
+// now. It reads in batches (the broker coalesces the deltas that
 // queued up meanwhile) and sends each batch as ONE Wails event, "batch"
 // with its frames in order: every Wails event is a separate JavaScript
 // evaluation in the WebView, so a window that is behind catches up in one.
 // A batch of one frame goes out as that plain event.
-func (a *App) forward(sub *broker.Subscription) {
-	defer a.bg.Done()
+func Forward(ctx context.Context, sub *broker.Subscription, emitter func() Emitter) {
 	defer sub.Close()
 	drained, cancel := context.WithCancel(context.Background())
 	cancel() // NextBatch with it returns what is queued, without waiting
@@ -62,25 +72,23 @@ func (a *App) forward(sub *broker.Subscription) {
 	var last time.Time
 	for {
 		var err error
-		batch, err = sub.NextBatch(a.bgCtx, batch)
+		batch, err = sub.NextBatch(ctx, batch)
 		if err != nil {
 			return
 		}
 		if time.Since(last) < minEmitGap && onlyDeltas(batch) {
-			batch, more = a.gather(sub, batch, more, last.Add(minEmitGap), drained)
+			batch, more = gather(ctx, sub, batch, more, last.Add(minEmitGap), drained)
 		}
 		// A new slice each time: an Emitter may keep what it was given.
 		frames := make([]BatchFrame, 0, len(batch)+2)
 		for _, env := range batch {
 			name, data := Frame(env)
 			frames = append(frames, BatchFrame{Name: name, Data: data})
-			if listChanges(env) {
+			if ListChanges(env) {
 				frames = append(frames, BatchFrame{Name: "threads", Data: ThreadsEvent{ThreadID: env.ThreadID}})
 			}
 		}
-		a.emitMu.RLock()
-		e := a.emitter
-		a.emitMu.RUnlock()
+		e := emitter()
 		if len(frames) == 1 {
 			e.Emit(frames[0].Name, frames[0].Data)
 		} else {
@@ -95,8 +103,8 @@ func (a *App) forward(sub *broker.Subscription) {
 // end, a tool call): only deltas are ever held back, never a terminal
 // event. drained is a done context: reading with it takes what is queued
 // without waiting.
-func (a *App) gather(sub *broker.Subscription, batch, more []broker.Envelope, until time.Time, drained context.Context) ([]broker.Envelope, []broker.Envelope) {
-	ctx, cancel := context.WithDeadline(a.bgCtx, until)
+func gather(parent context.Context, sub *broker.Subscription, batch, more []broker.Envelope, until time.Time, drained context.Context) ([]broker.Envelope, []broker.Envelope) {
+	ctx, cancel := context.WithDeadline(parent, until)
 	defer cancel()
 	for {
 		var err error
@@ -151,9 +159,9 @@ func Frame(env broker.Envelope) (string, any) {
 	return env.Name, env.Data
 }
 
-// listChanges reports whether an envelope changes the thread list (a run
+// ListChanges reports whether an envelope changes the thread list (a run
 // started or ended: its running state and order in the sidebar).
-func listChanges(env broker.Envelope) bool {
+func ListChanges(env broker.Envelope) bool {
 	if env.Name != broker.EnvelopeAGUI {
 		return false
 	}
@@ -164,36 +172,35 @@ func listChanges(env broker.Envelope) bool {
 	return false
 }
 
-// logRuns logs how each run ended (the desktop smoke test reads it); it
-// owns sub.
-func (a *App) logRuns(sub *broker.Subscription) {
-	defer a.bg.Done()
+// LogRuns logs how each run ended (the desktop smoke test reads it) until
+// ctx ends; it owns sub.
+func LogRuns(ctx context.Context, sub *broker.Subscription, log *slog.Logger) {
 	defer sub.Close()
 	var batch []broker.Envelope
 	for {
 		var err error
-		batch, err = sub.NextBatch(a.bgCtx, batch)
+		batch, err = sub.NextBatch(ctx, batch)
 		if err != nil {
 			return
 		}
 		for _, env := range batch {
 			if env.Name == broker.EnvelopeAGUI {
-				a.logTerminal(env)
+				logTerminal(log, env)
 			}
 		}
 	}
 }
 
 // logTerminal logs one terminal event.
-func (a *App) logTerminal(env broker.Envelope) {
+func logTerminal(log *slog.Logger, env broker.Envelope) {
 	switch e := env.Event.(type) {
 	case *agui.RunFinished:
 		out := agui.OutcomeSuccess
 		if e.Outcome != nil {
 			out = e.Outcome.Type
 		}
-		a.log.Info("run finished", "thread", env.ThreadID, "run", e.RunID, "outcome", out)
+		log.Info("run finished", "thread", env.ThreadID, "run", e.RunID, "outcome", out)
 	case *agui.RunError:
-		a.log.Warn("run failed", "thread", env.ThreadID, "code", e.Code, "message", e.Message)
+		log.Warn("run failed", "thread", env.ThreadID, "code", e.Code, "message", e.Message)
 	}
 }
