@@ -18,7 +18,7 @@ func TestAddPermissionRulesAllOrNothing(t *testing.T) {
 		{ID: "r2", Tool: "read_file", Scope: history.ScopeTool},
 		{ID: "r3", Tool: "write_file", Scope: history.ScopeTool, Effect: "maybe"},
 	}
-	if err := db.AddPermissionRules(ctx, rules); err == nil {
+	if err := db.AddPermissionRules(ctx, rules, history.TransportWindow); err == nil {
 		t.Fatal("a batch with a refused rule was added")
 	}
 	if got, _ := db.PermissionRules(ctx); len(got) != 0 {
@@ -27,7 +27,7 @@ func TestAddPermissionRulesAllOrNothing(t *testing.T) {
 	if kinds := ledgerKinds(t, db); len(kinds) != 0 {
 		t.Errorf("ledger after a refused batch = %v; want nothing", kinds)
 	}
-	if err := db.AddPermissionRules(ctx, rules[:2]); err != nil {
+	if err := db.AddPermissionRules(ctx, rules[:2], history.TransportWindow); err != nil {
 		t.Fatal(err)
 	}
 	if got, _ := db.PermissionRules(ctx); len(got) != 2 {
