@@ -30,18 +30,18 @@ function setup(extra: ConstructorParameters<typeof FakeTransport>[0] = {}) {
 describe('Activity', () => {
   it('lists the entries in words, with their chat and transport; opens a call in its chat', async () => {
     const t = setup();
-    const approved = (await screen.findByText('Approved once')).closest('li')!;
+    const approved = (await screen.findByText('Approved once', { selector: '.activity-kind' })).closest('li')!;
     expect(approved.textContent).toContain('git status');
     expect(approved.textContent).toContain('in Repo status');
     expect(approved.textContent).toContain('by the window');
-    expect(screen.getByText('Rule created').closest('li')!.textContent).toContain('by a browser');
+    expect(screen.getByText('Rule created', { selector: '.activity-kind' }).closest('li')!.textContent).toContain('by a browser');
     fireEvent.click(within(approved).getByRole('button', { name: 'Open in chat' }));
     expect(t.onOpenCall).toHaveBeenCalledWith('t1', 'c1');
   });
 
   it('filters by chat, decision, tool and search (ListLedger gets the filter)', async () => {
     const t = setup();
-    await screen.findByText('Approved once');
+    await screen.findByText('Approved once', { selector: '.activity-kind' });
     fireEvent.change(screen.getByLabelText('Chat'), { target: { value: 't1' } });
     fireEvent.change(screen.getByLabelText('Decision'), { target: { value: 'denied-by-rule' } });
     fireEvent.change(screen.getByLabelText('Tool'), { target: { value: 'run_command' } });
@@ -54,17 +54,17 @@ describe('Activity', () => {
 
   it('Verify shows the first broken link and marks its entry', async () => {
     setup();
-    await screen.findByText('Approved once');
+    await screen.findByText('Approved once', { selector: '.activity-kind' });
     await act(async () => {
       fireEvent.click(screen.getByRole('button', { name: 'Verify' }));
     });
     expect(screen.getByRole('alert').textContent).toContain('broken at entry #2: its content does not match its hash');
-    expect(screen.getByText('Approved once').closest('li')!.className).toContain('is-broken');
+    expect(screen.getByText('Approved once', { selector: '.activity-kind' }).closest('li')!.className).toContain('is-broken');
   });
 
   it('Clear asks first; keeping the ledger clears nothing', async () => {
     const t = setup();
-    await screen.findByText('Approved once');
+    await screen.findByText('Approved once', { selector: '.activity-kind' });
     fireEvent.click(screen.getByRole('button', { name: 'Clear…' }));
     const ask = screen.getByRole('alertdialog');
     expect(ask.textContent).toContain('The clear itself is recorded');

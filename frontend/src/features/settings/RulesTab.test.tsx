@@ -69,7 +69,7 @@ describe('Settings › Rules', () => {
     fireEvent.click(await screen.findByRole('button', { name: 'Add a Never rule…' }));
     fireEvent.change(screen.getByLabelText('Value'), { target: { value: 'git push' } });
     fireEvent.change(screen.getByLabelText('Reason (the model reads it)'), { target: { value: 'ask me first' } });
-    fireEvent.change(screen.getAllByLabelText('How long').at(-1)!, { target: { value: '1h' } });
+    fireEvent.change(within(screen.getByRole('group', { name: 'Add a “Never” rule' })).getByLabelText('How long'), { target: { value: '1h' } });
     await act(async () => {
       fireEvent.click(screen.getByRole('button', { name: 'Add Never rule' }));
     });

@@ -75,6 +75,8 @@ describe('SettingsDialog', () => {
     expect(screen.queryByRole('button', { name: 'Save' })).toBeNull();
     // Arrow keys move between tabs.
     fireEvent.keyDown(tab, { key: 'ArrowLeft' });
+    expect(screen.getByRole('tab', { name: 'Rules' }).getAttribute('aria-selected')).toBe('true');
+    fireEvent.keyDown(screen.getByRole('tab', { name: 'Rules' }), { key: 'ArrowLeft' });
     expect(screen.getByRole('tab', { name: 'General' }).getAttribute('aria-selected')).toBe('true');
     expect(screen.getByRole('button', { name: 'Save' })).toBeTruthy();
   });
