@@ -567,10 +567,13 @@ func promptReply(kind string, payload json.RawMessage, cancelled bool, meta map[
 }
 
 // promptKind reads a stored mid-call question's kind.
-func promptKind(d interrupt.Descriptor) string {
+func promptKind(d interrupt.Descriptor) string { return promptMetaOf(d).Kind }
+
+// promptMetaOf reads a stored mid-call question's metadata.
+func promptMetaOf(d interrupt.Descriptor) PromptMeta {
 	var m PromptMeta
 	if raw, ok := d.Metadata[MetaPrompt]; ok {
 		_ = json.Unmarshal(raw, &m)
 	}
-	return m.Kind
+	return m
 }

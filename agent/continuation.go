@@ -27,6 +27,7 @@ type decision struct {
 	// reply is what the call gets.
 	midCall bool
 	reply   tools.Reply
+	prompt  PromptMeta // what the running call asked, for the ledger
 	// task: a task call resumed after a restart (tasks.go), its
 	// execution record with the kept handle.
 	task *history.ToolExecution

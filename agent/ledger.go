@@ -43,7 +43,7 @@ func (rt *Runtime) ledgerOf(ctx context.Context, threadID, runID string, w *wait
 			e.Kind, e.Tool = history.LedgerAnswered, d.hookDef
 			e.Arguments = string(history.RedactSecrets(d.answer, nil))
 		case d.midCall:
-			e.Kind, e.Reason = history.LedgerAnswered, "a question the running call asked"
+			midCallEntry(&e, d, schemas[d.call.ID])
 		case clients[d.call.ID]:
 			e.Kind, e.Arguments, e.Outcome = history.LedgerClientAction, ledgerArgs(d.call.Arguments), string(d.state)
 		case d.approved && d.edited:
@@ -125,12 +125,24 @@ func (tr *turn) recordOutcome(call history.ToolCall, state contract.ToolState) {
 
 // stoppedLedger records the items a Stop (or a message sent instead of
 // answering) left unanswered.
-func (rt *Runtime) stoppedLedger(threadID, runID, text string, its []history.Interrupt, clients []history.ClientToolCall) []history.LedgerEntry {
+// An item bound to a call is recorded under the call's tool and
+// arguments; one that is not (a middleware question), under its kind.
+func (rt *Runtime) stoppedLedger(ctx context.Context, threadID, runID, text string, its []history.Interrupt, clients []history.ClientToolCall) []history.LedgerEntry {
 	now := rt.now()
 	var out []history.LedgerEntry
+	var calls map[string]history.ToolCall
 	for _, it := range its {
-		out = append(out, history.LedgerEntry{At: now, Kind: history.LedgerStopped, ThreadID: threadID, RunID: runID,
-			CallID: it.ToolCallID, Tool: it.Kind, Reason: text})
+		e := history.LedgerEntry{At: now, Kind: history.LedgerStopped, ThreadID: threadID, RunID: runID,
+			CallID: it.ToolCallID, Tool: it.Kind, Reason: text}
+		if it.ToolCallID != "" {
+			if calls == nil {
+				calls = rt.callsOf(ctx, threadID)
+			}
+			if c, ok := calls[it.ToolCallID]; ok {
+				e.Tool, e.Arguments = c.Name, ledgerArgs(c.Arguments)
+			}
+		}
+		out = append(out, e)
 	}
 	for _, c := range clients {
 		out = append(out, history.LedgerEntry{At: now, Kind: history.LedgerStopped, ThreadID: threadID, RunID: runID,
@@ -152,4 +164,37 @@ func ledgerArgs(args string) string {
 		return args
 	}
 	return string(red)
+}
+
+// midCallEntry records the answer to what a running call asked: an MCP
+// server's sampling request (approved or declined, and why), its URL
+// confirmation (the page; opened or declined), or its question (the
+// answer, secrets redacted). Server is who asked.
+func midCallEntry(e *history.LedgerEntry, d decision, schema json.RawMessage) {
+	e.Server = d.prompt.Source
+	e.Outcome = map[string]string{tools.ReplyAccept: "approved", tools.ReplyDecline: "declined", tools.ReplyCancel: "dismissed"}[d.reply.Action]
+	about := map[string]string{}
+	if d.prompt.Message != "" {
+		about["message"] = d.prompt.Message
+	}
+	switch d.prompt.Kind {
+	case tools.PromptSampling:
+		e.Kind, e.Reason = history.LedgerSampling, d.reply.Reason
+	case tools.PromptURL:
+		e.Kind = history.LedgerURLConfirm
+		about["url"] = d.prompt.URL
+	default:
+		e.Kind, e.Reason = history.LedgerAnswered, "a question the running call asked"
+		if e.Outcome == "approved" {
+			e.Outcome = "answered"
+		}
+		if len(d.reply.Content) > 0 {
+			e.Arguments = string(history.RedactSecrets(d.reply.Content, schema))
+			return
+		}
+	}
+	if len(about) > 0 {
+		b, _ := json.Marshal(about) // strings only: never fails
+		e.Arguments = ledgerArgs(string(b))
+	}
 }

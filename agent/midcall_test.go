@@ -55,6 +55,9 @@ func (a *asker) tool() tools.Tool {
 				p = tools.Prompt{Kind: tools.PromptSampling, Source: "Edge", Message: "Edge wants to ask the model",
 					Details: map[string]any{"maxTokens": 50, "messages": []map[string]string{{"role": "user", "text": "hi"}}}}
 			}
+			if in.Kind == "url" {
+				p = tools.Prompt{Kind: tools.PromptURL, Source: "Edge", Message: "Sign in to Edge", URL: "https://auth.example.test/start"}
+			}
 			var out []string
 			for n := 0; n < 1 || (in.Twice && n < 2); n++ {
 				askCtx, cancel := ctx, context.CancelFunc(func() {})

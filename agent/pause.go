@@ -167,7 +167,7 @@ func (tr *turn) cancelPending(text string, state contract.ToolState) []history.M
 	if len(its) == 0 && len(clients) == 0 {
 		return nil
 	}
-	s := history.Settlement{ThreadID: tid, Ledger: rt.stoppedLedger(tid, tr.run.ID, text, its, clients)}
+	s := history.Settlement{ThreadID: tid, Ledger: rt.stoppedLedger(tr.save, tid, tr.run.ID, text, its, clients)}
 	for _, it := range its {
 		s.Interrupts = append(s.Interrupts, history.Resolution{ID: it.ID, Status: history.InterruptCancelled})
 	}

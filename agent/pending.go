@@ -153,8 +153,9 @@ func (rt *Runtime) validateAnswers(ctx context.Context, threadID, parentRunID st
 			r.Status = history.InterruptCancelled
 		}
 		if pending[i].Binding.Kind == interrupt.KindGeneric && pending[i].Binding.DefinitionID == DefToolPrompt {
-			reply := promptReply(promptKind(pending[i].Descriptor), acc.State.GenericInterrupts[it.ID].Payload, cancelled, e.Metadata)
-			ds = append(ds, decision{call: call, midCall: true, reply: reply, replies: map[string]tools.Reply{it.ID: reply}})
+			pm := promptMetaOf(pending[i].Descriptor)
+			reply := promptReply(pm.Kind, acc.State.GenericInterrupts[it.ID].Payload, cancelled, e.Metadata)
+			ds = append(ds, decision{call: call, midCall: true, reply: reply, prompt: pm, replies: map[string]tools.Reply{it.ID: reply}})
 			res = append(res, r)
 			continue
 		}

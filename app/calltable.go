@@ -68,6 +68,8 @@ func (a *App) methodCalls() map[string]call {
 		"VerifyLedger":         call0(a.VerifyLedger),
 		"ExportLedger":         call1(a.ExportLedger),
 		"ClearLedger":          call1e(a.ClearLedger),
+		"SaveLedgerExport":     call1(a.SaveLedgerExport),
+		"SaveRulesExport":      call0(a.SaveRulesExport),
 		"CompleteClientTool":   call3e(a.CompleteClientTool),
 		"DeleteAllHistory":     call0e(a.DeleteAllHistory),
 		"ListMCPServers":       call0(a.ListMCPServers),

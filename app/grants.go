@@ -49,7 +49,7 @@ func (a *App) ListRules() ([]RuleView, error) {
 func (a *App) SetRuleDuration(id, duration string) error {
 	ctx, cancel := a.ctx()
 	defer cancel()
-	return asErrorOrNil(a.db.SetRuleDuration(ctx, id, duration, time.Now().UnixMilli()))
+	return asErrorOrNil(a.db.SetRuleDuration(ctx, id, duration, time.Now().UnixMilli(), a.transport()))
 }
 
 // AddRule adds a rule made in Settings (a "Never" rule, or an allow rule
@@ -61,7 +61,7 @@ func (a *App) AddRule(r history.PermissionRule) (history.PermissionRule, error) 
 	if err != nil {
 		return history.PermissionRule{}, asError(err)
 	}
-	if err := a.db.AddPermissionRule(ctx, r); err != nil {
+	if err := a.db.AddPermissionRules(ctx, []history.PermissionRule{r}, a.transport()); err != nil {
 		return history.PermissionRule{}, asError(err)
 	}
 	return r, nil
@@ -145,10 +145,8 @@ func (a *App) ImportRules(text string) (int, error) {
 	}
 	ctx, cancel := a.ctx()
 	defer cancel()
-	for _, r := range rules {
-		if err := a.db.AddPermissionRule(ctx, r); err != nil {
-			return 0, asError(err)
-		}
+	if err := a.db.AddPermissionRules(ctx, rules, a.transport()); err != nil { // all or nothing
+		return 0, asError(err)
 	}
 	return len(rules), nil
 }

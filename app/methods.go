@@ -405,7 +405,7 @@ func (a *App) ListPermissionRules() ([]history.PermissionRule, error) {
 func (a *App) RevokePermissionRule(id string) error {
 	ctx, cancel := a.ctx()
 	defer cancel()
-	return asErrorOrNil(a.db.RevokePermissionRule(ctx, id))
+	return asErrorOrNil(a.db.RevokePermissionRule(ctx, id, a.transport()))
 }
 
 func asErrorOrNil(err error) error {

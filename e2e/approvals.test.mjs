@@ -72,11 +72,12 @@ test('Always allow (this tool) skips the next card; Settings lists the rule and 
     const v = await app.api('GetThread', tid);
     assert.equal(v.messages.filter((m) => m.role === 'tool' && !m.isError).length, 2);
 
-    // Settings › Permissions shows the rule; Revoke removes it.
+    // Settings › Rules shows the rule; Revoke removes it.
     await page.keyboard.press('Control+,');
     const dialog = page.getByRole('dialog', { name: 'Settings' });
     await dialog.waitFor({ timeout: 5000 });
-    const perms = dialog.getByRole('region', { name: 'Permissions' });
+    await dialog.getByRole('tab', { name: 'Rules' }).click();
+    const perms = dialog.getByRole('region', { name: 'Rules' });
     await perms.getByText('write_file').waitFor();
     assert.match(await perms.innerText(), /write_file\s+always/);
     await perms.getByRole('button', { name: 'Revoke' }).click();
@@ -86,7 +87,8 @@ test('Always allow (this tool) skips the next card; Settings lists the rule and 
     await dialog.waitFor({ state: 'detached', timeout: 5000 });
     assert.deepEqual(await app.api('ListPermissionRules'), []);
     await page.keyboard.press('Control+,');
-    await dialog.getByRole('region', { name: 'Permissions' }).getByText('No “Always allow” rules yet.').waitFor({ timeout: 5000 });
+    await dialog.getByRole('tab', { name: 'Rules' }).click();
+    await dialog.getByRole('region', { name: 'Rules' }).getByText('No rules yet.').waitFor({ timeout: 5000 });
     await dialog.getByRole('button', { name: 'Close settings' }).click();
 
     // Revoked: the next write asks again.

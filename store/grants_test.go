@@ -103,20 +103,20 @@ func TestRuleChangesAreRecorded(t *testing.T) {
 	if err := db.AddPermissionRule(ctx, r); err != nil {
 		t.Fatal(err)
 	}
-	if err := db.SetRuleDuration(ctx, "r1", history.Duration1h, 1000); err != nil {
+	if err := db.SetRuleDuration(ctx, "r1", history.Duration1h, 1000, history.TransportWindow); err != nil {
 		t.Fatal(err)
 	}
-	if err := db.SetRuleDuration(ctx, "r1", "a week", 1000); err == nil {
+	if err := db.SetRuleDuration(ctx, "r1", "a week", 1000, history.TransportWindow); err == nil {
 		t.Error("an unknown duration was accepted")
 	}
 	rules, _ := db.PermissionRules(ctx)
 	if len(rules) != 1 || rules[0].Duration != history.Duration1h || rules[0].ExpiresAt != 1000+3600_000 {
 		t.Errorf("rules = %+v", rules)
 	}
-	if err := db.RevokePermissionRule(ctx, "r1"); err != nil {
+	if err := db.RevokePermissionRule(ctx, "r1", history.TransportWindow); err != nil {
 		t.Fatal(err)
 	}
-	if err := db.RevokePermissionRule(ctx, "r1"); !errors.Is(err, ErrNotFound) {
+	if err := db.RevokePermissionRule(ctx, "r1", history.TransportWindow); !errors.Is(err, ErrNotFound) {
 		t.Errorf("second revoke: %v", err)
 	}
 	want := []string{history.LedgerRuleCreated, history.LedgerRuleChanged, history.LedgerRuleChanged, history.LedgerRuleRevoked}

@@ -217,10 +217,10 @@ func TestPermissionRules(t *testing.T) {
 	if got, err := db.PermissionRules(ctx); err != nil || !reflect.DeepEqual(got, rules) {
 		t.Errorf("rules = %+v, %v; want %+v (duplicate ignored)", got, err, rules)
 	}
-	if err := db.RevokePermissionRule(ctx, "r1"); err != nil {
+	if err := db.RevokePermissionRule(ctx, "r1", history.TransportWindow); err != nil {
 		t.Fatal(err)
 	}
-	if err := db.RevokePermissionRule(ctx, "r1"); !isNotFound(err) {
+	if err := db.RevokePermissionRule(ctx, "r1", history.TransportWindow); !isNotFound(err) {
 		t.Errorf("second revoke = %v, want ErrNotFound", err)
 	}
 	if got, _ := db.PermissionRules(ctx); len(got) != 1 || got[0].ID != "r2" {

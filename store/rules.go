@@ -116,9 +116,9 @@ func (db *DB) PermissionRules(ctx context.Context) ([]history.PermissionRule, er
 	return rules, nil
 }
 
-// RevokePermissionRule forgets a rule and records it; ErrNotFound if there
-// is none with that id.
-func (db *DB) RevokePermissionRule(ctx context.Context, id string) error {
+// RevokePermissionRule forgets a rule and records it as done by transport
+// (history.Transport*); ErrNotFound if there is none with that id.
+func (db *DB) RevokePermissionRule(ctx context.Context, id, transport string) error {
 	err := db.writeTx(ctx, func(tx *sql.Tx) error {
 		r, err := scanRule(tx.QueryRowContext(ctx, "SELECT "+ruleColumns+" FROM permission_rules WHERE id = ?", id))
 		if errors.Is(err, sql.ErrNoRows) {
@@ -130,7 +130,7 @@ func (db *DB) RevokePermissionRule(ctx context.Context, id string) error {
 		if _, err := tx.ExecContext(ctx, "DELETE FROM permission_rules WHERE id = ?", id); err != nil {
 			return err
 		}
-		return appendRuleEntry(ctx, tx, history.LedgerRuleRevoked, r, db.now(), history.TransportWindow)
+		return appendRuleEntry(ctx, tx, history.LedgerRuleRevoked, r, db.now(), transport)
 	})
 	if err != nil {
 		return fmt.Errorf("store: revoke permission rule %s: %w", id, err)
@@ -139,9 +139,10 @@ func (db *DB) RevokePermissionRule(ctx context.Context, id string) error {
 }
 
 // SetRuleDuration gives a rule a new duration counted from now (Unix ms)
-// and records the change; ErrNotFound if there is no such rule. A "turn"
-// or "chat" duration needs the rule to be bound to a chat already.
-func (db *DB) SetRuleDuration(ctx context.Context, id, duration string, now int64) error {
+// and records the change as done by transport; ErrNotFound if there is no
+// such rule. A "turn" or "chat" duration needs the rule to be bound to a
+// chat already.
+func (db *DB) SetRuleDuration(ctx context.Context, id, duration string, now int64, transport string) error {
 	exp, err := history.ExpiresFor(duration, time.UnixMilli(now))
 	if err != nil {
 		return fmt.Errorf("store: rule %s: %w", id, err)
@@ -168,7 +169,7 @@ func (db *DB) SetRuleDuration(ctx context.Context, id, duration string, now int6
 			r.Duration, r.ExpiresAt, r.TurnID, id); err != nil {
 			return err
 		}
-		return appendRuleEntry(ctx, tx, history.LedgerRuleChanged, r, now, history.TransportWindow)
+		return appendRuleEntry(ctx, tx, history.LedgerRuleChanged, r, now, transport)
 	})
 	if err != nil {
 		return fmt.Errorf("store: set rule %s duration: %w", id, err)

@@ -43,7 +43,8 @@ const demoWordsPerChunk = 3
 //   - "essay", "story" or "long": about 600 words (long enough to try Stop);
 //   - "read <file>": a read_file {"path":"<file>"} call;
 //   - "write": write_file {"path":"notes.txt","content":…};
-//   - "run": run_command {"command":"ls -la"};
+//   - "run": run_command {"command":"ls -la"}, or the command in backticks
+//     ("run `git status`");
 //   - "batch": write_file {"path":"batch.txt",…} and ask_user in one
 //     reply (two decisions answered together);
 //   - "form": ask_user with a JSON Schema (a name and an age 0–150);
@@ -138,7 +139,7 @@ func (d *demo) respond(req Request) Response {
 			})
 	case words["run"]:
 		return d.tool(req, thinking, "Let me run that in the workspace.",
-			"run_command", map[string]any{"command": "ls -la"})
+			"run_command", map[string]any{"command": runTarget(user)})
 	case words["batch"]:
 		return d.tools(req, thinking, "I need two decisions from you.",
 			toolCall{"write_file", map[string]any{"path": "batch.txt", "content": "Written by a batch of decisions\n"}},

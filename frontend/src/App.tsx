@@ -11,6 +11,7 @@ import { wrapTab } from './lib/focusCycle';
 import { SidebarToggle } from './features/sidebar/SidebarToggle';
 import { ClientToolRunner } from './lib/clientTools';
 import { downloadText } from './lib/download';
+import { hitOfCall } from './features/activity/ledgerWords';
 import { Sidebar, type SidebarHandle } from './features/sidebar/Sidebar';
 import { ChatView } from './features/chat/ChatView';
 import { PresetMenu } from './features/sidebar/PresetMenu';
@@ -27,6 +28,7 @@ const UNDO_MS = 10_000;
 // The settings screen is not needed by an empty chat: its code is loaded
 // the first time it opens, and it stays mounted after that.
 const SettingsDialog = lazy(() => import('./features/settings/SettingsDialog').then((m) => ({ default: m.SettingsDialog })));
+const ActivityView = lazy(() => import('./features/activity/ActivityView').then((m) => ({ default: m.ActivityView })));
 
 export function applyTheme(theme: Theme): void {
   const root = document.documentElement;
@@ -65,6 +67,7 @@ export function App() {
   const [settingsFocus, setSettingsFocus] = useState<SettingsFocus | null>(null);
   const [shortcutsOpen, setShortcutsOpen] = useState(false);
   if (settingsOpen && !settingsUsed) setSettingsUsed(true); // mounted from the first open on
+  const [activityOpen, setActivityOpen] = useState(false);
   const [toasts, setToasts] = useState<ToastData[]>([]);
   const [hidden, setHidden] = useState<ReadonlySet<string>>(new Set());
   const [highlight, setHighlight] = useState<{ messageId: string; nonce: number } | null>(null);
@@ -323,7 +326,7 @@ export function App() {
     return () => window.removeEventListener('keydown', onTab);
   }, []);
 
-  // Keyboard (Ctrl/Cmd+B, the sidebar, is in useSidebarLayout): Ctrl/Cmd+N new chat, Ctrl/Cmd+K search, Ctrl/Cmd+, settings, Esc stop.
+  // Keyboard (Ctrl/Cmd+B, the sidebar, is in useSidebarLayout): Ctrl/Cmd+N new chat, Ctrl/Cmd+K search, Ctrl/Cmd+, settings, Ctrl/Cmd+Shift+L activity, Esc stop.
   const busy = ctrl.view.status === 'running' || ctrl.view.status === 'awaiting-decisions';
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
@@ -351,12 +354,17 @@ export function App() {
           return;
         }
       }
+      if (mod && e.shiftKey && !e.altKey && e.key.toLowerCase() === 'l') {
+        e.preventDefault(); // Ctrl/Cmd+Shift+L: Activity
+        setActivityOpen(true);
+        return;
+      }
       // Esc stops the run from the composer, or when focus rests on nothing
       // that is open or holds input (the page body, the message list, a plain
       // button). In a text field, a menu, a dialog or a decision card, Esc
       // belongs to that thing (it closes it): it never cancels the turn there.
       if (
-        e.key === 'Escape' && !e.defaultPrevented && busy && !settingsOpen &&
+        e.key === 'Escape' && !e.defaultPrevented && busy && !settingsOpen && !activityOpen &&
         !(e.target instanceof Element && !e.target.closest('.composer') &&
           e.target.closest('input, textarea, select, [contenteditable="true"], [role="dialog"], [role="alertdialog"], [role="menu"], [role="listbox"], .interrupts, .ctools'))
       ) {
@@ -366,7 +374,7 @@ export function App() {
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, [newChat, busy, settingsOpen, stop, fail]);
+  }, [newChat, busy, settingsOpen, activityOpen, stop, fail]);
 
   const onSaved = useCallback(
     (v: SettingsView) => {
@@ -410,6 +418,7 @@ export function App() {
         onDelete={remove}
         onLoadMore={list.loadMore}
         onSettings={() => setSettingsOpen(true)}
+        onActivity={() => setActivityOpen(true)}
         onShortcuts={() => setShortcutsOpen(true)}
         newChatExtra={
           <PresetMenu
@@ -465,6 +474,23 @@ export function App() {
         </Suspense>
       )}
       <ShortcutsSheet open={shortcutsOpen} onClose={() => setShortcutsOpen(false)} />
+      {activityOpen && (
+        <Suspense fallback={null}>
+          <ActivityView
+            open
+            transport={transport}
+            threads={list.threads}
+            onClose={() => setActivityOpen(false)}
+            onOpenCall={(threadId, callId) => {
+              void hitOfCall(transport, threadId, callId).then((hit) => {
+                if (!hit) return fail('Could not open the chat', new Error('the chat is gone (deleted)'));
+                setActivityOpen(false);
+                openHit(hit);
+              });
+            }}
+          />
+        </Suspense>
+      )}
       <Toasts toasts={toasts} onDismiss={dismiss} />
     </div>
   );

@@ -11,7 +11,7 @@ import { approvalPayload, type ClassifiedInterrupt } from './interrupts';
 
 export type Decision =
   | { kind: 'approve'; editedArgs?: JsonValue; remember?: RememberScope }
-  | { kind: 'deny'; reason?: string }
+  | { kind: 'deny'; reason?: string; remember?: RememberScope }
   | { kind: 'answer'; payload: JsonValue }
   /** An MCP server's request the person turned down (cancel = dismissed without saying). */
   | { kind: 'decline' }
@@ -36,7 +36,9 @@ export function toItemAnswer(item: ClassifiedInterrupt, d: Decision): ItemAnswer
   }
   const r: { approved: false; reason?: string } = { approved: false };
   if (d.reason) r.reason = d.reason;
-  return { interruptId, status: 'resolved', payload: approvalPayload(item, r) };
+  const out: ItemAnswer = { interruptId, status: 'resolved', payload: approvalPayload(item, r) };
+  if (d.remember) out.remember = d.remember; // a "Never allow" rule rides with the denial
+  return out;
 }
 
 /** One Answer call carrying the given decisions (usually one). */
@@ -59,7 +61,7 @@ export function decisionLabel(d: Decision): string {
     case 'approve':
       return d.remember ? 'Always allowed' : d.editedArgs !== undefined ? 'Approved with edits' : 'Approved';
     case 'deny':
-      return 'Denied';
+      return d.remember ? 'Never allowed' : 'Denied';
     case 'answer':
       return 'Answered';
     case 'decline':

@@ -4,6 +4,7 @@
 // status line, never as a form, and never blocking the composer.
 
 import type { Interrupt, RememberScope, RememberScopeKind } from '../transport/contract';
+import { RULE_SCOPES } from '../transport/contract';
 import { isNumber, isObject, isString, tryParseJson, type JsonValue } from '../transport/json';
 import type { ToolCallView } from './types';
 
@@ -104,8 +105,9 @@ function parsePreview(v: unknown): Preview | undefined {
   return p.body || p.title || p.error ? p : undefined;
 }
 
-const RULE_SCOPES: readonly RememberScopeKind[] = ['tool', 'command-prefix', 'folder', 'file', 'thread', 'tool-identity', 'server'];
-
+// Every scope Go offers (contract.gen's RULE_SCOPES): a list of its own
+// here once dropped the argument scopes (command glob, folder glob, host,
+// argument equals / starts with) before they reached the card.
 function isRuleScope(v: unknown): v is RememberScopeKind {
   return isString(v) && (RULE_SCOPES as readonly string[]).includes(v);
 }
@@ -123,6 +125,10 @@ function parseRules(v: unknown): RememberScope[] {
     if (!isRuleScope(r.scope)) continue;
     const rule: RememberScope = { scope: r.scope };
     if (isString(r.pattern) && r.pattern) rule.pattern = r.pattern;
+    // An argument rule names its argument, a folder or server rule its glob:
+    // without them Go refuses the choice (it matches the offered rule exactly).
+    if (isString(r.arg) && r.arg) rule.arg = r.arg;
+    if (isString(r.glob) && r.glob) rule.glob = r.glob;
     out.push(rule);
   }
   return out;

@@ -353,9 +353,11 @@ export interface Methods {
   RevokePermissionRule: { args: [string]; result: null };
   SaveEndpoint: { args: [Endpoint]; result: Endpoint };
   SaveExport: { args: [string, string]; result: string };
+  SaveLedgerExport: { args: [string]; result: string };
   SaveMCPConfigText: { args: [string]; result: MCPConfigView };
   SaveMCPServer: { args: [string, string, ServerConfig]; result: MCPConfigView };
   SavePreset: { args: [Preset]; result: Preset };
+  SaveRulesExport: { args: []; result: string };
   SaveSettings: { args: [Settings]; result: SettingsView };
   SaveUpdateSettings: { args: [UpdateSettings]; result: UpdateStatus };
   SearchHistory: { args: [string, number]; result: SearchHit[] };
@@ -432,9 +434,11 @@ export const methodArity: { [M in keyof Methods]: number } = {
   RevokePermissionRule: 1,
   SaveEndpoint: 1,
   SaveExport: 2,
+  SaveLedgerExport: 1,
   SaveMCPConfigText: 1,
   SaveMCPServer: 3,
   SavePreset: 1,
+  SaveRulesExport: 0,
   SaveSettings: 1,
   SaveUpdateSettings: 1,
   SearchHistory: 2,

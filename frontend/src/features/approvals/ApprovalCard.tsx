@@ -12,13 +12,14 @@ import { namesOf, ruleLabel } from './toolNames';
 import { callView } from './toolPreviews';
 import { showSubForm } from './showSubForm';
 import { previewForEdit } from '../../lib/editedDiff';
-import { AlwaysAllowForm, DenyForm, EditArgsForm } from './ApprovalForms';
+import { AlwaysAllowForm, DenyForm, EditArgsForm, NeverAllowForm } from './ApprovalForms';
+import type { RuleDuration } from './ruleWords';
 
 type Approval = Extract<ClassifiedInterrupt, { kind: 'approval' }>;
 
 export type ApprovalCardProps = DecisionCardProps<Approval>;
 
-type Mode = 'idle' | 'always' | 'deny' | 'edit';
+type Mode = 'idle' | 'always' | 'never' | 'deny' | 'edit';
 
 /** The editor's own check: JSON, and an object. */
 function checkEdit(text: string): string | null {
@@ -49,13 +50,19 @@ export function ApprovalCard({ item, answer, onDecide, onChange, onKeep, error, 
   const [editError, setEditError] = useState<string | null>(() => (mode === 'edit' ? checkEdit(edited) : null));
   /** The edited text last sent: a refusal from Go is about this text (shown while it is unchanged). */
   const [sentEdit, setSentEdit] = useDraft<string | null>(itemId, 'sentEdit', null);
-  // An MCP tool's choices all come from Go (this tool as first seen, or
-  // every tool of its server); built-in tools also offer "every call".
-  const mcpRules = item.suggestedRules.filter(isMcpRule);
-  const rules: RememberScope[] = mcpRules.length
-    ? mcpRules
+  // An MCP tool's choices all come from Go, in its order (an argument of
+  // this call first, this tool as first seen, every tool of its server);
+  // built-in tools also offer "every call".
+  const mcp = item.suggestedRules.some(isMcpRule);
+  const rules: RememberScope[] = mcp
+    ? item.suggestedRules
     : [{ scope: 'tool' }, ...item.suggestedRules.filter((r) => r.scope !== 'tool')];
-  const [ruleIndex, setRuleIndex] = useDraft(itemId, 'rule', !mcpRules.length && item.suggestedRules.length ? 1 : 0);
+  const [ruleIndex, setRuleIndex] = useDraft(itemId, 'rule', !mcp && item.suggestedRules.length ? 1 : 0);
+  const [neverIndex, setNeverIndex] = useDraft(itemId, 'never', !mcp && item.suggestedRules.length ? 1 : 0);
+  const [duration, setDuration] = useDraft<RuleDuration>(itemId, 'duration', 'forever');
+  const [neverReason, setNeverReason] = useDraft(itemId, 'neverReason', '');
+  /** The chosen rule with its duration ("until revoked" is Go's default: not sent). */
+  const withDuration = (r: RememberScope): RememberScope => (duration === 'forever' ? r : { ...r, duration });
   const label = (r: RememberScope) => ruleLabel(item.toolName, r, names, catalog);
   // An edit of a write_file's arguments (being typed, or staged) moves the diff with it.
   const editedArgs =
@@ -79,6 +86,7 @@ export function ApprovalCard({ item, answer, onDecide, onChange, onKeep, error, 
   // field; closing it returns focus to the button that opened it.
   const alwaysBtn = useRef<HTMLButtonElement>(null);
   const denyBtn = useRef<HTMLButtonElement>(null);
+  const neverBtn = useRef<HTMLButtonElement>(null);
   const editBtn = useRef<HTMLButtonElement>(null);
   const sub = useRef<HTMLDivElement & HTMLFieldSetElement>(null);
   const editor = useRef<HTMLTextAreaElement>(null);
@@ -92,6 +100,7 @@ export function ApprovalCard({ item, answer, onDecide, onChange, onKeep, error, 
       // Back from a sub-form. (After an answer, "Change answer" or a
       // refusal the panel moves focus: see InterruptPanel.)
       if (prev === 'always') alwaysBtn.current?.focus();
+      else if (prev === 'never') neverBtn.current?.focus();
       else if (prev === 'deny') denyBtn.current?.focus();
       else if (prev === 'edit') editBtn.current?.focus();
       return;
@@ -192,6 +201,8 @@ export function ApprovalCard({ item, answer, onDecide, onChange, onKeep, error, 
           note={
             answer.decision?.kind === 'approve' && answer.decision.remember ? (
               <span className="icard-staged-note">{label(answer.decision.remember)}</span>
+            ) : answer.decision?.kind === 'deny' && answer.decision.remember ? (
+              <span className="icard-staged-note">Never: {label(answer.decision.remember)}</span>
             ) : answer.decision?.kind === 'deny' && answer.decision.reason ? (
               <span className="icard-staged-note">“{answer.decision.reason}”</span>
             ) : undefined
@@ -204,9 +215,34 @@ export function ApprovalCard({ item, answer, onDecide, onChange, onKeep, error, 
           ruleIndex={ruleIndex}
           onRule={setRuleIndex}
           label={label}
-          mcp={mcpRules.length > 0}
+          duration={duration}
+          onDuration={setDuration}
+          toolName={item.toolName}
+          args={item.args}
+          mcp={mcp}
           onAllow={() => {
-            onDecide({ kind: 'approve', remember: rules[ruleIndex] ?? { scope: 'tool' } });
+            onDecide({ kind: 'approve', remember: withDuration(rules[ruleIndex] ?? { scope: 'tool' }) });
+            setMode('idle');
+          }}
+        />
+      ) : mode === 'never' ? (
+        <NeverAllowForm
+          {...subForm}
+          rules={rules}
+          ruleIndex={neverIndex}
+          onRule={setNeverIndex}
+          label={label}
+          duration={duration}
+          onDuration={setDuration}
+          toolName={item.toolName}
+          args={item.args}
+          reason={neverReason}
+          onReason={setNeverReason}
+          onNever={() => {
+            const r = neverReason.trim();
+            const rule: RememberScope = { ...withDuration(rules[neverIndex] ?? { scope: 'tool' }), deny: true };
+            if (r) rule.reason = r;
+            onDecide(r ? { kind: 'deny', reason: r, remember: rule } : { kind: 'deny', remember: rule });
             setMode('idle');
           }}
         />
@@ -240,6 +276,9 @@ export function ApprovalCard({ item, answer, onDecide, onChange, onKeep, error, 
           </button>
           <button type="button" className="btn danger" ref={denyBtn} disabled={busy} onClick={() => setMode('deny')}>
             Deny…
+          </button>
+          <button type="button" className="btn subtle danger" ref={neverBtn} disabled={busy} onClick={() => setMode('never')}>
+            Never allow…
           </button>
           {item.canEditArgs && (
             <button type="button" className="btn subtle" ref={editBtn} disabled={busy} onClick={() => setMode('edit')}>

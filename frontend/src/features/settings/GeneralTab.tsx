@@ -2,12 +2,10 @@ import { useState } from 'react';
 import type { Transport } from '../../transport';
 import type { Status, Theme } from '../../transport/contract';
 import { notificationsSupported } from '../../hooks/useAttention';
-import type { McpCatalog } from '../../hooks/useMcpServers';
 import { previewTheme } from '../../lib/theme';
 import { ImportConversations } from '../import/ImportConversations';
 import { generalField, SourceChip, textControl } from './generalField';
 import { ModelSection, type KnownServer } from './ModelSection';
-import { PermissionRules, type PermissionRulesState } from './PermissionRules';
 import type { GeneralSettings } from './useGeneralSettings';
 
 export interface GeneralTabProps {
@@ -15,14 +13,12 @@ export interface GeneralTabProps {
   transport: Transport;
   status: Status | null;
   form: GeneralSettings;
-  rules: PermissionRulesState;
-  catalog: McpCatalog;
   presets: readonly KnownServer[];
   presetOf: (url: string) => string;
 }
 
-/** Settings › General: the default endpoint and model, workspace and tools, permissions, appearance, import, about. */
-export function GeneralTab({ id, transport, status, form, rules, catalog, presets, presetOf }: GeneralTabProps) {
+/** Settings › General: the default endpoint and model, workspace and tools, appearance, import, about. */
+export function GeneralTab({ id, transport, status, form, presets, presetOf }: GeneralTabProps) {
   const { draft, locked, set, fieldErrors } = form;
   const [notif, setNotif] = useState<NotificationPermission | 'unsupported'>(() =>
     notificationsSupported() ? Notification.permission : 'unsupported',
@@ -91,8 +87,6 @@ export function GeneralTab({ id, transport, status, form, rules, catalog, preset
               </p>
             </div>
           </section>
-
-          <PermissionRules id={id} state={rules} catalog={catalog} />
 
           <section aria-labelledby={`${id}-look`}>
             <h3 id={`${id}-look`}>Appearance and notifications</h3>

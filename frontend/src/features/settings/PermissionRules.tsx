@@ -1,15 +1,22 @@
 import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
 import type { Transport } from '../../transport';
 import { toJunctureError } from '../../transport';
-import type { PermissionRule } from '../../transport/contract';
+import type { RuleView } from '../../transport/contract.gen';
+import { RuleDetails } from './RuleDetails';
 import type { McpCatalog } from '../../hooks/useMcpServers';
 import { formatTime } from '../../lib/format';
 
 /** How long a revoked rule can be restored (Undo) before it is gone. */
 export const REVOKE_UNDO_MS = 10_000;
 
+/** Go's description of a rule without its "Allow <tool> " head (the row names the tool). */
+function withoutHead(r: RuleView): string {
+  const d = r.description.replace(/^(Never allow|Allow) /, '');
+  return d.startsWith(`${r.tool} `) ? d.slice(r.tool.length + 1) : d;
+}
+
 /** A permission rule as Settings lists it (MCP rules by their tool's and server's titles). */
-function ruleText(r: PermissionRule, cat: McpCatalog): ReactNode {
+export function ruleText(r: RuleView, cat: McpCatalog): ReactNode {
   if (r.scope === 'server') {
     const server = r.pattern || r.tool.replace(/^mcp:/, '');
     return <>Every tool of {cat.serverTitles.get(server) ?? server}</>;
@@ -43,7 +50,8 @@ function ruleText(r: PermissionRule, cat: McpCatalog): ReactNode {
       ) : r.scope === 'thread' ? (
         'in one chat'
       ) : (
-        `${r.scope} ${r.pattern ?? ''}`
+        // The argument scopes in Go's words, without its "Allow <tool>" head.
+        withoutHead(r)
       )}
     </>
   );
@@ -57,14 +65,14 @@ export type PermissionRulesState = ReturnType<typeof usePermissionRules>;
  * Settings, unmounting) carries out what is waiting.
  */
 export function usePermissionRules(transport: Transport, open: boolean, reloadNonce: number) {
-  const [rules, setRules] = useState<PermissionRule[] | null>(null);
+  const [rules, setRules] = useState<RuleView[] | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [revoking, setRevoking] = useState<ReadonlySet<string>>(new Set());
   const timers = useRef(new Map<string, ReturnType<typeof setTimeout>>());
 
   const load = useCallback(() => {
     transport
-      .call('ListPermissionRules')
+      .call('ListRules')
       .then((r) => {
         setRules(r);
         setError(null);
@@ -120,17 +128,36 @@ export function usePermissionRules(transport: Transport, open: boolean, reloadNo
   }, [commit]);
   useEffect(() => flush, [flush]); // unmount
 
-  return { rules, error, revoking, revoke, undo, flush };
+  return { rules, error, setError, revoking, revoke, undo, flush, load };
 }
 
-/** Settings › General › Permissions: the rules, each with Revoke (and Undo for a while). */
-export function PermissionRules({ id, state, catalog }: { id: string; state: PermissionRulesState; catalog: McpCatalog }) {
+/** Settings › Rules: every rule with its reach, end and use, a duration to edit, and Revoke (with Undo for a while). */
+export function PermissionRules({
+  id,
+  state,
+  catalog,
+  onDuration,
+  children,
+}: {
+  id: string;
+  state: PermissionRulesState;
+  catalog: McpCatalog;
+  /** Gives a rule a new duration, counted from now. */
+  onDuration: (ruleId: string, duration: string) => void;
+  /** The list's tools (add, export, import), under its heading. */
+  children?: ReactNode;
+}) {
   const { rules, error, revoking, revoke, undo } = state;
   return (
     <section aria-labelledby={`${id}-perm`}>
-      <h3 id={`${id}-perm`}>Permissions</h3>
+      <h3 id={`${id}-perm`}>Rules</h3>
+      <p className="set-help">
+        What the assistant may do without asking (“Always allow”) and what it may never do (“Never”, which wins over every
+        “Always allow”). A rule past its end is removed when the next call is decided; every change is in Activity.
+      </p>
+      {children}
       {error && <p className="set-banner error">{error}</p>}
-      {rules && !rules.length && <p className="set-help">No “Always allow” rules yet.</p>}
+      {rules && !rules.length && <p className="set-help">No rules yet.</p>}
       {rules && rules.length > 0 && (
         <ul className="set-rules">
           {rules.map((r) =>
@@ -151,10 +178,14 @@ export function PermissionRules({ id, state, catalog }: { id: string; state: Per
                 </button>
               </li>
             ) : (
-              <li key={r.id}>
-                <span>
-                  {ruleText(r, catalog)}
-                  <span className="set-rule-date"> · {formatTime(r.createdAt)}</span>
+              <li key={r.id} className={r.effect === 'deny' ? 'is-deny' : undefined}>
+                <span className="set-rule-main">
+                  <span>
+                    {r.effect === 'deny' && <span className="set-rule-never">Never: </span>}
+                    {ruleText(r, catalog)}
+                    <span className="set-rule-date"> · {formatTime(r.createdAt)}</span>
+                  </span>
+                  <RuleDetails rule={r} onDuration={onDuration} />
                 </span>
                 <button
                   type="button"

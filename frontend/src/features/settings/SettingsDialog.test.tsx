@@ -24,10 +24,10 @@ function setup(extra: ConstructorParameters<typeof FakeTransport>[0] = {}, view:
   const onClose = vi.fn();
   const t = new FakeTransport({
     GetSettings: () => view,
-    ListPermissionRules: () => [
-      { id: 'r1', tool: 'mcp:everything', scope: 'server', pattern: 'everything', createdAt: 1 },
-      { id: 'r2', tool: 'everything__echo', scope: 'tool-identity', pattern: 'fp', createdAt: 2 },
-      { id: 'r3', tool: 'read_file', scope: 'tool', createdAt: 3 },
+    ListRules: () => [
+      { id: 'r1', tool: 'mcp:everything', scope: 'server', pattern: 'everything', createdAt: 1, description: 'Allow every tool of the server everything' },
+      { id: 'r2', tool: 'everything__echo', scope: 'tool-identity', pattern: 'fp', createdAt: 2, description: 'Allow everything__echo while the server does not change it' },
+      { id: 'r3', tool: 'read_file', scope: 'tool', createdAt: 3, description: 'Allow every read_file call' },
     ],
     ListMCPServers: () => [mcpServer('everything', [{ name: 'echo', title: 'Echo' }], { title: 'Everything' })],
     GetMCPConfig: () => mcpConfigView([{ name: 'everything', config: { command: 'npx' } }]),
@@ -54,6 +54,7 @@ const input = (name: string) => {
 describe('SettingsDialog', () => {
   it('labels MCP rules by the server’s and the tool’s titles', async () => {
     setup();
+    fireEvent.click(screen.getByRole('tab', { name: 'Rules' }));
     expect(await screen.findByText('Every tool of Everything')).toBeTruthy();
     const identity = (await screen.findByText('Echo')).closest('li')!;
     expect(identity.textContent).toContain('(Everything) always, while its server keeps the tool as it was');
@@ -62,7 +63,7 @@ describe('SettingsDialog', () => {
 
   it('has a "Tool servers (MCP)" tab that mounts the MCP section (saved at once: no Save button)', async () => {
     const t = setup();
-    await screen.findByText('Every tool of Everything');
+    await screen.findAllByLabelText('Tool steps per turn (1–200)');
     expect(t.callsOf('GetMCPConfig')).toEqual([]);
     const tab = screen.getByRole('tab', { name: 'Tool servers (MCP)' });
     expect(tab.getAttribute('aria-selected')).toBe('false');
@@ -74,6 +75,8 @@ describe('SettingsDialog', () => {
     expect(screen.queryByRole('button', { name: 'Save' })).toBeNull();
     // Arrow keys move between tabs.
     fireEvent.keyDown(tab, { key: 'ArrowLeft' });
+    expect(screen.getByRole('tab', { name: 'Rules' }).getAttribute('aria-selected')).toBe('true');
+    fireEvent.keyDown(screen.getByRole('tab', { name: 'Rules' }), { key: 'ArrowLeft' });
     expect(screen.getByRole('tab', { name: 'General' }).getAttribute('aria-selected')).toBe('true');
     expect(screen.getByRole('button', { name: 'Save' })).toBeTruthy();
   });
@@ -82,7 +85,7 @@ describe('SettingsDialog', () => {
 describe('SettingsDialog: Test connection', () => {
   it('says a text that is not a URL is not one, marks the field, and both go once it is fixed', async () => {
     const t = setup({ TestConnection: () => ({ ok: true, message: 'Connected: 1 model(s) available.', models: ['llama3.1'] }) });
-    await screen.findByText('Every tool of Everything');
+    await screen.findAllByLabelText('Tool steps per turn (1–200)');
     fireEvent.change(input('Base URL'), { target: { value: 'not a url' } });
     fireEvent.click(screen.getByRole('button', { name: 'Test connection' }));
     const msg = 'This is not a URL: enter one like http://127.0.0.1:11434/v1';
@@ -102,7 +105,7 @@ describe('SettingsDialog: Test connection', () => {
 
   it('asks for a URL when there is none, and counts models in the plural', async () => {
     setup({ TestConnection: () => ({ ok: true, message: '', models: ['a', 'b', 'c'] }) });
-    await screen.findByText('Every tool of Everything');
+    await screen.findAllByLabelText('Tool steps per turn (1–200)');
     fireEvent.change(input('Base URL'), { target: { value: '' } });
     fireEvent.click(screen.getByRole('button', { name: 'Test connection' }));
     expect(await screen.findByText('✗ Enter the endpoint’s base URL first.')).toBeTruthy();
@@ -122,7 +125,7 @@ describe('SettingsDialog: Save', () => {
         return { settings: { ...VIEW.settings }, sources: { baseUrl: 'saved', model: 'saved', loopGuard: 'saved', theme: 'saved', workspace: 'saved' } };
       },
     }, { ...VIEW, settings: { ...VIEW.settings, workspace: '' }, sources: { baseUrl: 'detected', model: 'detected', loopGuard: 'default', workspace: 'default' } });
-    await screen.findByText('Every tool of Everything');
+    await screen.findAllByLabelText('Tool steps per turn (1–200)');
     const loopRow = () => input('Tool steps per turn (1–200)').closest('.set-field')!;
     expect(loopRow().querySelector('.set-source')?.textContent).toBe('default');
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
@@ -140,7 +143,7 @@ describe('SettingsDialog: Save', () => {
     };
     try {
       const t = setup({ SaveSettings: () => VIEW });
-      await screen.findByText('Every tool of Everything');
+      await screen.findAllByLabelText('Tool steps per turn (1–200)');
       fireEvent.change(input('Tool steps per turn (1–200)'), { target: { value: '0' } });
       fireEvent.click(screen.getByRole('button', { name: 'Save' }));
       const err = await screen.findByText('Enter a whole number from 1 to 200.');
@@ -164,7 +167,7 @@ describe('SettingsDialog: Save', () => {
         });
       },
     });
-    await screen.findByText('Every tool of Everything');
+    await screen.findAllByLabelText('Tool steps per turn (1–200)');
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
     expect(await screen.findByText('This path is a file, not a folder.')).toBeTruthy();
     fireEvent.change(input('Workspace folder'), { target: { value: '/home/ada/projects' } });
@@ -175,7 +178,7 @@ describe('SettingsDialog: Save', () => {
 describe('SettingsDialog: theme, unsaved edits, revoke', () => {
   it('previews a theme at once and puts the saved one back on Close without saving', async () => {
     const t = setup();
-    await screen.findByText('Every tool of Everything');
+    await screen.findAllByLabelText('Tool steps per turn (1–200)');
     fireEvent.click(screen.getByLabelText('Dark'));
     expect(document.documentElement.dataset.theme).toBe('dark');
     // Close with an unsaved change asks first.
@@ -191,7 +194,7 @@ describe('SettingsDialog: theme, unsaved edits, revoke', () => {
 
   it('Esc asks too when something is unsaved; Esc again keeps editing; nothing unsaved closes at once', async () => {
     const t = setup();
-    await screen.findByText('Every tool of Everything');
+    await screen.findAllByLabelText('Tool steps per turn (1–200)');
     await screen.findByText('Base URL');
     const dialog = document.querySelector('dialog')!;
     fireEvent.change(input('Model'), { target: { value: 'qwen' } });
@@ -209,6 +212,7 @@ describe('SettingsDialog: theme, unsaved edits, revoke', () => {
   it('Revoke can be undone for 10 s; then the rule is revoked', async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
     const t = setup();
+    fireEvent.click(screen.getByRole('tab', { name: 'Rules' }));
     const row = (await screen.findByText('read_file')).closest('li')!;
     fireEvent.click(within(row).getByRole('button', { name: 'Revoke' }));
     const undone = screen.getByText('Revoked:').closest('li')!;

@@ -8,6 +8,7 @@ import { PresetSettings } from './PresetSettings';
 import { UpdateSettings } from '../updates/UpdateSettings';
 import { GeneralTab } from './GeneralTab';
 import { usePermissionRules } from './PermissionRules';
+import { RulesTab } from './RulesTab';
 import { useGeneralSettings } from './useGeneralSettings';
 import { previewTheme } from '../../lib/theme';
 import { IconClose } from '../../ui/icons';
@@ -36,9 +37,10 @@ function presetOf(url: string, providers: readonly Provider[] = []): string {
   return providers.find((p) => p.url === u)?.id ?? 'custom';
 }
 
-export type Tab = 'general' | 'mcp' | 'endpoints' | 'presets' | 'updates';
+export type Tab = 'general' | 'rules' | 'mcp' | 'endpoints' | 'presets' | 'updates';
 const TABS: readonly { id: Tab; label: string }[] = [
   { id: 'general', label: 'General' },
+  { id: 'rules', label: 'Rules' },
   { id: 'mcp', label: 'Tool servers (MCP)' },
   { id: 'endpoints', label: 'Endpoints' },
   { id: 'presets', label: 'Presets' },
@@ -216,6 +218,11 @@ export function SettingsDialog({ open, transport, status, focusField = null, onC
             <PresetSettings transport={transport} />
           </div>
         )}
+        {tab === 'rules' && (
+          <div {...panel('rules')}>
+            <RulesTab id={id} transport={transport} state={rules} catalog={catalog} />
+          </div>
+        )}
         {tab === 'mcp' && open && (
           <div {...panel('mcp')}>
             <McpSettings transport={transport} />
@@ -223,7 +230,7 @@ export function SettingsDialog({ open, transport, status, focusField = null, onC
         )}
         {tab === 'general' && (
           <div {...panel('general')}>
-            <GeneralTab id={id} transport={transport} status={status} form={form} rules={rules} catalog={catalog} presets={form.view?.providers ?? []} presetOf={(u) => presetOf(u, form.view?.providers)} />
+            <GeneralTab id={id} transport={transport} status={status} form={form} presets={form.view?.providers ?? []} presetOf={(u) => presetOf(u, form.view?.providers)} />
           </div>
         )}
       </div>

@@ -11,6 +11,7 @@ export const SHORTCUTS: readonly { group: string; keys: readonly (readonly strin
   { group: 'Anywhere', keys: [[MOD, 'N']], what: 'New chat' },
   { group: 'Anywhere', keys: [[MOD, 'B']], what: 'Show or hide the conversation list' },
   { group: 'Anywhere', keys: [[MOD, ',']], what: 'Settings' },
+  { group: 'Anywhere', keys: [[MOD, 'Shift', 'L']], what: 'Activity: every decision made about tools and questions' },
   { group: 'Anywhere', keys: [['?']], what: 'This list (outside a text field)' },
   { group: 'Writing', keys: [['Enter']], what: 'Send (while an answer streams: queue a follow-up)' },
   { group: 'Writing', keys: [['Shift', 'Enter']], what: 'New line' },

@@ -6,7 +6,7 @@ import type { SidebarMode } from '../../hooks/useSidebarLayout';
 import { groupThreads } from '../../lib/groupThreads';
 import { ThreadItem } from './ThreadItem';
 import { SearchResults } from '../search/SearchResults';
-import { IconClose, IconNew, IconSearch, IconSettings } from '../../ui/icons';
+import { IconActivity, IconClose, IconNew, IconSearch, IconSettings } from '../../ui/icons';
 import './Sidebar.css';
 
 export interface SidebarHandle {
@@ -38,6 +38,8 @@ export interface SidebarProps {
   onDelete: (t: Thread) => void;
   onLoadMore: () => void;
   onSettings: () => void;
+  /** Opens Activity (the decision ledger). */
+  onActivity?: () => void;
   /** Docked beside the chat, hidden, or over it (narrow windows); see useSidebarLayout. */
   mode?: SidebarMode;
   /** Shown beside New chat (the "New chat from preset" menu). */
@@ -213,6 +215,11 @@ export const Sidebar = forwardRef<SidebarHandle, SidebarProps>(function Sidebar(
         <button type="button" className="btn subtle sidebar-settings" onClick={p.onSettings} title={`Settings (${MOD},)`}>
           <IconSettings /> Settings
         </button>
+        {p.onActivity && (
+          <button type="button" className="btn subtle sidebar-settings" onClick={p.onActivity} title={`Activity (${MOD}Shift+L)`}>
+            <IconActivity /> Activity
+          </button>
+        )}
         {p.onShortcuts && (
           <button type="button" className="icon-btn sidebar-shortcuts" onClick={p.onShortcuts} aria-label="Keyboard shortcuts" title="Keyboard shortcuts (?)">
             <span aria-hidden="true">?</span>
