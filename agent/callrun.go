@@ -566,9 +566,6 @@ func promptReply(kind string, payload json.RawMessage, cancelled bool, meta map[
 	return tools.Reply{Action: tools.ReplyAccept, Content: payload}
 }
 
-// promptKind reads a stored mid-call question's kind.
-func promptKind(d interrupt.Descriptor) string { return promptMetaOf(d).Kind }
-
 // promptMetaOf reads a stored mid-call question's metadata.
 func promptMetaOf(d interrupt.Descriptor) PromptMeta {
 	var m PromptMeta

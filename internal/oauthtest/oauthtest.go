@@ -52,7 +52,6 @@ type AS struct {
 }
 
 type client struct {
-	secret    string
 	redirects []string
 }
 
