@@ -207,9 +207,6 @@ export function VirtualList<T>({
   useLayoutEffect(() => {
     const el = scrollRef.current;
     if (!el) return;
-    // Everything fits: there is nothing below to jump to ("↓ Latest" would
-    // point at what is already on screen).
-    if (!atBottom.current && el.scrollHeight - el.clientHeight < BOTTOM_SLACK) setBottom(true);
     const p = pendingScroll.current;
     if (p) {
       const i = keys.indexOf(p.key);
@@ -221,6 +218,10 @@ export function VirtualList<T>({
       } else pendingScroll.current = null;
       return;
     }
+    // Everything fits: there is nothing below to jump to ("↓ Latest" would
+    // point at what is already on screen). Never while a search hit's scroll
+    // is pending (above): the hit's row must stay the target.
+    if (!atBottom.current && el.scrollHeight - el.clientHeight < BOTTOM_SLACK) setBottom(true);
     if (atBottom.current) {
       const target = Math.max(0, el.scrollHeight - el.clientHeight);
       if (Math.abs(el.scrollTop - target) > 1) el.scrollTop = target;
