@@ -2,6 +2,7 @@
 import type { LedgerEntry, SearchHit, ThreadView } from '../../transport/contract.gen';
 import type { Transport } from '../../transport';
 import { tryParseJson, isObject, isString } from '../../transport/json';
+import { DURATION_LABELS, isRuleDuration } from '../approvals/ruleWords';
 
 /** Go's history.Ledger* kinds, in the order the filter lists them. */
 export const LEDGER_KINDS: readonly { kind: string; label: string }[] = [
@@ -51,10 +52,59 @@ export function kindTone(kind: string): 'allow' | 'deny' | 'other' {
   return 'other';
 }
 
-/** The entry's arguments on one line (the command, path or address first). */
+/** What a rule covers, in the words Settings › Rules uses (Go's history scopes). */
+export function ruleLine(rule: Record<string, unknown>): string | null {
+  const str = (k: string): string => (isString(rule[k]) ? (rule[k] as string) : '');
+  const scope = str('scope');
+  if (!scope || !str('tool')) return null;
+  const pattern = str('pattern');
+  const covers = ((): string => {
+    switch (scope) {
+      case 'tool':
+        return 'every call';
+      case 'command-prefix':
+        return `commands starting with “${pattern}”`;
+      case 'command-glob':
+        return `commands matching “${pattern}”`;
+      case 'folder':
+        return `inside ${pattern}`;
+      case 'folder-glob':
+        return `inside ${pattern}, paths matching “${str('glob')}”`;
+      case 'file':
+        return `on ${pattern} only`;
+      case 'thread':
+        return 'in one chat';
+      case 'host':
+        return `to ${pattern} only`;
+      case 'arg-equals':
+        return `when ${str('arg')} is “${pattern}”`;
+      case 'arg-prefix':
+        return `when ${str('arg')} starts with “${pattern}”`;
+      case 'server':
+        return `every tool of ${pattern || str('tool').replace(/^mcp:/, '')}`;
+      case 'server-tools':
+        return `tools of ${pattern} named like “${str('glob')}”`;
+      case 'tool-identity':
+        return 'while its server keeps the tool as it was';
+      default:
+        return scope;
+    }
+  })();
+  const effect = str('effect') === 'deny' ? 'Never' : 'Allow';
+  const duration = str('duration');
+  const label = duration && isRuleDuration(duration) ? DURATION_LABELS[duration] : '';
+  const until = label ? ` · ${label.charAt(0).toLowerCase()}${label.slice(1)}` : '';
+  return `${effect}: ${covers}${until}`;
+}
+
+/** The entry's arguments on one line (the command, path or address first; a rule in words). */
 export function argsLine(e: LedgerEntry): string {
   if (!e.arguments) return '';
   const p = tryParseJson(e.arguments);
+  if (p.ok && isObject(p.value) && e.kind.startsWith('rule-')) {
+    const words = ruleLine(p.value);
+    if (words) return words;
+  }
   if (p.ok && isObject(p.value)) {
     for (const k of ['command', 'path', 'url', 'description', 'message']) {
       const v = p.value[k];

@@ -40,7 +40,7 @@ export function RuleDetails({ rule: r, onDuration }: { rule: RuleView; onDuratio
           {durationsFor(r).map((d) => (
             <option key={d} value={d}>
               {DURATION_LABELS[d]}
-              {d === current ? ' (now)' : ''}
+              {d === current ? ' (current)' : ''}
             </option>
           ))}
           {!durationsFor(r).includes(current as RuleDuration) && <option value={current}>{current}</option>}
