@@ -46,7 +46,13 @@ function stateOf(r: ServerRow): McpServerState {
   return r.status?.status ?? 'starting';
 }
 
-export function StatusChip({ state }: { state: McpServerState }) {
+/** Sign-in states that wait for the person: the server is not broken, it needs a click. */
+const WAITS_FOR_SIGN_IN = new Set(['sign-in', 'sign-in-again', 'more-access']);
+
+export function StatusChip({ state, waitsForSignIn = false }: { state: McpServerState; waitsForSignIn?: boolean }) {
+  if (waitsForSignIn && state === 'error') {
+    return <span className="tool-chip tone-warn mcp-chip">Waiting for sign-in</span>;
+  }
   return (
     <span className={`tool-chip tone-${STATE_TONE[state]} mcp-chip`}>
       {state === 'starting' && <span className="tool-chip-spin" aria-hidden="true" />}
@@ -134,11 +140,11 @@ function Row({ row, now, busy, ...p }: { row: ServerRow; now: number; busy: bool
   const tools = s?.tools ?? [];
   const policy = policyText(row);
   return (
-    <li className={`mcp-server state-${state}`} aria-label={row.name}>
+    <li className={`mcp-server state-${s?.auth && WAITS_FOR_SIGN_IN.has(s.auth.state) && state === 'error' ? 'sign-in' : state}`} aria-label={row.name}>
       <div className="mcp-server-head">
         <span className="mcp-server-name">{row.name}</span>
         {title && <span className="mcp-server-title">{title}</span>}
-        <StatusChip state={state} />
+        <StatusChip state={state} waitsForSignIn={!!s?.auth && WAITS_FOR_SIGN_IN.has(s.auth.state)} />
       </div>
       <div className="mcp-server-meta">
         <span>{transport === 'http' ? 'URL (HTTP)' : 'Program (stdio)'}</span>
