@@ -46,6 +46,7 @@ describe('AppView', () => {
     noteLiveCall('call-1');
     setup();
     await waitFor(() => expect(document.querySelector('iframe')).not.toBeNull());
+    await act(async () => {}); // the host's listener is a passive effect: let it run
     const frame = document.querySelector('iframe')!.contentWindow!;
     const post = vi.spyOn(frame, 'postMessage').mockImplementation(() => {});
     const init = { jsonrpc: '2.0', id: 1, method: 'ui/initialize', params: {} };
