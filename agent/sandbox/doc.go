@@ -29,6 +29,8 @@
 // cleanup: the program's proxy variables point at it, and the confiner
 // holds the program to the proxy's port (NetPorts), where it can
 // (enforcesPorts); elsewhere the Status says the network is not confined.
+// Landlock's TCP rules name ports, not addresses: the proxy's port is
+// open on every host, and the Status says so (proxyPortCaveat).
 //
 // Linux with Landlock (ABI 1 and later; the rules are downgraded to what
 // the kernel offers, and the Status names the ABI):
