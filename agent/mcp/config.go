@@ -485,14 +485,44 @@ func validateSandbox(name string, s ServerConfig) *invalid {
 }
 
 // grantsEverything: a writable folder that is the whole disk (a root),
-// the home folder, or above it.
+// the home folder, or above it, however it is written ("~", "/home/me",
+// "/home", a link that leads there).
 func grantsEverything(w string) bool {
 	if rest, home := strings.CutPrefix(w, "~"); home {
 		r := filepath.Clean(strings.TrimPrefix(rest, "/"))
-		return r == "." || r == ".." || strings.HasPrefix(r, "../")
+		if r == "." || r == ".." || strings.HasPrefix(r, "../") {
+			return true
+		}
 	}
-	c := filepath.Clean(w)
-	return c == filepath.Dir(c)
+	dir, err := expandHome(w)
+	if err != nil {
+		return false
+	}
+	return coversHome(dir)
+}
+
+// coversHome says whether dir, followed through links where it exists, is
+// a root, the home folder or a folder above it. It is asked again when a
+// server starts (confine), since a link may be pointed elsewhere after
+// mcp.json was read.
+func coversHome(dir string) bool {
+	d := resolvedDir(dir)
+	if d == filepath.Dir(d) {
+		return true
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return false
+	}
+	rel, err := filepath.Rel(d, resolvedDir(home))
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+}
+
+func resolvedDir(dir string) string {
+	if real, err := filepath.EvalSymlinks(dir); err == nil {
+		return real
+	}
+	return filepath.Clean(dir)
 }
 
 // validHeaderName: an RFC 9110 token, which is what net/http sends.

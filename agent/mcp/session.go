@@ -328,19 +328,21 @@ func (s *supervisor) confine(cmd *exec.Cmd) (sandbox.Status, func(), error) {
 	if s.m.o.Roots != nil {
 		p.Write = append(p.Write, s.m.o.Roots()...)
 	}
-	for _, w := range sb.Write {
-		dir, err := expandHome(w)
-		if err != nil {
-			return sandbox.Status{}, func() {}, err
+	for _, list := range []struct {
+		what  string
+		paths []string
+		to    *[]string
+	}{{"writable", sb.Write, &p.Write}, {"readable", sb.Read, &p.Read}} {
+		for _, w := range list.paths {
+			dir, err := expandHome(w)
+			if err != nil {
+				return sandbox.Status{}, func() {}, err
+			}
+			if coversHome(dir) { // a link pointed at home since mcp.json was read
+				return sandbox.Status{}, func() {}, fmt.Errorf("the %s folder %q of this server's sandbox now leads to the whole disk or home folder: not started", list.what, w)
+			}
+			*list.to = append(*list.to, dir)
 		}
-		p.Write = append(p.Write, dir)
-	}
-	for _, r := range sb.Read {
-		dir, err := expandHome(r)
-		if err != nil {
-			return sandbox.Status{}, func() {}, err
-		}
-		p.Read = append(p.Read, dir)
 	}
 	if home, err := os.UserHomeDir(); err == nil {
 		prog := strings.TrimSuffix(filepath.Base(s.cfg.Command), ".exe")

@@ -85,8 +85,10 @@ func (b *bwrapConfiner) wrap(cmd *exec.Cmd, p Policy, tmp string, r reads) (Stat
 // bwrapArgs is bwrap's command line up to the program: an empty root
 // (read-only) with the readable folders and files bound read-only, a
 // fresh /dev and /proc, the writable folders and the private temporary
-// folder bound writable, no network for NetNone, and the program killed
-// with Juncture.
+// folder bound writable, no network for NetNone, a PID namespace of its
+// own (its /proc shows only its processes: bwrap has no ptrace scoping, and
+// other processes' environ and maps would be readable), and the program
+// killed with Juncture.
 func bwrapArgs(bwrap string, p Policy, tmp string, r reads) []string {
 	args := []string{bwrap}
 	for _, d := range r.dirs {
@@ -100,6 +102,9 @@ func bwrapArgs(bwrap string, p Policy, tmp string, r reads) []string {
 		}
 	}
 	for _, f := range r.files {
+		if strings.HasPrefix(f, "/proc/") {
+			continue // /etc/mtab's /proc/<Juncture>/mounts: the fresh /proc has its own
+		}
 		args = append(args, "--ro-bind-try", f, f)
 	}
 	for _, l := range r.links {
@@ -112,5 +117,5 @@ func bwrapArgs(bwrap string, p Policy, tmp string, r reads) []string {
 	if p.Network == NetNone || p.Network == NetPorts && len(p.Ports) == 0 {
 		args = append(args, "--unshare-net")
 	}
-	return append(args, "--die-with-parent")
+	return append(args, "--unshare-pid", "--die-with-parent")
 }

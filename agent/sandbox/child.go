@@ -32,13 +32,17 @@ type childSpec struct {
 }
 
 // MaybeRunChild confines this process and execs the program when this
-// process was started as a confining child; otherwise it returns at once.
-// It is the first call of main, and of TestMain in every test package that
-// starts confined programs. It never returns in a child: when the rules
-// cannot be applied, the child says why on stderr and exits with status
-// 126, and the program does not run.
+// process was started as a confining child; otherwise it makes Juncture's
+// own process unreadable to the programs it starts (protectProcess) and
+// returns. It is the first call of main, and of TestMain in every test
+// package that starts confined programs. It never returns in a child: when
+// the rules cannot be applied, the child says why on stderr and exits with
+// status 126, and the program does not run.
 func MaybeRunChild() {
 	if len(os.Args) < 5 || os.Args[1] != childArg {
+		if err := protectProcess(); err != nil {
+			fmt.Fprintf(os.Stderr, "juncture sandbox: %v\n", err)
+		}
 		childReady.Store(true)
 		return
 	}

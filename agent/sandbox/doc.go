@@ -29,6 +29,8 @@
 // cleanup: the program's proxy variables point at it, and the confiner
 // holds the program to the proxy's port (NetPorts), where it can
 // (enforcesPorts); elsewhere the Status says the network is not confined.
+// Landlock's TCP rules name ports, not addresses: the proxy's port is
+// open on every host, and the Status says so (proxyPortCaveat).
 //
 // Linux with Landlock (ABI 1 and later; the rules are downgraded to what
 // the kernel offers, and the Status names the ABI):
@@ -41,12 +43,29 @@
 //     only the proxy's port, NetAny leaves TCP alone. UDP is confined only
 //     from ABI 10 on, pathname UNIX sockets from ABI 9 on;
 //   - signals and abstract UNIX sockets towards processes outside the
-//     sandbox are refused (ABI 6+).
+//     sandbox are refused (ABI 6+);
+//   - /proc is readable, other processes' secrets in it are not: Landlock's
+//     ptrace scoping refuses environ, maps, mem and the fd links of a
+//     process outside the sandbox to a program without capabilities (seen
+//     as a non-root user on Linux 6.18). A program holding CAP_SYS_PTRACE,
+//     CAP_SYS_ADMIN or CAP_PERFMON got past it (root), so the confining
+//     child drops those from its bounding set (dropProcessCaps).
+//
+// Juncture's own process is made non-dumpable on Linux (protectProcess,
+// in MaybeRunChild): its /proc files then need CAP_SYS_PTRACE, which
+// covers the programs Landlock does not confine (bwrap's, unconfined
+// servers). Programs it starts are dumpable again after their exec
+// (WebKit's processes, the confining child); Juncture itself cannot be
+// profiled by attaching nor dump core without root. Decided against: a
+// PID namespace for the Landlock child (needs unprivileged user
+// namespaces, which some distributions forbid) and scrubbing Juncture's
+// own environment (the kernel keeps the initial block in environ).
 //
 // Linux without Landlock, with bubblewrap (bwrap) installed: an empty
 // read-only root with readSet bound read-only, Policy.Write and the
-// private temporary folder bound writable, and for NetNone a network
-// namespace of its own (no network at all). NetLocal, NetPorts and
+// private temporary folder bound writable, a PID namespace of its own
+// (its /proc shows only its processes: bwrap has no ptrace scoping), and
+// for NetNone a network namespace of its own (no network at all). NetLocal, NetPorts and
 // NetHosts are not enforced by bwrap (the Status says so).
 //
 // macOS: sandbox-exec with a profile generated from the same policy

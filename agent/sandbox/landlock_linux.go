@@ -126,6 +126,9 @@ func confineAndExec(specJSON, path string, argv []string) error {
 	if fd < 0 {
 		return errors.New("landlock is unavailable: refusing to run the program unconfined")
 	}
+	if err := dropProcessCaps(); err != nil {
+		return err
+	}
 	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
 		return fmt.Errorf("setting no_new_privs: %w", err)
 	}

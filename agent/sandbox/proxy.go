@@ -115,13 +115,41 @@ func publicOnly(addrs []string) []string {
 			continue
 		}
 		ip = ip.Unmap()
-		if ip.IsLoopback() || ip.IsPrivate() || ip.IsLinkLocalUnicast() || ip.IsLinkLocalMulticast() ||
-			ip.IsUnspecified() || ip.IsMulticast() || ip.IsInterfaceLocalMulticast() {
+		if nat64.Contains(ip) { // a NAT64 gateway reaches the IPv4 address inside
+			b := ip.As16()
+			if !isPublic(netip.AddrFrom4([4]byte(b[12:]))) {
+				continue
+			}
+		}
+		if !isPublic(ip) {
 			continue
 		}
 		out = append(out, ip.String())
 	}
 	return out
+}
+
+// nonPublic are the ranges netip's predicates miss that still lead to this
+// machine, a local network or nowhere public: "this network", carrier-grade
+// NAT (Tailscale's machines), the reserved and broadcast IPv4 ranges,
+// local-use NAT64 and site-local IPv6.
+var nonPublic = []netip.Prefix{
+	netip.MustParsePrefix("0.0.0.0/8"),
+	netip.MustParsePrefix("100.64.0.0/10"),
+	netip.MustParsePrefix("240.0.0.0/4"), // 255.255.255.255 included
+	netip.MustParsePrefix("64:ff9b:1::/48"),
+	netip.MustParsePrefix("fec0::/10"),
+}
+
+// nat64 is the well-known NAT64 prefix: its last 32 bits are an IPv4 address.
+var nat64 = netip.MustParsePrefix("64:ff9b::/96")
+
+func isPublic(ip netip.Addr) bool {
+	if ip.IsLoopback() || ip.IsPrivate() || ip.IsLinkLocalUnicast() || ip.IsLinkLocalMulticast() ||
+		ip.IsUnspecified() || ip.IsMulticast() || ip.IsInterfaceLocalMulticast() {
+		return false
+	}
+	return !slices.ContainsFunc(nonPublic, func(p netip.Prefix) bool { return p.Contains(ip) })
 }
 
 // proxy is the filtering HTTP proxy one confined program reaches the

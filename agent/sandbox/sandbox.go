@@ -363,6 +363,7 @@ func (s *Sandbox) Wrap(cmd *exec.Cmd, p Policy) (Status, func(), error) {
 		st, err := c.wrap(cmd, wp, tmp, r)
 		if viaProxy {
 			st.Network = networkText(p)
+			st.Reason = strings.TrimPrefix(st.Reason+"; "+proxyPortCaveat, "; ")
 		}
 		cleanup := func() {
 			_ = os.RemoveAll(tmp)
@@ -393,6 +394,13 @@ func (s *Sandbox) Wrap(cmd *exec.Cmd, p Policy) (Status, func(), error) {
 	}
 	return Status{Mechanism: None, Reason: strings.Join(why, "; "), Network: "any"}, noop, nil
 }
+
+// proxyPortCaveat is what the Status of a program whose network goes
+// through the filtering proxy adds: Landlock's TCP rules name ports, not
+// addresses, so the port the program may connect to (the proxy's) is open
+// on every host, and a server elsewhere listening on it is reachable
+// around the proxy's host list.
+const proxyPortCaveat = "TCP to the proxy's port on any host is not refused (Landlock's rules name ports, not addresses)"
 
 func (s *Sandbox) lookup() LookupFunc {
 	if s == nil {

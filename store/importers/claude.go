@@ -159,7 +159,7 @@ func (c claudeConversation) convert() (Conversation, string) {
 			}
 			nd.kept = true
 			if role == history.RoleAssistant {
-				text = hardBreaks(text) // the answer is rendered as Markdown; the human's text is shown as typed
+				text = answerBreaks(text) // the answer is rendered as Markdown; the human's text is shown as typed
 			}
 			nd.msg = history.Message{
 				ID:        threadID + "-" + m.UUID,

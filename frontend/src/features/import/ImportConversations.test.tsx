@@ -36,6 +36,17 @@ describe('ImportConversations', () => {
     expect(screen.getByText('saved.json')).toBeTruthy();
   });
 
+  it('tells a Juncture export that starts with more than 4 KiB of whitespace apart', async () => {
+    const t = new FakeTransport({
+      ImportThread: () => thread('t1', 'Spaced chat'),
+    });
+    render(<ImportConversations transport={t} />);
+    const text = '\uFEFF' + ' \n'.repeat(40_000) + '{"format": "juncture.thread", "version": 3, "thread": {}}';
+    choose(text, 'spaced.json');
+    expect((await screen.findByText(/^Imported the chat/)).textContent).toBe('Imported the chat “Spaced chat”.');
+    expect(t.callsOf('ImportConversations')).toEqual([]);
+  });
+
   it('shows where the file is wrong, naming the file chosen (issue 22 item 24)', async () => {
     const t = new FakeTransport({
       ImportConversations: () => {

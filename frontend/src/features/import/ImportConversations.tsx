@@ -12,10 +12,19 @@ const MAX_THREAD_BYTES = 128 * 2 ** 20;
 
 /**
  * A Juncture chat exported as JSON is one object ({"format": …}); ChatGPT's
- * and Claude's conversations.json are a list. The first character tells.
+ * and Claude's conversations.json are a list. The file is the first when its
+ * first character that is not whitespace (or a BOM) is "{", read 64 KiB at a
+ * time until one is found: a file that starts with more than 4 KiB of
+ * whitespace is still told apart.
  */
-export function isThreadExport(text: string): boolean {
-  return /^\s*\{/.test(text.slice(0, 4096));
+async function fileIsThreadExport(f: Blob): Promise<boolean> {
+  const chunk = 64 * 2 ** 10;
+  for (let at = 0; at < f.size; at += chunk) {
+    const text = (await readText(f.slice(at, at + chunk))).replace(/^\uFEFF/, '');
+    const m = /[^\s]/.exec(text);
+    if (m) return m[0] === '{';
+  }
+  return false;
 }
 
 /**
@@ -84,7 +93,7 @@ export function ImportConversations({ transport }: ImportConversationsProps) {
   const importing = useAsyncAction(
     async (f: File) => {
       // The start tells the format; a file too large for it is refused before it is read whole.
-      if (isThreadExport(await readText(f.slice(0, 4096)))) {
+      if (await fileIsThreadExport(f)) {
         const t = await transport.call('ImportThread', await readText(f));
         setDone({ kind: 'thread', title: t.title });
       } else if (f.size > MAX_IMPORT_BYTES) {
