@@ -64,9 +64,18 @@ func plainLetters(s string) string {
 	}
 	var b strings.Builder
 	b.Grow(len(s))
+	// Each distinct form is normalised once: a hostile text repeating one
+	// form (U+FDFA spells out as 18 letters) costs one map lookup a rune,
+	// not an allocation.
+	spelled := map[rune]string{}
 	for _, r := range s {
 		if isPresentationForm(r) {
-			b.WriteString(norm.NFKC.String(string(r)))
+			v, ok := spelled[r]
+			if !ok {
+				v = norm.NFKC.String(string(r))
+				spelled[r] = v
+			}
+			b.WriteString(v)
 		} else {
 			b.WriteRune(r)
 		}
