@@ -92,7 +92,7 @@ func (rt *Runtime) relayRun(ctx context.Context, sub *broker.Subscription, threa
 		batch, err = sub.NextBatch(ctx, batch)
 		if err != nil {
 			if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-				rt.Interrupt(threadID)
+				rt.InterruptVia(threadID, history.TransportAGUI)
 			}
 			return
 		}
@@ -108,7 +108,7 @@ func (rt *Runtime) relayRun(ctx context.Context, sub *broker.Subscription, threa
 				continue
 			}
 			if !yield(ev, i < len(batch)-1) {
-				rt.Interrupt(threadID)
+				rt.InterruptVia(threadID, history.TransportAGUI)
 				return
 			}
 			switch e := ev.(type) {

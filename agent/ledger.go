@@ -127,13 +127,13 @@ func (tr *turn) recordOutcome(call history.ToolCall, state contract.ToolState) {
 // answering) left unanswered.
 // An item bound to a call is recorded under the call's tool and
 // arguments; one that is not (a middleware question), under its kind.
-func (rt *Runtime) stoppedLedger(ctx context.Context, threadID, runID, text string, its []history.Interrupt, clients []history.ClientToolCall) []history.LedgerEntry {
+func (rt *Runtime) stoppedLedger(ctx context.Context, threadID, runID, text, via string, its []history.Interrupt, clients []history.ClientToolCall) []history.LedgerEntry {
 	now := rt.now()
 	var out []history.LedgerEntry
 	var calls map[string]history.ToolCall
 	for _, it := range its {
 		e := history.LedgerEntry{At: now, Kind: history.LedgerStopped, ThreadID: threadID, RunID: runID,
-			CallID: it.ToolCallID, Tool: it.Kind, Reason: text}
+			CallID: it.ToolCallID, Tool: it.Kind, Reason: text, Transport: via}
 		if it.ToolCallID != "" {
 			if calls == nil {
 				calls = rt.callsOf(ctx, threadID)
@@ -146,7 +146,7 @@ func (rt *Runtime) stoppedLedger(ctx context.Context, threadID, runID, text stri
 	}
 	for _, c := range clients {
 		out = append(out, history.LedgerEntry{At: now, Kind: history.LedgerStopped, ThreadID: threadID, RunID: runID,
-			CallID: c.ToolCallID, Tool: c.ToolName, Arguments: ledgerArgs(c.Arguments), Reason: text})
+			CallID: c.ToolCallID, Tool: c.ToolName, Arguments: ledgerArgs(c.Arguments), Reason: text, Transport: via})
 	}
 	return out
 }

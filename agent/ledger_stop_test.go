@@ -51,3 +51,35 @@ func TestLedgerRecordsStopDuringAPendingApproval(t *testing.T) {
 		t.Errorf("verify = %+v %v", rep, err)
 	}
 }
+
+// TestLedgerRecordsHowAStopCame: a Stop sent by an AG-UI client (or a
+// browser) is recorded as coming that way, not as the window's; a Stop
+// whose way is unknown keeps the store's default (the window).
+func TestLedgerRecordsHowAStopCame(t *testing.T) {
+	for _, tc := range []struct{ via, want string }{
+		{history.TransportAGUI, history.TransportAGUI},
+		{history.TransportBrowser, history.TransportBrowser},
+		{"", history.TransportWindow},
+	} {
+		t.Run("via="+tc.via, func(t *testing.T) {
+			h, _, _ := grantHarness(t, 0)
+			ctx := context.Background()
+			h.srv.Enqueue(fakellm.Reply(fakellm.ToolCall(0, "call-1", "gated_echo", `{"text":"one"}`)))
+			h.send("th-v", "go")
+			if rf, ok := h.terminal().(*agui.RunFinished); !ok || rf.Outcome == nil || rf.Outcome.Type != agui.OutcomeInterrupt {
+				t.Fatalf("want the run paused on the call")
+			}
+			h.idle("th-v")
+			h.rt.InterruptVia("th-v", tc.via)
+			h.terminal() // the stop run's own end
+			h.idle("th-v")
+			es, err := h.db.Ledger(ctx, history.LedgerFilter{ThreadID: "th-v"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(es) != 1 || es[0].Kind != history.LedgerStopped || es[0].Transport != tc.want {
+				t.Fatalf("ledger = %+v; want one stopped entry via %q", es, tc.want)
+			}
+		})
+	}
+}

@@ -157,7 +157,7 @@ func callsByID(msgs []history.Message) (map[string]history.ToolCall, map[string]
 // of the paused answer that had not run yet. It returns the assistant
 // messages those calls belong to, in order. Unbound items belong to
 // someone else and stay as they are.
-func (tr *turn) cancelPending(text string, state contract.ToolState) []history.Message {
+func (tr *turn) cancelPending(text string, state contract.ToolState, via string) []history.Message {
 	rt, tid := tr.rt, tr.run.ThreadID
 	its, clients, err := rt.waitingItems(tr.save, tid)
 	if err != nil {
@@ -167,7 +167,7 @@ func (tr *turn) cancelPending(text string, state contract.ToolState) []history.M
 	if len(its) == 0 && len(clients) == 0 {
 		return nil
 	}
-	s := history.Settlement{ThreadID: tid, Ledger: rt.stoppedLedger(tr.save, tid, tr.run.ID, text, its, clients)}
+	s := history.Settlement{ThreadID: tid, Ledger: rt.stoppedLedger(tr.save, tid, tr.run.ID, text, via, its, clients)}
 	for _, it := range its {
 		s.Interrupts = append(s.Interrupts, history.Resolution{ID: it.ID, Status: history.InterruptCancelled})
 	}
@@ -282,7 +282,7 @@ func (rt *Runtime) hasWaiting(ctx context.Context, threadID string) bool {
 // stopPendingRun is situation 2 of Stop: each waiting call gets
 // "Interrupted", its message gets the marker, and no model call follows.
 // Nothing waiting (it was answered or cancelled meanwhile): no run at all.
-func (tr *turn) stopPendingRun() ending {
+func (tr *turn) stopPendingRun(via string) ending {
 	rt, tid := tr.rt, tr.run.ThreadID
 	its, clients, err := rt.waitingItems(tr.save, tid)
 	if err != nil || (len(its) == 0 && len(clients) == 0) {
@@ -298,7 +298,7 @@ func (tr *turn) stopPendingRun() ending {
 	if err := rt.st.PutRun(tr.save, tr.run); err != nil {
 		rt.log.Error("saving the run", "thread", tid, "err", err)
 	}
-	for _, m := range tr.cancelPending(history.ResultInterrupted, contract.ToolInterrupted) {
+	for _, m := range tr.cancelPending(history.ResultInterrupted, contract.ToolInterrupted, via) {
 		tr.markInterrupted(m)
 	}
 	tr.marked = true // nothing else to mark

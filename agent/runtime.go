@@ -122,6 +122,7 @@ type thread struct {
 	runID     string
 	stop      context.CancelFunc // stops the current run
 	stopped   bool               // Stop was requested for the current run
+	stopVia   string             // how that Stop came (history.Transport*; "" unknown), for the ledger
 	queue     []Input
 }
 
@@ -131,13 +132,13 @@ type thread struct {
 func (t *thread) begin(base context.Context, runID string) (context.Context, context.CancelFunc) {
 	ctx, stop := context.WithCancel(base)
 	t.running, t.finishing, t.settled = true, false, make(chan struct{})
-	t.runID, t.stop, t.stopped = runID, stop, false
+	t.runID, t.stop, t.stopped, t.stopVia = runID, stop, false, ""
 	return ctx, stop
 }
 
 // idle marks t owned by no run (rt.mu held; its settled channel is closed).
 func (t *thread) idle() {
-	t.running, t.finishing, t.runID, t.stop, t.stopped = false, false, "", nil, false
+	t.running, t.finishing, t.runID, t.stop, t.stopped, t.stopVia = false, false, "", nil, false, ""
 }
 
 // busy returns ErrClosed or ErrBusy unless a new run may own the thread
@@ -169,6 +170,8 @@ type Input struct {
 
 	// Set by the runtime for runs that are not plain turns.
 	kind inputKind
+	// stopVia: kindStopPending's Stop came this way (history.Transport*).
+	stopVia string
 	// checkedRun: with continues, the thread's settled channel when the
 	// last answer was found continuable (nil: no run yet). Every run
 	// start makes a new one, so StartExclusive refuses (errStale) when a

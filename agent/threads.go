@@ -238,7 +238,7 @@ func (rt *Runtime) drive(t *thread, ctx context.Context, stop context.CancelFunc
 		close(t.settled)
 		switch {
 		case stopLate && !rt.closed:
-			in = Input{ThreadID: t.id, RunID: NewID("run"), kind: kindStopPending}
+			in = Input{ThreadID: t.id, RunID: NewID("run"), kind: kindStopPending, stopVia: t.stopVia}
 		case len(t.queue) == 0 || rt.closed:
 			left := t.queue
 			t.queue = nil
@@ -277,12 +277,17 @@ func leftWaiting(term agui.Event) bool {
 // short run that answers each waiting call "Interrupted" (no model call)
 // before any answer can start a continuation. Idle or repeated calls are
 // no-ops.
-func (rt *Runtime) Interrupt(threadID string) {
+func (rt *Runtime) Interrupt(threadID string) { rt.InterruptVia(threadID, "") }
+
+// InterruptVia is Interrupt that says how the Stop came (history.Transport*:
+// the window, a browser, an AG-UI client), for the ledger entries of what
+// it leaves unanswered.
+func (rt *Runtime) InterruptVia(threadID, via string) {
 	rt.mu.Lock()
 	if t := rt.threads[threadID]; t != nil && t.running && !t.finishing {
 		// The common case, kept fast: a run streams or runs tools.
 		if !t.stopped {
-			t.stopped = true
+			t.stopped, t.stopVia = true, via
 			t.stop()
 		}
 		rt.mu.Unlock()
@@ -309,12 +314,23 @@ func (rt *Runtime) Interrupt(threadID string) {
 	switch {
 	case t.running:
 		if !t.stopped {
-			t.stopped = true
+			t.stopped, t.stopVia = true, via
 			t.stop()
 		}
 	case waiting:
-		rt.launch(t, Input{ThreadID: threadID, RunID: NewID("run"), kind: kindStopPending})
+		rt.launch(t, Input{ThreadID: threadID, RunID: NewID("run"), kind: kindStopPending, stopVia: via})
 	}
+}
+
+// stopVia is how the Stop of the thread's current run came ("" when
+// unknown or none); the run's goroutine reads it under rt.mu.
+func (rt *Runtime) stopVia(threadID string) string {
+	rt.mu.Lock()
+	defer rt.mu.Unlock()
+	if t := rt.threads[threadID]; t != nil {
+		return t.stopVia
+	}
+	return ""
 }
 
 // StopAndWait stops the thread's run, drops the input queued behind it,

@@ -92,7 +92,7 @@ func (rt *Runtime) runTurn(ctx context.Context, in Input) (agui.Event, func()) {
 		rt.emit(in.ThreadID, agui.NewRunStarted(in.ThreadID, in.RunID, in.ParentRunID))
 		return in.refusal, nil
 	case kindStopPending:
-		return tr.finish(tr.stopPendingRun())
+		return tr.finish(tr.stopPendingRun(in.stopVia))
 	}
 	rt.emit(in.ThreadID, agui.NewRunStarted(in.ThreadID, in.RunID, in.ParentRunID))
 	end := tr.start(in)
@@ -133,7 +133,7 @@ func (tr *turn) start(in Input) ending {
 	if in.kind != kindResume {
 		// New input while approvals, questions or client tools wait:
 		// the person moved on.
-		tr.cancelPending(ResultRepliedInChat, contract.ToolInterrupted)
+		tr.cancelPending(ResultRepliedInChat, contract.ToolInterrupted, "")
 	}
 	if in.branchAt != nil {
 		if end := tr.moveToBranch(*in.branchAt, in.branchWhy); end != endSuccess {
@@ -429,7 +429,7 @@ func (tr *turn) finish(end ending) (agui.Event, func()) {
 	if tr.leftWaiting && tr.ctx.Err() != nil {
 		// Stop came as the run paused or handed calls off: nothing waits
 		// behind a stopped run.
-		for _, m := range tr.cancelPending(history.ResultInterrupted, contract.ToolInterrupted) {
+		for _, m := range tr.cancelPending(history.ResultInterrupted, contract.ToolInterrupted, rt.stopVia(tid)) {
 			tr.markInterrupted(m)
 		}
 		tr.marked, end = true, endCancelled

@@ -120,7 +120,7 @@ func (a *App) SendInput(threadID, text string, attachments []AttachmentInput) (S
 
 // Interrupt stops the thread's current turn (no-op when idle).
 func (a *App) Interrupt(threadID string) error {
-	a.rt.Interrupt(threadID)
+	a.rt.InterruptVia(threadID, a.transport())
 	return nil
 }
 
