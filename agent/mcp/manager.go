@@ -76,14 +76,14 @@ type Options struct {
 	// https URL), used where the authorization server accepts them; empty:
 	// dynamic registration.
 	ClientMetadataURL string
-	SignInTimeout     time.Duration     // the browser step; default 5 minutes
+	SignInTimeout     time.Duration // the browser step; default 5 minutes
 	// SchemeRedirect is the juncture:// redirect (SchemeRedirectURI), set
 	// only where the packages registered the scheme: a dynamic
 	// registration then asks for it, and its answer arrives through
 	// DeliverSignInLink. Empty (the default), or a registration that
 	// refuses it: the loopback redirect.
 	SchemeRedirect string
-	OAuthTransport    http.RoundTripper // the authorization servers' requests; nil: http.DefaultTransport
+	OAuthTransport http.RoundTripper // the authorization servers' requests; nil: http.DefaultTransport
 }
 
 // Manager runs the configured MCP servers and offers their tools.
