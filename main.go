@@ -21,6 +21,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -203,6 +204,18 @@ func (w *windowCtx) openThread(id string) {
 	}
 }
 
+// signInLink hands an MCP sign-in's juncture:// answer to the sign-in
+// waiting for it. Before the service exists none waits: it is dropped.
+// A refused link changes nothing (the service logs it, never its code).
+func (w *windowCtx) signInLink(q url.Values) {
+	w.mu.Lock()
+	svc := w.svc
+	w.mu.Unlock()
+	if svc != nil {
+		_ = svc.SignInLink(q)
+	}
+}
+
 // started hands the service the link that came before it existed.
 func (w *windowCtx) started(svc *app.Service, launchThread string) {
 	w.mu.Lock()
@@ -298,6 +311,9 @@ func desktop(logger *slog.Logger) error {
 				if id, ok := app.OpenURLArg(d.Args); ok {
 					win.openThread(id)
 				}
+				if q, ok := app.SignInLinkArg(d.Args); ok {
+					win.signInLink(q)
+				}
 			},
 		},
 		Title:            "Juncture",
@@ -317,11 +333,15 @@ func desktop(logger *slog.Logger) error {
 			if id, ok := app.ParseOpenURL(u); ok {
 				win.openThread(id)
 			}
+			if q, ok := app.ParseSignInURL(u); ok {
+				win.signInLink(q)
+			}
 		}},
 		Linux: &linux.Options{Icon: appIcon, ProgramName: "juncture", WebviewGpuPolicy: linux.WebviewGpuPolicyNever},
 		OnStartup: func(ctx context.Context) {
 			win.set(ctx)
-			cfg := app.Config{DataDir: dataDir(), Mode: "desktop", Version: buildinfo.Version, UpdateKey: buildinfo.UpdateKey, Logger: logger, DetectLocal: true}
+			cfg := app.Config{DataDir: dataDir(), Mode: "desktop", Version: buildinfo.Version, UpdateKey: buildinfo.UpdateKey, Logger: logger, DetectLocal: true,
+				SchemeRedirect: app.SchemeRegistered()}
 			s, err := app.StartWith(ctx, a, cfg)
 			var corrupt *store.CorruptError
 			if errors.As(err, &corrupt) {

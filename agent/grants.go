@@ -34,7 +34,7 @@ func (tr *turn) gate(calls []history.ToolCall, decided map[string]decision) map[
 		if _, ok := decided[call.ID]; ok {
 			continue
 		}
-		c, bad := tr.tools.Prepare(call.Name, call.Arguments)
+		c, bad := tr.prepare(call)
 		if bad != nil {
 			continue
 		}
@@ -97,7 +97,7 @@ const (
 // which the model reads); a call that needs approval and that no rule
 // decides any more (the rule ended) is added to gated.
 func (tr *turn) decideByRule(call history.ToolCall, gated *map[string]tools.Call) ruleVerdict {
-	c, bad := tr.tools.Prepare(call.Name, call.Arguments)
+	c, bad := tr.prepare(call)
 	if bad != nil {
 		return ruleRuns // it fails when run
 	}

@@ -122,7 +122,7 @@ func (tr *turn) retryRoundTrip(msg history.Message, call history.ToolCall, d dec
 		tr.toolResult(call, res, contract.ToolFailed)
 		return endSuccess, false, true
 	}
-	prepared, bad := tr.tools.Prepare(call.Name, call.Arguments)
+	prepared, bad := tr.prepare(call)
 	if bad != nil {
 		lc.finish(*bad)
 		tr.toolResult(call, *bad, contract.ToolFailed)

@@ -216,7 +216,7 @@ func (tr *turn) runTool(call history.ToolCall, note string) *ask {
 		result(tools.Result{Content: fmt.Sprintf("Unknown tool %q: no tools are available.", call.Name), IsError: true}, contract.ToolFailed)
 		return nil
 	}
-	prepared, bad := tr.tools.Prepare(call.Name, call.Arguments)
+	prepared, bad := tr.prepare(call)
 	if bad != nil {
 		result(*bad, contract.ToolFailed)
 		return nil

@@ -9,6 +9,7 @@ import (
 
 	"github.com/juncture-app/juncture/agent/agui"
 	"github.com/juncture-app/juncture/agent/history"
+	"github.com/juncture-app/juncture/agent/tools"
 )
 
 // A call an MCP App view asks for (the view's tools/call). It is not a
@@ -115,6 +116,15 @@ func (tr *turn) viewCall(call history.ToolCall) ending {
 	rt.emit(tid, agui.NewMessagesSnapshot(agui.FromHistory(stored)))
 	tr.lastAnswer = &m
 	return tr.runCalls(m, []history.ToolCall{call}, nil)
+}
+
+// prepare prepares a call of the run's registry: a view's call may reach
+// a ViewOnly tool, a model's may not.
+func (tr *turn) prepare(call history.ToolCall) (tools.Call, *tools.Result) {
+	if IsViewCall(call.ID) {
+		return tr.tools.PrepareFromView(call.Name, call.Arguments)
+	}
+	return tr.tools.Prepare(call.Name, call.Arguments)
 }
 
 // onlyViewCalls: every decided call of a continuation is a view's (no

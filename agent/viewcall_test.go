@@ -17,7 +17,8 @@ import (
 )
 
 // viewTools: srv__show (ungated, its result holds a view), srv__act
-// (gated), other__act (another server's), next to the built-ins.
+// (gated), other__act (another server's), srv__tally (its views' only:
+// _meta.ui.visibility ["app"]), next to the built-ins.
 func newViewHarness(t *testing.T) (*harness, func() []string) {
 	var mu sync.Mutex
 	var runs []string
@@ -35,6 +36,7 @@ func newViewHarness(t *testing.T) (*harness, func() []string) {
 		tools.Tool{Name: "srv__show", Source: "srv", Description: "shows", Schema: schema, Run: run("show")},
 		tools.Tool{Name: "srv__act", Source: "srv", Description: "acts", Schema: schema, NeedsApproval: gated, Run: run("act")},
 		tools.Tool{Name: "other__act", Source: "other", Description: "acts", Schema: schema, NeedsApproval: gated, Run: run("other")},
+		tools.Tool{Name: "srv__tally", Source: "srv", Description: "for its views only", Schema: schema, ViewOnly: true, Run: run("tally")},
 	)...)
 	if err != nil {
 		t.Fatal(err)
@@ -189,5 +191,52 @@ func TestModelCallIDNeverPassesForAView(t *testing.T) {
 				t.Fatalf("the model's call kept the view prefix: %s", c.ID)
 			}
 		}
+	}
+}
+
+// A tool only its views may call (_meta.ui.visibility ["app"]) is not in
+// the model's tool list, the model's call of it is refused as unknown
+// (its name not even listed), and the view's call of it runs.
+func TestViewOnlyToolIsNotOfferedToTheModel(t *testing.T) {
+	h, runs := newViewHarness(t)
+	h.srv.Enqueue(fakellm.Reply(fakellm.ToolCall(0, "call-tally", "srv__tally", `{}`)))
+	h.srv.Enqueue(fakellm.Reply(fakellm.Text("Tried.")))
+	h.send("th", "tally it")
+	h.terminal()
+	h.idle("th")
+	reqs := h.srv.Requests()
+	if len(reqs) == 0 {
+		t.Fatal("no model request")
+	}
+	for _, r := range reqs {
+		for _, tl := range r.Tools {
+			if tl.Name == "srv__tally" {
+				t.Fatal("the model was offered the view-only tool srv__tally")
+			}
+		}
+	}
+	if got := runs(); len(got) != 0 {
+		t.Fatalf("the model's call of a view-only tool ran: %v", got)
+	}
+	var res string
+	for _, m := range h.messages("th") {
+		if m.ToolCallID == "call-tally" {
+			res = m.Content
+		}
+	}
+	if !strings.Contains(res, "Unknown tool") || strings.Count(res, "srv__tally") != 1 {
+		t.Fatalf("the model's call: %q", res)
+	}
+	showView(t, h, "th")
+	id, err := h.rt.CallFromView(context.Background(), "th", "call-show", "srv", "srv__tally", json.RawMessage(`{"text":"n"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rf, ok := h.terminal().(*agui.RunFinished); !ok || rf.Outcome == nil || rf.Outcome.Type != agui.OutcomeSuccess {
+		t.Fatalf("the view's call %s: %#v", id, rf)
+	}
+	h.idle("th")
+	if got := runs(); !slices.Contains(got, `tally {"text":"n"}`) {
+		t.Fatalf("the view's call did not run: %v", got)
 	}
 }

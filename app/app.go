@@ -50,6 +50,9 @@ type Config struct {
 	Logger  *slog.Logger
 	// DetectLocal probes Ollama / LM Studio when nothing is configured.
 	DetectLocal bool
+	// SchemeRedirect offers the juncture:// redirect to MCP sign-ins
+	// (links_signin.go): only where the packages registered the scheme.
+	SchemeRedirect bool
 	// ReadOnlyCopy opens a copy of a damaged database for browsing.
 	ReadOnlyCopy bool
 	// MCPConfigPath is the MCP servers' configuration file (default

@@ -71,6 +71,8 @@ func (a *App) startMCP() error {
 		OnChange:  a.mcpChanged,
 		Vault:     a.mcpVault(),
 		Browser:   windowBrowser{}, // mcp_signin.go
+		// juncture:// only where the packages registered it (links_signin.go).
+		SchemeRedirect: schemeRedirect(a.cfg.SchemeRedirect),
 	})
 	if err != nil {
 		return fmt.Errorf("finding the MCP configuration file: %w", err)

@@ -41,7 +41,7 @@ for n in 16 24 32 48 64 128 256 512; do
   [ "$(identify -format %wx%h "$png")" = "${n}x$n" ] || fail "icon $png is not ${n}x$n"
 done
 grep -qx 'MimeType=x-scheme-handler/juncture;' "$root/usr/share/applications/juncture.desktop" || fail "no juncture:// handler"
-grep -qx 'Exec=juncture %u' "$root/usr/share/applications/juncture.desktop" || fail "Exec does not pass the URL"
+grep -qx 'Exec=env JUNCTURE_URL_SCHEME=registered juncture %u' "$root/usr/share/applications/juncture.desktop" || fail "Exec does not pass the URL"
 if command -v desktop-file-validate >/dev/null; then desktop-file-validate "$root/usr/share/applications/juncture.desktop"; fi
 xmllint --noout "$root/usr/share/metainfo/app.juncture.Juncture.metainfo.xml" 2>/dev/null || python3 -c 'import sys,xml.dom.minidom as m; m.parse(sys.argv[1])' "$root/usr/share/metainfo/app.juncture.Juncture.metainfo.xml"
 "$root/usr/bin/juncture" --version | tee /dev/stderr | grep -q "juncture $(dpkg-deb -f "$deb" Version) (commit " || fail "--version does not print the stamped version"

@@ -107,6 +107,20 @@ func (am appMeta) callableByView() bool {
 	return false
 }
 
+// viewOnly: the tool's visibility is said and leaves "model" out (the
+// spec's ["app"]): the model is not offered it; its views call it.
+func (am appMeta) viewOnly() bool {
+	if am.visibility == nil {
+		return false
+	}
+	for _, v := range am.visibility {
+		if v == "model" {
+			return false
+		}
+	}
+	return true
+}
+
 func isUIURI(u string) bool {
 	return strings.HasPrefix(u, "ui://") && len(u) > len("ui://") && len(u) <= 2048 && !strings.ContainsAny(u, " \t\r\n\x00")
 }

@@ -99,6 +99,40 @@ func TestAppToolName(t *testing.T) {
 	}
 }
 
+// A tool whose visibility is ["app"] is for its views only: the model's
+// tool list leaves it out (and the registry refuses a model's call of
+// it), its views may still call it and it runs.
+func TestAppOnlyToolIsNotOfferedToTheModel(t *testing.T) {
+	t.Parallel()
+	m := startApps(t)
+	waitTool(t, m, "apps", "tally")
+	reg, err := tools.NewRegistry(m.Tools()...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	offered := map[string]bool{}
+	for _, s := range reg.Specs() {
+		offered[s.Name] = true
+	}
+	if offered["apps__tally"] || !offered["apps__clock"] || !offered["apps__stamp"] || !offered["apps__secret"] {
+		t.Fatalf("offered to the model: %v", offered)
+	}
+	if _, bad := reg.Prepare("apps__tally", `{"n":2}`); bad == nil || !strings.Contains(bad.Content, "Unknown tool") {
+		t.Fatalf("a model's call of apps__tally: %+v", bad)
+	}
+	n, err := m.AppToolName("apps", "tally")
+	if err != nil || n != "apps__tally" {
+		t.Fatalf("tally for the view: %q %v", n, err)
+	}
+	c, bad := reg.PrepareFromView(n, `{"n":2}`)
+	if bad != nil {
+		t.Fatalf("the view's call: %s", bad.Content)
+	}
+	if res := reg.Execute(context.Background(), c); res.IsError || !strings.Contains(res.Content, "tally: 2") {
+		t.Fatalf("the view's call ran: %+v", res)
+	}
+}
+
 // Hostile twins of what a resource declares: only plain origins become
 // CSP sources; anything that could end a directive or widen it is
 // dropped.

@@ -76,8 +76,14 @@ type Options struct {
 	// https URL), used where the authorization server accepts them; empty:
 	// dynamic registration.
 	ClientMetadataURL string
-	SignInTimeout     time.Duration     // the browser step; default 5 minutes
-	OAuthTransport    http.RoundTripper // the authorization servers' requests; nil: http.DefaultTransport
+	SignInTimeout     time.Duration // the browser step; default 5 minutes
+	// SchemeRedirect is the juncture:// redirect (SchemeRedirectURI), set
+	// only where the packages registered the scheme: a dynamic
+	// registration then asks for it, and its answer arrives through
+	// DeliverSignInLink. Empty (the default), or a registration that
+	// refuses it: the loopback redirect.
+	SchemeRedirect string
+	OAuthTransport http.RoundTripper // the authorization servers' requests; nil: http.DefaultTransport
 }
 
 // Manager runs the configured MCP servers and offers their tools.
@@ -88,6 +94,7 @@ type Manager struct {
 
 	logLevels logLevels // chosen in Settings, by server name (loglevel.go)
 	auth      authBook  // sign-in states, by server name (oauth.go)
+	links     linkBook  // sign-ins waiting for a juncture:// answer (oauth_link.go)
 
 	mu      sync.Mutex
 	servers map[string]*supervisor

@@ -381,19 +381,11 @@ func (m *Manager) signIn(ctx context.Context, name string, cfg ServerConfig, rm 
 	if slices.Contains(asm.ScopesSupported, "offline_access") && !slices.Contains(scopes, "offline_access") {
 		scopes = append(scopes, "offline_access")
 	}
-	var stored clientRecord
-	m.vault().getJSON(oauthClientAccount(asm.Issuer), &stored)
-	ln, err := listenLoopback(stored.RedirectURI)
+	cb, cl, redirect, err := m.callbackFor(ctx, asm, cfg)
 	if err != nil {
 		return nil, err
 	}
-	redirect := "http://" + ln.Addr().String() + "/callback"
-	cb := serveCallback(ln)
 	defer cb.close()
-	cl, err := m.registerClient(ctx, asm, cfg, redirect)
-	if err != nil {
-		return nil, err
-	}
 	verifier, state := oauth2.GenerateVerifier(), rand.Text()
 	oc := &oauth2.Config{
 		ClientID: cl.ClientID, ClientSecret: cl.ClientSecret,
@@ -457,7 +449,8 @@ func listenLoopback(previous string) (net.Listener, error) {
 // the expected state, once; any other request is refused and changes
 // nothing.
 type callback struct {
-	srv   *http.Server
+	srv   *http.Server // nil for a juncture:// answer
+	done  func()       // forgets a juncture:// answer's sign-in
 	mu    sync.Mutex
 	state string
 	used  bool
@@ -493,7 +486,23 @@ func (cb *callback) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.NotFound(w, r)
 		return
 	}
-	q := r.URL.Query()
+	ok, res := cb.deliver(r.URL.Query())
+	if !ok {
+		w.WriteHeader(http.StatusBadRequest)
+		fmt.Fprintf(w, callbackPage, "This sign-in answer is not the one Juncture waits for (or was used already). Nothing changed.")
+		return
+	}
+	if res.err != nil {
+		fmt.Fprintf(w, callbackPage, "The sign-in did not succeed. You can close this tab and look in Juncture.")
+		return
+	}
+	fmt.Fprintf(w, callbackPage, "Signed in. You can close this tab and go back to Juncture.")
+}
+
+// deliver takes the answer q (the redirect's query) when its state is
+// the expected one (compared in constant time) and no answer was taken
+// before; otherwise it changes nothing.
+func (cb *callback) deliver(q url.Values) (bool, callbackResult) {
 	cb.mu.Lock()
 	ok := cb.state != "" && subtle.ConstantTimeCompare([]byte(q.Get("state")), []byte(cb.state)) == 1 && !cb.used
 	if ok {
@@ -501,9 +510,7 @@ func (cb *callback) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	cb.mu.Unlock()
 	if !ok {
-		w.WriteHeader(http.StatusBadRequest)
-		fmt.Fprintf(w, callbackPage, "This sign-in answer is not the one Juncture waits for (or was used already). Nothing changed.")
-		return
+		return false, callbackResult{}
 	}
 	res := callbackResult{code: q.Get("code"), iss: q.Get("iss")}
 	if e := q.Get("error"); e != "" {
@@ -512,11 +519,7 @@ func (cb *callback) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		res.err = errors.New("the sign-in answer has no code")
 	}
 	cb.got <- res
-	if res.err != nil {
-		fmt.Fprintf(w, callbackPage, "The sign-in did not succeed. You can close this tab and look in Juncture.")
-		return
-	}
-	fmt.Fprintf(w, callbackPage, "Signed in. You can close this tab and go back to Juncture.")
+	return true, res
 }
 
 func (cb *callback) wait(ctx context.Context) (callbackResult, error) {
@@ -529,6 +532,12 @@ func (cb *callback) wait(ctx context.Context) (callbackResult, error) {
 }
 
 func (cb *callback) close() {
+	if cb.done != nil {
+		cb.done()
+	}
+	if cb.srv == nil {
+		return
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 	defer cancel()
 	_ = cb.srv.Shutdown(ctx)

@@ -154,9 +154,11 @@ func (m *Manager) adapt(v serverView, e toolEntry, modelName string) tools.Tool 
 		needs = func(json.RawMessage) bool { return always }
 	}
 	fp := serverRule(server)
-	view := toolAppMeta(e.tool).resourceURI
+	am := toolAppMeta(e.tool)
+	view := am.resourceURI
 	return tools.Tool{
 		Name:          modelName,
+		ViewOnly:      am.viewOnly(),
 		Title:         title,
 		Source:        server,
 		Description:   desc,

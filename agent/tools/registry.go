@@ -101,6 +101,10 @@ type Tool struct {
 	// SuggestRules and MatchRule (an MCP tool's rules are keyed to its
 	// identity and its server).
 	Rules *RuleSet
+	// ViewOnly: only an MCP App view of its server may call the tool
+	// (_meta.ui.visibility ["app"]). Specs leaves it out of the model's
+	// tool list; the runtime refuses a model's call of it as unknown.
+	ViewOnly bool
 }
 
 // RuleSet is a tool's own "Always allow" policy.
@@ -208,20 +212,45 @@ func (r *Registry) Names() []string {
 	return names
 }
 
+// modelNames are the names the model is offered (Specs's).
+func (r *Registry) modelNames() []string {
+	var names []string
+	for _, t := range r.tools {
+		if !t.ViewOnly {
+			names = append(names, t.Name)
+		}
+	}
+	return names
+}
+
 // Specs returns the tool declarations for a model request, in registration
-// order, so the request prefix stays byte-identical between turns.
+// order, so the request prefix stays byte-identical between turns. A
+// ViewOnly tool is not declared.
 func (r *Registry) Specs() []Spec {
-	specs := make([]Spec, len(r.tools))
-	for i, t := range r.tools {
-		specs[i] = Spec{Name: t.Name, Description: t.Description, Parameters: t.Schema}
+	specs := make([]Spec, 0, len(r.tools))
+	for _, t := range r.tools {
+		if !t.ViewOnly {
+			specs = append(specs, Spec{Name: t.Name, Description: t.Description, Parameters: t.Schema})
+		}
 	}
 	return specs
 }
 
 // Prepare parses and validates a model's call. It returns either a ready
 // Call, or the error Result the model should read instead of running it.
+// A ViewOnly tool is unknown to it (PrepareFromView prepares a view's).
 func (r *Registry) Prepare(name, rawArgs string) (Call, *Result) {
-	c, err := r.prepare(name, []byte(rawArgs))
+	return r.prepareResult(name, rawArgs, false)
+}
+
+// PrepareFromView is Prepare for a call an MCP App view asked for: a
+// ViewOnly tool is known to it.
+func (r *Registry) PrepareFromView(name, rawArgs string) (Call, *Result) {
+	return r.prepareResult(name, rawArgs, true)
+}
+
+func (r *Registry) prepareResult(name, rawArgs string, fromView bool) (Call, *Result) {
+	c, err := r.prepare(name, []byte(rawArgs), fromView)
 	if err != nil {
 		return Call{}, &Result{Content: err.Error(), IsError: true}
 	}
@@ -231,20 +260,20 @@ func (r *Registry) Prepare(name, rawArgs string) (Call, *Result) {
 // Validate checks arguments for a tool, as Prepare does. It is meant for
 // arguments the person edited before approving.
 func (r *Registry) Validate(name string, args json.RawMessage) error {
-	_, err := r.prepare(name, args)
+	_, err := r.prepare(name, args, true)
 	return err
 }
 
 // Normalize is Validate that also returns the normalised arguments.
 func (r *Registry) Normalize(name string, args json.RawMessage) (json.RawMessage, error) {
-	c, err := r.prepare(name, args)
+	c, err := r.prepare(name, args, true)
 	return c.Args, err
 }
 
-func (r *Registry) prepare(name string, raw []byte) (Call, error) {
+func (r *Registry) prepare(name string, raw []byte, fromView bool) (Call, error) {
 	i, ok := r.index[name]
-	if !ok {
-		return Call{}, argErrorf("Unknown tool %q. Available tools: %s.", name, strings.Join(r.Names(), ", "))
+	if !ok || (r.tools[i].ViewOnly && !fromView) {
+		return Call{}, argErrorf("Unknown tool %q. Available tools: %s.", name, strings.Join(r.modelNames(), ", "))
 	}
 	t := r.tools[i]
 	if len(raw) > MaxArgBytes {

@@ -49,6 +49,9 @@ type AS struct {
 	MetaPatch   func(map[string]any)
 	MetaHandler http.HandlerFunc // replaces the metadata answer (hostile tests)
 	Scopes      []string         // scopes_supported
+	// LoopbackOnly refuses to register a redirect that is not http://
+	// (a juncture:// one): invalid_redirect_uri.
+	LoopbackOnly bool
 }
 
 type client struct {
@@ -160,6 +163,14 @@ func (as *AS) register(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(http.StatusBadRequest)
 		fmt.Fprint(w, `{"error":"invalid_client_metadata"}`)
 		return
+	}
+	for _, u := range req.RedirectURIs {
+		if as.LoopbackOnly && !strings.HasPrefix(u, "http://") {
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusBadRequest)
+			fmt.Fprint(w, `{"error":"invalid_redirect_uri"}`)
+			return
+		}
 	}
 	id := "client-" + random()
 	as.mu.Lock()

@@ -12,7 +12,7 @@ if [ "${1:-}" = "--remove" ]; then
   exit 0
 fi
 mkdir -p "$share/applications"
-sed "s|^Exec=.*|Exec=\"$here/juncture\" %u|" "$here/share/applications/juncture.desktop" >"$share/applications/juncture.desktop"
+sed "s|^Exec=.*|Exec=env JUNCTURE_URL_SCHEME=registered \"$here/juncture\" %u|" "$here/share/applications/juncture.desktop" >"$share/applications/juncture.desktop"
 cp -r "$here/share/icons/." "$share/icons/"
 command -v update-desktop-database >/dev/null 2>&1 && update-desktop-database "$share/applications" || true
 command -v xdg-mime >/dev/null 2>&1 && xdg-mime default juncture.desktop x-scheme-handler/juncture || true

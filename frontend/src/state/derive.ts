@@ -14,6 +14,22 @@ export interface MessageItem {
   isLastAssistant: boolean;
   /** The last answer of its turn (the next message of the person, or the end, follows): Regenerate goes here. */
   isTurnEnd?: boolean;
+  /** An MCP App view's tool call: an assistant message no model wrote (ids start with "view-"). */
+  isViewCall?: boolean;
+}
+
+/** The runtime's prefix of a view's call id (agent.ViewCallPrefix); a model's call never keeps it. */
+export const VIEW_CALL_PREFIX = 'view-';
+
+/** A view's call: an assistant message with no text holding only calls a view asked for. */
+export function isViewCallMessage(m: UIMessage): boolean {
+  return (
+    m.role === 'assistant' &&
+    !m.content &&
+    !m.reasoning &&
+    m.toolCallIds.length > 0 &&
+    m.toolCallIds.every((id) => id.startsWith(VIEW_CALL_PREFIX))
+  );
 }
 
 export type RunStatus = 'idle' | 'running' | 'awaiting-decisions' | 'error';
@@ -51,10 +67,12 @@ function itemFor(
   isLastUser: boolean,
   isLastAssistant: boolean,
   isTurnEnd: boolean,
+  isViewCall: boolean,
 ): MessageItem {
   const cached = itemCache.get(m);
   if (
     cached &&
+    !!cached.isViewCall === isViewCall &&
     cached.isLastUser === isLastUser &&
     cached.isLastAssistant === isLastAssistant &&
     cached.isTurnEnd === isTurnEnd &&
@@ -63,6 +81,7 @@ function itemFor(
     return cached;
   }
   const item: MessageItem = { key: m.id, message: m, tools, isLastUser, isLastAssistant, isTurnEnd };
+  if (isViewCall) item.isViewCall = true;
   itemCache.set(m, item);
   return item;
 }
@@ -72,12 +91,16 @@ const EMPTY_TOOLS: ToolCallView[] = [];
 export function deriveThread(s: ThreadState): ThreadDerived {
   const hit = derivedCache.get(s);
   if (hit) return hit;
+  // A view's call is no answer: it is neither the last answer nor a
+  // turn's end (Regenerate stays on the model's answer before it).
+  const viewCall = new Uint8Array(s.messages.length);
+  for (let i = 0; i < s.messages.length; i++) if (isViewCallMessage(s.messages[i]!)) viewCall[i] = 1;
   let lastUser = -1;
   let lastAssistant = -1;
   for (let i = s.messages.length - 1; i >= 0 && (lastUser < 0 || lastAssistant < 0); i--) {
     const r = s.messages[i]!.role;
     if (r === 'user' && lastUser < 0) lastUser = i;
-    if (r === 'assistant' && lastAssistant < 0) lastAssistant = i;
+    if (r === 'assistant' && lastAssistant < 0 && !viewCall[i]) lastAssistant = i;
   }
   // The last answer of each turn: the last assistant message before the
   // next message of the person (or the end).
@@ -85,7 +108,7 @@ export function deriveThread(s: ThreadState): ThreadDerived {
   for (let i = s.messages.length - 1, open = true; i >= 0; i--) {
     const r = s.messages[i]!.role;
     if (r === 'user') open = true;
-    else if (r === 'assistant' && open) {
+    else if (r === 'assistant' && open && !viewCall[i]) {
       turnEnd[i] = 1;
       open = false;
     }
@@ -103,7 +126,7 @@ export function deriveThread(s: ThreadState): ThreadDerived {
         if (t) tools.push(t);
       }
     }
-    items[i] = itemFor(m, tools, i === lastUser, i === lastAssistant, turnEnd[i] === 1);
+    items[i] = itemFor(m, tools, i === lastUser, i === lastAssistant, turnEnd[i] === 1, viewCall[i] === 1);
   }
   const interrupts = s.interrupts.map((it) => classifyInterrupt(it, s.toolCalls));
   const actionable = interrupts.filter((c) => c.kind !== 'unbound');

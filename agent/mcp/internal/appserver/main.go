@@ -6,6 +6,8 @@
 //	        "It is 12:00." and structured content {"time":"12:00"}
 //	stamp   needs approval (not read-only); {"note"} -> "stamped: <note>"
 //	secret  read-only, visibility ["model"]: its views may not call it
+//	tally   read-only, visibility ["app"]: for its views only, never
+//	        offered to the model; {"n"} -> "tally: <n>"
 //	hostile read-only; its view (ui://clock/hostile.html) tries to leave
 //	        its frame and floods the host
 //	flood   read-only; its view (ui://clock/flood.html) floods the host
@@ -34,6 +36,10 @@ type none struct{}
 
 type stampIn struct {
 	Note string `json:"note" jsonschema:"what to stamp"`
+}
+
+type tallyIn struct {
+	N int `json:"n" jsonschema:"what to count"`
 }
 
 func main() {
@@ -74,6 +80,10 @@ func server() *mcp.Server {
 	mcp.AddTool(s, &mcp.Tool{Name: "secret", Title: "Secret", Description: "For the model only.", Annotations: ro, Meta: uiMeta("", "model")},
 		func(context.Context, *mcp.CallToolRequest, none) (*mcp.CallToolResult, any, error) {
 			return text("the secret"), nil, nil
+		})
+	mcp.AddTool(s, &mcp.Tool{Name: "tally", Title: "Tally", Description: "For the views only.", Annotations: ro, Meta: uiMeta("", "app")},
+		func(_ context.Context, _ *mcp.CallToolRequest, in tallyIn) (*mcp.CallToolResult, any, error) {
+			return text(fmt.Sprintf("tally: %d", in.N)), nil, nil
 		})
 	mcp.AddTool(s, &mcp.Tool{Name: "hostile", Title: "Hostile", Description: "A view that tries to get out.", Annotations: ro, Meta: uiMeta("ui://clock/hostile.html")},
 		func(context.Context, *mcp.CallToolRequest, none) (*mcp.CallToolResult, any, error) {

@@ -170,6 +170,20 @@ function MessageRowImpl({ item, highlighted, idle, onContinue, onRegenerate, onO
     return <InstructionsDivider id={m.id} text={m.content} />;
   }
 
+  if (item.isViewCall) {
+    // A view's call: no model wrote it, so no answer, usage or Regenerate;
+    // only its tool block (approval, state and result).
+    return (
+      <article className={`${cls} is-view-call`} aria-label="Asked by a view" data-message-id={m.id}>
+        <div className="msg-tools">
+          {item.tools.map((t) => (
+            <ToolBlock key={t.id} tool={t} threadId={ctx.threadId} live={m.createdAt >= PAGE_LOADED_AT} />
+          ))}
+        </div>
+      </article>
+    );
+  }
+
   const interrupted = m.status === 'interrupted';
   const streaming = m.status === 'streaming';
   // A message whose beginning was missed is not shown until it is refetched.

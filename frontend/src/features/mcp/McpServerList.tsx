@@ -139,6 +139,9 @@ function Row({ row, now, busy, ...p }: { row: ServerRow; now: number; busy: bool
   const title = s?.title && s.title !== row.name ? s.title : '';
   const tools = s?.tools ?? [];
   const policy = policyText(row);
+  // While the sign-in waits for the person, its bar says what is needed;
+  // the server's error is that same sign-in error, not said twice.
+  const error = s?.auth && !disabled && s.auth.state !== 'signed-in' ? '' : s?.error;
   return (
     <li className={`mcp-server state-${s?.auth && WAITS_FOR_SIGN_IN.has(s.auth.state) && state === 'error' ? 'sign-in' : state}`} aria-label={row.name}>
       <div className="mcp-server-head">
@@ -157,9 +160,9 @@ function Row({ row, now, busy, ...p }: { row: ServerRow; now: number; busy: bool
         </div>
       )}
       {s?.auth && !disabled && <SignInBar name={row.name} auth={s.auth} busy={busy} onSignIn={p.onSignIn} onSignOut={p.onSignOut} />}
-      {(s?.error || retryIn > 0 || (s?.restarts ?? 0) > 0) && (
+      {(error || retryIn > 0 || (s?.restarts ?? 0) > 0) && (
         <div className="mcp-server-problem">
-          {s?.error && <span className="mcp-error">{s.error}</span>}
+          {error && <span className="mcp-error">{error}</span>}
           {retryIn > 0 && <span className="mcp-retry">restarting in {retryIn} s</span>}
           {(s?.restarts ?? 0) > 0 && (
             <span className="mcp-restarts">

@@ -47,6 +47,35 @@ describe('MCP sign-in', () => {
     expect(t.callsOf('SignOutMCPServer')).toEqual([['notes']]);
   });
 
+  it('the step-up is said once: in the sign-in bar, not again as the server\'s error', async () => {
+    const status: McpServerStatus[] = [
+      {
+        ...mcpServer('notes', [], {
+          transport: 'http',
+          status: 'error',
+          error: 'notes asks for more access (notes write (notes:write)): allow it with "Allow more access" in Settings, MCP servers',
+        }),
+        auth: { type: 'oauth', state: 'more-access', issuer: 'https://auth.example', scopes: ['notes:write'], message: 'The server asks for more access: notes write (notes:write).' },
+      },
+    ];
+    const t = new FakeTransport({ GetMCPConfig: () => mcpConfigView([notes]), ListMCPServers: () => status });
+    render(<McpSettings transport={t} />);
+    const row = await screen.findByRole('listitem', { name: 'notes' });
+    expect(within(row).getByRole('button', { name: 'Allow more access: notes' })).toBeTruthy();
+    expect(row.textContent!.match(/asks for more access/g)).toHaveLength(1);
+    expect(row.textContent!.match(/notes:write/g)).toHaveLength(1);
+  });
+
+  it('a signed-in server\'s own error still shows', async () => {
+    const status: McpServerStatus[] = [
+      { ...mcpServer('notes', [], { transport: 'http', status: 'error', error: 'connection refused' }), auth: { type: 'oauth', state: 'signed-in', issuer: 'https://auth.example' } },
+    ];
+    const t = new FakeTransport({ GetMCPConfig: () => mcpConfigView([notes]), ListMCPServers: () => status });
+    render(<McpSettings transport={t} />);
+    const row = await screen.findByRole('listitem', { name: 'notes' });
+    expect(within(row).getByText('connection refused')).toBeTruthy();
+  });
+
   it('the form saves client credentials with the secret, and keeps a masked one as it is', () => {
     const d = draftFromConfig('m2m', { url: 'https://m.example/mcp', auth: { type: 'client_credentials', clientId: 'robot', clientSecret: '••••' } });
     expect(d.auth).toBe('client_credentials');
