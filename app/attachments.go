@@ -100,3 +100,32 @@ func (a *App) attachmentName(threadID, id string) string {
 	}
 	return ""
 }
+
+// PDFInfo is what the model will get of an attached PDF: its pages, and
+// whether any text was found (a scanned page has none).
+type PDFInfo struct {
+	Pages   int  `json:"pages"`
+	HasText bool `json:"hasText"`
+}
+
+// InspectPDF reads a PDF the person attached, before it is sent, so the
+// composer can say when the model will not be able to read it. It parses
+// as a send does (the same limits, extractor child and budgets) and
+// refuses what a send would refuse, with the same words; nothing is
+// stored, so it needs no read-only guard.
+func (a *App) InspectPDF(file AttachmentInput) (PDFInfo, error) {
+	in, err := decodeAttachments([]AttachmentInput{file})
+	if err != nil {
+		return PDFInfo{}, err
+	}
+	ctx, cancel := a.ctx()
+	defer cancel()
+	info, err := attach.InspectPDF(ctx, in[0].Name, in[0].Data)
+	if err != nil {
+		if e, ok := attachmentError(err); ok {
+			return PDFInfo{}, e
+		}
+		return PDFInfo{}, asError(err)
+	}
+	return PDFInfo{Pages: info.Pages, HasText: info.HasText}, nil
+}

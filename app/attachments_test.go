@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/juncture-app/juncture/agent/attach"
 	"github.com/juncture-app/juncture/agent/fakellm"
 	"github.com/juncture-app/juncture/agent/history"
 	"github.com/juncture-app/juncture/store"
@@ -97,5 +98,39 @@ func TestSendInputRefusesFiles(t *testing.T) {
 	var page ThreadPage
 	if e := f.call(&page, "ListThreads", "", 10); e != nil || len(page.Threads) != 0 {
 		t.Fatalf("a refused send left threads: %+v %v", page, e)
+	}
+}
+
+// TestInspectPDFBeforeSending: the composer asks what the model will get
+// of an attached PDF. A scanned page says one page and no text; a file a
+// send would refuse is refused the same way (attachment-refused), also
+// one over the 20 MiB a file, whose base64 fits browser mode's body
+// budget for this call. Nothing is stored.
+func TestInspectPDFBeforeSending(t *testing.T) {
+	f := newFixture(t, nil)
+	scan, err := os.ReadFile("../agent/attach/testdata/image-only.pdf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var info PDFInfo
+	f.must(&info, "InspectPDF", AttachmentInput{Name: "scan.pdf", MimeType: "application/pdf", Data: base64.StdEncoding.EncodeToString(scan)})
+	if info.Pages != 1 || info.HasText {
+		t.Fatalf("image-only PDF: %+v", info)
+	}
+	big := append([]byte("%PDF-1.4\n"), make([]byte, attach.MaxFileBytes)...)
+	for name, c := range map[string]struct{ data, says string }{
+		"bad.pdf":   {base64.StdEncoding.EncodeToString([]byte("%PDF-1.4 not really")), "cannot be read"},
+		"big.pdf":   {base64.StdEncoding.EncodeToString(big), "at most 20 MiB"},
+		"b64.pdf":   {"not base64!", "not base64"},
+		"notes.txt": {base64.StdEncoding.EncodeToString([]byte("hello")), "not a PDF"},
+	} {
+		e := f.call(nil, "InspectPDF", AttachmentInput{Name: name, Data: c.data})
+		if e == nil || e.Code != CodeInvalidArgument || e.Details["code"] != "attachment-refused" || !strings.Contains(e.Message, name) || !strings.Contains(e.Message, c.says) {
+			t.Errorf("%s: %+v", name, e)
+		}
+	}
+	var page ThreadPage
+	if e := f.call(&page, "ListThreads", "", 10); e != nil || len(page.Threads) != 0 {
+		t.Fatalf("inspecting stored something: %+v %v", page, e)
 	}
 }

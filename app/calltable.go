@@ -38,6 +38,7 @@ func (a *App) methodCalls() map[string]call {
 		"Status":               call0v(a.Status),
 		"SendInput":            call3(a.SendInput), // the files are optional: two-argument calls keep working
 		"GetAttachment":        call2(a.GetAttachment),
+		"InspectPDF":           call1(a.InspectPDF),
 		"Interrupt":            call1e(a.Interrupt),
 		"ContinueAnswer":       call1e(a.ContinueAnswer),
 		"EditMessage":          call3(a.EditMessage),

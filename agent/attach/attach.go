@@ -150,9 +150,9 @@ func prepareOne(ctx context.Context, name, mime string, data []byte, acceptsImag
 		}
 		p.Ref.MimeType = sniffed
 	case isPDF(sniffed, data):
-		text, pages, err := pdfText(ctx, data)
+		text, pages, err := readPDF(ctx, name, data)
 		if err != nil {
-			return p, &Error{Name: name, Reason: "the PDF cannot be read (" + err.Error() + ")."}
+			return p, err
 		}
 		p.Ref.MimeType, p.Ref.Pages = "application/pdf", pages
 		p.Blob.Text, p.Blob.Pages = text, pages

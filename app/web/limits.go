@@ -30,6 +30,9 @@ const (
 	callBodyImportThread = 2*store.MaxImportBytes + 1<<20 // 257 MiB
 	// callBodySendInput: 50 MiB of files in base64, and the text.
 	callBodySendInput = attach.MaxMessageBytes*4/3 + 4<<20 // ≈ 70.7 MiB
+	// callBodyInspectPDF: one file of 20 MiB in base64 (the composer
+	// asks about a PDF before sending it).
+	callBodyInspectPDF = attach.MaxFileBytes*4/3 + 1<<20 // ≈ 27.7 MiB
 	// CallBodyDefault: every other call (settings, an MCP configuration,
 	// an edited message).
 	CallBodyDefault = 8 << 20
@@ -46,6 +49,8 @@ func callBodyLimit(method string) int64 {
 		return callBodyImportThread
 	case "SendInput":
 		return callBodySendInput
+	case "InspectPDF":
+		return callBodyInspectPDF
 	}
 	return CallBodyDefault
 }

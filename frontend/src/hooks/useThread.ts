@@ -135,6 +135,20 @@ export function useThread(transport: Transport, onThreadCreated?: (t: Thread) =>
     void load(threadRef.current, true);
   }, [resync, state.phase, load]);
 
+  // The run paused with answers finished live: read their stored usage
+  // now (only that; what waits is left alone). A load in flight brings it.
+  useEffect(() => {
+    const id = threadRef.current;
+    if (!state.needsDetails || !id || loadingRef.current) return;
+    dispatch({ type: 'detailsAsked' });
+    transport.call('GetThread', id).then(
+      (view) => {
+        if (threadRef.current === id && !loadingRef.current) dispatch({ type: 'details', view });
+      },
+      () => undefined, // the next load brings it
+    );
+  }, [state.needsDetails, transport]);
+
   // The active path changed (juncture.path_changed): reload now, mid-run
   // too; the exact load applies what streams after the view.
   useEffect(() => {

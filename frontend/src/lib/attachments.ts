@@ -3,7 +3,7 @@
 // (agent/attach) and what the model takes, and sends them to
 // SendInput as {name, mimeType, data (base64)}.
 
-import type { AttachmentInput, AttachmentRef } from '../transport/contract.gen';
+import type { AttachmentInput, AttachmentRef, PDFInfo } from '../transport/contract.gen';
 import type { Transport } from '../transport';
 
 export const MAX_FILE_BYTES = 20 * 1024 * 1024;
@@ -29,6 +29,10 @@ export interface PendingFile {
   data: string;
   /** data: URL of an image, for its thumbnail. */
   previewUrl?: string;
+  /** What Go read of a PDF before sending (InspectPDF); absent while it reads. */
+  pdf?: PDFInfo;
+  /** Why a send would refuse this file, as Go said before sending (InspectPDF). */
+  refusal?: string;
 }
 
 /** A file a message shows: a stored reference, or the composer's copy while it is being sent. */
@@ -114,12 +118,27 @@ export function problemsOf(files: readonly PendingFile[], acceptsImages: boolean
     total += f.size;
     if (f.kind === 'image' && !acceptsImages)
       out.push(`${f.name}: the current model does not accept images (Settings › Model accepts images). Remove it to send.`);
+    else if (f.refusal) out.push(f.refusal);
     else if (f.kind === 'other') out.push(`${f.name}: this type of file (${f.mimeType}) cannot be sent — images, PDFs, text and code files can.`);
     if (f.size === 0) out.push(`${f.name}: the file is empty.`);
     else if (f.size > MAX_FILE_BYTES) out.push(`${f.name} is ${formatSize(f.size)}: at most ${MAX_FILE_BYTES >> 20} MiB a file.`);
   }
   if (total > MAX_MESSAGE_BYTES) out.push(`The files add up to ${formatSize(total)}: at most ${MAX_MESSAGE_BYTES >> 20} MiB a message.`);
   return out;
+}
+
+/** Whether base64 data starts as a PDF does ("%PDF-"), as Go tells a PDF. */
+export function isPdfData(data: string): boolean {
+  try {
+    return atob(data.slice(0, 8)).startsWith('%PDF-');
+  } catch {
+    return false;
+  }
+}
+
+/** What a PDF's chip says under its name: pages, size, and whether the model can read it. */
+export function pdfDetail(info: PDFInfo): { pages: string; noText: boolean } {
+  return { pages: `PDF · ${info.pages} page${info.pages === 1 ? '' : 's'}`, noText: !info.hasText };
 }
 
 export function toInput(f: PendingFile): AttachmentInput {

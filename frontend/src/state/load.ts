@@ -373,3 +373,28 @@ function sameAttachments(a: readonly { id: string }[] | undefined, b: readonly {
   if (!a?.length || !b?.length) return !a?.length && !b?.length;
   return a.length === b.length && a.every((x, i) => x.id === b[i]?.id);
 }
+
+/**
+ * What only the store has (usage, model, branch) of the answers finished
+ * live, from a view read while the run waits (an approval, a client
+ * tool): only messages the view has whole take it; nothing else changes,
+ * so the waiting cards and the answers given so far stay as they are.
+ */
+export function mergeDetails(state: ThreadState, view: ThreadView): ThreadState {
+  const stored = new Map(view.messages.map((m) => [m.id, m]));
+  let changed = false;
+  const messages = state.messages.map((m) => {
+    const v = m.detailsPending && !m.local && m.status !== 'streaming' ? stored.get(m.id) : undefined;
+    if (!v || v.status === 'streaming') return m;
+    changed = true;
+    const u: UIMessage = { ...m };
+    delete u.detailsPending;
+    if (v.usage) u.usage = v.usage;
+    if (v.model) u.model = v.model;
+    if (v.parentId) u.parentId = v.parentId;
+    if (v.branch && v.branch.count > 1) u.branch = v.branch;
+    if (v.attachments?.length) u.attachments = v.attachments;
+    return u;
+  });
+  return changed ? { ...state, messages, usage: view.usage } : state;
+}

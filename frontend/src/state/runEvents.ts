@@ -97,8 +97,13 @@ export function applyRunEvent(d: Draft, e: RunEvent): void {
       }
       // What only the store has (usage, branches) is fetched once the turn
       // is over; not while something waits (the continuation's end does it).
-      if (e.outcome.type !== 'interrupt' && !d.s.clientTools.length && d.s.messages.some((m) => m.detailsPending && !m.local)) {
+      const pending = d.s.messages.some((m) => m.detailsPending && !m.local);
+      if (e.outcome.type !== 'interrupt' && !d.s.clientTools.length && pending) {
         d.s.needsRefresh = true;
+      } else if (pending) {
+        // The steps before the pause are stored whole: their usage shows
+        // now, as after a reload (threadReducer 'details').
+        d.s.needsDetails = true;
       }
       return;
     }

@@ -7,7 +7,7 @@
 // (GetThread and the events that arrived while it was in flight).
 
 import { newMessage } from './draft';
-import { loadView } from './load';
+import { loadView, mergeDetails } from './load';
 import { reduceEvents } from './reduceEvents';
 import { emptyThreadState, type ThreadAction, type ThreadState } from './types';
 
@@ -50,6 +50,10 @@ export function threadReducer(state: ThreadState, action: ThreadAction): ThreadS
     }
     case 'resynced':
       return state.needsResync || state.needsRefresh ? { ...state, needsResync: false, needsRefresh: false } : state;
+    case 'detailsAsked':
+      return state.needsDetails ? { ...state, needsDetails: false } : state;
+    case 'details':
+      return state.threadId === action.view.thread.id ? mergeDetails(state, action.view) : state;
     case 'reloaded':
       return state.needsReload ? { ...state, needsReload: false } : state;
     case 'setThread':

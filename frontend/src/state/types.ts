@@ -144,6 +144,12 @@ export interface ThreadState {
    * refetch at the next quiet point.
    */
   needsRefresh: boolean;
+  /**
+   * The run paused (an approval, a question, a client tool) after answers
+   * finished live: read what only the store has of them (usage, model,
+   * branch) now, leaving what waits as it is (ThreadAction 'details').
+   */
+  needsDetails: boolean;
   /** Token usage of the whole thread (every branch), from the last load. */
   usage: ThreadUsageTotals | null;
 }
@@ -161,6 +167,10 @@ export type ThreadAction =
   | { type: 'resynced' }
   /** The reload after a path change is under way. */
   | { type: 'reloaded' }
+  /** The read of stored details the state asked for (needsDetails) is under way. */
+  | { type: 'detailsAsked' }
+  /** Stored details (usage, model, branch) of answers finished live, from a GetThread view; nothing else changes. */
+  | { type: 'details'; view: ThreadView }
   | { type: 'setThread'; thread: Thread };
 
 export function emptyThreadState(threadId: string | null = null, thread: Thread | null = null): ThreadState {
@@ -186,6 +196,7 @@ export function emptyThreadState(threadId: string | null = null, thread: Thread 
     needsResync: false,
     needsReload: false,
     needsRefresh: false,
+    needsDetails: false,
     usage: null,
   };
 }

@@ -325,6 +325,7 @@ export interface Methods {
   ImportConversations: { args: [string, string]; result: ConversationImport };
   ImportRules: { args: [string]; result: number };
   ImportThread: { args: [string]; result: Thread };
+  InspectPDF: { args: [AttachmentInput]; result: PDFInfo };
   Interrupt: { args: [string]; result: null };
   ListEndpoints: { args: []; result: Endpoint[] };
   ListLedger: { args: [LedgerFilter]; result: LedgerEntry[] };
@@ -406,6 +407,7 @@ export const methodArity: { [M in keyof Methods]: number } = {
   ImportConversations: 2,
   ImportRules: 1,
   ImportThread: 1,
+  InspectPDF: 1,
   Interrupt: 1,
   ListEndpoints: 0,
   ListLedger: 1,
@@ -784,6 +786,12 @@ export interface Offer {
 export interface OfferProblem {
   server: string;
   message: string;
+}
+
+/** app.PDFInfo */
+export interface PDFInfo {
+  pages: number;
+  hasText: boolean;
 }
 
 /** history.Part */

@@ -1077,6 +1077,26 @@ export function parseOfferProblem(u: unknown): G.OfferProblem {
   return v;
 }
 
+// app.PDFInfo
+
+function fillPDFInfo(u: Record<string, unknown>): G.PDFInfo {
+  return {
+    pages: (isNumber(u.pages) ? u.pages : undefined) ?? 0,
+    hasText: (isBoolean(u.hasText) ? u.hasText : undefined) ?? false,
+  };
+}
+
+/** u as a PDFInfo, or null when it is not one. */
+export function readPDFInfo(u: unknown): G.PDFInfo | null {
+  return isObject(u) ? fillPDFInfo(u) : null;
+}
+
+export function parsePDFInfo(u: unknown): G.PDFInfo {
+  const v = readPDFInfo(u);
+  if (v === null) throw bad("PDF info");
+  return v;
+}
+
 // history.Part
 
 function fillPart(u: Record<string, unknown>): G.Part {
@@ -2599,6 +2619,7 @@ export const resultParsers = {
   ImportConversations: parseConversationImport,
   ImportRules: (u: unknown): number => (isNumber(u) ? u : undefined) ?? 0,
   ImportThread: parseThread,
+  InspectPDF: parsePDFInfo,
   Interrupt: parseNull,
   ListEndpoints: (u: unknown): G.Endpoint[] => list(u, (e) => readEndpoint(e) ?? undefined) ?? [],
   ListLedger: (u: unknown): G.LedgerEntry[] => list(u, (e) => readLedgerEntry(e) ?? undefined) ?? [],

@@ -4,6 +4,7 @@ import { Composer } from '../chat/Composer';
 import { AttachmentList } from './AttachmentList';
 import { TransportContext } from '../../transport';
 import { FakeTransport } from '../../test/fakeTransport';
+import { JunctureError } from '../../transport';
 import { kindOf, MAX_FILE_BYTES, problemsOf, type PendingFile } from '../../lib/attachments';
 
 // The composer's files: paste, the file picker and drop make chips (a
@@ -69,6 +70,61 @@ describe('Composer attachments', () => {
     fireEvent.drop(section, { dataTransfer: { types: ['Files'], files: [new File([new Uint8Array([0, 1, 2, 255])], 'blob.bin', { type: 'application/octet-stream' })] } });
     expect((await screen.findByRole('alert')).textContent).toContain('blob.bin: this type of file (application/octet-stream) cannot be sent');
     expect(screen.getByRole('button', { name: 'Attach files' }).getAttribute('title')).toContain('20 MiB a file');
+  });
+});
+
+// Item 13 of issue 22: a PDF with no text (a scan) is said on its chip
+// before sending, from what Go reads of it (InspectPDF, the same reading
+// a send does); a PDF Go would refuse is refused before sending.
+describe('Composer PDF chips', () => {
+  const pdf = (name: string) => new File(['%PDF-1.4\n1 0 obj\n'], name, { type: 'application/pdf' });
+  function setupWith(t: FakeTransport) {
+    const onSend = vi.fn<(text: string, files?: readonly PendingFile[]) => Promise<void>>(() => Promise.resolve());
+    render(
+      <TransportContext.Provider value={t}>
+        <Composer status="idle" configured onOpenSettings={() => {}} queued={[]} onRemoveQueued={() => Promise.resolve()} onSend={onSend} onStop={() => Promise.resolve()} />
+      </TransportContext.Provider>,
+    );
+    return { onSend, input: screen.getByRole('textbox', { name: 'Message' }) };
+  }
+  const chipOf = async (name: string) => (await screen.findByRole('button', { name: `Remove ${name}` })).closest('li')!;
+
+  it('says on the chip that the model will not be able to read a PDF with no text, and still sends it', async () => {
+    const t = new FakeTransport({ InspectPDF: (f) => (f.name === 'scan.pdf' ? { pages: 1, hasText: false } : { pages: 2, hasText: true }) });
+    const { onSend, input } = setupWith(t);
+    fireEvent.change(screen.getByLabelText('Choose files to attach'), { target: { files: [pdf('scan.pdf'), pdf('report.pdf')] } });
+    const scan = await chipOf('scan.pdf');
+    await waitFor(() => expect(scan.textContent).toContain('PDF · 1 page'));
+    expect(scan.textContent).toContain('No text found: the model will not be able to read it');
+    const report = await chipOf('report.pdf');
+    await waitFor(() => expect(report.textContent).toContain('PDF · 2 pages'));
+    expect(report.textContent).not.toContain('No text found');
+    expect(t.callsOf('InspectPDF').map(([f]) => (f as { name: string; mimeType: string; data: string }).name)).toEqual(['scan.pdf', 'report.pdf']);
+    expect((t.callsOf('InspectPDF')[0]![0] as { data: string }).data).toBe(btoa('%PDF-1.4\n1 0 obj\n'));
+    expect(screen.queryByRole('alert')).toBeNull();
+    fireEvent.change(input, { target: { value: 'read these' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Send (Enter)' }));
+    await waitFor(() => expect(onSend).toHaveBeenCalledTimes(1));
+    expect(onSend.mock.calls[0]![1]?.map((f) => f.name)).toEqual(['scan.pdf', 'report.pdf']);
+    expect(t.callsOf('InspectPDF')).toHaveLength(2);
+  });
+
+  it('refuses before sending a PDF Go would refuse, with its words; a file named .pdf that is not one is not asked about', async () => {
+    const t = new FakeTransport({
+      InspectPDF: () => {
+        throw new JunctureError('invalid-argument', 'bad.pdf: the PDF cannot be read (malformed PDF).', { code: 'attachment-refused', name: 'bad.pdf' });
+      },
+    });
+    const { onSend, input } = setupWith(t);
+    fireEvent.change(screen.getByLabelText('Choose files to attach'), { target: { files: [pdf('bad.pdf'), new File(['just text'], 'notes.pdf', { type: '' })] } });
+    expect((await screen.findByRole('alert')).textContent).toContain('bad.pdf: the PDF cannot be read (malformed PDF).');
+    expect((await chipOf('bad.pdf')).className).toContain('is-refused');
+    expect(t.callsOf('InspectPDF')).toHaveLength(1);
+    fireEvent.change(input, { target: { value: 'x' } });
+    expect((screen.getByRole('button', { name: 'Send (Enter)' }) as HTMLButtonElement).disabled).toBe(true);
+    fireEvent.click(screen.getByRole('button', { name: 'Remove bad.pdf' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Send (Enter)' }));
+    await waitFor(() => expect(onSend).toHaveBeenCalledTimes(1));
   });
 });
 

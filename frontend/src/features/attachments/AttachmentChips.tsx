@@ -1,5 +1,5 @@
 import type { PendingFile } from '../../lib/attachments';
-import { formatSize } from '../../lib/attachments';
+import { formatSize, pdfDetail } from '../../lib/attachments';
 import { IconClose, IconFile } from '../../ui/icons';
 import './Attachments.css';
 
@@ -16,7 +16,7 @@ export function AttachmentChips({ files, onRemove, refused }: AttachmentChipsPro
   return (
     <ul className="attach-chips" aria-label="Attached files">
       {files.map((f) => (
-        <li key={f.key} className={`attach-chip${refused?.has(f.key) ? ' is-refused' : ''}`} data-kind={f.kind}>
+        <li key={f.key} className={`attach-chip${refused?.has(f.key) ? ' is-refused' : f.pdf && !f.pdf.hasText ? ' is-warned' : ''}`} data-kind={f.kind}>
           {f.previewUrl ? (
             <img className="attach-thumb" src={f.previewUrl} alt="" />
           ) : (
@@ -24,10 +24,17 @@ export function AttachmentChips({ files, onRemove, refused }: AttachmentChipsPro
               <IconFile />
             </span>
           )}
-          <span className="attach-name" title={f.name}>
-            {f.name}
+          <span className="attach-chip-text">
+            <span className="attach-name" title={f.name}>
+              {f.name}
+            </span>
+            <span className="attach-size">{f.pdf ? `${pdfDetail(f.pdf).pages} · ${formatSize(f.size)}` : formatSize(f.size)}</span>
+            {f.pdf && pdfDetail(f.pdf).noText && (
+              <span className="attach-warn" title="No text could be read from this PDF (a scan, or only images): the model gets its name and page count, not its content.">
+                No text found: the model will not be able to read it
+              </span>
+            )}
           </span>
-          <span className="attach-size">{formatSize(f.size)}</span>
           <button type="button" className="attach-remove" aria-label={`Remove ${f.name}`} title="Remove" onClick={() => onRemove(f.key)}>
             <IconClose />
           </button>

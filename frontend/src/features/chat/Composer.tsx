@@ -4,6 +4,7 @@ import { DraftKeyContext, NEW_CHAT_DRAFT, drafts } from '../../lib/drafts';
 import { LIMITS_TEXT, problemsOf, readFile, type PendingFile } from '../../lib/attachments';
 import { IconClose, IconPaperclip, IconSend, IconStop } from '../../ui/icons';
 import { AttachmentChips } from '../attachments/AttachmentChips';
+import { usePdfCheck } from '../attachments/usePdfCheck';
 import { ImagesAsk } from './ImagesAsk';
 import { useMcpComposer } from '../mcp-offers/useMcpComposer';
 import './Composer.css';
@@ -63,6 +64,7 @@ export function Composer({
   // Attached files (paste, drop, the paperclip): checked before sending.
   const [files, setFiles] = useState<PendingFile[]>([]);
   const [dropping, setDropping] = useState(false);
+  usePdfCheck(files, setFiles);
   const problems = problemsOf(files, acceptsImages);
   const refused = new Set(files.filter((f) => problemsOf([f], acceptsImages).length > 0).map((f) => f.key));
   const pickRef = useRef<HTMLInputElement>(null);
