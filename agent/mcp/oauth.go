@@ -260,7 +260,7 @@ func (h *oauthConn) useGrant(g *grantRecord, epoch int) {
 func (h *oauthConn) Authorize(ctx context.Context, req *http.Request, resp *http.Response) error {
 	defer resp.Body.Close()
 	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
-	chs, _ := oauthex.ParseWWWAuthenticate(resp.Header.Values("WWW-Authenticate"))
+	chs := readChallenges(resp.Header)
 	var rm, errCode string
 	var scopes []string
 	bearer := false
@@ -438,6 +438,26 @@ const (
 	maxScopeLen        = 128
 	maxMetadataURLLen  = 2048
 )
+
+// maxChallengeBytes bounds the WWW-Authenticate a server's answer may
+// have for Juncture to read it: the SDK's parser looks ahead from every
+// comma (quadratic), and a real challenge is a few hundred bytes.
+const maxChallengeBytes = 8 << 10
+
+// readChallenges parses the answer's WWW-Authenticate when all its values
+// together are within maxChallengeBytes; a longer one is not read (the
+// answer then counts as one without a challenge).
+func readChallenges(h http.Header) []oauthex.Challenge {
+	vals := h.Values("WWW-Authenticate")
+	n := 0
+	for _, v := range vals {
+		if n += len(v); n > maxChallengeBytes {
+			return nil
+		}
+	}
+	chs, _ := oauthex.ParseWWWAuthenticate(vals)
+	return chs
+}
 
 func challengeScopes(raw string) []string {
 	var out []string

@@ -171,7 +171,7 @@ func (m *Manager) probe(ctx context.Context, serverURL string) string {
 	}
 	defer resp.Body.Close()
 	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
-	chs, _ := oauthex.ParseWWWAuthenticate(resp.Header.Values("WWW-Authenticate"))
+	chs := readChallenges(resp.Header)
 	for _, c := range chs {
 		if c.Scheme == "bearer" {
 			return c.Params["resource_metadata"]
