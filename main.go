@@ -323,7 +323,7 @@ func desktop(logger *slog.Logger) error {
 		MinHeight:        480,
 		AssetServer:      &assetserver.Options{Assets: frontend.Dist(), Handler: app.AppViewHandler(a)},
 		BackgroundColour: &options.RGBA{R: 250, G: 250, B: 249, A: 255},
-		Bind:             []any{a},
+		Bind:             app.DesktopBindings(a), // a token gate, not *App: WebKit lets every frame (a view's too) post to the bindings
 		// GPU policy Never, as Wails picks when no Linux options are given:
 		// the zero value (OnDemand) lets WebKit set up accelerated
 		// compositing, which cost ~110 MiB more in WebKitWebProcess at idle

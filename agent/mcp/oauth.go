@@ -89,12 +89,58 @@ type authEntry struct {
 	challenged       []string
 	signIn           context.CancelFunc // a sign-in under way
 	gen              int                // counts sign-ins: a superseded one changes no state
+	// epoch changes whenever the stored sign-in is replaced or deleted
+	// (sign-in, Sign out, revoked): a refresh or a sign-in begun before
+	// then writes nothing back.
+	epoch int
 }
 
 // authBook holds every server's sign-in state, by server name.
 type authBook struct {
 	mu sync.Mutex
 	m  map[string]*authEntry
+	// store serialises writes and deletions of the stored sign-ins with
+	// the epoch checks (taken before mu, never inside it).
+	store sync.Mutex
+}
+
+// epochOf is the server's current sign-in epoch.
+func (b *authBook) epochOf(name string) int {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.entry(name).epoch
+}
+
+// saveIf stores g as the server's sign-in only while the epoch is still
+// epoch (nothing replaced or deleted it since the caller began), and
+// starts a new epoch when bump is set. It reports whether it stored.
+func (m *Manager) saveIf(name string, epoch int, g *grantRecord, bump bool) (bool, error) {
+	m.auth.store.Lock()
+	defer m.auth.store.Unlock()
+	if m.auth.epochOf(name) != epoch {
+		return false, nil
+	}
+	if err := m.vault().saveGrant(name, g); err != nil {
+		return false, err
+	}
+	if bump {
+		m.auth.update(name, func(e *authEntry) { e.epoch++ })
+	}
+	return true, nil
+}
+
+// forgetGrant deletes the server's stored sign-in and starts a new epoch,
+// so a refresh or a sign-in under way cannot put it back.
+func (m *Manager) forgetGrant(name string, f func(*authEntry)) error {
+	m.auth.store.Lock()
+	defer m.auth.store.Unlock()
+	m.auth.update(name, func(e *authEntry) {
+		e.epoch++
+		if f != nil {
+			f(e)
+		}
+	})
+	return m.vault().forget(name)
 }
 
 func (b *authBook) entry(name string) *authEntry {
@@ -159,6 +205,9 @@ type oauthConn struct {
 	mu sync.Mutex
 	ts oauth2.TokenSource
 	g  *grantRecord
+	// epoch is the sign-in epoch g was read in: its refreshes are written
+	// back only while it lasts.
+	epoch int
 }
 
 func (h *oauthConn) TokenSource(ctx context.Context) (oauth2.TokenSource, error) {
@@ -167,18 +216,20 @@ func (h *oauthConn) TokenSource(ctx context.Context) (oauth2.TokenSource, error)
 	if h.ts != nil {
 		return h.ts, nil
 	}
+	epoch := h.s.m.auth.epochOf(h.s.name) // before the read: a Sign out after it voids what was read
 	g, ok := h.s.m.vault().grant(h.s.name)
 	if !ok || g.Resource != canonicalResource(h.s.cfg.URL) && g.Resource != originOf(h.s.cfg.URL) {
 		return nil, nil
 	}
-	h.useGrant(g)
+	h.useGrant(g, epoch)
 	return h.ts, nil
 }
 
-// useGrant makes g the connection's token source.
-func (h *oauthConn) useGrant(g *grantRecord) {
+// useGrant makes g, read in the given sign-in epoch, the connection's
+// token source.
+func (h *oauthConn) useGrant(g *grantRecord, epoch int) {
 	m, name := h.s.m, h.s.name
-	h.g = g
+	h.g, h.epoch = g, epoch
 	rctx := context.WithValue(context.Background(), oauth2.HTTPClient, m.tokenClient())
 	base := g.oauthConfig().TokenSource(rctx, g.token())
 	if g.Kind == AuthClientCredentials && h.s.cfg.Auth != nil && h.s.cfg.Auth.ClientSecret != "" {
@@ -190,12 +241,15 @@ func (h *oauthConn) useGrant(g *grantRecord) {
 		save: func(t *oauth2.Token) {
 			g2 := *g
 			g2.setToken(t)
-			if err := m.vault().saveGrant(name, &g2); err != nil {
+			if _, err := m.saveIf(name, epoch, &g2, false); err != nil {
 				m.log.Warn("Could not keep a refreshed MCP sign-in", "server", name, "error", err.Error())
 			}
 		},
 		revoke: func() {
-			_ = m.vault().forget(name)
+			if m.auth.epochOf(name) != epoch {
+				return // signed out or in again since: not this grant's news
+			}
+			_ = m.forgetGrant(name, nil)
 			m.setAuth(name, AuthStatus{Type: g.Kind, State: AuthSignInAgain, Issuer: g.Issuer,
 				Message: "The sign-in expired or was revoked."})
 		},
@@ -206,7 +260,7 @@ func (h *oauthConn) useGrant(g *grantRecord) {
 func (h *oauthConn) Authorize(ctx context.Context, req *http.Request, resp *http.Response) error {
 	defer resp.Body.Close()
 	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
-	chs, _ := oauthex.ParseWWWAuthenticate(resp.Header.Values("WWW-Authenticate"))
+	chs := readChallenges(resp.Header)
 	var rm, errCode string
 	var scopes []string
 	bearer := false
@@ -246,6 +300,7 @@ func (h *oauthConn) Authorize(ctx context.Context, req *http.Request, resp *http
 	h.mu.Unlock()
 	if kind == AuthClientCredentials {
 		// Machine to machine: no person to ask; get a token now.
+		epoch := m.auth.epochOf(name)
 		g, err := m.clientCredentials(ctx, h.s.cfg, rm)
 		if err != nil {
 			m.setAuth(name, AuthStatus{Type: kind, State: AuthFailed, Message: err.Error()})
@@ -255,7 +310,7 @@ func (h *oauthConn) Authorize(ctx context.Context, req *http.Request, resp *http
 			return fmt.Errorf("keeping the token of %s: %w", name, err)
 		}
 		h.mu.Lock()
-		h.useGrant(g)
+		h.useGrant(g, epoch)
 		h.mu.Unlock()
 		return nil
 	}
@@ -264,7 +319,7 @@ func (h *oauthConn) Authorize(ctx context.Context, req *http.Request, resp *http
 		h.mu.Lock()
 		g2 := *g
 		g2.Expiry = expiredLongAgo
-		h.useGrant(&g2)
+		h.useGrant(&g2, h.epoch)
 		ts := h.ts
 		h.mu.Unlock()
 		if _, err := ts.Token(); err == nil {
@@ -315,16 +370,16 @@ func (m *Manager) SignOut(name string) error {
 	if s == nil {
 		return ErrUnknownServer
 	}
-	if err := m.vault().forget(name); err != nil {
-		return fmt.Errorf("signing out of %s: %w", name, err)
-	}
-	m.auth.update(name, func(e *authEntry) {
+	err := m.forgetGrant(name, func(e *authEntry) {
 		if e.signIn != nil {
 			e.signIn()
 		}
 		e.st = AuthStatus{Type: authType(s.cfg), State: AuthSignIn, Message: "Signed out."}
 	})
 	m.notify()
+	if err != nil {
+		return fmt.Errorf("signing out of %s: %w", name, err)
+	}
 	return m.Restart(name)
 }
 
@@ -367,13 +422,12 @@ func (b *authBook) waitingText(name string) string {
 // ForgetSignIn deletes a server's tokens from the key storage without
 // restarting anything (the server is being removed).
 func (m *Manager) ForgetSignIn(name string) error {
-	m.auth.update(name, func(e *authEntry) {
+	return m.forgetGrant(name, func(e *authEntry) {
 		if e.signIn != nil {
 			e.signIn()
 		}
-		*e = authEntry{}
+		*e = authEntry{epoch: e.epoch}
 	})
-	return m.vault().forget(name)
 }
 
 // Budgets of what a server's challenge may put in the status: at most
@@ -384,6 +438,26 @@ const (
 	maxScopeLen        = 128
 	maxMetadataURLLen  = 2048
 )
+
+// maxChallengeBytes bounds the WWW-Authenticate a server's answer may
+// have for Juncture to read it: the SDK's parser looks ahead from every
+// comma (quadratic), and a real challenge is a few hundred bytes.
+const maxChallengeBytes = 8 << 10
+
+// readChallenges parses the answer's WWW-Authenticate when all its values
+// together are within maxChallengeBytes; a longer one is not read (the
+// answer then counts as one without a challenge).
+func readChallenges(h http.Header) []oauthex.Challenge {
+	vals := h.Values("WWW-Authenticate")
+	n := 0
+	for _, v := range vals {
+		if n += len(v); n > maxChallengeBytes {
+			return nil
+		}
+	}
+	chs, _ := oauthex.ParseWWWAuthenticate(vals)
+	return chs
+}
 
 func challengeScopes(raw string) []string {
 	var out []string

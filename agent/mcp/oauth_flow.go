@@ -171,7 +171,7 @@ func (m *Manager) probe(ctx context.Context, serverURL string) string {
 	}
 	defer resp.Body.Close()
 	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
-	chs, _ := oauthex.ParseWWWAuthenticate(resp.Header.Values("WWW-Authenticate"))
+	chs := readChallenges(resp.Header)
 	for _, c := range chs {
 		if c.Scheme == "bearer" {
 			return c.Params["resource_metadata"]
@@ -314,22 +314,19 @@ func (m *Manager) SignIn(ctx context.Context, name string) error {
 	defer cancel()
 	var rm string
 	var challenged []string
-	var gen int
+	var gen, epoch int
 	m.auth.update(name, func(e *authEntry) {
 		if e.signIn != nil {
 			e.signIn() // one sign-in per server at a time: the newest wins
 		}
 		e.signIn = cancel
 		e.gen++
-		gen = e.gen
+		gen, epoch = e.gen, e.epoch
 		rm, challenged = e.resourceMetadata, e.challenged
 		e.st = AuthStatus{Type: kind, State: AuthSigningIn, Issuer: e.st.Issuer, Message: "Waiting for the sign-in in your browser."}
 	})
 	m.notify()
 	g, err := m.signIn(ctx, name, cfg, rm, challenged)
-	if err == nil {
-		err = m.vault().saveGrant(name, g)
-	}
 	superseded := false
 	m.auth.update(name, func(e *authEntry) {
 		superseded = e.gen != gen
@@ -337,6 +334,13 @@ func (m *Manager) SignIn(ctx context.Context, name string) error {
 			e.signIn = nil
 		}
 	})
+	if err == nil && !superseded {
+		// Stored only if no Sign out (nor another sign-in) came between.
+		var saved bool
+		if saved, err = m.saveIf(name, epoch, g, true); err == nil && !saved {
+			return fmt.Errorf("signing in to %s: signed out during the sign-in", name)
+		}
+	}
 	if superseded {
 		if err == nil {
 			err = errors.New("a newer sign-in replaced this one")

@@ -14,7 +14,9 @@ export type WailsBoundMethod = (...args: unknown[]) => Promise<unknown>;
 
 declare global {
   interface Window {
-    go?: { app?: { App?: Record<string, WailsBoundMethod | undefined> } };
+    // The desktop window binds app.DesktopGate only (app/desktopgate.go):
+    // every call carries the token Session returns to this frame alone.
+    go?: { app?: { DesktopGate?: { Session?: () => Promise<unknown>; Call?: WailsBoundMethod } } };
     runtime?: WailsRuntime;
   }
 }

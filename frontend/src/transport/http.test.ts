@@ -280,28 +280,45 @@ describe('resolveToken', () => {
   });
 });
 
+/** A fake app.DesktopGate: Call runs methods[name] when the token is Session's. */
+function gate(methods: Record<string, (...a: unknown[]) => Promise<unknown>>, Session = async (): Promise<unknown> => 'tok') {
+  return {
+    Session,
+    Call: async (...a: unknown[]) => {
+      const [token, name, args] = a as [string, string, unknown[]];
+      if (token !== 'tok') throw '{"code":"invalid-argument","message":"no token"}';
+      const fn = methods[name];
+      if (!fn) throw '{"code":"not-implemented","message":"not here"}';
+      return fn(...args);
+    },
+  };
+}
+
 describe('WailsTransport', () => {
   afterEach(() => {
     delete window.go;
     delete window.runtime;
   });
 
-  it('calls window.go.app.App[method] with the arguments and narrows the result', async () => {
+  it('calls the gate with its token, the method and the arguments, and narrows the result', async () => {
     const SendInput = vi.fn(async (..._a: unknown[]) => ({ threadId: 'th', queued: false }));
-    window.go = { app: { App: { SendInput } } };
+    const Session = vi.fn(async () => 'tok');
+    window.go = { app: { DesktopGate: gate({ SendInput }, Session) } };
     const t = new WailsTransport();
     await expect(t.call('SendInput', 'th', 'hi')).resolves.toEqual({ threadId: 'th', queued: false });
     // Wails needs every argument the Go method declares: the optional files go as null.
     expect(SendInput).toHaveBeenCalledWith('th', 'hi', null);
+    await t.call('SendInput', 'th', 'again');
+    expect(Session).toHaveBeenCalledTimes(1);
   });
 
   it('normalises a rejected string carrying the JSON error', async () => {
     window.go = {
       app: {
-        App: {
+        DesktopGate: gate({
           SaveSettings: () => Promise.reject('{"code":"invalid-settings","message":"bad","details":{"model":"required"}}'),
           Status: () => Promise.reject('plain failure'),
-        },
+        }),
       },
     };
     const t = new WailsTransport();

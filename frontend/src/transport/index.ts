@@ -12,7 +12,7 @@ export { JunctureError, toJunctureError } from './errors';
 export function createTransport(): Transport {
   // The Wails runtime without bindings is still the desktop window: calls
   // then fail with "not-implemented" instead of going to a missing server.
-  if (typeof window !== 'undefined' && (window.go?.app?.App || window.runtime?.EventsOn)) return new WailsTransport();
+  if (typeof window !== 'undefined' && (window.go?.app?.DesktopGate || window.runtime?.EventsOn)) return new WailsTransport();
   return new HttpTransport({ token: resolveToken() });
 }
 

@@ -10,17 +10,22 @@ import { isObject } from './json';
 /** The desktop forwarder's batch of events (app/events.go `forward`). */
 const BATCH_EVENT = 'batch';
 
-/** Desktop window: Wails bindings (`window.go.app.App`) and runtime events. */
+/** Desktop window: Wails bindings (`window.go.app.DesktopGate`, every call
+ *  with the gate's token: WebKit lets a view's frame post to the bindings
+ *  too, but only this frame reads Session's answer) and runtime events. */
 export class WailsTransport implements Transport {
   readonly kind = 'desktop' as const;
   private hub = new EventHub();
   private bound = new Map<ServerEventName, (() => void) | null>();
   private batchBound = false;
   private batchOff: (() => void) | null = null;
+  private token: Promise<string> | null = null;
 
   async call<M extends MethodName>(method: M, ...args: MethodArgs[M]): Promise<Result<M>> {
-    const fn = window.go?.app?.App?.[method];
-    if (typeof fn !== 'function') {
+    const gate = window.go?.app?.DesktopGate;
+    const session = gate?.Session;
+    const fn = gate?.Call;
+    if (typeof fn !== 'function' || typeof session !== 'function') {
       throw new JunctureError('not-implemented', `${method} is not available in this build of Juncture.`);
     }
     // Wails calls a Go method only with as many arguments as it declares: a
@@ -30,8 +35,10 @@ export class WailsTransport implements Transport {
     const all: unknown[] = args.length < want ? [...args, ...Array<null>(want - args.length).fill(null)] : args;
     let raw: unknown;
     try {
-      raw = await fn(...all);
+      this.token ??= session().then((t) => (typeof t === 'string' ? t : ''));
+      raw = await fn(await this.token, method, all);
     } catch (e) {
+      if (this.token && (await this.token.catch(() => '')) === '') this.token = null; // ask again next time
       throw toJunctureError(e);
     }
     return parseResult(method, raw ?? null);
