@@ -50,4 +50,7 @@ open_window() {
   for _ in $(seq 1 40); do grep -q "desktop window ready" "$1" && break; sleep 0.25; done
   sleep 2
   xdotool windowactivate --sync "$win" 2>/dev/null || xdotool windowfocus --sync "$win" || true
+  # The window opens its session through the desktop gate before the
+  # composer takes keys; a key typed at once was sometimes lost ("rite a note").
+  sleep 1
 }
