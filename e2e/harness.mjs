@@ -145,10 +145,14 @@ export async function send(page, text) {
 }
 
 // latestThread is the id of the most recently updated conversation.
+// A message just sent may still be creating its chat: wait for one (≤ 15 s).
 export async function latestThread(app) {
-  const { threads } = await app.api('ListThreads', '', 50);
-  if (!threads?.length) throw new Error('no conversations');
-  return [...threads].sort((a, b) => b.updatedAt - a.updatedAt)[0].id;
+  for (let i = 0; ; i++) {
+    const { threads } = await app.api('ListThreads', '', 50);
+    if (threads?.length) return [...threads].sort((a, b) => b.updatedAt - a.updatedAt)[0].id;
+    if (i >= 150) throw new Error('no conversations');
+    await new Promise((r) => setTimeout(r, 100));
+  }
 }
 
 // chatText is the visible text of the open conversation.
