@@ -228,6 +228,17 @@ func cspOrigin(s string) (string, bool) {
 	if len(s) > maxDomainLen || !originRE.MatchString(s) {
 		return "", false
 	}
+	// "*." must cover a domain's subdomains, not a whole top-level domain
+	// ("https://*.com" is as broad as "https:").
+	if _, rest, wild := strings.Cut(s, "://*."); wild {
+		host := strings.TrimSuffix(rest, "/")
+		if i := strings.LastIndexByte(host, ':'); i >= 0 {
+			host = host[:i]
+		}
+		if !strings.Contains(host, ".") {
+			return "", false
+		}
+	}
 	return strings.TrimSuffix(s, "/"), true
 }
 

@@ -189,3 +189,16 @@ func TestAppViewBudgetsAndMeta(t *testing.T) {
 		t.Fatalf("non-ui uri or model-only: %+v", am)
 	}
 }
+
+// TestCSPOriginWildcardNeedsADomain: "*." over a single label (a whole
+// top-level domain) is as broad as "https:", which is refused.
+func TestCSPOriginWildcardNeedsADomain(t *testing.T) {
+	for _, bad := range []string{"https://*.com", "wss://*.io", "http://*.localhost:*"} {
+		if got, good := cspOrigin(bad); good {
+			t.Errorf("%q accepted as %q", bad, got)
+		}
+	}
+	if _, good := cspOrigin("https://*.example.com"); !good {
+		t.Error("https://*.example.com refused")
+	}
+}

@@ -5,11 +5,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
+	"net/url"
 	"os"
 	"path/filepath"
 	"reflect"
 	"slices"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -28,6 +30,9 @@ func ImportClaudeDesktop(data []byte) (map[string]ServerConfig, error) {
 	// carrying them must not turn a server's sandbox off, widen what it may
 	// write or trust its tools. The person sets those in Juncture.
 	for name, s := range c.Servers {
+		if field := keychainRefIn(s); field != "" {
+			return nil, fmt.Errorf("%s: server %q: %s holds a Juncture keychain reference, which a Claude Desktop file never does; type the value instead", claudeFileName, name, field)
+		}
 		s.Sandbox, s.Approval = nil, ""
 		c.Servers[name] = s
 	}
@@ -167,4 +172,33 @@ func identity(s ServerConfig) serverIdentity {
 	}
 	s.Extra = nil
 	return serverIdentity{server: s, extra: extra}
+}
+
+// keychainRefIn names the first field of s holding a keychain reference
+// ("${keychain:"), or "". An imported reference would be handed whatever
+// is still stored under that account.
+func keychainRefIn(s ServerConfig) string {
+	has := func(v string) bool { return strings.Contains(v, secretRefPrefix) }
+	for _, k := range slices.Sorted(maps.Keys(s.Env)) {
+		if has(s.Env[k]) {
+			return "env " + k
+		}
+	}
+	for _, k := range slices.Sorted(maps.Keys(s.Headers)) {
+		if has(s.Headers[k]) {
+			return "header " + k
+		}
+	}
+	for _, a := range s.Args {
+		if has(a) {
+			return "an argument"
+		}
+	}
+	if u, err := url.QueryUnescape(s.URL); has(s.URL) || (err == nil && has(u)) {
+		return "the url"
+	}
+	if s.Auth != nil && has(s.Auth.ClientSecret) {
+		return "auth clientSecret"
+	}
+	return ""
 }
