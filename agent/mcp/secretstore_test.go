@@ -136,10 +136,11 @@ func TestSaveConfigKeepsSecretsOutOfTheFile(t *testing.T) {
 	}
 }
 
-// TestReferenceResolvesOnlyItsOwnField: a reference in mcp.json (an import
-// is enough) resolves only the secret stored for that server and field;
-// the app's own keys and other servers' secrets stay out (issue 19,
-// defect 12).
+// TestReferenceResolvesOnlyItsOwnField: a reference in mcp.json (a file
+// typed by hand is enough) resolves only the secret stored for that server
+// and field; the app's own keys and other servers' secrets stay out (issue
+// 19, defect 12). A Claude Desktop import carrying the same references is
+// refused outright (TestImportClaudeRefusesKeychainRefs).
 func TestReferenceResolvesOnlyItsOwnField(t *testing.T) {
 	t.Parallel()
 	store := memSecrets{
@@ -149,13 +150,18 @@ func TestReferenceResolvesOnlyItsOwnField(t *testing.T) {
 		SecretAccount("s", "env", "TOKEN"):   "ghp_own-DDDD",
 		SecretAccount("a/env/B", "env", "C"): "collide-EEEE",
 	}
-	imported, err := ImportClaudeDesktop([]byte(`{"mcpServers":{
+	const file = `{"mcpServers":{
 		"s":{"command":"x","env":{"LOG":"${keychain:setting:apiKey}","TOKEN":"${keychain:mcp/s/env/TOKEN}","OTHER":"${keychain:mcp/other/env/T}"},
 			"args":["--key=${keychain:endpoint:e1}"],"url":""},
-		"a":{"command":"x","env":{"B/env/C":"${keychain:mcp/a/env/B/env/C}"}}}}`))
+		"a":{"command":"x","env":{"B/env/C":"${keychain:mcp/a/env/B/env/C}"}}}}`
+	if _, err := ImportClaudeDesktop([]byte(file)); err == nil {
+		t.Fatal("a Claude Desktop import with keychain references was accepted")
+	}
+	cfg, err := ParseConfig([]byte(file))
 	if err != nil {
 		t.Fatal(err)
 	}
+	imported := cfg.Servers
 	got, missing := ResolveSecrets(Config{Servers: imported}, store.get)
 	s := got.Servers["s"]
 	if s.Env["TOKEN"] != "ghp_own-DDDD" {

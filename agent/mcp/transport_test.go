@@ -131,8 +131,14 @@ func TestEdgeResultTooLarge(t *testing.T) {
 func TestEdgeHTTPDiesUnderConcurrentCalls(t *testing.T) {
 	t.Parallel()
 	release := make(chan struct{})
+	const n = 6
+	arrived := make(chan struct{}, n)
 	srv := sdk.NewServer(&sdk.Implementation{Name: "slow", Version: "1"}, nil)
 	srv.AddTool(&sdk.Tool{Name: "slow", InputSchema: map[string]any{"type": "object"}}, func(ctx context.Context, _ *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
+		select {
+		case arrived <- struct{}{}:
+		default:
+		}
 		select {
 		case <-ctx.Done():
 		case <-release:
@@ -145,7 +151,6 @@ func TestEdgeHTTPDiesUnderConcurrentCalls(t *testing.T) {
 	m := newManager(t, Options{})
 	m.Apply(Config{Servers: map[string]ServerConfig{"web": {URL: hs.URL}}})
 	waitFor(t, m, "web", "ready", isReady)
-	const n = 6
 	results := make(chan string, n)
 	for range n {
 		go func() {
@@ -164,9 +169,18 @@ func TestEdgeHTTPDiesUnderConcurrentCalls(t *testing.T) {
 			t.Fatalf("%d of %d calls in flight", k, n)
 		}
 	}
-	time.Sleep(50 * time.Millisecond) // their requests reach the server
-	hs.Listener.Close()               // the server dies with every call open:
-	hs.CloseClientConnections()       // nothing answers, nothing reconnects
+	// Every request has reached the server's handler (a sleep here lost
+	// the race on a loaded machine: a call not yet connected is "not
+	// sent", which is right, but not what this test is about).
+	for range n {
+		select {
+		case <-arrived:
+		case <-time.After(30 * time.Second):
+			t.Fatal("the calls never reached the server")
+		}
+	}
+	hs.Listener.Close()         // the server dies with every call open:
+	hs.CloseClientConnections() // nothing answers, nothing reconnects
 	for range n {
 		if r := <-results; !strings.Contains(r, "side effects unknown") {
 			t.Errorf("a call in flight: %s", r)
