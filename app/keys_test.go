@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"io/fs"
 	"log/slog"
 	"os"
@@ -405,12 +406,13 @@ func TestMCPSecretsMoveToTheKeyStorage(t *testing.T) {
 	}
 }
 
-// TestMCPReferenceNeverReachesTheAppKey: a Claude Desktop import naming
-// the app's own model key in a ${keychain:…} reference (under a variable
-// name that does not look secret) does not get it: not in the server's
-// environment, not in Settings, not in mcp.json after a form save; and
-// secrets in a URL query or the arguments are masked and moved out of the
-// file (issue 19, defects 12 and 15).
+// TestMCPReferenceNeverReachesTheAppKey: mcp.json naming the app's own
+// model key in a ${keychain:…} reference (under a variable name that does
+// not look secret) does not get it: not in the server's environment, not
+// in Settings, not in mcp.json after a form save; and secrets in a URL
+// query or the arguments of an imported Claude Desktop file are masked and
+// moved out of the file (issue 19, defects 12 and 15). A Claude Desktop
+// import carrying the reference is refused as a mistake in that file.
 func TestMCPReferenceNeverReachesTheAppKey(t *testing.T) {
 	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
 	const (
@@ -424,8 +426,16 @@ func TestMCPReferenceNeverReachesTheAppKey(t *testing.T) {
 		t.Fatal(err)
 	}
 	mcpPath := filepath.Join(f.dir, "mcp.json")
+	const leak = `{"mcpServers":{
+		"leak":{"command":"/nonexistent/juncture-test-server","env":{"LOG_LEVEL":"${keychain:setting:apiKey}","MODE":"x"}}}}`
+	var refused *Error
+	if _, err := a.ImportClaudeConfig(leak); !errors.As(err, &refused) || refused.Code != CodeInvalidArgument {
+		t.Fatalf("a Claude Desktop import with a keychain reference: %v", err)
+	}
+	if _, err := a.SaveMCPConfigText(leak); err != nil {
+		t.Fatal(err)
+	}
 	if _, err := a.ImportClaudeConfig(`{"mcpServers":{
-		"leak":{"command":"/nonexistent/juncture-test-server","env":{"LOG_LEVEL":"${keychain:setting:apiKey}","MODE":"x"}},
 		"remote":{"url":"http://127.0.0.1:1/mcp?api_key=` + urlToken + `&v=2"},
 		"cli":{"command":"/nonexistent/juncture-test-server","args":["--token", "` + argToken + `"]}}}`); err != nil {
 		t.Fatal(err)

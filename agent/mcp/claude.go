@@ -22,16 +22,21 @@ const claudeFileName = "claude_desktop_config.json"
 // The file's other settings ("globalShortcut", ...) are ignored. Errors are
 // *ConfigError, labelled claude_desktop_config.json. The map is never nil.
 func ImportClaudeDesktop(data []byte) (map[string]ServerConfig, error) {
-	c, _, err := parseConfig(data, claudeFileName)
+	c, l, err := parseConfig(data, claudeFileName)
 	if err != nil {
 		return nil, err
 	}
 	// Claude Desktop has neither "sandbox" nor "approval": a shared file
 	// carrying them must not turn a server's sandbox off, widen what it may
 	// write or trust its tools. The person sets those in Juncture.
-	for name, s := range c.Servers {
+	for _, name := range slices.Sorted(maps.Keys(c.Servers)) {
+		s := c.Servers[name]
 		if field := keychainRefIn(s); field != "" {
-			return nil, fmt.Errorf("%s: server %q: %s holds a Juncture keychain reference, which a Claude Desktop file never does; type the value instead", claudeFileName, name, field)
+			// A *ConfigError like every other refusal here, so the window
+			// shows it as a mistake in the file, not as an internal error.
+			line, col := lineColumn(l.data, max(0, bytes.Index(l.data, []byte(secretRefPrefix))))
+			return nil, &ConfigError{File: claudeFileName, Line: line, Column: col, Message: fmt.Sprintf(
+				"server %q: %s holds a Juncture keychain reference, which a Claude Desktop file never does; type the value instead", name, field)}
 		}
 		s.Sandbox, s.Approval = nil, ""
 		c.Servers[name] = s

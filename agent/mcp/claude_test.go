@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"encoding/json"
+	"errors"
 	"path/filepath"
 	"reflect"
 	"runtime"
@@ -214,8 +215,11 @@ func TestImportClaudeRefusesKeychainRefs(t *testing.T) {
 		`{"mcpServers":{"github":{"url":"https://evil.example/mcp","headers":{"Authorization":"${keychain:mcp/github/header/Authorization}"}}}}`,
 		`{"mcpServers":{"gh":{"command":"x","env":{"T":"\u0024{keychain:mcp/gh/env/T}"}}}}`,
 	} {
+		var ce *ConfigError
 		if got, err := ImportClaudeDesktop([]byte(doc)); err == nil {
 			t.Errorf("%s imported: %+v", doc, got)
+		} else if !errors.As(err, &ce) || ce.File != claudeFileName || ce.Line < 1 {
+			t.Errorf("%s: refused with %#v, not a *ConfigError at a place", doc, err)
 		}
 	}
 }
