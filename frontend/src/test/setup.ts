@@ -1,8 +1,10 @@
 import { afterEach } from 'vitest';
 import { cleanup, configure } from '@testing-library/react';
 
-// The machine is shared (2 cores): give async queries room under load.
-configure({ asyncUtilTimeout: 5000 });
+// The machine is shared (2 cores): give async queries room under load. A
+// passing query returns as soon as it matches, so only a failure waits the
+// whole time; 5 s was seen lost at load 15 by role queries over big trees.
+configure({ asyncUtilTimeout: 15_000 });
 
 afterEach(() => {
   cleanup();
