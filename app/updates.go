@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/juncture-app/juncture/app/links"
 	"github.com/juncture-app/juncture/app/update"
 )
 
@@ -70,7 +71,7 @@ func (a *App) ApplyUpdate(threadID string) (UpdateStatus, error) {
 		}
 		openURL := ""
 		if threadID != "" {
-			openURL = ThreadURL(threadID)
+			openURL = links.ThreadURL(threadID)
 		}
 		if err := r.Restart(exe, openURL); err != nil {
 			st.Message = fmt.Sprintf("Version %s is installed, but restarting failed (%v): close and open Juncture.", version, err)
