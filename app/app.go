@@ -26,12 +26,12 @@ import (
 	"github.com/juncture-app/juncture/agent"
 	"github.com/juncture-app/juncture/agent/broker"
 	"github.com/juncture-app/juncture/agent/mcp"
-	"github.com/juncture-app/juncture/agent/model/openai"
 	"github.com/juncture-app/juncture/agent/tools"
 	"github.com/juncture-app/juncture/app/config"
 	"github.com/juncture-app/juncture/app/demo"
 	"github.com/juncture-app/juncture/app/events"
 	"github.com/juncture-app/juncture/app/secrets"
+	"github.com/juncture-app/juncture/app/threadmodel"
 	"github.com/juncture-app/juncture/app/update"
 	"github.com/juncture-app/juncture/store"
 )
@@ -101,8 +101,7 @@ type App struct {
 	// whatever is left, so no command outlives the app.
 	procs *tools.Processes
 
-	clientMu sync.Mutex
-	clients  map[openai.Config]*openai.Client // by endpoint, key and model (see client)
+	models *threadmodel.Resolver // a thread's model client (cached), MCP sampling
 
 	// keys is where API keys live (package secrets); never the database.
 	keys *secrets.Vault
@@ -182,6 +181,7 @@ func StartWith(ctx context.Context, a *App, cfg Config) (*Service, error) {
 	}
 	a.conf = config.New(config.Options{Rows: db, Keys: a.keys, Getenv: cfg.Getenv, Logger: a.log, Writable: a.readOnly == "",
 		Local: localServers, OnDefaultChange: func() { a.emit("status", a.Status()) }})
+	a.models = &threadmodel.Resolver{Threads: db, Conf: a.conf}
 	if err := a.conf.LoadSettings(ctx); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("loading settings: %w", err)
@@ -193,7 +193,7 @@ func StartWith(ctx context.Context, a *App, cfg Config) (*Service, error) {
 	a.bgCtx, a.stopBg = context.WithCancel(context.Background())
 	a.rt = agent.New(agent.Options{
 		Store:     a.cp.RuntimeStore(),
-		Model:     a.runtimeModel,
+		Model:     a.models.Model,
 		Titles:    db,
 		Tools:     a.toolRegistry,
 		Workspace: a.workspace,
@@ -303,20 +303,6 @@ func (a *App) emit(name string, data any) {
 	a.rt.Publish(name, threadID, data)
 }
 
-// runtimeModel is the runtime's model seam: the thread's own endpoint and
-// model (its options), else the defaults ("" = the defaults).
-func (a *App) runtimeModel(ctx context.Context, threadID string) (agent.Model, error) {
-	o, err := a.threadOptions(ctx, threadID)
-	if err != nil {
-		return nil, err
-	}
-	cfg, err := a.modelConfig(ctx, o)
-	if err != nil {
-		return nil, err
-	}
-	return a.client(cfg), nil
-}
-
 // toolRegistry builds the tools for the next turn from the settings; a
 // thread that chose its tools (Options.Tools) is offered only those.
 func (a *App) toolRegistry(ctx context.Context, threadID string) *tools.Registry {
@@ -331,7 +317,7 @@ func (a *App) toolRegistry(ctx context.Context, threadID string) *tools.Registry
 	}
 	all := append(tools.Builtins(tools.Workspace{Root: root}, tools.BuiltinOptions{EnableWriteTools: st.EnableWriteTools, Processes: a.procs}), tools.ClientTools()...)
 	all = append(all, a.mcp.Tools()...)
-	if o, err := a.threadOptions(ctx, threadID); err != nil {
+	if o, err := a.models.Options(ctx, threadID); err != nil {
 		a.log.Warn("reading the thread's tools; offering every tool", "thread", threadID, "err", err)
 	} else if o.Tools != nil {
 		all = slices.DeleteFunc(all, func(t tools.Tool) bool { return !slices.Contains(*o.Tools, t.Name) })

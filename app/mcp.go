@@ -4,11 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 
-	"github.com/juncture-app/juncture/agent/history"
 	"github.com/juncture-app/juncture/agent/mcp"
-	"github.com/juncture-app/juncture/agent/model"
 	"github.com/juncture-app/juncture/store"
 )
 
@@ -65,7 +62,7 @@ func (a *App) startMCP() error {
 		Processes: a.procs,
 		Pins:      pinStore{a.db},
 		Roots:     func() []string { return []string{a.workspace().Root} },
-		Sampler:   a.sample,
+		Sampler:   a.models.Sample,
 		Logger:    a.log.With("part", "mcp"),
 		Version:   a.cfg.Version,
 		OnChange:  a.mcpChanged,
@@ -208,37 +205,4 @@ func mcpError(err error) error {
 			Details: map[string]string{"line": fmt.Sprint(ce.Line), "column": fmt.Sprint(ce.Column)}}
 	}
 	return asError(err)
-}
-
-// sample answers a server's approved sampling request with the thread's
-// configured model (the person approved it on the card first).
-func (a *App) sample(ctx context.Context, r mcp.SampleRequest) (mcp.SampleResult, error) {
-	// The thread's own endpoint and model, as its turns use: a chat set
-	// to another endpoint must not send the server's prompt (or spend the
-	// key) of the default one.
-	o, err := a.threadOptions(ctx, r.ThreadID)
-	if err != nil {
-		return mcp.SampleResult{}, fmt.Errorf("reading the thread's options: %w", err)
-	}
-	cfg, err := a.modelConfig(ctx, o)
-	if err != nil {
-		return mcp.SampleResult{}, err
-	}
-	c := a.client(cfg)
-	msgs := make([]history.Message, 0, len(r.Messages))
-	for _, m := range r.Messages {
-		role := history.RoleUser
-		if m.Role == "assistant" {
-			role = history.RoleAssistant
-		}
-		msgs = append(msgs, history.Message{Role: role, Content: m.Text, Status: history.StatusComplete})
-	}
-	var text strings.Builder
-	for d, err := range c.Deltas(ctx, model.Request{System: r.System, Messages: msgs, MaxTokens: r.MaxTokens}) {
-		if err != nil {
-			return mcp.SampleResult{}, fmt.Errorf("asking the model for %s: %w", r.Server, err)
-		}
-		text.WriteString(d.Text)
-	}
-	return mcp.SampleResult{Text: text.String(), Model: c.Model(), StopReason: "endTurn"}, nil
 }
