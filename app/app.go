@@ -30,6 +30,7 @@ import (
 	"github.com/juncture-app/juncture/app/config"
 	"github.com/juncture-app/juncture/app/demo"
 	"github.com/juncture-app/juncture/app/events"
+	"github.com/juncture-app/juncture/app/mcphost"
 	"github.com/juncture-app/juncture/app/secrets"
 	"github.com/juncture-app/juncture/app/threadmodel"
 	"github.com/juncture-app/juncture/app/update"
@@ -110,7 +111,7 @@ type App struct {
 	// file as last read.
 	mcp    *mcp.Manager
 	mcpCfg *mcp.ConfigFile
-	views  appViews // MCP App views opened for the window's frames (mcpapps.go)
+	views  mcphost.Views // MCP App views opened for the window's frames
 
 	upd *update.Prefs // the update choices and the release feed's last answer
 

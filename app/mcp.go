@@ -1,12 +1,11 @@
 package app
 
 import (
-	"context"
 	"errors"
 	"fmt"
 
 	"github.com/juncture-app/juncture/agent/mcp"
-	"github.com/juncture-app/juncture/store"
+	"github.com/juncture-app/juncture/app/mcphost"
 )
 
 // MCP servers: the configuration file ($XDG_CONFIG_HOME/juncture/mcp.json)
@@ -60,39 +59,25 @@ func (a *App) startMCP() error {
 	a.mcpCfg = mcp.OpenConfigFile(path, a.keys, a.readOnly == "", a.log.With("part", "mcp"))
 	a.mcp = mcp.NewManager(mcp.Options{
 		Processes: a.procs,
-		Pins:      pinStore{a.db},
+		Pins:      mcphost.Pins{DB: a.db},
 		Roots:     func() []string { return []string{a.workspace().Root} },
 		Sampler:   a.models.Sample,
 		Logger:    a.log.With("part", "mcp"),
 		Version:   a.cfg.Version,
 		OnChange:  a.mcpChanged,
 		Vault:     a.mcpVault(),
-		Browser:   windowBrowser{}, // mcp_signin.go
+		Browser:   mcphost.WindowBrowser{},
 		// juncture:// only where the packages registered it (links_signin.go).
 		SchemeRedirect: schemeRedirect(a.cfg.SchemeRedirect),
 	})
 	if err != nil {
 		return fmt.Errorf("finding the MCP configuration file: %w", err)
 	}
-	a.loadMCPLogLevels()
+	ctx, cancel := a.ctx()
+	defer cancel()
+	mcphost.LoadLogLevels(ctx, a.db, a.mcp, a.log)
 	a.mcp.Apply(a.mcpCfg.Load())
 	return nil
-}
-
-// pinStore adapts the store's tool pins to what the MCP manager needs.
-type pinStore struct{ db *store.DB }
-
-func (p pinStore) ToolPins(ctx context.Context) ([]mcp.Pin, error) {
-	pins, err := p.db.ToolPins(ctx)
-	out := make([]mcp.Pin, 0, len(pins))
-	for _, s := range pins {
-		out = append(out, mcp.Pin(s))
-	}
-	return out, err
-}
-
-func (p pinStore) SaveToolPin(ctx context.Context, pin mcp.Pin) error {
-	return p.db.SaveToolPin(ctx, store.ToolPin(pin))
 }
 
 // ListMCPServers reports every configured server: its transport, status,

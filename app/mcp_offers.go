@@ -1,13 +1,13 @@
 package app
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
 
 	"github.com/juncture-app/juncture/agent/attach"
 	"github.com/juncture-app/juncture/agent/mcp"
+	"github.com/juncture-app/juncture/app/mcphost"
 )
 
 // What MCP servers offer beyond tools, for the composer: prompts as "/"
@@ -17,10 +17,6 @@ import (
 // resource becomes an attachment the window sends back through
 // SendInput, so nothing here reaches the model without the person
 // sending it, and every attachment check applies to it unchanged.
-
-// mcpLogLevelsKey is the settings row of the chosen log levels (JSON,
-// {server: level}).
-const mcpLogLevelsKey = "mcpLogLevels"
 
 // MCPCompleteRequest asks a server for completions of one argument of a
 // prompt or a resource template.
@@ -119,8 +115,7 @@ func (a *App) SetMCPLogLevel(server, level string) error {
 		return mcpOfferError(server, err)
 	}
 	levels, _ := a.MCPLogLevels()
-	b, _ := json.Marshal(levels)
-	if serr := a.db.SaveSettings(ctx, map[string]string{mcpLogLevelsKey: string(b)}); serr != nil {
+	if serr := mcphost.SaveLogLevels(ctx, a.db, levels); serr != nil {
 		return asError(serr)
 	}
 	a.mcpChanged()
@@ -128,23 +123,6 @@ func (a *App) SetMCPLogLevel(server, level string) error {
 		return mcpOfferError(server, err)
 	}
 	return nil
-}
-
-// loadMCPLogLevels gives the manager the saved levels before any server
-// starts.
-func (a *App) loadMCPLogLevels() {
-	ctx, cancel := a.ctx()
-	defer cancel()
-	saved, err := a.db.Settings(ctx)
-	if err != nil || saved[mcpLogLevelsKey] == "" {
-		return
-	}
-	var levels map[string]string
-	if err := json.Unmarshal([]byte(saved[mcpLogLevelsKey]), &levels); err != nil {
-		a.log.Warn("the saved MCP log levels do not parse; servers keep their defaults", "err", err)
-		return
-	}
-	a.mcp.SetLogLevels(levels)
 }
 
 // mcpOfferError maps the manager's errors to the window's codes.
