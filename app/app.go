@@ -33,6 +33,7 @@ import (
 	"github.com/juncture-app/juncture/app/mcphost"
 	"github.com/juncture-app/juncture/app/secrets"
 	"github.com/juncture-app/juncture/app/threadmodel"
+	"github.com/juncture-app/juncture/app/threads"
 	"github.com/juncture-app/juncture/app/update"
 	"github.com/juncture-app/juncture/store"
 )
@@ -102,7 +103,8 @@ type App struct {
 	// whatever is left, so no command outlives the app.
 	procs *tools.Processes
 
-	models *threadmodel.Resolver // a thread's model client (cached), MCP sampling
+	models  *threadmodel.Resolver // a thread's model client (cached), MCP sampling
+	threads threads.Reader        // threads as the window lists and shows them
 
 	// keys is where API keys live (package secrets); never the database.
 	keys *secrets.Vault
@@ -213,6 +215,7 @@ func StartWith(ctx context.Context, a *App, cfg Config) (*Service, error) {
 		},
 		ResumeTask: a.resumeTask,
 	})
+	a.threads = threads.Reader{Store: db, Runtime: a.rt}
 	a.watchDiskFull()
 	if err := a.startMCP(); err != nil {
 		a.log.Warn("MCP servers are off", "err", err)

@@ -6,14 +6,11 @@ import (
 	"fmt"
 	"strings"
 	"time"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/juncture-app/juncture/agent"
-	"github.com/juncture-app/juncture/agent/agui"
 	"github.com/juncture-app/juncture/agent/attach"
-	"github.com/juncture-app/juncture/agent/contract"
 	"github.com/juncture-app/juncture/agent/history"
+	"github.com/juncture-app/juncture/app/threads"
 	"github.com/juncture-app/juncture/store"
 )
 
@@ -134,121 +131,28 @@ func (a *App) RemoveQueued(threadID string, index int) error {
 
 // NewThread (presets.go) creates a thread from a preset.
 
-// ThreadPage is one page of ListThreads.
-type ThreadPage struct {
-	Threads    []ThreadListItem `json:"threads"`
-	NextCursor string           `json:"nextCursor"`
-}
-
-// ThreadListItem is a thread as the sidebar lists it: the thread's own
-// fields (at the top level) plus what it is doing now. Running is the
-// runtime's view (a turn runs); Waiting counts what waits on the person:
-// every pending interrupt (unbound ones included, see docs/contract.md)
-// plus every pending client tool call.
-type ThreadListItem struct {
-	history.Thread
-	Running bool `json:"running"`
-	Waiting int  `json:"waiting"`
-}
+// Threads as the window lists and shows them (package threads).
+type (
+	ThreadPage     = threads.ThreadPage     // one page of ListThreads
+	ThreadListItem = threads.ThreadListItem // a thread with what it is doing now
+	ThreadView     = threads.ThreadView     // a thread with everything the window shows
+)
 
 // ListThreads lists threads, pinned first then newest activity first, each
-// with its running and waiting state (one extra store query per page).
+// with its running and waiting state (threads.Reader.Page).
 func (a *App) ListThreads(cursor string, limit int) (ThreadPage, error) {
-	if limit <= 0 || limit > 500 {
-		limit = 100
-	}
 	ctx, cancel := a.ctx()
 	defer cancel()
-	p, err := a.db.ListThreads(ctx, cursor, limit)
-	if err != nil {
-		return ThreadPage{}, asError(err)
-	}
-	ids := make([]string, len(p.Threads))
-	for i, t := range p.Threads {
-		ids[i] = t.ID
-	}
-	waiting, err := a.db.PendingCounts(ctx, ids)
-	if err != nil {
-		return ThreadPage{}, asError(err)
-	}
-	items := make([]ThreadListItem, len(p.Threads))
-	for i, t := range p.Threads {
-		running, _ := a.rt.Running(t.ID)
-		items[i] = ThreadListItem{Thread: t, Running: running, Waiting: waiting[t.ID]}
-	}
-	return ThreadPage{Threads: items, NextCursor: p.NextCursor}, nil
-}
-
-// ThreadView is a thread with everything the window shows.
-type ThreadView struct {
-	Thread     history.Thread    `json:"thread"`
-	Messages   []history.Message `json:"messages"`
-	Running    bool              `json:"running"`
-	RunID      string            `json:"runId,omitempty"`
-	Queued     []string          `json:"queued"`
-	Interrupts []agui.Interrupt  `json:"interrupts"`
-	// InterruptKinds gives each listed interrupt's kind by id:
-	// "tool-approval", "generic" or "unbound" (display-only, never blocks).
-	InterruptKinds map[string]string             `json:"interruptKinds"`
-	ClientTools    []history.ClientToolCall      `json:"clientTools"`
-	ToolStates     map[string]contract.ToolState `json:"toolStates"`
-	// Answered lists the waiting items (interrupt ids, client tool call
-	// ids) that already have a kept answer: the batch waits for the rest.
-	Answered []string `json:"answered"`
-	// EventSeq is the broker sequence number the view reflects: every
-	// event up to it is in the view (the answer being streamed included,
-	// as far as it got), so the window applies only the events after it
-	// (deltas by their offset; the others are idempotent).
-	EventSeq uint64 `json:"eventSeq"`
-	// EditedArgs are the arguments calls ran with after the person edited
-	// them on the approval card, by call id (the message keeps the model's).
-	EditedArgs map[string]string `json:"editedArgs"`
-	// Usage is the token count of the thread's answers on every branch.
-	Usage history.ThreadUsage `json:"usage"`
+	p, err := a.threads.Page(ctx, cursor, limit)
+	return p, asErrorOrNil(err)
 }
 
 // GetThread returns a thread with its messages and live state.
 func (a *App) GetThread(threadID string) (ThreadView, error) {
 	ctx, cancel := a.ctx()
 	defer cancel()
-	t, err := a.db.Thread(ctx, threadID)
-	if err != nil {
-		return ThreadView{}, asError(err)
-	}
-	// A run whose terminal event is out but whose last write is not (Stop
-	// just clicked) would read as running, and the window would wait for
-	// an end it already had (issue 19 #28: no Continue button).
-	if err := a.rt.WaitSettled(ctx, threadID); err != nil {
-		return ThreadView{}, asError(err)
-	}
-	snap, err := a.rt.Snapshot(ctx, threadID)
-	if err != nil {
-		return ThreadView{}, asError(err)
-	}
-	msgs := snap.Messages
-	// The instructions the thread runs with: those on the path shown.
-	t.Options.SystemPrompt, _ = history.Instructions(msgs)
-	st, err := a.rt.State(ctx, threadID, msgs)
-	if err != nil {
-		return ThreadView{}, asError(err)
-	}
-	v := ThreadView{
-		Thread: t, Messages: msgs, Running: st.Running, RunID: st.RunID, Queued: st.Queued,
-		Interrupts: []agui.Interrupt{}, InterruptKinds: map[string]string{}, ClientTools: []history.ClientToolCall{},
-		ToolStates: st.ToolStates, Answered: st.Answered, EventSeq: snap.Seq, EditedArgs: st.EditedArgs,
-	}
-	for _, it := range st.Items {
-		v.Interrupts = append(v.Interrupts, it.Interrupt)
-		v.InterruptKinds[it.Interrupt.ID] = it.Kind
-	}
-	v.ClientTools = append(v.ClientTools, st.ClientTools...)
-	if v.Usage, err = a.db.ThreadUsage(ctx, threadID); err != nil {
-		return ThreadView{}, asError(err)
-	}
-	if v.Messages == nil {
-		v.Messages = []history.Message{}
-	}
-	return v, nil
+	v, err := a.threads.View(ctx, threadID)
+	return v, asErrorOrNil(err)
 }
 
 // RenameThread sets a thread's title.
@@ -334,7 +238,7 @@ func (a *App) ExportThread(threadID, format string) (Export, error) {
 	if err != nil {
 		return Export{}, asError(err)
 	}
-	name := safeFilename(t.Title)
+	name := threads.FileName(t.Title)
 	switch format {
 	case "markdown":
 		s, err := a.db.ExportMarkdown(ctx, threadID)
@@ -362,29 +266,6 @@ func (a *App) ImportThread(content string) (history.Thread, error) {
 	}
 	a.emit("threads", ThreadsEvent{ThreadID: t.ID})
 	return t, nil
-}
-
-func safeFilename(title string) string {
-	if title == "" {
-		title = "thread"
-	}
-	var b strings.Builder
-	for _, r := range title {
-		switch {
-		case r == '/' || r == '\\' || r == ':' || r == '*' || r == '?' || r == '"' || r == '<' || r == '>' || r == '|' || unicode.IsControl(r):
-			b.WriteRune('-')
-		case unicode.Is(unicode.Cf, r) || r == utf8.RuneError:
-			// Bidi overrides and other invisible format characters would
-			// let a title disguise the name's extension.
-		default:
-			b.WriteRune(r)
-		}
-	}
-	name := agent.Clip(strings.TrimSpace(b.String()), 80)
-	if strings.Trim(name, ". ") == "" {
-		return "thread"
-	}
-	return name
 }
 
 // ListPermissionRules lists the remembered "Always allow" rules.
