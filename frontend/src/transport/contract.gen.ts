@@ -1133,7 +1133,7 @@ export interface Thread {
   options: ThreadOptions;
 }
 
-/** app.ThreadListItem */
+/** threads.ThreadListItem */
 export interface ThreadListItem {
   id: string;
   title: string;
@@ -1154,7 +1154,7 @@ export interface ThreadOptions {
   systemPrompt: string;
 }
 
-/** app.ThreadOptionsInput */
+/** threads.ThreadOptionsInput */
 export interface ThreadOptionsInput {
   endpointId?: string;
   model?: string;
@@ -1163,7 +1163,7 @@ export interface ThreadOptionsInput {
   allTools?: boolean;
 }
 
-/** app.ThreadPage */
+/** threads.ThreadPage */
 export interface ThreadPage {
   threads: ThreadListItem[];
   nextCursor: string;
@@ -1176,7 +1176,7 @@ export interface ThreadUsage {
   unreported: number;
 }
 
-/** app.ThreadView */
+/** threads.ThreadView */
 export interface ThreadView {
   thread: Thread;
   messages: Message[];

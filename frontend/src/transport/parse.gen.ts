@@ -2159,7 +2159,7 @@ export function parseThread(u: unknown): G.Thread {
   return v;
 }
 
-// app.ThreadListItem
+// threads.ThreadListItem
 
 function fillThreadListItem(u: Record<string, unknown>): G.ThreadListItem {
   return {
@@ -2219,7 +2219,7 @@ export function parseThreadOptions(u: unknown): G.ThreadOptions {
   return readThreadOptions(u) ?? fillThreadOptions({});
 }
 
-// app.ThreadOptionsInput
+// threads.ThreadOptionsInput
 
 function fillThreadOptionsInput(u: Record<string, unknown>): G.ThreadOptionsInput {
   const o: G.ThreadOptionsInput = {
@@ -2259,7 +2259,7 @@ export function parseThreadOptionsInput(u: unknown): G.ThreadOptionsInput {
   return v;
 }
 
-// app.ThreadPage
+// threads.ThreadPage
 
 function fillThreadPage(u: Record<string, unknown>): G.ThreadPage {
   return {
@@ -2298,7 +2298,7 @@ export function parseThreadUsage(u: unknown): G.ThreadUsage {
   return readThreadUsage(u) ?? fillThreadUsage({});
 }
 
-// app.ThreadView
+// threads.ThreadView
 
 function fillThreadView(u: Record<string, unknown>): G.ThreadView {
   const o: G.ThreadView = {
