@@ -12,35 +12,14 @@ import (
 // is the source of truth. It is read at start and after every save from
 // Settings; a file that does not parse is reported (line and column) and
 // never overwritten by the structured editor, only replaced by a raw text
-// the person fixed. Header values and secret-looking env values are masked
-// in everything these methods return.
+// the person fixed. Secrets are masked in everything these methods return.
 
-// MCPConfigView is the configuration as Settings shows it.
-type MCPConfigView struct {
-	Path string `json:"path"`
-	// Text is the file as it is on disk, secrets masked (the raw editor).
-	Text    string           `json:"text"`
-	Servers []MCPServerEntry `json:"servers"`
-	// Error is set when the file does not parse: Servers is then empty and
-	// no server was started from it.
-	Error *MCPConfigError `json:"error,omitempty"`
-	// ClaudeDesktopPath is where Claude Desktop keeps its configuration on
-	// this system (a hint for the import button).
-	ClaudeDesktopPath string `json:"claudeDesktopPath"`
-}
-
-// MCPServerEntry is one configured server, secrets masked.
-type MCPServerEntry struct {
-	Name   string           `json:"name"`
-	Config mcp.ServerConfig `json:"config"`
-}
-
-// MCPConfigError says where the configuration file is broken.
-type MCPConfigError struct {
-	Line    int    `json:"line"`
-	Column  int    `json:"column"`
-	Message string `json:"message"`
-}
+// The configuration as Settings shows it (package mcphost).
+type (
+	MCPConfigView  = mcphost.MCPConfigView
+	MCPServerEntry = mcphost.MCPServerEntry
+	MCPConfigError = mcphost.MCPConfigError
+)
 
 // MCPChanged is the "mcp" event: a server's status or tools changed, or
 // the configuration was saved. The window reloads what it shows.
@@ -88,15 +67,7 @@ func (a *App) ListMCPServers() ([]mcp.ServerStatus, error) {
 
 // GetMCPConfig returns the configuration as Settings edits it.
 func (a *App) GetMCPConfig() (MCPConfigView, error) {
-	text, servers, broken := a.mcpCfg.View()
-	v := MCPConfigView{Path: a.mcpCfg.Path(), Text: text, Servers: []MCPServerEntry{}, ClaudeDesktopPath: mcp.ClaudeDesktopConfigPath()}
-	if broken != nil {
-		v.Error = &MCPConfigError{Line: broken.Line, Column: broken.Column, Message: broken.Message}
-	}
-	for _, s := range servers {
-		v.Servers = append(v.Servers, MCPServerEntry{Name: s.Name, Config: s.Config})
-	}
-	return v, nil
+	return mcphost.ConfigView(a.mcpCfg), nil
 }
 
 // mcpEdited applies an edit of the configuration file and returns it as

@@ -95,13 +95,7 @@ func (a *App) ReadMCPResourceTemplate(server, template string, vars map[string]s
 // MCPLogLevels returns the log level chosen for each server (servers left
 // to their own default are absent).
 func (a *App) MCPLogLevels() (map[string]string, error) {
-	out := map[string]string{}
-	for _, s := range a.mcp.Servers() {
-		if l := a.mcp.LogLevel(s.Name); l != "" {
-			out[s.Name] = l
-		}
-	}
-	return out, nil
+	return mcphost.LogLevels(a.mcp), nil
 }
 
 // SetMCPLogLevel chooses the least severe log message a server sends
