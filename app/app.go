@@ -69,8 +69,8 @@ type Config struct {
 	// UpdateExe is the binary an update replaces (tests); empty is this
 	// process's own.
 	UpdateExe string
-	// Secrets stores the keys (tests); nil picks the OS keychain, or the
-	// fallback file when the keychain does not answer (package secrets).
+	// Secrets stores the keys (tests); nil lets package secrets choose
+	// (secrets.OpenChosen).
 	Secrets SecretStore
 }
 

@@ -43,8 +43,7 @@ var localServers = config.LocalProviders()
 type SettingsView struct {
 	Settings Settings          `json:"settings"`
 	Sources  map[string]string `json:"sources"`
-	// KeyStorage is where keys are stored: the OS keychain, or the
-	// fallback file and why.
+	// KeyStorage is where keys are stored, and why (secrets.KeyStorage).
 	KeyStorage *KeyStorage `json:"keyStorage,omitempty"`
 	// KeyState is KeyUnavailable when the saved key could not be read
 	// (apiKey is then empty, and a save keeps the stored key).
