@@ -81,46 +81,13 @@ func (a *App) SaveSettings(st Settings) (SettingsView, error) {
 	return a.GetSettings(), nil
 }
 
-// ConnectionResult is what TestConnection found.
-type ConnectionResult struct {
-	OK      bool     `json:"ok"`
-	Message string   `json:"message"`
-	Models  []string `json:"models"`
-}
+// ConnectionResult is what TestConnection found (config.ConnectionResult).
+type ConnectionResult = config.ConnectionResult
 
 // TestConnection lists the models of the endpoint in st (a masked key means
-// the stored one).
+// the stored one, of that URL only: config.Catalog.TestConnection).
 func (a *App) TestConnection(st Settings) ConnectionResult {
-	cur, _ := a.conf.Effective()
-	if st.BaseURL == "" {
-		st.BaseURL = cur.BaseURL
-	}
-	if masked := config.IsMasked(st.APIKey); st.APIKey == "" || masked {
-		// The stored key of this URL only (a key goes only to the
-		// endpoint it was saved with).
-		ctx, cancel := a.ctx()
-		key, ok := a.conf.StoredKeyFor(ctx, st.BaseURL, st.APIKey)
-		cancel()
-		if !ok && masked {
-			return ConnectionResult{Message: "The key shown is saved for another endpoint: type the key for this URL to test it.", Models: []string{}}
-		}
-		st.APIKey = key
-	}
-	if st.BaseURL == "" {
-		return ConnectionResult{Message: "Enter the endpoint's base URL first.", Models: []string{}}
-	}
-	if msg := config.CheckBaseURL(st.BaseURL); msg != "" {
-		return ConnectionResult{Message: msg, Models: []string{}}
-	}
-	models, err := config.ListModels(a.bgCtx, st.BaseURL, st.APIKey)
-	if err != nil {
-		return ConnectionResult{Message: config.ConnectionProblem(st.BaseURL, err), Models: []string{}}
-	}
-	noun := "models"
-	if len(models) == 1 {
-		noun = "model"
-	}
-	return ConnectionResult{OK: true, Message: fmt.Sprintf("Connected: %d %s available.", len(models), noun), Models: models}
+	return a.conf.TestConnection(a.bgCtx, st)
 }
 
 // ListEndpoints lists the endpoints: the environment's, the saved ones,
