@@ -224,36 +224,18 @@ func (a *App) SearchHistory(query string, limit int) ([]store.SearchHit, error) 
 	return hits, nil
 }
 
-// Export is an exported thread.
-type Export struct {
-	Filename string `json:"filename"`
-	Content  string `json:"content"`
-}
+// Export is an exported thread (threads.Export).
+type Export = threads.Export
 
 // ExportThread exports a thread as "markdown" or "json".
 func (a *App) ExportThread(threadID, format string) (Export, error) {
 	ctx, cancel := a.ctx()
 	defer cancel()
-	t, err := a.db.Thread(ctx, threadID)
-	if err != nil {
-		return Export{}, asError(err)
+	exp, err := threads.ExportThread(ctx, a.db, threadID, format)
+	if errors.Is(err, threads.ErrUnknownFormat) {
+		return Export{}, errorf(CodeInvalidArgument, fmt.Sprintf("Unknown export format %q (use markdown or json).", format))
 	}
-	name := threads.FileName(t.Title)
-	switch format {
-	case "markdown":
-		s, err := a.db.ExportMarkdown(ctx, threadID)
-		if err != nil {
-			return Export{}, asError(err)
-		}
-		return Export{Filename: name + ".md", Content: s}, nil
-	case "json":
-		b, err := a.db.ExportJSON(ctx, threadID)
-		if err != nil {
-			return Export{}, asError(err)
-		}
-		return Export{Filename: name + ".json", Content: string(b)}, nil
-	}
-	return Export{}, errorf(CodeInvalidArgument, fmt.Sprintf("Unknown export format %q (use markdown or json).", format))
+	return exp, asErrorOrNil(err)
 }
 
 // ImportThread imports a thread exported as JSON.
