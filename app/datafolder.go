@@ -1,17 +1,11 @@
 package app
 
 import (
-	"errors"
 	"os"
 	"path/filepath"
 
-	"github.com/juncture-app/juncture/store"
+	"github.com/juncture-app/juncture/app/secrets"
 )
-
-// configFiles are the files of the configuration folder that Juncture
-// writes: the MCP servers (their env may hold tokens) and the keys'
-// fallback file.
-var configFiles = []string{"mcp.json", "secrets.json"}
 
 // configDirs are the configuration folders this app reads: the default
 // one ($XDG_CONFIG_HOME/juncture) and the MCP file's, when a test moved it.
@@ -26,20 +20,6 @@ func (a *App) configDirs() []string {
 	return dirs
 }
 
-// privateConfig makes each existing configuration folder 0700 and its
-// files 0600 (an older version, or the person, may have made them
-// readable by others); a folder that does not exist yet is made 0700 by
-// whatever writes it first. Symlinked files are left alone.
-func (a *App) privateConfig() error {
-	var errs []error
-	for _, dir := range a.configDirs() {
-		if _, err := os.Stat(dir); errors.Is(err, os.ErrNotExist) {
-			continue
-		}
-		errs = append(errs, store.PrivateDir(dir))
-		for _, name := range configFiles {
-			errs = append(errs, store.PrivateFile(filepath.Join(dir, name)))
-		}
-	}
-	return errors.Join(errs...)
-}
+// privateConfig makes the configuration folders private
+// (secrets.PrivateConfig).
+func (a *App) privateConfig() error { return secrets.PrivateConfig(a.configDirs()) }
