@@ -278,12 +278,6 @@ func asErrorOrNil(err error) error {
 	return asError(err)
 }
 
-// RememberScope is an "Always allow" choice (or, with Deny on a declined
-// approval, a "Never" one): its scope, how long it lasts, and the
-// argument and glob of the argument scopes. It is agent.Remember under the
-// name the window knows, so a field added there reaches the window.
-type RememberScope agent.Remember
-
 // ToolOutput is a client tool's result.
 type ToolOutput struct {
 	Content string `json:"content"`
