@@ -13,14 +13,7 @@ import (
 // juncture:// link; links.ParseSignInURL reads it and Service.SignInLink
 // gives its answer to the sign-in waiting for its state. It is offered as
 // a redirect only where the packages registered the scheme
-// (links.SchemeRegistered).
-
-func schemeRedirect(registered bool) string {
-	if registered {
-		return mcp.SchemeRedirectURI
-	}
-	return ""
-}
+// (links.SchemeRegistered, Config.SchemeRedirect).
 
 // ErrSignInLinkRefused: a sign-in link no waiting sign-in takes.
 var ErrSignInLinkRefused = errors.New("app: this sign-in link is not one Juncture waits for")

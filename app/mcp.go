@@ -28,35 +28,17 @@ type MCPChanged struct{}
 func (a *App) mcpChanged() { a.emit("mcp", MCPChanged{}) }
 
 // startMCP reads the configuration file and starts its servers in the
-// background (the window never waits for them).
+// background (mcphost.Start).
 func (a *App) startMCP() error {
-	path := a.cfg.MCPConfigPath
-	var err error
-	if path == "" {
-		path, err = mcp.DefaultConfigPath()
-	}
-	a.mcpCfg = mcp.OpenConfigFile(path, a.keys, a.readOnly == "", a.log.With("part", "mcp"))
-	a.mcp = mcp.NewManager(mcp.Options{
-		Processes: a.procs,
-		Pins:      mcphost.Pins{DB: a.db},
-		Roots:     func() []string { return []string{a.workspace().Root} },
-		Sampler:   a.models.Sample,
-		Logger:    a.log.With("part", "mcp"),
-		Version:   a.cfg.Version,
-		OnChange:  a.mcpChanged,
-		Vault:     a.mcpVault(),
-		Browser:   mcphost.WindowBrowser{},
-		// juncture:// only where the packages registered it (links_signin.go).
-		SchemeRedirect: schemeRedirect(a.cfg.SchemeRedirect),
-	})
-	if err != nil {
-		return fmt.Errorf("finding the MCP configuration file: %w", err)
-	}
 	ctx, cancel := a.ctx()
 	defer cancel()
-	mcphost.LoadLogLevels(ctx, a.db, a.mcp, a.log)
-	a.mcp.Apply(a.mcpCfg.Load())
-	return nil
+	var err error
+	a.mcpCfg, a.mcp, err = mcphost.Start(ctx, mcphost.Options{
+		ConfigPath: a.cfg.MCPConfigPath, Keys: a.keys, Writable: a.readOnly == "", DB: a.db, Processes: a.procs,
+		Root: func() string { return a.workspace().Root }, Sampler: a.models.Sample, Version: a.cfg.Version,
+		OnChange: a.mcpChanged, SchemeRedirect: a.cfg.SchemeRedirect, Logger: a.log,
+	})
+	return err
 }
 
 // ListMCPServers reports every configured server: its transport, status,

@@ -45,15 +45,6 @@ func (a *App) SignOutMCPServer(name string) error {
 	return nil
 }
 
-// mcpVault is where sign-in tokens are kept: the key storage every key
-// uses (nil when there is none).
-func (a *App) mcpVault() mcp.TokenVault {
-	if a.keys == nil {
-		return nil
-	}
-	return a.keys
-}
-
 // forgetMCPSignIn deletes a removed server's tokens.
 func (a *App) forgetMCPSignIn(name string) {
 	if err := a.mcp.ForgetSignIn(name); err != nil {
