@@ -1,47 +1,24 @@
 package app
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
 	"time"
 
 	"github.com/juncture-app/juncture/agent/history"
-	"github.com/juncture-app/juncture/agent/tools"
 	"github.com/juncture-app/juncture/app/rules"
 	"github.com/juncture-app/juncture/store"
 )
 
-// RuleView is a rule as Settings lists it: the rule (scope, duration,
-// end, last use, count), what it covers in words, and one call it would
-// not cover.
-type RuleView struct {
-	history.PermissionRule
-	Description string `json:"description"`
-	Refuses     string `json:"refuses,omitempty"`
-}
+// RuleView is a rule as Settings lists it (rules.RuleView).
+type RuleView = rules.RuleView
 
 // ListRules lists every rule in force, after recording the ones that
 // ended as expired.
 func (a *App) ListRules() ([]RuleView, error) {
 	ctx, cancel := a.ctx()
 	defer cancel()
-	if _, err := a.db.ExpireRules(ctx, time.Now().UnixMilli()); err != nil && !errors.Is(err, store.ErrReadOnly) {
-		return nil, asError(err)
-	}
-	rules, err := a.db.PermissionRules(ctx)
-	if err != nil {
-		return nil, asError(err)
-	}
-	out := make([]RuleView, 0, len(rules))
-	for _, r := range rules {
-		v := RuleView{PermissionRule: r, Description: tools.Describe(r)}
-		if !r.IsDeny() {
-			v.Refuses = tools.RefusedExample(r)
-		}
-		out = append(out, v)
-	}
-	return out, nil
+	views, err := rules.InForce(ctx, a.db, time.Now())
+	return views, asErrorOrNil(err)
 }
 
 // SetRuleDuration gives a rule a new duration counted from now.
@@ -70,15 +47,8 @@ func (a *App) AddRule(r history.PermissionRule) (history.PermissionRule, error) 
 func (a *App) ExportRules() (string, error) {
 	ctx, cancel := a.ctx()
 	defer cancel()
-	rules, err := a.db.PermissionRules(ctx)
-	if err != nil {
-		return "", asError(err)
-	}
-	b, err := json.MarshalIndent(rules, "", "  ")
-	if err != nil {
-		return "", asError(err)
-	}
-	return string(b), nil
+	text, err := rules.Export(ctx, a.db)
+	return text, asErrorOrNil(err)
 }
 
 // ImportRules adds the rules of an ExportRules text, all or nothing
@@ -118,18 +88,12 @@ func (a *App) VerifyLedger() (store.LedgerReport, error) {
 	return rep, nil
 }
 
-// ExportLedger returns the ledger as JSON lines or CSV.
+// ExportLedger returns the ledger as JSON lines or CSV (at most 64 MiB).
 func (a *App) ExportLedger(format string) (string, error) {
 	ctx, cancel := a.ctx()
 	defer cancel()
-	var buf bytes.Buffer
-	if err := a.db.ExportLedger(ctx, &buf, format); err != nil {
-		return "", asError(err)
-	}
-	if buf.Len() > rules.MaxLedgerExport {
-		return "", asError(errors.New("the ledger is over 64 MiB: export it with `juncture ledger export`"))
-	}
-	return buf.String(), nil
+	text, err := rules.ExportLedger(ctx, a.db, format)
+	return text, asErrorOrNil(err)
 }
 
 // ClearLedger deletes the ledger; confirm must be "clear" (the window

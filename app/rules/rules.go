@@ -1,8 +1,8 @@
-// Package rules checks the permission rules that come from outside the
-// runtime (made in Settings, imported from a file) and bounds what the
-// window receives of the decision ledger: a rule from outside gets a new
-// id, its end counted from now and no use yet, and an import is all or
-// nothing within 1 MiB and 1,000 rules.
+// Package rules is the permission rules and the decision ledger as
+// Settings shows, makes, exports and imports them: a rule from outside the
+// runtime gets a new id, its end counted from now and no use yet; an
+// import is all or nothing within 1 MiB and 1,000 rules; the window
+// receives at most 64 MiB of ledger.
 package rules
 
 import (
@@ -76,7 +76,3 @@ func ParseImport(text string, now time.Time) ([]history.PermissionRule, error) {
 	}
 	return rules, nil
 }
-
-// MaxLedgerExport bounds the ledger the window receives (the command
-// line exports any size).
-const MaxLedgerExport = 64 << 20
