@@ -39,30 +39,11 @@ const DefaultPresetID = config.DefaultPresetID
 // at fakes).
 var localServers = config.LocalProviders()
 
-// SettingsView is what GetSettings returns.
-type SettingsView struct {
-	Settings Settings          `json:"settings"`
-	Sources  map[string]string `json:"sources"`
-	// KeyStorage is where keys are stored, and why (secrets.KeyStorage).
-	KeyStorage *KeyStorage `json:"keyStorage,omitempty"`
-	// KeyState is KeyUnavailable when the saved key could not be read
-	// (apiKey is then empty, and a save keeps the stored key).
-	KeyState string `json:"keyState,omitempty"`
-	// Providers are the well-known servers the window offers to fill a
-	// base URL (config.Providers: the one list).
-	Providers []config.Provider `json:"providers,omitempty"`
-}
+// SettingsView is what GetSettings returns (config.SettingsView).
+type SettingsView = config.SettingsView
 
 // GetSettings returns the effective settings and where each came from.
-func (a *App) GetSettings() SettingsView {
-	st, src := a.conf.Effective()
-	st.APIKey = config.MaskKey(st.APIKey)
-	v := SettingsView{Settings: st, Sources: src, KeyStorage: a.keys.Storage(), Providers: config.Providers()}
-	if src["apiKey"] != SourceEnvironment && a.conf.GeneralKeyUnreadable() {
-		v.KeyState = KeyUnavailable
-	}
-	return v
-}
+func (a *App) GetSettings() SettingsView { return a.conf.View(a.keys.Storage()) }
 
 // SaveSettings validates and saves settings all at once (nothing is saved
 // when any field is invalid). A masked API key keeps the stored key.
