@@ -14,11 +14,9 @@ package app
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"log/slog"
 	"os"
-	"path/filepath"
 	"slices"
 	"sync"
 	"time"
@@ -28,6 +26,7 @@ import (
 	"github.com/juncture-app/juncture/agent/mcp"
 	"github.com/juncture-app/juncture/agent/tools"
 	"github.com/juncture-app/juncture/app/config"
+	"github.com/juncture-app/juncture/app/datafolder"
 	"github.com/juncture-app/juncture/app/demo"
 	"github.com/juncture-app/juncture/app/events"
 	"github.com/juncture-app/juncture/app/mcphost"
@@ -124,7 +123,7 @@ type App struct {
 }
 
 // DatabasePath is where the database of a data dir lives.
-func DatabasePath(dataDir string) string { return filepath.Join(dataDir, "juncture.db") }
+func DatabasePath(dataDir string) string { return datafolder.DatabasePath(dataDir) }
 
 // Start opens the store (recovering after a crash), loads settings and
 // starts the runtime. A damaged or newer database is reported, never
@@ -144,40 +143,14 @@ func StartWith(ctx context.Context, a *App, cfg Config) (*Service, error) {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
 	}
-	// The history is private: the folder 0700 even if it existed 0755,
-	// every file 0600 (store.Open); so is the configuration.
-	if err := store.PrivateDir(cfg.DataDir); err != nil {
-		return nil, fmt.Errorf("creating the data folder: %w", err)
-	}
 	a.cfg, a.log = cfg, cfg.Logger
-	if err := a.privateConfig(); err != nil {
-		a.log.Warn("could not make the configuration folder private", "err", err)
-	}
-	// Read-only copies left by a session that was killed hold a whole
-	// history: they go now (those of running sessions stay).
-	if n, err := store.RemoveStaleCopies(); err != nil || n > 0 {
-		a.log.Info("removed stale read-only copies", "count", n, "err", err)
-	}
-	a.procs = tools.NewProcesses()
-	path := DatabasePath(cfg.DataDir)
-	db, err := store.Open(ctx, path)
-	var corrupt *store.CorruptError
-	if errors.As(err, &corrupt) && cfg.ReadOnlyCopy {
-		db, a.readOnly, err = store.OpenReadOnlyCopy(ctx, path)
-	}
+	db, readOnly, err := datafolder.Open(ctx, datafolder.Options{Dir: cfg.DataDir, MCPConfigPath: cfg.MCPConfigPath, ReadOnlyCopy: cfg.ReadOnlyCopy, Logger: a.log})
 	if err != nil {
-		return nil, fmt.Errorf("opening the history database: %w", err)
+		return nil, err
 	}
-	a.db = db
+	a.db, a.readOnly = db, readOnly
+	a.procs = tools.NewProcesses()
 	a.upd = &update.Prefs{Rows: db, Version: cfg.Version, Key: cfg.UpdateKey, Exe: cfg.UpdateExe, Log: a.log}
-	if a.readOnly == "" {
-		rep, err := db.Recover(ctx)
-		if err != nil {
-			db.Close()
-			return nil, fmt.Errorf("recovering after the last run: %w", err)
-		}
-		a.log.Info("store ready", "path", path, "recovery", fmt.Sprintf("%+v", rep))
-	}
 	if err := a.openKeys(ctx); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("moving the keys out of the database: %w", err)
