@@ -17,7 +17,6 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
-	"slices"
 	"sync"
 	"time"
 
@@ -33,6 +32,7 @@ import (
 	"github.com/juncture-app/juncture/app/secrets"
 	"github.com/juncture-app/juncture/app/threadmodel"
 	"github.com/juncture-app/juncture/app/threads"
+	"github.com/juncture-app/juncture/app/toolset"
 	"github.com/juncture-app/juncture/app/update"
 	"github.com/juncture-app/juncture/store"
 )
@@ -284,22 +284,16 @@ func (a *App) emit(name string, data any) {
 // thread that chose its tools (Options.Tools) is offered only those.
 func (a *App) toolRegistry(ctx context.Context, threadID string) *tools.Registry {
 	st, _ := a.conf.Effective()
-	root := st.Workspace
-	if root == "" {
-		var err error
-		if root, err = tools.DefaultWorkspace(); err != nil {
-			a.log.Warn("no workspace folder; file tools are off", "err", err)
-			return nil
-		}
+	ws, err := toolset.Workspace(st.Workspace)
+	if err != nil {
+		a.log.Warn("no workspace folder; file tools are off", "err", err)
+		return nil
 	}
-	all := append(tools.Builtins(tools.Workspace{Root: root}, tools.BuiltinOptions{EnableWriteTools: st.EnableWriteTools, Processes: a.procs}), tools.ClientTools()...)
-	all = append(all, a.mcp.Tools()...)
-	if o, err := a.models.Options(ctx, threadID); err != nil {
+	o, err := a.models.Options(ctx, threadID)
+	if err != nil {
 		a.log.Warn("reading the thread's tools; offering every tool", "thread", threadID, "err", err)
-	} else if o.Tools != nil {
-		all = slices.DeleteFunc(all, func(t tools.Tool) bool { return !slices.Contains(*o.Tools, t.Name) })
 	}
-	reg, err := tools.NewRegistry(all...)
+	reg, err := toolset.For(ws, tools.BuiltinOptions{EnableWriteTools: st.EnableWriteTools, Processes: a.procs}, a.mcp.Tools(), o.Tools)
 	if err != nil {
 		a.log.Error("building the tool registry", "err", err)
 		return nil
@@ -310,9 +304,6 @@ func (a *App) toolRegistry(ctx context.Context, threadID string) *tools.Registry
 // workspace is the folder permission rules are matched in.
 func (a *App) workspace() tools.Workspace {
 	st, _ := a.conf.Effective()
-	root := st.Workspace
-	if root == "" {
-		root, _ = tools.DefaultWorkspace()
-	}
-	return tools.Workspace{Root: root}
+	ws, _ := toolset.Workspace(st.Workspace)
+	return ws
 }
