@@ -1,11 +1,9 @@
 package app
 
 import (
-	"errors"
-	"fmt"
 	"net/url"
 
-	"github.com/juncture-app/juncture/agent/mcp"
+	"github.com/juncture-app/juncture/app/mcphost"
 )
 
 // The MCP sign-in's juncture:// redirect, juncture://oauth/callback?code=…
@@ -16,23 +14,8 @@ import (
 // (links.SchemeRegistered, Config.SchemeRedirect).
 
 // ErrSignInLinkRefused: a sign-in link no waiting sign-in takes.
-var ErrSignInLinkRefused = errors.New("app: this sign-in link is not one Juncture waits for")
+var ErrSignInLinkRefused = mcphost.ErrSignInLinkRefused
 
-// SignInLink gives a sign-in link's answer (links.ParseSignInURL's) to the
-// MCP sign-in waiting for its state. A link while none waits, with an
-// unknown state, or used before, is refused and changes nothing. The code
-// is never logged.
-func (s *Service) SignInLink(q url.Values) error {
-	a := s.app
-	if a.mcp == nil {
-		return ErrSignInLinkRefused
-	}
-	if err := a.mcp.DeliverSignInLink(q); err != nil {
-		if errors.Is(err, mcp.ErrNoSignInWaits) {
-			a.log.Info("A juncture:// sign-in link no sign-in waits for was refused")
-			return ErrSignInLinkRefused
-		}
-		return fmt.Errorf("taking the sign-in link: %w", err)
-	}
-	return nil
-}
+// SignInLink gives a sign-in link's answer to the MCP sign-in waiting
+// for its state (mcphost.DeliverLink).
+func (s *Service) SignInLink(q url.Values) error { return mcphost.DeliverLink(s.app.mcp, q, s.app.log) }

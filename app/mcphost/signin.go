@@ -3,7 +3,12 @@ package mcphost
 import (
 	"context"
 	"errors"
+	"fmt"
+	"log/slog"
+	"net/url"
 	"time"
+
+	"github.com/juncture-app/juncture/agent/mcp"
 )
 
 // signInURLKey carries, in a sign-in's context, where the authorization
@@ -56,4 +61,25 @@ func SignIn(start func(context.Context) error) (string, error) {
 	case <-t.C:
 		return "", ErrSignInSlow
 	}
+}
+
+// ErrSignInLinkRefused: a sign-in link no waiting sign-in takes.
+var ErrSignInLinkRefused = errors.New("app: this sign-in link is not one Juncture waits for")
+
+// DeliverLink gives a juncture:// sign-in link's answer
+// (links.ParseSignInURL's) to the sign-in waiting for its state (m nil:
+// MCP is off). A link while none waits, with an unknown state, or used
+// before, is refused and changes nothing. The code is never logged.
+func DeliverLink(m *mcp.Manager, q url.Values, log *slog.Logger) error {
+	if m == nil {
+		return ErrSignInLinkRefused
+	}
+	if err := m.DeliverSignInLink(q); err != nil {
+		if errors.Is(err, mcp.ErrNoSignInWaits) {
+			log.Info("A juncture:// sign-in link no sign-in waits for was refused")
+			return ErrSignInLinkRefused
+		}
+		return fmt.Errorf("taking the sign-in link: %w", err)
+	}
+	return nil
 }
