@@ -111,21 +111,14 @@ func (a *App) DeleteEndpoint(id string) error {
 // ListModels asks an endpoint ("" = the default) for its models
 // (GET {base}/models with its key).
 func (a *App) ListModels(endpointID string) ([]string, error) {
-	var base, key, name string
-	if endpointID == "" {
-		base, key = a.conf.KeyedDefault()
-		name = "the default endpoint"
-	} else {
-		ctx, cancel := a.ctx()
-		e, ok, err := a.conf.EndpointByID(ctx, endpointID)
-		cancel()
-		if err != nil {
-			return nil, asError(err)
-		}
-		if !ok {
-			return nil, errorf(CodeNotFound, "This endpoint no longer exists.")
-		}
-		base, key, name = e.BaseURL, e.APIKey, e.Name
+	ctx, cancel := a.ctx()
+	base, key, name, ok, err := a.conf.Target(ctx, endpointID)
+	cancel()
+	if err != nil {
+		return nil, asError(err)
+	}
+	if !ok {
+		return nil, errorf(CodeNotFound, "This endpoint no longer exists.")
 	}
 	if base == "" {
 		return nil, errorf(CodeNotConfigured, "No endpoint is configured yet: add one in Settings → Endpoints.")

@@ -50,3 +50,15 @@ func (c *Catalog) TestConnection(ctx context.Context, st Settings) ConnectionRes
 	}
 	return ConnectionResult{OK: true, Message: fmt.Sprintf("Connected: %d %s available.", len(models), noun), Models: models}
 }
+
+// Target is where ListModels asks an endpoint ("" = the default) for its
+// models: its base URL, its key and its name for messages; ok is false
+// when no endpoint has the id (any more).
+func (c *Catalog) Target(ctx context.Context, endpointID string) (base, key, name string, ok bool, err error) {
+	if endpointID == "" {
+		base, key = c.KeyedDefault()
+		return base, key, "the default endpoint", true, nil
+	}
+	e, ok, err := c.EndpointByID(ctx, endpointID)
+	return e.BaseURL, e.APIKey, e.Name, ok, err
+}
