@@ -95,3 +95,20 @@ func (a *App) RespondPermission(threadID, toolCallID string, allow bool, remembe
 	}
 	return nil
 }
+
+// ToolOutput is a client tool's result.
+type ToolOutput struct {
+	Content string `json:"content"`
+	IsError bool   `json:"isError,omitempty"`
+}
+
+// CompleteClientTool reports the result of a tool the window ran (nil =
+// the person cancelled it): Answer with one client result.
+func (a *App) CompleteClientTool(threadID, toolCallID string, result *ToolOutput) error {
+	r := ClientToolAnswer{ToolCallID: toolCallID, Cancelled: result == nil}
+	if result != nil {
+		r.Content, r.IsError = result.Content, result.IsError
+	}
+	_, err := a.Answer(threadID, AnswerBatch{ClientResults: []ClientToolAnswer{r}})
+	return err
+}

@@ -114,3 +114,24 @@ func (a *App) transport() string {
 	}
 	return history.TransportWindow
 }
+
+// ListPermissionRules lists the remembered "Always allow" rules.
+func (a *App) ListPermissionRules() ([]history.PermissionRule, error) {
+	ctx, cancel := a.ctx()
+	defer cancel()
+	rules, err := a.db.PermissionRules(ctx)
+	if err != nil {
+		return nil, asError(err)
+	}
+	if rules == nil {
+		rules = []history.PermissionRule{}
+	}
+	return rules, nil
+}
+
+// RevokePermissionRule deletes a remembered rule.
+func (a *App) RevokePermissionRule(id string) error {
+	ctx, cancel := a.ctx()
+	defer cancel()
+	return asErrorOrNil(a.db.RevokePermissionRule(ctx, id, a.transport()))
+}

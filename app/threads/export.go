@@ -5,6 +5,7 @@ import (
 	"errors"
 
 	"github.com/juncture-app/juncture/agent/history"
+	"github.com/juncture-app/juncture/store"
 )
 
 // Exporter is what ExportThread reads (*store.DB has it).
@@ -59,4 +60,25 @@ func AttachmentName(msgs []history.Message, id string) string {
 		}
 	}
 	return ""
+}
+
+// Searcher is what Search reads (*store.DB has it).
+type Searcher interface {
+	SearchHistory(ctx context.Context, query string, limit int) ([]store.SearchHit, error)
+}
+
+// Search searches every thread's messages and titles: at most limit hits
+// (50 when limit is not within 1..200), never a nil list.
+func Search(ctx context.Context, db Searcher, query string, limit int) ([]store.SearchHit, error) {
+	if limit <= 0 || limit > 200 {
+		limit = 50
+	}
+	hits, err := db.SearchHistory(ctx, query, limit)
+	if err != nil {
+		return nil, err
+	}
+	if hits == nil {
+		hits = []store.SearchHit{}
+	}
+	return hits, nil
 }
