@@ -1,15 +1,18 @@
-// Package app is the facade bound to the frontend: the App methods the
-// desktop window calls through Wails bindings and the browser through
-// package web. It wires the runtime, the store, app/config and
-// app/secrets, and keeps only forwarding, conversions, error mapping
-// (errors.go) and the one read-only guard, applied where methods are
-// dispatched (calltable.go). Transports live elsewhere: the HTTP server,
-// its budgets and the JSON argument adapters are package web, which
-// consumes the small web.Facade interface Service implements; the
-// desktop window's event forwarding stays here (events.go) because Wails
-// binds App itself. Domain code goes to its own package (app/config,
-// app/secrets, app/update, app/demo), never here. Events leave through an
-// Emitter so the package is tested without a window.
+// Package app is the facade both transports call.
+//
+// The App methods are what the desktop window calls through its
+// DesktopGate and the browser through package web. It wires the runtime, the store and the app's packages and
+// keeps only forwarding, conversions, error mapping (errors.go) and the
+// one read-only guard, applied where methods are dispatched
+// (calltable.go). Domain code has its own package, never here: app/config
+// (settings, endpoints, presets), app/secrets (keys), app/datafolder (the
+// database's folder), app/threads (threads as the window sees them),
+// app/threadmodel (a thread's model), app/toolset (a turn's tools),
+// app/answers (the answer vocabulary), app/rules (rules and the ledger),
+// app/mcphost (the MCP servers' app side), app/links (juncture:// links),
+// app/update, app/demo, app/events and app/web (the transports' halves).
+// Events leave through an Emitter so the package is tested without a
+// window.
 package app
 
 import (

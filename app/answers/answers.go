@@ -1,8 +1,10 @@
-// Package answers is the window's vocabulary for answering a paused
-// thread: a batch of answers to its approvals and questions and of the
-// results of actions the window ran, what an answer did, and the batch as
-// the runtime takes it (agent.Answers); for the older one-approval call,
-// the approval a tool call waits on and whether anything else still waits.
+// Package answers is the window's vocabulary for answering a paused thread.
+//
+// A batch answers its approvals and questions and gives the results of
+// actions the window ran; AnswerResult says what it did; Runtime is the
+// batch as the runtime takes it (agent.Answers). For the older
+// one-approval call: the approval a tool call waits on and whether
+// anything else still waits.
 package answers
 
 import (

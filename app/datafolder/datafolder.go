@@ -1,9 +1,10 @@
-// Package datafolder opens Juncture's data folder: made private (the
-// folder 0700, every file 0600, and the configuration folders too), the
-// read-only copies killed sessions left removed, the history database
-// opened and recovered after a crash, or, when asked, a damaged one
-// opened as a read-only copy. A damaged or newer database is reported,
-// never overwritten.
+// Package datafolder opens Juncture's data folder and its history database.
+//
+// The folder is made private (0700, every file 0600, the configuration
+// folders too), read-only copies killed sessions left are removed, and the
+// database is opened and recovered after a crash, or, when asked, a
+// damaged one opened as a read-only copy. A damaged or newer database is
+// reported, never overwritten. RoomToSend is the disk room a message needs.
 package datafolder
 
 import (

@@ -1,8 +1,9 @@
-// Package links reads the juncture:// links the operating system hands
-// Juncture (a launch's arguments, a second launch, a macOS URL event):
-// juncture://thread/<id> opens a chat, juncture://oauth/callback carries
-// an MCP sign-in's answer. A link is never fetched or run, only matched,
-// within 2,048 characters.
+// Package links reads the juncture:// links Juncture is launched with.
+//
+// The operating system hands them over as a launch's arguments, a second
+// launch's, or a macOS URL event: juncture://thread/<id> opens a chat,
+// juncture://oauth/callback carries an MCP sign-in's answer. A link is
+// never fetched or run, only matched, within 2,048 characters.
 package links
 
 import (

@@ -1,8 +1,9 @@
-// Package rules is the permission rules and the decision ledger as
-// Settings shows, makes, exports and imports them: a rule from outside the
-// runtime gets a new id, its end counted from now and no use yet; an
-// import is all or nothing within 1 MiB and 1,000 rules; the window
-// receives at most 64 MiB of ledger.
+// Package rules is the permission rules and the ledger as Settings sees them.
+//
+// A rule from outside the runtime (made in Settings, imported) gets a new
+// id, its end counted from now and no use yet; an import is all or
+// nothing within 1 MiB and 1,000 rules; the window receives at most
+// 64 MiB of ledger.
 package rules
 
 import (

@@ -1,7 +1,8 @@
-// Package threadmodel resolves the model a thread talks to: its own
-// endpoint and model (its options), else the defaults, through one cached
-// OpenAI-compatible client per endpoint, key and model; an MCP server's
-// approved sampling request is answered by the same model.
+// Package threadmodel resolves the model a thread talks to.
+//
+// A thread's own endpoint and model (its options), else the defaults,
+// through one cached OpenAI-compatible client per endpoint, key and model;
+// an MCP server's approved sampling request is answered by the same model.
 package threadmodel
 
 import (

@@ -1,6 +1,7 @@
-// Package toolset is the tools a thread's next turn is offered: the
-// built-ins over the workspace folder, the window's client tools and the
-// MCP servers' tools, narrowed to those the thread chose.
+// Package toolset is the tools a thread's next turn is offered.
+//
+// The built-ins over the workspace folder, the window's client tools and
+// the MCP servers' tools, narrowed to those the thread chose.
 package toolset
 
 import (
