@@ -55,7 +55,7 @@ type Config struct {
 	// DetectLocal probes Ollama / LM Studio when nothing is configured.
 	DetectLocal bool
 	// SchemeRedirect offers the juncture:// redirect to MCP sign-ins
-	// (links_signin.go): only where the packages registered the scheme.
+	// (mcphost.Start): only where the packages registered the scheme.
 	SchemeRedirect bool
 	// ReadOnlyCopy opens a copy of a damaged database for browsing.
 	ReadOnlyCopy bool
