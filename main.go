@@ -41,6 +41,7 @@ import (
 	"github.com/juncture-app/juncture/agent/attach"
 	"github.com/juncture-app/juncture/agent/sandbox"
 	"github.com/juncture-app/juncture/app"
+	"github.com/juncture-app/juncture/app/links"
 	"github.com/juncture-app/juncture/app/update"
 	"github.com/juncture-app/juncture/app/web"
 	"github.com/juncture-app/juncture/frontend"
@@ -296,7 +297,7 @@ func (d *wailsDesktop) Notify(title, body string) error {
 func desktop(logger *slog.Logger) error {
 	// After an update, the old process is still quitting: wait for it.
 	update.WaitForPredecessor(20 * time.Second)
-	launchThread, _ := app.OpenURLArg(os.Args[1:])
+	launchThread, _ := links.OpenURLArg(os.Args[1:])
 	a := &app.App{}
 	var svc *app.Service
 	win := &windowCtx{}
@@ -308,10 +309,10 @@ func desktop(logger *slog.Logger) error {
 			UniqueId: instanceID(dataDir()),
 			OnSecondInstanceLaunch: func(d options.SecondInstanceData) {
 				win.front()
-				if id, ok := app.OpenURLArg(d.Args); ok {
+				if id, ok := links.OpenURLArg(d.Args); ok {
 					win.openThread(id)
 				}
-				if q, ok := app.SignInLinkArg(d.Args); ok {
+				if q, ok := links.SignInLinkArg(d.Args); ok {
 					win.signInLink(q)
 				}
 			},
@@ -330,10 +331,10 @@ func desktop(logger *slog.Logger) error {
 		// (scripts/bench-desktop.sh) for a page that does not need it.
 		// macOS hands links to a running app as an event, not arguments.
 		Mac: &mac.Options{OnUrlOpen: func(u string) {
-			if id, ok := app.ParseOpenURL(u); ok {
+			if id, ok := links.ParseOpenURL(u); ok {
 				win.openThread(id)
 			}
-			if q, ok := app.ParseSignInURL(u); ok {
+			if q, ok := links.ParseSignInURL(u); ok {
 				win.signInLink(q)
 			}
 		}},
@@ -341,7 +342,7 @@ func desktop(logger *slog.Logger) error {
 		OnStartup: func(ctx context.Context) {
 			win.set(ctx)
 			cfg := app.Config{DataDir: dataDir(), Mode: "desktop", Version: buildinfo.Version, UpdateKey: buildinfo.UpdateKey, Logger: logger, DetectLocal: true,
-				SchemeRedirect: app.SchemeRegistered()}
+				SchemeRedirect: links.SchemeRegistered()}
 			s, err := app.StartWith(ctx, a, cfg)
 			var corrupt *store.CorruptError
 			if errors.As(err, &corrupt) {

@@ -1,37 +1,41 @@
-// Package app is the facade bound to the frontend: the App methods the
-// desktop window calls through Wails bindings and the browser through
-// package web. It wires the runtime, the store, app/config and
-// app/secrets, and keeps only forwarding, conversions, error mapping
-// (errors.go) and the one read-only guard, applied where methods are
-// dispatched (calltable.go). Transports live elsewhere: the HTTP server,
-// its budgets and the JSON argument adapters are package web, which
-// consumes the small web.Facade interface Service implements; the
-// desktop window's event forwarding stays here (events.go) because Wails
-// binds App itself. Domain code goes to its own package (app/config,
-// app/secrets, app/update, app/demo), never here. Events leave through an
-// Emitter so the package is tested without a window.
+// Package app is the facade both transports call.
+//
+// The App methods are what the desktop window calls through its
+// DesktopGate and the browser through package web. It wires the runtime, the store and the app's packages and
+// keeps only forwarding, conversions, error mapping (errors.go) and the
+// one read-only guard, applied where methods are dispatched
+// (calltable.go). Domain code has its own package, never here: app/config
+// (settings, endpoints, presets), app/secrets (keys), app/datafolder (the
+// database's folder), app/threads (threads as the window sees them),
+// app/threadmodel (a thread's model), app/toolset (a turn's tools),
+// app/answers (the answer vocabulary), app/rules (rules and the ledger),
+// app/mcphost (the MCP servers' app side), app/links (juncture:// links),
+// app/update, app/demo, app/events and app/web (the transports' halves).
+// Events leave through an Emitter so the package is tested without a
+// window.
 package app
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"log/slog"
 	"os"
-	"path/filepath"
-	"slices"
 	"sync"
 	"time"
 
 	"github.com/juncture-app/juncture/agent"
 	"github.com/juncture-app/juncture/agent/broker"
 	"github.com/juncture-app/juncture/agent/mcp"
-	"github.com/juncture-app/juncture/agent/model/openai"
 	"github.com/juncture-app/juncture/agent/tools"
 	"github.com/juncture-app/juncture/app/config"
+	"github.com/juncture-app/juncture/app/datafolder"
 	"github.com/juncture-app/juncture/app/demo"
 	"github.com/juncture-app/juncture/app/events"
+	"github.com/juncture-app/juncture/app/mcphost"
 	"github.com/juncture-app/juncture/app/secrets"
+	"github.com/juncture-app/juncture/app/threadmodel"
+	"github.com/juncture-app/juncture/app/threads"
+	"github.com/juncture-app/juncture/app/toolset"
 	"github.com/juncture-app/juncture/app/update"
 	"github.com/juncture-app/juncture/store"
 )
@@ -51,7 +55,7 @@ type Config struct {
 	// DetectLocal probes Ollama / LM Studio when nothing is configured.
 	DetectLocal bool
 	// SchemeRedirect offers the juncture:// redirect to MCP sign-ins
-	// (links_signin.go): only where the packages registered the scheme.
+	// (mcphost.Start): only where the packages registered the scheme.
 	SchemeRedirect bool
 	// ReadOnlyCopy opens a copy of a damaged database for browsing.
 	ReadOnlyCopy bool
@@ -67,8 +71,8 @@ type Config struct {
 	// UpdateExe is the binary an update replaces (tests); empty is this
 	// process's own.
 	UpdateExe string
-	// Secrets stores the keys (tests); nil picks the OS keychain, or the
-	// fallback file when the keychain does not answer (package secrets).
+	// Secrets stores the keys (tests); nil lets package secrets choose
+	// (secrets.OpenChosen).
 	Secrets SecretStore
 }
 
@@ -101,8 +105,8 @@ type App struct {
 	// whatever is left, so no command outlives the app.
 	procs *tools.Processes
 
-	clientMu sync.Mutex
-	clients  map[openai.Config]*openai.Client // by endpoint, key and model (see client)
+	models  *threadmodel.Resolver // a thread's model client (cached), MCP sampling
+	threads threads.Reader        // threads as the window lists and shows them
 
 	// keys is where API keys live (package secrets); never the database.
 	keys *secrets.Vault
@@ -111,7 +115,7 @@ type App struct {
 	// file as last read.
 	mcp    *mcp.Manager
 	mcpCfg *mcp.ConfigFile
-	views  appViews // MCP App views opened for the window's frames (mcpapps.go)
+	views  mcphost.Views // MCP App views opened for the window's frames
 
 	upd *update.Prefs // the update choices and the release feed's last answer
 
@@ -122,7 +126,7 @@ type App struct {
 }
 
 // DatabasePath is where the database of a data dir lives.
-func DatabasePath(dataDir string) string { return filepath.Join(dataDir, "juncture.db") }
+func DatabasePath(dataDir string) string { return datafolder.DatabasePath(dataDir) }
 
 // Start opens the store (recovering after a crash), loads settings and
 // starts the runtime. A damaged or newer database is reported, never
@@ -142,46 +146,21 @@ func StartWith(ctx context.Context, a *App, cfg Config) (*Service, error) {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
 	}
-	// The history is private: the folder 0700 even if it existed 0755,
-	// every file 0600 (store.Open); so is the configuration.
-	if err := store.PrivateDir(cfg.DataDir); err != nil {
-		return nil, fmt.Errorf("creating the data folder: %w", err)
-	}
 	a.cfg, a.log = cfg, cfg.Logger
-	if err := a.privateConfig(); err != nil {
-		a.log.Warn("could not make the configuration folder private", "err", err)
-	}
-	// Read-only copies left by a session that was killed hold a whole
-	// history: they go now (those of running sessions stay).
-	if n, err := store.RemoveStaleCopies(); err != nil || n > 0 {
-		a.log.Info("removed stale read-only copies", "count", n, "err", err)
-	}
-	a.procs = tools.NewProcesses()
-	path := DatabasePath(cfg.DataDir)
-	db, err := store.Open(ctx, path)
-	var corrupt *store.CorruptError
-	if errors.As(err, &corrupt) && cfg.ReadOnlyCopy {
-		db, a.readOnly, err = store.OpenReadOnlyCopy(ctx, path)
-	}
+	db, readOnly, err := datafolder.Open(ctx, datafolder.Options{Dir: cfg.DataDir, MCPConfigPath: cfg.MCPConfigPath, ReadOnlyCopy: cfg.ReadOnlyCopy, Logger: a.log})
 	if err != nil {
-		return nil, fmt.Errorf("opening the history database: %w", err)
+		return nil, err
 	}
-	a.db = db
+	a.db, a.readOnly = db, readOnly
+	a.procs = tools.NewProcesses()
 	a.upd = &update.Prefs{Rows: db, Version: cfg.Version, Key: cfg.UpdateKey, Exe: cfg.UpdateExe, Log: a.log}
-	if a.readOnly == "" {
-		rep, err := db.Recover(ctx)
-		if err != nil {
-			db.Close()
-			return nil, fmt.Errorf("recovering after the last run: %w", err)
-		}
-		a.log.Info("store ready", "path", path, "recovery", fmt.Sprintf("%+v", rep))
-	}
 	if err := a.openKeys(ctx); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("moving the keys out of the database: %w", err)
 	}
 	a.conf = config.New(config.Options{Rows: db, Keys: a.keys, Getenv: cfg.Getenv, Logger: a.log, Writable: a.readOnly == "",
 		Local: localServers, OnDefaultChange: func() { a.emit("status", a.Status()) }})
+	a.models = &threadmodel.Resolver{Threads: db, Conf: a.conf}
 	if err := a.conf.LoadSettings(ctx); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("loading settings: %w", err)
@@ -193,7 +172,7 @@ func StartWith(ctx context.Context, a *App, cfg Config) (*Service, error) {
 	a.bgCtx, a.stopBg = context.WithCancel(context.Background())
 	a.rt = agent.New(agent.Options{
 		Store:     a.cp.RuntimeStore(),
-		Model:     a.runtimeModel,
+		Model:     a.models.Model,
 		Titles:    db,
 		Tools:     a.toolRegistry,
 		Workspace: a.workspace,
@@ -212,6 +191,7 @@ func StartWith(ctx context.Context, a *App, cfg Config) (*Service, error) {
 		},
 		ResumeTask: a.resumeTask,
 	})
+	a.threads = threads.Reader{Store: db, Runtime: a.rt}
 	a.watchDiskFull()
 	if err := a.startMCP(); err != nil {
 		a.log.Warn("MCP servers are off", "err", err)
@@ -303,40 +283,20 @@ func (a *App) emit(name string, data any) {
 	a.rt.Publish(name, threadID, data)
 }
 
-// runtimeModel is the runtime's model seam: the thread's own endpoint and
-// model (its options), else the defaults ("" = the defaults).
-func (a *App) runtimeModel(ctx context.Context, threadID string) (agent.Model, error) {
-	o, err := a.threadOptions(ctx, threadID)
-	if err != nil {
-		return nil, err
-	}
-	cfg, err := a.modelConfig(ctx, o)
-	if err != nil {
-		return nil, err
-	}
-	return a.client(cfg), nil
-}
-
 // toolRegistry builds the tools for the next turn from the settings; a
 // thread that chose its tools (Options.Tools) is offered only those.
 func (a *App) toolRegistry(ctx context.Context, threadID string) *tools.Registry {
 	st, _ := a.conf.Effective()
-	root := st.Workspace
-	if root == "" {
-		var err error
-		if root, err = tools.DefaultWorkspace(); err != nil {
-			a.log.Warn("no workspace folder; file tools are off", "err", err)
-			return nil
-		}
+	ws, err := toolset.Workspace(st.Workspace)
+	if err != nil {
+		a.log.Warn("no workspace folder; file tools are off", "err", err)
+		return nil
 	}
-	all := append(tools.Builtins(tools.Workspace{Root: root}, tools.BuiltinOptions{EnableWriteTools: st.EnableWriteTools, Processes: a.procs}), tools.ClientTools()...)
-	all = append(all, a.mcp.Tools()...)
-	if o, err := a.threadOptions(ctx, threadID); err != nil {
+	o, err := a.models.Options(ctx, threadID)
+	if err != nil {
 		a.log.Warn("reading the thread's tools; offering every tool", "thread", threadID, "err", err)
-	} else if o.Tools != nil {
-		all = slices.DeleteFunc(all, func(t tools.Tool) bool { return !slices.Contains(*o.Tools, t.Name) })
 	}
-	reg, err := tools.NewRegistry(all...)
+	reg, err := toolset.For(ws, tools.BuiltinOptions{EnableWriteTools: st.EnableWriteTools, Processes: a.procs}, a.mcp.Tools(), o.Tools)
 	if err != nil {
 		a.log.Error("building the tool registry", "err", err)
 		return nil
@@ -347,9 +307,6 @@ func (a *App) toolRegistry(ctx context.Context, threadID string) *tools.Registry
 // workspace is the folder permission rules are matched in.
 func (a *App) workspace() tools.Workspace {
 	st, _ := a.conf.Effective()
-	root := st.Workspace
-	if root == "" {
-		root, _ = tools.DefaultWorkspace()
-	}
-	return tools.Workspace{Root: root}
+	ws, _ := toolset.Workspace(st.Workspace)
+	return ws
 }

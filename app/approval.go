@@ -5,7 +5,7 @@ import (
 
 	"github.com/juncture-app/juncture/agent"
 	"github.com/juncture-app/juncture/agent/agui"
-	"github.com/juncture-app/juncture/agent/history"
+	"github.com/juncture-app/juncture/app/answers"
 )
 
 // The window's ways to answer a paused thread. Answer is the one the
@@ -17,7 +17,7 @@ import (
 // are kept (a restart keeps them); once every item has one the
 // continuation starts and Continued is true.
 func (a *App) Answer(threadID string, batch AnswerBatch) (AnswerResult, error) {
-	return a.answer(threadID, batch.answers())
+	return a.answer(threadID, batch.Runtime())
 }
 
 // ResolveInterrupts answers every pending interrupt of the thread in one
@@ -28,27 +28,10 @@ func (a *App) ResolveInterrupts(threadID string, resolutions []agui.ResumeEntry)
 	for _, r := range resolutions {
 		batch.Answers = append(batch.Answers, ItemAnswer{InterruptID: r.InterruptID, Status: r.Status, Payload: r.Payload})
 	}
-	in := batch.answers()
+	in := batch.Runtime()
 	in.Complete = true
 	_, err := a.answer(threadID, in)
 	return err
-}
-
-// answers converts the window's batch to the runtime's.
-func (b AnswerBatch) answers() agent.Answers {
-	var in agent.Answers
-	for _, ia := range b.Answers {
-		ans := agent.InterruptAnswer{ResumeEntry: agui.ResumeEntry{InterruptID: ia.InterruptID, Status: ia.Status, Payload: ia.Payload, Metadata: ia.Metadata}}
-		if ia.Remember != nil {
-			rem := agent.Remember(*ia.Remember) // a copy: the batch stays the window's
-			ans.Remember = &rem
-		}
-		in.Interrupts = append(in.Interrupts, ans)
-	}
-	for _, r := range b.ClientResults {
-		in.ClientResults = append(in.ClientResults, agent.ClientToolResult(r))
-	}
-	return in
 }
 
 // answer hands answers to the runtime. A complete batch is for the paused
@@ -92,13 +75,7 @@ func (a *App) RespondPermission(threadID, toolCallID string, allow bool, remembe
 	if err != nil {
 		return asError(err)
 	}
-	var item *history.Interrupt
-	for i := range pending {
-		if pending[i].ToolCallID == toolCallID && pending[i].Kind == history.KindToolApproval {
-			item = &pending[i]
-			break
-		}
-	}
+	item := answers.Approval(pending, toolCallID)
 	if item == nil {
 		return errorf(CodeNotFound, "No approval is waiting for this tool call.")
 	}
@@ -112,33 +89,26 @@ func (a *App) RespondPermission(threadID, toolCallID string, allow bool, remembe
 	if err != nil {
 		return err
 	}
-	if !res.Continued && waitsOnOthers(pending, res.Waiting) {
+	if !res.Continued && answers.WaitsOnOthers(pending, res.Waiting) {
 		return &Error{Code: CodePending, Message: "Your answer is kept. The run goes on once the other waiting items are answered too.",
-			Details: map[string]string{"waiting": joinIDs(res.Waiting)}}
+			Details: map[string]string{"waiting": answers.JoinIDs(res.Waiting)}}
 	}
 	return nil
 }
 
-// waitsOnOthers reports whether something other than tool approvals
-// still waits (a question or a window action, by the items pending when
-// the answer was given): RespondPermission alone can never complete such
-// a batch.
-func waitsOnOthers(pending []history.Interrupt, waiting []string) bool {
-	approvals := map[string]bool{}
-	for _, it := range pending {
-		if it.Kind == history.KindToolApproval {
-			approvals[it.ID] = true
-		}
-	}
-	for _, id := range waiting {
-		if !approvals[id] {
-			return true
-		}
-	}
-	return false
+// ToolOutput is a client tool's result.
+type ToolOutput struct {
+	Content string `json:"content"`
+	IsError bool   `json:"isError,omitempty"`
 }
 
-func joinIDs(ids []string) string {
-	b, _ := json.Marshal(ids)
-	return string(b)
+// CompleteClientTool reports the result of a tool the window ran (nil =
+// the person cancelled it): Answer with one client result.
+func (a *App) CompleteClientTool(threadID, toolCallID string, result *ToolOutput) error {
+	r := ClientToolAnswer{ToolCallID: toolCallID, Cancelled: result == nil}
+	if result != nil {
+		r.Content, r.IsError = result.Content, result.IsError
+	}
+	_, err := a.Answer(threadID, AnswerBatch{ClientResults: []ClientToolAnswer{r}})
+	return err
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/juncture-app/juncture/agent/attach"
+	"github.com/juncture-app/juncture/app/threads"
 )
 
 // AttachmentInput is a file sent with a message: data is base64.
@@ -91,14 +92,7 @@ func (a *App) attachmentName(threadID, id string) string {
 	if err != nil {
 		return ""
 	}
-	for _, m := range msgs {
-		for _, r := range m.Attachments {
-			if r.ID == id {
-				return r.Name
-			}
-		}
-	}
-	return ""
+	return threads.AttachmentName(msgs, id)
 }
 
 // PDFInfo is what the model will get of an attached PDF: its pages, and

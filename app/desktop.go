@@ -1,8 +1,6 @@
 package app
 
 import (
-	"fmt"
-	"os"
 	"strings"
 
 	"github.com/juncture-app/juncture/agent"
@@ -34,25 +32,14 @@ func (a *App) desktopOrNil() Desktop {
 // SaveExport exports a thread to a file the person picks in a native save
 // dialog (desktop only). It returns the path, or "" when cancelled.
 func (a *App) SaveExport(threadID, format string) (string, error) {
-	d := a.desktopOrNil()
-	if d == nil {
+	if a.desktopOrNil() == nil {
 		return "", errorf(CodeUnavailable, "Saving through a dialog is only available in the desktop window.")
 	}
 	exp, err := a.ExportThread(threadID, format)
 	if err != nil {
 		return "", err
 	}
-	path, err := d.SaveFile(exp.Filename)
-	if err != nil {
-		return "", errorf(CodeInternal, "The save dialog failed: "+err.Error())
-	}
-	if path == "" {
-		return "", nil
-	}
-	if err := os.WriteFile(path, []byte(exp.Content), 0o644); err != nil {
-		return "", errorf(CodeInternal, fmt.Sprintf("Could not write %s: %v", path, err))
-	}
-	return path, nil
+	return a.saveText(exp.Filename, exp.Content, 0o644)
 }
 
 // Notify shows a system notification (desktop only; the frontend calls it

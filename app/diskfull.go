@@ -4,6 +4,7 @@ import (
 	"errors"
 
 	"github.com/juncture-app/juncture/agent/attach"
+	"github.com/juncture-app/juncture/app/datafolder"
 	"github.com/juncture-app/juncture/store"
 )
 
@@ -15,29 +16,12 @@ const msgMessageNotSaved = "Disk full: your message was not saved. Free some spa
 // (a streaming answer's checkpoints, say).
 const msgSavingStopped = "Disk full: Juncture cannot save right now, so the answer being written is not being kept. Free some space on the disk; what was already saved is safe."
 
-// Room a message needs before its run starts: its text and files about
-// three times over (the row, the search index, the -wal copy before the
-// checkpoint) plus headroom for the run's own records and the answer's
-// first checkpoints.
-const (
-	sendRoomFactor = 3
-	sendRoomMargin = 256 << 10
-)
-
-func roomToSend(text string, files []attach.Input) int64 {
-	n := int64(len(text))
-	for _, f := range files {
-		n += int64(len(f.Data))
-	}
-	return sendRoomFactor*n + sendRoomMargin
-}
-
 // checkRoomToSend refuses a message (its text and files) while the disk
 // cannot hold it. The message is stored by its run, after SendInput or
 // EditMessage returns: this is the last moment the window can hear of it
 // and keep the text.
 func (a *App) checkRoomToSend(text string, files []attach.Input) error {
-	err := a.db.CheckRoom(a.bgCtx, roomToSend(text, files))
+	err := a.db.CheckRoom(a.bgCtx, datafolder.RoomToSend(text, files))
 	if errors.Is(err, store.ErrDiskFull) {
 		return errorf(CodeDiskFull, msgMessageNotSaved)
 	}

@@ -94,3 +94,10 @@ func configError(e *config.Error) *Error {
 		return errorf(CodeInvalidArgument, e.Message)
 	}
 }
+
+func asErrorOrNil(err error) error {
+	if err == nil {
+		return nil
+	}
+	return asError(err)
+}

@@ -15,17 +15,11 @@ type SecretStore = secrets.Store
 // KeyStorage says where keys are stored (Settings shows it).
 type KeyStorage = secrets.KeyStorage
 
-// openKeys opens the secret store and this database's vault (moving the
-// keys of an older, writable database out of it).
+// openKeys opens the secret store (Config.Secrets, else the one
+// secrets.OpenChosen picks) and this database's vault, moving the keys of
+// an older, writable database out of it.
 func (a *App) openKeys(ctx context.Context) error {
-	st, status := a.cfg.Secrets, KeyStorage{Kind: "custom", Detail: "provided by the caller"}
-	if st == nil {
-		var err error
-		if st, status, err = secrets.Choose(secrets.KeychainService); err != nil {
-			return err
-		}
-	}
-	v, err := secrets.Open(ctx, a.db, st, status, a.readOnly == "", a.log)
+	v, err := secrets.OpenChosen(ctx, a.db, a.cfg.Secrets, a.readOnly == "", a.log)
 	if err != nil {
 		return err
 	}

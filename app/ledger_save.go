@@ -17,7 +17,7 @@ func (a *App) SaveLedgerExport(format string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return a.saveText(fmt.Sprintf("juncture-ledger-%s.%s", time.Now().Format("2006-01-02"), format), text)
+	return a.saveText(fmt.Sprintf("juncture-ledger-%s.%s", time.Now().Format("2006-01-02"), format), text, 0o600)
 }
 
 // SaveRulesExport writes ExportRules' JSON to a file the person picks
@@ -27,11 +27,12 @@ func (a *App) SaveRulesExport() (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return a.saveText("juncture-rules.json", text)
+	return a.saveText("juncture-rules.json", text, 0o600)
 }
 
-// saveText asks where to save text and writes it there.
-func (a *App) saveText(name, text string) (string, error) {
+// saveText asks where to save text and writes it there with perm (desktop
+// only). It returns the path, or "" when cancelled.
+func (a *App) saveText(name, text string, perm os.FileMode) (string, error) {
 	d := a.desktopOrNil()
 	if d == nil {
 		return "", errorf(CodeUnavailable, "Saving through a dialog is only available in the desktop window.")
@@ -43,7 +44,7 @@ func (a *App) saveText(name, text string) (string, error) {
 	if path == "" {
 		return "", nil
 	}
-	if err := os.WriteFile(path, []byte(text), 0o600); err != nil {
+	if err := os.WriteFile(path, []byte(text), perm); err != nil {
 		return "", errorf(CodeInternal, fmt.Sprintf("Could not write %s: %v", path, err))
 	}
 	return path, nil

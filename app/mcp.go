@@ -1,50 +1,25 @@
 package app
 
 import (
-	"context"
 	"errors"
 	"fmt"
-	"strings"
 
-	"github.com/juncture-app/juncture/agent/history"
 	"github.com/juncture-app/juncture/agent/mcp"
-	"github.com/juncture-app/juncture/agent/model"
-	"github.com/juncture-app/juncture/store"
+	"github.com/juncture-app/juncture/app/mcphost"
 )
 
 // MCP servers: the configuration file ($XDG_CONFIG_HOME/juncture/mcp.json)
 // is the source of truth. It is read at start and after every save from
 // Settings; a file that does not parse is reported (line and column) and
 // never overwritten by the structured editor, only replaced by a raw text
-// the person fixed. Header values and secret-looking env values are masked
-// in everything these methods return.
+// the person fixed. Secrets are masked in everything these methods return.
 
-// MCPConfigView is the configuration as Settings shows it.
-type MCPConfigView struct {
-	Path string `json:"path"`
-	// Text is the file as it is on disk, secrets masked (the raw editor).
-	Text    string           `json:"text"`
-	Servers []MCPServerEntry `json:"servers"`
-	// Error is set when the file does not parse: Servers is then empty and
-	// no server was started from it.
-	Error *MCPConfigError `json:"error,omitempty"`
-	// ClaudeDesktopPath is where Claude Desktop keeps its configuration on
-	// this system (a hint for the import button).
-	ClaudeDesktopPath string `json:"claudeDesktopPath"`
-}
-
-// MCPServerEntry is one configured server, secrets masked.
-type MCPServerEntry struct {
-	Name   string           `json:"name"`
-	Config mcp.ServerConfig `json:"config"`
-}
-
-// MCPConfigError says where the configuration file is broken.
-type MCPConfigError struct {
-	Line    int    `json:"line"`
-	Column  int    `json:"column"`
-	Message string `json:"message"`
-}
+// The configuration as Settings shows it (package mcphost).
+type (
+	MCPConfigView  = mcphost.MCPConfigView
+	MCPServerEntry = mcphost.MCPServerEntry
+	MCPConfigError = mcphost.MCPConfigError
+)
 
 // MCPChanged is the "mcp" event: a server's status or tools changed, or
 // the configuration was saved. The window reloads what it shows.
@@ -53,49 +28,17 @@ type MCPChanged struct{}
 func (a *App) mcpChanged() { a.emit("mcp", MCPChanged{}) }
 
 // startMCP reads the configuration file and starts its servers in the
-// background (the window never waits for them).
+// background (mcphost.Start).
 func (a *App) startMCP() error {
-	path := a.cfg.MCPConfigPath
+	ctx, cancel := a.ctx()
+	defer cancel()
 	var err error
-	if path == "" {
-		path, err = mcp.DefaultConfigPath()
-	}
-	a.mcpCfg = mcp.OpenConfigFile(path, a.keys, a.readOnly == "", a.log.With("part", "mcp"))
-	a.mcp = mcp.NewManager(mcp.Options{
-		Processes: a.procs,
-		Pins:      pinStore{a.db},
-		Roots:     func() []string { return []string{a.workspace().Root} },
-		Sampler:   a.sample,
-		Logger:    a.log.With("part", "mcp"),
-		Version:   a.cfg.Version,
-		OnChange:  a.mcpChanged,
-		Vault:     a.mcpVault(),
-		Browser:   windowBrowser{}, // mcp_signin.go
-		// juncture:// only where the packages registered it (links_signin.go).
-		SchemeRedirect: schemeRedirect(a.cfg.SchemeRedirect),
+	a.mcpCfg, a.mcp, err = mcphost.Start(ctx, mcphost.Options{
+		ConfigPath: a.cfg.MCPConfigPath, Keys: a.keys, Writable: a.readOnly == "", DB: a.db, Processes: a.procs,
+		Root: func() string { return a.workspace().Root }, Sampler: a.models.Sample, Version: a.cfg.Version,
+		OnChange: a.mcpChanged, SchemeRedirect: a.cfg.SchemeRedirect, Logger: a.log,
 	})
-	if err != nil {
-		return fmt.Errorf("finding the MCP configuration file: %w", err)
-	}
-	a.loadMCPLogLevels()
-	a.mcp.Apply(a.mcpCfg.Load())
-	return nil
-}
-
-// pinStore adapts the store's tool pins to what the MCP manager needs.
-type pinStore struct{ db *store.DB }
-
-func (p pinStore) ToolPins(ctx context.Context) ([]mcp.Pin, error) {
-	pins, err := p.db.ToolPins(ctx)
-	out := make([]mcp.Pin, 0, len(pins))
-	for _, s := range pins {
-		out = append(out, mcp.Pin(s))
-	}
-	return out, err
-}
-
-func (p pinStore) SaveToolPin(ctx context.Context, pin mcp.Pin) error {
-	return p.db.SaveToolPin(ctx, store.ToolPin(pin))
+	return err
 }
 
 // ListMCPServers reports every configured server: its transport, status,
@@ -106,15 +49,7 @@ func (a *App) ListMCPServers() ([]mcp.ServerStatus, error) {
 
 // GetMCPConfig returns the configuration as Settings edits it.
 func (a *App) GetMCPConfig() (MCPConfigView, error) {
-	text, servers, broken := a.mcpCfg.View()
-	v := MCPConfigView{Path: a.mcpCfg.Path(), Text: text, Servers: []MCPServerEntry{}, ClaudeDesktopPath: mcp.ClaudeDesktopConfigPath()}
-	if broken != nil {
-		v.Error = &MCPConfigError{Line: broken.Line, Column: broken.Column, Message: broken.Message}
-	}
-	for _, s := range servers {
-		v.Servers = append(v.Servers, MCPServerEntry{Name: s.Name, Config: s.Config})
-	}
-	return v, nil
+	return mcphost.ConfigView(a.mcpCfg), nil
 }
 
 // mcpEdited applies an edit of the configuration file and returns it as
@@ -208,37 +143,4 @@ func mcpError(err error) error {
 			Details: map[string]string{"line": fmt.Sprint(ce.Line), "column": fmt.Sprint(ce.Column)}}
 	}
 	return asError(err)
-}
-
-// sample answers a server's approved sampling request with the thread's
-// configured model (the person approved it on the card first).
-func (a *App) sample(ctx context.Context, r mcp.SampleRequest) (mcp.SampleResult, error) {
-	// The thread's own endpoint and model, as its turns use: a chat set
-	// to another endpoint must not send the server's prompt (or spend the
-	// key) of the default one.
-	o, err := a.threadOptions(ctx, r.ThreadID)
-	if err != nil {
-		return mcp.SampleResult{}, fmt.Errorf("reading the thread's options: %w", err)
-	}
-	cfg, err := a.modelConfig(ctx, o)
-	if err != nil {
-		return mcp.SampleResult{}, err
-	}
-	c := a.client(cfg)
-	msgs := make([]history.Message, 0, len(r.Messages))
-	for _, m := range r.Messages {
-		role := history.RoleUser
-		if m.Role == "assistant" {
-			role = history.RoleAssistant
-		}
-		msgs = append(msgs, history.Message{Role: role, Content: m.Text, Status: history.StatusComplete})
-	}
-	var text strings.Builder
-	for d, err := range c.Deltas(ctx, model.Request{System: r.System, Messages: msgs, MaxTokens: r.MaxTokens}) {
-		if err != nil {
-			return mcp.SampleResult{}, fmt.Errorf("asking the model for %s: %w", r.Server, err)
-		}
-		text.WriteString(d.Text)
-	}
-	return mcp.SampleResult{Text: text.String(), Model: c.Model(), StopReason: "endTurn"}, nil
 }

@@ -1,13 +1,13 @@
 package app
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
 
 	"github.com/juncture-app/juncture/agent/attach"
 	"github.com/juncture-app/juncture/agent/mcp"
+	"github.com/juncture-app/juncture/app/mcphost"
 )
 
 // What MCP servers offer beyond tools, for the composer: prompts as "/"
@@ -17,10 +17,6 @@ import (
 // resource becomes an attachment the window sends back through
 // SendInput, so nothing here reaches the model without the person
 // sending it, and every attachment check applies to it unchanged.
-
-// mcpLogLevelsKey is the settings row of the chosen log levels (JSON,
-// {server: level}).
-const mcpLogLevelsKey = "mcpLogLevels"
 
 // MCPCompleteRequest asks a server for completions of one argument of a
 // prompt or a resource template.
@@ -99,13 +95,7 @@ func (a *App) ReadMCPResourceTemplate(server, template string, vars map[string]s
 // MCPLogLevels returns the log level chosen for each server (servers left
 // to their own default are absent).
 func (a *App) MCPLogLevels() (map[string]string, error) {
-	out := map[string]string{}
-	for _, s := range a.mcp.Servers() {
-		if l := a.mcp.LogLevel(s.Name); l != "" {
-			out[s.Name] = l
-		}
-	}
-	return out, nil
+	return mcphost.LogLevels(a.mcp), nil
 }
 
 // SetMCPLogLevel chooses the least severe log message a server sends
@@ -119,8 +109,7 @@ func (a *App) SetMCPLogLevel(server, level string) error {
 		return mcpOfferError(server, err)
 	}
 	levels, _ := a.MCPLogLevels()
-	b, _ := json.Marshal(levels)
-	if serr := a.db.SaveSettings(ctx, map[string]string{mcpLogLevelsKey: string(b)}); serr != nil {
+	if serr := mcphost.SaveLogLevels(ctx, a.db, levels); serr != nil {
 		return asError(serr)
 	}
 	a.mcpChanged()
@@ -128,23 +117,6 @@ func (a *App) SetMCPLogLevel(server, level string) error {
 		return mcpOfferError(server, err)
 	}
 	return nil
-}
-
-// loadMCPLogLevels gives the manager the saved levels before any server
-// starts.
-func (a *App) loadMCPLogLevels() {
-	ctx, cancel := a.ctx()
-	defer cancel()
-	saved, err := a.db.Settings(ctx)
-	if err != nil || saved[mcpLogLevelsKey] == "" {
-		return
-	}
-	var levels map[string]string
-	if err := json.Unmarshal([]byte(saved[mcpLogLevelsKey]), &levels); err != nil {
-		a.log.Warn("the saved MCP log levels do not parse; servers keep their defaults", "err", err)
-		return
-	}
-	a.mcp.SetLogLevels(levels)
 }
 
 // mcpOfferError maps the manager's errors to the window's codes.

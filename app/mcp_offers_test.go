@@ -7,6 +7,7 @@ import (
 
 	"github.com/juncture-app/juncture/agent/fakellm"
 	"github.com/juncture-app/juncture/agent/mcp"
+	"github.com/juncture-app/juncture/app/mcphost"
 )
 
 // TestMCPPromptsAndResourcesThroughTheApp drives server-everything's
@@ -68,7 +69,7 @@ func TestMCPPromptsAndResourcesThroughTheApp(t *testing.T) {
 		t.Fatalf("unknown level: %+v", e)
 	}
 	saved, err := f.svc.app.db.Settings(t.Context())
-	if err != nil || saved[mcpLogLevelsKey] != `{"everything":"error"}` {
-		t.Fatalf("saved %q %v", saved[mcpLogLevelsKey], err)
+	if err != nil || saved[mcphost.LogLevelsKey] != `{"everything":"error"}` {
+		t.Fatalf("saved %q %v", saved[mcphost.LogLevelsKey], err)
 	}
 }

@@ -4,9 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"time"
 
 	"github.com/juncture-app/juncture/agent/mcp"
+	"github.com/juncture-app/juncture/app/mcphost"
 )
 
 // MCPSignIn is a sign-in under way: the authorization page the window
@@ -17,57 +17,21 @@ type MCPSignIn struct {
 	URL string `json:"url"`
 }
 
-// signInURLKey carries, in a sign-in's context, where the authorization
-// page's address goes (the window opens it: the desktop window in the
-// system browser, the browser window in a new tab).
-type signInURLKey struct{}
-
-// windowBrowser is the MCP manager's Browser: it hands the address to
-// the SignInMCPServer call that started the sign-in.
-type windowBrowser struct{}
-
-func (windowBrowser) Open(ctx context.Context, url string) error {
-	ch, ok := ctx.Value(signInURLKey{}).(chan string)
-	if !ok {
-		return errors.New("no window is waiting to open the sign-in page")
-	}
-	select {
-	case ch <- url:
-		return nil
-	default:
-		return errors.New("the sign-in page was opened already")
-	}
-}
-
-// signInStartWait bounds how long SignInMCPServer waits for discovery and
-// registration before the page can open.
-const signInStartWait = 30 * time.Second
-
 // SignInMCPServer starts signing in to an HTTP server with OAuth and
 // returns the page to open in the browser; the rest (the answer on the
 // loopback address, the tokens into the key storage, the restart) goes
 // on in the background and shows in the server's status.
 func (a *App) SignInMCPServer(name string) (MCPSignIn, error) {
-	urls := make(chan string, 1)
-	done := make(chan error, 1)
-	ctx := context.WithValue(context.Background(), signInURLKey{}, urls)
-	go func() { done <- a.mcp.SignIn(ctx, name) }()
-	t := time.NewTimer(signInStartWait)
-	defer t.Stop()
-	select {
-	case u := <-urls:
-		return MCPSignIn{URL: u}, nil
-	case err := <-done:
-		if err == nil {
-			return MCPSignIn{}, nil // client credentials: nothing to open
-		}
-		if errors.Is(err, mcp.ErrUnknownServer) {
-			return MCPSignIn{}, errorf(CodeNotFound, fmt.Sprintf("No server called %q is configured.", name))
-		}
-		return MCPSignIn{}, errorf(CodeUnavailable, err.Error())
-	case <-t.C:
+	u, err := mcphost.SignIn(func(ctx context.Context) error { return a.mcp.SignIn(ctx, name) })
+	switch {
+	case err == nil:
+		return MCPSignIn{URL: u}, nil // "" for client credentials: nothing to open
+	case errors.Is(err, mcphost.ErrSignInSlow):
 		return MCPSignIn{}, errorf(CodeUnavailable, "The server's sign-in did not answer in time.")
+	case errors.Is(err, mcp.ErrUnknownServer):
+		return MCPSignIn{}, errorf(CodeNotFound, fmt.Sprintf("No server called %q is configured.", name))
 	}
+	return MCPSignIn{}, errorf(CodeUnavailable, err.Error())
 }
 
 // SignOutMCPServer deletes a server's tokens from the key storage.
@@ -79,15 +43,6 @@ func (a *App) SignOutMCPServer(name string) error {
 		return asError(err)
 	}
 	return nil
-}
-
-// mcpVault is where sign-in tokens are kept: the key storage every key
-// uses (nil when there is none).
-func (a *App) mcpVault() mcp.TokenVault {
-	if a.keys == nil {
-		return nil
-	}
-	return a.keys
 }
 
 // forgetMCPSignIn deletes a removed server's tokens.

@@ -39,31 +39,11 @@ const DefaultPresetID = config.DefaultPresetID
 // at fakes).
 var localServers = config.LocalProviders()
 
-// SettingsView is what GetSettings returns.
-type SettingsView struct {
-	Settings Settings          `json:"settings"`
-	Sources  map[string]string `json:"sources"`
-	// KeyStorage is where keys are stored: the OS keychain, or the
-	// fallback file and why.
-	KeyStorage *KeyStorage `json:"keyStorage,omitempty"`
-	// KeyState is KeyUnavailable when the saved key could not be read
-	// (apiKey is then empty, and a save keeps the stored key).
-	KeyState string `json:"keyState,omitempty"`
-	// Providers are the well-known servers the window offers to fill a
-	// base URL (config.Providers: the one list).
-	Providers []config.Provider `json:"providers,omitempty"`
-}
+// SettingsView is what GetSettings returns (config.SettingsView).
+type SettingsView = config.SettingsView
 
 // GetSettings returns the effective settings and where each came from.
-func (a *App) GetSettings() SettingsView {
-	st, src := a.conf.Effective()
-	st.APIKey = config.MaskKey(st.APIKey)
-	v := SettingsView{Settings: st, Sources: src, KeyStorage: a.keys.Storage(), Providers: config.Providers()}
-	if src["apiKey"] != SourceEnvironment && a.conf.GeneralKeyUnreadable() {
-		v.KeyState = KeyUnavailable
-	}
-	return v
-}
+func (a *App) GetSettings() SettingsView { return a.conf.View(a.keys.Storage()) }
 
 // SaveSettings validates and saves settings all at once (nothing is saved
 // when any field is invalid). A masked API key keeps the stored key.
@@ -82,46 +62,13 @@ func (a *App) SaveSettings(st Settings) (SettingsView, error) {
 	return a.GetSettings(), nil
 }
 
-// ConnectionResult is what TestConnection found.
-type ConnectionResult struct {
-	OK      bool     `json:"ok"`
-	Message string   `json:"message"`
-	Models  []string `json:"models"`
-}
+// ConnectionResult is what TestConnection found (config.ConnectionResult).
+type ConnectionResult = config.ConnectionResult
 
 // TestConnection lists the models of the endpoint in st (a masked key means
-// the stored one).
+// the stored one, of that URL only: config.Catalog.TestConnection).
 func (a *App) TestConnection(st Settings) ConnectionResult {
-	cur, _ := a.conf.Effective()
-	if st.BaseURL == "" {
-		st.BaseURL = cur.BaseURL
-	}
-	if masked := config.IsMasked(st.APIKey); st.APIKey == "" || masked {
-		// The stored key of this URL only (a key goes only to the
-		// endpoint it was saved with).
-		ctx, cancel := a.ctx()
-		key, ok := a.conf.StoredKeyFor(ctx, st.BaseURL, st.APIKey)
-		cancel()
-		if !ok && masked {
-			return ConnectionResult{Message: "The key shown is saved for another endpoint: type the key for this URL to test it.", Models: []string{}}
-		}
-		st.APIKey = key
-	}
-	if st.BaseURL == "" {
-		return ConnectionResult{Message: "Enter the endpoint's base URL first.", Models: []string{}}
-	}
-	if msg := config.CheckBaseURL(st.BaseURL); msg != "" {
-		return ConnectionResult{Message: msg, Models: []string{}}
-	}
-	models, err := config.ListModels(a.bgCtx, st.BaseURL, st.APIKey)
-	if err != nil {
-		return ConnectionResult{Message: config.ConnectionProblem(st.BaseURL, err), Models: []string{}}
-	}
-	noun := "models"
-	if len(models) == 1 {
-		noun = "model"
-	}
-	return ConnectionResult{OK: true, Message: fmt.Sprintf("Connected: %d %s available.", len(models), noun), Models: models}
+	return a.conf.TestConnection(a.bgCtx, st)
 }
 
 // ListEndpoints lists the endpoints: the environment's, the saved ones,
@@ -164,21 +111,14 @@ func (a *App) DeleteEndpoint(id string) error {
 // ListModels asks an endpoint ("" = the default) for its models
 // (GET {base}/models with its key).
 func (a *App) ListModels(endpointID string) ([]string, error) {
-	var base, key, name string
-	if endpointID == "" {
-		base, key = a.conf.KeyedDefault()
-		name = "the default endpoint"
-	} else {
-		ctx, cancel := a.ctx()
-		e, ok, err := a.conf.EndpointByID(ctx, endpointID)
-		cancel()
-		if err != nil {
-			return nil, asError(err)
-		}
-		if !ok {
-			return nil, errorf(CodeNotFound, "This endpoint no longer exists.")
-		}
-		base, key, name = e.BaseURL, e.APIKey, e.Name
+	ctx, cancel := a.ctx()
+	base, key, name, ok, err := a.conf.Target(ctx, endpointID)
+	cancel()
+	if err != nil {
+		return nil, asError(err)
+	}
+	if !ok {
+		return nil, errorf(CodeNotFound, "This endpoint no longer exists.")
 	}
 	if base == "" {
 		return nil, errorf(CodeNotConfigured, "No endpoint is configured yet: add one in Settings → Endpoints.")

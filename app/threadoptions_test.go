@@ -7,6 +7,7 @@ import (
 
 	"github.com/juncture-app/juncture/agent/fakellm"
 	"github.com/juncture-app/juncture/agent/history"
+	"github.com/juncture-app/juncture/app/threads"
 )
 
 func (f *fixture) newThread(preset string) history.Thread {
@@ -246,7 +247,7 @@ func TestSetThreadOptionsRefusesWhatDoesNotExist(t *testing.T) {
 	}{
 		{"unknown endpoint", th.ID, ThreadOptionsInput{EndpointID: ptr("endpoint-nope")}, CodeInvalidArgument, "endpointId"},
 		{"unknown thread", "thread-nope", ThreadOptionsInput{Model: ptr("m")}, CodeNotFound, ""},
-		{"long instructions", th.ID, ThreadOptionsInput{SystemPrompt: ptr(strings.Repeat("x", maxInstructions+1))}, CodeInvalidArgument, "systemPrompt"},
+		{"long instructions", th.ID, ThreadOptionsInput{SystemPrompt: ptr(strings.Repeat("x", threads.MaxInstructions+1))}, CodeInvalidArgument, "systemPrompt"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

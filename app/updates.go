@@ -3,9 +3,9 @@ package app
 import (
 	"context"
 	"errors"
-	"fmt"
 	"time"
 
+	"github.com/juncture-app/juncture/app/links"
 	"github.com/juncture-app/juncture/app/update"
 )
 
@@ -18,11 +18,8 @@ type UpdateSettings = update.UpdateSettings
 // UpdateStatus is what the window shows about updates (update.UpdateStatus).
 type UpdateStatus = update.UpdateStatus
 
-// Restarter is what the desktop window does after an update: start the
-// new binary on openURL and quit (main.go).
-type Restarter interface {
-	Restart(exe, openURL string) error
-}
+// Restarter is what the desktop window does after an update (update.Restarter).
+type Restarter = update.Restarter
 
 // GetUpdateStatus returns the update settings and the last check's
 // result without contacting anything.
@@ -63,21 +60,12 @@ func (a *App) CheckForUpdate() (UpdateStatus, error) {
 func (a *App) ApplyUpdate(threadID string) (UpdateStatus, error) {
 	ctx, cancel := context.WithTimeout(a.bgCtx, update.DownloadTimeout)
 	defer cancel()
-	st, err := a.upd.Apply(ctx, func(exe, version string, st *UpdateStatus) {
-		r, ok := a.desktopOrNil().(Restarter)
-		if !ok {
-			return
-		}
-		openURL := ""
-		if threadID != "" {
-			openURL = ThreadURL(threadID)
-		}
-		if err := r.Restart(exe, openURL); err != nil {
-			st.Message = fmt.Sprintf("Version %s is installed, but restarting failed (%v): close and open Juncture.", version, err)
-			return
-		}
-		st.Restarting = true
-	})
+	r, _ := a.desktopOrNil().(Restarter)
+	openURL := ""
+	if threadID != "" {
+		openURL = links.ThreadURL(threadID)
+	}
+	st, err := a.upd.Apply(ctx, update.RestartInto(r, openURL))
 	switch {
 	case errors.Is(err, update.ErrNoOffer):
 		return st, errorf(CodeConflict, "There is no newer version to install; check for updates first.")

@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/juncture-app/juncture/app/links"
 	"github.com/juncture-app/juncture/app/update"
 )
 
@@ -105,7 +106,7 @@ func TestApplyUpdateRestartsIntoOpenChat(t *testing.T) {
 	if rec.exe != exe || rec.url != "juncture://thread/thread-42" {
 		t.Fatalf("restart(%q, %q)", rec.exe, rec.url)
 	}
-	if id, ok := ParseOpenURL(rec.url); !ok || id != "thread-42" {
+	if id, ok := links.ParseOpenURL(rec.url); !ok || id != "thread-42" {
 		t.Fatalf("the restart link does not open the chat: %q %v", id, ok)
 	}
 }
@@ -139,23 +140,5 @@ func TestUpdateCheckOffSendsNothing(t *testing.T) {
 	}
 	if _, err := a.SaveUpdateSettings(UpdateSettings{FeedURL: "http://example.com/feed"}); err == nil {
 		t.Fatal("a plain-http feed was accepted")
-	}
-}
-
-func TestParseOpenURL(t *testing.T) {
-	for raw, want := range map[string]string{
-		"juncture://thread/abc":       "abc",
-		"JUNCTURE://thread/a%20b":     "a b",
-		"juncture://thread/":          "",
-		"juncture://settings/x":       "",
-		"juncture://thread/../../etc": "",
-		"https://thread/abc":          "",
-		"juncture://thread/a%2Fb":     "",
-		"--some-flag":                 "",
-	} {
-		id, ok := ParseOpenURL(raw)
-		if id != want || ok != (want != "") {
-			t.Errorf("%q → %q %v, want %q", raw, id, ok, want)
-		}
 	}
 }

@@ -469,13 +469,13 @@ export interface AGUIEvent {
   offset?: number;
 }
 
-/** app.AnswerBatch */
+/** answers.AnswerBatch */
 export interface AnswerBatch {
   answers: ItemAnswer[];
   clientResults: ClientToolAnswer[];
 }
 
-/** app.AnswerResult */
+/** answers.AnswerResult */
 export interface AnswerResult {
   continued: boolean;
   runId?: string;
@@ -550,7 +550,7 @@ export interface Branch {
   siblings: string[];
 }
 
-/** app.ClientToolAnswer */
+/** answers.ClientToolAnswer */
 export interface ClientToolAnswer {
   toolCallId: string;
   content: string;
@@ -585,7 +585,7 @@ export interface Completion {
   cut: boolean;
 }
 
-/** app.ConnectionResult */
+/** config.ConnectionResult */
 export interface ConnectionResult {
   ok: boolean;
   message: string;
@@ -616,7 +616,7 @@ export interface Endpoint {
   keyState?: KeyState;
 }
 
-/** app.Export */
+/** threads.Export */
 export interface Export {
   filename: string;
   content: string;
@@ -639,7 +639,7 @@ export interface Interrupt {
   metadata?: Record<string, unknown>;
 }
 
-/** app.ItemAnswer */
+/** answers.ItemAnswer */
 export interface ItemAnswer {
   interruptId: string;
   status: ResumeStatus;
@@ -711,14 +711,14 @@ export interface MCPCompleteRequest {
   known?: Record<string, string>;
 }
 
-/** app.MCPConfigError */
+/** mcphost.MCPConfigError */
 export interface MCPConfigError {
   line: number;
   column: number;
   message: string;
 }
 
-/** app.MCPConfigView */
+/** mcphost.MCPConfigView */
 export interface MCPConfigView {
   path: string;
   text: string;
@@ -727,7 +727,7 @@ export interface MCPConfigView {
   claudeDesktopPath: string;
 }
 
-/** app.MCPServerEntry */
+/** mcphost.MCPServerEntry */
 export interface MCPServerEntry {
   name: string;
   config: ServerConfig;
@@ -904,7 +904,7 @@ export interface QueueEvent {
   queued: string[];
 }
 
-/** app.RememberScope */
+/** answers.RememberScope */
 export interface RememberScope {
   scope: RuleScope;
   pattern?: string;
@@ -970,7 +970,7 @@ export interface RetryingEvent {
   reason: string;
 }
 
-/** app.RuleView */
+/** rules.RuleView */
 export interface RuleView {
   id: string;
   tool: string;
@@ -1069,7 +1069,7 @@ export interface Settings {
   modelAcceptsImages: boolean;
 }
 
-/** app.SettingsView */
+/** config.SettingsView */
 export interface SettingsView {
   settings: Settings;
   sources: Record<string, SettingSource>;
@@ -1133,7 +1133,7 @@ export interface Thread {
   options: ThreadOptions;
 }
 
-/** app.ThreadListItem */
+/** threads.ThreadListItem */
 export interface ThreadListItem {
   id: string;
   title: string;
@@ -1154,7 +1154,7 @@ export interface ThreadOptions {
   systemPrompt: string;
 }
 
-/** app.ThreadOptionsInput */
+/** threads.ThreadOptionsInput */
 export interface ThreadOptionsInput {
   endpointId?: string;
   model?: string;
@@ -1163,7 +1163,7 @@ export interface ThreadOptionsInput {
   allTools?: boolean;
 }
 
-/** app.ThreadPage */
+/** threads.ThreadPage */
 export interface ThreadPage {
   threads: ThreadListItem[];
   nextCursor: string;
@@ -1176,7 +1176,7 @@ export interface ThreadUsage {
   unreported: number;
 }
 
-/** app.ThreadView */
+/** threads.ThreadView */
 export interface ThreadView {
   thread: Thread;
   messages: Message[];

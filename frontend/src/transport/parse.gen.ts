@@ -44,7 +44,7 @@ export function parseAGUIEvent(u: unknown): G.AGUIEvent {
   return v;
 }
 
-// app.AnswerBatch
+// answers.AnswerBatch
 
 function fillAnswerBatch(u: Record<string, unknown>): G.AnswerBatch {
   return {
@@ -64,7 +64,7 @@ export function parseAnswerBatch(u: unknown): G.AnswerBatch {
   return v;
 }
 
-// app.AnswerResult
+// answers.AnswerResult
 
 function fillAnswerResult(u: Record<string, unknown>): G.AnswerResult {
   const o: G.AnswerResult = {
@@ -287,7 +287,7 @@ export function parseBranch(u: unknown): G.Branch {
   return v;
 }
 
-// app.ClientToolAnswer
+// answers.ClientToolAnswer
 
 function fillClientToolAnswer(u: Record<string, unknown>): G.ClientToolAnswer {
   const o: G.ClientToolAnswer = {
@@ -394,7 +394,7 @@ export function parseCompletion(u: unknown): G.Completion {
   return readCompletion(u) ?? fillCompletion({});
 }
 
-// app.ConnectionResult
+// config.ConnectionResult
 
 function fillConnectionResult(u: Record<string, unknown>): G.ConnectionResult {
   return {
@@ -471,7 +471,7 @@ export function parseEndpoint(u: unknown): G.Endpoint {
   return v;
 }
 
-// app.Export
+// threads.Export
 
 function fillExport(u: Record<string, unknown>): G.Export {
   return {
@@ -552,7 +552,7 @@ export function parseInterrupt(u: unknown): G.Interrupt {
   return v;
 }
 
-// app.ItemAnswer
+// answers.ItemAnswer
 
 function fillItemAnswer(u: Record<string, unknown>): G.ItemAnswer {
   const o: G.ItemAnswer = {
@@ -820,7 +820,7 @@ export function parseMCPCompleteRequest(u: unknown): G.MCPCompleteRequest {
   return v;
 }
 
-// app.MCPConfigError
+// mcphost.MCPConfigError
 
 function fillMCPConfigError(u: Record<string, unknown>): G.MCPConfigError {
   return {
@@ -841,7 +841,7 @@ export function parseMCPConfigError(u: unknown): G.MCPConfigError {
   return v;
 }
 
-// app.MCPConfigView
+// mcphost.MCPConfigView
 
 function fillMCPConfigView(u: Record<string, unknown>): G.MCPConfigView {
   const o: G.MCPConfigView = {
@@ -868,7 +868,7 @@ export function parseMCPConfigView(u: unknown): G.MCPConfigView {
   return v;
 }
 
-// app.MCPServerEntry
+// mcphost.MCPServerEntry
 
 function fillMCPServerEntry(u: Record<string, unknown>): G.MCPServerEntry {
   return {
@@ -1431,7 +1431,7 @@ export function parseQueueEvent(u: unknown): G.QueueEvent {
   return v;
 }
 
-// app.RememberScope
+// answers.RememberScope
 
 function fillRememberScope(u: Record<string, unknown>): G.RememberScope {
   const o: G.RememberScope = {
@@ -1631,7 +1631,7 @@ export function parseRetryingEvent(u: unknown): G.RetryingEvent {
   return v;
 }
 
-// app.RuleView
+// rules.RuleView
 
 function fillRuleView(u: Record<string, unknown>): G.RuleView {
   const o: G.RuleView = {
@@ -1968,7 +1968,7 @@ export function parseSettings(u: unknown): G.Settings {
   return v;
 }
 
-// app.SettingsView
+// config.SettingsView
 
 function fillSettingsView(u: Record<string, unknown>): G.SettingsView {
   const o: G.SettingsView = {
@@ -2159,7 +2159,7 @@ export function parseThread(u: unknown): G.Thread {
   return v;
 }
 
-// app.ThreadListItem
+// threads.ThreadListItem
 
 function fillThreadListItem(u: Record<string, unknown>): G.ThreadListItem {
   return {
@@ -2219,7 +2219,7 @@ export function parseThreadOptions(u: unknown): G.ThreadOptions {
   return readThreadOptions(u) ?? fillThreadOptions({});
 }
 
-// app.ThreadOptionsInput
+// threads.ThreadOptionsInput
 
 function fillThreadOptionsInput(u: Record<string, unknown>): G.ThreadOptionsInput {
   const o: G.ThreadOptionsInput = {
@@ -2259,7 +2259,7 @@ export function parseThreadOptionsInput(u: unknown): G.ThreadOptionsInput {
   return v;
 }
 
-// app.ThreadPage
+// threads.ThreadPage
 
 function fillThreadPage(u: Record<string, unknown>): G.ThreadPage {
   return {
@@ -2298,7 +2298,7 @@ export function parseThreadUsage(u: unknown): G.ThreadUsage {
   return readThreadUsage(u) ?? fillThreadUsage({});
 }
 
-// app.ThreadView
+// threads.ThreadView
 
 function fillThreadView(u: Record<string, unknown>): G.ThreadView {
   const o: G.ThreadView = {

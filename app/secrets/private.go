@@ -1,4 +1,4 @@
-package app
+package secrets
 
 import (
 	"errors"
@@ -13,26 +13,13 @@ import (
 // fallback file.
 var configFiles = []string{"mcp.json", "secrets.json"}
 
-// configDirs are the configuration folders this app reads: the default
-// one ($XDG_CONFIG_HOME/juncture) and the MCP file's, when a test moved it.
-func (a *App) configDirs() []string {
-	var dirs []string
-	if d, err := os.UserConfigDir(); err == nil {
-		dirs = append(dirs, filepath.Join(d, "juncture"))
-	}
-	if p := a.cfg.MCPConfigPath; p != "" && filepath.Dir(p) != a.cfg.DataDir {
-		dirs = append(dirs, filepath.Dir(p))
-	}
-	return dirs
-}
-
-// privateConfig makes each existing configuration folder 0700 and its
+// PrivateConfig makes each existing configuration folder 0700 and its
 // files 0600 (an older version, or the person, may have made them
 // readable by others); a folder that does not exist yet is made 0700 by
 // whatever writes it first. Symlinked files are left alone.
-func (a *App) privateConfig() error {
+func PrivateConfig(dirs []string) error {
 	var errs []error
-	for _, dir := range a.configDirs() {
+	for _, dir := range dirs {
 		if _, err := os.Stat(dir); errors.Is(err, os.ErrNotExist) {
 			continue
 		}

@@ -1,4 +1,4 @@
-package app
+package threads
 
 import (
 	"strings"
@@ -13,7 +13,7 @@ import (
 func TestExportFilenameIsPlain(t *testing.T) {
 	t.Parallel()
 	for _, title := range []string{"x\u202Egnp", "a\u200Bb\u2066c\u2069", "tab\there\x7f\u0085", "..", "../../etc/passwd", "\u202E", "ok title"} {
-		name := safeFilename(title)
+		name := FileName(title)
 		for _, r := range name {
 			if unicode.IsControl(r) || unicode.Is(unicode.Cf, r) || r == '/' || r == '\\' {
 				t.Fatalf("title %q gives the file name %q, with %U", title, name, r)
@@ -23,7 +23,7 @@ func TestExportFilenameIsPlain(t *testing.T) {
 			t.Fatalf("title %q gives the file name %q", title, name)
 		}
 	}
-	if got := safeFilename("ok title"); got != "ok title" {
+	if got := FileName("ok title"); got != "ok title" {
 		t.Fatalf("a plain title became %q", got)
 	}
 }

@@ -1,4 +1,4 @@
-package app
+package mcphost
 
 import (
 	"net/http"
@@ -13,19 +13,19 @@ import (
 // A view is served once, with its own policy and a sandbox; a second
 // load, an unknown name and another method get nothing.
 func TestAppViewServedOnceWithItsCSP(t *testing.T) {
-	a := &App{}
-	h := AppViewHandler(a)
-	csp := AppViewCSP(mcp.AppCSP{ConnectDomains: []string{"https://api.example.com"}})
-	name := a.views.put(withCSPMeta("<p>hi</p>", csp), csp, time.Now())
+	var v Views
+	h := &v
+	csp := CSP(mcp.AppCSP{ConnectDomains: []string{"https://api.example.com"}})
+	name := v.put(withCSPMeta("<p>hi</p>", csp), csp, time.Now())
 	get := func(method, path string) *httptest.ResponseRecorder {
 		w := httptest.NewRecorder()
 		h.ServeHTTP(w, httptest.NewRequest(method, path, nil))
 		return w
 	}
-	if w := get("POST", appViewPath+name); w.Code != http.StatusNotFound {
+	if w := get("POST", ViewPath+name); w.Code != http.StatusNotFound {
 		t.Fatalf("POST: %d", w.Code)
 	}
-	w := get("GET", appViewPath+name)
+	w := get("GET", ViewPath+name)
 	if w.Code != 200 {
 		t.Fatalf("status %d", w.Code)
 	}
@@ -45,7 +45,7 @@ func TestAppViewServedOnceWithItsCSP(t *testing.T) {
 	if w.Header().Get("Cache-Control") != "no-store" || w.Header().Get("Referrer-Policy") != "no-referrer" {
 		t.Fatalf("headers %v", w.Header())
 	}
-	for _, p := range []string{appViewPath + name, appViewPath + "nope", appViewPath, "/appviewx"} {
+	for _, p := range []string{ViewPath + name, ViewPath + "nope", ViewPath, "/appviewx"} {
 		if w := get("GET", p); w.Code != http.StatusNotFound {
 			t.Fatalf("%s: %d", p, w.Code)
 		}
@@ -54,7 +54,7 @@ func TestAppViewServedOnceWithItsCSP(t *testing.T) {
 
 // At most maxOpenViews wait; an expired one is gone.
 func TestAppViewsBounded(t *testing.T) {
-	var v appViews
+	var v Views
 	now := time.Now()
 	first := v.put("a", "", now)
 	for i := 0; i < maxOpenViews; i++ {
@@ -73,13 +73,13 @@ func TestAppViewsBounded(t *testing.T) {
 }
 
 func TestAppViewCSP(t *testing.T) {
-	got := AppViewCSP(mcp.AppCSP{})
+	got := CSP(mcp.AppCSP{})
 	for _, want := range []string{"script-src 'unsafe-inline'", "connect-src 'none'", "frame-src 'none'", "base-uri 'none'", "img-src data: blob:"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("%q lacks %q", got, want)
 		}
 	}
-	got = AppViewCSP(mcp.AppCSP{ResourceDomains: []string{"https://*.cdn.example.com"}, FrameDomains: []string{"https://www.youtube.com"}})
+	got = CSP(mcp.AppCSP{ResourceDomains: []string{"https://*.cdn.example.com"}, FrameDomains: []string{"https://www.youtube.com"}})
 	for _, want := range []string{"script-src 'unsafe-inline' https://*.cdn.example.com", "frame-src https://www.youtube.com", "connect-src 'none'"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("%q lacks %q", got, want)
