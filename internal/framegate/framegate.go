@@ -59,31 +59,51 @@ func New(log *slog.Logger) (*Gate, error) {
 	return &Gate{secret: hex.EncodeToString(b), log: log}, nil
 }
 
+// headLen is how much of a message the gate reads: the secret, or all of
+// runtime:ready, and the kind for the log. The window's handler hands Go
+// no more than that of a message, however long.
+const headLen = 64
+
 // Check returns the message to hand to Wails: msg without the secret, when
 // msg starts with it.
 func (g *Gate) Check(msg string) (string, bool) {
-	if len(msg) < secretLen || subtle.ConstantTimeCompare([]byte(msg[:secretLen]), []byte(g.secret)) != 1 {
+	if !g.hasSecret(msg) {
 		return "", false
 	}
 	return msg[secretLen:], true
 }
 
-// Filter is Check, and a log line for the first few messages it drops
-// (their first two characters, Wails' message kind, and their length:
-// never the rest, which a frame chose).
+func (g *Gate) hasSecret(head string) bool {
+	return len(head) >= secretLen && subtle.ConstantTimeCompare([]byte(head[:secretLen]), []byte(g.secret)) == 1
+}
+
+// Filter is Check, and a log line for the first few messages it drops.
 func (g *Gate) Filter(msg string) (string, bool) {
-	if rest, ok := g.Check(msg); ok {
-		return rest, true
-	}
-	if msg == runtimeReady {
+	skip, ok := g.filterHead(msg[:min(len(msg), headLen)], len(msg))
+	if !ok {
 		return "", false
+	}
+	return msg[skip:], true
+}
+
+// filterHead decides on a message of total bytes from its first headLen
+// bytes: how many bytes to skip (the secret) when it goes to Wails. A
+// dropped message is logged, the first maxLogged times, by its first two
+// characters (Wails' message kind) and its length: never the rest, which
+// a frame chose.
+func (g *Gate) filterHead(head string, total int) (int, bool) {
+	if g.hasSecret(head) {
+		return secretLen, true
+	}
+	if total == len(runtimeReady) && head == runtimeReady {
+		return 0, false
 	}
 	n := g.dropped.Add(1)
 	if g.logged.Add(1) <= maxLogged {
 		g.log.Warn("frame message dropped: a frame other than the window's page (an MCP App view) posted a Wails runtime message",
-			"kind", kind(msg), "bytes", len(msg), "dropped", n)
+			"kind", kind(head), "bytes", total, "dropped", n)
 	}
-	return "", false
+	return 0, false
 }
 
 // Dropped is how many messages the gate dropped.

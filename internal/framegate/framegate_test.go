@@ -32,7 +32,7 @@ func TestCheckNeedsTheLaunchSecret(t *testing.T) {
 	flipped[secretLen-1] ^= 1
 	for _, tc := range []struct {
 		name, msg, want string
-		ok               bool
+		ok              bool
 	}{
 		{"quit with the secret", g.secret + "Q", "Q", true},
 		{"a bound call with the secret", g.secret + `C{"name":"app.DesktopGate.Session"}`, `C{"name":"app.DesktopGate.Session"}`, true},
@@ -141,7 +141,9 @@ func TestMiddlewareServesTheWrappedPage(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	next := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { _, _ = w.Write([]byte("next " + r.Method + " " + r.URL.Path)) })
+	next := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = w.Write([]byte("next " + r.Method + " " + r.URL.Path))
+	})
 	h := mw(next)
 	for _, tc := range []struct{ method, path, want string }{
 		{"GET", "/", g.secret},
@@ -163,5 +165,23 @@ func TestMiddlewareServesTheWrappedPage(t *testing.T) {
 	}
 	if _, err := g.wrap(fstest.MapFS{}); err == nil {
 		t.Fatal("no index.html: no error")
+	}
+}
+
+// TestFilterReadsOnlyTheHead: the window's handler hands Go the first
+// headLen bytes of a message however long it is; that decides.
+func TestFilterReadsOnlyTheHead(t *testing.T) {
+	var buf bytes.Buffer
+	g := newGate(t, slog.New(slog.NewTextHandler(&buf, nil)))
+	long := g.secret + strings.Repeat("x", 100)
+	if skip, ok := g.filterHead(long[:headLen], 1<<30); !ok || skip != secretLen {
+		t.Fatalf("the window's long message: %d, %v", skip, ok)
+	}
+	if _, ok := g.filterHead(strings.Repeat("Q", headLen), 1<<30); ok || !strings.Contains(buf.String(), "bytes=1073741824") {
+		t.Fatalf("a 1 GiB frame message: %v, log %q", ok, buf.String())
+	}
+	// runtime:ready is dropped silently only when it is the whole message.
+	if _, ok := g.filterHead(runtimeReady, len(runtimeReady)+1); ok || g.Dropped() != 2 {
+		t.Fatalf("runtime:ready and more: dropped %d", g.Dropped())
 	}
 }

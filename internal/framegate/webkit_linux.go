@@ -39,18 +39,22 @@ func (g *Gate) Install() {
 	C.framegate_schedule()
 }
 
+// framegateFilter returns how many bytes of the message (n long) to skip
+// before handing it to Wails, or -1 to drop it. Only its first headLen
+// bytes are copied.
+//
 //export framegateFilter
 func framegateFilter(msg *C.char, n C.size_t) C.long {
 	g := active.Load()
-	if g == nil || n > 1<<30 {
+	if g == nil {
 		return -1
 	}
-	s := C.GoStringN(msg, C.int(n))
-	rest, ok := g.Filter(s)
+	total := int(min(n, 1<<40))
+	skip, ok := g.filterHead(C.GoStringN(msg, C.int(min(total, headLen))), total)
 	if !ok {
 		return -1
 	}
-	return C.long(len(s) - len(rest))
+	return C.long(skip)
 }
 
 // Outcomes of framegate_install (webkit_linux.c).
