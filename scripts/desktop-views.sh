@@ -61,8 +61,9 @@ sleep 2
 xdotool type --delay 20 '/tool apps__wails {}'
 xdotool key Return
 for _ in $(seq 1 80); do grep -q 'run finished' "$log" && break; sleep 0.25; done
-# The view loads after the tool block shows; its messages go at once.
-for _ in $(seq 1 40); do grep -q 'frame message dropped' "$log" && break; kill -0 "$app" 2>/dev/null || break; sleep 0.25; done
+# The view loads after the tool block shows; its messages go at once. The
+# gate logs ten drops: the tenth is the last of those the checks look at.
+for _ in $(seq 1 60); do grep -q 'frame message dropped.*dropped=10' "$log" && break; kill -0 "$app" 2>/dev/null || break; sleep 0.25; done
 sleep 2
 fail=0
 bad() { echo "FAIL: $*"; fail=1; }
@@ -80,7 +81,7 @@ if grep -q '"GET /\|"POST /' "$out/views-probe.log"; then bad "the other origin 
 clipnow=$(timeout 5 xclip -o -selection clipboard 2>/dev/null || true)
 [ "$clipnow" = juncture-clipboard-before ] || bad "the clipboard is now '$clipnow'"
 if grep -q 'juncture-view-log-marker' "$log"; then bad "the view wrote to the app's log"; fi
-grep -q 'frame message dropped' "$log" || bad "the guard did not log a dropped frame message (did the view load?)"
+grep -q 'frame message dropped.*dropped=10' "$log" || bad "the gate did not log ten dropped frame messages (did the view load?)"
 [ "$fail" = 0 ] || { echo "--- app log"; tail -30 "$log"; exit 1; }
 
 # The window still works: a message is sent and answered.
