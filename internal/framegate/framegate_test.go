@@ -2,6 +2,7 @@ package framegate
 
 import (
 	"bytes"
+	"errors"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
@@ -122,7 +123,7 @@ func TestPageWrapsWailsInvokeInTheTopFrame(t *testing.T) {
 	if strings.Index(s, "<script>") > strings.Index(s, `type="module"`) {
 		t.Error("the wrapper comes after the page's own script")
 	}
-	if _, err := g.Page([]byte("<html><body>no head</body></html>")); err != errNoHead {
+	if _, err := g.Page([]byte("<html><body>no head</body></html>")); !errors.Is(err, errNoHead) {
 		t.Fatalf("no <head>: %v", err)
 	}
 	upper, err := g.Page([]byte("<HTML><HEAD><TITLE>x</TITLE></HEAD></HTML>"))
