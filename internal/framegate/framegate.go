@@ -45,6 +45,9 @@ type Gate struct {
 	log     *slog.Logger
 	dropped atomic.Int64
 	logged  atomic.Int64
+	// off: the frontend is not built (no index.html: Wails' own page, no
+	// MCP App views), so the page cannot carry the secret; Install skips.
+	off bool
 }
 
 // New makes a gate with a fresh secret.
@@ -153,8 +156,14 @@ func (g *Gate) Page(index []byte) ([]byte, error) {
 // wrap serves index.html from assets with the wrapper in it, for "/" and
 // "/index.html", and everything else from next. The page may not be
 // framed (frame-ancestors 'none'): a frame could otherwise hold a copy.
+// With no index.html (the frontend not built: `make bindings`, a bare
+// `go build`) there is nothing to wrap and the gate stays off.
 func (g *Gate) wrap(assets fs.FS) (func(http.Handler) http.Handler, error) {
 	index, err := fs.ReadFile(assets, "index.html")
+	if errors.Is(err, fs.ErrNotExist) {
+		g.off = true
+		return nil, nil
+	}
 	if err != nil {
 		return nil, fmt.Errorf("framegate: reading index.html: %w", err)
 	}

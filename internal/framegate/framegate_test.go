@@ -164,8 +164,13 @@ func TestMiddlewareServesTheWrappedPage(t *testing.T) {
 			}
 		}
 	}
-	if _, err := g.wrap(fstest.MapFS{}); err == nil {
-		t.Fatal("no index.html: no error")
+	if _, err := g.wrap(fstest.MapFS{"index.html": {Data: []byte("<body>")}}); !errors.Is(err, errNoHead) {
+		t.Fatalf("no <head>: %v", err)
+	}
+	// Not built: nothing to wrap, the gate off (Install skips it).
+	bare := newGate(t, nil)
+	if mw, err := bare.wrap(fstest.MapFS{".gitkeep": {}}); mw != nil || err != nil || !bare.off {
+		t.Fatalf("no index.html: %v, %v, off %v", mw != nil, err, bare.off)
 	}
 }
 

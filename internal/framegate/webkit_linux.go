@@ -32,6 +32,10 @@ func (g *Gate) Middleware(assets fs.FS) (func(http.Handler) http.Handler, error)
 // window exists (OnStartup). Until it runs, messages reach Wails as before:
 // only the window's own page exists then, and it already sends the secret.
 func (g *Gate) Install() {
+	if g.off {
+		g.log.Warn("framegate: off: the frontend is not built (no index.html)")
+		return
+	}
 	if !active.CompareAndSwap(nil, g) {
 		g.log.Error("framegate: a gate is already installed")
 		return
