@@ -9,7 +9,7 @@ BIN       := build/bin/juncture
 DESKTOP_TAGS := desktop,production,webkit2_41
 APT_RUN   := libgtk-3-dev libwebkit2gtk-4.1-dev pkg-config build-essential bubblewrap
 APT_DIST  := nsis p7zip-full
-APT_TEST  := xvfb xauth xdotool imagemagick x11-apps chromium fonts-dejavu-core fonts-noto-color-emoji dbus-daemon dbus-bin gnome-keyring
+APT_TEST  := xvfb xauth xdotool imagemagick x11-apps chromium fonts-dejavu-core fonts-noto-color-emoji dbus-daemon dbus-bin gnome-keyring xclip
 # Stamped into the binary at link time (juncture --version; internal/buildinfo).
 # The version is wails.json's productVersion; the update key is the release
 # feed's ed25519 public key (build/update-key.pub, when a release has one).

@@ -46,6 +46,7 @@ import (
 	"github.com/juncture-app/juncture/app/web"
 	"github.com/juncture-app/juncture/frontend"
 	"github.com/juncture-app/juncture/internal/buildinfo"
+	"github.com/juncture-app/juncture/internal/framegate"
 	"github.com/juncture-app/juncture/store"
 )
 
@@ -301,6 +302,16 @@ func desktop(logger *slog.Logger) error {
 	a := &app.App{}
 	var svc *app.Service
 	win := &windowCtx{}
+	// Wails' own messages (quit, open a URL, the clipboard…) only from the
+	// window's page, never from a view's frame (internal/framegate).
+	gate, err := framegate.New(logger)
+	if err != nil {
+		return err
+	}
+	gated, err := gate.Middleware(frontend.Dist())
+	if err != nil {
+		return err
+	}
 	return wails.Run(&options.App{
 		// A second launch on the same data folder brings this window to the
 		// front and exits; the store's lock (store.ErrInUse) still refuses
@@ -322,7 +333,7 @@ func desktop(logger *slog.Logger) error {
 		Height:           760,
 		MinWidth:         720,
 		MinHeight:        480,
-		AssetServer:      &assetserver.Options{Assets: frontend.Dist(), Handler: app.AppViewHandler(a)},
+		AssetServer:      &assetserver.Options{Assets: frontend.Dist(), Handler: app.AppViewHandler(a), Middleware: gated},
 		BackgroundColour: &options.RGBA{R: 250, G: 250, B: 249, A: 255},
 		Bind:             app.DesktopBindings(a), // a token gate, not *App: WebKit lets every frame (a view's too) post to the bindings
 		// GPU policy Never, as Wails picks when no Linux options are given:
@@ -340,6 +351,7 @@ func desktop(logger *slog.Logger) error {
 		}},
 		Linux: &linux.Options{Icon: appIcon, ProgramName: "juncture", WebviewGpuPolicy: linux.WebviewGpuPolicyNever},
 		OnStartup: func(ctx context.Context) {
+			gate.Install()
 			win.set(ctx)
 			cfg := app.Config{DataDir: dataDir(), Mode: "desktop", Version: buildinfo.Version, UpdateKey: buildinfo.UpdateKey, Logger: logger, DetectLocal: true,
 				SchemeRedirect: links.SchemeRegistered()}

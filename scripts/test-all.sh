@@ -28,6 +28,7 @@ step "desktop window (Xvfb)"    bash -c 'go build -tags desktop,production,webki
 step "desktop approval (Xvfb)"  scripts/desktop-approval.sh build/bin/juncture
 step "desktop reload (Xvfb)"    scripts/desktop-reload.sh build/bin/juncture
 step "desktop round 2 (Xvfb)"   scripts/desktop-round2.sh build/bin/juncture
+step "desktop views (Xvfb)"     scripts/desktop-views.sh build/bin/juncture
 step "packages (dist, .deb install, 7z)" bash -c 'make -s dist-only >/dev/null && scripts/package-check.sh'
 step "windows cross-build"      env GOOS=windows GOARCH=amd64 CGO_ENABLED=0 go build -tags desktop,production -ldflags "-w -s -H windowsgui" -o build/bin/juncture.exe .
 echo

@@ -12,6 +12,8 @@
 //	        its frame and floods the host
 //	flood   read-only; its view (ui://clock/flood.html) floods the host
 //	huge    read-only; its view is 3 MiB, over the host's budget
+//	wails   read-only; its view (ui://clock/wails.html) posts Wails'
+//	        runtime messages, for the desktop window (desktop-views.sh)
 //
 // APPSERVER_PROBE (an http URL) is written into the hostile view: the
 // address it tries to reach.
@@ -93,6 +95,10 @@ func server() *mcp.Server {
 		func(context.Context, *mcp.CallToolRequest, none) (*mcp.CallToolResult, any, error) {
 			return text("flood view shown"), nil, nil
 		})
+	mcp.AddTool(s, &mcp.Tool{Name: "wails", Title: "Wails", Description: "A view that posts the desktop window's own messages.", Annotations: ro, Meta: uiMeta("ui://clock/wails.html")},
+		func(context.Context, *mcp.CallToolRequest, none) (*mcp.CallToolResult, any, error) {
+			return text("wails view shown"), nil, nil
+		})
 	mcp.AddTool(s, &mcp.Tool{Name: "huge", Title: "Huge", Description: "A view over the budget.", Annotations: ro, Meta: uiMeta("ui://clock/huge.html")},
 		func(context.Context, *mcp.CallToolRequest, none) (*mcp.CallToolResult, any, error) {
 			return text("huge view"), nil, nil
@@ -105,6 +111,7 @@ func server() *mcp.Server {
 		}},
 	}))
 	s.AddResource(&mcp.Resource{URI: "ui://clock/hostile.html", Name: "hostile view", MIMEType: appMIME}, page("views/hostile.html", nil))
+	s.AddResource(&mcp.Resource{URI: "ui://clock/wails.html", Name: "desktop-hostile view", MIMEType: appMIME}, page("views/wails.html", nil))
 	s.AddResource(&mcp.Resource{URI: "ui://clock/flood.html", Name: "flooding view", MIMEType: appMIME}, page("views/flood.html", nil))
 	s.AddResource(&mcp.Resource{URI: "ui://clock/huge.html", Name: "huge view", MIMEType: appMIME},
 		func(_ context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
