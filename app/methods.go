@@ -14,6 +14,7 @@ import (
 	"github.com/juncture-app/juncture/agent/attach"
 	"github.com/juncture-app/juncture/agent/contract"
 	"github.com/juncture-app/juncture/agent/history"
+	"github.com/juncture-app/juncture/internal/benchprobe"
 	"github.com/juncture-app/juncture/store"
 )
 
@@ -120,6 +121,7 @@ func (a *App) SendInput(threadID, text string, attachments []AttachmentInput) (S
 
 // Interrupt stops the thread's current turn (no-op when idle).
 func (a *App) Interrupt(threadID string) error {
+	benchprobe.Interrupted(threadID) // the desktop bench's Stop timing; off unless JUNCTURE_BENCH=1
 	a.rt.InterruptVia(threadID, a.transport())
 	return nil
 }

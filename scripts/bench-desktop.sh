@@ -57,11 +57,11 @@ export IN_XVFB NO_AT_BRIDGE=1
 unset OPENAI_BASE_URL OPENAI_API_KEY JUNCTURE_MODEL JUNCTURE_BENCH
 floor_src=${FLOOR_SRC:-$root/../shared/bench/floor}
 anchor_src=${ANCHOR_SRC:-$root/../shared/bench/tanstack-anchor}
-rounds=${BENCH_ROUNDS:-3}; tp_runs=${BENCH_TP_RUNS:-5}; fh_runs=${BENCH_FH_RUNS:-3}; stop_trials=${BENCH_STOP_TRIALS:-20}
+rounds=${BENCH_ROUNDS:-3}; tp_runs=${BENCH_TP_RUNS:-5}; fh_runs=${BENCH_FH_RUNS:-3}; stop_trials=${BENCH_STOP_TRIALS:-100}
 md_runs=${BENCH_MD_RUNS:-3}
-if [ "${BENCH_QUICK:-}" = 1 ]; then rounds=1; tp_runs=${BENCH_TP_RUNS:-2}; fh_runs=${BENCH_FH_RUNS:-1}; stop_trials=${BENCH_STOP_TRIALS:-8}; fi
+if [ "${BENCH_QUICK:-}" = 1 ]; then rounds=1; tp_runs=${BENCH_TP_RUNS:-2}; fh_runs=${BENCH_FH_RUNS:-1}; stop_trials=${BENCH_STOP_TRIALS:-10}; fi
 only=${BENCH_ONLY:-}
-case "$only" in '' | idle | stream) ;; *) echo "BENCH_ONLY: 'idle' or 'stream' (got '$only')"; exit 1 ;; esac
+case "$only" in '' | idle | stream | stop | startup) ;; *) echo "BENCH_ONLY: 'idle', 'stream', 'stop' or 'startup' (got '$only')"; exit 1 ;; esac
 binsize=${BENCH_BINSIZE:-1}; [ -n "$only" ] && binsize=0
 tags=desktop,production,webkit2_41
 tmp=$(mktemp -d -t bench-desktop.XXXXXX)
@@ -101,7 +101,7 @@ if [ -z "$bin" ]; then
   fi
 fi
 [ "$only" = idle ] || (cd "$src" && CGO_ENABLED=0 go build -o "$tmp/seedthread" ./bench/seedthread)
-[ "$only" = idle ] || [ "${BENCH_STREAM:-1}" = 0 ] || (cd "$src" && go build -tags $tags -ldflags "-w -s" -o "$tmp/floorstream" ./bench/floorstream)
+case "$only" in idle | stop | startup) ;; *) [ "${BENCH_STREAM:-1}" = 0 ] || (cd "$src" && go build -tags $tags -ldflags "-w -s" -o "$tmp/floorstream" ./bench/floorstream) ;; esac
 echo "size juncture $(stat -c %s "$bin")" >>"$raw"
 echo "size floor $(stat -c %s "$tmp/floor")" >>"$raw"
 echo "clk $(getconf CLK_TCK)" >>"$raw"
@@ -146,7 +146,7 @@ cpu_ticks() {
 # it to 40 characters, before "WebKitWebProcess"); the measurement is its own.
 sed 's/cut -c1-40/cut -c1-100/; s/%-40s/%-100s/' "$floor_src/measure-idle.sh" >"$tmp/measure-idle.sh"
 chmod +x "$tmp/measure-idle.sh"
-[ "$only" = stream ] && rounds=0
+case "$only" in stream | stop | startup) rounds=0 ;; esac
 for r in $(seq 1 "$rounds"); do
   # alternate the order so a slow period hits both
   if [ $((r % 2)) = 1 ]; then order="floor juncture"; else order="juncture floor"; fi
@@ -249,17 +249,21 @@ stream_bench() {
 
 # stop_bench TRIALS: one app start against the paced stream (200 tokens/s);
 # each trial sends a message, presses Esc 1 s into the answer, and reads
-# the page's own measure (Esc → Wails call → runtime → cancelled
-# RUN_FINISHED back in the page) from the title. Raw: "stop TRIAL ms".
+# the page's own measure from the title (benchTitle.ts: Esc → the cancelled
+# state painted / the cancelled RUN_FINISHED received / the DOM showing it)
+# and the runtime's share from the app's log ("bench stop runtime_us=…":
+# the Interrupt call reaching Go → the cancelled RUN_FINISHED handed to
+# Wails). Raw: "stop TRIAL painted_ms received_ms shown_ms runtime_us".
 stop_bench() {
-  local trials=$1 d r c s n ms n0 deadline
+  local trials=$1 d r c s n ms n0 ms0 deadline rt logs=0 l
   d=$tmp/stop; mkdir -p "$d/ws"
   export XDG_DATA_HOME=$d/d XDG_CONFIG_HOME=$d/c XDG_CACHE_HOME=$d/k JUNCTURE_WORKSPACE=$d/ws
   export OPENAI_BASE_URL=http://127.0.0.1:$port/n=100000/d=5/v1 JUNCTURE_MODEL=fake-model OPENAI_API_KEY=bench JUNCTURE_BENCH=1
   open_app "$tmp/stop.log"
   unset XDG_DATA_HOME XDG_CONFIG_HOME XDG_CACHE_HOME JUNCTURE_WORKSPACE OPENAI_BASE_URL JUNCTURE_MODEL OPENAI_API_KEY JUNCTURE_BENCH
+  for _ in $(seq 1 60); do [ "$(bench_title)" != "- - - -" ] && break; sleep 0.5; done
   for r in $(seq 0 "$trials"); do # trial 0 is a warm-up
-    read -r _ _ n0 _ < <(bench_title)
+    read -r _ _ n0 ms0 < <(bench_title)
     xdotool type --delay 15 'go'
     xdotool key Return
     deadline=$(($(date +%s) + 30))
@@ -269,19 +273,24 @@ stop_bench() {
     done
     sleep 1
     xdotool key Escape
+    # the title's stop field changes once the cancelled state painted
     deadline=$(($(date +%s) + 30))
-    while read -r c s n ms < <(bench_title) && [ "$s" = running ]; do
+    while read -r c s n ms < <(bench_title) && { [ "$s" = running ] || [ "$ms" = "$ms0" ]; }; do
       [ "$(date +%s)" -lt $deadline ] || break
       sleep 0.02
     done
-    [ "$r" -gt 0 ] && [ "$s" = cancelled ] && echo "stop $r $ms" >>"$raw"
-    echo "  stop trial $r: $s after Esc, $ms ms in the page"
+    l=$(grep -c 'bench stop' "$tmp/stop.log" || true)
+    rt=-
+    [ "$l" -gt "$logs" ] && rt=$(grep 'bench stop' "$tmp/stop.log" | tail -1 | sed -E 's/.*runtime_us=([0-9]+).*/\1/')
+    logs=$l
+    [ "$r" -gt 0 ] && [ "$s" = cancelled ] && echo "stop $r ${ms//\// } $rt" >>"$raw"
+    echo "  stop trial $r: $s after Esc, painted/received/shown $ms ms in the page, runtime $rt µs"
     sleep 0.5
   done
   stop_app "$app"; app=
 }
 
-if [ "${BENCH_STREAM:-1}" = 1 ]; then
+if [ "${BENCH_STREAM:-1}" = 1 ] && [ "$only" != startup ]; then
   [ -f "$anchor_src/fake.mjs" ] || { echo "no fake.mjs at $anchor_src (set ANCHOR_SRC)"; exit 1; }
   mkdir -p "$tmp/anchor" && cp "$anchor_src/fake.mjs" "$tmp/anchor/"
   (cd "$tmp/anchor" && PORT=0 exec node fake.mjs >"$tmp/fake.log" 2>&1) &
@@ -292,12 +301,13 @@ if [ "${BENCH_STREAM:-1}" = 1 ]; then
   for n in 20000 5000; do
     echo "expect $n $(node -e "import('$tmp/anchor/fake.mjs').then(m => console.log(m.expectedText($n).length))")" >>"$raw"
   done
-  if [ "${BENCH_PLAIN:-1}" = 1 ]; then
+  if [ "${BENCH_PLAIN:-1}" = 1 ] && [ "$only" != stop ]; then
     echo "==> desktop streaming: unthrottled, N=20,000 ($tp_runs runs)"
     stream_bench unthrottled /n=20000/d=0/v1 20000 "$tp_runs"
     echo "==> desktop streaming: 1,000 tokens/s firehose, N=5,000 ($fh_runs runs)"
     stream_bench firehose /n=5000/d=1/v1 5000 "$fh_runs"
   fi
+  if [ "$only" != stop ]; then
   (PORT=0 exec node bench/mdfake.mjs >"$tmp/mdfake.log" 2>&1) &
   mdfake=$!
   for _ in $(seq 1 100); do grep -q LISTENING "$tmp/mdfake.log" 2>/dev/null && break; sleep 0.1; done
@@ -307,17 +317,18 @@ if [ "${BENCH_STREAM:-1}" = 1 ]; then
   echo "==> Markdown at 1,000 tokens/s, N=5,000: the floor page, then Juncture ($md_runs runs each)"
   stream_bench md-floor /n=5000/d=1/v1 5000 "$md_runs" "$tmp/floorstream"
   stream_bench md-juncture /n=5000/d=1/v1 5000 "$md_runs"
-  echo "==> desktop Stop: Esc → cancelled RUN_FINISHED in the page ($stop_trials trials)"
+  fi
+  echo "==> desktop Stop: Esc → cancelled state painted in the page ($stop_trials trials)"
   stop_bench "$stop_trials"
 fi
 
-if [ "$only" = stream ]; then
-  out=build/bench/desktop-stream-$stamp.json
-  cp "$raw" "build/bench/desktop-stream-$stamp.raw.txt"
+case "$only" in stream | stop)
+  out=build/bench/desktop-$only-$stamp.json
+  cp "$raw" "build/bench/desktop-$only-$stamp.raw.txt"
   node bench/desktop-report.mjs "$raw" "$out" | grep -v -e '^long thread:' -e '2,000-message thread open' -e '^| idle' -e 'binary size'
-  cp "$out" build/bench/desktop-stream-latest.json
-  exit 0
-fi
+  cp "$out" "build/bench/desktop-$only-latest.json"
+  exit 0 ;;
+esac
 echo "==> Juncture with a 2,000-message thread open"
 d=$tmp/long; mkdir -p "$d/ws"
 export XDG_DATA_HOME=$d/d XDG_CONFIG_HOME=$d/c XDG_CACHE_HOME=$d/k JUNCTURE_WORKSPACE=$d/ws

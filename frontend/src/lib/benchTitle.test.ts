@@ -36,11 +36,12 @@ describe('startBenchTitle', () => {
     expect(titles.at(-1)).toBe('bench 5 cancelled 2 -');
   });
 
-  it('times Stop from the Esc key to the cancelled RUN_FINISHED arriving', () => {
+  it('times Stop from the Esc key to the cancelled state painted, received and shown', async () => {
     const t = new FakeTransport();
     const titles: string[] = [];
     let clock = 1000;
-    const stop = startBenchTitle(t, (s) => titles.push(s), () => clock);
+    let shown = false;
+    const stop = startBenchTitle(t, (s) => titles.push(s), () => clock, () => shown);
     // Esc while idle starts no timing.
     document.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape' }));
     t.emit('agui', ev({ type: 'RUN_STARTED', threadId: 'th', runId: 'r' }));
@@ -48,13 +49,24 @@ describe('startBenchTitle', () => {
     document.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape' }));
     clock = 1503.25;
     t.emit('agui', ev({ type: 'RUN_FINISHED', threadId: 'th', runId: 'r', outcome: { type: 'cancelled' } }));
+    vi.advanceTimersToNextFrame(); // the state is not shown yet: keep watching
+    expect(titles.at(-1)).toBe('bench 0 cancelled 1 -');
+    clock = 1505;
+    shown = true;
+    document.body.append(document.createElement('span')); // the commit
+    await Promise.resolve();
+    clock = 1510;
+    vi.advanceTimersToNextFrame(); // the frame that renders it
+    clock = 1512.5;
+    await new Promise((r) => setTimeout(r, 0)); // after its paint
+    await new Promise((r) => setTimeout(r, 0));
     vi.advanceTimersToNextFrame();
-    expect(titles.at(-1)).toBe('bench 0 cancelled 1 3.25');
+    expect(titles.at(-1)).toBe('bench 0 cancelled 1 12.50/3.25/5.00');
     // A run that ends on its own keeps the last Stop's figure.
     t.emit('agui', ev({ type: 'RUN_STARTED', threadId: 'th', runId: 'r2' }));
     t.emit('agui', ev({ type: 'RUN_FINISHED', threadId: 'th', runId: 'r2', outcome: { type: 'success' } }));
     vi.advanceTimersToNextFrame();
-    expect(titles.at(-1)).toBe('bench 0 done 2 3.25');
+    expect(titles.at(-1)).toBe('bench 0 done 2 12.50/3.25/5.00');
     stop();
   });
 });

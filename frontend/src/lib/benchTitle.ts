@@ -6,11 +6,15 @@ import type { AguiEvent } from '../transport/agui';
  * the window title becomes `bench <chars> <state> <runs> <stop>` — the
  * characters of assistant TEXT_MESSAGE_CONTENT received since the page
  * loaded, how the last run ended (`running`, `done`, `interrupted`,
- * `cancelled`, `error`), how many runs started, and the last Stop's latency
- * in ms (`-` before any): from the Esc key in the page, through the Wails
- * call and the runtime, to the cancelled RUN_FINISHED arriving back in the
- * page — so scripts/bench-desktop.sh reads it from
- * outside with `xdotool getwindowname`. A Wails window does not follow
+ * `cancelled`, `error`), how many runs started, and the last Stop as
+ * `<painted>/<received>/<shown>` in ms from the Esc key in the page (`-`
+ * before any): painted is the first frame that shows the cancelled state
+ * (the composer's Send button back in place of Stop) rendered, timed after
+ * that frame's paint (a message posted from its animation frame callback);
+ * received is the cancelled RUN_FINISHED arriving back in the page (through
+ * the Wails call and the runtime); shown is the DOM change (React's commit)
+ * — so scripts/bench-desktop.sh reads it from outside with
+ * `xdotool getwindowname`. A Wails window does not follow
  * document.title, so the title also goes through the runtime's
  * WindowSetTitle. At most one title write per animation frame. A sixth
  * field, once the last answer shows a numbered stream, says whether its
@@ -21,12 +25,14 @@ export function startBenchTitle(
   transport: Transport,
   setTitle = defaultSetTitle,
   now = () => performance.now(),
+  cancelledShown = composerIdle,
 ): () => void {
   let chars = 0;
   let runs = 0;
   let state = 'idle';
   let stopAt = 0; // when Esc was pressed during a run
   let stopMs = '-';
+  let watch: { stop(): void } | null = null; // waiting for the cancelled state to paint
   const assistant = new Set<string>(); // messages whose text counts (not the echoed user input)
   let frame = 0;
   // The view check (a sixth field, only once a numbered answer shows): see viewCheck.
@@ -74,7 +80,8 @@ export function startBenchTitle(
       case 'RUN_FINISHED':
         state = e.outcome.type === 'success' ? 'done' : e.outcome.type === 'interrupt' ? 'interrupted' : 'cancelled';
         if (state === 'cancelled' && stopAt) {
-          stopMs = (now() - stopAt).toFixed(2);
+          watch?.stop();
+          watch = watchPaint(stopAt, now() - stopAt);
           stopAt = 0;
         }
         return true;
@@ -85,9 +92,48 @@ export function startBenchTitle(
         return false;
     }
   }
+  // After the cancelled RUN_FINISHED: the DOM change (a mutation observer)
+  // and the first frame that renders it (checked in each animation frame
+  // callback; a message posted from there runs once that frame painted).
+  function watchPaint(t0: number, received: number): { stop(): void } {
+    let shown = -1;
+    let raf = 0;
+    let frames = 0;
+    const obs = new MutationObserver(() => {
+      if (shown < 0 && cancelledShown()) shown = now() - t0;
+    });
+    obs.observe(document.body, { childList: true, subtree: true, attributes: true });
+    if (cancelledShown()) shown = received;
+    const done = (painted: string) => {
+      obs.disconnect();
+      cancelAnimationFrame(raf);
+      stopMs = `${painted}/${received.toFixed(2)}/${shown < 0 ? '-' : shown.toFixed(2)}`;
+      watch = null;
+      if (!frame) frame = requestAnimationFrame(write);
+    };
+    const tick = () => {
+      raf = 0;
+      if (cancelledShown()) {
+        if (shown < 0) shown = now() - t0;
+        const ch = new MessageChannel();
+        ch.port1.onmessage = () => {
+          ch.port1.close();
+          done((now() - t0).toFixed(2));
+        };
+        ch.port2.postMessage(null);
+        return;
+      }
+      // about 2 s of frames: a state that never shows says so
+      if (++frames > 120) done('never');
+      else raf = requestAnimationFrame(tick);
+    };
+    raf = requestAnimationFrame(tick);
+    return { stop: () => { obs.disconnect(); cancelAnimationFrame(raf); } };
+  }
   write();
   return () => {
     off();
+    watch?.stop();
     clearInterval(timer);
     document.removeEventListener('keydown', onKey, true);
     if (frame) cancelAnimationFrame(frame);
@@ -103,12 +149,21 @@ export function startBenchTitle(
 export function viewCheck(root: ParentNode = document): string {
   const answers = root.querySelectorAll('article[aria-label="Juncture said"]');
   const last = answers[answers.length - 1] as HTMLElement | undefined;
-  const words = (last?.innerText ?? last?.textContent ?? '').match(/w\d{3}/g);
+  // textContent, not innerText: innerText lays the page out, and this runs
+  // every 50 ms while an answer streams (a word split over two blocks
+  // still reads as one: the words carry their own spaces).
+  const words = (last?.textContent ?? '').match(/w\d{3}/g);
   if (!words) return '';
   for (let i = 0; i < words.length; i++) {
     if (words[i] !== `w${String(i + 1).padStart(3, '0')}`) return `HOLE${i + 1}`;
   }
   return `w${words.length}`;
+}
+
+/** The cancelled (or any ended) run as the person sees it: the composer's
+ *  Send button is back where Stop was. */
+function composerIdle(): boolean {
+  return document.querySelector('.composer .composer-btn.send') !== null;
 }
 
 function defaultSetTitle(title: string): void {
