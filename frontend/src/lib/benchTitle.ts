@@ -30,9 +30,8 @@ export function startBenchTitle(
   let chars = 0;
   let runs = 0;
   let state = 'idle';
-  let stopAt = 0; // when Esc was pressed during a run
   let stopMs = '-';
-  let watch: { stop(): void } | null = null; // waiting for the cancelled state to paint
+  let watch: StopWatch | null = null; // a Stop pressed during a run, until it painted and the runtime confirmed it
   const assistant = new Set<string>(); // messages whose text counts (not the echoed user input)
   let frame = 0;
   // The view check (a sixth field, only once a numbered answer shows): see viewCheck.
@@ -51,7 +50,7 @@ export function startBenchTitle(
   const timer = setInterval(probe, 50);
   // Capture phase: before the composer's own Esc handler sends Stop.
   const onKey = (e: KeyboardEvent) => {
-    if (e.key === 'Escape' && state === 'running') stopAt = now();
+    if (e.key === 'Escape' && state === 'running' && !watch) watch = startStop(now());
     // A reload the desktop test can press (F5 or Ctrl+Shift+R; a Wails window has no reload key).
     if (e.key === 'F5' || (e.ctrlKey && e.shiftKey && (e.key === 'R' || e.key === 'r'))) {
       e.preventDefault();
@@ -79,34 +78,44 @@ export function startBenchTitle(
         return true;
       case 'RUN_FINISHED':
         state = e.outcome.type === 'success' ? 'done' : e.outcome.type === 'interrupt' ? 'interrupted' : 'cancelled';
-        if (state === 'cancelled' && stopAt) {
-          watch?.stop();
-          watch = watchPaint(stopAt, now() - stopAt);
-          stopAt = 0;
+        if (watch) {
+          if (state === 'cancelled') watch.received(now());
+          else dropStop(); // the run ended otherwise: no Stop to time
         }
         return true;
       case 'RUN_ERROR':
         state = 'error';
+        dropStop();
         return true;
       default:
         return false;
     }
   }
-  // After the cancelled RUN_FINISHED: the DOM change (a mutation observer)
-  // and the first frame that renders it (checked in each animation frame
-  // callback; a message posted from there runs once that frame painted).
-  function watchPaint(t0: number, received: number): { stop(): void } {
+  function dropStop() {
+    watch?.stop();
+    watch = null;
+  }
+  // From the Esc key: the DOM showing the cancelled state (a mutation
+  // observer), the first frame that renders it (checked in each animation
+  // frame callback; a message posted from there runs once that frame
+  // painted) and the cancelled RUN_FINISHED; the title gets the three once
+  // the last of them came.
+  function startStop(t0: number): StopWatch {
     let shown = -1;
+    let painted = '';
+    let received = -1;
     let raf = 0;
-    let frames = 0;
     const obs = new MutationObserver(() => {
       if (shown < 0 && cancelledShown()) shown = now() - t0;
     });
     obs.observe(document.body, { childList: true, subtree: true, attributes: true });
-    if (cancelledShown()) shown = received;
-    const done = (painted: string) => {
+    const stop = () => {
       obs.disconnect();
       cancelAnimationFrame(raf);
+    };
+    const finish = () => {
+      if (!painted || received < 0) return;
+      stop();
       stopMs = `${painted}/${received.toFixed(2)}/${shown < 0 ? '-' : shown.toFixed(2)}`;
       watch = null;
       if (!frame) frame = requestAnimationFrame(write);
@@ -118,26 +127,41 @@ export function startBenchTitle(
         const ch = new MessageChannel();
         ch.port1.onmessage = () => {
           ch.port1.close();
-          done((now() - t0).toFixed(2));
+          painted = (now() - t0).toFixed(2);
+          finish();
         };
         ch.port2.postMessage(null);
         return;
       }
-      // about 2 s of frames: a state that never shows says so
-      if (++frames > 120) done('never');
-      else raf = requestAnimationFrame(tick);
+      // a state that never shows in 5 s says so
+      if (now() - t0 > 5000) {
+        painted = 'never';
+        finish();
+      } else raf = requestAnimationFrame(tick);
     };
     raf = requestAnimationFrame(tick);
-    return { stop: () => { obs.disconnect(); cancelAnimationFrame(raf); } };
+    return {
+      stop,
+      received: (t) => {
+        received = t - t0;
+        finish();
+      },
+    };
   }
   write();
   return () => {
     off();
-    watch?.stop();
+    dropStop();
     clearInterval(timer);
     document.removeEventListener('keydown', onKey, true);
     if (frame) cancelAnimationFrame(frame);
   };
+}
+
+interface StopWatch {
+  stop(): void;
+  /** The cancelled RUN_FINISHED arrived at t. */
+  received(t: number): void;
 }
 
 /**
