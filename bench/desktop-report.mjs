@@ -6,6 +6,7 @@
 //   thread before|after KIND PSS_KIB RSS_KIB               thread opened CHANGED_PIXELS
 //   expect N CHARS    expectmd N CHARS (bench/mdfake.mjs's text)
 //   stream MODE RUN N MICROS CHARS STATE APP0 KIDS0 APP1 KIDS1 APP2 KIDS2
+//   startup floor|juncture cold|warm ROUND MS   (launch → the first key taken)
 //   stop TRIAL PAINTED_MS RECEIVED_MS SHOWN_MS RUNTIME_US   (the page's Esc → cancelled state painted,
 //        → the cancelled RUN_FINISHED received, → the DOM showing it; the runtime's share in Go)
 //
@@ -191,6 +192,24 @@ if (stopRows.length) {
   if (never) console.log(`${never} trials never painted the cancelled state`);
 }
 
+// Start-up: launch → the first key taken, against the floor app.
+let startup = null;
+if (get('startup').length) {
+  const ms = (who, temp) => get('startup', who, temp).map((l) => num(l[4])).filter(Number.isFinite);
+  startup = {};
+  const rows = [];
+  for (const temp of ['cold', 'warm']) {
+    const j = ms('juncture', temp);
+    const f = ms('floor', temp);
+    const mj = med(j);
+    const mf = med(f);
+    startup[temp] = { juncture: j, floor: f, ratio: mj / mf };
+    rows.push([`launch → first key taken, ${temp}`, f0(mj), f0(mf), ratio(mj, mf), '≤ 1.20×', mj / mf <= 1.2 ? 'yes' : 'NO']);
+  }
+  console.log('\nStart-up (ms, medians; Juncture with 5 MCP servers and the 2,000-message thread opened by its link; cold: fresh folders, binary and WebKit evicted from the page cache)');
+  table(['figure', 'Juncture', 'floor', 'ratio', 'goal', 'goal met?'], rows, [34, 9, 7, 7, 8, 9]);
+}
+
 mkdirSync(dirname(out), { recursive: true });
 writeFileSync(
   out,
@@ -204,6 +223,7 @@ writeFileSync(
       streams,
       markdown,
       stop,
+      startup,
     },
     null,
     2,

@@ -58,8 +58,8 @@ unset OPENAI_BASE_URL OPENAI_API_KEY JUNCTURE_MODEL JUNCTURE_BENCH
 floor_src=${FLOOR_SRC:-$root/../shared/bench/floor}
 anchor_src=${ANCHOR_SRC:-$root/../shared/bench/tanstack-anchor}
 rounds=${BENCH_ROUNDS:-3}; tp_runs=${BENCH_TP_RUNS:-5}; fh_runs=${BENCH_FH_RUNS:-3}; stop_trials=${BENCH_STOP_TRIALS:-100}
-md_runs=${BENCH_MD_RUNS:-3}
-if [ "${BENCH_QUICK:-}" = 1 ]; then rounds=1; tp_runs=${BENCH_TP_RUNS:-2}; fh_runs=${BENCH_FH_RUNS:-1}; stop_trials=${BENCH_STOP_TRIALS:-10}; fi
+md_runs=${BENCH_MD_RUNS:-3}; startup_rounds=${BENCH_STARTUP_ROUNDS:-3}
+if [ "${BENCH_QUICK:-}" = 1 ]; then rounds=1; tp_runs=${BENCH_TP_RUNS:-2}; fh_runs=${BENCH_FH_RUNS:-1}; stop_trials=${BENCH_STOP_TRIALS:-10}; startup_rounds=${BENCH_STARTUP_ROUNDS:-1}; fi
 only=${BENCH_ONLY:-}
 case "$only" in '' | idle | stream | stop | startup) ;; *) echo "BENCH_ONLY: 'idle', 'stream', 'stop' or 'startup' (got '$only')"; exit 1 ;; esac
 binsize=${BENCH_BINSIZE:-1}; [ -n "$only" ] && binsize=0
@@ -100,7 +100,7 @@ if [ -z "$bin" ]; then
     rm -f "$tmp/floor-sym" "$tmp/juncture-sym"
   fi
 fi
-[ "$only" = idle ] || (cd "$src" && CGO_ENABLED=0 go build -o "$tmp/seedthread" ./bench/seedthread)
+case "$only" in idle | stop) ;; *) (cd "$src" && CGO_ENABLED=0 go build -o "$tmp/seedthread" ./bench/seedthread) ;; esac
 case "$only" in idle | stop | startup) ;; *) [ "${BENCH_STREAM:-1}" = 0 ] || (cd "$src" && go build -tags $tags -ldflags "-w -s" -o "$tmp/floorstream" ./bench/floorstream) ;; esac
 echo "size juncture $(stat -c %s "$bin")" >>"$raw"
 echo "size floor $(stat -c %s "$tmp/floor")" >>"$raw"
@@ -329,6 +329,107 @@ case "$only" in stream | stop)
   cp "$out" "build/bench/desktop-$only-latest.json"
   exit 0 ;;
 esac
+# evict FILE…: drop the files' pages from the page cache (posix_fadvise
+# DONTNEED: no root, nothing else on the machine loses its cache; pages a
+# running process maps stay), for a cold start.
+evict() {
+  command -v python3 >/dev/null || return 0
+  python3 - "$@" <<'PY' || true
+import os, sys
+for p in sys.argv[1:]:
+    try:
+        fd = os.open(p, os.O_RDONLY)
+        os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
+        os.close(fd)
+    except OSError:
+        pass
+PY
+}
+
+# startup_one LOG CMD…: launch CMD, find its window, press x in it every
+# 20 ms until its page says it took a key (the floor page: "typed <epoch
+# ms>"; Juncture's bench counter: the seventh field), and print the ms from
+# launch to that key ("-" after 60 s).
+startup_one() {
+  local log=$1 t0 w="" typed="" t f1 f2 f7 deadline
+  shift
+  t0=$(date +%s%3N)
+  "$@" >"$log" 2>&1 &
+  app=$!
+  deadline=$((t0 + 60000))
+  while [ -z "$typed" ] && [ "$(date +%s%3N)" -lt $deadline ]; do
+    if [ -z "$w" ]; then
+      w=$(xdotool search --onlyvisible --name '^(Juncture|bench |floor|typed )' 2>/dev/null | head -1) || true
+      [ -z "$w" ] || xdotool windowactivate "$w" 2>/dev/null || xdotool windowfocus "$w" 2>/dev/null || true
+    else
+      xdotool key x 2>/dev/null || true
+      t=$(xdotool getwindowname "$w" 2>/dev/null || true)
+      read -r f1 f2 _ _ _ _ f7 _ <<<"$t"
+      case "$f1" in typed) typed=${f2:-} ;; bench) typed=${f7:-} ;; esac
+    fi
+    sleep 0.02
+  done
+  stop_app "$app"; app=
+  if [ -n "$typed" ]; then echo $((typed - t0)); else echo -; fi
+}
+
+# startup_bench ROUNDS: launch → the first key taken, cold (fresh data and
+# cache folders; the binary and the WebKit/GTK libraries evicted from the
+# page cache) then warm (the same folders again), the floor app (its own
+# main.go, bench/startup-floor.html as its page) and Juncture (5 MCP
+# servers in mcp.json, the 2,000-message thread seeded and opened by its
+# juncture:// link, as the last chat is), rounds interleaved.
+# Raw: "startup floor|juncture cold|warm ROUND MS".
+startup_bench() {
+  local rounds=$1 r k order ms d tid mcp i webkit
+  mkdir -p "$tmp/floorstart"
+  cp -r "$floor_src/." "$tmp/floorstart/"
+  cp bench/startup-floor.html "$tmp/floorstart/index.html"
+  (cd "$tmp/floorstart" && go build -tags $tags -ldflags "-w -s" -o "$tmp/floor-startup" .)
+  (cd "$src" && CGO_ENABLED=0 go build -o "$tmp/edgeserver" ./agent/mcp/internal/edgeserver)
+  webkit=$(ls /usr/lib/*/libwebkit2gtk-4.1.so.0* /usr/lib/*/libjavascriptcoregtk-4.1.so.0* /usr/lib/*/webkit2gtk-4.1/* /usr/lib/*/libgtk-3.so.0* 2>/dev/null || true)
+  mcp='{"mcpServers":{'
+  for i in 1 2 3 4 5; do mcp+="\"edge$i\":{\"command\":\"$tmp/edgeserver\"}"; [ $i = 5 ] || mcp+=','; done
+  mcp+='}}'
+  for r in $(seq 1 "$rounds"); do
+    if [ $((r % 2)) = 1 ]; then order="floor juncture"; else order="juncture floor"; fi
+    for k in $order; do
+      d=$tmp/startup-$k-$r; rm -rf "$d"; mkdir -p "$d/ws" "$d/c/juncture"
+      export XDG_DATA_HOME=$d/d XDG_CONFIG_HOME=$d/c XDG_CACHE_HOME=$d/k JUNCTURE_WORKSPACE=$d/ws
+      export OPENAI_BASE_URL=http://127.0.0.1:9/v1 JUNCTURE_MODEL=fake-model OPENAI_API_KEY=bench JUNCTURE_BENCH=1
+      if [ $k = juncture ]; then
+        printf '%s' "$mcp" >"$d/c/juncture/mcp.json"
+        tid=$("$tmp/seedthread" -db "$XDG_DATA_HOME/juncture/juncture.db" -messages 2000)
+        # shellcheck disable=SC2086
+        evict "$bin" $webkit
+        ms=$(startup_one "$tmp/startup-$k-$r-cold.log" "$bin" "juncture://thread/$tid")
+        echo "startup juncture cold $r $ms" >>"$raw"; echo "  startup round $r juncture cold: $ms ms"
+        ms=$(startup_one "$tmp/startup-$k-$r-warm.log" "$bin" "juncture://thread/$tid")
+        echo "startup juncture warm $r $ms" >>"$raw"; echo "  startup round $r juncture warm: $ms ms"
+      else
+        # shellcheck disable=SC2086
+        evict "$tmp/floor-startup" $webkit
+        ms=$(startup_one "$tmp/startup-$k-$r-cold.log" "$tmp/floor-startup")
+        echo "startup floor cold $r $ms" >>"$raw"; echo "  startup round $r floor cold: $ms ms"
+        ms=$(startup_one "$tmp/startup-$k-$r-warm.log" "$tmp/floor-startup")
+        echo "startup floor warm $r $ms" >>"$raw"; echo "  startup round $r floor warm: $ms ms"
+      fi
+      unset XDG_DATA_HOME XDG_CONFIG_HOME XDG_CACHE_HOME JUNCTURE_WORKSPACE OPENAI_BASE_URL JUNCTURE_MODEL OPENAI_API_KEY JUNCTURE_BENCH
+    done
+  done
+}
+
+if [ "$only" = startup ] || { [ -z "$only" ] && [ "${BENCH_STARTUP:-1}" = 1 ]; }; then
+  echo "==> start-up: launch → the first key taken, cold and warm, against the floor app ($startup_rounds rounds)"
+  startup_bench "$startup_rounds"
+fi
+if [ "$only" = startup ]; then
+  out=build/bench/desktop-startup-$stamp.json
+  cp "$raw" "build/bench/desktop-startup-$stamp.raw.txt"
+  node bench/desktop-report.mjs "$raw" "$out" | grep -v -e '^long thread:' -e '2,000-message thread open' -e '^| idle' -e 'binary size' -e '^Idle PSS' -e '^| process' -e '^| -'
+  cp "$out" build/bench/desktop-startup-latest.json
+  exit 0
+fi
 echo "==> Juncture with a 2,000-message thread open"
 d=$tmp/long; mkdir -p "$d/ws"
 export XDG_DATA_HOME=$d/d XDG_CONFIG_HOME=$d/c XDG_CACHE_HOME=$d/k JUNCTURE_WORKSPACE=$d/ws

@@ -71,6 +71,36 @@ describe('startBenchTitle', () => {
   });
 });
 
+describe('the start-up field', () => {
+  beforeEach(() => vi.useFakeTimers({ toFake: ['requestAnimationFrame', 'cancelAnimationFrame'] }));
+  afterEach(() => vi.useRealTimers());
+
+  it('says when the composer took its first key, in epoch ms, after a view field', () => {
+    const t = new FakeTransport();
+    const titles: string[] = [];
+    const stop = startBenchTitle(t, (s) => titles.push(s));
+    const section = document.createElement('section');
+    section.className = 'composer';
+    const box = document.createElement('textarea');
+    section.append(box);
+    document.body.append(section);
+    const other = document.createElement('textarea');
+    document.body.append(other);
+    other.dispatchEvent(new Event('input', { bubbles: true })); // not the composer
+    vi.advanceTimersToNextFrame();
+    expect(titles.at(-1)).toBe('bench 0 idle 0 -');
+    const before = Date.now();
+    box.dispatchEvent(new Event('input', { bubbles: true }));
+    vi.advanceTimersToNextFrame();
+    const f = titles.at(-1)!.split(' ');
+    expect(f.slice(0, 6)).toEqual(['bench', '0', 'idle', '0', '-', '-']);
+    expect(Math.abs(Number(f[6]) - before)).toBeLessThan(1000);
+    stop();
+    section.remove();
+    other.remove();
+  });
+});
+
 describe('viewCheck', () => {
   const page = (text: string) => {
     const d = document.createElement('div');

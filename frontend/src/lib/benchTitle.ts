@@ -18,7 +18,9 @@ import type { AguiEvent } from '../transport/agui';
  * document.title, so the title also goes through the runtime's
  * WindowSetTitle. At most one title write per animation frame. A sixth
  * field, once the last answer shows a numbered stream, says whether its
- * words are contiguous (viewCheck), and F5 reloads the page. Returns the
+ * words are contiguous (viewCheck; `-` when a seventh follows), a seventh,
+ * once the composer took its first key, says when (epoch ms: the start-up
+ * bench), and F5 reloads the page. Returns the
  * function that stops counting.
  */
 export function startBenchTitle(
@@ -36,9 +38,12 @@ export function startBenchTitle(
   let frame = 0;
   // The view check (a sixth field, only once a numbered answer shows): see viewCheck.
   let view = '';
+  // When the composer first took a key (epoch ms): the start-up bench.
+  let typed = '';
   const write = () => {
     frame = 0;
-    setTitle(`bench ${chars} ${state} ${runs} ${stopMs}${view ? ` ${view}` : ''}`);
+    const tail = typed ? ` ${view || '-'} ${typed}` : view ? ` ${view}` : '';
+    setTitle(`bench ${chars} ${state} ${runs} ${stopMs}${tail}`);
   };
   const probe = () => {
     const v = viewCheck();
@@ -59,6 +64,12 @@ export function startBenchTitle(
     }
   };
   document.addEventListener('keydown', onKey, true);
+  const onInput = (e: Event) => {
+    if (typed || !(e.target instanceof HTMLTextAreaElement) || !e.target.closest('.composer')) return;
+    typed = String(Math.round(performance.timeOrigin + performance.now()));
+    if (!frame) frame = requestAnimationFrame(write);
+  };
+  document.addEventListener('input', onInput, true);
   const off = transport.subscribe('agui', ({ event }) => {
     if (!count(event)) return;
     if (!frame) frame = requestAnimationFrame(write);
@@ -154,6 +165,7 @@ export function startBenchTitle(
     dropStop();
     clearInterval(timer);
     document.removeEventListener('keydown', onKey, true);
+    document.removeEventListener('input', onInput, true);
     if (frame) cancelAnimationFrame(frame);
   };
 }
