@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The tables of scripts/bench-desktop.sh, from the raw lines it recorded:
-//   size juncture|floor BYTES          dist BYTES           clk TICKS_PER_S
-//   idletotal WHO ROUND PSS_MIB RSS_MIB
+//   size juncture|floor|floorfair BYTES          dist BYTES           clk TICKS_PER_S
+//   idletotal WHO ROUND PSS_MIB RSS_MIB   (WHO: juncture, floor, floorfair)
 //   idle WHO ROUND app|web|net|other PSS_KIB RSS_KIB
 //   thread before|after KIND PSS_KIB RSS_KIB               thread opened CHANGED_PIXELS
 //   expect N CHARS    expectmd N CHARS (bench/mdfake.mjs's text)
@@ -43,6 +43,9 @@ const perKind = (who, kind, col) => {
 
 const sj = size('juncture');
 const sf = size('floor');
+const sff = size('floorfair');
+const tff = idleTotals('floorfair');
+const pssFF = med(tff.map((x) => x[0]));
 const mb = (x) => (x / 1e6).toFixed(1);
 const f1 = (x) => (Number.isFinite(x) ? x.toFixed(1) : '-');
 const f0 = (x) => (Number.isFinite(x) ? x.toFixed(0) : '-');
@@ -71,6 +74,11 @@ const summary = [
   ['idle RSS MiB', f0(rssJ), f0(rssF), ratio(rssJ, rssF), '-', ''],
   ['2,000-message thread open: PSS MiB', f0(ta.total), f0(pssF), ratio(ta.total, pssF), '-', ''],
 ];
+if (Number.isFinite(sff)) {
+  // bench/floorfair: the same window linking Juncture's libraries
+  summary.push(['binary size MB against the fair floor', mb(sj), mb(sff), ratio(sj, sff), '≤ 1.10×', sj / sff <= 1.1 ? 'yes' : 'NO']);
+  if (tff.length) summary.push(['idle PSS MiB against the fair floor', f0(pssJ), f0(pssFF), ratio(pssJ, pssFF), '≤ 1.10×', pssJ / pssFF <= 1.1 ? 'yes' : 'NO']);
+}
 console.log('');
 table(['figure', 'Juncture', 'floor', 'ratio', 'goal', 'goal met?'], summary, [42, 10, 8, 7, 9, 9]);
 if (Number.isFinite(dist)) console.log(`frontend/dist embedded in the binary: ${(dist / 1024).toFixed(0)} KiB`);
@@ -217,8 +225,8 @@ writeFileSync(
     {
       date: new Date().toISOString(),
       rows: summary.map(([figure, juncture, floor, r, goal, met]) => ({ figure, juncture, floor, ratio: r, goal, met })),
-      binary: { juncture: sj, floor: sf, distBytes: dist },
-      idle: { juncture: tj, floor: tf, perProcess: procRows },
+      binary: { juncture: sj, floor: sf, floorfair: sff, distBytes: dist },
+      idle: { juncture: tj, floor: tf, floorfair: tff, perProcess: procRows },
       longThread: { before: tb, after: ta, changedPixels: opened },
       streams,
       markdown,

@@ -102,6 +102,21 @@ if [ -z "$bin" ]; then
 fi
 case "$only" in idle | stop) ;; *) (cd "$src" && CGO_ENABLED=0 go build -o "$tmp/seedthread" ./bench/seedthread) ;; esac
 case "$only" in idle | stop | startup) ;; *) [ "${BENCH_STREAM:-1}" = 0 ] || (cd "$src" && go build -tags $tags -ldflags "-w -s" -o "$tmp/floorstream" ./bench/floorstream) ;; esac
+# The fair floor: the same bare window linking Juncture's libraries
+# (bench/floorfair, built from Juncture's go.mod).
+fair=${BENCH_FAIR:-1}; case "$only" in stop | startup | stream) fair=0 ;; esac
+if [ "$fair" = 1 ]; then
+  echo "==> fair floor build (bench/floorfair)"
+  (cd "$src" && go build -tags $tags -ldflags "-w -s" -o "$tmp/floorfair" ./bench/floorfair)
+  echo "size floorfair $(stat -c %s "$tmp/floorfair")" >>"$raw"
+  if [ "$binsize" = 1 ]; then
+    echo "==> size breakdown against the fair floor (unstripped builds)"
+    (cd "$src" && go build -tags $tags -o "$tmp/floorfair-sym" ./bench/floorfair && go build -tags $tags -o "$tmp/juncture-sym" .)
+    node bench/binsize.mjs "$tmp/juncture-sym" "$tmp/floorfair-sym" --top 25 --json "$tmp/binsize-fair.json" | tee "$tmp/binsize-fair.txt"
+    cp "$tmp/binsize-fair.txt" "build/bench/desktop-binsize-fair-$stamp.txt"
+    rm -f "$tmp/floorfair-sym" "$tmp/juncture-sym"
+  fi
+fi
 echo "size juncture $(stat -c %s "$bin")" >>"$raw"
 echo "size floor $(stat -c %s "$tmp/floor")" >>"$raw"
 echo "clk $(getconf CLK_TCK)" >>"$raw"
@@ -150,8 +165,10 @@ case "$only" in stream | stop | startup) rounds=0 ;; esac
 for r in $(seq 1 "$rounds"); do
   # alternate the order so a slow period hits both
   if [ $((r % 2)) = 1 ]; then order="floor juncture"; else order="juncture floor"; fi
+  [ "$fair" = 1 ] && order="$order floorfair"
   for k in $order; do
     if [ $k = floor ]; then "$tmp/measure-idle.sh" "$tmp/floor" floor >"$tmp/idle.txt"
+    elif [ $k = floorfair ]; then "$tmp/measure-idle.sh" "$tmp/floorfair" floor >"$tmp/idle.txt"
     else "$tmp/measure-idle.sh" "$bin" Juncture >"$tmp/idle.txt"; fi
     line=$(tail -1 "$tmp/idle.txt")
     echo "idletotal $k $r $line" >>"$raw"
@@ -263,7 +280,7 @@ stop_bench() {
   unset XDG_DATA_HOME XDG_CONFIG_HOME XDG_CACHE_HOME JUNCTURE_WORKSPACE OPENAI_BASE_URL JUNCTURE_MODEL OPENAI_API_KEY JUNCTURE_BENCH
   for _ in $(seq 1 60); do [ "$(bench_title)" != "- - - -" ] && break; sleep 0.5; done
   for r in $(seq 0 "$trials"); do # trial 0 is a warm-up
-    read -r _ _ n0 ms0 < <(bench_title)
+    read -r _ _ n0 ms0 _ < <(bench_title)
     xdotool type --delay 15 'go'
     xdotool key Return
     deadline=$(($(date +%s) + 30))
@@ -275,7 +292,7 @@ stop_bench() {
     xdotool key Escape
     # the title's stop field changes once the cancelled state painted
     deadline=$(($(date +%s) + 30))
-    while read -r c s n ms < <(bench_title) && { [ "$s" = running ] || [ "$ms" = "$ms0" ]; }; do
+    while read -r c s n ms _ < <(bench_title) && { [ "$s" = running ] || [ "$ms" = "$ms0" ]; }; do
       [ "$(date +%s)" -lt $deadline ] || break
       sleep 0.02
     done
