@@ -199,7 +199,16 @@ fi
 open_app() {
   "${run_bin:-$bin}" >"$1" 2>&1 &
   app=$!
-  win=$(timeout 30 xdotool search --sync --onlyvisible --name '^(Juncture$|bench )' | head -1)
+  # Polled rather than `search --sync`: a window that appears and goes away
+  # while xdotool walks the tree (WebKit's helpers do) is an X error
+  # (BadWindow) that ends that search (as in scripts/desktop-lib.sh).
+  win=""
+  for _ in $(seq 1 60); do
+    win=$(xdotool search --onlyvisible --name '^(Juncture$|bench )' 2>/dev/null | head -1) || true
+    [ -n "$win" ] && break
+    sleep 0.5
+  done
+  [ -n "$win" ] || { echo "no Juncture window appeared in 30 s"; return 1; }
   for _ in $(seq 1 40); do grep -q "desktop window ready" "$1" && break; sleep 0.25; done
   sleep 2
   xdotool windowactivate --sync "$win" 2>/dev/null || xdotool windowfocus --sync "$win" || true
@@ -365,10 +374,10 @@ PY
 
 # startup_one LOG CMD…: launch CMD, find its window, press x in it every
 # 20 ms until its page says it took a key (the floor page: "typed <epoch
-# ms>"; Juncture's bench counter: the seventh field), and print the ms from
-# launch to that key ("-" after 60 s).
+# ms>"; Juncture's bench counter: the seventh field), and print "MS WIN_MS":
+# the ms from launch to that key ("-" after 60 s) and to the window showing.
 startup_one() {
-  local log=$1 t0 w="" typed="" t f1 f2 f7 deadline
+  local log=$1 t0 w="" wms=- typed="" t f1 f2 f7 deadline
   shift
   t0=$(date +%s%3N)
   "$@" >"$log" 2>&1 &
@@ -377,9 +386,9 @@ startup_one() {
   while [ -z "$typed" ] && [ "$(date +%s%3N)" -lt $deadline ]; do
     if [ -z "$w" ]; then
       w=$(xdotool search --onlyvisible --name '^(Juncture|bench |floor|typed )' 2>/dev/null | head -1) || true
-      [ -z "$w" ] || xdotool windowactivate "$w" 2>/dev/null || xdotool windowfocus "$w" 2>/dev/null || true
+      [ -z "$w" ] || { wms=$(($(date +%s%3N) - t0)); xdotool windowactivate "$w" 2>/dev/null || xdotool windowfocus "$w" 2>/dev/null || true; }
     else
-      xdotool key x 2>/dev/null || true
+      xdotool windowfocus "$w" key x 2>/dev/null || true
       t=$(xdotool getwindowname "$w" 2>/dev/null || true)
       read -r f1 f2 _ _ _ _ f7 _ <<<"$t"
       case "$f1" in typed) typed=${f2:-} ;; bench) typed=${f7:-} ;; esac
@@ -387,7 +396,7 @@ startup_one() {
     sleep 0.02
   done
   stop_app "$app"; app=
-  if [ -n "$typed" ]; then echo $((typed - t0)); else echo -; fi
+  if [ -n "$typed" ]; then echo "$((typed - t0)) $wms"; else echo "- $wms"; fi
 }
 
 # startup_bench ROUNDS: launch → the first key taken, cold (fresh data and
@@ -396,7 +405,7 @@ startup_one() {
 # main.go, bench/startup-floor.html as its page) and Juncture (5 MCP
 # servers in mcp.json, the 2,000-message thread seeded and opened by its
 # juncture:// link, as the last chat is), rounds interleaved.
-# Raw: "startup floor|juncture cold|warm ROUND MS".
+# Raw: "startup floor|juncture cold|warm ROUND MS WINDOW_MS".
 startup_bench() {
   local rounds=$1 r k order ms d tid mcp i webkit
   mkdir -p "$tmp/floorstart"
@@ -404,6 +413,7 @@ startup_bench() {
   cp bench/startup-floor.html "$tmp/floorstart/index.html"
   (cd "$tmp/floorstart" && go build -tags $tags -ldflags "-w -s" -o "$tmp/floor-startup" .)
   (cd "$src" && CGO_ENABLED=0 go build -o "$tmp/edgeserver" ./agent/mcp/internal/edgeserver)
+  echo "  load before start-up: $(cut -d' ' -f1-3 /proc/loadavg)"
   webkit=$(ls /usr/lib/*/libwebkit2gtk-4.1.so.0* /usr/lib/*/libjavascriptcoregtk-4.1.so.0* /usr/lib/*/webkit2gtk-4.1/* /usr/lib/*/libgtk-3.so.0* 2>/dev/null || true)
   mcp='{"mcpServers":{'
   for i in 1 2 3 4 5; do mcp+="\"edge$i\":{\"command\":\"$tmp/edgeserver\"}"; [ $i = 5 ] || mcp+=','; done
