@@ -159,7 +159,11 @@ cpu_ticks() {
 # Per process from measure-idle.sh's lines "<pid> <cmdline…> pss N KiB rss N KiB".
 # floor's measure-idle.sh, copied with a wider command-line column (it cuts
 # it to 40 characters, before "WebKitWebProcess"); the measurement is its own.
-sed 's/cut -c1-40/cut -c1-100/; s/%-40s/%-100s/' "$floor_src/measure-idle.sh" >"$tmp/measure-idle.sh"
+# Its `xdotool search --sync` is polled instead: a WebKit helper's window
+# going away while it walks the tree is a BadWindow that ended the run.
+sed -e 's/cut -c1-40/cut -c1-100/; s/%-40s/%-100s/' \
+  -e 's/^timeout 30 xdotool search --sync --onlyvisible --name "\(.*\)" >\/dev\/null$/for _ in $(seq 1 60); do xdotool search --onlyvisible --name "\1" >\/dev\/null 2>\&1 \&\& break; sleep 0.5; done/' \
+  "$floor_src/measure-idle.sh" >"$tmp/measure-idle.sh"
 chmod +x "$tmp/measure-idle.sh"
 case "$only" in stream | stop | startup) rounds=0 ;; esac
 for r in $(seq 1 "$rounds"); do
