@@ -45,6 +45,7 @@ import (
 	"github.com/juncture-app/juncture/app/update"
 	"github.com/juncture-app/juncture/app/web"
 	"github.com/juncture-app/juncture/frontend"
+	"github.com/juncture-app/juncture/internal/benchprobe"
 	"github.com/juncture-app/juncture/internal/buildinfo"
 	"github.com/juncture-app/juncture/internal/framegate"
 	"github.com/juncture-app/juncture/store"
@@ -374,7 +375,12 @@ func desktop(logger *slog.Logger) error {
 				return
 			}
 			svc = s
-			svc.SetEmitter(wailsEmitter{ctx})
+			var em app.Emitter = wailsEmitter{ctx}
+			if os.Getenv("JUNCTURE_BENCH") == "1" {
+				benchprobe.Enable()
+				em = benchEmitter{Emitter: em, log: logger}
+			}
+			svc.SetEmitter(em)
 			svc.SetDesktop(&wailsDesktop{ctx: ctx, win: win})
 			win.started(svc, launchThread)
 			logger.Info("desktop window ready", "data", dataDir())

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"strings"
 
+	"github.com/juncture-app/juncture/internal/benchprobe"
+
 	"github.com/juncture-app/juncture/agent"
 	"github.com/juncture-app/juncture/store"
 )
@@ -64,6 +66,7 @@ func (a *App) SendInput(threadID, text string, attachments []AttachmentInput) (S
 
 // Interrupt stops the thread's current turn (no-op when idle).
 func (a *App) Interrupt(threadID string) error {
+	benchprobe.Interrupted(threadID) // the desktop bench's Stop timing; off unless JUNCTURE_BENCH=1
 	a.rt.InterruptVia(threadID, a.transport())
 	return nil
 }

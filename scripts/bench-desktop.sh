@@ -57,11 +57,11 @@ export IN_XVFB NO_AT_BRIDGE=1
 unset OPENAI_BASE_URL OPENAI_API_KEY JUNCTURE_MODEL JUNCTURE_BENCH
 floor_src=${FLOOR_SRC:-$root/../shared/bench/floor}
 anchor_src=${ANCHOR_SRC:-$root/../shared/bench/tanstack-anchor}
-rounds=${BENCH_ROUNDS:-3}; tp_runs=${BENCH_TP_RUNS:-5}; fh_runs=${BENCH_FH_RUNS:-3}; stop_trials=${BENCH_STOP_TRIALS:-20}
-md_runs=${BENCH_MD_RUNS:-3}
-if [ "${BENCH_QUICK:-}" = 1 ]; then rounds=1; tp_runs=${BENCH_TP_RUNS:-2}; fh_runs=${BENCH_FH_RUNS:-1}; stop_trials=${BENCH_STOP_TRIALS:-8}; fi
+rounds=${BENCH_ROUNDS:-3}; tp_runs=${BENCH_TP_RUNS:-5}; fh_runs=${BENCH_FH_RUNS:-3}; stop_trials=${BENCH_STOP_TRIALS:-100}
+md_runs=${BENCH_MD_RUNS:-3}; startup_rounds=${BENCH_STARTUP_ROUNDS:-3}
+if [ "${BENCH_QUICK:-}" = 1 ]; then rounds=1; tp_runs=${BENCH_TP_RUNS:-2}; fh_runs=${BENCH_FH_RUNS:-1}; stop_trials=${BENCH_STOP_TRIALS:-10}; startup_rounds=${BENCH_STARTUP_ROUNDS:-1}; fi
 only=${BENCH_ONLY:-}
-case "$only" in '' | idle | stream) ;; *) echo "BENCH_ONLY: 'idle' or 'stream' (got '$only')"; exit 1 ;; esac
+case "$only" in '' | idle | stream | stop | startup) ;; *) echo "BENCH_ONLY: 'idle', 'stream', 'stop' or 'startup' (got '$only')"; exit 1 ;; esac
 binsize=${BENCH_BINSIZE:-1}; [ -n "$only" ] && binsize=0
 tags=desktop,production,webkit2_41
 tmp=$(mktemp -d -t bench-desktop.XXXXXX)
@@ -100,8 +100,23 @@ if [ -z "$bin" ]; then
     rm -f "$tmp/floor-sym" "$tmp/juncture-sym"
   fi
 fi
-[ "$only" = idle ] || (cd "$src" && CGO_ENABLED=0 go build -o "$tmp/seedthread" ./bench/seedthread)
-[ "$only" = idle ] || [ "${BENCH_STREAM:-1}" = 0 ] || (cd "$src" && go build -tags $tags -ldflags "-w -s" -o "$tmp/floorstream" ./bench/floorstream)
+case "$only" in idle | stop) ;; *) (cd "$src" && CGO_ENABLED=0 go build -o "$tmp/seedthread" ./bench/seedthread) ;; esac
+case "$only" in idle | stop | startup) ;; *) [ "${BENCH_STREAM:-1}" = 0 ] || (cd "$src" && go build -tags $tags -ldflags "-w -s" -o "$tmp/floorstream" ./bench/floorstream) ;; esac
+# The fair floor: the same bare window linking Juncture's libraries
+# (bench/floorfair, built from Juncture's go.mod).
+fair=${BENCH_FAIR:-1}; case "$only" in stop | startup | stream) fair=0 ;; esac
+if [ "$fair" = 1 ]; then
+  echo "==> fair floor build (bench/floorfair)"
+  (cd "$src" && go build -tags $tags -ldflags "-w -s" -o "$tmp/floorfair" ./bench/floorfair)
+  echo "size floorfair $(stat -c %s "$tmp/floorfair")" >>"$raw"
+  if [ "$binsize" = 1 ]; then
+    echo "==> size breakdown against the fair floor (unstripped builds)"
+    (cd "$src" && go build -tags $tags -o "$tmp/floorfair-sym" ./bench/floorfair && go build -tags $tags -o "$tmp/juncture-sym" .)
+    node bench/binsize.mjs "$tmp/juncture-sym" "$tmp/floorfair-sym" --top 25 --json "$tmp/binsize-fair.json" | tee "$tmp/binsize-fair.txt"
+    cp "$tmp/binsize-fair.txt" "build/bench/desktop-binsize-fair-$stamp.txt"
+    rm -f "$tmp/floorfair-sym" "$tmp/juncture-sym"
+  fi
+fi
 echo "size juncture $(stat -c %s "$bin")" >>"$raw"
 echo "size floor $(stat -c %s "$tmp/floor")" >>"$raw"
 echo "clk $(getconf CLK_TCK)" >>"$raw"
@@ -144,14 +159,20 @@ cpu_ticks() {
 # Per process from measure-idle.sh's lines "<pid> <cmdline…> pss N KiB rss N KiB".
 # floor's measure-idle.sh, copied with a wider command-line column (it cuts
 # it to 40 characters, before "WebKitWebProcess"); the measurement is its own.
-sed 's/cut -c1-40/cut -c1-100/; s/%-40s/%-100s/' "$floor_src/measure-idle.sh" >"$tmp/measure-idle.sh"
+# Its `xdotool search --sync` is polled instead: a WebKit helper's window
+# going away while it walks the tree is a BadWindow that ended the run.
+sed -e 's/cut -c1-40/cut -c1-100/; s/%-40s/%-100s/' \
+  -e 's/^timeout 30 xdotool search --sync --onlyvisible --name "\(.*\)" >\/dev\/null$/for _ in $(seq 1 60); do xdotool search --onlyvisible --name "\1" >\/dev\/null 2>\&1 \&\& break; sleep 0.5; done/' \
+  "$floor_src/measure-idle.sh" >"$tmp/measure-idle.sh"
 chmod +x "$tmp/measure-idle.sh"
-[ "$only" = stream ] && rounds=0
+case "$only" in stream | stop | startup) rounds=0 ;; esac
 for r in $(seq 1 "$rounds"); do
   # alternate the order so a slow period hits both
   if [ $((r % 2)) = 1 ]; then order="floor juncture"; else order="juncture floor"; fi
+  [ "$fair" = 1 ] && order="$order floorfair"
   for k in $order; do
     if [ $k = floor ]; then "$tmp/measure-idle.sh" "$tmp/floor" floor >"$tmp/idle.txt"
+    elif [ $k = floorfair ]; then "$tmp/measure-idle.sh" "$tmp/floorfair" floor >"$tmp/idle.txt"
     else "$tmp/measure-idle.sh" "$bin" Juncture >"$tmp/idle.txt"; fi
     line=$(tail -1 "$tmp/idle.txt")
     echo "idletotal $k $r $line" >>"$raw"
@@ -182,7 +203,16 @@ fi
 open_app() {
   "${run_bin:-$bin}" >"$1" 2>&1 &
   app=$!
-  win=$(timeout 30 xdotool search --sync --onlyvisible --name '^(Juncture$|bench )' | head -1)
+  # Polled rather than `search --sync`: a window that appears and goes away
+  # while xdotool walks the tree (WebKit's helpers do) is an X error
+  # (BadWindow) that ends that search (as in scripts/desktop-lib.sh).
+  win=""
+  for _ in $(seq 1 60); do
+    win=$(xdotool search --onlyvisible --name '^(Juncture$|bench )' 2>/dev/null | head -1) || true
+    [ -n "$win" ] && break
+    sleep 0.5
+  done
+  [ -n "$win" ] || { echo "no Juncture window appeared in 30 s"; return 1; }
   for _ in $(seq 1 40); do grep -q "desktop window ready" "$1" && break; sleep 0.25; done
   sleep 2
   xdotool windowactivate --sync "$win" 2>/dev/null || xdotool windowfocus --sync "$win" || true
@@ -249,17 +279,21 @@ stream_bench() {
 
 # stop_bench TRIALS: one app start against the paced stream (200 tokens/s);
 # each trial sends a message, presses Esc 1 s into the answer, and reads
-# the page's own measure (Esc → Wails call → runtime → cancelled
-# RUN_FINISHED back in the page) from the title. Raw: "stop TRIAL ms".
+# the page's own measure from the title (benchTitle.ts: Esc → the cancelled
+# state painted / the cancelled RUN_FINISHED received / the DOM showing it)
+# and the runtime's share from the app's log ("bench stop runtime_us=…":
+# the Interrupt call reaching Go → the cancelled RUN_FINISHED handed to
+# Wails). Raw: "stop TRIAL painted_ms received_ms shown_ms runtime_us".
 stop_bench() {
-  local trials=$1 d r c s n ms n0 deadline
+  local trials=$1 d r c s n ms n0 ms0 deadline rt logs=0 l
   d=$tmp/stop; mkdir -p "$d/ws"
   export XDG_DATA_HOME=$d/d XDG_CONFIG_HOME=$d/c XDG_CACHE_HOME=$d/k JUNCTURE_WORKSPACE=$d/ws
   export OPENAI_BASE_URL=http://127.0.0.1:$port/n=100000/d=5/v1 JUNCTURE_MODEL=fake-model OPENAI_API_KEY=bench JUNCTURE_BENCH=1
   open_app "$tmp/stop.log"
   unset XDG_DATA_HOME XDG_CONFIG_HOME XDG_CACHE_HOME JUNCTURE_WORKSPACE OPENAI_BASE_URL JUNCTURE_MODEL OPENAI_API_KEY JUNCTURE_BENCH
+  for _ in $(seq 1 60); do [ "$(bench_title)" != "- - - -" ] && break; sleep 0.5; done
   for r in $(seq 0 "$trials"); do # trial 0 is a warm-up
-    read -r _ _ n0 _ < <(bench_title)
+    read -r _ _ n0 ms0 _ < <(bench_title)
     xdotool type --delay 15 'go'
     xdotool key Return
     deadline=$(($(date +%s) + 30))
@@ -269,19 +303,24 @@ stop_bench() {
     done
     sleep 1
     xdotool key Escape
+    # the title's stop field changes once the cancelled state painted
     deadline=$(($(date +%s) + 30))
-    while read -r c s n ms < <(bench_title) && [ "$s" = running ]; do
+    while read -r c s n ms _ < <(bench_title) && { [ "$s" = running ] || [ "$ms" = "$ms0" ]; }; do
       [ "$(date +%s)" -lt $deadline ] || break
       sleep 0.02
     done
-    [ "$r" -gt 0 ] && [ "$s" = cancelled ] && echo "stop $r $ms" >>"$raw"
-    echo "  stop trial $r: $s after Esc, $ms ms in the page"
+    l=$(grep -c 'bench stop' "$tmp/stop.log" || true)
+    rt=-
+    [ "$l" -gt "$logs" ] && rt=$(grep 'bench stop' "$tmp/stop.log" | tail -1 | sed -E 's/.*runtime_us=([0-9]+).*/\1/')
+    logs=$l
+    [ "$r" -gt 0 ] && [ "$s" = cancelled ] && echo "stop $r ${ms//\// } $rt" >>"$raw"
+    echo "  stop trial $r: $s after Esc, painted/received/shown $ms ms in the page, runtime $rt µs"
     sleep 0.5
   done
   stop_app "$app"; app=
 }
 
-if [ "${BENCH_STREAM:-1}" = 1 ]; then
+if [ "${BENCH_STREAM:-1}" = 1 ] && [ "$only" != startup ]; then
   [ -f "$anchor_src/fake.mjs" ] || { echo "no fake.mjs at $anchor_src (set ANCHOR_SRC)"; exit 1; }
   mkdir -p "$tmp/anchor" && cp "$anchor_src/fake.mjs" "$tmp/anchor/"
   (cd "$tmp/anchor" && PORT=0 exec node fake.mjs >"$tmp/fake.log" 2>&1) &
@@ -292,12 +331,13 @@ if [ "${BENCH_STREAM:-1}" = 1 ]; then
   for n in 20000 5000; do
     echo "expect $n $(node -e "import('$tmp/anchor/fake.mjs').then(m => console.log(m.expectedText($n).length))")" >>"$raw"
   done
-  if [ "${BENCH_PLAIN:-1}" = 1 ]; then
+  if [ "${BENCH_PLAIN:-1}" = 1 ] && [ "$only" != stop ]; then
     echo "==> desktop streaming: unthrottled, N=20,000 ($tp_runs runs)"
     stream_bench unthrottled /n=20000/d=0/v1 20000 "$tp_runs"
     echo "==> desktop streaming: 1,000 tokens/s firehose, N=5,000 ($fh_runs runs)"
     stream_bench firehose /n=5000/d=1/v1 5000 "$fh_runs"
   fi
+  if [ "$only" != stop ]; then
   (PORT=0 exec node bench/mdfake.mjs >"$tmp/mdfake.log" 2>&1) &
   mdfake=$!
   for _ in $(seq 1 100); do grep -q LISTENING "$tmp/mdfake.log" 2>/dev/null && break; sleep 0.1; done
@@ -307,15 +347,118 @@ if [ "${BENCH_STREAM:-1}" = 1 ]; then
   echo "==> Markdown at 1,000 tokens/s, N=5,000: the floor page, then Juncture ($md_runs runs each)"
   stream_bench md-floor /n=5000/d=1/v1 5000 "$md_runs" "$tmp/floorstream"
   stream_bench md-juncture /n=5000/d=1/v1 5000 "$md_runs"
-  echo "==> desktop Stop: Esc → cancelled RUN_FINISHED in the page ($stop_trials trials)"
+  fi
+  echo "==> desktop Stop: Esc → cancelled state painted in the page ($stop_trials trials)"
   stop_bench "$stop_trials"
 fi
 
-if [ "$only" = stream ]; then
-  out=build/bench/desktop-stream-$stamp.json
-  cp "$raw" "build/bench/desktop-stream-$stamp.raw.txt"
+case "$only" in stream | stop)
+  out=build/bench/desktop-$only-$stamp.json
+  cp "$raw" "build/bench/desktop-$only-$stamp.raw.txt"
   node bench/desktop-report.mjs "$raw" "$out" | grep -v -e '^long thread:' -e '2,000-message thread open' -e '^| idle' -e 'binary size'
-  cp "$out" build/bench/desktop-stream-latest.json
+  cp "$out" "build/bench/desktop-$only-latest.json"
+  exit 0 ;;
+esac
+# evict FILE…: drop the files' pages from the page cache (posix_fadvise
+# DONTNEED: no root, nothing else on the machine loses its cache; pages a
+# running process maps stay), for a cold start.
+evict() {
+  command -v python3 >/dev/null || return 0
+  python3 - "$@" <<'PY' || true
+import os, sys
+for p in sys.argv[1:]:
+    try:
+        fd = os.open(p, os.O_RDONLY)
+        os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
+        os.close(fd)
+    except OSError:
+        pass
+PY
+}
+
+# startup_one LOG CMD…: launch CMD, find its window, press x in it every
+# 20 ms until its page says it took a key (the floor page: "typed <epoch
+# ms>"; Juncture's bench counter: the seventh field), and print "MS WIN_MS":
+# the ms from launch to that key ("-" after 60 s) and to the window showing.
+startup_one() {
+  local log=$1 t0 w="" wms=- typed="" t f1 f2 f7 deadline
+  shift
+  t0=$(date +%s%3N)
+  "$@" >"$log" 2>&1 &
+  app=$!
+  deadline=$((t0 + 60000))
+  while [ -z "$typed" ] && [ "$(date +%s%3N)" -lt $deadline ]; do
+    if [ -z "$w" ]; then
+      w=$(xdotool search --onlyvisible --name '^(Juncture|bench |floor|typed )' 2>/dev/null | head -1) || true
+      [ -z "$w" ] || { wms=$(($(date +%s%3N) - t0)); xdotool windowactivate "$w" 2>/dev/null || xdotool windowfocus "$w" 2>/dev/null || true; }
+    else
+      xdotool windowfocus "$w" key x 2>/dev/null || true
+      t=$(xdotool getwindowname "$w" 2>/dev/null || true)
+      read -r f1 f2 _ _ _ _ f7 _ <<<"$t"
+      case "$f1" in typed) typed=${f2:-} ;; bench) typed=${f7:-} ;; esac
+    fi
+    sleep 0.02
+  done
+  stop_app "$app"; app=
+  if [ -n "$typed" ]; then echo "$((typed - t0)) $wms"; else echo "- $wms"; fi
+}
+
+# startup_bench ROUNDS: launch → the first key taken, cold (fresh data and
+# cache folders; the binary and the WebKit/GTK libraries evicted from the
+# page cache) then warm (the same folders again), the floor app (its own
+# main.go, bench/startup-floor.html as its page) and Juncture (5 MCP
+# servers in mcp.json, the 2,000-message thread seeded and opened by its
+# juncture:// link, as the last chat is), rounds interleaved.
+# Raw: "startup floor|juncture cold|warm ROUND MS WINDOW_MS".
+startup_bench() {
+  local rounds=$1 r k order ms d tid mcp i webkit
+  mkdir -p "$tmp/floorstart"
+  cp -r "$floor_src/." "$tmp/floorstart/"
+  cp bench/startup-floor.html "$tmp/floorstart/index.html"
+  (cd "$tmp/floorstart" && go build -tags $tags -ldflags "-w -s" -o "$tmp/floor-startup" .)
+  (cd "$src" && CGO_ENABLED=0 go build -o "$tmp/edgeserver" ./agent/mcp/internal/edgeserver)
+  echo "  load before start-up: $(cut -d' ' -f1-3 /proc/loadavg)"
+  webkit=$(ls /usr/lib/*/libwebkit2gtk-4.1.so.0* /usr/lib/*/libjavascriptcoregtk-4.1.so.0* /usr/lib/*/webkit2gtk-4.1/* /usr/lib/*/libgtk-3.so.0* 2>/dev/null || true)
+  mcp='{"mcpServers":{'
+  for i in 1 2 3 4 5; do mcp+="\"edge$i\":{\"command\":\"$tmp/edgeserver\"}"; [ $i = 5 ] || mcp+=','; done
+  mcp+='}}'
+  for r in $(seq 1 "$rounds"); do
+    if [ $((r % 2)) = 1 ]; then order="floor juncture"; else order="juncture floor"; fi
+    for k in $order; do
+      d=$tmp/startup-$k-$r; rm -rf "$d"; mkdir -p "$d/ws" "$d/c/juncture"
+      export XDG_DATA_HOME=$d/d XDG_CONFIG_HOME=$d/c XDG_CACHE_HOME=$d/k JUNCTURE_WORKSPACE=$d/ws
+      export OPENAI_BASE_URL=http://127.0.0.1:9/v1 JUNCTURE_MODEL=fake-model OPENAI_API_KEY=bench JUNCTURE_BENCH=1
+      if [ $k = juncture ]; then
+        printf '%s' "$mcp" >"$d/c/juncture/mcp.json"
+        tid=$("$tmp/seedthread" -db "$XDG_DATA_HOME/juncture/juncture.db" -messages 2000)
+        # shellcheck disable=SC2086
+        evict "$bin" $webkit
+        ms=$(startup_one "$tmp/startup-$k-$r-cold.log" "$bin" "juncture://thread/$tid")
+        echo "startup juncture cold $r $ms" >>"$raw"; echo "  startup round $r juncture cold: $ms ms"
+        ms=$(startup_one "$tmp/startup-$k-$r-warm.log" "$bin" "juncture://thread/$tid")
+        echo "startup juncture warm $r $ms" >>"$raw"; echo "  startup round $r juncture warm: $ms ms"
+      else
+        # shellcheck disable=SC2086
+        evict "$tmp/floor-startup" $webkit
+        ms=$(startup_one "$tmp/startup-$k-$r-cold.log" "$tmp/floor-startup")
+        echo "startup floor cold $r $ms" >>"$raw"; echo "  startup round $r floor cold: $ms ms"
+        ms=$(startup_one "$tmp/startup-$k-$r-warm.log" "$tmp/floor-startup")
+        echo "startup floor warm $r $ms" >>"$raw"; echo "  startup round $r floor warm: $ms ms"
+      fi
+      unset XDG_DATA_HOME XDG_CONFIG_HOME XDG_CACHE_HOME JUNCTURE_WORKSPACE OPENAI_BASE_URL JUNCTURE_MODEL OPENAI_API_KEY JUNCTURE_BENCH
+    done
+  done
+}
+
+if [ "$only" = startup ] || { [ -z "$only" ] && [ "${BENCH_STARTUP:-1}" = 1 ]; }; then
+  echo "==> start-up: launch → the first key taken, cold and warm, against the floor app ($startup_rounds rounds)"
+  startup_bench "$startup_rounds"
+fi
+if [ "$only" = startup ]; then
+  out=build/bench/desktop-startup-$stamp.json
+  cp "$raw" "build/bench/desktop-startup-$stamp.raw.txt"
+  node bench/desktop-report.mjs "$raw" "$out" | grep -v -e '^long thread:' -e '2,000-message thread open' -e '^| idle' -e 'binary size' -e '^Idle PSS' -e '^| process' -e '^| -'
+  cp "$out" build/bench/desktop-startup-latest.json
   exit 0
 fi
 echo "==> Juncture with a 2,000-message thread open"

@@ -216,8 +216,14 @@ describe('App', () => {
       fireEvent.keyDown(window, { key: 'Escape' });
     });
     expect(t.callsOf('Interrupt')).toEqual([['th-1']]);
+    // Only text streamed: the turn shows stopped at once (state/stopShown.test.ts).
+    await screen.findByRole('button', { name: 'Send (Enter)' });
+    emit(t, 'th-1', [{ type: 'RUN_FINISHED', threadId: 'th-1', runId: 'r', outcome: { type: 'cancelled' } }]);
+    await act(async () => {}); // the run's end applies at once (and any refresh it asks for)
+    emit(t, 'th-1', [{ type: 'RUN_STARTED', threadId: 'th-1', runId: 'r2' }]);
+    const again = await screen.findByRole('button', { name: 'Stop (Esc)' });
     await act(async () => {
-      fireEvent.click(screen.getByRole('button', { name: 'Stop (Esc)' }));
+      fireEvent.click(again);
     });
     expect(t.callsOf('Interrupt')).toHaveLength(2);
   });

@@ -99,7 +99,11 @@ export function useThread(transport: Transport, onThreadCreated?: (t: Thread) =>
     const offAgui = transport.subscribe('agui', ({ threadId: t, event, seq }) => {
       if (t !== threadRef.current) return;
       if (loadingRef.current) loadingRef.current.pending.push({ event, seq });
-      else batcher.push(event);
+      else {
+        batcher.push(event);
+        // A run's end shows without waiting for the next animation frame.
+        if (event.type === 'RUN_FINISHED' || event.type === 'RUN_ERROR') batcher.flush();
+      }
     });
     const offQueue = transport.subscribe('queue', ({ threadId: t, queued }) => {
       if (t === threadRef.current) dispatch({ type: 'queue', queued });
@@ -202,9 +206,21 @@ export function useThread(transport: Transport, onThreadCreated?: (t: Thread) =>
     [],
   );
 
+  // Stop shows at once when only text streams (state/runEvents stopShown):
+  // what arrived is applied first, then the answer ends in the frame after
+  // the key; the runtime's cancelled RUN_FINISHED confirms it.
   const stop = useCallback(async () => {
-    await withThread((id) => transport.call('Interrupt', id));
-  }, [transport, withThread]);
+    if (threadRef.current) {
+      batcher.flush();
+      dispatch({ type: 'stopping' });
+    }
+    try {
+      await withThread((id) => transport.call('Interrupt', id));
+    } catch (e) {
+      dispatch({ type: 'stopFailed' });
+      throw e;
+    }
+  }, [transport, withThread, batcher]);
 
   const continueAnswer = useCallback(async () => {
     await withThread((id) => transport.call('ContinueAnswer', id));

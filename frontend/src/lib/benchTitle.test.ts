@@ -36,26 +36,68 @@ describe('startBenchTitle', () => {
     expect(titles.at(-1)).toBe('bench 5 cancelled 2 -');
   });
 
-  it('times Stop from the Esc key to the cancelled RUN_FINISHED arriving', () => {
+  it('times Stop from the Esc key to the cancelled state painted, confirmed by the runtime, and in the DOM', async () => {
     const t = new FakeTransport();
     const titles: string[] = [];
     let clock = 1000;
-    const stop = startBenchTitle(t, (s) => titles.push(s), () => clock);
+    let shown = false;
+    const stop = startBenchTitle(t, (s) => titles.push(s), () => clock, () => shown);
     // Esc while idle starts no timing.
     document.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape' }));
     t.emit('agui', ev({ type: 'RUN_STARTED', threadId: 'th', runId: 'r' }));
     clock = 1500;
     document.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape' }));
+    vi.advanceTimersToNextFrame(); // not shown yet: keep watching
     clock = 1503.25;
+    shown = true;
+    document.body.append(document.createElement('span')); // the commit
+    await Promise.resolve();
+    clock = 1510;
+    vi.advanceTimersToNextFrame(); // the frame that renders it
+    clock = 1512.5;
+    await new Promise((r) => setTimeout(r, 0)); // after its paint
+    await new Promise((r) => setTimeout(r, 0));
+    expect(titles.at(-1)).toBe('bench 0 running 1 -'); // the runtime has not confirmed it yet
+    clock = 1520;
     t.emit('agui', ev({ type: 'RUN_FINISHED', threadId: 'th', runId: 'r', outcome: { type: 'cancelled' } }));
     vi.advanceTimersToNextFrame();
-    expect(titles.at(-1)).toBe('bench 0 cancelled 1 3.25');
+    expect(titles.at(-1)).toBe('bench 0 cancelled 1 12.50/20.00/3.25');
     // A run that ends on its own keeps the last Stop's figure.
     t.emit('agui', ev({ type: 'RUN_STARTED', threadId: 'th', runId: 'r2' }));
     t.emit('agui', ev({ type: 'RUN_FINISHED', threadId: 'th', runId: 'r2', outcome: { type: 'success' } }));
     vi.advanceTimersToNextFrame();
-    expect(titles.at(-1)).toBe('bench 0 done 2 3.25');
+    expect(titles.at(-1)).toBe('bench 0 done 2 12.50/20.00/3.25');
     stop();
+  });
+});
+
+describe('the start-up field', () => {
+  beforeEach(() => vi.useFakeTimers({ toFake: ['requestAnimationFrame', 'cancelAnimationFrame'] }));
+  afterEach(() => vi.useRealTimers());
+
+  it('says when the composer took its first key, in epoch ms, after a view field', () => {
+    const t = new FakeTransport();
+    const titles: string[] = [];
+    const stop = startBenchTitle(t, (s) => titles.push(s));
+    const section = document.createElement('section');
+    section.className = 'composer';
+    const box = document.createElement('textarea');
+    section.append(box);
+    document.body.append(section);
+    const other = document.createElement('textarea');
+    document.body.append(other);
+    other.dispatchEvent(new Event('input', { bubbles: true })); // not the composer
+    vi.advanceTimersToNextFrame();
+    expect(titles.at(-1)).toBe('bench 0 idle 0 -');
+    const before = Date.now();
+    box.dispatchEvent(new Event('input', { bubbles: true }));
+    vi.advanceTimersToNextFrame();
+    const f = titles.at(-1)!.split(' ');
+    expect(f.slice(0, 6)).toEqual(['bench', '0', 'idle', '0', '-', '-']);
+    expect(Math.abs(Number(f[6]) - before)).toBeLessThan(1000);
+    stop();
+    section.remove();
+    other.remove();
   });
 });
 

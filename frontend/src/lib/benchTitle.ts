@@ -6,34 +6,44 @@ import type { AguiEvent } from '../transport/agui';
  * the window title becomes `bench <chars> <state> <runs> <stop>` — the
  * characters of assistant TEXT_MESSAGE_CONTENT received since the page
  * loaded, how the last run ended (`running`, `done`, `interrupted`,
- * `cancelled`, `error`), how many runs started, and the last Stop's latency
- * in ms (`-` before any): from the Esc key in the page, through the Wails
- * call and the runtime, to the cancelled RUN_FINISHED arriving back in the
- * page — so scripts/bench-desktop.sh reads it from
- * outside with `xdotool getwindowname`. A Wails window does not follow
+ * `cancelled`, `error`), how many runs started, and the last Stop as
+ * `<painted>/<received>/<shown>` in ms from the Esc key in the page (`-`
+ * before any): painted is the first frame that shows the cancelled state
+ * (the composer's Send button back in place of Stop) rendered, timed after
+ * that frame's paint (a message posted from its animation frame callback);
+ * received is the cancelled RUN_FINISHED arriving back in the page (through
+ * the Wails call and the runtime); shown is the DOM change (React's commit)
+ * — so scripts/bench-desktop.sh reads it from outside with
+ * `xdotool getwindowname`. A Wails window does not follow
  * document.title, so the title also goes through the runtime's
  * WindowSetTitle. At most one title write per animation frame. A sixth
  * field, once the last answer shows a numbered stream, says whether its
- * words are contiguous (viewCheck), and F5 reloads the page. Returns the
+ * words are contiguous (viewCheck; `-` when a seventh follows), a seventh,
+ * once the composer took its first key, says when (epoch ms: the start-up
+ * bench), and F5 reloads the page. Returns the
  * function that stops counting.
  */
 export function startBenchTitle(
   transport: Transport,
   setTitle = defaultSetTitle,
   now = () => performance.now(),
+  cancelledShown = composerIdle,
 ): () => void {
   let chars = 0;
   let runs = 0;
   let state = 'idle';
-  let stopAt = 0; // when Esc was pressed during a run
   let stopMs = '-';
+  let watch: StopWatch | null = null; // a Stop pressed during a run, until it painted and the runtime confirmed it
   const assistant = new Set<string>(); // messages whose text counts (not the echoed user input)
   let frame = 0;
   // The view check (a sixth field, only once a numbered answer shows): see viewCheck.
   let view = '';
+  // When the composer first took a key (epoch ms): the start-up bench.
+  let typed = '';
   const write = () => {
     frame = 0;
-    setTitle(`bench ${chars} ${state} ${runs} ${stopMs}${view ? ` ${view}` : ''}`);
+    const tail = typed ? ` ${view || '-'} ${typed}` : view ? ` ${view}` : '';
+    setTitle(`bench ${chars} ${state} ${runs} ${stopMs}${tail}`);
   };
   const probe = () => {
     const v = viewCheck();
@@ -45,7 +55,7 @@ export function startBenchTitle(
   const timer = setInterval(probe, 50);
   // Capture phase: before the composer's own Esc handler sends Stop.
   const onKey = (e: KeyboardEvent) => {
-    if (e.key === 'Escape' && state === 'running') stopAt = now();
+    if (e.key === 'Escape' && state === 'running' && !watch) watch = startStop(now());
     // A reload the desktop test can press (F5 or Ctrl+Shift+R; a Wails window has no reload key).
     if (e.key === 'F5' || (e.ctrlKey && e.shiftKey && (e.key === 'R' || e.key === 'r'))) {
       e.preventDefault();
@@ -54,6 +64,12 @@ export function startBenchTitle(
     }
   };
   document.addEventListener('keydown', onKey, true);
+  const onInput = (e: Event) => {
+    if (typed || !(e.target instanceof HTMLTextAreaElement) || !e.target.closest('.composer')) return;
+    typed = String(Math.round(performance.timeOrigin + performance.now()));
+    if (!frame) frame = requestAnimationFrame(write);
+  };
+  document.addEventListener('input', onInput, true);
   const off = transport.subscribe('agui', ({ event }) => {
     if (!count(event)) return;
     if (!frame) frame = requestAnimationFrame(write);
@@ -73,25 +89,91 @@ export function startBenchTitle(
         return true;
       case 'RUN_FINISHED':
         state = e.outcome.type === 'success' ? 'done' : e.outcome.type === 'interrupt' ? 'interrupted' : 'cancelled';
-        if (state === 'cancelled' && stopAt) {
-          stopMs = (now() - stopAt).toFixed(2);
-          stopAt = 0;
+        if (watch) {
+          if (state === 'cancelled') watch.received(now());
+          else dropStop(); // the run ended otherwise: no Stop to time
         }
         return true;
       case 'RUN_ERROR':
         state = 'error';
+        dropStop();
         return true;
       default:
         return false;
     }
   }
+  function dropStop() {
+    watch?.stop();
+    watch = null;
+  }
+  // From the Esc key: the DOM showing the cancelled state (a mutation
+  // observer), the first frame that renders it (checked in each animation
+  // frame callback; a message posted from there runs once that frame
+  // painted) and the cancelled RUN_FINISHED; the title gets the three once
+  // the last of them came.
+  function startStop(t0: number): StopWatch {
+    let shown = -1;
+    let painted = '';
+    let received = -1;
+    let raf = 0;
+    const obs = new MutationObserver(() => {
+      if (shown < 0 && cancelledShown()) shown = now() - t0;
+    });
+    obs.observe(document.body, { childList: true, subtree: true, attributes: true });
+    const stop = () => {
+      obs.disconnect();
+      cancelAnimationFrame(raf);
+    };
+    const finish = () => {
+      if (!painted || received < 0) return;
+      stop();
+      stopMs = `${painted}/${received.toFixed(2)}/${shown < 0 ? '-' : shown.toFixed(2)}`;
+      watch = null;
+      if (!frame) frame = requestAnimationFrame(write);
+    };
+    const tick = () => {
+      raf = 0;
+      if (cancelledShown()) {
+        if (shown < 0) shown = now() - t0;
+        const ch = new MessageChannel();
+        ch.port1.onmessage = () => {
+          ch.port1.close();
+          painted = (now() - t0).toFixed(2);
+          finish();
+        };
+        ch.port2.postMessage(null);
+        return;
+      }
+      // a state that never shows in 5 s says so
+      if (now() - t0 > 5000) {
+        painted = 'never';
+        finish();
+      } else raf = requestAnimationFrame(tick);
+    };
+    raf = requestAnimationFrame(tick);
+    return {
+      stop,
+      received: (t) => {
+        received = t - t0;
+        finish();
+      },
+    };
+  }
   write();
   return () => {
     off();
+    dropStop();
     clearInterval(timer);
     document.removeEventListener('keydown', onKey, true);
+    document.removeEventListener('input', onInput, true);
     if (frame) cancelAnimationFrame(frame);
   };
+}
+
+interface StopWatch {
+  stop(): void;
+  /** The cancelled RUN_FINISHED arrived at t. */
+  received(t: number): void;
 }
 
 /**
@@ -103,12 +185,21 @@ export function startBenchTitle(
 export function viewCheck(root: ParentNode = document): string {
   const answers = root.querySelectorAll('article[aria-label="Juncture said"]');
   const last = answers[answers.length - 1] as HTMLElement | undefined;
-  const words = (last?.innerText ?? last?.textContent ?? '').match(/w\d{3}/g);
+  // textContent, not innerText: innerText lays the page out, and this runs
+  // every 50 ms while an answer streams (a word split over two blocks
+  // still reads as one: the words carry their own spaces).
+  const words = (last?.textContent ?? '').match(/w\d{3}/g);
   if (!words) return '';
   for (let i = 0; i < words.length; i++) {
     if (words[i] !== `w${String(i + 1).padStart(3, '0')}`) return `HOLE${i + 1}`;
   }
   return `w${words.length}`;
+}
+
+/** The cancelled (or any ended) run as the person sees it: the composer's
+ *  Send button is back where Stop was. */
+function composerIdle(): boolean {
+  return document.querySelector('.composer .composer-btn.send') !== null;
 }
 
 function defaultSetTitle(title: string): void {

@@ -7,7 +7,7 @@ import { parseMessageErrorEvent, parseStoppedEvent, parseToolStateEvent, type To
 import { Draft, newMessage } from './draft';
 import { classifyInterrupt } from './interrupts';
 import { expectClientTools, recordClientTool, stubTool } from './toolEvents';
-import type { RunError } from './types';
+import type { RunError, ThreadState } from './types';
 
 function finishStreaming(d: Draft, to: 'complete' | 'interrupted'): void {
   const ms = d.s.messages;
@@ -39,6 +39,33 @@ function parseRunError(e: Extract<AguiEvent, { type: 'RUN_ERROR' }>): RunError {
 
 /** States of a call that a cancelled run leaves open (Go names each call's fate; this is the fallback). */
 const OPEN_STATES: ReadonlySet<ToolState> = new Set(['running', 'awaiting-approval', 'awaiting-answer']);
+
+/**
+ * Stop as the person sees it: while the model streams text and no tool call
+ * of the run is open, the answer shows stopped (its mark, the composer's
+ * Send) in the frame after the key, not after the round trip through the
+ * runtime; the runtime ends such a run at once (agent.Runtime.InterruptVia)
+ * and its cancelled RUN_FINISHED follows. Input sent meanwhile queues behind
+ * the ending run, as the runtime guarantees. runId stays until that event
+ * (it names the run whose open calls it settles). A run with a tool call
+ * open, or waiting on the person, is left to the runtime: a tool that must
+ * complete can take a while.
+ */
+export function stopShown(state: ThreadState): ThreadState {
+  if (state.phase !== 'running') return state;
+  for (const t of Object.values(state.toolCalls)) {
+    if (t.result !== undefined || (t.state && CLOSED_STATES.has(t.state))) continue;
+    if (state.runId && t.runId && t.runId !== state.runId) continue;
+    return state;
+  }
+  const d = new Draft(state);
+  finishStreaming(d, 'interrupted');
+  d.s.phase = 'idle';
+  return d.s;
+}
+
+/** States of a call that is over: a Stop has nothing of it to wait for. */
+const CLOSED_STATES: ReadonlySet<ToolState> = new Set(['done', 'failed', 'denied', 'interrupted', 'interrupted-mid-run']);
 
 type RunEvent = Extract<AguiEvent, { type: 'RUN_STARTED' | 'RUN_FINISHED' | 'RUN_ERROR' }>;
 

@@ -9,6 +9,7 @@
 import { newMessage } from './draft';
 import { loadView, mergeDetails } from './load';
 import { reduceEvents } from './reduceEvents';
+import { stopShown } from './runEvents';
 import { emptyThreadState, type ThreadAction, type ThreadState } from './types';
 
 export { reduceEvents } from './reduceEvents';
@@ -58,5 +59,10 @@ export function threadReducer(state: ThreadState, action: ThreadAction): ThreadS
       return state.needsReload ? { ...state, needsReload: false } : state;
     case 'setThread':
       return state.threadId === action.thread.id ? { ...state, thread: action.thread } : state;
+    case 'stopping':
+      return stopShown(state);
+    case 'stopFailed':
+      // Shown stopped, and no RUN_FINISHED came: what runs is the store's to say.
+      return state.phase === 'idle' && state.runId !== null && !state.needsResync ? { ...state, needsResync: true } : state;
   }
 }

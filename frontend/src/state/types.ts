@@ -171,7 +171,15 @@ export type ThreadAction =
   | { type: 'detailsAsked' }
   /** Stored details (usage, model, branch) of answers finished live, from a GetThread view; nothing else changes. */
   | { type: 'details'; view: ThreadView }
-  | { type: 'setThread'; thread: Thread };
+  | { type: 'setThread'; thread: Thread }
+  /**
+   * The person pressed Stop while the model streams text (no tool call of
+   * the run open): the answer shows stopped at once, before the runtime's
+   * cancelled RUN_FINISHED confirms it (runEvents `stopShown`).
+   */
+  | { type: 'stopping' }
+  /** The Interrupt call failed: read the thread again to show what runs. */
+  | { type: 'stopFailed' };
 
 export function emptyThreadState(threadId: string | null = null, thread: Thread | null = null): ThreadState {
   return {

@@ -1,0 +1,55 @@
+// Stop as the person sees it (issue 26): the answer shows stopped in the
+// frame after the key when only text streams; a run with a tool call open
+// waits for the runtime's word.
+import { describe, expect, it } from 'vitest';
+import { threadReducer } from './threadReducer';
+import { emptyThreadState, type ThreadState } from './types';
+import { deriveThread } from './derive';
+import type { AguiEvent } from '../transport/agui';
+
+const ev = (events: AguiEvent[], s: ThreadState = emptyThreadState('th')) => threadReducer(s, { type: 'events', events });
+const streaming: AguiEvent[] = [
+  { type: 'RUN_STARTED', threadId: 'th', runId: 'r1' },
+  { type: 'TEXT_MESSAGE_START', messageId: 'a1', role: 'assistant' },
+  { type: 'TEXT_MESSAGE_CONTENT', messageId: 'a1', delta: 'Half an ans' },
+];
+
+describe('TestStopShownBeforeTheRuntimeConfirms', () => {
+  it('ends a text-only stream at once, keeps the run id, and the cancelled RUN_FINISHED changes nothing the person sees', () => {
+    const s = threadReducer(ev(streaming), { type: 'stopping' });
+    const v = deriveThread(s);
+    expect(v.status).toBe('idle');
+    expect(v.items[0]!.message.status).toBe('interrupted');
+    expect(s.runId).toBe('r1');
+    // what was on its way still lands, then the runtime confirms
+    const after = ev(
+      [
+        { type: 'TEXT_MESSAGE_CONTENT', messageId: 'a1', delta: 'wer' },
+        { type: 'TEXT_MESSAGE_END', messageId: 'a1' },
+        { type: 'RUN_FINISHED', threadId: 'th', runId: 'r1', outcome: { type: 'cancelled' } },
+      ],
+      s,
+    );
+    const w = deriveThread(after);
+    expect(w.status).toBe('idle');
+    expect(w.items[0]!.message.status).toBe('interrupted');
+    expect(w.items[0]!.message.content).toBe('Half an answer');
+    expect(after.runId).toBeNull();
+  });
+
+  it('leaves a run with an open tool call to the runtime', () => {
+    const s0 = ev([
+      ...streaming,
+      { type: 'TOOL_CALL_START', toolCallId: 'tc', toolCallName: 'run_command', parentMessageId: 'a1' },
+    ]);
+    expect(threadReducer(s0, { type: 'stopping' })).toBe(s0);
+  });
+
+  it('does nothing when no run streams, and a failed Interrupt asks for the store', () => {
+    const idle = emptyThreadState('th');
+    expect(threadReducer(idle, { type: 'stopping' })).toBe(idle);
+    expect(threadReducer(idle, { type: 'stopFailed' })).toBe(idle);
+    const shown = threadReducer(ev(streaming), { type: 'stopping' });
+    expect(threadReducer(shown, { type: 'stopFailed' }).needsResync).toBe(true);
+  });
+});
