@@ -1,4 +1,5 @@
 // Activity: the decision ledger, filtered and searched, each call openable
+import { useModalDialog } from '../../hooks/useModalDialog';
 // in its chat; exported (JSON lines, CSV), verified, cleared (asked first).
 import { useCallback, useEffect, useId, useRef, useState } from 'react';
 import type { Transport } from '../../transport';
@@ -48,17 +49,7 @@ export function ActivityView({ open, transport, threads, onClose, onOpenCall }: 
   const keepRef = useRef<HTMLButtonElement>(null);
   const [nonce, setNonce] = useState(0);
 
-  useEffect(() => {
-    const d = ref.current;
-    if (!d) return;
-    if (open && !d.open) {
-      if (typeof d.showModal === 'function') d.showModal();
-      else d.setAttribute('open', '');
-    } else if (!open && d.open) {
-      if (typeof d.close === 'function') d.close();
-      else d.removeAttribute('open');
-    }
-  }, [open]);
+  useModalDialog(ref, open);
 
   useEffect(() => {
     const t = setTimeout(() => setQuery(search.trim()), 250);
