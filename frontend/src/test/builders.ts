@@ -37,20 +37,7 @@ export function bigThreadView(id: string, n: number): ThreadView {
     }
     messages.push(m);
   }
-  return {
-    thread: thread(id, 'Big thread'),
-    messages,
-    running: false,
-    queued: [],
-    interrupts: [],
-    interruptKinds: {},
-    clientTools: [],
-    toolStates: {},
-    answered: [],
-    eventSeq: 0,
-    editedArgs: {},
-    usage: { total: { promptTokens: 0, completionTokens: 0, totalTokens: 0 }, answers: 0, unreported: 0 },
-  };
+  return { ...emptyView(thread(id, 'Big thread')), messages };
 }
 
 export function emptyView(t: Thread): ThreadView {
