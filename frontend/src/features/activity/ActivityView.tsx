@@ -1,7 +1,7 @@
 // Activity: the decision ledger, filtered and searched, each call openable
-import { useModalDialog } from '../../hooks/useModalDialog';
 // in its chat; exported (JSON lines, CSV), verified, cleared (asked first).
 import { useCallback, useEffect, useId, useRef, useState } from 'react';
+import { useModalDialog } from '../../hooks/useModalDialog';
 import type { Transport } from '../../transport';
 import { toJunctureError } from '../../transport';
 import type { LedgerEntry, LedgerFilter, LedgerReport, ThreadListItem } from '../../transport/contract.gen';
