@@ -10,6 +10,7 @@ import { formatTime } from '../../lib/format';
 import { IconClose } from '../../ui/icons';
 import { LEDGER_KINDS, argsLine, kindLabel, kindTone, transportLabel } from './ledgerWords';
 import './ActivityView.css';
+import { AlertLine } from '../../ui/AlertLine';
 
 const PAGE = 100;
 
@@ -259,11 +260,7 @@ export function ActivityView({ open, transport, threads, onClose, onOpenCall }: 
           </select>
         </label>
       </div>
-      {error && (
-        <p className="activity-error" role="alert">
-          {error}
-        </p>
-      )}
+      <AlertLine className="activity-error" text={error} />
       <div className="activity-body">
         {entries && !entries.length && <p className="activity-empty">No entries match.</p>}
         {entries && entries.length > 0 && (

@@ -4,6 +4,7 @@ import { toJunctureError } from '../../transport';
 import type { ConversationImport } from '../../transport/imports';
 import { useAsyncAction } from '../../hooks/useAsyncAction';
 import './ImportConversations.css';
+import { AlertLine } from '../../ui/AlertLine';
 
 /** As Go's importers.MaxBytes: a larger ChatGPT or Claude file is refused before it is parsed. */
 const MAX_IMPORT_BYTES = 64 * 2 ** 20;
@@ -154,11 +155,7 @@ export function ImportConversations({ transport }: ImportConversationsProps) {
           Importing…
         </p>
       )}
-      {error && (
-        <p className="set-banner error import-conversations-result" role="alert">
-          {error}
-        </p>
-      )}
+      <AlertLine className="set-banner error import-conversations-result" text={error} />
       {done && (
         <p className="set-banner info import-conversations-result" role="status">
           {done.kind === 'thread' ? `Imported the chat “${done.title || 'New chat'}”.` : importSummaryText(done.summary)}
