@@ -1,6 +1,7 @@
 import { useId, useRef, useState } from 'react';
 import type { Transport } from '../../transport';
 import { toJunctureError } from '../../transport';
+import { readText } from '../../lib/readText';
 import type { ConversationImport } from '../../transport/imports';
 import { useAsyncAction } from '../../hooks/useAsyncAction';
 import './ImportConversations.css';
@@ -36,16 +37,6 @@ async function fileIsThreadExport(f: Blob): Promise<boolean> {
 export function importErrorText(fileName: string, message: string): string {
   const m = message.replace(/^conversations\.json:(\d+):(\d+): /, 'line $1, column $2: ');
   return `Could not import ${fileName}: ${m}`;
-}
-
-function readText(file: Blob): Promise<string> {
-  if (typeof file.text === 'function') return file.text();
-  return new Promise((resolve, reject) => {
-    const r = new FileReader();
-    r.onload = () => resolve(typeof r.result === 'string' ? r.result : '');
-    r.onerror = () => reject(r.error ?? new Error('Could not read the file.'));
-    r.readAsText(file);
-  });
 }
 
 function plural(n: number, one: string, many: string): string {
