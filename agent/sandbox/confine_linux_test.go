@@ -11,8 +11,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/juncture-app/juncture/agent/sandbox/sandboxtest"
 	llsys "github.com/landlock-lsm/go-landlock/landlock/syscall"
+
+	"github.com/juncture-app/juncture/agent/sandbox/sandboxtest"
 )
 
 // needLandlock skips unless this kernel offers Landlock with TCP rules
