@@ -30,22 +30,49 @@ type approvals struct {
 	runs []string // arguments of every gated_echo execution
 }
 
-func newApprovals(t testing.TB) *approvals {
-	t.Helper()
-	a := &approvals{}
-	gated := tools.Tool{
+// gatedEcho is a tool that needs approval and echoes its text; ran gets the
+// arguments of every run.
+func gatedEcho(ran func(args string)) tools.Tool {
+	return tools.Tool{
 		Name: "gated_echo", Description: "echoes its text; needs approval",
 		Schema:        json.RawMessage(`{"type":"object","properties":{"text":{"type":"string"}},"required":["text"],"additionalProperties":false}`),
 		NeedsApproval: func(json.RawMessage) bool { return true },
 		Run: func(ctx context.Context, args json.RawMessage) (tools.Result, error) {
-			a.mu.Lock()
-			a.runs = append(a.runs, string(args))
-			a.mu.Unlock()
+			ran(string(args))
 			var in struct{ Text string }
 			_ = json.Unmarshal(args, &in)
 			return tools.Result{Content: "echo: " + in.Text}, nil
 		},
 	}
+}
+
+// restart shuts the runtime down and starts a new one on the same
+// database, model server and tools, as the app does after a restart.
+func (a *approvals) restart(t testing.TB, ctx context.Context) {
+	t.Helper()
+	if err := a.rt.Shutdown(ctx); err != nil {
+		t.Fatal(err)
+	}
+	cp := a.db.NewCheckpointer(20 * time.Millisecond)
+	t.Cleanup(func() { cp.Close() })
+	client := openai.New(openai.Config{BaseURL: a.srv.URL, Model: "fake-model"})
+	reg := a.reg
+	a.rt = agent.New(agent.Options{
+		Store: cp.RuntimeStore(),
+		Model: func(context.Context, string) (agent.Model, error) { return client, nil },
+		Tools: func(context.Context, string) *tools.Registry { return reg },
+	})
+	a.sub = a.rt.Subscribe("")
+}
+
+func newApprovals(t testing.TB) *approvals {
+	t.Helper()
+	a := &approvals{}
+	gated := gatedEcho(func(args string) {
+		a.mu.Lock()
+		a.runs = append(a.runs, args)
+		a.mu.Unlock()
+	})
 	reg, err := tools.NewRegistry(append(tools.Builtins(tools.Workspace{Root: t.TempDir()}, tools.BuiltinOptions{}), gated)...)
 	if err != nil {
 		t.Fatal(err)
@@ -390,19 +417,7 @@ func TestApprovalSurvivesRestart(t *testing.T) {
 	rf := a.pause("th-1", "echo hi", fakellm.ToolCall(0, "call-1", "gated_echo", `{"text":"hi"}`))
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	if err := a.rt.Shutdown(ctx); err != nil {
-		t.Fatal(err)
-	}
-	cp := a.db.NewCheckpointer(20 * time.Millisecond)
-	defer cp.Close()
-	client := openai.New(openai.Config{BaseURL: a.srv.URL, Model: "fake-model"})
-	reg := a.reg
-	a.rt = agent.New(agent.Options{
-		Store: cp.RuntimeStore(),
-		Model: func(context.Context, string) (agent.Model, error) { return client, nil },
-		Tools: func(context.Context, string) *tools.Registry { return reg },
-	})
-	a.sub = a.rt.Subscribe("")
+	a.restart(t, ctx)
 	pend, runID, err := a.rt.PendingApprovals(ctx, "th-1")
 	if err != nil || len(pend) != 1 || runID != rf.RunID {
 		t.Fatalf("pending after restart %+v %s %v", pend, runID, err)

@@ -527,15 +527,7 @@ func TestClientToolPendingAfterRestartNotRerun(t *testing.T) {
 	a.idle("th-1")
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	if err := a.rt.Shutdown(ctx); err != nil {
-		t.Fatal(err)
-	}
-	cp := a.db.NewCheckpointer(20 * time.Millisecond)
-	defer cp.Close()
-	client := openai.New(openai.Config{BaseURL: a.srv.URL, Model: "fake-model"})
-	reg := a.reg
-	a.rt = agent.New(agent.Options{Store: cp.RuntimeStore(), Model: func(context.Context, string) (agent.Model, error) { return client, nil }, Tools: func(context.Context, string) *tools.Registry { return reg }})
-	a.sub = a.rt.Subscribe("")
+	a.restart(t, ctx)
 	time.Sleep(50 * time.Millisecond)
 	pend, err := a.rt.PendingClientTools(ctx, "th-1")
 	if err != nil || len(pend) != 1 || pend[0].ToolCallID != "call-c" {

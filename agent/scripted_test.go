@@ -2,7 +2,6 @@ package agent_test
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"iter"
 	"sync"
@@ -166,19 +165,12 @@ type scripted struct {
 func newScripted(t testing.TB, m *scriptedModel, opts ...harnessOpt) *scripted {
 	t.Helper()
 	s := &scripted{harness: newHarness(t), m: m}
-	gated := tools.Tool{
-		Name: "gated_echo", Description: "echoes its text; needs approval", OnStop: tools.MustComplete,
-		Schema:        json.RawMessage(`{"type":"object","properties":{"text":{"type":"string"}},"required":["text"],"additionalProperties":false}`),
-		NeedsApproval: func(json.RawMessage) bool { return true },
-		Run: func(ctx context.Context, args json.RawMessage) (tools.Result, error) {
-			s.gmu.Lock()
-			s.gated = append(s.gated, string(args))
-			s.gmu.Unlock()
-			var in struct{ Text string }
-			_ = json.Unmarshal(args, &in)
-			return tools.Result{Content: "echo: " + in.Text}, nil
-		},
-	}
+	gated := gatedEcho(func(args string) {
+		s.gmu.Lock()
+		s.gated = append(s.gated, args)
+		s.gmu.Unlock()
+	})
+	gated.OnStop = tools.MustComplete
 	ts := tools.Builtins(tools.Workspace{Root: s.ws}, tools.BuiltinOptions{EnableWriteTools: true, KillGrace: 200 * time.Millisecond})
 	ts = append(ts, s.testTools()...)
 	ts = append(ts, tools.ClientTools()...)

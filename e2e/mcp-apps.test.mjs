@@ -12,6 +12,7 @@ import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { buildBinaries, launch, send, latestThread } from './harness.mjs';
 import { freePort } from './procs.mjs';
+import { newChat, serverReady } from './mcpstory.mjs';
 
 const root = resolve(import.meta.dirname, '..');
 const appserver = join(root, 'build/bin/e2e-appserver');
@@ -42,16 +43,6 @@ async function shot(page, name) {
   await page.screenshot({ path: join(artifacts, `mcp-apps-${name}.png`), animations: 'disabled', caret: 'hide' });
 }
 
-async function serverReady(app, name) {
-  const end = Date.now() + 20000;
-  for (;;) {
-    const s = (await app.api('ListMCPServers')).find((x) => x.name === name);
-    if (s?.status === 'ready') return s;
-    if (Date.now() > end) throw new Error(`${name} never got ready: ${JSON.stringify(s)}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
-
 const lastTool = (page) => page.locator('.tool-block').last();
 // The tool block that holds a view (the view's own calls add blocks after it).
 const viewBlock = (page) => page.locator('.tool-block').filter({ has: page.locator('.app-view') }).last();
@@ -64,11 +55,6 @@ describe('a server with MCP Apps', () => {
     await app.page.reload();
   });
   after(() => app?.close());
-
-  async function newChat(page) {
-    await page.keyboard.press('Control+n');
-    await page.getByRole('textbox', { name: /message/i }).waitFor();
-  }
 
   test('the view shows with its input and result; its tool call asks first and runs only after Allow', async () => {
     const { page } = app;

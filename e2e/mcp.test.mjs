@@ -4,17 +4,16 @@
 // decline it); stop a long call that reports progress; see an image result.
 import { test, before, after, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { buildBinaries, launch, send, latestThread } from './harness.mjs';
+import { inApp } from './story.mjs';
+import { everything, newChat, requireEverything, serverReady } from './mcpstory.mjs';
 
-const serverJs = resolve(import.meta.dirname,
-  '../agent/mcp/testdata/servers/node_modules/@modelcontextprotocol/server-everything/dist/index.js');
-const everything = { command: process.execPath, args: [serverJs, 'stdio'] };
 const artifacts = join(import.meta.dirname, 'artifacts');
 
 before(() => {
-  if (!existsSync(serverJs)) throw new Error(`missing ${serverJs}: run npm ci in agent/mcp/testdata/servers`);
+  requireEverything();
   mkdirSync(artifacts, { recursive: true });
   buildBinaries();
 });
@@ -33,67 +32,51 @@ const answered = (page, tool) => page.getByRole('article', { name: 'Juncture sai
   .filter({ hasText: `The ${tool} tool returned` }).filter({ hasText: 'Anything else you want me to do with it?' })
   .last().waitFor({ timeout: 20000 });
 
-async function serverReady(app, name) {
-  const end = Date.now() + 20000;
-  for (;;) {
-    const s = (await app.api('ListMCPServers')).find((x) => x.name === name);
-    if (s?.status === 'ready') return s;
-    if (Date.now() > end) throw new Error(`${name} never got ready: ${JSON.stringify(s)}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
+test('add a server in Settings; its read-only tool runs without asking, shown by its own title', inApp(async (app) => {
+  const { page } = app;
+  await page.getByRole('textbox', { name: /message/i }).waitFor({ timeout: 15000 });
+  await page.keyboard.press('Control+,');
+  const dialog = page.getByRole('dialog', { name: 'Settings' });
+  await dialog.getByRole('tab', { name: 'Tool servers (MCP)' }).click();
+  await dialog.getByText('No tool servers yet.').waitFor({ timeout: 5000 });
+  await dialog.getByRole('button', { name: 'Add server…' }).click();
+  const form = dialog.getByRole('form', { name: 'Add a tool server' });
+  await form.getByRole('textbox', { name: 'Name' }).fill('everything');
+  assert.ok(await form.getByRole('radio', { name: 'Program (stdio)' }).isChecked());
+  await form.getByRole('textbox', { name: 'Command' }).fill(everything.command);
+  await form.getByRole('textbox', { name: 'Arguments' }).fill(everything.args.join('\n'));
+  await form.getByRole('button', { name: 'Add server' }).click();
+  await form.waitFor({ state: 'detached', timeout: 5000 });
 
-test('add a server in Settings; its read-only tool runs without asking, shown by its own title', async () => {
-  const app = await launch();
-  try {
-    const { page } = app;
-    await page.getByRole('textbox', { name: /message/i }).waitFor({ timeout: 15000 });
-    await page.keyboard.press('Control+,');
-    const dialog = page.getByRole('dialog', { name: 'Settings' });
-    await dialog.getByRole('tab', { name: 'Tool servers (MCP)' }).click();
-    await dialog.getByText('No tool servers yet.').waitFor({ timeout: 5000 });
-    await dialog.getByRole('button', { name: 'Add server…' }).click();
-    const form = dialog.getByRole('form', { name: 'Add a tool server' });
-    await form.getByRole('textbox', { name: 'Name' }).fill('everything');
-    assert.ok(await form.getByRole('radio', { name: 'Program (stdio)' }).isChecked());
-    await form.getByRole('textbox', { name: 'Command' }).fill(everything.command);
-    await form.getByRole('textbox', { name: 'Arguments' }).fill(everything.args.join('\n'));
-    await form.getByRole('button', { name: 'Add server' }).click();
-    await form.waitFor({ state: 'detached', timeout: 5000 });
+  const row = dialog.getByRole('listitem', { name: 'everything', exact: true });
+  await row.getByText('Ready', { exact: true }).waitFor({ timeout: 20000 });
+  const tools = row.locator('details.mcp-tools');
+  const summary = tools.locator('summary');
+  assert.match(await summary.innerText(), /^\d+ tools$/);
+  if (!(await tools.evaluate((d) => d.open))) await summary.click();
+  const echo = tools.getByRole('listitem').filter({ hasText: 'Echo Tool' });
+  await echo.waitFor();
+  assert.match(await echo.innerText(), /Echo Tool\s+echo\s+read-only/);
+  const elicit = tools.getByRole('listitem').filter({ hasText: 'Trigger Elicitation Request Tool' });
+  assert.doesNotMatch(await elicit.innerText(), /read-only/, 'a tool that is not read-only is marked read-only');
+  await echo.scrollIntoViewIfNeeded();
+  await shot(page, 'settings');
+  await dialog.getByRole('button', { name: 'Close settings' }).click();
 
-    const row = dialog.getByRole('listitem', { name: 'everything', exact: true });
-    await row.getByText('Ready', { exact: true }).waitFor({ timeout: 20000 });
-    const tools = row.locator('details.mcp-tools');
-    const summary = tools.locator('summary');
-    assert.match(await summary.innerText(), /^\d+ tools$/);
-    if (!(await tools.evaluate((d) => d.open))) await summary.click();
-    const echo = tools.getByRole('listitem').filter({ hasText: 'Echo Tool' });
-    await echo.waitFor();
-    assert.match(await echo.innerText(), /Echo Tool\s+echo\s+read-only/);
-    const elicit = tools.getByRole('listitem').filter({ hasText: 'Trigger Elicitation Request Tool' });
-    assert.doesNotMatch(await elicit.innerText(), /read-only/, 'a tool that is not read-only is marked read-only');
-    await echo.scrollIntoViewIfNeeded();
-    await shot(page, 'settings');
-    await dialog.getByRole('button', { name: 'Close settings' }).click();
-
-    // The read-only echo runs without an approval card: the answer comes back by itself.
-    await send(page, '/tool everything__echo {"message":"hello from mcp"}');
-    await answered(page, 'everything__echo');
-    assert.match(await lastAnswer(page).innerText(), /Echo: hello from mcp/);
-    assert.equal(await page.getByRole('article', { name: /^Approval for/ }).count(), 0);
-    const v = await app.waitThread(await latestThread(app), (x) => !x.running);
-    assert.equal(v.interrupts.length, 0);
-    // The tool block names the tool by the server's title for it, not by its model name.
-    const name = lastTool(page).locator('.tool-name');
-    assert.equal((await name.innerText()).trim(), 'Echo Tool');
-    assert.equal(await name.getAttribute('title'), 'everything__echo');
-    assert.ok((await lastTool(page).locator('.tool-server').innerText()).trim().length > 0, 'no server title');
-    assert.match(await lastTool(page).innerText(), /Done/);
-    assert.deepEqual(app.consoleErrors, []);
-  } finally {
-    await app.close();
-  }
-});
+  // The read-only echo runs without an approval card: the answer comes back by itself.
+  await send(page, '/tool everything__echo {"message":"hello from mcp"}');
+  await answered(page, 'everything__echo');
+  assert.match(await lastAnswer(page).innerText(), /Echo: hello from mcp/);
+  assert.equal(await page.getByRole('article', { name: /^Approval for/ }).count(), 0);
+  const v = await app.waitThread(await latestThread(app), (x) => !x.running);
+  assert.equal(v.interrupts.length, 0);
+  // The tool block names the tool by the server's title for it, not by its model name.
+  const name = lastTool(page).locator('.tool-name');
+  assert.equal((await name.innerText()).trim(), 'Echo Tool');
+  assert.equal(await name.getAttribute('title'), 'everything__echo');
+  assert.ok((await lastTool(page).locator('.tool-server').innerText()).trim().length > 0, 'no server title');
+  assert.match(await lastTool(page).innerText(), /Done/);
+}));
 
 describe('a preconfigured server', () => {
   let app;
@@ -103,11 +86,6 @@ describe('a preconfigured server', () => {
     await app.page.reload();
   });
   after(() => app?.close());
-
-  async function newChat(page) {
-    await page.keyboard.press('Control+n');
-    await page.getByRole('textbox', { name: /message/i }).waitFor();
-  }
 
   async function allowOnce(page) {
     const card = page.getByRole('article', { name: 'Approval for Trigger Elicitation Request Tool' });

@@ -6,42 +6,37 @@ import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildBinaries, conversation, launch, send, latestThread, openThread } from './harness.mjs';
+import { inApp } from './story.mjs';
 
 before(() => buildBinaries());
 
-test('a pending approval survives a restart and Allow still works', async () => {
-  const app = await launch({ settings: { enableWriteTools: true } });
-  try {
-    const { page } = app;
-    await send(page, 'write a note');
-    await page.getByRole('article', { name: 'Approval for write_file' }).waitFor({ timeout: 15000 });
-    const tid = await latestThread(app);
-    const { thread } = await app.waitThread(tid, (v) => v.interrupts.length === 1 && !v.running && v.thread.title);
+test('a pending approval survives a restart and Allow still works', inApp({ settings: { enableWriteTools: true } }, async (app) => {
+  const { page } = app;
+  await send(page, 'write a note');
+  await page.getByRole('article', { name: 'Approval for write_file' }).waitFor({ timeout: 15000 });
+  const tid = await latestThread(app);
+  const { thread } = await app.waitThread(tid, (v) => v.interrupts.length === 1 && !v.running && v.thread.title);
 
-    await app.restartApp();
-    const card = page.getByRole('article', { name: 'Approval for write_file' });
-    // The app reopens the last chat; if it does not, open ours from the sidebar.
-    if (!(await card.waitFor({ timeout: 8000 }).then(() => true, () => false))) await openThread(page, thread.title);
-    await card.waitFor({ timeout: 10000 });
-    await card.getByRole('figure', { name: /Create notes\.txt/ }).waitFor();
-    assert.ok(!existsSync(join(app.workspace, 'notes.txt')));
-    // Allow right away, as a person who sees the card would.
-    await card.getByRole('button', { name: 'Allow once' }).click();
-    const done = await app.waitThread(tid, (t) => !t.running && t.messages.at(-1)?.role === 'assistant' && t.messages.length === 4);
-    const stored = done.messages.at(-1).content;
-    assert.match(stored, /^The `write_file` tool returned:/);
-    // The answer streamed live must be the whole stored answer, not a tail of it.
-    await conversation(page).getByText(/Anything else you want me to do with it\?/).waitFor({ timeout: 10000 });
-    const live = await page.getByRole('article', { name: 'Juncture said' }).last().innerText();
-    assert.match(live, /^The write_file tool returned:/, `the live answer lost its start after the restart: ${JSON.stringify(live)}`);
-    assert.ok(existsSync(join(app.workspace, 'notes.txt')), 'Allow after the restart wrote nothing');
-    const v = await app.waitThread(tid, (t) => !t.running && t.interrupts.length === 0);
-    assert.equal(v.toolStates[v.messages.find((m) => m.toolCalls)?.toolCalls[0].id], 'done');
-    assert.deepEqual(app.consoleErrors, []);
-  } finally {
-    await app.close();
-  }
-});
+  await app.restartApp();
+  const card = page.getByRole('article', { name: 'Approval for write_file' });
+  // The app reopens the last chat; if it does not, open ours from the sidebar.
+  if (!(await card.waitFor({ timeout: 8000 }).then(() => true, () => false))) await openThread(page, thread.title);
+  await card.waitFor({ timeout: 10000 });
+  await card.getByRole('figure', { name: /Create notes\.txt/ }).waitFor();
+  assert.ok(!existsSync(join(app.workspace, 'notes.txt')));
+  // Allow right away, as a person who sees the card would.
+  await card.getByRole('button', { name: 'Allow once' }).click();
+  const done = await app.waitThread(tid, (t) => !t.running && t.messages.at(-1)?.role === 'assistant' && t.messages.length === 4);
+  const stored = done.messages.at(-1).content;
+  assert.match(stored, /^The `write_file` tool returned:/);
+  // The answer streamed live must be the whole stored answer, not a tail of it.
+  await conversation(page).getByText(/Anything else you want me to do with it\?/).waitFor({ timeout: 10000 });
+  const live = await page.getByRole('article', { name: 'Juncture said' }).last().innerText();
+  assert.match(live, /^The write_file tool returned:/, `the live answer lost its start after the restart: ${JSON.stringify(live)}`);
+  assert.ok(existsSync(join(app.workspace, 'notes.txt')), 'Allow after the restart wrote nothing');
+  const v = await app.waitThread(tid, (t) => !t.running && t.interrupts.length === 0);
+  assert.equal(v.toolStates[v.messages.find((m) => m.toolCalls)?.toolCalls[0].id], 'done');
+}));
 
 // copy_to_clipboard overwrites the person's clipboard, so it asks first:
 // approve it through the one answer method, as the window does.

@@ -11,6 +11,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { buildBinaries, launch, send } from './harness.mjs';
+import { inApp } from './story.mjs';
 import { freePort, start, stop, waitFor } from './procs.mjs';
 
 const root = resolve(import.meta.dirname, '..');
@@ -132,32 +133,26 @@ test('a chat switched to another endpoint and model keeps it while another chat 
   }
 });
 
-test('a chat started from a preset runs with its instructions; the settings list endpoints and presets', async () => {
-  const app = await launch();
-  try {
-    const { page } = app;
-    await page.getByRole('button', { name: 'New chat from a preset' }).click();
-    await page.getByRole('menuitem', { name: 'Code reviewer' }).click();
-    await page.getByRole('button', { name: 'Instructions (set)' }).waitFor({ timeout: 10000 });
-    await send(page, 'echo instructions');
-    await waitText(page, 'You review code.');
-    await idle(page);
+test('a chat started from a preset runs with its instructions; the settings list endpoints and presets', inApp(async (app) => {
+  const { page } = app;
+  await page.getByRole('button', { name: 'New chat from a preset' }).click();
+  await page.getByRole('menuitem', { name: 'Code reviewer' }).click();
+  await page.getByRole('button', { name: 'Instructions (set)' }).waitFor({ timeout: 10000 });
+  await send(page, 'echo instructions');
+  await waitText(page, 'You review code.');
+  await idle(page);
 
-    // Settings › Endpoints lists the environment's endpoint as the default; Presets lists the shipped ones.
-    await page.getByRole('button', { name: /^Settings/ }).click();
-    const dialog = page.getByRole('dialog', { name: 'Settings' });
-    await dialog.getByRole('tab', { name: 'Endpoints' }).click();
-    const envRow = dialog.getByRole('listitem', { name: /^Environment/ });
-    await envRow.waitFor({ timeout: 10000 });
-    assert.match(await envRow.innerText(), /default[\s\S]*from environment/);
-    await envRow.getByRole('button', { name: 'Test connection' }).click();
-    await envRow.getByText(/✓ Connected/).waitFor({ timeout: 10000 });
-    await page.screenshot({ path: join(artifacts, 'threads-models-endpoints.png') });
-    await dialog.getByRole('tab', { name: 'Presets' }).click();
-    await dialog.getByRole('listitem', { name: 'Writing editor' }).waitFor({ timeout: 10000 });
-    await page.screenshot({ path: join(artifacts, 'threads-models-presets.png') });
-    assert.deepEqual(app.consoleErrors, []);
-  } finally {
-    await app.close();
-  }
-});
+  // Settings › Endpoints lists the environment's endpoint as the default; Presets lists the shipped ones.
+  await page.getByRole('button', { name: /^Settings/ }).click();
+  const dialog = page.getByRole('dialog', { name: 'Settings' });
+  await dialog.getByRole('tab', { name: 'Endpoints' }).click();
+  const envRow = dialog.getByRole('listitem', { name: /^Environment/ });
+  await envRow.waitFor({ timeout: 10000 });
+  assert.match(await envRow.innerText(), /default[\s\S]*from environment/);
+  await envRow.getByRole('button', { name: 'Test connection' }).click();
+  await envRow.getByText(/✓ Connected/).waitFor({ timeout: 10000 });
+  await page.screenshot({ path: join(artifacts, 'threads-models-endpoints.png') });
+  await dialog.getByRole('tab', { name: 'Presets' }).click();
+  await dialog.getByRole('listitem', { name: 'Writing editor' }).waitFor({ timeout: 10000 });
+  await page.screenshot({ path: join(artifacts, 'threads-models-presets.png') });
+}));

@@ -12,7 +12,8 @@
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
-import { buildBinaries, launch, openThread } from './harness.mjs';
+import { buildBinaries, openThread } from './harness.mjs';
+import { inApp } from './story.mjs';
 
 before(() => {
   buildBinaries();
@@ -99,120 +100,108 @@ function assertLayoutOrder(stops, must) {
   for (const r of must) assert.ok(rest.includes(r), `no Tab stop in the ${r}. ${msg}`);
 }
 
-test('each chat keeps its own draft, across switching and a reload, until it is sent', async () => {
-  const app = await launch();
-  try {
-    const { page } = app;
-    const a = await chat(app, 'hello there');
-    const b = await chat(app, 'think about it');
-    assert.notEqual(a.title, b.title);
-    await page.reload();
-    const composer = composerOf(page);
+test('each chat keeps its own draft, across switching and a reload, until it is sent', inApp(async (app) => {
+  const { page } = app;
+  const a = await chat(app, 'hello there');
+  const b = await chat(app, 'think about it');
+  assert.notEqual(a.title, b.title);
+  await page.reload();
+  const composer = composerOf(page);
 
-    await openThread(page, a.title);
-    await composer.fill('a draft for the first chat');
-    await openThread(page, b.title);
-    assert.equal(await composer.inputValue(), '', 'the second chat shows the first chat’s draft');
-    await composer.fill('a draft for the second chat\nwith two lines');
-    await openThread(page, a.title);
-    assert.equal(await composer.inputValue(), 'a draft for the first chat');
-    await page.getByRole('button', { name: 'New chat', exact: true }).click();
-    assert.equal(await composer.inputValue(), '');
-    await composer.fill('a question for a new chat');
+  await openThread(page, a.title);
+  await composer.fill('a draft for the first chat');
+  await openThread(page, b.title);
+  assert.equal(await composer.inputValue(), '', 'the second chat shows the first chat’s draft');
+  await composer.fill('a draft for the second chat\nwith two lines');
+  await openThread(page, a.title);
+  assert.equal(await composer.inputValue(), 'a draft for the first chat');
+  await page.getByRole('button', { name: 'New chat', exact: true }).click();
+  assert.equal(await composer.inputValue(), '');
+  await composer.fill('a question for a new chat');
 
-    // A reload: the new-chat screen comes back with its draft, and so do the chats.
-    await page.reload();
-    await composer.waitFor();
-    await page.waitForFunction(() => document.querySelector('textarea')?.value === 'a question for a new chat', null, { timeout: 5000 });
-    await openThread(page, b.title);
-    assert.equal(await composer.inputValue(), 'a draft for the second chat\nwith two lines');
-    await page.reload();
-    await page.getByRole('main', { name: b.title }).waitFor({ timeout: 10000 });
-    await page.waitForFunction((t) => document.querySelector('textarea')?.value === t, 'a draft for the second chat\nwith two lines', { timeout: 5000 });
-    await openThread(page, a.title);
-    assert.equal(await composer.inputValue(), 'a draft for the first chat');
+  // A reload: the new-chat screen comes back with its draft, and so do the chats.
+  await page.reload();
+  await composer.waitFor();
+  await page.waitForFunction(() => document.querySelector('textarea')?.value === 'a question for a new chat', null, { timeout: 5000 });
+  await openThread(page, b.title);
+  assert.equal(await composer.inputValue(), 'a draft for the second chat\nwith two lines');
+  await page.reload();
+  await page.getByRole('main', { name: b.title }).waitFor({ timeout: 10000 });
+  await page.waitForFunction((t) => document.querySelector('textarea')?.value === t, 'a draft for the second chat\nwith two lines', { timeout: 5000 });
+  await openThread(page, a.title);
+  assert.equal(await composer.inputValue(), 'a draft for the first chat');
 
-    // Stored by thread id, capped, and dropped when sent.
-    const stored = await page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith('juncture.draft:')).sort());
-    assert.deepEqual(stored, [`juncture.draft:${a.id}`, `juncture.draft:${b.id}`, 'juncture.draft:new'].sort());
-    await composer.press('Enter');
-    await page.getByText('a draft for the first chat').first().waitFor();
-    assert.equal(await composer.inputValue(), '');
-    await app.waitThread(a.id, (v) => !v.running);
-    await openThread(page, b.title);
-    await openThread(page, a.title);
-    assert.equal(await composer.inputValue(), '', 'a sent draft came back');
-    await page.reload();
-    await page.getByRole('main', { name: a.title }).waitFor({ timeout: 10000 });
-    await page.waitForTimeout(300);
-    assert.equal(await composer.inputValue(), '', 'a sent draft came back after a reload');
-    assert.equal(await page.evaluate((id) => localStorage.getItem(`juncture.draft:${id}`), a.id), null);
-    assert.deepEqual(app.consoleErrors, []);
-  } finally {
-    await app.close();
-  }
-});
+  // Stored by thread id, capped, and dropped when sent.
+  const stored = await page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith('juncture.draft:')).sort());
+  assert.deepEqual(stored, [`juncture.draft:${a.id}`, `juncture.draft:${b.id}`, 'juncture.draft:new'].sort());
+  await composer.press('Enter');
+  await page.getByText('a draft for the first chat').first().waitFor();
+  assert.equal(await composer.inputValue(), '');
+  await app.waitThread(a.id, (v) => !v.running);
+  await openThread(page, b.title);
+  await openThread(page, a.title);
+  assert.equal(await composer.inputValue(), '', 'a sent draft came back');
+  await page.reload();
+  await page.getByRole('main', { name: a.title }).waitFor({ timeout: 10000 });
+  await page.waitForTimeout(300);
+  assert.equal(await composer.inputValue(), '', 'a sent draft came back after a reload');
+  assert.equal(await page.evaluate((id) => localStorage.getItem(`juncture.draft:${id}`), a.id), null);
+}));
 
-test('Tab follows the layout, stops once per chat, and wraps from the composer to the top', async () => {
-  const app = await launch({ settings: { enableWriteTools: true } });
-  try {
-    const { page } = app;
-    const other = await chat(app, 'hello there');
-    const t = await pendingWrite(app);
-    await page.reload();
-    await openThread(page, t.title);
-    await page.getByRole('article', { name: 'Approval for write_file' }).waitFor({ timeout: 10000 });
-    const composer = composerOf(page);
-    await composer.focus();
+test('Tab follows the layout, stops once per chat, and wraps from the composer to the top', inApp({ settings: { enableWriteTools: true } }, async (app) => {
+  const { page } = app;
+  const other = await chat(app, 'hello there');
+  const t = await pendingWrite(app);
+  await page.reload();
+  await openThread(page, t.title);
+  await page.getByRole('article', { name: 'Approval for write_file' }).waitFor({ timeout: 10000 });
+  const composer = composerOf(page);
+  await composer.focus();
 
-    const forward = await walk(page, 'Tab');
-    assert.ok(!forward.some((s) => s.region === 'body'), `Tab landed on <body>: ${JSON.stringify(forward)}`);
-    assertLayoutOrder(forward, ['toggle', 'sidebar', 'messages', 'cards']);
-    // One stop per chat: the row; only the open chat's "…" button is a stop too (issue 22 item 14).
-    const rows = forward.filter((s) => s.cls.includes('titem-open')).map((s) => s.name);
-    assert.deepEqual([...rows].sort(), [other.title, t.title].sort());
-    const mores = forward.filter((s) => s.cls.includes('titem-more')).map((s) => s.name);
-    assert.deepEqual(mores, [`Options for ${t.title}`], 'only the open chat’s "…" button is a Tab stop');
-    // The cards come right after the messages and before the composer.
-    const cards = forward.filter((s) => s.region === 'cards').map((s) => s.name);
-    assert.ok(cards.includes('Allow once'), JSON.stringify(cards));
+  const forward = await walk(page, 'Tab');
+  assert.ok(!forward.some((s) => s.region === 'body'), `Tab landed on <body>: ${JSON.stringify(forward)}`);
+  assertLayoutOrder(forward, ['toggle', 'sidebar', 'messages', 'cards']);
+  // One stop per chat: the row; only the open chat's "…" button is a stop too (issue 22 item 14).
+  const rows = forward.filter((s) => s.cls.includes('titem-open')).map((s) => s.name);
+  assert.deepEqual([...rows].sort(), [other.title, t.title].sort());
+  const mores = forward.filter((s) => s.cls.includes('titem-more')).map((s) => s.name);
+  assert.deepEqual(mores, [`Options for ${t.title}`], 'only the open chat’s "…" button is a Tab stop');
+  // The cards come right after the messages and before the composer.
+  const cards = forward.filter((s) => s.region === 'cards').map((s) => s.name);
+  assert.ok(cards.includes('Allow once'), JSON.stringify(cards));
 
-    // Shift+Tab walks the same stops backwards.
-    const backward = await walk(page, 'Shift+Tab');
-    assert.deepEqual(backward.map((s) => `${s.region}:${s.name}`), forward.map((s) => `${s.region}:${s.name}`).reverse());
+  // Shift+Tab walks the same stops backwards.
+  const backward = await walk(page, 'Shift+Tab');
+  assert.deepEqual(backward.map((s) => `${s.region}:${s.name}`), forward.map((s) => `${s.region}:${s.name}`).reverse());
 
-    // The chat's menu is reachable from its row: Shift+F10 (or the Menu key).
-    const row = page.getByRole('navigation', { name: 'Conversation history' }).getByRole('button', { name: other.title, exact: true });
-    await row.focus();
-    await page.keyboard.press('Shift+F10');
-    await page.getByRole('menuitem', { name: 'Rename' }).waitFor();
-    assert.equal((await focusInfo(page)).name, 'Rename');
-    await page.keyboard.press('Escape');
-    assert.equal((await focusInfo(page)).name, other.title, 'Esc in the menu goes back to the row');
-    await page.keyboard.press('ContextMenu');
-    await page.getByRole('menu', { name: `Options for ${other.title}` }).waitFor();
-    await page.keyboard.press('Escape');
-    assert.equal(await page.getByRole('menu').count(), 0);
-    // ↑/↓ move between chats.
-    const order = await page.evaluate(() => [...document.querySelectorAll('#sidebar .titem-open .titem-title')].map((e) => e.textContent));
-    await page.keyboard.press('Home');
-    assert.equal((await focusInfo(page)).name, order[0]);
-    await page.keyboard.press('ArrowDown');
-    assert.equal((await focusInfo(page)).name, order[1], 'ArrowDown did not move to the next chat');
-    await page.keyboard.press('ArrowUp');
-    assert.equal((await focusInfo(page)).name, order[0], 'ArrowUp did not move to the previous chat');
+  // The chat's menu is reachable from its row: Shift+F10 (or the Menu key).
+  const row = page.getByRole('navigation', { name: 'Conversation history' }).getByRole('button', { name: other.title, exact: true });
+  await row.focus();
+  await page.keyboard.press('Shift+F10');
+  await page.getByRole('menuitem', { name: 'Rename' }).waitFor();
+  assert.equal((await focusInfo(page)).name, 'Rename');
+  await page.keyboard.press('Escape');
+  assert.equal((await focusInfo(page)).name, other.title, 'Esc in the menu goes back to the row');
+  await page.keyboard.press('ContextMenu');
+  await page.getByRole('menu', { name: `Options for ${other.title}` }).waitFor();
+  await page.keyboard.press('Escape');
+  assert.equal(await page.getByRole('menu').count(), 0);
+  // ↑/↓ move between chats.
+  const order = await page.evaluate(() => [...document.querySelectorAll('#sidebar .titem-open .titem-title')].map((e) => e.textContent));
+  await page.keyboard.press('Home');
+  assert.equal((await focusInfo(page)).name, order[0]);
+  await page.keyboard.press('ArrowDown');
+  assert.equal((await focusInfo(page)).name, order[1], 'ArrowDown did not move to the next chat');
+  await page.keyboard.press('ArrowUp');
+  assert.equal((await focusInfo(page)).name, order[0], 'ArrowUp did not move to the previous chat');
 
-    // With the sidebar collapsed the order is toggle, messages, cards, composer.
-    await page.getByRole('button', { name: 'Hide sidebar' }).click();
-    await composer.focus();
-    const collapsed = await walk(page, 'Tab');
-    assertLayoutOrder(collapsed, ['toggle', 'messages', 'cards']);
-    assert.ok(!collapsed.some((s) => s.region === 'sidebar'), 'a hidden sidebar still has Tab stops');
-    assert.deepEqual(app.consoleErrors, []);
-  } finally {
-    await app.close();
-  }
-});
+  // With the sidebar collapsed the order is toggle, messages, cards, composer.
+  await page.getByRole('button', { name: 'Hide sidebar' }).click();
+  await composer.focus();
+  const collapsed = await walk(page, 'Tab');
+  assertLayoutOrder(collapsed, ['toggle', 'messages', 'cards']);
+  assert.ok(!collapsed.some((s) => s.region === 'sidebar'), 'a hidden sidebar still has Tab stops');
+}));
 
 /** The focused element's focus ring against every box that clips it. */
 function ringClip(page) {
@@ -257,57 +246,51 @@ async function assertRingShows(page, what) {
   assert.deepEqual(covered, [], `${what}: something covers the ring at ${JSON.stringify(covered)}`);
 }
 
-test('a focused approval card and a focused question card show their whole focus ring', async () => {
-  const app = await launch({ settings: { enableWriteTools: true } });
-  try {
-    const { page } = app;
-    const composer = composerOf(page);
-    // From the keyboard: Enter sends, the card that appears takes focus and shows its ring.
-    await composer.fill('write a note');
-    await composer.press('Enter');
-    const card = page.getByRole('article', { name: 'Approval for write_file' });
-    await card.waitFor({ timeout: 15000 });
-    await page.waitForFunction(() => document.activeElement?.classList.contains('icard'), null, { timeout: 5000 });
+test('a focused approval card and a focused question card show their whole focus ring', inApp({ settings: { enableWriteTools: true } }, async (app) => {
+  const { page } = app;
+  const composer = composerOf(page);
+  // From the keyboard: Enter sends, the card that appears takes focus and shows its ring.
+  await composer.fill('write a note');
+  await composer.press('Enter');
+  const card = page.getByRole('article', { name: 'Approval for write_file' });
+  await card.waitFor({ timeout: 15000 });
+  await page.waitForFunction(() => document.activeElement?.classList.contains('icard'), null, { timeout: 5000 });
+  await page.waitForTimeout(300);
+  await assertRingShows(page, 'approval at 1280×800');
+  await page.screenshot({ path: 'artifacts/window-layout-card-focus-1280x800.png' });
+
+  for (const [w, h] of [[800, 600], [1920, 1080]]) {
+    await page.setViewportSize({ width: w, height: h });
+    await page.reload();
+    await card.waitFor({ timeout: 10000 });
+    await page.keyboard.press('Tab'); // a keyboard user
+    await page.evaluate(() => document.querySelector('.icard').focus());
     await page.waitForTimeout(300);
-    await assertRingShows(page, 'approval at 1280×800');
-    await page.screenshot({ path: 'artifacts/window-layout-card-focus-1280x800.png' });
-
-    for (const [w, h] of [[800, 600], [1920, 1080]]) {
-      await page.setViewportSize({ width: w, height: h });
-      await page.reload();
-      await card.waitFor({ timeout: 10000 });
-      await page.keyboard.press('Tab'); // a keyboard user
-      await page.evaluate(() => document.querySelector('.icard').focus());
-      await page.waitForTimeout(300);
-      await assertRingShows(page, `approval at ${w}×${h}`);
-      await page.screenshot({ path: `artifacts/window-layout-card-focus-${w}x${h}.png` });
-    }
-
-    // A question card (ask_user), when the runtime has it.
-    await page.setViewportSize({ width: 1280, height: 800 });
-    await page.getByRole('button', { name: 'New chat', exact: true }).click();
-    await composer.fill('ask me something');
-    await composer.press('Enter');
-    const landed = await page
-      .waitForFunction(() => {
-        const c = document.querySelector('.icard');
-        return c && !c.matches('[aria-label^="Approval"]');
-      }, null, { timeout: 15000 })
-      .then(() => true, () => false);
-    if (landed) {
-      await page.waitForTimeout(300);
-      await page.keyboard.press('Shift+Tab');
-      await page.evaluate(() => document.querySelector('.icard').focus());
-      await assertRingShows(page, 'question at 1280×800');
-      await page.screenshot({ path: 'artifacts/window-layout-question-focus.png' });
-    } else {
-      console.log('# ask_user did not stop at a question card here; the question ring was not checked');
-    }
-    assert.deepEqual(app.consoleErrors, []);
-  } finally {
-    await app.close();
+    await assertRingShows(page, `approval at ${w}×${h}`);
+    await page.screenshot({ path: `artifacts/window-layout-card-focus-${w}x${h}.png` });
   }
-});
+
+  // A question card (ask_user), when the runtime has it.
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.getByRole('button', { name: 'New chat', exact: true }).click();
+  await composer.fill('ask me something');
+  await composer.press('Enter');
+  const landed = await page
+    .waitForFunction(() => {
+      const c = document.querySelector('.icard');
+      return c && !c.matches('[aria-label^="Approval"]');
+    }, null, { timeout: 15000 })
+    .then(() => true, () => false);
+  if (landed) {
+    await page.waitForTimeout(300);
+    await page.keyboard.press('Shift+Tab');
+    await page.evaluate(() => document.querySelector('.icard').focus());
+    await assertRingShows(page, 'question at 1280×800');
+    await page.screenshot({ path: 'artifacts/window-layout-question-focus.png' });
+  } else {
+    console.log('# ask_user did not stop at a question card here; the question ring was not checked');
+  }
+}));
 
 /** The sidebar's box, or null when it cannot be seen. */
 function sidebarBox(page) {
@@ -324,106 +307,94 @@ const mainBox = (page) => page.evaluate(() => {
   return { left: r.left, width: r.width };
 });
 
-test('the sidebar collapses by button and Ctrl+B and stays so; at 700 px it starts collapsed and overlays', async () => {
-  const app = await launch();
-  try {
-    const { page } = app;
-    const a = await chat(app, 'hello there');
-    const b = await chat(app, 'think about it');
-    await page.reload();
-    await openThread(page, a.title);
-    assert.ok(await sidebarBox(page), 'the sidebar starts shown at 1280 px');
+test('the sidebar collapses by button and Ctrl+B and stays so; at 700 px it starts collapsed and overlays', inApp(async (app) => {
+  const { page } = app;
+  const a = await chat(app, 'hello there');
+  const b = await chat(app, 'think about it');
+  await page.reload();
+  await openThread(page, a.title);
+  assert.ok(await sidebarBox(page), 'the sidebar starts shown at 1280 px');
 
-    await page.getByRole('button', { name: 'Hide sidebar' }).click();
-    assert.equal(await sidebarBox(page), null);
-    assert.ok((await mainBox(page)).left < 1, 'the chat does not take the room');
-    assert.equal((await focusInfo(page)).name, 'Show sidebar', 'focus stays on the toggle');
-    await page.reload();
-    await page.getByRole('button', { name: 'Show sidebar' }).waitFor();
-    assert.equal(await sidebarBox(page), null, 'collapsed was not remembered');
+  await page.getByRole('button', { name: 'Hide sidebar' }).click();
+  assert.equal(await sidebarBox(page), null);
+  assert.ok((await mainBox(page)).left < 1, 'the chat does not take the room');
+  assert.equal((await focusInfo(page)).name, 'Show sidebar', 'focus stays on the toggle');
+  await page.reload();
+  await page.getByRole('button', { name: 'Show sidebar' }).waitFor();
+  assert.equal(await sidebarBox(page), null, 'collapsed was not remembered');
 
-    await composerOf(page).focus();
-    await page.keyboard.press('Control+b');
-    assert.ok(await sidebarBox(page), 'Ctrl+B did not show the sidebar');
-    assert.equal((await focusInfo(page)).region, 'composer', 'Ctrl+B moved focus in a wide window');
-    await page.reload();
-    await page.getByRole('button', { name: 'Hide sidebar' }).waitFor();
-    assert.ok(await sidebarBox(page), 'shown was not remembered');
-    await page.keyboard.press('Control+b');
-    assert.equal(await sidebarBox(page), null);
-    await page.keyboard.press('Control+b');
-    assert.ok(await sidebarBox(page));
+  await composerOf(page).focus();
+  await page.keyboard.press('Control+b');
+  assert.ok(await sidebarBox(page), 'Ctrl+B did not show the sidebar');
+  assert.equal((await focusInfo(page)).region, 'composer', 'Ctrl+B moved focus in a wide window');
+  await page.reload();
+  await page.getByRole('button', { name: 'Hide sidebar' }).waitFor();
+  assert.ok(await sidebarBox(page), 'shown was not remembered');
+  await page.keyboard.press('Control+b');
+  assert.equal(await sidebarBox(page), null);
+  await page.keyboard.press('Control+b');
+  assert.ok(await sidebarBox(page));
 
-    // 700 px wide: collapsed at first, whatever the wide window chose.
+  // 700 px wide: collapsed at first, whatever the wide window chose.
+  await page.setViewportSize({ width: 700, height: 600 });
+  await page.reload();
+  const show = page.getByRole('button', { name: 'Show sidebar' });
+  await show.waitFor();
+  assert.equal(await sidebarBox(page), null, 'the sidebar takes room at 700 px');
+  const full = await mainBox(page);
+  assert.ok(full.left < 1 && full.width > 690, JSON.stringify(full));
+
+  await show.click();
+  await page.waitForTimeout(300); // the slide-in
+  const over = await sidebarBox(page);
+  assert.ok(over && over.left >= 0 && over.width <= 320, JSON.stringify(over));
+  assert.deepEqual(await mainBox(page), full, 'the overlay pushed the chat aside');
+  const onTop = await page.evaluate(({ x }) => !!document.elementFromPoint(x, 300)?.closest('#sidebar'), { x: over.width / 2 });
+  assert.ok(onTop, 'the sidebar is not drawn over the chat');
+  assert.equal(await page.evaluate(() => document.querySelector('.app-main').inert), true, 'the chat behind can still be used');
+  await page.screenshot({ path: 'artifacts/window-layout-light-700x600-overlay.png' });
+
+  // Esc closes it, focus goes back to the toggle.
+  await page.keyboard.press('Escape');
+  await page.waitForTimeout(250);
+  assert.equal(await sidebarBox(page), null, 'Esc did not close the overlay');
+  assert.equal((await focusInfo(page)).name, 'Show sidebar');
+  // Ctrl+B opens it on the open chat's row; choosing a chat closes it.
+  await page.keyboard.press('Control+b');
+  await page.waitForTimeout(300);
+  assert.equal((await focusInfo(page)).region, 'sidebar');
+  await openThread(page, b.title);
+  await page.waitForTimeout(250);
+  assert.equal(await sidebarBox(page), null, 'choosing a chat did not close the overlay');
+  await page.getByRole('main', { name: b.title }).waitFor();
+  assert.equal((await focusInfo(page)).region, 'composer');
+  // A click beside it closes it too.
+  await show.click();
+  await page.waitForTimeout(300);
+  await page.mouse.click(650, 300);
+  await page.waitForTimeout(250);
+  assert.equal(await sidebarBox(page), null, 'a click on the scrim did not close the overlay');
+}));
+
+test('screenshots: light and dark at 800×600 and 1920×1080, and 700×600 with the overlay open', inApp({ settings: { enableWriteTools: true } }, async (app) => {
+  const { page } = app;
+  await chat(app, 'hello there');
+  const t = await pendingWrite(app);
+  await page.reload();
+  await openThread(page, t.title); // remembered for the reloads below
+  for (const theme of ['light', 'dark']) {
+    await setTheme(app, theme);
+    for (const [w, h] of [[800, 600], [1920, 1080]]) {
+      await page.setViewportSize({ width: w, height: h });
+      await page.reload();
+      await page.getByRole('article', { name: 'Approval for write_file' }).waitFor({ timeout: 10000 });
+      await page.waitForTimeout(400);
+      await page.screenshot({ path: `artifacts/window-layout-${theme}-${w}x${h}.png` });
+    }
     await page.setViewportSize({ width: 700, height: 600 });
     await page.reload();
-    const show = page.getByRole('button', { name: 'Show sidebar' });
-    await show.waitFor();
-    assert.equal(await sidebarBox(page), null, 'the sidebar takes room at 700 px');
-    const full = await mainBox(page);
-    assert.ok(full.left < 1 && full.width > 690, JSON.stringify(full));
-
-    await show.click();
-    await page.waitForTimeout(300); // the slide-in
-    const over = await sidebarBox(page);
-    assert.ok(over && over.left >= 0 && over.width <= 320, JSON.stringify(over));
-    assert.deepEqual(await mainBox(page), full, 'the overlay pushed the chat aside');
-    const onTop = await page.evaluate(({ x }) => !!document.elementFromPoint(x, 300)?.closest('#sidebar'), { x: over.width / 2 });
-    assert.ok(onTop, 'the sidebar is not drawn over the chat');
-    assert.equal(await page.evaluate(() => document.querySelector('.app-main').inert), true, 'the chat behind can still be used');
-    await page.screenshot({ path: 'artifacts/window-layout-light-700x600-overlay.png' });
-
-    // Esc closes it, focus goes back to the toggle.
-    await page.keyboard.press('Escape');
-    await page.waitForTimeout(250);
-    assert.equal(await sidebarBox(page), null, 'Esc did not close the overlay');
-    assert.equal((await focusInfo(page)).name, 'Show sidebar');
-    // Ctrl+B opens it on the open chat's row; choosing a chat closes it.
-    await page.keyboard.press('Control+b');
-    await page.waitForTimeout(300);
-    assert.equal((await focusInfo(page)).region, 'sidebar');
-    await openThread(page, b.title);
-    await page.waitForTimeout(250);
-    assert.equal(await sidebarBox(page), null, 'choosing a chat did not close the overlay');
-    await page.getByRole('main', { name: b.title }).waitFor();
-    assert.equal((await focusInfo(page)).region, 'composer');
-    // A click beside it closes it too.
-    await show.click();
-    await page.waitForTimeout(300);
-    await page.mouse.click(650, 300);
-    await page.waitForTimeout(250);
-    assert.equal(await sidebarBox(page), null, 'a click on the scrim did not close the overlay');
-    assert.deepEqual(app.consoleErrors, []);
-  } finally {
-    await app.close();
+    await page.getByRole('button', { name: 'Show sidebar' }).click();
+    await page.waitForTimeout(400);
+    await page.screenshot({ path: `artifacts/window-layout-${theme}-700x600-overlay.png` });
   }
-});
-
-test('screenshots: light and dark at 800×600 and 1920×1080, and 700×600 with the overlay open', async () => {
-  const app = await launch({ settings: { enableWriteTools: true } });
-  try {
-    const { page } = app;
-    await chat(app, 'hello there');
-    const t = await pendingWrite(app);
-    await page.reload();
-    await openThread(page, t.title); // remembered for the reloads below
-    for (const theme of ['light', 'dark']) {
-      await setTheme(app, theme);
-      for (const [w, h] of [[800, 600], [1920, 1080]]) {
-        await page.setViewportSize({ width: w, height: h });
-        await page.reload();
-        await page.getByRole('article', { name: 'Approval for write_file' }).waitFor({ timeout: 10000 });
-        await page.waitForTimeout(400);
-        await page.screenshot({ path: `artifacts/window-layout-${theme}-${w}x${h}.png` });
-      }
-      await page.setViewportSize({ width: 700, height: 600 });
-      await page.reload();
-      await page.getByRole('button', { name: 'Show sidebar' }).click();
-      await page.waitForTimeout(400);
-      await page.screenshot({ path: `artifacts/window-layout-${theme}-700x600-overlay.png` });
-    }
-    assert.deepEqual(app.consoleErrors, []);
-  } finally {
-    await app.close();
-  }
-});
+}));

@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { chromium } from 'playwright-core';
 import { buildBinaries, launch, send, latestThread } from './harness.mjs';
+import { inApp } from './story.mjs';
 import { freePort, start, stop, waitFor } from './procs.mjs';
 
 const root = resolve(import.meta.dirname, '..');
@@ -114,105 +115,99 @@ async function openSettings(page) {
   await field(page, 'Tool steps per turn (1–200)').waitFor();
 }
 
-test('search: ↑/↓ and Enter move through the hits; a tool-result hit opens its block on the highlighted words', async () => {
-  const app = await launch();
-  try {
-    const { page } = app;
-    writeFileSync(join(app.workspace, 'zephyrine-ledger.txt'), 'numbers\n');
-    // A chat whose tool result (list_files) names the file, and two more chats.
-    await send(page, 'Please list files here');
-    await page.getByText(/The list_files tool returned/).first().waitFor({ timeout: 20000 });
-    const toolChat = await latestThread(app);
-    await app.waitThread(toolChat, (v) => !v.running && v.thread.title);
-    const filler = 'We walked along the river for a long while and talked about maps, trains, lunch, old friends, the weather and the price of coffee before ';
-    for (const text of ['Tell me about the aardvark migration season', `${filler.repeat(2)}the quokka finally appeared`]) {
-      await page.keyboard.press('Control+n');
-      await send(page, text);
-      await page.getByText(/offline demo model/).first().waitFor({ timeout: 20000 });
-      await app.waitThread(await latestThread(app), (v) => !v.running && v.thread.title);
-    }
-    const toolTitle = (await app.api('GetThread', toolChat)).thread.title;
+test('search: ↑/↓ and Enter move through the hits; a tool-result hit opens its block on the highlighted words', inApp(async (app) => {
+  const { page } = app;
+  writeFileSync(join(app.workspace, 'zephyrine-ledger.txt'), 'numbers\n');
+  // A chat whose tool result (list_files) names the file, and two more chats.
+  await send(page, 'Please list files here');
+  await page.getByText(/The list_files tool returned/).first().waitFor({ timeout: 20000 });
+  const toolChat = await latestThread(app);
+  await app.waitThread(toolChat, (v) => !v.running && v.thread.title);
+  const filler = 'We walked along the river for a long while and talked about maps, trains, lunch, old friends, the weather and the price of coffee before ';
+  for (const text of ['Tell me about the aardvark migration season', `${filler.repeat(2)}the quokka finally appeared`]) {
+    await page.keyboard.press('Control+n');
+    await send(page, text);
+    await page.getByText(/offline demo model/).first().waitFor({ timeout: 20000 });
+    await app.waitThread(await latestThread(app), (v) => !v.running && v.thread.title);
+  }
+  const toolTitle = (await app.api('GetThread', toolChat)).thread.title;
 
-    // The snippet never hides its match: the quokka is far into a long message.
-    await page.keyboard.press('Control+k');
-    await page.keyboard.type('quokka');
-    const quokka = page.getByRole('list', { name: 'Search results for quokka' });
-    await quokka.waitFor({ timeout: 10000 });
-    const clip = await quokka.locator('.search-hit-snippet').first().evaluate((s) => {
-      const m = s.querySelector('mark').getBoundingClientRect();
-      const b = s.getBoundingClientRect();
-      return { markBottom: m.bottom, boxBottom: b.bottom, text: s.textContent };
+  // The snippet never hides its match: the quokka is far into a long message.
+  await page.keyboard.press('Control+k');
+  await page.keyboard.type('quokka');
+  const quokka = page.getByRole('list', { name: 'Search results for quokka' });
+  await quokka.waitFor({ timeout: 10000 });
+  const clip = await quokka.locator('.search-hit-snippet').first().evaluate((s) => {
+    const m = s.querySelector('mark').getBoundingClientRect();
+    const b = s.getBoundingClientRect();
+    return { markBottom: m.bottom, boxBottom: b.bottom, text: s.textContent };
+  });
+  assert.ok(clip.markBottom <= clip.boxBottom + 0.5, `the match is clipped away: ${JSON.stringify(clip)}`);
+  assert.match(clip.text, /^You: …/, 'the long lead is cut, not the match');
+
+  // Keyboard only: ↓ to the tool result's hit, Enter opens it.
+  await page.keyboard.press('Control+a');
+  await page.keyboard.type('zephyrine');
+  const results = page.getByRole('list', { name: 'Search results for zephyrine' });
+  await results.locator('mark', { hasText: /zephyrine/i }).first().waitFor({ timeout: 10000 });
+  const box = page.getByRole('searchbox', { name: 'Search conversations' });
+  const hitTexts = await results.getByRole('button').allInnerTexts();
+  const toolIndex = hitTexts.findIndex((t) => /Tool:/.test(t));
+  assert.ok(toolIndex >= 0, `no tool-result hit: ${hitTexts}`);
+  for (let i = 0; i <= toolIndex; i++) await page.keyboard.press('ArrowDown');
+  const activeId = await box.getAttribute('aria-activedescendant');
+  assert.match(await page.locator(`[id="${activeId}"]`).innerText(), /Tool:/);
+  assert.match(await page.locator(`[id="${activeId}"]`).getAttribute('class'), /is-active/);
+  await page.keyboard.press('Enter');
+  await page.getByRole('main', { name: toolTitle }).waitFor({ timeout: 10000 });
+  assert.equal(await page.evaluate(() => document.activeElement?.id), 'sidebar-search-input', 'the search box keeps the focus');
+  const painted = async () =>
+    page.evaluate(() => {
+      const h = CSS.highlights.get('search-hit');
+      if (!h) return [];
+      const scroller = document.querySelector('.vlist').getBoundingClientRect();
+      return [...h].map((r) => {
+        const rect = r.getBoundingClientRect();
+        const closed = [];
+        for (let el = r.startContainer.parentElement; el; el = el.parentElement) if (el.tagName === 'DETAILS' && !el.open) closed.push(el.className);
+        return {
+          text: r.toString(),
+          visible: rect.height > 0 && rect.top >= scroller.top && rect.bottom <= scroller.bottom,
+          closed,
+          inToolResult: !!r.startContainer.parentElement.closest('.tool-result'),
+        };
+      });
     });
-    assert.ok(clip.markBottom <= clip.boxBottom + 0.5, `the match is clipped away: ${JSON.stringify(clip)}`);
-    assert.match(clip.text, /^You: …/, 'the long lead is cut, not the match');
+  await page.waitForFunction(() => (CSS.highlights.get('search-hit')?.size ?? 0) > 0, null, { timeout: 5000 });
+  await page.waitForTimeout(500);
+  const marks = await painted();
+  assert.ok(marks.length >= 1, 'no highlighted words');
+  for (const m of marks) assert.equal(m.text.toLowerCase(), 'zephyrine');
+  assert.ok(marks[0].inToolResult, `the first highlight is not in the tool result: ${JSON.stringify(marks)}`);
+  assert.deepEqual(marks[0].closed, [], 'the tool block around the match is still collapsed');
+  assert.ok(marks[0].visible, `the highlighted words are not scrolled into view: ${JSON.stringify(marks)}`);
 
-    // Keyboard only: ↓ to the tool result's hit, Enter opens it.
-    await page.keyboard.press('Control+a');
+  // ↓ Enter again: the next hit (the answer that quotes it) gets the highlight.
+  if (hitTexts.length > toolIndex + 1) {
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Enter');
+    await page.waitForTimeout(800);
+    const next = await painted();
+    assert.ok(next.length >= 1 && next.every((m) => m.text.toLowerCase() === 'zephyrine'));
+  }
+
+  await shots(app, 'search-hit', async () => {
+    await page.getByRole('textbox', { name: /message/i }).waitFor({ timeout: 15000 });
+    await page.keyboard.press('Control+k');
     await page.keyboard.type('zephyrine');
-    const results = page.getByRole('list', { name: 'Search results for zephyrine' });
     await results.locator('mark', { hasText: /zephyrine/i }).first().waitFor({ timeout: 10000 });
-    const box = page.getByRole('searchbox', { name: 'Search conversations' });
-    const hitTexts = await results.getByRole('button').allInnerTexts();
-    const toolIndex = hitTexts.findIndex((t) => /Tool:/.test(t));
-    assert.ok(toolIndex >= 0, `no tool-result hit: ${hitTexts}`);
     for (let i = 0; i <= toolIndex; i++) await page.keyboard.press('ArrowDown');
-    const activeId = await box.getAttribute('aria-activedescendant');
-    assert.match(await page.locator(`[id="${activeId}"]`).innerText(), /Tool:/);
-    assert.match(await page.locator(`[id="${activeId}"]`).getAttribute('class'), /is-active/);
     await page.keyboard.press('Enter');
     await page.getByRole('main', { name: toolTitle }).waitFor({ timeout: 10000 });
-    assert.equal(await page.evaluate(() => document.activeElement?.id), 'sidebar-search-input', 'the search box keeps the focus');
-    const painted = async () =>
-      page.evaluate(() => {
-        const h = CSS.highlights.get('search-hit');
-        if (!h) return [];
-        const scroller = document.querySelector('.vlist').getBoundingClientRect();
-        return [...h].map((r) => {
-          const rect = r.getBoundingClientRect();
-          const closed = [];
-          for (let el = r.startContainer.parentElement; el; el = el.parentElement) if (el.tagName === 'DETAILS' && !el.open) closed.push(el.className);
-          return {
-            text: r.toString(),
-            visible: rect.height > 0 && rect.top >= scroller.top && rect.bottom <= scroller.bottom,
-            closed,
-            inToolResult: !!r.startContainer.parentElement.closest('.tool-result'),
-          };
-        });
-      });
     await page.waitForFunction(() => (CSS.highlights.get('search-hit')?.size ?? 0) > 0, null, { timeout: 5000 });
-    await page.waitForTimeout(500);
-    const marks = await painted();
-    assert.ok(marks.length >= 1, 'no highlighted words');
-    for (const m of marks) assert.equal(m.text.toLowerCase(), 'zephyrine');
-    assert.ok(marks[0].inToolResult, `the first highlight is not in the tool result: ${JSON.stringify(marks)}`);
-    assert.deepEqual(marks[0].closed, [], 'the tool block around the match is still collapsed');
-    assert.ok(marks[0].visible, `the highlighted words are not scrolled into view: ${JSON.stringify(marks)}`);
-
-    // ↓ Enter again: the next hit (the answer that quotes it) gets the highlight.
-    if (hitTexts.length > toolIndex + 1) {
-      await page.keyboard.press('ArrowDown');
-      await page.keyboard.press('Enter');
-      await page.waitForTimeout(800);
-      const next = await painted();
-      assert.ok(next.length >= 1 && next.every((m) => m.text.toLowerCase() === 'zephyrine'));
-    }
-
-    await shots(app, 'search-hit', async () => {
-      await page.getByRole('textbox', { name: /message/i }).waitFor({ timeout: 15000 });
-      await page.keyboard.press('Control+k');
-      await page.keyboard.type('zephyrine');
-      await results.locator('mark', { hasText: /zephyrine/i }).first().waitFor({ timeout: 10000 });
-      for (let i = 0; i <= toolIndex; i++) await page.keyboard.press('ArrowDown');
-      await page.keyboard.press('Enter');
-      await page.getByRole('main', { name: toolTitle }).waitFor({ timeout: 10000 });
-      await page.waitForFunction(() => (CSS.highlights.get('search-hit')?.size ?? 0) > 0, null, { timeout: 5000 });
-      await page.waitForTimeout(600);
-    });
-    assert.deepEqual(app.consoleErrors, []);
-  } finally {
-    await app.close();
-  }
-});
+    await page.waitForTimeout(600);
+  });
+}));
 
 test('Test connection says "not a URL", clears the field error once fixed, and counts "1 model available"', async () => {
   const app = await launchBare({ fake: true });
@@ -425,114 +420,102 @@ test('an endpoint error is said once, in the message: unreachable, or what the e
   }
 });
 
-test('the delete-Undo toast stays 10 s (longer under the pointer) and covers nothing', async () => {
-  const app = await launch();
-  try {
-    const { page } = app;
-    for (const title of ['Keep this one', 'Drop this one', 'And a third']) {
-      const t = await app.api('NewThread', '');
-      await app.api('RenameThread', t.id, title);
-    }
-    await page.reload();
-    const nav = page.getByRole('navigation', { name: 'Conversation history' });
-    const del = async (title) => {
-      await nav.getByRole('button', { name: title, exact: true }).hover();
-      await nav.getByRole('button', { name: `Options for ${title}` }).click();
-      await page.getByRole('menuitem', { name: 'Delete' }).click();
-    };
-    const overlap = (a, b) => a && b && a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
-    const boxes = () =>
-      page.evaluate(() => {
-        const r = (sel) => {
-          const e = document.querySelector(sel);
-          return e && getComputedStyle(e).display !== 'none' ? e.getBoundingClientRect().toJSON() : null;
-        };
-        return {
-          toast: r('.toast'), composer: r('.composer'), head: r('.chat-head'), content: r('main .vlist, main .thread-empty'),
-          settings: r('.sidebar-settings'), list: r('.sidebar-scroll'), sidebar: r('.sidebar'),
-        };
-      });
-    await nav.getByRole('button', { name: 'Drop this one', exact: true }).waitFor({ timeout: 15000 });
-    await del('Drop this one');
-    const toast = page.locator('.toast', { hasText: 'Deleted “Drop this one”.' });
-    await toast.waitFor();
-    await page.waitForTimeout(400);
-    // With the sidebar shown: at its foot, clear of the composer, the chat, the Settings button and the list.
-    let b = await boxes();
-    for (const k of ['composer', 'head', 'content', 'settings']) assert.ok(!overlap(b.toast, b[k]), `the toast covers the ${k}: ${JSON.stringify(b)}`);
-    assert.ok(b.toast.top >= b.list.bottom - 0.5, `the toast covers the conversation list: ${JSON.stringify(b)}`);
-    assert.ok(b.toast.left >= b.sidebar.left && b.toast.right <= b.sidebar.right, 'the toast is not in the sidebar');
-    await page.screenshot({ path: join(artifacts, 'window-settings-toast-light-1280x800.png') });
-    // A narrow window hides the sidebar: the toast moves under the header, and the chat makes room for it.
-    await page.setViewportSize({ width: 800, height: 600 });
-    await page.waitForTimeout(800);
-    b = await boxes();
-    if (!b.sidebar) {
-      for (const k of ['composer', 'head', 'content']) assert.ok(!overlap(b.toast, b[k]), `the toast covers the ${k} at 800×600: ${JSON.stringify(b)}`);
-    }
-    await page.screenshot({ path: join(artifacts, 'window-settings-toast-light-800x600.png') });
-    await page.setViewportSize({ width: 1280, height: 800 });
-    // Still there after 6 s (it used to go after 5).
-    await page.waitForTimeout(6500);
-    assert.ok(await toast.isVisible(), 'the toast went before 10 s');
-    // Under the pointer it waits.
-    await toast.hover();
-    await page.waitForTimeout(5000);
-    assert.ok(await toast.isVisible(), 'the toast went while hovered');
-    assert.ok((await app.api('ListThreads', '', 50)).threads.some((t) => t.title === 'Drop this one'), 'deleted while its Undo still shows');
-    await page.mouse.move(900, 400);
-    await toast.waitFor({ state: 'detached', timeout: 6000 });
-    for (let i = 0; i < 30 && (await app.api('ListThreads', '', 50)).threads.some((t) => t.title === 'Drop this one'); i++) {
-      await page.waitForTimeout(100);
-    }
-    assert.ok(!(await app.api('ListThreads', '', 50)).threads.some((t) => t.title === 'Drop this one'), 'not deleted after its toast went');
-    // Undo brings a chat back and nothing is deleted.
-    await del('And a third');
-    await page.locator('.toast').getByRole('button', { name: 'Undo' }).click();
-    await nav.getByRole('button', { name: 'And a third', exact: true }).waitFor();
-    await page.waitForTimeout(500);
-    assert.ok((await app.api('ListThreads', '', 50)).threads.some((t) => t.title === 'And a third'));
-    assert.deepEqual(app.consoleErrors, []);
-  } finally {
-    await app.close();
+test('the delete-Undo toast stays 10 s (longer under the pointer) and covers nothing', inApp(async (app) => {
+  const { page } = app;
+  for (const title of ['Keep this one', 'Drop this one', 'And a third']) {
+    const t = await app.api('NewThread', '');
+    await app.api('RenameThread', t.id, title);
   }
-});
+  await page.reload();
+  const nav = page.getByRole('navigation', { name: 'Conversation history' });
+  const del = async (title) => {
+    await nav.getByRole('button', { name: title, exact: true }).hover();
+    await nav.getByRole('button', { name: `Options for ${title}` }).click();
+    await page.getByRole('menuitem', { name: 'Delete' }).click();
+  };
+  const overlap = (a, b) => a && b && a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+  const boxes = () =>
+    page.evaluate(() => {
+      const r = (sel) => {
+        const e = document.querySelector(sel);
+        return e && getComputedStyle(e).display !== 'none' ? e.getBoundingClientRect().toJSON() : null;
+      };
+      return {
+        toast: r('.toast'), composer: r('.composer'), head: r('.chat-head'), content: r('main .vlist, main .thread-empty'),
+        settings: r('.sidebar-settings'), list: r('.sidebar-scroll'), sidebar: r('.sidebar'),
+      };
+    });
+  await nav.getByRole('button', { name: 'Drop this one', exact: true }).waitFor({ timeout: 15000 });
+  await del('Drop this one');
+  const toast = page.locator('.toast', { hasText: 'Deleted “Drop this one”.' });
+  await toast.waitFor();
+  await page.waitForTimeout(400);
+  // With the sidebar shown: at its foot, clear of the composer, the chat, the Settings button and the list.
+  let b = await boxes();
+  for (const k of ['composer', 'head', 'content', 'settings']) assert.ok(!overlap(b.toast, b[k]), `the toast covers the ${k}: ${JSON.stringify(b)}`);
+  assert.ok(b.toast.top >= b.list.bottom - 0.5, `the toast covers the conversation list: ${JSON.stringify(b)}`);
+  assert.ok(b.toast.left >= b.sidebar.left && b.toast.right <= b.sidebar.right, 'the toast is not in the sidebar');
+  await page.screenshot({ path: join(artifacts, 'window-settings-toast-light-1280x800.png') });
+  // A narrow window hides the sidebar: the toast moves under the header, and the chat makes room for it.
+  await page.setViewportSize({ width: 800, height: 600 });
+  await page.waitForTimeout(800);
+  b = await boxes();
+  if (!b.sidebar) {
+    for (const k of ['composer', 'head', 'content']) assert.ok(!overlap(b.toast, b[k]), `the toast covers the ${k} at 800×600: ${JSON.stringify(b)}`);
+  }
+  await page.screenshot({ path: join(artifacts, 'window-settings-toast-light-800x600.png') });
+  await page.setViewportSize({ width: 1280, height: 800 });
+  // Still there after 6 s (it used to go after 5).
+  await page.waitForTimeout(6500);
+  assert.ok(await toast.isVisible(), 'the toast went before 10 s');
+  // Under the pointer it waits.
+  await toast.hover();
+  await page.waitForTimeout(5000);
+  assert.ok(await toast.isVisible(), 'the toast went while hovered');
+  assert.ok((await app.api('ListThreads', '', 50)).threads.some((t) => t.title === 'Drop this one'), 'deleted while its Undo still shows');
+  await page.mouse.move(900, 400);
+  await toast.waitFor({ state: 'detached', timeout: 6000 });
+  for (let i = 0; i < 30 && (await app.api('ListThreads', '', 50)).threads.some((t) => t.title === 'Drop this one'); i++) {
+    await page.waitForTimeout(100);
+  }
+  assert.ok(!(await app.api('ListThreads', '', 50)).threads.some((t) => t.title === 'Drop this one'), 'not deleted after its toast went');
+  // Undo brings a chat back and nothing is deleted.
+  await del('And a third');
+  await page.locator('.toast').getByRole('button', { name: 'Undo' }).click();
+  await nav.getByRole('button', { name: 'And a third', exact: true }).waitFor();
+  await page.waitForTimeout(500);
+  assert.ok((await app.api('ListThreads', '', 50)).threads.some((t) => t.title === 'And a third'));
+}));
 
-test('without its token the page says to open the link Juncture printed (not a live-looking app stuck on "Reconnecting…")', async () => {
-  const app = await launch({ open: false });
-  try {
-    const { page } = app;
-    const base = app.url.replace(/#.*$/, '');
-    const check = async () => {
-      const h = page.getByRole('heading', { name: 'Open the link Juncture printed' });
-      await h.waitFor({ timeout: 10000 });
-      await page.waitForTimeout(1200);
-      const text = await page.evaluate(() => document.body.innerText);
-      assert.match(text, /carries the token/);
-      assert.doesNotMatch(text, /Reconnecting|New chat|How can I help/);
-      assert.equal(await page.getByRole('textbox').count(), 0);
-    };
+test('without its token the page says to open the link Juncture printed (not a live-looking app stuck on "Reconnecting…")', inApp({ open: false }, async (app) => {
+  const { page } = app;
+  const base = app.url.replace(/#.*$/, '');
+  const check = async () => {
+    const h = page.getByRole('heading', { name: 'Open the link Juncture printed' });
+    await h.waitFor({ timeout: 10000 });
+    await page.waitForTimeout(1200);
+    const text = await page.evaluate(() => document.body.innerText);
+    assert.match(text, /carries the token/);
+    assert.doesNotMatch(text, /Reconnecting|New chat|How can I help/);
+    assert.equal(await page.getByRole('textbox').count(), 0);
+  };
+  await page.goto(base);
+  await check();
+  // A token the server refuses (Juncture restarted with a new one): the same page.
+  await page.goto(`${base}/#token=stale`);
+  await page.reload();
+  await page.getByRole('heading', { name: 'Open the link Juncture printed' }).waitFor({ timeout: 10000 });
+  assert.match(await page.evaluate(() => document.body.innerText), /did not accept this page’s access token/);
+  // The printed link works.
+  await page.goto(app.url);
+  await page.reload(); // only the #fragment changed: load the page again
+  await page.getByRole('textbox', { name: /message/i }).waitFor({ timeout: 15000 });
+  await page.evaluate(() => sessionStorage.clear()); // forget the token this tab keeps
+  await shots(app, 'token', async () => {
     await page.goto(base);
-    await check();
-    // A token the server refuses (Juncture restarted with a new one): the same page.
-    await page.goto(`${base}/#token=stale`);
-    await page.reload();
     await page.getByRole('heading', { name: 'Open the link Juncture printed' }).waitFor({ timeout: 10000 });
-    assert.match(await page.evaluate(() => document.body.innerText), /did not accept this page’s access token/);
-    // The printed link works.
-    await page.goto(app.url);
-    await page.reload(); // only the #fragment changed: load the page again
-    await page.getByRole('textbox', { name: /message/i }).waitFor({ timeout: 15000 });
-    await page.evaluate(() => sessionStorage.clear()); // forget the token this tab keeps
-    await shots(app, 'token', async () => {
-      await page.goto(base);
-      await page.getByRole('heading', { name: 'Open the link Juncture printed' }).waitFor({ timeout: 10000 });
-    }, { viaSettings: false });
-    assert.deepEqual(app.consoleErrors, []);
-  } finally {
-    await app.close();
-  }
-});
+  }, { viaSettings: false });
+}));
 
 test('the empty chat offers suggestions and shows the workspace; with no model it says what to set up', async () => {
   const app = await launch();

@@ -4,12 +4,8 @@
 # card (where focus lands) to "Allow once", press space, and check that the
 # file is in the workspace and the app log shows the run finished.
 set -euo pipefail
-bin=$(realpath "${1:-build/bin/juncture}")
-cd "$(dirname "$0")/.."
-if [ -z "${IN_XVFB:-}" ]; then
-  IN_XVFB=1 exec xvfb-run -a -s '-screen 0 1280x800x24' "$0" "$@"
-fi
-. scripts/desktop-lib.sh
+. "$(dirname "$0")/desktop-lib.sh"
+desktop_enter "$0" "$@"
 desktop_setup approval-
 rm -f "$out"/approval-*.png
 # 1. The desktop window (write tools are on by default; they ask first).

@@ -1,12 +1,26 @@
-# Shared by the desktop window scripts (desktop-smoke.sh, desktop-approval.sh);
-# source it after `cd` to the repository root, inside Xvfb.
+# Shared by the desktop window scripts (desktop-smoke.sh, desktop-approval.sh,
+# desktop-reload.sh, desktop-round2.sh); source it first, then call
+# desktop_enter "$0" "$@".
 #
+#   desktop_enter SCRIPT [BIN]  sets bin (default build/bin/juncture), moves
+#                          to the repository root and runs SCRIPT again
+#                          inside Xvfb unless it already is.
 #   desktop_setup PREFIX   private XDG dirs and workspace, the fake model
 #                          running, OPENAI_* pointing at it; logs go to
 #                          $out/PREFIXfakellm.log. Sets out, tmp, fake.
 #   open_window LOG        starts "$bin", waits for the window and for the
 #                          app's "desktop window ready", focuses it. Sets app, win.
 # The EXIT trap stops every process started here (and $web if set).
+
+desktop_enter() {
+  local script=$1
+  shift
+  bin=$(realpath "${1:-build/bin/juncture}")
+  cd "$(dirname "$script")/.."
+  if [ -z "${IN_XVFB:-}" ]; then
+    IN_XVFB=1 exec xvfb-run -a -s '-screen 0 1280x800x24' "$script" "$@"
+  fi
+}
 
 desktop_setup() {
   out=${SMOKE_OUT:-build/smoke}

@@ -8,12 +8,8 @@
 # e2e/stream-reload.test.mjs; both go through the same snapshot and
 # offset merge.)
 set -euo pipefail
-bin=$(realpath "${1:-build/bin/juncture}")
-cd "$(dirname "$0")/.."
-if [ -z "${IN_XVFB:-}" ]; then
-  IN_XVFB=1 exec xvfb-run -a -s '-screen 0 1280x800x24' "$0" "$@"
-fi
-. scripts/desktop-lib.sh
+. "$(dirname "$0")/desktop-lib.sh"
+desktop_enter "$0" "$@"
 desktop_setup reload-
 export JUNCTURE_BENCH=1
 open_window "$out/reload-app.log"

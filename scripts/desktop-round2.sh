@@ -7,12 +7,8 @@
 # 14  "?" (focus on the conversation) opens the keyboard shortcuts sheet,
 #     Esc closes it.
 set -euo pipefail
-bin=$(realpath "${1:-build/bin/juncture}")
-cd "$(dirname "$0")/.."
-if [ -z "${IN_XVFB:-}" ]; then
-  IN_XVFB=1 exec xvfb-run -a -s '-screen 0 1280x800x24' "$0" "$@"
-fi
-. scripts/desktop-lib.sh
+. "$(dirname "$0")/desktop-lib.sh"
+desktop_enter "$0" "$@"
 desktop_setup round2-
 rm -f "$out"/round2-*.png
 log=$out/round2-app.log

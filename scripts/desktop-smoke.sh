@@ -3,12 +3,8 @@
 # fake model stream an answer, take screenshots, and check both the pixels
 # (not blank, the answer's distinctive colour block rendered) and the app's log.
 set -euo pipefail
-bin=$(realpath "${1:-build/bin/juncture}")
-cd "$(dirname "$0")/.."
-if [ -z "${IN_XVFB:-}" ]; then
-  IN_XVFB=1 exec xvfb-run -a -s '-screen 0 1280x800x24' "$0" "$@"
-fi
-. scripts/desktop-lib.sh
+. "$(dirname "$0")/desktop-lib.sh"
+desktop_enter "$0" "$@"
 desktop_setup ""
 open_window "$out/app.log"
 import -window root "$out/01-start.png"

@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"reflect"
 	"strconv"
@@ -245,10 +244,7 @@ func TestMigrateFromV4(t *testing.T) {
 	path := copyFixture(t, fixtureV4)
 
 	// What v4 held, read raw before the migration.
-	raw, err := sql.Open("sqlite", dsn(path, "mode=ro"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	raw := openRaw(t, path, "mode=ro")
 	before := map[string][]string{}
 	rows, err := raw.Query("SELECT thread_id, id, role, content, reasoning, coalesce(tool_calls, ''), tool_call_id, coalesce(parts, ''), status, created_at FROM messages ORDER BY seq")
 	if err != nil {
@@ -265,10 +261,7 @@ func TestMigrateFromV4(t *testing.T) {
 	rows.Close()
 	raw.Close()
 
-	db, err := Open(ctx, path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	db := mustOpen(t, ctx, path)
 	defer db.Close()
 	for _, tid := range []string{"t-trip", "t-img", "t-empty"} {
 		msgs := mustMessages(t, db, tid)

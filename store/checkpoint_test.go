@@ -59,9 +59,7 @@ func TestCheckpointerWritesInBackground(t *testing.T) {
 
 func TestCheckpointerCommitWins(t *testing.T) {
 	t.Parallel()
-	db := openTest(t)
-	ctx := context.Background()
-	mustThread(t, db, "t", "")
+	db, ctx := openFixture(t, "t")
 	cp := db.NewCheckpointer(time.Hour) // only explicit flushes
 	defer cp.Close()
 
@@ -89,9 +87,7 @@ func TestCheckpointerCommitWins(t *testing.T) {
 // interleaving, the committed text is what stays.
 func TestCheckpointerCommitRace(t *testing.T) {
 	t.Parallel()
-	db := openTest(t)
-	ctx := context.Background()
-	mustThread(t, db, "t", "")
+	db, ctx := openFixture(t, "t")
 	cp := db.NewCheckpointer(time.Millisecond)
 	defer cp.Close()
 
@@ -160,20 +156,14 @@ func TestDBCloseFlushesCheckpointers(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	path := t.TempDir() + "/j.db"
-	db, err := Open(ctx, path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	db := mustOpen(t, ctx, path)
 	mustThread(t, db, "t", "")
 	cp := db.NewCheckpointer(time.Hour)
 	cp.Update(streaming("t", "m", "last words"))
 	if err := db.Close(); err != nil { // stops cp's goroutine too (goleak checks)
 		t.Fatal(err)
 	}
-	db, err = Open(ctx, path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	db = mustOpen(t, ctx, path)
 	defer db.Close()
 	if got := storedContent(t, db, "m"); got != "last words" {
 		t.Errorf("after DB.Close stored %q", got)
@@ -182,9 +172,7 @@ func TestDBCloseFlushesCheckpointers(t *testing.T) {
 
 func TestCheckpointerReportsFailuresWithoutBlockingOthers(t *testing.T) {
 	t.Parallel()
-	db := openTest(t)
-	ctx := context.Background()
-	mustThread(t, db, "t", "")
+	db, ctx := openFixture(t, "t")
 	cp := db.NewCheckpointer(time.Hour)
 	defer cp.Close()
 	cp.Update(streaming("deleted-thread", "lost", "x"))

@@ -109,10 +109,7 @@ func TestSecondOpenRefusedFirstKeepsLiveRun(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "juncture.db")
-	first, err := Open(ctx, path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	first := mustOpen(t, ctx, path)
 	defer first.Close()
 	mustThread(t, first, "t", "")
 	mustPut(t, first, userMsg("t", "u1", "list my files"),
@@ -223,10 +220,7 @@ func TestDataFolderFilesArePrivate(t *testing.T) {
 
 	// A new database in a new folder, too.
 	fresh := filepath.Join(t.TempDir(), "new", "juncture.db")
-	db2, err := Open(ctx, fresh)
-	if err != nil {
-		t.Fatal(err)
-	}
+	db2 := mustOpen(t, ctx, fresh)
 	defer db2.Close()
 	mustThread(t, db2, "t", "")
 	checkPrivate(t, filepath.Dir(fresh), 4)
@@ -265,10 +259,7 @@ func checkPrivate(t *testing.T, dir string, min int) {
 func walSnapshot(t *testing.T, fill func(raw *sql.DB)) string {
 	t.Helper()
 	src := filepath.Join(t.TempDir(), "src.db")
-	raw, err := sql.Open("sqlite", dsn(src))
-	if err != nil {
-		t.Fatal(err)
-	}
+	raw := openRaw(t, src)
 	defer raw.Close()
 	raw.SetMaxOpenConns(1)
 	exec(t, raw, "PRAGMA journal_mode=WAL")
@@ -372,10 +363,7 @@ func TestStaleReadOnlyCopyRemovedAfterKill(t *testing.T) {
 	t.Setenv("TMPDIR", tmp)
 	ctx := context.Background()
 	orig := filepath.Join(t.TempDir(), "juncture.db")
-	db, err := Open(ctx, orig)
-	if err != nil {
-		t.Fatal(err)
-	}
+	db := mustOpen(t, ctx, orig)
 	mustThread(t, db, "t", "secret history")
 	db.Close()
 

@@ -142,10 +142,7 @@ PRAGMA user_version = 1000;`)
 func makeFixture(t *testing.T, name string, fill func(*sql.DB)) {
 	t.Helper()
 	tmp := filepath.Join(t.TempDir(), "fixture.db")
-	db, err := sql.Open("sqlite", dsn(tmp, "_pragma=journal_mode(DELETE)", "_pragma=foreign_keys(1)"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	db := openRaw(t, tmp, "_pragma=journal_mode(DELETE)", "_pragma=foreign_keys(1)")
 	db.SetMaxOpenConns(1)
 	fill(db)
 	exec(t, db, "VACUUM")

@@ -16,8 +16,7 @@ func allowAll(history.PermissionRule) bool { return true }
 // turn, which no rule decides (the person is asked) and the ledger says
 // the rule expired.
 func TestGrantExpiresBetweenTwoCallsOfOneTurn(t *testing.T) {
-	db := openTest(t)
-	ctx := context.Background()
+	db, ctx := openFixture(t)
 	start := time.UnixMilli(10_000_000)
 	exp, err := history.ExpiresFor(history.Duration15m, start)
 	if err != nil {
@@ -49,8 +48,7 @@ func TestGrantExpiresBetweenTwoCallsOfOneTurn(t *testing.T) {
 // TestTurnGrantEndsWithItsTurn: a "this turn" rule decides calls of its
 // turn only, and is recorded as expired once the chat's next turn asks.
 func TestTurnGrantEndsWithItsTurn(t *testing.T) {
-	db := openTest(t)
-	ctx := context.Background()
+	db, ctx := openFixture(t)
 	r := history.PermissionRule{ID: "r1", Tool: "read_file", Scope: history.ScopeTool, Duration: history.DurationTurn,
 		ThreadID: "t", TurnID: "u1"}
 	if err := db.AddPermissionRule(ctx, r); err != nil {
@@ -70,8 +68,7 @@ func TestTurnGrantEndsWithItsTurn(t *testing.T) {
 // TestDenyRuleBeatsAllowRule: an allow rule made first and a deny rule
 // covering the same call: the deny rule decides, with its reason.
 func TestDenyRuleBeatsAllowRule(t *testing.T) {
-	db := openTest(t)
-	ctx := context.Background()
+	db, ctx := openFixture(t)
 	for _, r := range []history.PermissionRule{
 		{ID: "allow", Tool: "run_command", Scope: history.ScopeTool},
 		{ID: "deny", Tool: "run_command", Scope: history.ScopeCommandPrefix, Pattern: "rm -rf", Effect: history.EffectDeny, Reason: "never rm -rf anything"},
@@ -93,8 +90,7 @@ func TestDenyRuleBeatsAllowRule(t *testing.T) {
 }
 
 func TestRuleChangesAreRecorded(t *testing.T) {
-	db := openTest(t)
-	ctx := context.Background()
+	db, ctx := openFixture(t)
 	r := history.PermissionRule{ID: "r1", Tool: "run_command", Scope: history.ScopeCommandPrefix, Pattern: "git status", ThreadID: "t", Duration: history.DurationChat}
 	if err := db.AddPermissionRule(ctx, r); err != nil {
 		t.Fatal(err)

@@ -28,8 +28,7 @@ func parsedFixture(t *testing.T, format string) []importers.Conversation {
 
 func TestImportConversationsChatGPT(t *testing.T) {
 	t.Parallel()
-	db := openTest(t)
-	ctx := context.Background()
+	db, ctx := openFixture(t)
 	sum, err := db.ImportConversations(ctx, parsedFixture(t, importers.FormatChatGPT))
 	if err != nil {
 		t.Fatal(err)
@@ -92,8 +91,7 @@ func TestImportConversationsChatGPT(t *testing.T) {
 
 func TestImportConversationsClaude(t *testing.T) {
 	t.Parallel()
-	db := openTest(t)
-	ctx := context.Background()
+	db, ctx := openFixture(t)
 	sum, err := db.ImportConversations(ctx, parsedFixture(t, importers.FormatClaude))
 	if err != nil {
 		t.Fatal(err)
@@ -113,8 +111,7 @@ func TestImportConversationsClaude(t *testing.T) {
 
 func TestImportConversationsAllOrNothing(t *testing.T) {
 	t.Parallel()
-	db := openTest(t)
-	ctx := context.Background()
+	db, ctx := openFixture(t)
 	convs := parsedFixture(t, importers.FormatChatGPT)
 	// A bad conversation in the middle: nothing is imported.
 	convs[1].Messages[1].Role = "narrator"
@@ -147,8 +144,7 @@ func TestImportConversationsAllOrNothing(t *testing.T) {
 // is refused.
 func TestImportConversationsLeavesOutEmptyOnes(t *testing.T) {
 	t.Parallel()
-	db := openTest(t)
-	ctx := context.Background()
+	db, ctx := openFixture(t)
 	data, err := os.ReadFile("importers/testdata/hostile/chatgpt-empty-conversations.json")
 	if err != nil {
 		t.Fatal(err)

@@ -39,8 +39,7 @@ func scriptLedger(t *testing.T, db *DB, thread string) {
 // TestScriptedConversationLedgerVerifies: a conversation's decisions make
 // a chain that verifies, and a secret answer is stored redacted.
 func TestScriptedConversationLedgerVerifies(t *testing.T) {
-	db := openTest(t)
-	ctx := context.Background()
+	db, ctx := openFixture(t)
 	scriptLedger(t, db, "t1")
 	rep, err := db.VerifyLedger(ctx)
 	if err != nil || !rep.OK || rep.Entries != 8 || rep.HeadHash == "" {
@@ -60,10 +59,7 @@ func TestScriptedConversationLedgerVerifies(t *testing.T) {
 func TestLedgerVerifyFindsOneEditedByte(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "juncture.db")
-	db, err := Open(ctx, path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	db := mustOpen(t, ctx, path)
 	scriptLedger(t, db, "t1")
 	es, _ := db.Ledger(ctx, history.LedgerFilter{Kind: history.LedgerDenied})
 	if len(es) != 1 {
@@ -86,10 +82,7 @@ func TestLedgerVerifyFindsOneEditedByte(t *testing.T) {
 	if err := os.WriteFile(path, raw, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	db, err = Open(ctx, path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	db = mustOpen(t, ctx, path)
 	defer db.Close()
 	rep, err := db.VerifyLedger(ctx)
 	if err != nil {
@@ -103,8 +96,7 @@ func TestLedgerVerifyFindsOneEditedByte(t *testing.T) {
 // TestDeletedChatKeepsItsLedgerAsShapes: deleting a chat keeps its entries,
 // arguments reduced to their shape, and the chain still verifies.
 func TestDeletedChatKeepsItsLedgerAsShapes(t *testing.T) {
-	db := openTest(t)
-	ctx := context.Background()
+	db, ctx := openFixture(t)
 	scriptLedger(t, db, "t1")
 	if err := db.DeleteThread(ctx, "t1"); err != nil {
 		t.Fatal(err)
@@ -131,8 +123,7 @@ func TestDeletedChatKeepsItsLedgerAsShapes(t *testing.T) {
 }
 
 func TestClearLedgerIsRecorded(t *testing.T) {
-	db := openTest(t)
-	ctx := context.Background()
+	db, ctx := openFixture(t)
 	scriptLedger(t, db, "t1")
 	if err := db.ClearLedger(ctx, history.TransportWindow); err != nil {
 		t.Fatal(err)
@@ -150,8 +141,7 @@ func TestClearLedgerIsRecorded(t *testing.T) {
 }
 
 func TestExportLedger(t *testing.T) {
-	db := openTest(t)
-	ctx := context.Background()
+	db, ctx := openFixture(t)
 	scriptLedger(t, db, "t1")
 	if err := db.AppendLedger(ctx, history.LedgerEntry{Kind: history.LedgerDenied, Tool: "run_command", Reason: "=HYPERLINK(\"x\")"}); err != nil {
 		t.Fatal(err)

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 	"os"
@@ -48,6 +49,39 @@ func openTest(t testing.TB) *DB {
 		}
 	})
 	return db
+}
+
+// openFixture is where most tests start: a fresh database (see openTest)
+// holding one empty, untitled thread per id, and the context to call it with.
+func openFixture(t testing.TB, threads ...string) (*DB, context.Context) {
+	t.Helper()
+	db := openTest(t)
+	for _, id := range threads {
+		mustThread(t, db, id, "")
+	}
+	return db, context.Background()
+}
+
+// mustOpen opens the database at path with the store's real clock; the
+// caller closes it (several tests close and reopen on purpose).
+func mustOpen(t testing.TB, ctx context.Context, path string) *DB {
+	t.Helper()
+	db, err := Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return db
+}
+
+// openRaw opens path with database/sql alone, past the store, with the
+// given DSN parameters; the caller closes it.
+func openRaw(t testing.TB, path string, params ...string) *sql.DB {
+	t.Helper()
+	raw, err := sql.Open("sqlite", dsn(path, params...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return raw
 }
 
 func mustThread(t testing.TB, db *DB, id, title string) history.Thread {

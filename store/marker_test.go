@@ -10,10 +10,7 @@ import (
 func TestOpenMarkerTellsACrashFromACleanClose(t *testing.T) {
 	t.Parallel()
 	path := filepath.Join(t.TempDir(), "j.db")
-	db, err := Open(context.Background(), path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	db := mustOpen(t, context.Background(), path)
 	if _, err := os.Stat(openMarker(path)); err != nil {
 		t.Fatalf("no open marker while open: %v", err)
 	}

@@ -1,7 +1,6 @@
 package store
 
 import (
-	"context"
 	"reflect"
 	"strings"
 	"testing"
@@ -15,9 +14,7 @@ import (
 // is left pending as before.
 func TestRecoverEndsQuestionsOfRunningCalls(t *testing.T) {
 	t.Parallel()
-	db := openTest(t)
-	ctx := context.Background()
-	mustThread(t, db, "t", "")
+	db, ctx := openFixture(t, "t")
 	mustPut(t, db,
 		userMsg("t", "u1", "book it"),
 		assistantMsg("t", "a1", "", history.ToolCall{ID: "c-mcp", Name: "edge__elicit", Arguments: "{}"},
@@ -74,8 +71,7 @@ func TestToolResultPartsRoundTrip(t *testing.T) {
 
 func TestToolPinsKeepTheirFirstSighting(t *testing.T) {
 	t.Parallel()
-	db := openTest(t)
-	ctx := context.Background()
+	db, ctx := openFixture(t)
 	if err := db.SaveToolPin(ctx, ToolPin{Server: "edge", Tool: "flip", ReadOnly: true, FirstSeen: 10}); err != nil {
 		t.Fatal(err)
 	}

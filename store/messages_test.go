@@ -12,9 +12,7 @@ import (
 
 func TestMessagesKeepInsertionOrder(t *testing.T) {
 	t.Parallel()
-	db := openTest(t)
-	ctx := context.Background()
-	mustThread(t, db, "t", "")
+	db, ctx := openFixture(t, "t")
 	// Timestamps disagree with the order things happened in.
 	m1 := userMsg("t", "m1", "first")
 	m1.CreatedAt = 900
@@ -88,10 +86,7 @@ func TestEmptyToolArgumentsStoredAsEmptyObject(t *testing.T) {
 
 func TestPutMessagesIsAllOrNothing(t *testing.T) {
 	t.Parallel()
-	db := openTest(t)
-	ctx := context.Background()
-	mustThread(t, db, "t", "")
-	mustThread(t, db, "other", "")
+	db, ctx := openFixture(t, "t", "other")
 	mustPut(t, db, userMsg("other", "taken", "belongs to other"))
 	for _, c := range []struct {
 		name string

@@ -17,8 +17,7 @@ import (
 
 func TestOpenConfiguresDurability(t *testing.T) {
 	t.Parallel()
-	db := openTest(t)
-	ctx := context.Background()
+	db, ctx := openFixture(t)
 	for _, c := range []struct {
 		pragma string
 		want   string
@@ -51,10 +50,7 @@ func TestReopenKeepsData(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "sub", "dir", "j?#%.db") // odd characters must not break the URI
-	db, err := Open(ctx, path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	db := mustOpen(t, ctx, path)
 	mustThread(t, db, "t1", "kept")
 	mustPut(t, db, userMsg("t1", "m1", "hello"))
 	if err := db.Close(); err != nil {
@@ -63,10 +59,7 @@ func TestReopenKeepsData(t *testing.T) {
 	if _, err := os.Stat(path); err != nil {
 		t.Fatalf("database not at the given path: %v", err)
 	}
-	db, err = Open(ctx, path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	db = mustOpen(t, ctx, path)
 	defer db.Close()
 	if got := ids(mustMessages(t, db, "t1")); got != "m1" {
 		t.Errorf("after reopen messages = %q", got)
@@ -82,15 +75,9 @@ func migrated(t *testing.T, fixture string, from int) (*DB, *sql.DB) {
 	t.Helper()
 	ctx := context.Background()
 	path := copyFixture(t, fixture)
-	db, err := Open(ctx, path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	db := mustOpen(t, ctx, path)
 	t.Cleanup(func() { db.Close() })
-	bak, err := sql.Open("sqlite", dsn(BackupPath(path, from+1), "mode=ro"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	bak := openRaw(t, BackupPath(path, from+1), "mode=ro")
 	t.Cleanup(func() { bak.Close() })
 	if v, err := userVersion(ctx, bak); err != nil || v != from {
 		t.Errorf("backup user_version = %d, %v; want %d", v, err, from)
@@ -159,29 +146,33 @@ func TestMigrateFromV1(t *testing.T) {
 	}
 }
 
-func TestFailedMigrationChangesNothing(t *testing.T) {
-	t.Parallel()
+// failedMigration copies fixture, creates a table named obstacle in the
+// way of a later migration, and checks that Open fails and leaves
+// user_version at want. It returns the copy's path and a raw handle on it,
+// closed at the end of the test.
+func failedMigration(t *testing.T, fixture, obstacle string, want int) (string, *sql.DB) {
+	t.Helper()
 	ctx := context.Background()
-	path := copyFixture(t, fixtureV1)
-	// Something in the way of migration 2.
-	raw, err := sql.Open("sqlite", dsn(path))
-	if err != nil {
-		t.Fatal(err)
-	}
-	exec(t, raw, "CREATE TABLE messages_fts (x)")
+	path := copyFixture(t, fixture)
+	raw := openRaw(t, path)
+	exec(t, raw, "CREATE TABLE "+obstacle+" (x)")
 	raw.Close()
 
 	if _, err := Open(ctx, path); err == nil {
 		t.Fatal("Open succeeded despite a failing migration")
 	}
-	raw, err = sql.Open("sqlite", dsn(path))
-	if err != nil {
-		t.Fatal(err)
+	raw = openRaw(t, path)
+	t.Cleanup(func() { raw.Close() })
+	if v, _ := userVersion(ctx, raw); v != want {
+		t.Errorf("user_version = %d after a failed migration, want %d", v, want)
 	}
-	defer raw.Close()
-	if v, _ := userVersion(ctx, raw); v != 1 {
-		t.Errorf("user_version = %d after a failed migration, want 1", v)
-	}
+	return path, raw
+}
+
+func TestFailedMigrationChangesNothing(t *testing.T) {
+	t.Parallel()
+	// Something in the way of migration 2.
+	path, raw := failedMigration(t, fixtureV1, "messages_fts", 1)
 	var n int
 	if err := raw.QueryRow("SELECT count(*) FROM messages").Scan(&n); err != nil || n != 6 {
 		t.Errorf("messages after failed migration = %d, %v", n, err)
@@ -233,10 +224,7 @@ func TestCorruptDatabase(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "juncture.db")
-	db, err := Open(ctx, path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	db := mustOpen(t, ctx, path)
 	mustThread(t, db, "t1", "Survivor")
 	mustPut(t, db, userMsg("t1", "m1", "still readable"))
 	if err := db.SaveSettings(ctx, map[string]string{"theme": "dark"}); err != nil {
@@ -470,26 +458,8 @@ func TestMigrateFromV2(t *testing.T) {
 // A v3 migration that fails halfway leaves the v2 tables as they were.
 func TestFailedV3MigrationChangesNothing(t *testing.T) {
 	t.Parallel()
-	ctx := context.Background()
-	path := copyFixture(t, fixtureV2)
-	raw, err := sql.Open("sqlite", dsn(path))
-	if err != nil {
-		t.Fatal(err)
-	}
-	exec(t, raw, "CREATE TABLE staged_answers (x)") // in the way of the last statement
-	raw.Close()
-
-	if _, err := Open(ctx, path); err == nil {
-		t.Fatal("Open succeeded despite a failing migration")
-	}
-	raw, err = sql.Open("sqlite", dsn(path))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer raw.Close()
-	if v, _ := userVersion(ctx, raw); v != 2 {
-		t.Errorf("user_version = %d after a failed migration, want 2", v)
-	}
+	// staged_answers is in the way of the last statement.
+	_, raw := failedMigration(t, fixtureV2, "staged_answers", 2)
 	for table, want := range map[string]int{"tool_executions": 2, "client_tool_calls": 2} {
 		var n int
 		if err := raw.QueryRow("SELECT count(*) FROM " + table).Scan(&n); err != nil || n != want {

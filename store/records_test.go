@@ -1,7 +1,6 @@
 package store
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"reflect"
@@ -13,10 +12,7 @@ import (
 
 func TestRuns(t *testing.T) {
 	t.Parallel()
-	db := openTest(t)
-	ctx := context.Background()
-	mustThread(t, db, "t", "")
-	mustThread(t, db, "other", "")
+	db, ctx := openFixture(t, "t", "other")
 	if _, err := db.LatestRun(ctx, "t"); !isNotFound(err) {
 		t.Errorf("LatestRun of a thread without runs = %v, want ErrNotFound", err)
 	}
@@ -51,9 +47,7 @@ func TestRuns(t *testing.T) {
 
 func TestToolExecutionRunsOnce(t *testing.T) {
 	t.Parallel()
-	db := openTest(t)
-	ctx := context.Background()
-	mustThread(t, db, "t", "")
+	db, ctx := openFixture(t, "t")
 	e := history.ToolExecution{ToolCallID: "call", ThreadID: "t", RunID: "r", ToolName: "run_command", Arguments: `{"cmd":"rm x"}`, StartedAt: 10}
 
 	// Many concurrent attempts: exactly one may run the tool.
@@ -105,10 +99,7 @@ func TestToolExecutionRunsOnce(t *testing.T) {
 
 func TestInterrupts(t *testing.T) {
 	t.Parallel()
-	db := openTest(t)
-	ctx := context.Background()
-	mustThread(t, db, "t", "")
-	mustThread(t, db, "other", "")
+	db, ctx := openFixture(t, "t", "other")
 	desc := json.RawMessage(`{ "id":"i1",  "reason" : "tool-approval", "metadata": {"z":1,"a":2} }`) // bytes kept as emitted
 	its := []history.Interrupt{
 		{ID: "i1", ThreadID: "t", RunID: "r", Generation: 2, Kind: history.KindToolApproval, ToolCallID: "c1", Descriptor: desc, Status: history.InterruptPending, CreatedAt: 1},
@@ -170,9 +161,7 @@ func TestInterrupts(t *testing.T) {
 
 func TestClientToolCalls(t *testing.T) {
 	t.Parallel()
-	db := openTest(t)
-	ctx := context.Background()
-	mustThread(t, db, "t", "")
+	db, ctx := openFixture(t, "t")
 	a := history.ClientToolCall{ToolCallID: "a", ThreadID: "t", RunID: "r", ToolName: "open_url", Arguments: `{"url":"https://x"}`, State: history.ClientToolPending, CreatedAt: 5}
 	b := history.ClientToolCall{ToolCallID: "b", ThreadID: "t", RunID: "r", ToolName: "copy_to_clipboard", Arguments: `{}`, State: history.ClientToolPending, CreatedAt: 1}
 	for _, c := range []history.ClientToolCall{a, b} {
@@ -200,8 +189,7 @@ func TestClientToolCalls(t *testing.T) {
 
 func TestPermissionRules(t *testing.T) {
 	t.Parallel()
-	db := openTest(t)
-	ctx := context.Background()
+	db, ctx := openFixture(t)
 	rules := []history.PermissionRule{
 		{ID: "r1", Tool: "run_command", Scope: history.ScopeCommandPrefix, Pattern: "git status", CreatedAt: 1},
 		{ID: "r2", Tool: "read_file", Scope: history.ScopeFolder, Pattern: "/home/me/src", CreatedAt: 2},
@@ -230,8 +218,7 @@ func TestPermissionRules(t *testing.T) {
 
 func TestSettings(t *testing.T) {
 	t.Parallel()
-	db := openTest(t)
-	ctx := context.Background()
+	db, ctx := openFixture(t)
 	if s, err := db.Settings(ctx); err != nil || len(s) != 0 {
 		t.Errorf("initial settings = %v, %v", s, err)
 	}
@@ -249,8 +236,7 @@ func TestSettings(t *testing.T) {
 
 func TestPendingCounts(t *testing.T) {
 	t.Parallel()
-	db := openTest(t)
-	ctx := context.Background()
+	db, ctx := openFixture(t)
 	for _, id := range []string{"a", "b", "c", "d"} {
 		mustThread(t, db, id, "")
 	}

@@ -1,7 +1,6 @@
 package store
 
 import (
-	"context"
 	"testing"
 
 	"github.com/juncture-app/juncture/agent/history"
@@ -9,9 +8,7 @@ import (
 
 func TestRecoverAfterCrash(t *testing.T) {
 	t.Parallel()
-	db := openTest(t)
-	ctx := context.Background()
-	mustThread(t, db, "t", "")
+	db, ctx := openFixture(t, "t")
 	before, _ := db.Thread(ctx, "t")
 
 	// What a crash in the middle of a turn leaves behind.

@@ -1,7 +1,6 @@
 package store
 
 import (
-	"context"
 	"errors"
 	"sync"
 	"testing"
@@ -14,9 +13,7 @@ import (
 // claimed by exactly one retry, and a deleted thread takes them along.
 func TestRoundTripPauseTakeAndRecover(t *testing.T) {
 	t.Parallel()
-	db := openTest(t)
-	ctx := context.Background()
-	mustThread(t, db, "t", "")
+	db, ctx := openFixture(t, "t")
 	mustPut(t, db, userMsg("t", "u1", "go"), assistantMsg("t", "a1", "", history.ToolCall{ID: "c1", Name: "edge__elicit", Arguments: "{}"}))
 	rt := history.RoundTrip{ThreadID: "t", ToolCallID: "c1", State: []byte(`{"requestState":"s1"}`), Keys: map[string]string{"q1": "edge"}, Rounds: 1}
 	q := history.Interrupt{ID: "q1", ThreadID: "t", RunID: "run", Kind: history.KindGeneric, ToolCallID: "c1", Descriptor: []byte(`{"id":"q1"}`)}

@@ -1,7 +1,6 @@
 package store
 
 import (
-	"context"
 	"testing"
 
 	"github.com/juncture-app/juncture/agent/history"
@@ -11,8 +10,7 @@ import (
 // one transaction: one the database refuses (here an effect its CHECK
 // refuses) leaves none of the others, and no ledger entry for them.
 func TestAddPermissionRulesAllOrNothing(t *testing.T) {
-	db := openTest(t)
-	ctx := context.Background()
+	db, ctx := openFixture(t)
 	rules := []history.PermissionRule{
 		{ID: "r1", Tool: "run_command", Scope: history.ScopeCommandPrefix, Pattern: "ls"},
 		{ID: "r2", Tool: "read_file", Scope: history.ScopeTool},

@@ -1,7 +1,6 @@
 package store
 
 import (
-	"context"
 	"testing"
 
 	"github.com/juncture-app/juncture/agent/history"
@@ -14,8 +13,7 @@ import (
 // names none.
 func TestSearchHitSourceOfImportedThreads(t *testing.T) {
 	t.Parallel()
-	db := openTest(t)
-	ctx := context.Background()
+	db, ctx := openFixture(t)
 	for _, f := range []string{importers.FormatChatGPT, importers.FormatClaude} {
 		if _, err := db.ImportConversations(ctx, parsedFixture(t, f)); err != nil {
 			t.Fatal(err)

@@ -1,7 +1,6 @@
 package store
 
 import (
-	"context"
 	"fmt"
 	"slices"
 	"strings"
@@ -139,9 +138,7 @@ func TestSearchHitDetails(t *testing.T) {
 
 func TestSearchRanksAndLimits(t *testing.T) {
 	t.Parallel()
-	db := openTest(t)
-	ctx := context.Background()
-	mustThread(t, db, "t", "")
+	db, ctx := openFixture(t, "t")
 	// More than the rank window of matches: a common word must still
 	// return a full page, best (and newest) first.
 	var msgs []history.Message

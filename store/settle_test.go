@@ -17,8 +17,7 @@ import (
 // recognised with the other's names.
 func TestErrorsAreHistorys(t *testing.T) {
 	t.Parallel()
-	db := openTest(t)
-	ctx := context.Background()
+	db, ctx := openFixture(t)
 	if _, err := db.Thread(ctx, "nope"); !errors.Is(err, history.ErrNotFound) || !errors.Is(err, ErrNotFound) {
 		t.Errorf("Thread(nope) = %v, want history.ErrNotFound", err)
 	}
@@ -166,8 +165,7 @@ func TestSettleAllOrNothing(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
-			db := openTest(t)
-			ctx := context.Background()
+			db, ctx := openFixture(t)
 			settleFixture(t, db)
 			before := snapshotSettle(t, db)
 			c.s.ThreadID = "t"
@@ -189,8 +187,7 @@ func TestSettleAllOrNothing(t *testing.T) {
 
 func TestSettleRejectsInvalid(t *testing.T) {
 	t.Parallel()
-	db := openTest(t)
-	ctx := context.Background()
+	db, ctx := openFixture(t)
 	settleFixture(t, db)
 	before := snapshotSettle(t, db)
 	ok := history.Resolution{ID: "i1", Status: history.InterruptResolved}
@@ -221,8 +218,7 @@ func TestSettleRejectsInvalid(t *testing.T) {
 
 func TestSettleWritesEverything(t *testing.T) {
 	t.Parallel()
-	db := openTest(t)
-	ctx := context.Background()
+	db, ctx := openFixture(t)
 	settleFixture(t, db)
 	existing := history.PermissionRule{ID: "keep", Tool: "run_command", Scope: history.ScopeCommandPrefix, Pattern: "git status", CreatedAt: 7}
 	if err := db.AddPermissionRule(ctx, existing); err != nil {
@@ -310,8 +306,7 @@ func TestSettleFirstResolverWins(t *testing.T) {
 	for _, kind := range []string{"interrupt", "client call"} {
 		t.Run(kind, func(t *testing.T) {
 			t.Parallel()
-			db := openTest(t)
-			ctx := context.Background()
+			db, ctx := openFixture(t)
 			settleFixture(t, db)
 			const racers = 6
 			var wg sync.WaitGroup
@@ -448,20 +443,14 @@ func TestStagedAnswersSurviveReopenAndGoWhenSettled(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "juncture.db")
-	db, err := Open(ctx, path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	db := mustOpen(t, ctx, path)
 	settleFixture(t, db)
 	want, _ := db.StagedAnswers(ctx, "t")
 	if err := db.Close(); err != nil {
 		t.Fatal(err)
 	}
 
-	db, err = Open(ctx, path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	db = mustOpen(t, ctx, path)
 	defer db.Close()
 	if got, err := db.StagedAnswers(ctx, "t"); err != nil || !reflect.DeepEqual(got, want) || len(got) != 4 {
 		t.Fatalf("after reopening: %+v, %v; want %+v", got, err, want)
@@ -524,8 +513,7 @@ func TestStagedAnswersSurviveReopenAndGoWhenSettled(t *testing.T) {
 // response): each thread has its own execution and its own client call.
 func TestSameToolCallIDInTwoThreads(t *testing.T) {
 	t.Parallel()
-	db := openTest(t)
-	ctx := context.Background()
+	db, ctx := openFixture(t)
 	const id = "functions.read_file:0"
 	mustThread(t, db, "a", "")
 	mustThread(t, db, "b", "")
@@ -619,9 +607,7 @@ func TestSameToolCallIDInTwoThreads(t *testing.T) {
 
 func TestToolStateAndStepsRoundTrip(t *testing.T) {
 	t.Parallel()
-	db := openTest(t)
-	ctx := context.Background()
-	mustThread(t, db, "t", "")
+	db, ctx := openFixture(t, "t")
 	for _, c := range []struct {
 		name  string
 		state string

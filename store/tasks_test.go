@@ -1,7 +1,6 @@
 package store
 
 import (
-	"context"
 	"errors"
 	"testing"
 
@@ -15,9 +14,7 @@ import (
 // replaces the handle with the outcome.
 func TestTaskCallSurvivesRecovery(t *testing.T) {
 	t.Parallel()
-	db := openTest(t)
-	ctx := context.Background()
-	mustThread(t, db, "t", "")
+	db, ctx := openFixture(t, "t")
 	mustPut(t, db,
 		userMsg("t", "u1", "research"),
 		assistantMsg("t", "a1", "",

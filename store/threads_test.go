@@ -11,8 +11,7 @@ import (
 
 func TestCreateThreadIsIdempotent(t *testing.T) {
 	t.Parallel()
-	db := openTest(t)
-	ctx := context.Background()
+	db, ctx := openFixture(t)
 	mustThread(t, db, "t1", "First title")
 	if err := db.CreateThread(ctx, history.Thread{ID: "t1", Title: "Other", CreatedAt: 5, UpdatedAt: 5}); err != nil {
 		t.Fatal(err)
@@ -31,8 +30,7 @@ func TestCreateThreadIsIdempotent(t *testing.T) {
 
 func TestListThreadsOrderAndPages(t *testing.T) {
 	t.Parallel()
-	db := openTest(t)
-	ctx := context.Background()
+	db, ctx := openFixture(t)
 	threads := []history.Thread{
 		{ID: "a", UpdatedAt: 10},
 		{ID: "b", UpdatedAt: 50},
@@ -85,8 +83,7 @@ func TestListThreadsOrderAndPages(t *testing.T) {
 
 func TestActivityMovesThreadUp(t *testing.T) {
 	t.Parallel()
-	db := openTest(t)
-	ctx := context.Background()
+	db, ctx := openFixture(t)
 	for _, id := range []string{"old", "new"} {
 		if err := db.CreateThread(ctx, history.Thread{ID: id, CreatedAt: 1, UpdatedAt: map[string]int64{"old": 10, "new": 20}[id]}); err != nil {
 			t.Fatal(err)
@@ -183,8 +180,7 @@ func checkIndex(t *testing.T, db *DB) {
 
 func TestDeleteThreadDeletesEverything(t *testing.T) {
 	t.Parallel()
-	db := openTest(t)
-	ctx := context.Background()
+	db, ctx := openFixture(t)
 	fillThread(t, db, "gone", "aardvarks")
 	fillThread(t, db, "kept", "zebras")
 
@@ -218,8 +214,7 @@ func TestDeleteThreadDeletesEverything(t *testing.T) {
 
 func TestDeleteAllHistory(t *testing.T) {
 	t.Parallel()
-	db := openTest(t)
-	ctx := context.Background()
+	db, ctx := openFixture(t)
 	fillThread(t, db, "one", "llamas")
 	fillThread(t, db, "two", "alpacas")
 	if err := db.AddPermissionRule(ctx, history.PermissionRule{ID: "r", Tool: "read_file", Scope: history.ScopeTool}); err != nil {

@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"log/slog"
-	"net/http"
 	"net/url"
 	"strings"
 	"sync"
@@ -26,13 +25,10 @@ type linkBrowser struct {
 
 func (b *linkBrowser) Open(ctx context.Context, authURL string) error {
 	go func() {
-		c := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
-		resp, err := c.Get(authURL)
+		link, err := redirectOf(authURL)
 		if err != nil {
 			return
 		}
-		resp.Body.Close()
-		link := resp.Header.Get("Location")
 		b.mu.Lock()
 		b.links = append(b.links, link)
 		b.mu.Unlock()

@@ -69,15 +69,24 @@ type testBrowser struct {
 	opened []string // callback URLs it followed
 }
 
+// redirectOf asks for authURL as a browser does, without following the
+// redirect, and returns where it points (the callback with its code).
+func redirectOf(authURL string) (string, error) {
+	c := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	resp, err := c.Get(authURL)
+	if err != nil {
+		return "", err
+	}
+	resp.Body.Close()
+	return resp.Header.Get("Location"), nil
+}
+
 func (b *testBrowser) Open(ctx context.Context, authURL string) error {
 	go func() {
-		c := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
-		resp, err := c.Get(authURL)
+		cb, err := redirectOf(authURL)
 		if err != nil {
 			return
 		}
-		resp.Body.Close()
-		cb := resp.Header.Get("Location")
 		if b.tamper != nil {
 			cb = b.tamper(cb)
 		}

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/juncture-app/juncture/agent/sandbox"
+	"github.com/juncture-app/juncture/agent/sandbox/sandboxtest"
 )
 
 // landlockOrSkip skips where the system sandbox is not Landlock with TCP
@@ -19,12 +20,7 @@ import (
 func landlockOrSkip(t *testing.T) {
 	t.Helper()
 	st := (*sandbox.Sandbox)(nil).Plan(sandbox.Policy{Write: []string{t.TempDir()}})
-	if st.Mechanism != sandbox.Landlock || st.Network != "none" {
-		if os.Getenv("JUNCTURE_REQUIRE_LANDLOCK") == "1" {
-			t.Fatalf("Landlock is required: %s", st)
-		}
-		t.Skipf("no Landlock with TCP rules here: %s", st)
-	}
+	sandboxtest.RequireLandlock(t, st.Mechanism == sandbox.Landlock && st.Network == "none", st.String())
 }
 
 // TestFilesystemServerSandboxed runs the real server-filesystem allowed
@@ -79,15 +75,7 @@ func TestStdioServerNetworkPolicy(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer ln.Close()
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			c.Close()
-		}
-	}()
+	sandboxtest.AcceptAll(ln)
 	port := uint16(ln.Addr().(*net.TCPAddr).Port)
 	cmd, args := edgeServerCommand(t)
 	m := newManager(t, Options{Roots: func() []string { return []string{t.TempDir()} }})

@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"errors"
+	"fmt"
 	"net"
 	"os"
 	"os/exec"
@@ -11,18 +12,16 @@ import (
 	"testing"
 
 	llsys "github.com/landlock-lsm/go-landlock/landlock/syscall"
+
+	"github.com/juncture-app/juncture/agent/sandbox/sandboxtest"
 )
 
 // needLandlock skips unless this kernel offers Landlock with TCP rules
 // (ABI 4+); JUNCTURE_REQUIRE_LANDLOCK=1 makes that a failure instead.
 func needLandlock(t *testing.T) {
 	t.Helper()
-	if v, err := llsys.LandlockGetABIVersion(); err != nil || v < 4 {
-		if os.Getenv("JUNCTURE_REQUIRE_LANDLOCK") == "1" {
-			t.Fatalf("Landlock ABI 4+ is required here: got %d, %v", v, err)
-		}
-		t.Skipf("Landlock ABI 4+ unavailable: %d, %v", v, err)
-	}
+	v, err := llsys.LandlockGetABIVersion()
+	sandboxtest.RequireLandlock(t, err == nil && v >= 4, fmt.Sprintf("Landlock ABI %d (4+ wanted), %v", v, err))
 }
 
 // place is a workspace and a stand-in for the home folder outside it
@@ -52,27 +51,6 @@ func shell(t *testing.T, s *Sandbox, p Policy, pl place, script string, env ...s
 	defer cleanup()
 	out, err := cmd.CombinedOutput()
 	return st, string(out), err
-}
-
-// listen opens a local port that is really open, so a refused connection
-// is the sandbox's doing.
-func listen(t *testing.T) string {
-	t.Helper()
-	ln, err := net.Listen("tcp4", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ln.Close() })
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			c.Close()
-		}
-	}()
-	return ln.Addr().String()
 }
 
 func selfExe(t *testing.T) string {
@@ -115,7 +93,7 @@ func TestLandlockConfinesWrites(t *testing.T) {
 // a local port that is open; with that port listed it can; with any it can.
 func TestLandlockNetwork(t *testing.T) {
 	needLandlock(t)
-	addr := listen(t)
+	addr := sandboxtest.Listen(t)
 	_, portText, _ := net.SplitHostPort(addr)
 	port, _ := strconv.Atoi(portText)
 	pl := newPlace(t)
@@ -185,7 +163,7 @@ func TestFallbackWithoutLandlock(t *testing.T) {
 	if _, out, err := shell(t, s, Policy{Write: []string{pl.ws}}, pl, `cat "$HOME/.ssh/id_x"`); err == nil || strings.Contains(out, "PRIVATE KEY") {
 		t.Errorf("bwrap: the secret outside was read: %v\n%s", err, out)
 	}
-	addr := listen(t)
+	addr := sandboxtest.Listen(t)
 	_, out, err = shell(t, s, Policy{Write: []string{pl.ws}, Read: []string{filepath.Dir(selfExe(t))}}, pl, strconv.Quote(selfExe(t)), dialEnv+"="+addr)
 	if err == nil || strings.Contains(out, "connected") {
 		t.Errorf("bwrap: network none connected: %v\n%s", err, out)

@@ -4,12 +4,13 @@ import (
 	"crypto/tls"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	neturl "net/url"
 	"os"
 	"testing"
 	"time"
+
+	"github.com/juncture-app/juncture/agent/sandbox/sandboxtest"
 )
 
 // dialEnv makes this test binary a tiny client: it connects to the
@@ -43,15 +44,6 @@ func TestMain(m *testing.M) {
 	if url := os.Getenv(getEnv); url != "" {
 		get(url)
 	}
-	if addr := os.Getenv(dialEnv); addr != "" {
-		c, err := net.DialTimeout("tcp", addr, 5*time.Second)
-		if err != nil {
-			fmt.Println("dial:", err)
-			os.Exit(1)
-		}
-		c.Close()
-		fmt.Println("connected")
-		os.Exit(0)
-	}
+	sandboxtest.MaybeDial(dialEnv)
 	os.Exit(m.Run())
 }

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/juncture-app/juncture/agent/sandbox/sandboxtest"
 )
 
 // TestProxyPortReachableElsewhereIsSaid: Landlock's TCP rules name ports,
@@ -36,15 +38,7 @@ func TestProxyPortReachableElsewhereIsSaid(t *testing.T) {
 		t.Skipf("cannot listen on 127.0.0.2:%s: %v", port, err)
 	}
 	defer ln.Close()
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			c.Close()
-		}
-	}()
+	sandboxtest.AcceptAll(ln)
 	cmd.Env = append(cmd.Env, dialEnv+"="+ln.Addr().String())
 	out, _ := cmd.CombinedOutput()
 	if strings.Contains(string(out), "connected") && !strings.Contains(st.String(), "port on any host") {

@@ -88,6 +88,19 @@ func decodeArgs(args json.RawMessage, v any) error {
 	return nil
 }
 
+// withArgs adapts f to a tool's Run or Preview: the call's validated
+// arguments are decoded into A (decodeArgs) before f sees them.
+func withArgs[A, R any](f func(ctx context.Context, a A) (R, error)) func(context.Context, json.RawMessage) (R, error) {
+	return func(ctx context.Context, args json.RawMessage) (R, error) {
+		var a A
+		if err := decodeArgs(args, &a); err != nil {
+			var zero R
+			return zero, err
+		}
+		return f(ctx, a)
+	}
+}
+
 // ---- list_files ----
 
 type listArgs struct {
@@ -109,13 +122,7 @@ func listFilesTool(w Workspace) Tool {
   "additionalProperties": false
 }`),
 		OnStop: MustComplete,
-		Run: func(ctx context.Context, args json.RawMessage) (Result, error) {
-			var a listArgs
-			if err := decodeArgs(args, &a); err != nil {
-				return Result{}, err
-			}
-			return listFiles(w, a)
-		},
+		Run:    withArgs(func(_ context.Context, a listArgs) (Result, error) { return listFiles(w, a) }),
 	}
 }
 

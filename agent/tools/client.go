@@ -33,15 +33,11 @@ func ClientTools() []Tool {
 				`"description":"The text to copy."}},"required":["text"],"additionalProperties":false}`),
 			Client:        true,
 			NeedsApproval: always,
-			Preview: func(ctx context.Context, args json.RawMessage) (Preview, error) {
-				var a struct {
-					Text string `json:"text"`
-				}
-				if err := decodeArgs(args, &a); err != nil {
-					return Preview{}, err
-				}
+			Preview: withArgs(func(_ context.Context, a struct {
+				Text string `json:"text"`
+			}) (Preview, error) {
 				return copyPreview(a.Text), nil
-			},
+			}),
 		},
 		{
 			Name:        ToolOpenURL,

@@ -82,25 +82,15 @@ func runCommandTool(w Workspace, opts BuiltinOptions) Tool {
 }`),
 		OnStop:        Abortable,
 		NeedsApproval: always,
-		Preview: func(ctx context.Context, args json.RawMessage) (Preview, error) {
-			var a commandArgs
-			if err := decodeArgs(args, &a); err != nil {
-				return Preview{}, err
-			}
+		Preview: withArgs(func(_ context.Context, a commandArgs) (Preview, error) {
 			root, err := w.root()
 			if err != nil {
 				return Preview{}, err
 			}
 			st := opts.Sandbox.Plan(a.policy(root))
 			return Preview{Kind: PreviewCommand, Title: "Run a command", Body: a.Command, Folder: root, Sandbox: st.String()}, nil
-		},
-		Run: func(ctx context.Context, args json.RawMessage) (Result, error) {
-			var a commandArgs
-			if err := decodeArgs(args, &a); err != nil {
-				return Result{}, err
-			}
-			return runCommand(ctx, w, a, opts)
-		},
+		}),
+		Run: withArgs(func(ctx context.Context, a commandArgs) (Result, error) { return runCommand(ctx, w, a, opts) }),
 	}
 }
 

@@ -13,11 +13,12 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/juncture-app/juncture/agent/sandbox"
+	"github.com/juncture-app/juncture/agent/sandbox/sandboxtest"
 )
 
 func TestMain(m *testing.M) {
 	sandbox.MaybeRunChild() // run_command's confining child (agent/sandbox)
-	maybeDial()
+	sandboxtest.MaybeDial(dialEnv)
 	// Execute logs recovered panics; keep test output readable.
 	slog.SetDefault(slog.New(slog.NewTextHandler(io.Discard, nil)))
 	goleak.VerifyTestMain(m)

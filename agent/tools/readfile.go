@@ -35,13 +35,7 @@ func readFileTool(w Workspace) Tool {
   "additionalProperties": false
 }`),
 		OnStop: MustComplete,
-		Run: func(ctx context.Context, args json.RawMessage) (Result, error) {
-			var a readArgs
-			if err := decodeArgs(args, &a); err != nil {
-				return Result{}, err
-			}
-			return readFile(w, a)
-		},
+		Run:    withArgs(func(_ context.Context, a readArgs) (Result, error) { return readFile(w, a) }),
 	}
 }
 

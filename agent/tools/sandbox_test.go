@@ -12,61 +12,22 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/juncture-app/juncture/agent/sandbox"
+	"github.com/juncture-app/juncture/agent/sandbox/sandboxtest"
 )
 
-// dialEnv makes this test binary a tiny TCP client (maybeDial), which a
-// confined command runs to show what the sandbox lets through.
+// dialEnv makes this test binary a tiny TCP client (sandboxtest.MaybeDial
+// in TestMain), which a confined command runs to show what the sandbox
+// lets through.
 const dialEnv = "TOOLS_TEST_DIAL"
-
-func maybeDial() {
-	addr := os.Getenv(dialEnv)
-	if addr == "" {
-		return
-	}
-	c, err := net.DialTimeout("tcp", addr, 5*time.Second)
-	if err != nil {
-		fmt.Println("dial:", err)
-		os.Exit(1)
-	}
-	c.Close()
-	fmt.Println("connected")
-	os.Exit(0)
-}
-
-// openPort is a local port that really accepts connections.
-func openPort(t *testing.T) string {
-	t.Helper()
-	ln, err := net.Listen("tcp4", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ln.Close() })
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			c.Close()
-		}
-	}()
-	return ln.Addr().String()
-}
 
 // landlockOrSkip skips where the system sandbox is not Landlock with TCP
 // rules (JUNCTURE_REQUIRE_LANDLOCK=1 fails instead).
 func landlockOrSkip(t *testing.T) {
 	t.Helper()
 	st := (*sandbox.Sandbox)(nil).Plan(sandbox.Policy{Write: []string{t.TempDir()}})
-	if st.Mechanism != sandbox.Landlock || st.Network != "none" {
-		if os.Getenv("JUNCTURE_REQUIRE_LANDLOCK") == "1" {
-			t.Fatalf("Landlock is required: %s", st)
-		}
-		t.Skipf("no Landlock with TCP rules here: %s", st)
-	}
+	sandboxtest.RequireLandlock(t, st.Mechanism == sandbox.Landlock && st.Network == "none", st.String())
 }
 
 // TestRunCommandSandboxed: an approved run_command writes in the
@@ -99,7 +60,7 @@ func TestRunCommandSandboxed(t *testing.T) {
 		t.Error("~/.ssh/x was written")
 	}
 
-	addr := openPort(t)
+	addr := sandboxtest.Listen(t)
 	_, portText, _ := net.SplitHostPort(addr)
 	port, _ := strconv.Atoi(portText)
 	// The client is this test binary, linked into the workspace: a

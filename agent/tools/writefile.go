@@ -40,20 +40,8 @@ func writeFileTool(w Workspace) Tool {
 		// A half-written file is the one thing Stop must never cause.
 		OnStop:        MustComplete,
 		NeedsApproval: always,
-		Preview: func(ctx context.Context, args json.RawMessage) (Preview, error) {
-			var a writeArgs
-			if err := decodeArgs(args, &a); err != nil {
-				return Preview{}, err
-			}
-			return writePreview(w, a)
-		},
-		Run: func(ctx context.Context, args json.RawMessage) (Result, error) {
-			var a writeArgs
-			if err := decodeArgs(args, &a); err != nil {
-				return Result{}, err
-			}
-			return writeFile(w, a)
-		},
+		Preview:       withArgs(func(_ context.Context, a writeArgs) (Preview, error) { return writePreview(w, a) }),
+		Run:           withArgs(func(_ context.Context, a writeArgs) (Result, error) { return writeFile(w, a) }),
 	}
 }
 

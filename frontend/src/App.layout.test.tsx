@@ -6,7 +6,7 @@ import { act, fireEvent, render, screen, waitFor } from '@testing-library/react'
 import { App } from './App';
 import { TransportContext } from './transport';
 import { FakeTransport } from './test/fakeTransport';
-import { emptyView, thread } from './test/builders';
+import { emptyView, thread, threadResponders } from './test/builders';
 import type { Status, ThreadView } from './transport/contract';
 import { JunctureError } from './transport/errors';
 import { DRAFT_PREFIX, drafts } from './lib/drafts';
@@ -15,18 +15,12 @@ import { NARROW_QUERY, SIDEBAR_KEY } from './hooks/useSidebarLayout';
 const STATUS: Status = { mode: 'desktop', configured: true, endpoint: 'http://127.0.0.1:11434/v1', model: 'llama3.1' };
 
 function setup(views: Record<string, ThreadView>) {
-  const threads = Object.values(views).map((v) => v.thread);
   const t = new FakeTransport({
     Status: () => STATUS,
     GetSettings: () => {
       throw new JunctureError('not-implemented', 'no settings here');
     },
-    ListThreads: () => ({ threads: threads.map((x) => ({ ...x, running: false, waiting: 0 })), nextCursor: '' }),
-    GetThread: (id) => {
-      const v = views[id];
-      if (!v) throw new JunctureError('not-found', 'no such thread');
-      return v;
-    },
+    ...threadResponders(views),
     SendInput: (threadId) => ({ threadId, queued: false }),
     Interrupt: () => null,
     NewThread: () => thread('new-1', ''),

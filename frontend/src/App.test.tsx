@@ -3,7 +3,7 @@ import { act, fireEvent, render, screen, waitFor, within } from '@testing-librar
 import { App } from './App';
 import { TransportContext } from './transport';
 import { FakeTransport } from './test/fakeTransport';
-import { bigThreadView, emptyView, thread } from './test/builders';
+import { bigThreadView, emptyView, settingsView, thread, threadResponders } from './test/builders';
 import type { Status, ThreadView } from './transport/contract';
 import type { AguiEvent } from './transport/agui';
 import { fixtures } from './test/fixtures';
@@ -12,28 +12,10 @@ import { JunctureError } from './transport/errors';
 const STATUS: Status = { mode: 'desktop', configured: true, endpoint: 'http://127.0.0.1:11434/v1', model: 'llama3.1' };
 
 function setup(views: Record<string, ThreadView>, status: Status = STATUS) {
-  const threads = Object.values(views).map((v) => v.thread);
   const t = new FakeTransport({
     Status: () => status,
-    GetSettings: () => ({
-      settings: {
-        baseUrl: 'http://127.0.0.1:11434/v1',
-        apiKey: '',
-        model: 'llama3.1',
-        workspace: '/home/ada',
-        loopGuard: 25,
-        theme: 'system',
-        enableWriteTools: false,
-        modelAcceptsImages: false,
-      },
-      sources: { baseUrl: 'environment', model: 'saved', loopGuard: 'default' },
-    }),
-    ListThreads: () => ({ threads: threads.map((x) => ({ ...x, running: false, waiting: 0 })), nextCursor: '' }),
-    GetThread: (id) => {
-      const v = views[id];
-      if (!v) throw new JunctureError('not-found', 'no such thread');
-      return v;
-    },
+    GetSettings: () => settingsView({}, { baseUrl: 'environment', model: 'saved', loopGuard: 'default' }),
+    ...threadResponders(views),
     SendInput: (threadId) => ({ threadId, queued: false }),
     Interrupt: () => null,
     RemoveQueued: () => null,

@@ -52,22 +52,43 @@ type gptMessage struct {
 // out, their children following the nearest message kept. Branches (an
 // edited question, a regenerated answer) stay branches.
 func ParseChatGPT(data []byte) ([]Conversation, error) {
+	return parseList(data, "mapping", func(raw []byte) (gptConversation, error) {
+		var c gptConversation
+		err := json.Unmarshal(raw, &c)
+		return c, err
+	})
+}
+
+func (c gptConversation) title() *string { return c.Title }
+
+// listed is one conversation as an export lists it.
+type listed interface {
+	// convert makes it a Conversation, or says why it cannot.
+	convert() (Conversation, string)
+	// title is its title as given, for errors.
+	title() *string
+}
+
+// parseList is the pass both exports share: data is a list whose elements
+// are objects holding the key need, each decoded into C, converted and
+// counted against the budgets (tally), in one pass.
+func parseList[C listed](data []byte, need string, decode func(raw []byte) (C, error)) ([]Conversation, error) {
 	if err := checkSize(data); err != nil {
 		return nil, err
 	}
 	var out []Conversation
 	var sum tally
 	err := eachElement(data, func(i int, start int64, raw []byte) error {
-		if err := checkShape(data, i, start, raw, "mapping"); err != nil {
+		if err := checkShape(data, i, start, raw, need); err != nil {
 			return err
 		}
-		var c gptConversation
-		if err := json.Unmarshal(raw, &c); err != nil {
+		c, err := decode(raw)
+		if err != nil {
 			return typeError(data, start, raw, err, fmt.Sprintf("conversation %d", i+1))
 		}
 		conv, msg := c.convert()
 		if msg != "" {
-			return errorAt(data, start, "conversation %d%s: %s", i+1, quotedTitle(c.Title), msg)
+			return errorAt(data, start, "conversation %d%s: %s", i+1, quotedTitle(c.title()), msg)
 		}
 		if err := sum.add(data, i, start, conv); err != nil {
 			return err

@@ -43,39 +43,21 @@ const claudeRoot = "00000000-0000-4000-8000-000000000000"
 // The human's and the assistant's text is kept; other senders and
 // messages without text are left out, as for ChatGPT.
 func ParseClaude(data []byte) ([]Conversation, error) {
-	if err := checkSize(data); err != nil {
-		return nil, err
-	}
-	var out []Conversation
-	var sum tally
-	err := eachElement(data, func(i int, start int64, raw []byte) error {
-		if err := checkShape(data, i, start, raw, "chat_messages"); err != nil {
-			return err
-		}
+	return parseList(data, "chat_messages", func(raw []byte) (claudeConversation, error) {
 		var c claudeConversation
 		if err := json.Unmarshal(raw, &c); err != nil {
-			return typeError(data, start, raw, err, fmt.Sprintf("conversation %d", i+1))
+			return c, err
 		}
 		var probe struct {
 			Messages json.RawMessage `json:"chat_messages"`
 		}
 		_ = json.Unmarshal(raw, &probe)
 		c.hasMessages = probe.Messages != nil && string(probe.Messages) != "null"
-		conv, msg := c.convert()
-		if msg != "" {
-			return errorAt(data, start, "conversation %d%s: %s", i+1, quotedTitle(c.Name), msg)
-		}
-		if err := sum.add(data, i, start, conv); err != nil {
-			return err
-		}
-		out = append(out, conv)
-		return nil
+		return c, nil
 	})
-	if err != nil {
-		return nil, err
-	}
-	return out, nil
 }
+
+func (c claudeConversation) title() *string { return c.Name }
 
 func isoTime(s *string) (int64, error) {
 	if s == nil || *s == "" {

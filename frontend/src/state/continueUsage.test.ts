@@ -2,13 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { threadReducer } from './threadReducer';
 import { emptyThreadState } from './types';
 import type { ThreadView } from '../transport/contract';
-import { thread } from '../test/builders';
+import { emptyView, thread } from '../test/builders';
 
 // A continued answer grows a stored message in place: its usage changes, so
 // it is read again when the run ends (as a new answer's is), and no stale or
 // missing ("—") usage shows meanwhile.
 const view: ThreadView = {
-  thread: thread('th-1', 'T'),
+  ...emptyView(thread('th-1', 'T')),
   messages: [
     { id: 'u', threadId: 'th-1', role: 'user', content: 'write', status: 'complete', createdAt: 1 },
     {
@@ -21,17 +21,8 @@ const view: ThreadView = {
       usage: { promptTokens: 10, completionTokens: 5, totalTokens: 15 },
     },
   ],
-  running: false,
-  queued: [],
-  interrupts: [],
-  interruptKinds: {},
-  clientTools: [],
-  toolStates: {},
-  answered: [],
-  eventSeq: 0,
-  editedArgs: {},
   usage: { answers: 1, total: { promptTokens: 10, completionTokens: 5, totalTokens: 15 }, unreported: 0 },
-} as ThreadView;
+};
 
 describe('usage of a continued answer', () => {
   it('TestContinuedAnswerUsageRefetched: pending while it streams, read again when the run ends', () => {

@@ -5,10 +5,13 @@ import type {
   McpServerStatus,
   McpToolInfo,
   Message,
+  Settings,
+  SettingsView,
   Thread,
   ThreadView,
 } from '../transport/contract';
 import type { JsonObject } from '../transport/json';
+import { JunctureError } from '../transport/errors';
 
 export function thread(id: string, title = `Thread ${id}`, updatedAt = Date.now()): Thread {
   return { id, title, pinned: false, createdAt: updatedAt - 1000, updatedAt, options: { systemPrompt: '' } };
@@ -37,19 +40,44 @@ export function bigThreadView(id: string, n: number): ThreadView {
     }
     messages.push(m);
   }
+  return { ...emptyView(thread(id, 'Big thread')), messages };
+}
+
+/**
+ * The chat list and each chat by id, as the fake transport answers them for
+ * a window holding views (an unknown id is not-found).
+ */
+export function threadResponders(views: Record<string, ThreadView>) {
+  const threads = Object.values(views).map((v) => v.thread);
   return {
-    thread: thread(id, 'Big thread'),
-    messages,
-    running: false,
-    queued: [],
-    interrupts: [],
-    interruptKinds: {},
-    clientTools: [],
-    toolStates: {},
-    answered: [],
-    eventSeq: 0,
-    editedArgs: {},
-    usage: { total: { promptTokens: 0, completionTokens: 0, totalTokens: 0 }, answers: 0, unreported: 0 },
+    ListThreads: () => ({ threads: threads.map((x) => ({ ...x, running: false, waiting: 0 })), nextCursor: '' }),
+    GetThread: (id: string) => {
+      const v = views[id];
+      if (!v) throw new JunctureError('not-found', 'no such thread');
+      return v;
+    },
+  };
+}
+
+/**
+ * Saved settings as the tests' window has them (a local Ollama at
+ * 127.0.0.1:11434, llama3.1, /home/ada, write tools off); over replaces
+ * fields, sources says where each came from.
+ */
+export function settingsView(over: Partial<Settings> = {}, sources: SettingsView['sources'] = {}): SettingsView {
+  return {
+    settings: {
+      baseUrl: 'http://127.0.0.1:11434/v1',
+      apiKey: '',
+      model: 'llama3.1',
+      workspace: '/home/ada',
+      loopGuard: 25,
+      theme: 'system',
+      enableWriteTools: false,
+      modelAcceptsImages: false,
+      ...over,
+    },
+    sources,
   };
 }
 

@@ -1,6 +1,7 @@
 // Activity: the decision ledger, filtered and searched, each call openable
 // in its chat; exported (JSON lines, CSV), verified, cleared (asked first).
 import { useCallback, useEffect, useId, useRef, useState } from 'react';
+import { useModalDialog } from '../../hooks/useModalDialog';
 import type { Transport } from '../../transport';
 import { toJunctureError } from '../../transport';
 import type { LedgerEntry, LedgerFilter, LedgerReport, ThreadListItem } from '../../transport/contract.gen';
@@ -9,6 +10,7 @@ import { formatTime } from '../../lib/format';
 import { IconClose } from '../../ui/icons';
 import { LEDGER_KINDS, argsLine, kindLabel, kindTone, transportLabel } from './ledgerWords';
 import './ActivityView.css';
+import { AlertLine } from '../../ui/AlertLine';
 
 const PAGE = 100;
 
@@ -48,17 +50,7 @@ export function ActivityView({ open, transport, threads, onClose, onOpenCall }: 
   const keepRef = useRef<HTMLButtonElement>(null);
   const [nonce, setNonce] = useState(0);
 
-  useEffect(() => {
-    const d = ref.current;
-    if (!d) return;
-    if (open && !d.open) {
-      if (typeof d.showModal === 'function') d.showModal();
-      else d.setAttribute('open', '');
-    } else if (!open && d.open) {
-      if (typeof d.close === 'function') d.close();
-      else d.removeAttribute('open');
-    }
-  }, [open]);
+  useModalDialog(ref, open);
 
   useEffect(() => {
     const t = setTimeout(() => setQuery(search.trim()), 250);
@@ -268,11 +260,7 @@ export function ActivityView({ open, transport, threads, onClose, onOpenCall }: 
           </select>
         </label>
       </div>
-      {error && (
-        <p className="activity-error" role="alert">
-          {error}
-        </p>
-      )}
+      <AlertLine className="activity-error" text={error} />
       <div className="activity-body">
         {entries && !entries.length && <p className="activity-empty">No entries match.</p>}
         {entries && entries.length > 0 && (

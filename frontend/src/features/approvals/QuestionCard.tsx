@@ -4,7 +4,7 @@ import type { Decision } from '../../state/answers';
 import { SchemaForm } from './SchemaForm';
 import { AnsweredRow } from './AnsweredRow';
 import { useDraft } from './drafts';
-import type { KeptAnswer } from './cardKeys';
+import type { DecisionCardProps } from './cardKeys';
 import type { Schema } from '../../lib/schema';
 
 type Question = Extract<ClassifiedInterrupt, { kind: 'question' }>;
@@ -30,16 +30,7 @@ export function QuestionCard({
   onKeep,
   error,
   busy,
-}: {
-  item: Question;
-  /** The kept answer (shown instead of the form), or undefined while the card asks. */
-  answer: KeptAnswer | undefined;
-  onDecide: (d: Decision) => void;
-  onChange: () => void;
-  onKeep?: (() => void) | undefined;
-  error?: string | undefined;
-  busy: boolean;
-}) {
+}: DecisionCardProps<Question>) {
   const id = useId();
   // What is typed in the form (and so the last answer: "Change answer"
   // reopens the form with it filled in), kept while the card comes and goes.

@@ -17,6 +17,7 @@ import {
   type Schema,
 } from '../../lib/schema';
 import './SchemaForm.css';
+import { AlertLine } from '../../ui/AlertLine';
 
 export interface SchemaFormProps {
   schema: Schema;
@@ -469,11 +470,7 @@ export function SchemaForm({
           {errorCount === 1 ? 'One answer needs attention.' : `${errorCount} answers need attention.`}
         </p>
       )}
-      {serverError && (
-        <p className="sf-server-error" role="alert">
-          {serverError}
-        </p>
-      )}
+      <AlertLine className="sf-server-error" text={serverError} />
       <div className="sf-actions">
         <button type="submit" className="btn primary" disabled={disabled}>
           {submitLabel}

@@ -17,6 +17,7 @@ import { TransportContext, toJunctureError } from '../../transport';
 import { toolDisplay, useMcpServers, type McpCatalog } from '../../hooks/useMcpServers';
 import type { SettingsTarget } from '../../lib/settingsTarget';
 import './ChatView.css';
+import { AlertLine } from '../../ui/AlertLine';
 
 // Approval and question cards (with the diff view and the schema form) are
 // not needed by an empty chat: loaded when a conversation is open.
@@ -265,11 +266,7 @@ export function ChatView({ ctrl, title, status, runner, highlight, focusNonce, o
         {ctrl.threadId && !loading && view.clientTools.length > 0 && (
           <ClientToolPanel threadId={ctrl.threadId} tools={view.clientTools} runner={runner} />
         )}
-        {actionError && (
-          <p className="chat-banner error" role="alert">
-            {actionError}
-          </p>
-        )}
+        <AlertLine className="chat-banner error" text={actionError} />
         {status?.saveProblem && (
           <p className="chat-banner error" role="alert">
             {status.saveProblem}

@@ -3,7 +3,7 @@ import { act, fireEvent, render, screen, waitFor, within } from '@testing-librar
 import { App } from '../../App';
 import { TransportContext } from '../../transport';
 import { FakeTransport } from '../../test/fakeTransport';
-import { emptyView, thread } from '../../test/builders';
+import { emptyView, settingsView, thread } from '../../test/builders';
 import type { Message, Status, ThreadView } from '../../transport/contract';
 import type { AguiEvent } from '../../transport/agui';
 import { JunctureError } from '../../transport/errors';
@@ -45,19 +45,7 @@ function setup() {
   const state = { view: pathView(0) };
   const t = new FakeTransport({
     Status: () => STATUS,
-    GetSettings: () => ({
-      settings: {
-        baseUrl: 'http://127.0.0.1:11434/v1',
-        apiKey: '',
-        model: 'fake-model',
-        workspace: '/home/ada',
-        loopGuard: 25,
-        theme: 'system',
-        enableWriteTools: false,
-        modelAcceptsImages: false,
-      },
-      sources: {},
-    }),
+    GetSettings: () => settingsView({ model: 'fake-model' }),
     ListThreads: () => ({ threads: [{ ...state.view.thread, running: false, waiting: 0 }], nextCursor: '' }),
     ListEndpoints: () => [],
     GetThread: () => state.view,

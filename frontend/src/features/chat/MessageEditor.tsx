@@ -1,5 +1,6 @@
 import { useEffect, useId, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
 import './MessageEditor.css';
+import { AlertLine } from '../../ui/AlertLine';
 
 // Editing a question in place: "Save & send" makes the edited text a new
 // version of it (a sibling; EditMessage) and the model answers from there,
@@ -75,11 +76,7 @@ export function MessageEditor({ initial, onSave, onCancel }: MessageEditorProps)
         onChange={(e) => setText(e.target.value)}
         onKeyDown={onKeyDown}
       />
-      {error && (
-        <p className="msg-editor-error" role="alert">
-          {error}
-        </p>
-      )}
+      <AlertLine className="msg-editor-error" text={error} />
       <div className="msg-editor-foot">
         <span className="msg-editor-hint" id={`${id}-hint`}>
           A new version: the old one and its answer stay one arrow away.

@@ -4,6 +4,7 @@ import { TransportContext, toJunctureError } from '../../transport';
 import type { Settings, Status } from '../../transport/contract';
 import { PROVIDERS } from './providers';
 import { endpointsChanged } from '../../hooks/useEndpoints';
+import { AlertLine } from '../../ui/AlertLine';
 
 type Transport = NonNullable<React.ContextType<typeof TransportContext>>;
 
@@ -212,11 +213,7 @@ export function ConnectModel({ problem, onOpenSettings }: { problem?: string | u
             </button>
           </div>
         )}
-        {error && (
-          <p className="first-start-error" role="alert">
-            {error}
-          </p>
-        )}
+        <AlertLine className="first-start-error" text={error} />
       </div>
     </div>
   );

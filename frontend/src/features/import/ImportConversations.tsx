@@ -1,9 +1,11 @@
 import { useId, useRef, useState } from 'react';
 import type { Transport } from '../../transport';
 import { toJunctureError } from '../../transport';
+import { readText } from '../../lib/readText';
 import type { ConversationImport } from '../../transport/imports';
 import { useAsyncAction } from '../../hooks/useAsyncAction';
 import './ImportConversations.css';
+import { AlertLine } from '../../ui/AlertLine';
 
 /** As Go's importers.MaxBytes: a larger ChatGPT or Claude file is refused before it is parsed. */
 const MAX_IMPORT_BYTES = 64 * 2 ** 20;
@@ -35,16 +37,6 @@ async function fileIsThreadExport(f: Blob): Promise<boolean> {
 export function importErrorText(fileName: string, message: string): string {
   const m = message.replace(/^conversations\.json:(\d+):(\d+): /, 'line $1, column $2: ');
   return `Could not import ${fileName}: ${m}`;
-}
-
-function readText(file: Blob): Promise<string> {
-  if (typeof file.text === 'function') return file.text();
-  return new Promise((resolve, reject) => {
-    const r = new FileReader();
-    r.onload = () => resolve(typeof r.result === 'string' ? r.result : '');
-    r.onerror = () => reject(r.error ?? new Error('Could not read the file.'));
-    r.readAsText(file);
-  });
 }
 
 function plural(n: number, one: string, many: string): string {
@@ -154,11 +146,7 @@ export function ImportConversations({ transport }: ImportConversationsProps) {
           Importing…
         </p>
       )}
-      {error && (
-        <p className="set-banner error import-conversations-result" role="alert">
-          {error}
-        </p>
-      )}
+      <AlertLine className="set-banner error import-conversations-result" text={error} />
       {done && (
         <p className="set-banner info import-conversations-result" role="status">
           {done.kind === 'thread' ? `Imported the chat “${done.title || 'New chat'}”.` : importSummaryText(done.summary)}

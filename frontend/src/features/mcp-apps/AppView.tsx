@@ -9,6 +9,7 @@ import { isDarkTheme, subscribeTheme } from '../../lib/mermaid';
 import { LinkConfirm } from '../tools/ToolParts';
 import { AppHost, MAX_INLINE_HEIGHT, acceptMessage, type CallToolResult, type HostContext } from './bridge';
 import './AppView.css';
+import { AlertLine } from '../../ui/AlertLine';
 
 // An MCP App's view inside its tool block (README "MCP servers" → Apps).
 //
@@ -371,11 +372,7 @@ function MessageConfirm({ text, onSend, onCancel }: { text: string; onSend: () =
           Cancel
         </button>
       </div>
-      {error && (
-        <p className="link-confirm-error" role="alert">
-          {error}
-        </p>
-      )}
+      <AlertLine className="link-confirm-error" text={error} />
     </div>
   );
 }

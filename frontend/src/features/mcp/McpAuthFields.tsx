@@ -1,4 +1,5 @@
 import { isMasked, type McpServerConfig } from '../../transport/contract';
+import { AlertLine } from '../../ui/AlertLine';
 
 /** How an HTTP server is signed in to, as the form offers it. */
 export type AuthKind = 'none' | 'header' | 'oauth' | 'client_credentials';
@@ -91,11 +92,7 @@ export function AuthFields({ id, draft: d, error, set }: AuthFieldsProps) {
               <p className="set-help" id={`${id}-client-secret-help`}>
                 {isMasked(d.clientSecret) ? 'Saved in the key storage; leave it as it is to keep it.' : 'Kept in the key storage, never in mcp.json.'}
               </p>
-              {error && (
-                <p className="set-error" role="alert">
-                  {error}
-                </p>
-              )}
+              <AlertLine className="set-error" text={error} />
             </div>
           )}
           <div className="set-field">

@@ -1,15 +1,6 @@
 import { useId, useState } from 'react';
 import type { McpImportSummary } from '../../transport/contract';
-
-async function readText(file: File): Promise<string> {
-  if (typeof file.text === 'function') return file.text();
-  return new Promise((resolve, reject) => {
-    const r = new FileReader();
-    r.onload = () => resolve(typeof r.result === 'string' ? r.result : '');
-    r.onerror = () => reject(r.error ?? new Error('Could not read the file.'));
-    r.readAsText(file);
-  });
-}
+import { readText } from '../../lib/readText';
 
 export interface McpImportProps {
   /** Where Claude Desktop keeps its configuration on this system. */

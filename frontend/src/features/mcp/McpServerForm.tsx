@@ -1,6 +1,7 @@
 import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { isMasked, type McpPolicy, type McpServerConfig } from '../../transport/contract';
 import { AuthFields, authDraftFromConfig, authFromDraft, validateAuth, type AuthDraft } from './McpAuthFields';
+import { AlertLine } from '../../ui/AlertLine';
 
 // Add / edit one MCP server. The form edits text; formToConfig turns it
 // into the ServerConfig SaveMCPServer takes (arguments one per line,
@@ -318,11 +319,7 @@ export function McpServerForm({ editing, busy, serverError, onSave, onCancel }: 
           Read-only marks come from the server’s author; they are hints, not guarantees.
         </p>
       </div>
-      {serverError && (
-        <p className="set-banner error" role="alert">
-          {serverError}
-        </p>
-      )}
+      <AlertLine className="set-banner error" text={serverError} />
       <div className="mcp-actions">
         <button type="submit" className="btn primary" disabled={busy}>
           {busy ? 'Saving…' : editing ? 'Save server' : 'Add server'}

@@ -9,6 +9,7 @@ import { McpConfigText, configErrorText } from './McpConfigText';
 import { McpImport } from './McpImport';
 import { useAsyncAction } from '../../hooks/useAsyncAction';
 import './McpSettings.css';
+import { AlertLine } from '../../ui/AlertLine';
 
 /** How often statuses are read while a server is starting. */
 export const STARTING_POLL_MS = 2000;
@@ -181,11 +182,7 @@ export function McpSettings({ transport }: { transport: Transport }) {
           {fileName(view.path)} does not parse: {configErrorText(broken)}; nothing from it was started. Fix it below.
         </p>
       )}
-      {actionError && (
-        <p className="set-banner error" role="alert">
-          {actionError}
-        </p>
-      )}
+      <AlertLine className="set-banner error" text={actionError} />
 
       {view && !broken && rows.length === 0 && !editing && <p className="set-help">No tool servers yet.</p>}
       {rows.length > 0 && (

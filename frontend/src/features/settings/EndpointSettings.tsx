@@ -10,6 +10,7 @@ import { endpointsChanged, useEndpoints } from '../../hooks/useEndpoints';
 import { urlProblem } from '../../lib/settingsForm';
 import { modelsAvailable } from '../../lib/format';
 import './EndpointSettings.css';
+import { AlertLine } from '../../ui/AlertLine';
 
 const SOURCE_TEXT: Record<Endpoint['source'], string> = {
   saved: 'saved',
@@ -386,11 +387,7 @@ export function EndpointSettings({
           </button>
         </div>
         <p className="set-help">In your endpoint’s currency; chats show their cost from it.</p>
-        {errors.prices && (
-          <p className="set-error" role="alert">
-            {errors.prices}
-          </p>
-        )}
+        <AlertLine className="set-error" text={errors.prices} />
       </fieldset>
     </EditorForm>
   );

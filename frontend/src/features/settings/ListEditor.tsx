@@ -5,6 +5,7 @@
 import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { toJunctureError, type JunctureError } from '../../transport';
 import { useAsyncAction } from '../../hooks/useAsyncAction';
+import { AlertLine } from '../../ui/AlertLine';
 
 /** Field errors of the form, by field. */
 export type FormErrors = Partial<Record<string, string>>;
@@ -172,11 +173,7 @@ export function ListEditor<T>(p: ListEditorProps<T>) {
         <h3 id={`${id}-title`}>{p.title}</h3>
         {p.help}
         {p.loadError && <p className="set-banner error">{p.loadError}</p>}
-        {p.actionError && (
-          <p className="set-banner error" role="alert">
-            {p.actionError}
-          </p>
-        )}
+        <AlertLine className="set-banner error" text={p.actionError} />
         {p.items && !p.items.length && p.empty && <p className="set-help">{p.empty}</p>}
         <ul className="ep-list">
           {(p.items ?? []).map((item) => {

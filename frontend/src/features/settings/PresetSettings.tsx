@@ -5,6 +5,7 @@ import { endpointsChanged, useEndpoints, usePresets } from '../../hooks/useEndpo
 import { useMcpServers } from '../../hooks/useMcpServers';
 import { EditorForm, ListEditor, useListEditor } from './ListEditor';
 import './EndpointSettings.css';
+import { AlertLine } from '../../ui/AlertLine';
 
 /** Juncture's own tools, by the names the model sees (ask_user is always offered). */
 export const BUILTIN_TOOLS: readonly { name: string; title: string }[] = [
@@ -86,11 +87,7 @@ export function PresetSettings({ transport }: { transport: Transport }) {
         <div className={`set-field${errors.name ? ' has-error' : ''}`}>
           <label htmlFor={`${id}-name`}>Name</label>
           <input id={`${id}-name`} type="text" value={editing.name} onChange={(e) => set('name', e.target.value)} />
-          {errors.name && (
-            <p className="set-error" role="alert">
-              {errors.name}
-            </p>
-          )}
+          <AlertLine className="set-error" text={errors.name} />
         </div>
       )}
       <div className="set-field">
@@ -124,11 +121,7 @@ export function PresetSettings({ transport }: { transport: Transport }) {
                 <option value={editing.endpointId}>{editing.endpointId} (not available now)</option>
               )}
             </select>
-            {errors.endpointId && (
-              <p className="set-error" role="alert">
-                {errors.endpointId}
-              </p>
-            )}
+            <AlertLine className="set-error" text={errors.endpointId} />
           </div>
           <div className="set-field">
             <label htmlFor={`${id}-model`}>Model</label>

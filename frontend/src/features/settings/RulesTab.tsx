@@ -9,6 +9,7 @@ import { downloadText } from '../../lib/download';
 import { DURATION_LABELS, type RuleDuration } from '../approvals/ruleWords';
 import { PermissionRules, type PermissionRulesState } from './PermissionRules';
 import './RulesTab.css';
+import { AlertLine } from '../../ui/AlertLine';
 
 /** The scopes a person types a Never rule in, in words. */
 const NEVER_SCOPES: readonly { scope: RuleScope; label: string; pattern?: string; arg?: boolean; glob?: boolean }[] = [
@@ -108,11 +109,7 @@ function NeverRuleForm({ id, transport, onAdded, onCancel }: { id: string; trans
           ))}
         </select>
       </label>
-      {error && (
-        <p className="set-banner error" role="alert">
-          {error}
-        </p>
-      )}
+      <AlertLine className="set-banner error" text={error} />
       <div className="set-never-actions">
         <button type="button" className="btn danger" disabled={busy} onClick={add}>
           Add Never rule

@@ -3,22 +3,10 @@ import { act, fireEvent, render, screen, waitFor, within } from '@testing-librar
 import { SettingsDialog } from './SettingsDialog';
 import { FakeTransport } from '../../test/fakeTransport';
 import { JunctureError } from '../../transport/errors';
-import { mcpConfigView, mcpServer } from '../../test/builders';
+import { mcpConfigView, mcpServer, settingsView } from '../../test/builders';
 import type { Settings, SettingsView } from '../../transport/contract';
 
-const VIEW: SettingsView = {
-  settings: {
-    baseUrl: 'http://127.0.0.1:11434/v1',
-    apiKey: '',
-    model: 'llama3.1',
-    workspace: '/home/ada',
-    loopGuard: 25,
-    theme: 'system',
-    enableWriteTools: false,
-    modelAcceptsImages: false,
-  },
-  sources: {},
-};
+const VIEW: SettingsView = settingsView();
 
 function setup(extra: ConstructorParameters<typeof FakeTransport>[0] = {}, view: SettingsView = VIEW) {
   const onClose = vi.fn();

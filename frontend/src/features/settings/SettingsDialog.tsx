@@ -1,4 +1,5 @@
 import { useEffect, useId, useRef, useState } from 'react';
+import { useModalDialog } from '../../hooks/useModalDialog';
 import type { Transport } from '../../transport';
 import type { Provider, SettingsView, Status } from '../../transport/contract';
 import { useMcpServers } from '../../hooks/useMcpServers';
@@ -79,18 +80,7 @@ export function SettingsDialog({ open, transport, status, focusField = null, onC
     if (open && openAt) setTab(openAt);
   }, [open, openAt]);
 
-  useEffect(() => {
-    const d = ref.current;
-    if (!d) return;
-    if (open && !d.open) {
-      if (typeof d.showModal === 'function') d.showModal();
-      else d.setAttribute('open', '');
-    } else if (!open && d.open) {
-      if (typeof d.close === 'function') d.close();
-      else d.removeAttribute('open');
-      refocusField();
-    }
-  }, [open]);
+  useModalDialog(ref, open, refocusField);
 
   // After the effect above: the dialog is shown before its contents are read.
   const form = useGeneralSettings(transport, open, reloadNonce, onSaved, presetOf);

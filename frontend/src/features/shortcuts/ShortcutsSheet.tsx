@@ -1,4 +1,5 @@
-import { useEffect, useId, useRef } from 'react';
+import { useId, useRef } from 'react';
+import { useModalDialog } from '../../hooks/useModalDialog';
 import { IconClose } from '../../ui/icons';
 import './ShortcutsSheet.css';
 
@@ -30,17 +31,7 @@ export interface ShortcutsSheetProps {
 export function ShortcutsSheet({ open, onClose }: ShortcutsSheetProps) {
   const ref = useRef<HTMLDialogElement>(null);
   const id = useId();
-  useEffect(() => {
-    const d = ref.current;
-    if (!d) return;
-    if (open && !d.open) {
-      if (typeof d.showModal === 'function') d.showModal();
-      else d.setAttribute('open', '');
-    } else if (!open && d.open) {
-      if (typeof d.close === 'function') d.close();
-      else d.removeAttribute('open');
-    }
-  }, [open]);
+  useModalDialog(ref, open);
 
   const groups = [...new Set(SHORTCUTS.map((s) => s.group))];
   return (

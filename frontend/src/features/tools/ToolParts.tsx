@@ -8,6 +8,7 @@ import { safeUrl } from '../../lib/safeUrl';
 import { IconClose } from '../../ui/icons';
 import type { ToolCallView } from '../../state/types';
 import { AppView } from '../mcp-apps/AppView';
+import { AlertLine } from '../../ui/AlertLine';
 
 // What a tool result holds besides its text (docs/contract.md "Part"):
 // images as thumbnails, structured content and embedded text resources in
@@ -109,11 +110,7 @@ export function LinkConfirm({
         </button>
       </div>
       {!href && <p className="link-confirm-note">Juncture opens only http and https links.</p>}
-      {error && (
-        <p className="link-confirm-error" role="alert">
-          {error}
-        </p>
-      )}
+      <AlertLine className="link-confirm-error" text={error} />
     </div>
   );
 }

@@ -2,6 +2,7 @@ import './Updates.css';
 import { useContext, useEffect, useState } from 'react';
 import { TransportContext, toJunctureError } from '../../transport';
 import type { UpdateStatus } from '../../transport/updates';
+import { AlertLine } from '../../ui/AlertLine';
 
 /**
  * "Version X is available — what's new", with Update. Asks the app to check
@@ -99,11 +100,7 @@ export function UpdatePrompt({ threadId }: { threadId: string | null }) {
           )}
         </p>
       )}
-      {error && (
-        <p className="update-prompt-error" role="alert">
-          {error}
-        </p>
-      )}
+      <AlertLine className="update-prompt-error" text={error} />
     </div>
   );
 }
