@@ -112,6 +112,9 @@ async function openSettings(page) {
   await page.getByRole('textbox', { name: /message/i }).waitFor({ timeout: 15000 }); // the app is up
   await page.keyboard.press('Control+,');
   await settingsDialog(page).waitFor();
+  // The dialog opens on the tab last shown: these stories start on General.
+  const general = settingsDialog(page).getByRole('tab', { name: 'General' });
+  if ((await general.getAttribute('aria-selected')) !== 'true') await general.click();
   await field(page, 'Tool steps per turn (1–200)').waitFor();
 }
 
@@ -300,6 +303,7 @@ test('Settings: defaults stay "default", theme previews live and reverts, Revoke
 
     // Revoke, Undo, Revoke: the rule goes only after its Undo window.
     await openSettings(page);
+    await dialog.getByRole('tab', { name: 'Rules' }).click(); // rules have their own tab (issue 23)
     const rule = dialog.locator('.set-rules li').filter({ hasText: 'write_file' });
     await rule.getByRole('button', { name: 'Revoke' }).click();
     await rule.getByRole('button', { name: 'Undo' }).waitFor();
