@@ -14,7 +14,7 @@ const CSP = [
   "connect-src 'self'",
   "object-src 'none'",
   "base-uri 'none'",
-  // MCP App views only (/appview/…, sandboxed, app/mcpapps.go); a view's
+  // MCP App views only (/appview/…, sandboxed, app/mcphost/views.go); a view's
   // frame cannot be navigated to another site.
   "frame-src 'self'",
   "form-action 'none'",
