@@ -36,7 +36,7 @@ test('a choice question: nothing chosen is an inline error, a choice continues',
 
   await card.getByRole('radio', { name: 'Dark' }).check();
   await submit.click();
-  await page.getByText(/You answered:/).waitFor({ timeout: 15000 });
+  await page.getByText('You answered:', { exact: true }).waitFor /* not the announcer's copy */({ timeout: 15000 });
   const v = await app.waitThread(tid, (x) => !x.running && x.interrupts.length === 0);
   assert.equal(v.messages.find((m) => m.role === 'tool').content, 'Dark');
   assert.match(await page.getByRole('article', { name: 'Juncture said' }).last().innerText(), /Dark/);
@@ -68,7 +68,7 @@ test('a form question: an out-of-range age is refused inline, a valid form conti
 
   await age.fill('36');
   await submit.click();
-  await page.getByText(/You answered:/).waitFor({ timeout: 15000 });
+  await page.getByText('You answered:', { exact: true }).waitFor /* not the announcer's copy */({ timeout: 15000 });
   const v = await app.waitThread(tid, (x) => !x.running && x.interrupts.length === 0);
   assert.deepEqual(JSON.parse(v.messages.find((m) => m.role === 'tool').content), { name: 'Ada', age: 36 });
   assert.deepEqual(app.consoleErrors, []);
