@@ -3,7 +3,7 @@
 import type { AguiEvent } from '../transport/agui';
 import { Draft } from './draft';
 import { applyMessagesSnapshot } from './messagesSnapshot';
-import { applyCustom, applyRunEvent } from './runEvents';
+import { applyCustom, applyRunEvent, reopenIfCallRuns } from './runEvents';
 import { applyTextEvent } from './textEvents';
 import { applyToolEvent } from './toolEvents';
 import type { ThreadState } from './types';
@@ -54,5 +54,6 @@ export function reduceEvents(state: ThreadState, events: readonly AguiEvent[]): 
   if (!events.length) return state;
   const d = new Draft(state);
   for (const e of events) applyEvent(d, e);
+  reopenIfCallRuns(d);
   return d.s;
 }

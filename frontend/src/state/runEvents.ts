@@ -52,12 +52,7 @@ const OPEN_STATES: ReadonlySet<ToolState> = new Set(['running', 'awaiting-approv
  * complete can take a while.
  */
 export function stopShown(state: ThreadState): ThreadState {
-  if (state.phase !== 'running') return state;
-  for (const t of Object.values(state.toolCalls)) {
-    if (t.result !== undefined || (t.state && CLOSED_STATES.has(t.state))) continue;
-    if (state.runId && t.runId && t.runId !== state.runId) continue;
-    return state;
-  }
+  if (state.phase !== 'running' || hasOpenCall(state)) return state;
   const d = new Draft(state);
   finishStreaming(d, 'interrupted');
   d.s.phase = 'idle';
@@ -66,6 +61,31 @@ export function stopShown(state: ThreadState): ThreadState {
 
 /** States of a call that is over: a Stop has nothing of it to wait for. */
 const CLOSED_STATES: ReadonlySet<ToolState> = new Set(['done', 'failed', 'denied', 'interrupted', 'interrupted-mid-run']);
+
+/** Whether a tool call of the current run is open (not over). */
+function hasOpenCall(state: ThreadState): boolean {
+  for (const t of Object.values(state.toolCalls)) {
+    if (t.result !== undefined || (t.state && CLOSED_STATES.has(t.state))) continue;
+    if (state.runId && t.runId && t.runId !== state.runId) continue;
+    return true;
+  }
+  return false;
+}
+
+/** Shown stopped (stopShown), and the runtime has not confirmed it yet. */
+function shownStopped(state: ThreadState): boolean {
+  return state.phase === 'idle' && state.runId !== null;
+}
+
+/**
+ * After a batch: a run shown stopped whose tool call started anyway (the
+ * model's stream had ended in it before the Interrupt landed, and the
+ * runtime lets a MustComplete tool finish) shows running again, so the
+ * person sees the tool run and keeps Stop, not a Send that only queues.
+ */
+export function reopenIfCallRuns(d: Draft): void {
+  if (shownStopped(d.s) && hasOpenCall(d.s)) d.s.phase = 'running';
+}
 
 type RunEvent = Extract<AguiEvent, { type: 'RUN_STARTED' | 'RUN_FINISHED' | 'RUN_ERROR' }>;
 
@@ -90,6 +110,14 @@ export function applyRunEvent(d: Draft, e: RunEvent): void {
       return;
     case 'RUN_FINISHED': {
       const cancelled = e.outcome.type === 'cancelled';
+      if (!cancelled && shownStopped(d.s)) {
+        // The run ended on its own before the Interrupt landed (the runtime
+        // ignores it then): what stopShown marked stopped is complete.
+        const ms = d.s.messages;
+        for (let i = 0; i < ms.length; i++) {
+          if (ms[i]!.status === 'interrupted' && ms[i]!.runId === d.s.runId) d.msgAt(i).status = 'complete';
+        }
+      }
       finishStreaming(d, cancelled ? 'interrupted' : 'complete');
       if (cancelled) {
         // Go reports each call's fate with juncture.tool_state; this is the

@@ -53,3 +53,47 @@ describe('TestStopShownBeforeTheRuntimeConfirms', () => {
     expect(threadReducer(shown, { type: 'stopFailed' }).needsResync).toBe(true);
   });
 });
+
+// Breaks found against the Stop shown at the key (s4/break4): the window
+// decides "only text streams" from what it has seen, but the runtime may
+// already be past that point when the Interrupt lands.
+describe('TestStopShownRuntimeWasFurther', () => {
+  it('TestStopShownThenAToolStarts: a call of the run that starts after the key shows the run running again (Stop, not Send)', () => {
+    // The model's stream had ended in a tool call already: the runtime runs
+    // it (a MustComplete tool finishes first) and the window must say so.
+    const s = threadReducer(ev(streaming), { type: 'stopping' });
+    expect(deriveThread(s).status).toBe('idle');
+    const started = ev(
+      [
+        { type: 'TEXT_MESSAGE_END', messageId: 'a1' },
+        { type: 'TOOL_CALL_START', toolCallId: 'tc', toolCallName: 'run_command', parentMessageId: 'a1' },
+        { type: 'TOOL_CALL_ARGS', toolCallId: 'tc', delta: '{}' },
+        { type: 'TOOL_CALL_END', toolCallId: 'tc' },
+        { type: 'CUSTOM', name: 'juncture.tool_state', value: { toolCallId: 'tc', state: 'running' } },
+      ],
+      s,
+    );
+    expect(deriveThread(started).status).toBe('running');
+    const done = ev([{ type: 'RUN_FINISHED', threadId: 'th', runId: 'r1', outcome: { type: 'cancelled' } }], started);
+    expect(deriveThread(done).status).toBe('idle');
+    expect(done.toolCalls['tc']!.state).toBe('interrupted-mid-run');
+  });
+
+  it('TestStopShownThenTheRunCompletes: a run that ended on its own before the Interrupt shows its answer complete, not stopped', () => {
+    // The runtime ignores an Interrupt after the run's terminal event: the
+    // stored answer is complete, and so must the shown one be.
+    const s = threadReducer(ev(streaming), { type: 'stopping' });
+    const after = ev(
+      [
+        { type: 'TEXT_MESSAGE_CONTENT', messageId: 'a1', delta: 'wer' },
+        { type: 'TEXT_MESSAGE_END', messageId: 'a1' },
+        { type: 'RUN_FINISHED', threadId: 'th', runId: 'r1', outcome: { type: 'success', pendingToolCallIds: [] } },
+      ],
+      s,
+    );
+    const v = deriveThread(after);
+    expect(v.status).toBe('idle');
+    expect(v.items[0]!.message.content).toBe('Half an answer');
+    expect(v.items[0]!.message.status).toBe('complete');
+  });
+});
