@@ -2,18 +2,14 @@ package app
 
 import (
 	"errors"
-	"log/slog"
 	"net/http"
 	"net/url"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/juncture-app/juncture/agent/mcp"
 	"github.com/juncture-app/juncture/app/links"
-	"github.com/juncture-app/juncture/internal/oauthtest"
 )
 
 // A sign-in through the juncture:// redirect, end to end through the app
@@ -22,18 +18,10 @@ import (
 // with an unknown state, or one used before, is refused; the code is not
 // in the log.
 func TestMCPSignInThroughJunctureLink(t *testing.T) {
-	as := oauthtest.NewAS()
-	defer as.Close()
-	rs := oauthtest.NewRS(as)
-	defer rs.Close()
-	dir := t.TempDir()
-	cfgPath := filepath.Join(dir, "mcp.json")
-	if err := os.WriteFile(cfgPath, []byte(`{"mcpServers":{"notes":{"url":"`+rs.URL+`","auth":{"type":"oauth"}}}}`), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	logs := &syncBuffer{}
-	svc := mustStart(t, Config{DataDir: dir, Mode: "browser", Getenv: func(string) string { return "" }, MCPConfigPath: cfgPath,
-		Secrets: &memKeys{m: map[string]string{}}, SchemeRedirect: true, Logger: slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))})
+	set := newSignInSetup(t, &memKeys{m: map[string]string{}})
+	set.cfg.SchemeRedirect = true
+	logs := set.logs
+	svc := mustStart(t, set.cfg)
 	defer stopService(t, svc)
 	a := svc.app
 	wait := func(what string, ok func(mcp.ServerStatus) bool) {

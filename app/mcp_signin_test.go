@@ -100,19 +100,10 @@ func followSignIn(t *testing.T, authURL string) {
 // is in the key storage or nowhere; not in the SQLite files, mcp.json,
 // the log, the statuses.
 func TestMCPSignInTokensOnlyInKeyStorage(t *testing.T) {
-	as := oauthtest.NewAS()
-	defer as.Close()
-	rs := oauthtest.NewRS(as)
-	defer rs.Close()
-	dir := t.TempDir()
-	cfgPath := filepath.Join(dir, "mcp.json")
-	if err := os.WriteFile(cfgPath, []byte(`{"mcpServers":{"notes":{"url":"`+rs.URL+`","auth":{"type":"oauth"}}}}`), 0o600); err != nil {
-		t.Fatal(err)
-	}
 	keys := &memKeys{m: map[string]string{}}
-	logs := &syncBuffer{}
-	svc := mustStart(t, Config{DataDir: dir, Mode: "browser", Getenv: func(string) string { return "" }, MCPConfigPath: cfgPath,
-		Secrets: keys, Logger: slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))})
+	set := newSignInSetup(t, keys)
+	as, dir, logs := set.as, set.dir, set.logs
+	svc := mustStart(t, set.cfg)
 	stopped := false
 	defer func() {
 		if !stopped {
@@ -183,4 +174,31 @@ func TestMCPSignInTokensOnlyInKeyStorage(t *testing.T) {
 	if !keys.holds("client-") {
 		t.Error("the registered client is not in the key storage by issuer")
 	}
+}
+
+// signInSetup is what both sign-in tests start from: internal/oauthtest's
+// authorization and protected servers (closed at the end of the test), a
+// data folder whose mcp.json holds one OAuth server "notes", and the
+// app's configuration with a debug log kept in logs for scanning.
+type signInSetup struct {
+	as   *oauthtest.AS
+	dir  string
+	logs *syncBuffer
+	cfg  Config
+}
+
+func newSignInSetup(t *testing.T, keys SecretStore) signInSetup {
+	t.Helper()
+	as := oauthtest.NewAS()
+	t.Cleanup(as.Close)
+	rs := oauthtest.NewRS(as)
+	t.Cleanup(rs.Close)
+	dir := t.TempDir()
+	cfgPath := filepath.Join(dir, "mcp.json")
+	if err := os.WriteFile(cfgPath, []byte(`{"mcpServers":{"notes":{"url":"`+rs.URL+`","auth":{"type":"oauth"}}}}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	logs := &syncBuffer{}
+	return signInSetup{as: as, dir: dir, logs: logs, cfg: Config{DataDir: dir, Mode: "browser", Getenv: func(string) string { return "" }, MCPConfigPath: cfgPath,
+		Secrets: keys, Logger: slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))}}
 }
