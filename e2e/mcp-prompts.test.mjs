@@ -27,19 +27,21 @@ async function shot(page, path) {
   await page.screenshot({ path, animations: 'disabled', caret: 'hide' });
 }
 
+/** Sets the theme, reloads, and hands back the composer once it is up. */
 async function setTheme(app, theme) {
   const cur = await app.api('GetSettings');
   await app.api('SaveSettings', { ...cur.settings, theme });
   await app.page.reload();
+  const box = app.page.getByRole('textbox', { name: /message/i });
+  await box.waitFor({ timeout: 15000 });
+  return box;
 }
 
 test('"/" lists the prompts; a form with completions; the result is inserted, edited and sent', inApp({ mcp, settings: { theme: 'light' } }, async (app) => {
   const { page } = app;
   await serverReady(app, 'everything');
   for (const theme of ['light', 'dark']) {
-    await setTheme(app, theme);
-    const box = page.getByRole('textbox', { name: /message/i });
-    await box.waitFor({ timeout: 15000 });
+    const box = await setTheme(app, theme);
     await box.fill('/');
     const menu = page.getByRole('region', { name: 'Prompts from MCP servers' });
     const team = menu.getByRole('option').filter({ hasText: 'Team Management' });
@@ -91,9 +93,7 @@ test('"Add from a server": a resource template with a completion becomes a chip,
   const { page } = app;
   await serverReady(app, 'everything');
   for (const theme of ['light', 'dark']) {
-    await setTheme(app, theme);
-    const box = page.getByRole('textbox', { name: /message/i });
-    await box.waitFor({ timeout: 15000 });
+    const box = await setTheme(app, theme);
     const add = page.getByRole('button', { name: 'Add from a server' });
     await add.waitFor({ timeout: 15000 });
     await add.click();
