@@ -48,6 +48,7 @@
 # anchor's plain-word streams).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. scripts/desktop-lib.sh # find_window
 root=$PWD
 if [ -z "${IN_XVFB:-}" ]; then
   command -v xvfb-run >/dev/null && command -v xdotool >/dev/null && command -v import >/dev/null || { echo "needs xvfb-run, xdotool and imagemagick (make deps-test)"; exit 1; }
@@ -203,16 +204,7 @@ fi
 open_app() {
   "${run_bin:-$bin}" >"$1" 2>&1 &
   app=$!
-  # Polled rather than `search --sync`: a window that appears and goes away
-  # while xdotool walks the tree (WebKit's helpers do) is an X error
-  # (BadWindow) that ends that search (as in scripts/desktop-lib.sh).
-  win=""
-  for _ in $(seq 1 60); do
-    win=$(xdotool search --onlyvisible --name '^(Juncture$|bench )' 2>/dev/null | head -1) || true
-    [ -n "$win" ] && break
-    sleep 0.5
-  done
-  [ -n "$win" ] || { echo "no Juncture window appeared in 30 s"; return 1; }
+  win=$(find_window '^(Juncture$|bench )') || { echo "no Juncture window appeared in 30 s"; return 1; }
   for _ in $(seq 1 40); do grep -q "desktop window ready" "$1" && break; sleep 0.25; done
   sleep 2
   xdotool windowactivate --sync "$win" 2>/dev/null || xdotool windowfocus --sync "$win" || true

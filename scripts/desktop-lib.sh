@@ -8,6 +8,7 @@
 #   desktop_setup PREFIX   private XDG dirs and workspace, the fake model
 #                          running, OPENAI_* pointing at it; logs go to
 #                          $out/PREFIXfakellm.log. Sets out, tmp, fake.
+#   find_window REGEX      the first visible window so named, polled for 30 s.
 #   open_window LOG        starts "$bin", waits for the window and for the
 #                          app's "desktop window ready", focuses it. Sets app, win.
 # The EXIT trap stops every process started here (and $web if set).
@@ -47,19 +48,25 @@ desktop_cleanup() {
   rm -rf "$tmp"
 }
 
+# find_window REGEX: prints the id of the first visible window whose name
+# matches, polling for up to 30 s; fails when none appears. Polled rather
+# than `search --sync`: a window that appears and goes away while xdotool
+# walks the tree (WebKit's helpers do) is an X error (BadWindow) that ends
+# that search; the next one does not see it.
+find_window() {
+  local w
+  for _ in $(seq 1 60); do
+    w=$(xdotool search --onlyvisible --name "$1" 2>/dev/null | head -1) || true
+    [ -n "$w" ] && { echo "$w"; return 0; }
+    sleep 0.5
+  done
+  return 1
+}
+
 open_window() {
   "$bin" >"$1" 2>&1 &
   app=$!
-  # Polled rather than `search --sync`: a window that appears and goes away
-  # while xdotool walks the tree (WebKit's helpers do) is an X error
-  # (BadWindow) that ends that search; the next one does not see it.
-  win=""
-  for _ in $(seq 1 60); do
-    win=$(xdotool search --onlyvisible --name '^Juncture$' 2>/dev/null | head -1) || true
-    [ -n "$win" ] && break
-    sleep 0.5
-  done
-  [ -n "$win" ] || { echo "no Juncture window appeared in 30 s"; exit 1; }
+  win=$(find_window '^Juncture$') || { echo "no Juncture window appeared in 30 s"; exit 1; }
   echo "window $win"
   for _ in $(seq 1 40); do grep -q "desktop window ready" "$1" && break; sleep 0.25; done
   sleep 2
