@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+	"golang.org/x/net/publicsuffix"
 
 	"github.com/juncture-app/juncture/agent/tools"
 )
@@ -235,7 +236,9 @@ func cspOrigin(s string) (string, bool) {
 		if i := strings.LastIndexByte(host, ':'); i >= 0 {
 			host = host[:i]
 		}
-		if !strings.Contains(host, ".") {
+		// Nor a public suffix of more labels ("*.co.uk", "*.github.io"):
+		// every site registered under it.
+		if !strings.Contains(host, ".") || publicsuffix.List.PublicSuffix(host) == host {
 			return "", false
 		}
 	}

@@ -202,3 +202,19 @@ func TestCSPOriginWildcardNeedsADomain(t *testing.T) {
 		t.Error("https://*.example.com refused")
 	}
 }
+
+// TestCSPOriginWildcardNeedsARegistrableDomain: "*." over a public suffix
+// of two labels ("*.co.uk", "*.github.io") is as broad as "*.com": every
+// site registered under it.
+func TestCSPOriginWildcardNeedsARegistrableDomain(t *testing.T) {
+	for _, bad := range []string{"https://*.co.uk", "https://*.github.io", "wss://*.com.au:443"} {
+		if got, good := cspOrigin(bad); good {
+			t.Errorf("%q accepted as %q", bad, got)
+		}
+	}
+	for _, ok := range []string{"https://*.example.co.uk", "https://*.me.github.io", "https://api.co.uk"} {
+		if _, good := cspOrigin(ok); !good {
+			t.Errorf("%q refused", ok)
+		}
+	}
+}

@@ -199,11 +199,25 @@ func keychainRefIn(s ServerConfig) string {
 			return "an argument"
 		}
 	}
-	if u, err := url.QueryUnescape(s.URL); has(s.URL) || (err == nil && has(u)) {
+	if u, err := url.QueryUnescape(s.URL); has(s.URL) || (err == nil && has(u)) || urlHoldsRef(s.URL) {
 		return "the url"
 	}
 	if s.Auth != nil && has(s.Auth.ClientSecret) {
 		return "auth clientSecret"
 	}
 	return ""
+}
+
+// urlHoldsRef says whether ResolveSecrets would find a reference in raw,
+// asked part by part as it does: a whole-URL unescape fails on one bad
+// escape ("%zz") and would hide an escaped password reference.
+func urlHoldsRef(raw string) bool {
+	found := false
+	_, _ = rewriteURLSecrets(raw, func(_, v string) (string, error) {
+		if _, ok := ParseSecretRef(v); ok {
+			found = true
+		}
+		return v, nil
+	})
+	return found
 }
