@@ -210,7 +210,9 @@ func StartWith(ctx context.Context, a *App, cfg Config) (*Service, error) {
 			}
 		}()
 	}
-	a.background(func() { events.LogRuns(a.bgCtx, a.rt.SubscribeWith("", broker.SubscribeOptions{Coalesce: 1}), a.log) })
+	a.background(func() {
+		events.LogRuns(a.bgCtx, a.rt.SubscribeWith("", broker.SubscribeOptions{Coalesce: 1, NoDeltas: true}), a.log)
+	})
 	return &Service{app: a}, nil
 }
 

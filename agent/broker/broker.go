@@ -36,6 +36,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/juncture-app/juncture/agent/agui"
 )
@@ -107,6 +108,10 @@ type SubscribeOptions struct {
 	// rather than records (a window, an SSE stream) uses 1: whatever is
 	// queued when it reads is batched.
 	Coalesce int
+	// NoDeltas leaves token deltas out: the subscription gets only what
+	// must be delivered (a log of how runs end), so a stream does not
+	// wake it once per token.
+	NoDeltas bool
 }
 
 // Subscription receives the envelopes of one thread, or of every thread.
@@ -114,6 +119,7 @@ type Subscription struct {
 	b        *Broker
 	threadID string // "" = all threads
 	coalesce int
+	noDeltas bool
 
 	mu     sync.Mutex
 	q      []queued
@@ -122,6 +128,9 @@ type Subscription struct {
 	closed bool
 	err    error // why it closed (ErrClosed or ErrSlowSubscriber)
 	must   int   // must-deliver envelopes queued
+	// quiet: a reader waits in WaitMust, so a delta is queued (and
+	// coalesced) without waking it.
+	quiet bool
 }
 
 type queued struct {
@@ -191,7 +200,7 @@ func (b *Broker) SubscribeSince(threadID, lastID string, o SubscribeOptions) (s 
 	if o.Coalesce <= 0 {
 		o.Coalesce = defaultCoalesce
 	}
-	s = &Subscription{b: b, threadID: threadID, coalesce: o.Coalesce, wake: make(chan struct{}, 1)}
+	s = &Subscription{b: b, threadID: threadID, coalesce: o.Coalesce, noDeltas: o.NoDeltas, wake: make(chan struct{}, 1)}
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	complete = true
@@ -299,6 +308,9 @@ func (s *Subscription) push(env *Envelope) {
 		return
 	}
 	key, delta, isDelta := deltaOf(env.Event)
+	if isDelta && s.noDeltas {
+		return
+	}
 	if isDelta && len(s.q)-s.head >= s.coalesce {
 		last := &s.q[len(s.q)-1]
 		if lkey, _, lok := deltaOf(last.env.Event); lok && lkey == key {
@@ -317,6 +329,9 @@ func (s *Subscription) push(env *Envelope) {
 		}
 	}
 	s.q = append(s.q, queued{env: env})
+	if isDelta && s.quiet {
+		return
+	}
 	select {
 	case s.wake <- struct{}{}:
 	default:
@@ -389,6 +404,84 @@ func (s *Subscription) NextBatch(ctx context.Context, buf []Envelope) ([]Envelop
 	}
 	s.mu.Unlock()
 	return buf, nil
+}
+
+// AppendQueued appends everything queued right now to buf, without
+// waiting. A delta that continues buf's last envelope (the same message,
+// reasoning or call) is merged into it, as the queue merges deltas: one
+// delta whose offset is its first part's and whose Seq is the newest's.
+func (s *Subscription) AppendQueued(buf []Envelope) []Envelope {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for s.head < len(s.q) {
+		env := s.take()
+		if n := len(buf); n > 0 {
+			if merged, ok := mergeDelta(buf[n-1], env); ok {
+				buf[n-1] = merged
+				continue
+			}
+		}
+		buf = append(buf, env)
+	}
+	return buf
+}
+
+// mergeDelta returns a followed by b as one delta, when b continues a
+// (both deltas of the same message, reasoning or call).
+func mergeDelta(a, b Envelope) (Envelope, bool) {
+	if a.ThreadID != b.ThreadID {
+		return a, false
+	}
+	ka, da, ok := deltaOf(a.Event)
+	if !ok {
+		return a, false
+	}
+	kb, db, ok := deltaOf(b.Event)
+	if !ok || ka != kb {
+		return a, false
+	}
+	a.Event = withDelta(a.Event, da+db)
+	a.Seq = b.Seq
+	a.enc = nil // encoded on demand: no other subscriber shares it
+	return a, true
+}
+
+// WaitMust waits until a must-deliver envelope is queued (or the
+// subscription closed), until passes, or ctx ends, whichever comes first;
+// it returns ctx's error in the last case. Deltas published meanwhile are
+// queued and coalesced without waking it: a reader that paces deltas
+// (the desktop window, one event per few milliseconds) sleeps through
+// them instead of waking once per token, and is still woken at once by
+// anything else.
+func (s *Subscription) WaitMust(ctx context.Context, until time.Time) error {
+	d := time.Until(until)
+	if d <= 0 {
+		return nil
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	defer func() {
+		s.mu.Lock()
+		s.quiet = false
+		s.mu.Unlock()
+	}()
+	for {
+		s.mu.Lock()
+		if s.must > 0 || s.closed {
+			s.mu.Unlock()
+			return nil
+		}
+		s.quiet = true
+		wake := s.wake
+		s.mu.Unlock()
+		select {
+		case <-wake: // a delta queued before quiet, or a must-deliver one
+		case <-t.C:
+			return nil
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
 }
 
 // Close ends the subscription; Next then returns ErrClosed.

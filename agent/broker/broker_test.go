@@ -172,3 +172,125 @@ func seqs(b *Broker, envs []Envelope, complete bool) []string {
 	}
 	return out
 }
+
+// A NoDeltas subscription (how runs end, for the log) gets every
+// must-deliver envelope in order and no delta, so a stream never wakes it
+// once per token.
+func TestBrokerNoDeltasSubscriptionSkipsDeltas(t *testing.T) {
+	b := NewBroker()
+	s := b.Subscribe("", SubscribeOptions{Coalesce: 1, NoDeltas: true})
+	defer s.Close()
+	b.Publish(Envelope{Name: EnvelopeAGUI, ThreadID: "th-1", Event: agui.NewTextStart("msg-1")})
+	for i := range 100 {
+		b.Publish(Envelope{Name: EnvelopeAGUI, ThreadID: "th-1", Event: agui.NewTextContent("msg-1", strconv.Itoa(i))})
+	}
+	b.Publish(Envelope{Name: EnvelopeAGUI, ThreadID: "th-1", Event: agui.NewTextEnd("msg-1")})
+	got := drainNow(t, s)
+	var types []string
+	for _, e := range got {
+		types = append(types, string(e.Event.EventType()))
+	}
+	if want := []string{string(agui.TypeTextMessageStart), string(agui.TypeTextMessageEnd)}; fmt.Sprint(types) != fmt.Sprint(want) {
+		t.Fatalf("got %v, want %v", types, want)
+	}
+}
+
+// WaitMust sleeps through deltas (they are queued and merged, and do not
+// wake the reader), returns at once when a must-deliver envelope is
+// queued, and at its deadline otherwise; AppendQueued then hands the
+// deltas over merged into the batch's last delta: the text whole and in
+// order, the first part's offset, the newest Seq.
+func TestBrokerWaitMustSleepsThroughDeltas(t *testing.T) {
+	b := NewBroker()
+	s := b.Subscribe("th-1", SubscribeOptions{Coalesce: 1})
+	defer s.Close()
+	b.Publish(Envelope{Name: EnvelopeAGUI, ThreadID: "th-1", Event: agui.NewTextContent("msg-1", "a"), Offset: 0})
+	batch, err := s.NextBatch(context.Background(), nil)
+	if err != nil || len(batch) != 1 {
+		t.Fatalf("first delta: %v, %d envelopes", err, len(batch))
+	}
+
+	// Deltas only: WaitMust returns at its deadline, the wake channel
+	// holds nothing the deltas put there, and the deltas merge. (The
+	// first delta's wake-up is still there: Next took it from the queue.)
+	<-s.wake
+	done := make(chan error, 1)
+	go func() { done <- s.WaitMust(context.Background(), time.Now().Add(50*time.Millisecond)) }()
+	for !s.isQuiet() {
+		time.Sleep(time.Millisecond)
+	}
+	for i, tok := range []string{"b", "c", "dé"} {
+		b.Publish(Envelope{Name: EnvelopeAGUI, ThreadID: "th-1", Event: agui.NewTextContent("msg-1", tok), Offset: 1 + i})
+	}
+	if n := len(s.wake); n != 0 {
+		t.Fatalf("deltas woke the quiet reader (%d)", n)
+	}
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	batch = s.AppendQueued(batch)
+	if len(batch) != 1 {
+		t.Fatalf("%d envelopes, want the deltas merged into one", len(batch))
+	}
+	e := batch[0]
+	if d := e.Event.(*agui.TextMessageContent).Delta; d != "abcdé" || e.Offset != 0 || e.Seq != b.LastSeq() {
+		t.Fatalf("merged delta %q at offset %d seq %d (last %d)", d, e.Offset, e.Seq, b.LastSeq())
+	}
+	if !strings.Contains(string(e.EventJSON()), `"delta":"abcdé"`) {
+		t.Fatalf("merged delta's JSON: %s", e.EventJSON())
+	}
+
+	// A must-deliver envelope ends the wait at once (the deadline is an
+	// hour away) and is never merged.
+	go func() { done <- s.WaitMust(context.Background(), time.Now().Add(time.Hour)) }()
+	for !s.isQuiet() {
+		time.Sleep(time.Millisecond)
+	}
+	b.Publish(Envelope{Name: EnvelopeAGUI, ThreadID: "th-1", Event: agui.NewTextContent("msg-1", "f"), Offset: 5})
+	b.Publish(Envelope{Name: EnvelopeAGUI, ThreadID: "th-1", Event: agui.NewTextEnd("msg-1")})
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	batch = s.AppendQueued(batch[:0])
+	if len(batch) != 2 || batch[1].Event.EventType() != agui.TypeTextMessageEnd {
+		t.Fatalf("after the end: %d envelopes", len(batch))
+	}
+
+	// A cancelled wait returns ctx's error.
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if err := s.WaitMust(ctx, time.Now().Add(time.Hour)); err != context.Canceled {
+		t.Fatalf("cancelled wait: %v", err)
+	}
+}
+
+// Deltas of different messages, threads or kinds are never merged.
+func TestBrokerAppendQueuedMergesOnlyContinuations(t *testing.T) {
+	b := NewBroker()
+	s := b.Subscribe("", SubscribeOptions{Coalesce: 1 << 20}) // the queue merges nothing
+	defer s.Close()
+	pub := func(th string, ev agui.Event) { b.Publish(Envelope{Name: EnvelopeAGUI, ThreadID: th, Event: ev}) }
+	pub("th-1", agui.NewTextContent("m1", "a"))
+	pub("th-1", agui.NewTextContent("m1", "b"))
+	pub("th-1", agui.NewReasoningContent("m1", "r"))
+	pub("th-1", agui.NewTextContent("m2", "c"))
+	pub("th-2", agui.NewTextContent("m2", "d"))
+	pub("th-2", agui.NewToolCallArgs("c1", "{"))
+	pub("th-2", agui.NewToolCallArgs("c1", "}"))
+	got := s.AppendQueued(nil)
+	var parts []string
+	for _, e := range got {
+		_, d, _ := deltaOf(e.Event)
+		parts = append(parts, e.ThreadID+":"+d)
+	}
+	if want := "[th-1:ab th-1:r th-1:c th-2:d th-2:{}]"; fmt.Sprint(parts) != want {
+		t.Fatalf("got %v, want %s", parts, want)
+	}
+}
+
+// isQuiet reports whether a reader waits in WaitMust.
+func (s *Subscription) isQuiet() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.quiet
+}

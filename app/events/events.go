@@ -66,9 +66,7 @@ const minEmitGap = 8 * time.Millisecond
 // A batch of one frame goes out as that plain event.
 func Forward(ctx context.Context, sub *broker.Subscription, emitter func() Emitter) {
 	defer sub.Close()
-	drained, cancel := context.WithCancel(context.Background())
-	cancel() // NextBatch with it returns what is queued, without waiting
-	var batch, more []broker.Envelope
+	var batch []broker.Envelope
 	var last time.Time
 	for {
 		var err error
@@ -77,7 +75,7 @@ func Forward(ctx context.Context, sub *broker.Subscription, emitter func() Emitt
 			return
 		}
 		if time.Since(last) < minEmitGap && onlyDeltas(batch) {
-			batch, more = gather(ctx, sub, batch, more, last.Add(minEmitGap), drained)
+			batch = gather(ctx, sub, batch, last.Add(minEmitGap))
 		}
 		// A new slice each time: an Emitter may keep what it was given.
 		frames := make([]BatchFrame, 0, len(batch)+2)
@@ -99,28 +97,15 @@ func Forward(ctx context.Context, sub *broker.Subscription, emitter func() Emitt
 }
 
 // gather adds to a batch of deltas what arrives until the gap ends at
-// until, and stops waiting at once when something else arrives (a run's
-// end, a tool call): only deltas are ever held back, never a terminal
-// event. drained is a done context: reading with it takes what is queued
-// without waiting.
-func gather(parent context.Context, sub *broker.Subscription, batch, more []broker.Envelope, until time.Time, drained context.Context) ([]broker.Envelope, []broker.Envelope) {
-	ctx, cancel := context.WithDeadline(parent, until)
-	defer cancel()
-	for {
-		var err error
-		more, err = sub.NextBatch(ctx, more)
-		if err != nil {
-			// The gap is over: take whatever came with its end.
-			if more, err = sub.NextBatch(drained, more); err == nil {
-				batch = append(batch, more...)
-			}
-			return batch, more
-		}
-		batch = append(batch, more...)
-		if !onlyDeltas(more) {
-			return batch, more
-		}
-	}
+// until, sleeping through further deltas (the broker coalesces them
+// meanwhile instead of waking this goroutine once per token), and stops
+// waiting at once when something else arrives (a run's end, a tool
+// call): only deltas are ever held back, never a terminal event. A delta
+// that continues the batch's last one is merged into it, so the window
+// appends one string per message per event.
+func gather(ctx context.Context, sub *broker.Subscription, batch []broker.Envelope, until time.Time) []broker.Envelope {
+	_ = sub.WaitMust(ctx, until) // ctx's end: Forward's next read returns
+	return sub.AppendQueued(batch)
 }
 
 // onlyDeltas reports whether every envelope is a streaming delta (text,
