@@ -45,7 +45,8 @@
 # BENCH_ONLY=stream (the streaming figures and Stop only: no idle rounds, no
 # size breakdown, no long thread; JSON to desktop-stream-<time>.json),
 # BENCH_MD_RUNS (measured Markdown runs per app, 3), BENCH_PLAIN=0 (skip the
-# anchor's plain-word streams).
+# anchor's plain-word streams), BENCH_PROFILE=1 (perf record -g of the app
+# process over the Markdown runs; the top symbols by self time).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/desktop-lib.sh # find_window
@@ -257,6 +258,11 @@ stream_bench() {
   case "$(bench_title)" in "- - - -") echo "  $mode: the window title shows no bench counter: $(xdotool getwindowname "$win")"; return 1 ;; esac
   res=$(send_and_wait); echo "  $mode warm-up: $res"
   sleep 2 # the thread's title call
+  local perf=
+  if [ "${BENCH_PROFILE:-}" = 1 ] && [ "$mode" = md-juncture ]; then
+    perf record -F 999 -g -o "$tmp/perf-$mode.data" -p "$app" 2>/dev/null &
+    perf=$!
+  fi
   for r in $(seq 1 "$runs"); do
     res=$(send_and_wait)
     sleep 1
@@ -265,6 +271,12 @@ stream_bench() {
     echo "  $mode run $r: µs chars state ticks(app kids) at send, at end, 1 s later = $res $cpu2"
     sleep 0.5
   done
+  if [ -n "$perf" ]; then
+    kill -INT "$perf"; wait "$perf" 2>/dev/null || true
+    echo "  perf (app process, $mode runs, self time by symbol; build/bench/desktop-perf-$stamp.txt has the call graphs):"
+    perf report -i "$tmp/perf-$mode.data" --no-children --sort dso,sym --stdio --percent-limit 1.5 -g none 2>/dev/null | grep -E '^ +[0-9]' | head -30 || true
+    perf report -i "$tmp/perf-$mode.data" --children --sort sym --stdio --percent-limit 3 -g caller,0.5,callee,function,percent 2>/dev/null >"build/bench/desktop-perf-$stamp.txt" || true
+  fi
   import -window root "build/bench/desktop-$mode.png"
   stop_app "$app"; app= run_bin=
 }

@@ -267,17 +267,24 @@ func (e *Envelope) IsDelta() bool {
 	return ok
 }
 
+// streamKey names the text a delta continues: its kind and the id of its
+// message or call (a comparable value: no allocation per delta).
+type streamKey struct {
+	kind byte
+	id   string
+}
+
 // deltaOf returns the stream key and text of a coalescable event.
-func deltaOf(ev agui.Event) (key string, delta string, ok bool) {
+func deltaOf(ev agui.Event) (key streamKey, delta string, ok bool) {
 	switch e := ev.(type) {
 	case *agui.TextMessageContent:
-		return "t" + e.MessageID, e.Delta, true
+		return streamKey{'t', e.MessageID}, e.Delta, true
 	case *agui.ReasoningMessageContent:
-		return "r" + e.MessageID, e.Delta, true
+		return streamKey{'r', e.MessageID}, e.Delta, true
 	case *agui.ToolCallArgs:
-		return "a" + e.ToolCallID, e.Delta, true
+		return streamKey{'a', e.ToolCallID}, e.Delta, true
 	}
-	return "", "", false
+	return streamKey{}, "", false
 }
 
 // withDelta returns a copy of a coalescable event carrying delta.
