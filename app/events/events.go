@@ -49,13 +49,18 @@ type BatchFrame struct {
 
 // minEmitGap is the shortest time between two Wails events while only
 // deltas stream: deltas that come sooner wait for the gap's end and go out
-// together (the broker merges them meanwhile). The page paints once per
-// animation frame (16.7 ms) anyway, and each Wails event is a JavaScript
-// evaluation in the WebView plus a hop to the GTK main thread, which at
-// 1,000 tokens/s cost the app process ~180 µs per token. The first delta
-// after a pause and every other event (a run's start and end, tool calls,
-// the queue) go out at once.
-const minEmitGap = 8 * time.Millisecond
+// together (the broker merges them meanwhile, without waking the
+// forwarder). Each Wails event is a JavaScript evaluation in the WebView
+// and a hop to the GTK main thread (a wake-up of its loop, a cgo callback
+// into Go and a message to the web process); at 1,000 tokens/s one event
+// per token cost the app process ~380 µs per token (bench/floorstream).
+// The page paints once per animation frame, so a gap of up to one frame
+// (16.7 ms at 60 Hz) delays a character by at most one frame: each one
+// is painted in the frame after the one it arrived in, or earlier; 16 ms
+// is about one event per frame. The first
+// delta after a pause and every other event (a run's start and end, tool
+// calls, the queue) go out at once.
+const minEmitGap = 16 * time.Millisecond
 
 // Forward turns the broker's envelopes into the desktop window's events
 // until ctx ends; it owns sub. emitter is the window's emitter as it is

@@ -183,3 +183,11 @@ func cpuTime() time.Duration {
 	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
+
+// The emit gap holds a delta back by at most one frame at 60 Hz: every
+// character reaches the page in time for the frame after it arrived.
+func TestEmitGapIsAtMostOneFrame(t *testing.T) {
+	if frame := time.Second / 60; minEmitGap > frame {
+		t.Fatalf("minEmitGap %v is longer than a frame (%v)", minEmitGap, frame)
+	}
+}
