@@ -2,6 +2,7 @@ package broker
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -259,7 +260,7 @@ func TestBrokerWaitMustSleepsThroughDeltas(t *testing.T) {
 	// A cancelled wait returns ctx's error.
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if err := s.WaitMust(ctx, time.Now().Add(time.Hour)); err != context.Canceled {
+	if err := s.WaitMust(ctx, time.Now().Add(time.Hour)); !errors.Is(err, context.Canceled) {
 		t.Fatalf("cancelled wait: %v", err)
 	}
 }
