@@ -1,0 +1,160 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+// BenchmarkSearchScale measures search as the window runs it (limit 20)
+// on generated histories of 1,000,000 messages (the anchor) and, with
+// JUNCTURE_BENCH_SEARCH_10M=1, 10,000,000, and prints p50/p95 per kind of
+// query and the 10 M / 1 M ratio. Each history is generated once (see
+// generate) into JUNCTURE_BENCH_CACHE, or build/bench/, and reused.
+//
+//	go test ./store -run '^$' -bench SearchScale -benchtime 1x -timeout 3h
+//
+// The 1 M history takes a few minutes to build and about 0.6 GiB; the 10 M
+// one about ten times that.
+func BenchmarkSearchScale(b *testing.B) {
+	sizes := []int{1_000_000}
+	if os.Getenv("JUNCTURE_BENCH_SEARCH_10M") == "1" {
+		sizes = append(sizes, 10_000_000)
+	}
+	kinds := searchScaleKinds()
+	results := map[int][]searchScaleResult{}
+	for b.Loop() {
+		for _, n := range sizes {
+			results[n] = searchScale(b, n, kinds)
+		}
+	}
+	var out strings.Builder
+	fmt.Fprintf(&out, "\nsearch at scale (limit 20, ms; 50 runs a kind after 3 warm-ups)\n%-14s", "kind")
+	for _, n := range sizes {
+		fmt.Fprintf(&out, " %8s %8s", fmt.Sprintf("p50@%dM", n/1_000_000), fmt.Sprintf("p95@%dM", n/1_000_000))
+	}
+	if len(sizes) > 1 {
+		fmt.Fprintf(&out, " %9s", "p95 ratio")
+	}
+	out.WriteByte('\n')
+	for i, k := range kinds {
+		fmt.Fprintf(&out, "%-14s", k.name)
+		for _, n := range sizes {
+			r := results[n][i]
+			fmt.Fprintf(&out, " %8.2f %8.2f", ms(r.p50), ms(r.p95))
+		}
+		if len(sizes) > 1 {
+			fmt.Fprintf(&out, " %8.2fx", float64(results[sizes[1]][i].p95)/float64(results[sizes[0]][i].p95))
+		}
+		out.WriteByte('\n')
+	}
+	fmt.Fprint(os.Stderr, out.String())
+	for _, n := range sizes {
+		for i, k := range kinds {
+			b.ReportMetric(ms(results[n][i].p95), fmt.Sprintf("%s-p95-ms@%dM", k.name, n/1_000_000))
+		}
+	}
+}
+
+type searchScaleKind struct {
+	name    string
+	queries []string // run in turn
+}
+
+type searchScaleResult struct{ p50, p95 time.Duration }
+
+// searchScaleKinds are the searches people make: a word in nearly every
+// message, a mid-frequency one, a rare one, two common words, and a word
+// being typed (each prefix the window sends as the person types it, of a
+// common word and of a rarer one).
+func searchScaleKinds() []searchScaleKind {
+	typing := func(word string) []string {
+		var qs []string
+		for i := 3; i <= len(word); i++ {
+			qs = append(qs, word[:i])
+		}
+		return qs
+	}
+	return []searchScaleKind{
+		{"common", []string{benchCommonWord + " "}},
+		{"mid", []string{"like "}},
+		{"rare", []string{vocabulary()[20_000] + " "}},
+		{"two-common", []string{"file error "}},
+		{"typing-common", typing("function")},
+		{"typing-3", []string{"error ret"}},
+		{"typing-rare", typing(vocabulary()[5_000])},
+	}
+}
+
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+
+// searchScale opens (building it first if needed) the history of n
+// messages and times every kind of search on it.
+func searchScale(b *testing.B, n int, kinds []searchScaleKind) []searchScaleResult {
+	b.Helper()
+	dir := os.Getenv("JUNCTURE_BENCH_CACHE")
+	if dir == "" {
+		dir = filepath.Join("..", "build", "bench")
+	}
+	db := openCorpus(b, dir, n)
+	defer db.Close()
+	ctx := context.Background()
+	var res []searchScaleResult
+	for _, k := range kinds {
+		var d []time.Duration
+		for i := range 53 {
+			q := k.queries[i%len(k.queries)]
+			start := time.Now()
+			hits, err := db.SearchHistory(ctx, q, 20)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if len(hits) == 0 {
+				b.Fatalf("no hits for %q at %d messages", q, n)
+			}
+			if i >= 3 {
+				d = append(d, time.Since(start))
+			}
+		}
+		slices.Sort(d)
+		res = append(res, searchScaleResult{p50: d[len(d)/2], p95: d[(len(d)-1)*95/100]})
+	}
+	return res
+}
+
+// openCorpus opens dir/bench-<n>.db, generating it first when missing.
+func openCorpus(b *testing.B, dir string, n int) *DB {
+	b.Helper()
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		b.Fatal(err)
+	}
+	path := filepath.Join(dir, fmt.Sprintf("bench-%d.db", n))
+	_, statErr := os.Stat(path)
+	start := time.Now()
+	db, err := Open(context.Background(), path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if statErr != nil {
+		if err := generate(db, n); err != nil {
+			db.Close()
+			os.Remove(path)
+			b.Fatal(err)
+		}
+		if _, err := db.w.Exec("PRAGMA wal_checkpoint(TRUNCATE)"); err != nil {
+			b.Fatal(err)
+		}
+	}
+	fi, err := os.Stat(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	fmt.Fprintf(os.Stderr, "search corpus: %d threads, %d messages, %.0f MiB, ready in %s\n",
+		benchThreadsFor(n), n, float64(fi.Size())/(1<<20), time.Since(start).Round(time.Second))
+	return db
+}
