@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -26,17 +27,30 @@ func BenchmarkSearchScale(b *testing.B) {
 	if os.Getenv("JUNCTURE_BENCH_SEARCH_10M") == "1" {
 		sizes = append(sizes, 10_000_000)
 	}
+	if s := os.Getenv("JUNCTURE_BENCH_SEARCH_SIZES"); s != "" { // e.g. 10000000: build or time one alone
+		sizes = nil
+		for _, f := range strings.Split(s, ",") {
+			n, err := strconv.Atoi(f)
+			if err != nil || n < 100_000 {
+				b.Fatalf("JUNCTURE_BENCH_SEARCH_SIZES: %q is not a size of at least 100000", f)
+			}
+			sizes = append(sizes, n)
+		}
+	}
 	kinds := searchScaleKinds()
 	results := map[int][]searchScaleResult{}
 	for b.Loop() {
 		for _, n := range sizes {
 			results[n] = searchScale(b, n, kinds)
+			for i, k := range kinds {
+				fmt.Fprintf(os.Stderr, "  %s %-14s p50 %7.2f ms  p95 %7.2f ms\n", sizeName(n), k.name, ms(results[n][i].p50), ms(results[n][i].p95))
+			}
 		}
 	}
 	var out strings.Builder
 	fmt.Fprintf(&out, "\nsearch at scale (limit 20, ms; 50 runs a kind after 3 warm-ups)\n%-14s", "kind")
 	for _, n := range sizes {
-		fmt.Fprintf(&out, " %8s %8s", fmt.Sprintf("p50@%dM", n/1_000_000), fmt.Sprintf("p95@%dM", n/1_000_000))
+		fmt.Fprintf(&out, " %8s %8s", fmt.Sprintf("p50@%s", sizeName(n)), fmt.Sprintf("p95@%s", sizeName(n)))
 	}
 	if len(sizes) > 1 {
 		fmt.Fprintf(&out, " %9s", "p95 ratio")
@@ -56,7 +70,7 @@ func BenchmarkSearchScale(b *testing.B) {
 	fmt.Fprint(os.Stderr, out.String())
 	for _, n := range sizes {
 		for i, k := range kinds {
-			b.ReportMetric(ms(results[n][i].p95), fmt.Sprintf("%s-p95-ms@%dM", k.name, n/1_000_000))
+			b.ReportMetric(ms(results[n][i].p95), fmt.Sprintf("%s-p95-ms@%s", k.name, sizeName(n)))
 		}
 	}
 }
@@ -89,6 +103,13 @@ func searchScaleKinds() []searchScaleKind {
 		{"typing-3", []string{"error ret"}},
 		{"typing-rare", typing(vocabulary()[5_000])},
 	}
+}
+
+func sizeName(n int) string {
+	if n%1_000_000 == 0 {
+		return fmt.Sprintf("%dM", n/1_000_000)
+	}
+	return fmt.Sprintf("%dk", n/1000)
 }
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
@@ -127,28 +148,44 @@ func searchScale(b *testing.B, n int, kinds []searchScaleKind) []searchScaleResu
 	return res
 }
 
-// openCorpus opens dir/bench-<n>.db, generating it first when missing.
+// openCorpus opens dir/bench-<n>.db, generating it first when missing:
+// into a ".building" file renamed once complete, so a build that was
+// stopped is started again rather than measured.
 func openCorpus(b *testing.B, dir string, n int) *DB {
 	b.Helper()
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		b.Fatal(err)
 	}
 	path := filepath.Join(dir, fmt.Sprintf("bench-%d.db", n))
-	_, statErr := os.Stat(path)
 	start := time.Now()
+	if _, err := os.Stat(path); err != nil {
+		building := path + ".building"
+		for _, f := range []string{building, building + "-wal", building + "-shm", building + ".open"} {
+			os.Remove(f)
+		}
+		db, err := Open(context.Background(), building)
+		if err != nil {
+			b.Fatal(err)
+		}
+		err = generate(db, n)
+		if err == nil {
+			_, err = db.w.Exec("PRAGMA wal_checkpoint(TRUNCATE)")
+		}
+		if cerr := db.Close(); err == nil {
+			err = cerr
+		}
+		if err == nil {
+			err = os.Rename(building, path)
+		}
+		os.Remove(LockPath(building))
+		if err != nil {
+			b.Fatal(err)
+		}
+		fmt.Fprintf(os.Stderr, "search corpus: built %d messages in %s\n", n, time.Since(start).Round(time.Second))
+	}
 	db, err := Open(context.Background(), path)
 	if err != nil {
 		b.Fatal(err)
-	}
-	if statErr != nil {
-		if err := generate(db, n); err != nil {
-			db.Close()
-			os.Remove(path)
-			b.Fatal(err)
-		}
-		if _, err := db.w.Exec("PRAGMA wal_checkpoint(TRUNCATE)"); err != nil {
-			b.Fatal(err)
-		}
 	}
 	fi, err := os.Stat(path)
 	if err != nil {
