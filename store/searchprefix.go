@@ -24,6 +24,10 @@ const DefaultNarrowScan = 300
 // doclists is small).
 const narrowProbe = 50
 
+// narrowBytes bounds the text a scan reads and splits into words (a tool
+// result can be megabytes): past it, FTS5 is asked instead.
+const narrowBytes = 4 << 20
+
 // narrowing is the cheap form of a search whose terms include prefixes
 // longer than the prefix index (3): each cut to its first 3 letters,
 // which FTS5 serves from the prefix index. Its matches are a superset of
@@ -94,7 +98,7 @@ WHERE messages_fts MATCH ? ORDER BY rowid DESC LIMIT ?`, n.match, scan)
 		return nil, false, err
 	}
 	var seqs []any
-	scanned := 0
+	scanned, read := 0, 0
 	for len(seqs) < limit && rows.Next() {
 		var seq int64
 		var text string
@@ -103,6 +107,10 @@ WHERE messages_fts MATCH ? ORDER BY rowid DESC LIMIT ?`, n.match, scan)
 			return nil, false, err
 		}
 		scanned++
+		if read += len(text); read > narrowBytes {
+			rows.Close()
+			return nil, false, nil
+		}
 		if n.matches(foldedWords(text)) {
 			seqs = append(seqs, seq)
 		}

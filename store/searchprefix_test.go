@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/juncture-app/juncture/agent/history"
@@ -88,6 +89,19 @@ func TestSearchTypingRarePrefixBeyondScan(t *testing.T) {
 		if got := hitIDs(search(t, db, "fund")); len(got) != 20 || got[0] != newest {
 			t.Errorf("search \"fund\" scanning %d = %v, want 20 from %s", scan, got, newest)
 		}
+	}
+}
+
+// TestSearchTypingHugeMessage: a scan stops reading past narrowBytes of
+// text and asks FTS5, which still finds the word at the end.
+func TestSearchTypingHugeMessage(t *testing.T) {
+	t.Parallel()
+	db := openTest(t)
+	mustThread(t, db, "t", "")
+	huge := strings.Repeat("fund ", narrowBytes/5+1) + "functional"
+	mustPut(t, db, userMsg("t", "small", "the function"), toolMsg("t", "huge", "c1", "read_file", huge))
+	if got := hitIDs(search(t, db, "funct")); !slices.Equal(got, []string{"huge", "small"}) {
+		t.Errorf("search \"funct\" = %v, want [huge small]", got)
 	}
 }
 
