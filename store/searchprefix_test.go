@@ -14,15 +14,18 @@ import (
 // first.
 func typingCorpus(t *testing.T) *DB {
 	t.Helper()
+	texts := []string{
+		"the function returns",
+		"fund the project",
+		"Fünctional café",
+		"fundamental funding, the funk",
+		"kubectl rollout plan",
+	}
 	db := openTest(t)
 	mustThread(t, db, "t", "")
-	mustPut(t, db,
-		userMsg("t", "f1", "the function returns"),
-		userMsg("t", "f2", "fund the project"),
-		userMsg("t", "f3", "Fünctional café"),
-		userMsg("t", "f4", "fundamental funding, the funk"),
-		userMsg("t", "f5", "kubectl rollout plan"),
-	)
+	for i, text := range texts { // f1 … f5
+		mustPut(t, db, userMsg("t", fmt.Sprint("f", i+1), text))
+	}
 	return db
 }
 
