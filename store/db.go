@@ -43,6 +43,7 @@ type DB struct {
 	prefixBudget time.Duration // see DefaultPrefixBudget; 0 = unlimited
 	rankBudget   float64       // see bm25Budget
 	narrowScan   int           // see DefaultNarrowScan
+	narrowBytes  int           // see DefaultNarrowBytes
 
 	mu     sync.Mutex
 	cps    map[*Checkpointer]struct{}
@@ -240,6 +241,7 @@ func newDB(path string, w, r *sql.DB, readOnly bool, tmpDir string) *DB {
 		prefixBudget: DefaultPrefixBudget,
 		rankBudget:   bm25Budget,
 		narrowScan:   DefaultNarrowScan,
+		narrowBytes:  DefaultNarrowBytes,
 		cps:          make(map[*Checkpointer]struct{}),
 	}
 }

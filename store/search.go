@@ -222,7 +222,7 @@ func (db *DB) searchMessages(ctx context.Context, tx *sql.Tx, q searchQuery, lim
 	// query.
 	recency := q.longPrefix
 	if q.narrow != nil && db.narrowScan > 0 {
-		hits, ok, err := searchNarrowed(ctx, tx, q.narrow, limit, db.narrowScan)
+		hits, ok, err := searchNarrowed(ctx, tx, q.narrow, limit, db.narrowScan, db.narrowBytes)
 		if ok || err != nil {
 			return hits, err
 		}

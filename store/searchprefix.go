@@ -24,9 +24,9 @@ const DefaultNarrowScan = 300
 // doclists is small).
 const narrowProbe = 50
 
-// narrowBytes bounds the text a scan reads and splits into words (a tool
-// result can be megabytes): past it, FTS5 is asked instead.
-const narrowBytes = 4 << 20
+// DefaultNarrowBytes bounds the text a scan reads and splits into words
+// (a tool result can be megabytes): past it, FTS5 is asked instead.
+const DefaultNarrowBytes = 4 << 20
 
 // narrowing is the cheap form of a search whose terms include prefixes
 // longer than the prefix index (3): each cut to its first 3 letters,
@@ -91,7 +91,7 @@ func narrowQuery(group, excluded []searchTerm) *narrowing {
 // newest scan matching its narrowing. ok is false when that was not
 // enough to know the newest limit hits (the long prefixes are rare among
 // the words sharing their first 3 letters): the caller asks FTS5.
-func searchNarrowed(ctx context.Context, tx *sql.Tx, n *narrowing, limit, scan int) (hits []SearchHit, ok bool, err error) {
+func searchNarrowed(ctx context.Context, tx *sql.Tx, n *narrowing, limit, scan, maxBytes int) (hits []SearchHit, ok bool, err error) {
 	rows, err := tx.QueryContext(ctx, `SELECT rowid, search_text FROM messages_fts
 WHERE messages_fts MATCH ? ORDER BY rowid DESC LIMIT ?`, n.match, scan)
 	if err != nil {
@@ -107,7 +107,7 @@ WHERE messages_fts MATCH ? ORDER BY rowid DESC LIMIT ?`, n.match, scan)
 			return nil, false, err
 		}
 		scanned++
-		if read += len(text); read > narrowBytes {
+		if read += len(text); read > maxBytes {
 			rows.Close()
 			return nil, false, nil
 		}

@@ -100,8 +100,9 @@ func TestSearchTypingRarePrefixBeyondScan(t *testing.T) {
 func TestSearchTypingHugeMessage(t *testing.T) {
 	t.Parallel()
 	db := openTest(t)
+	db.narrowBytes = 1000 // a 4 MiB message is slow to index under -race
 	mustThread(t, db, "t", "")
-	huge := strings.Repeat("fund ", narrowBytes/5+1) + "functional"
+	huge := strings.Repeat("fund ", db.narrowBytes/5+1) + "functional"
 	mustPut(t, db, userMsg("t", "small", "the function"), toolMsg("t", "huge", "c1", "read_file", huge))
 	if got := hitIDs(search(t, db, "funct")); !slices.Equal(got, []string{"huge", "small"}) {
 		t.Errorf("search \"funct\" = %v, want [huge small]", got)
