@@ -22,7 +22,7 @@ LDFLAGS   := -w -s -X $(BI).Version=$(VERSION) -X $(BI).Commit=$(COMMIT) -X $(BI
 export GOTOOLCHAIN ?= auto
 export GOFLAGS ?= -mod=mod
 
-.PHONY: help run serve demo build desktop web frontend dist dist-only deps deps-run deps-test deps-dist bindings contract test test-keychain test-go test-frontend test-e2e test-desktop test-windows lint conformance bench bench-transports bench-desktop screenshots clean
+.PHONY: help run serve demo build desktop web frontend dist dist-only deps deps-run deps-test deps-dist bindings contract test test-keychain test-go test-frontend test-e2e test-desktop test-windows lint conformance bench bench-search bench-transports bench-desktop screenshots clean
 
 help:
 	@echo "make run      install what is missing, build, open the desktop app"
@@ -148,13 +148,20 @@ test-windows:
 	GOOS=windows GOARCH=amd64 CGO_ENABLED=0 $(GO) build -tags desktop,production -ldflags "$(LDFLAGS) -H windowsgui" -o build/bin/juncture.exe .
 
 bench: mcp-deps
-	JUNCTURE_REQUIRE_MCP=1 $(GO) test -run '^$$' -bench . -benchmem ./agent/ ./agent/mcp/ ./store/
+	JUNCTURE_REQUIRE_MCP=1 $(GO) test -run '^$$' -bench . -skip SearchScale -benchmem ./agent/ ./agent/mcp/ ./store/
+	$(MAKE) --no-print-directory bench-search
 	$(GO) test -run '^$$' -bench 'StartWithMCPServers|GetThread' ./app/
 	cd frontend && npx vitest bench --run
 	# The window runs React's production build: the render benches again with it.
 	cd frontend && NODE_ENV=production npx vitest bench --run src/bench/render.bench.tsx
 	$(MAKE) --no-print-directory web e2e-deps && cd e2e && node bench-typing.mjs
 	scripts/bench-transports.sh
+
+# Search on generated histories of 1 M messages (the anchor) and, with
+# JUNCTURE_BENCH_SEARCH_10M=1, 10 M (generated once, about 7 GiB, an hour
+# or more; cached in build/bench/), with the ratio.
+bench-search:
+	$(GO) test -run '^$$' -bench SearchScale -benchtime 1x -timeout 6h ./store/
 
 # Transports against the TanStack anchor (BENCH_QUICK=1: fewer trials), and
 # the desktop window against the bare Wails floor (needs Xvfb).

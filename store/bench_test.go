@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -17,7 +16,7 @@ import (
 )
 
 // Benchmarks run against one generated history, built once per test
-// process: 10,000 threads and 100,000 messages, or 1,000,000 messages with
+// process: 10,000 threads and 100,000 messages (see generate), or 1,000,000 messages with
 // JUNCTURE_BENCH_BIG=1. JUNCTURE_BENCH_CACHE=<dir> keeps the generated file
 // in dir and reuses it across runs.
 //
@@ -25,7 +24,6 @@ import (
 //	JUNCTURE_BENCH_BIG=1 go test ./store -run '^$' -bench . -benchtime 200x -timeout 60m
 
 const (
-	benchThreads   = 10_000
 	benchBigThread = "t-big" // 2,000 messages spread over the whole history
 	benchBigSize   = 2_000
 	// benchCommonWord is the most frequent word; benchRareWord occurs a
@@ -90,7 +88,7 @@ func benchData(b *testing.B) *DB {
 		}
 		fi, _ := os.Stat(path)
 		benchInfo = fmt.Sprintf("%d threads, %d messages, %.0f MiB, ready in %s",
-			benchThreads, n, float64(fi.Size())/(1<<20), time.Since(start).Round(time.Second))
+			benchThreadsFor(n), n, float64(fi.Size())/(1<<20), time.Since(start).Round(time.Second))
 		fmt.Fprintln(os.Stderr, "bench dataset:", benchInfo)
 	})
 	if benchErr != nil {
@@ -125,113 +123,6 @@ func vocabulary() []string {
 		}
 	}
 	return words
-}
-
-// generate fills db with a realistic history in one transaction, through
-// a bulk path (prepared INSERTs; the FTS triggers index as it goes).
-func generate(db *DB, total int) error {
-	ctx := context.Background()
-	vocab := vocabulary()
-	r := rand.New(rand.NewPCG(1, 2))
-	zipf := rand.NewZipf(r, 1.1, 2, uint64(len(vocab)-1))
-	text := func(minWords, maxWords int) string {
-		n := minWords + r.IntN(maxWords-minWords+1)
-		var b strings.Builder
-		for i := range n {
-			if i > 0 {
-				b.WriteByte(' ')
-			}
-			b.WriteString(vocab[zipf.Uint64()])
-		}
-		return b.String()
-	}
-	return db.writeTx(ctx, func(tx *sql.Tx) error {
-		insT, err := tx.PrepareContext(ctx, `INSERT INTO threads (id, title, pinned, created_at, updated_at) VALUES (?, ?, ?, ?, ?)`)
-		if err != nil {
-			return err
-		}
-		defer insT.Close()
-		insM, err := tx.PrepareContext(ctx, `INSERT INTO messages (id, thread_id, run_id, role, content, reasoning, tool_calls, tool_call_id, tool_name, is_error, status, error, created_at, parent_id)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
-		if err != nil {
-			return err
-		}
-		defer insM.Close()
-
-		clock := int64(1_600_000_000_000)
-		msgNo := 0
-		last := map[string]string{} // each thread is a chain
-		put := func(thread string, role history.Role, content, calls, callID, tool string) error {
-			msgNo++
-			clock += 1000
-			var c any
-			if calls != "" {
-				c = calls
-			}
-			id := fmt.Sprintf("m%07d", msgNo)
-			_, err := insM.ExecContext(ctx, id, thread, "", string(role), content, "", c, callID, tool, 0, "complete", "", clock, last[thread])
-			last[thread] = id
-			return err
-		}
-		if _, err := insT.ExecContext(ctx, benchBigThread, "The big one", 0, clock, clock); err != nil {
-			return err
-		}
-		bigEvery := total / benchBigSize
-		perThread := (total - benchBigSize) / (benchThreads - 1)
-		for ti := 1; ti < benchThreads; ti++ {
-			id := fmt.Sprintf("t%05d", ti)
-			if _, err := insT.ExecContext(ctx, id, text(2, 6), boolInt(ti%500 == 0), clock, clock+int64(ti)); err != nil {
-				return err
-			}
-			n := max(2, perThread/2+r.IntN(perThread+1))
-			for i := 0; i < n && msgNo < total-benchBigSize; i++ {
-				role := history.RoleUser
-				if i%2 == 1 {
-					role = history.RoleAssistant
-				}
-				if role == history.RoleAssistant && r.IntN(7) == 0 {
-					call := fmt.Sprintf("call%07d", msgNo)
-					args := fmt.Sprintf(`{"path":"/home/me/%s.txt"}`, vocab[zipf.Uint64()])
-					if err := put(id, role, text(5, 30), fmt.Sprintf(`[{"id":%q,"name":"read_file","arguments":%q}]`, call, args), "", ""); err != nil {
-						return err
-					}
-					if err := put(id, history.RoleTool, text(20, 120), "", call, "read_file"); err != nil {
-						return err
-					}
-					continue
-				}
-				if err := put(id, role, text(5, 80), "", "", ""); err != nil {
-					return err
-				}
-				if msgNo%bigEvery == 0 {
-					if err := put(benchBigThread, history.RoleUser, text(5, 80), "", "", ""); err != nil {
-						return err
-					}
-				}
-			}
-		}
-		// Top the big thread up to exactly benchBigSize.
-		var have int
-		if err := tx.QueryRowContext(ctx, "SELECT count(*) FROM messages WHERE thread_id = ?", benchBigThread).Scan(&have); err != nil {
-			return err
-		}
-		for ; have < benchBigSize; have++ {
-			if err := put(benchBigThread, history.RoleAssistant, text(5, 80), "", "", ""); err != nil {
-				return err
-			}
-		}
-		if _, err = tx.ExecContext(ctx, "UPDATE threads SET updated_at = ? WHERE id = ?", clock, benchBigThread); err != nil {
-			return err
-		}
-		// The leaves, as the store keeps them (see branches.go).
-		if _, err := tx.ExecContext(ctx, "UPDATE messages SET active_at = seq"); err != nil {
-			return err
-		}
-		_, err = tx.ExecContext(ctx, `UPDATE threads SET
-    active_leaf = coalesce((SELECT m.id FROM messages m WHERE m.thread_id = threads.id ORDER BY m.seq DESC LIMIT 1), ''),
-    branch_clock = coalesce((SELECT max(m.seq) FROM messages m WHERE m.thread_id = threads.id), 0)`)
-		return err
-	})
 }
 
 // measure runs op b.N times and reports the p50 and p95 latencies.

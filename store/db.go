@@ -42,6 +42,8 @@ type DB struct {
 
 	prefixBudget time.Duration // see DefaultPrefixBudget; 0 = unlimited
 	rankBudget   float64       // see bm25Budget
+	narrowScan   int           // see DefaultNarrowScan
+	narrowBytes  int           // see DefaultNarrowBytes
 
 	mu     sync.Mutex
 	cps    map[*Checkpointer]struct{}
@@ -238,6 +240,8 @@ func newDB(path string, w, r *sql.DB, readOnly bool, tmpDir string) *DB {
 		now:          func() int64 { return time.Now().UnixMilli() },
 		prefixBudget: DefaultPrefixBudget,
 		rankBudget:   bm25Budget,
+		narrowScan:   DefaultNarrowScan,
+		narrowBytes:  DefaultNarrowBytes,
 		cps:          make(map[*Checkpointer]struct{}),
 	}
 }

@@ -31,6 +31,9 @@ type searchQuery struct {
 	// that word cut to its first 3 letters, still a prefix (served by the
 	// prefix index). nil when no implicit prefix was added.
 	fallback *searchQuery
+	// narrow is the cheap form of a search with long prefixes (see
+	// narrowing); nil when it has none, or is not one AND group.
+	narrow *narrowing
 }
 
 // ftsQuery returns the MATCH expression for input (see parseQuery).
@@ -133,6 +136,9 @@ func buildQuery(terms []searchTerm) searchQuery {
 		b.WriteByte(')')
 	}
 	q.match = b.String()
+	if q.longPrefix && len(groups) == 1 {
+		q.narrow = narrowQuery(groups[0], excluded)
+	}
 	return q
 }
 

@@ -121,7 +121,7 @@ func (db *DB) searchOnce(ctx context.Context, q searchQuery, limit int) ([]Searc
 		if err != nil {
 			return err
 		}
-		msgs, err := searchMessages(ctx, tx, q, limit-len(titles)-len(files), db.rankBudget)
+		msgs, err := db.searchMessages(ctx, tx, q, limit-len(titles)-len(files))
 		if err != nil {
 			return err
 		}
@@ -212,16 +212,24 @@ ORDER BY h.r`, q.match, floor, limit)
 
 const snippetSQL = "snippet(messages_fts, 0, char(57344), char(57345), '…', 24)"
 
-func searchMessages(ctx context.Context, tx *sql.Tx, q searchQuery, limit int, budget float64) ([]SearchHit, error) {
+func (db *DB) searchMessages(ctx context.Context, tx *sql.Tx, q searchQuery, limit int) ([]SearchHit, error) {
 	if limit <= 0 {
 		return nil, nil
 	}
 	// A long prefix would be merged again by every query below (probe,
-	// window, bm25's IDF pass): list its hits newest first, in one query.
+	// window, bm25's IDF pass): list its hits newest first, from its
+	// first 3 letters' matches when they tell (see narrowing), else in one
+	// query.
 	recency := q.longPrefix
+	if q.narrow != nil && db.narrowScan > 0 {
+		hits, ok, err := searchNarrowed(ctx, tx, q.narrow, limit, db.narrowScan, db.narrowBytes)
+		if ok || err != nil {
+			return hits, err
+		}
+	}
 	if !recency {
 		var err error
-		if recency, err = tooCommonToRank(ctx, tx, q.phrases, budget); err != nil {
+		if recency, err = tooCommonToRank(ctx, tx, q.phrases, db.rankBudget); err != nil {
 			return nil, err
 		}
 	}
