@@ -10,7 +10,11 @@ import type { Transport } from '../transport/types';
  * child processes every 10 turns (main_soak.go). Without the binding this
  * does nothing. Returns the function that stops the driver.
  */
-export function startBenchSoak(transport: Transport, soak: SoakBinding | undefined = binding()): () => void {
+export function startBenchSoak(
+  transport: Transport,
+  soak: SoakBinding | undefined = binding(),
+  startDelayMs = START_DELAY_MS,
+): () => void {
   if (!soak) return () => {};
   let stopped = false;
   const runEnds: ((outcome: string) => void)[] = [];
@@ -49,7 +53,7 @@ export function startBenchSoak(transport: Transport, soak: SoakBinding | undefin
   };
 
   void (async () => {
-    await sleep(START_DELAY_MS); // the page's first chat list, MCP status
+    await sleep(startDelayMs); // the page's first chat list, MCP status
     let s = await soak.Step(-1, '');
     while (!stopped && s.turn < s.total) {
       const turn = s.turn;
