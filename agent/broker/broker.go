@@ -265,13 +265,10 @@ func approxSize(env *Envelope) int {
 	for _, q := range env.Queued {
 		n += len(q)
 	}
+	if _, d, ok := deltaOf(env.Event); ok {
+		return n + 2*len(d)
+	}
 	switch e := env.Event.(type) {
-	case *agui.TextMessageContent:
-		n += 2 * len(e.Delta)
-	case *agui.ReasoningMessageContent:
-		n += 2 * len(e.Delta)
-	case *agui.ToolCallArgs:
-		n += 2 * len(e.Delta)
 	case *agui.ToolCallResult:
 		n += 2 * len(e.Content)
 	case *agui.StateSnapshot:
