@@ -336,7 +336,7 @@ func desktop(logger *slog.Logger) error {
 		MinHeight:        480,
 		AssetServer:      &assetserver.Options{Assets: frontend.Dist(), Handler: app.AppViewHandler(a), Middleware: gated},
 		BackgroundColour: &options.RGBA{R: 250, G: 250, B: 249, A: 255},
-		Bind:             app.DesktopBindings(a), // a token gate, not *App: WebKit lets every frame (a view's too) post to the bindings
+		Bind:             append(app.DesktopBindings(a), benchSoakBindings(logger)...), // a token gate, not *App: WebKit lets every frame (a view's too) post to the bindings; the soak's counter under JUNCTURE_BENCH only
 		// GPU policy Never, as Wails picks when no Linux options are given:
 		// the zero value (OnDemand) lets WebKit set up accelerated
 		// compositing, which cost ~110 MiB more in WebKitWebProcess at idle

@@ -44,6 +44,8 @@
 # desktop-idle-latest.json, desktop-latest.json is left alone),
 # BENCH_ONLY=stream (the streaming figures and Stop only: no idle rounds, no
 # size breakdown, no long thread; JSON to desktop-stream-<time>.json),
+# BENCH_ONLY=soak (scripts/bench-soak.sh: 500 turns of a day's use, memory,
+# goroutines, fds and child processes every 10 turns, its own verdict),
 # BENCH_MD_RUNS (measured Markdown runs per app, 3), BENCH_PLAIN=0 (skip the
 # anchor's plain-word streams), BENCH_PROFILE=1 (perf record -g of the app
 # process over the Markdown runs; the top symbols by self time).
@@ -63,7 +65,8 @@ rounds=${BENCH_ROUNDS:-3}; tp_runs=${BENCH_TP_RUNS:-5}; fh_runs=${BENCH_FH_RUNS:
 md_runs=${BENCH_MD_RUNS:-3}; startup_rounds=${BENCH_STARTUP_ROUNDS:-3}
 if [ "${BENCH_QUICK:-}" = 1 ]; then rounds=1; tp_runs=${BENCH_TP_RUNS:-2}; fh_runs=${BENCH_FH_RUNS:-1}; stop_trials=${BENCH_STOP_TRIALS:-10}; startup_rounds=${BENCH_STARTUP_ROUNDS:-1}; fi
 only=${BENCH_ONLY:-}
-case "$only" in '' | idle | stream | stop | startup) ;; *) echo "BENCH_ONLY: 'idle', 'stream', 'stop' or 'startup' (got '$only')"; exit 1 ;; esac
+case "$only" in '' | idle | stream | stop | startup | soak) ;; *) echo "BENCH_ONLY: 'idle', 'stream', 'stop', 'startup' or 'soak' (got '$only')"; exit 1 ;; esac
+[ "$only" = soak ] && exec scripts/bench-soak.sh # a day's use: its own script and verdict (BENCH_SOAK_TURNS, 500)
 binsize=${BENCH_BINSIZE:-1}; [ -n "$only" ] && binsize=0
 tags=desktop,production,webkit2_41
 tmp=$(mktemp -d -t bench-desktop.XXXXXX)

@@ -21,9 +21,10 @@
 // is closed with ErrSlowSubscriber (browser mode then asks the page to
 // reload what it shows); publishing never blocks on a subscriber.
 //
-// The broker keeps the last ringSize envelopes so a client that reconnects
-// with the id of the last envelope it saw gets what it missed
-// (SubscribeSince). Every envelope's JSON is encoded at most once, however
+// The broker keeps the last ringSize envelopes, at most ringBytes of them
+// (large tool results would otherwise pile up over a day), so a client
+// that reconnects with the id of the last envelope it saw gets what it
+// missed (SubscribeSince). Every envelope's JSON is encoded at most once, however
 // many subscribers write it.
 package broker
 
@@ -61,6 +62,7 @@ var ErrClosed = errors.New("broker: the subscription is closed")
 
 const (
 	ringSize        = 8192
+	ringBytes       = 32 << 20 // what the kept envelopes may hold (approxSize)
 	maxQueued       = 1 << 16
 	defaultCoalesce = 256
 )
@@ -78,7 +80,8 @@ type Envelope struct {
 	// keeps its first part's offset.
 	Offset int
 
-	enc *encoded // shared by the copies of one published envelope
+	enc  *encoded // shared by the copies of one published envelope
+	size int      // approxSize, while the ring keeps it
 }
 
 type encoded struct {
@@ -145,15 +148,19 @@ type Broker struct {
 
 	mu   sync.Mutex
 	seq  uint64
-	ring [ringSize]*Envelope // ring[seq%ringSize]
-	subs map[*Subscription]struct{}
+	ring [ringSize]*Envelope // ring[seq%ringSize], nil once dropped for the byte budget
+	// first is the oldest envelope the ring keeps; held what the kept
+	// ones hold (approxSize).
+	first uint64
+	held  int
+	subs  map[*Subscription]struct{}
 }
 
 // NewBroker returns a broker with a fresh boot id.
 func NewBroker() *Broker {
 	var b [6]byte
 	_, _ = rand.Read(b[:])
-	return &Broker{boot: hex.EncodeToString(b[:]), subs: make(map[*Subscription]struct{})}
+	return &Broker{boot: hex.EncodeToString(b[:]), subs: make(map[*Subscription]struct{}), first: 1}
 }
 
 // EventID names an envelope for a client that may reconnect: "<boot>.<seq>".
@@ -165,10 +172,11 @@ func (b *Broker) EventID(e Envelope) string {
 func (b *Broker) Publish(e Envelope) {
 	env := &e
 	env.enc = &encoded{}
+	env.size = approxSize(env)
 	b.mu.Lock()
 	b.seq++
 	env.Seq = b.seq
-	b.ring[b.seq%ringSize] = env
+	b.keep(env)
 	for s := range b.subs {
 		if s.threadID == "" || s.threadID == env.ThreadID {
 			s.push(env)
@@ -233,14 +241,60 @@ func (b *Broker) replayFrom(lastID string) (uint64, bool) {
 	if seq > b.seq {
 		return 0, false
 	}
-	oldest := uint64(1)
-	if b.seq > ringSize {
-		oldest = b.seq - ringSize + 1
-	}
-	if seq+1 < oldest {
+	if seq+1 < b.first {
 		return 0, false
 	}
 	return seq + 1, true
+}
+
+// keep puts env in the ring, over the envelope ringSize before it, and
+// drops the oldest ones while the ring holds more than ringBytes (the
+// newest is always kept). b.mu is held.
+func (b *Broker) keep(env *Envelope) {
+	slot := &b.ring[env.Seq%ringSize]
+	if old := *slot; old != nil {
+		b.held -= old.size
+		b.first = old.Seq + 1
+	}
+	*slot = env
+	b.held += env.size
+	for b.held > ringBytes && b.first < env.Seq {
+		p := &b.ring[b.first%ringSize]
+		b.held -= (*p).size
+		*p = nil
+		b.first++
+	}
+}
+
+// approxSize is about what env keeps alive: a fixed share for the
+// envelope, its event and ids, and twice the event's long strings (the
+// event's own and its JSON, once encoded).
+func approxSize(env *Envelope) int {
+	n := 256
+	for _, q := range env.Queued {
+		n += len(q)
+	}
+	if _, d, ok := deltaOf(env.Event); ok {
+		return n + 2*len(d)
+	}
+	switch e := env.Event.(type) {
+	case *agui.ToolCallResult:
+		n += 2 * len(e.Content)
+	case *agui.StateSnapshot:
+		n += 2 * len(e.Snapshot)
+	case *agui.Custom:
+		n += 2 * len(e.Value)
+	case *agui.MessagesSnapshot:
+		for _, m := range e.Messages {
+			if m.Content != nil {
+				n += 2 * len(m.Content.Text)
+			}
+			for _, c := range m.ToolCalls {
+				n += 2 * len(c.Function.Arguments)
+			}
+		}
+	}
+	return n
 }
 
 func (b *Broker) remove(s *Subscription) {

@@ -145,12 +145,18 @@ export function App() {
     if (!bench) return;
     let stop: (() => void) | undefined;
     let gone = false;
+    let stopSoak: (() => void) | undefined;
     void import('./lib/benchTitle').then((m) => {
       if (!gone) stop = m.startBenchTitle(transport);
+    });
+    // The soak's driver (lib/benchSoak.ts): a no-op unless scripts/bench-soak.sh runs.
+    void import('./lib/benchSoak').then((m) => {
+      if (!gone) stopSoak = m.startBenchSoak(transport);
     });
     return () => {
       gone = true;
       stop?.();
+      stopSoak?.();
     };
   }, [bench, transport]);
 

@@ -1,0 +1,52 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { startBenchSoak, type SoakBinding } from './benchSoak';
+import { FakeTransport } from '../test/fakeTransport';
+import type { EventMap } from '../transport/events';
+
+const ev = (event: Record<string, unknown>) => ({ threadId: 'th', event }) as unknown as EventMap['agui'];
+
+// A composer as the page renders it (Composer.tsx's classes), and a sidebar with its New chat button.
+function page(onSend: (text: string) => void) {
+  document.body.innerHTML = `
+    <nav class="sidebar"><button class="sidebar-new">New chat</button></nav>
+    <section class="composer"><input type="file" /><textarea></textarea><button class="composer-btn send">Send</button></section>`;
+  const ta = document.querySelector('textarea') as HTMLTextAreaElement;
+  let text = '';
+  ta.addEventListener('input', () => (text = ta.value));
+  document.querySelector('.send')?.addEventListener('click', () => onSend(text));
+}
+
+describe('startBenchSoak', () => {
+  afterEach(() => {
+    document.body.innerHTML = '';
+  });
+
+  it('does nothing without the soak binding', () => {
+    const t = new FakeTransport();
+    const stop = startBenchSoak(t, undefined, 0);
+    stop();
+  });
+
+  it('types each turn into the composer, clicks Send, and reports the turn once its run ended', async () => {
+    const t = new FakeTransport();
+    const sent: string[] = [];
+    page((text) => {
+      sent.push(text);
+      queueMicrotask(() => t.emit('agui', ev({ type: 'RUN_FINISHED', threadId: 'th', runId: 'r', outcome: { type: 'success' } })));
+    });
+    let next = 0;
+    const steps: [number, string][] = [];
+    const soak: SoakBinding = {
+      Step: vi.fn(async (finished: number, note: string) => {
+        steps.push([finished, note]);
+        if (finished >= 0) next = finished + 1;
+        return { turn: next, total: 1 };
+      }),
+    };
+    const stop = startBenchSoak(t, soak, 0);
+    await vi.waitFor(() => expect(steps).toHaveLength(2));
+    stop();
+    expect(sent).toEqual(['hello, turn 0']);
+    expect(steps).toEqual([[-1, ''], [0, '']]);
+  });
+});

@@ -1,0 +1,153 @@
+package benchprobe
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"runtime/debug"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// SoakSample is one sample of scripts/bench-soak.sh: this process and its
+// descendants (WebKit's web and network processes, MCP servers, commands
+// still running), read from /proc (Linux only; elsewhere the /proc figures
+// stay zero).
+type SoakSample struct {
+	Goroutines int
+	HeapInuse  uint64 // bytes, after the collection TakeSoakSample forces
+	AppPSS     int64  // KiB: this process
+	WebPSS     int64  // KiB: WebKitWebProcess and WebKitNetworkProcess descendants
+	OtherPSS   int64  // KiB: every other descendant
+	AppFDs     int
+	KidFDs     int      // open fds of every descendant together
+	Kids       []string // each descendant as "pid:name", in pid order
+}
+
+// TakeSoakSample collects garbage and returns memory to the OS first, so
+// the app's figures are what it keeps, not what the collector had not
+// come back for yet, then reads the sample.
+func TakeSoakSample() SoakSample {
+	runtime.GC()
+	debug.FreeOSMemory()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	s := SoakSample{Goroutines: runtime.NumGoroutine(), HeapInuse: ms.HeapInuse}
+	self := os.Getpid()
+	s.AppPSS = pssKiB(self)
+	s.AppFDs = countFDs(self)
+	for _, k := range descendants(self) {
+		name := procName(k)
+		s.Kids = append(s.Kids, fmt.Sprintf("%d:%s", k, name))
+		s.KidFDs += countFDs(k)
+		switch name {
+		case "WebKitWebProcess", "WebKitNetworkProcess":
+			s.WebPSS += pssKiB(k)
+		default:
+			s.OtherPSS += pssKiB(k)
+		}
+	}
+	return s
+}
+
+// String is the sample as the log line's fields bench-soak.sh reads.
+func (s SoakSample) String() string {
+	return fmt.Sprintf("goroutines=%d heap_kib=%d app_pss=%d web_pss=%d other_pss=%d app_fds=%d kid_fds=%d kids=%d kid_list=%s",
+		s.Goroutines, s.HeapInuse/1024, s.AppPSS, s.WebPSS, s.OtherPSS, s.AppFDs, s.KidFDs, len(s.Kids), strings.Join(s.Kids, ","))
+}
+
+// pssKiB is pid's proportional set size (smaps_rollup), 0 when unreadable.
+func pssKiB(pid int) int64 {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/smaps_rollup", pid))
+	if err != nil {
+		return 0
+	}
+	sc := bufio.NewScanner(bytes.NewReader(b))
+	for sc.Scan() {
+		f := strings.Fields(sc.Text())
+		if len(f) >= 2 && f[0] == "Pss:" {
+			n, _ := strconv.ParseInt(f[1], 10, 64)
+			return n
+		}
+	}
+	return 0
+}
+
+func countFDs(pid int) int {
+	es, err := os.ReadDir(fmt.Sprintf("/proc/%d/fd", pid))
+	if err != nil {
+		return 0
+	}
+	return len(es)
+}
+
+// procName is the program a process runs: WebKit's helpers by their
+// executable's base name, anything else by its first two arguments'
+// base names ("node:index.js"), so a script server is told from the
+// interpreter alone.
+func procName(pid int) string {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid))
+	if err != nil || len(b) == 0 {
+		return "?"
+	}
+	args := strings.Split(strings.TrimRight(string(b), "\x00"), "\x00")
+	name := filepath.Base(args[0])
+	if strings.HasPrefix(name, "WebKit") || len(args) < 2 {
+		return name
+	}
+	return name + ":" + filepath.Base(args[1])
+}
+
+// descendants lists every process under pid (children, their children…)
+// from each process's parent in /proc/<pid>/stat, in pid order.
+func descendants(pid int) []int {
+	es, err := os.ReadDir("/proc")
+	if err != nil {
+		return nil
+	}
+	kids := map[int][]int{}
+	for _, e := range es {
+		p, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		if pp, ok := parentOf(p); ok {
+			kids[pp] = append(kids[pp], p)
+		}
+	}
+	var out []int
+	queue := []int{pid}
+	for len(queue) > 0 {
+		p := queue[0]
+		queue = queue[1:]
+		for _, k := range kids[p] {
+			out = append(out, k)
+			queue = append(queue, k)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// parentOf reads the ppid field of /proc/<pid>/stat; the command name
+// before it is in parentheses and may hold spaces and parentheses itself.
+func parentOf(pid int) (int, bool) {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return 0, false
+	}
+	i := bytes.LastIndexByte(b, ')')
+	if i < 0 {
+		return 0, false
+	}
+	f := strings.Fields(string(b[i+1:]))
+	if len(f) < 2 {
+		return 0, false
+	}
+	pp, err := strconv.Atoi(f[1])
+	return pp, err == nil
+}
