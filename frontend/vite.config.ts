@@ -51,6 +51,30 @@ function katexWoff2Only(): Plugin {
   };
 }
 
+// Mermaid registers ELK as an opt-in layout (a diagram that asks for
+// `layout: elk`); its chunk is elkjs, 1.5 MB (0.46 MB gzipped), the largest
+// file of the build. Without that registration such a diagram is laid out
+// by dagre, mermaid's own fallback (getRegisteredLayoutAlgorithm), as in
+// mermaid's tiny build. A mermaid whose code no longer matches fails the
+// build rather than bringing the chunk back unnoticed.
+function mermaidWithoutElk(): Plugin {
+  let seen = false;
+  return {
+    name: 'juncture-mermaid-no-elk',
+    apply: 'build',
+    transform(code, id) {
+      if (!/[\\/]mermaid[\\/]dist[\\/]/.test(id) || !code.includes('var elkLayoutLoaders')) return null;
+      const out = code.replace('...elkLayoutLoaders()', '');
+      if (out === code) this.error('mermaid no longer spreads elkLayoutLoaders(): update mermaidWithoutElk');
+      seen = true;
+      return { code: out, map: null };
+    },
+    buildEnd() {
+      if (!seen) this.error('no mermaid module defines elkLayoutLoaders: update mermaidWithoutElk');
+    },
+  };
+}
+
 // The built files are embedded in the binary (frontend/embed.go). Each one
 // but index.html (internal/framegate rewrites it) that gzip shrinks by a
 // tenth or more is stored as name.gz instead, ~6.4 MB becoming ~1.9 MB:
@@ -103,7 +127,7 @@ function gzipEmbedded(): Plugin {
 // mode (served by the Go binary), so every asset path is relative.
 export default defineConfig({
   base: './',
-  plugins: [react(), cspMeta(), katexWoff2Only(), gzipEmbedded()],
+  plugins: [react(), cspMeta(), katexWoff2Only(), mermaidWithoutElk(), gzipEmbedded()],
   build: {
     outDir: 'dist',
     // Fonts are files, never data: URLs: the CSP allows fonts from 'self' only.
