@@ -165,7 +165,6 @@ type windowCtx struct {
 	ctx     context.Context
 	svc     *app.Service
 	pending string // a link's chat that came before the service started
-	loaded  bool   // the page loaded (OnDomReady): MCP servers may start
 	// quitting skips the close question: the person already said so, or an
 	// update restarts into the new version.
 	quitting atomic.Bool
@@ -227,33 +226,9 @@ func (w *windowCtx) started(svc *app.Service, launchThread string) {
 	if w.pending != "" {
 		launchThread, w.pending = w.pending, ""
 	}
-	loaded := w.loaded
 	w.mu.Unlock()
 	svc.SetLaunchThread(launchThread)
-	if loaded {
-		startMCPAfterFirstScreen(svc)
-	}
 }
-
-// domReady: the page loaded. The MCP servers (app.Config.DeferMCP) start
-// once its first screen is up, so their processes do not compete with
-// the window's for the CPU while it starts; a turn sent sooner starts
-// them and waits for their tools.
-func (w *windowCtx) domReady() {
-	w.mu.Lock()
-	w.loaded = true
-	svc := w.svc
-	w.mu.Unlock()
-	if svc != nil {
-		startMCPAfterFirstScreen(svc)
-	}
-}
-
-// firstScreen is how long after the page loaded its first screen (the
-// open chat's last messages) is taken to be up.
-const firstScreen = 2 * time.Second
-
-func startMCPAfterFirstScreen(svc *app.Service) { time.AfterFunc(firstScreen, svc.StartMCPServers) }
 
 // closeQuestion is asked once when the window closes while a turn runs
 // or a decision waits; quitting then stops the turns as Stop does.
@@ -381,7 +356,7 @@ func desktop(logger *slog.Logger) error {
 			gate.Install()
 			win.set(ctx)
 			cfg := app.Config{DataDir: dataDir(), Mode: "desktop", Version: buildinfo.Version, UpdateKey: buildinfo.UpdateKey, Logger: logger, DetectLocal: true,
-				SchemeRedirect: links.SchemeRegistered(), DeferMCP: true}
+				SchemeRedirect: links.SchemeRegistered()}
 			s, err := app.StartWith(ctx, a, cfg)
 			var corrupt *store.CorruptError
 			if errors.As(err, &corrupt) {
@@ -411,7 +386,6 @@ func desktop(logger *slog.Logger) error {
 			win.started(svc, launchThread)
 			logger.Info("desktop window ready", "data", dataDir())
 		},
-		OnDomReady:    func(context.Context) { win.domReady() },
 		OnBeforeClose: func(ctx context.Context) bool { return win.beforeClose(ctx, svc) },
 		OnShutdown: func(ctx context.Context) {
 			if svc == nil {

@@ -54,11 +54,6 @@ type Config struct {
 	Logger  *slog.Logger
 	// DetectLocal probes Ollama / LM Studio when nothing is configured.
 	DetectLocal bool
-	// DeferMCP starts the configured MCP servers only when
-	// Service.StartMCPServers is called (the desktop window, once its
-	// first screen is up) or a turn needs their tools, not while the
-	// window starts (app/mcp.go).
-	DeferMCP bool
 	// SchemeRedirect offers the juncture:// redirect to MCP sign-ins
 	// (mcphost.Start): only where the packages registered the scheme.
 	SchemeRedirect bool
@@ -120,9 +115,7 @@ type App struct {
 	// file as last read.
 	mcp    *mcp.Manager
 	mcpCfg *mcp.ConfigFile
-	// mcpStarted runs the file's servers once (Config.DeferMCP).
-	mcpStarted sync.Once
-	views      mcphost.Views // MCP App views opened for the window's frames
+	views  mcphost.Views // MCP App views opened for the window's frames
 
 	upd *update.Prefs // the update choices and the release feed's last answer
 
@@ -202,9 +195,6 @@ func StartWith(ctx context.Context, a *App, cfg Config) (*Service, error) {
 	a.watchDiskFull()
 	if err := a.startMCP(); err != nil {
 		a.log.Warn("MCP servers are off", "err", err)
-	}
-	if !cfg.DeferMCP {
-		a.startMCPServers()
 	}
 	if a.readOnly == "" {
 		a.demo.Restore(ctx, a.conf, a.log)
@@ -306,7 +296,7 @@ func (a *App) toolRegistry(ctx context.Context, threadID string) *tools.Registry
 	if err != nil {
 		a.log.Warn("reading the thread's tools; offering every tool", "thread", threadID, "err", err)
 	}
-	reg, err := toolset.For(ws, tools.BuiltinOptions{EnableWriteTools: st.EnableWriteTools, Processes: a.procs}, a.mcpTools(ctx), o.Tools)
+	reg, err := toolset.For(ws, tools.BuiltinOptions{EnableWriteTools: st.EnableWriteTools, Processes: a.procs}, a.mcp.Tools(), o.Tools)
 	if err != nil {
 		a.log.Error("building the tool registry", "err", err)
 		return nil

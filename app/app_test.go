@@ -48,8 +48,6 @@ type fixture struct {
 	token string
 	dir   string
 	env   map[string]string // the environment the service started with
-	// deferMCP starts the service as the desktop window does (Config.DeferMCP).
-	deferMCP bool
 }
 
 func newFixture(t *testing.T, env map[string]string) *fixture {
@@ -79,7 +77,7 @@ func newFixtureWith(t *testing.T, env, extra map[string]string) *fixture {
 func (f *fixture) start(env map[string]string) {
 	t := f.t
 	svc, err := Start(context.Background(), Config{DataDir: f.dir, Mode: "browser", Getenv: func(k string) string { return env[k] },
-		MCPConfigPath: filepath.Join(f.dir, "mcp.json"), DeferMCP: f.deferMCP})
+		MCPConfigPath: filepath.Join(f.dir, "mcp.json")})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,13 +1,10 @@
 package app
 
 import (
-	"context"
 	"errors"
 	"fmt"
-	"time"
 
 	"github.com/juncture-app/juncture/agent/mcp"
-	"github.com/juncture-app/juncture/agent/tools"
 	"github.com/juncture-app/juncture/app/mcphost"
 )
 
@@ -30,8 +27,8 @@ type MCPChanged struct{}
 
 func (a *App) mcpChanged() { a.emit("mcp", MCPChanged{}) }
 
-// startMCP reads the configuration file; its servers start with
-// startMCPServers.
+// startMCP reads the configuration file and starts its servers in the
+// background (mcphost.Start).
 func (a *App) startMCP() error {
 	ctx, cancel := a.ctx()
 	defer cancel()
@@ -39,37 +36,9 @@ func (a *App) startMCP() error {
 	a.mcpCfg, a.mcp, err = mcphost.Start(ctx, mcphost.Options{
 		ConfigPath: a.cfg.MCPConfigPath, Keys: a.keys, Writable: a.readOnly == "", DB: a.db, Processes: a.procs,
 		Root: func() string { return a.workspace().Root }, Sampler: a.models.Sample, Version: a.cfg.Version,
-		OnChange: a.mcpChanged, SchemeRedirect: a.cfg.SchemeRedirect, Logger: a.log, Deferred: true,
+		OnChange: a.mcpChanged, SchemeRedirect: a.cfg.SchemeRedirect, Logger: a.log,
 	})
 	return err
-}
-
-// mcpFirstTurnWait bounds how long a turn waits for servers still on
-// their first start: a server that takes longer (an npx download) joins
-// the turns after it, as it did before the start was deferred.
-const mcpFirstTurnWait = 5 * time.Second
-
-// startMCPServers starts the file's servers in the background, once:
-// at start, or with Config.DeferMCP when the window's first screen is up
-// (StartMCPServers) or a turn or an edit needs them, whichever is first.
-func (a *App) startMCPServers() {
-	a.mcpStarted.Do(func() { a.mcp.Apply(a.mcpCfg.Running()) })
-}
-
-// StartMCPServers starts the configured MCP servers if nothing has yet
-// (Config.DeferMCP); it returns at once.
-func (s *Service) StartMCPServers() { s.app.startMCPServers() }
-
-// mcpTools are the MCP tools for a turn. Servers not started yet start
-// now, and the turn waits (mcpFirstTurnWait at most, or until ctx ends)
-// for those on their first start, so the first turn after launch offers
-// their tools.
-func (a *App) mcpTools(ctx context.Context) []tools.Tool {
-	a.startMCPServers()
-	wctx, cancel := context.WithTimeout(ctx, mcpFirstTurnWait)
-	defer cancel()
-	a.mcp.WaitFirstStart(wctx)
-	return a.mcp.Tools()
 }
 
 // ListMCPServers reports every configured server: its transport, status,
@@ -89,7 +58,6 @@ func (a *App) mcpEdited(run mcp.Config, err error) (MCPConfigView, error) {
 	if err != nil {
 		return MCPConfigView{}, mcpError(err)
 	}
-	a.mcpStarted.Do(func() {}) // the edit's configuration runs, never the one read at start after it
 	a.mcp.Apply(run)
 	a.mcpChanged()
 	return a.GetMCPConfig()

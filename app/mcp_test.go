@@ -52,14 +52,7 @@ func edgeServer(t testing.TB) string {
 // withMCP writes mcp.json into the fixture's data dir before it starts.
 func newMCPFixture(t *testing.T, servers string) *fixture {
 	t.Helper()
-	return newMCPFixtureDeferred(t, servers, false)
-}
-
-// newMCPFixtureDeferred is newMCPFixture started as the desktop window
-// starts the service (deferMCP: Config.DeferMCP).
-func newMCPFixtureDeferred(t *testing.T, servers string, deferMCP bool) *fixture {
-	t.Helper()
-	f := &fixture{t: t, fake: fakellm.Start(t), token: "test-token", dir: t.TempDir(), deferMCP: deferMCP}
+	f := &fixture{t: t, fake: fakellm.Start(t), token: "test-token", dir: t.TempDir()}
 	if err := os.WriteFile(filepath.Join(f.dir, "mcp.json"), []byte(servers), 0o600); err != nil {
 		t.Fatal(err)
 	}

@@ -28,7 +28,6 @@ func (a *App) resumeTasks(ctx context.Context) {
 	if len(execs) == 0 {
 		return
 	}
-	a.startMCPServers() // the calls resume on their servers (Config.DeferMCP)
 	n, err := a.rt.ResumeTasks(ctx, execs)
 	if err != nil {
 		a.log.Error("resuming task calls", "err", err)

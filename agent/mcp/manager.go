@@ -105,9 +105,6 @@ type Manager struct {
 	changed   chan struct{} // capacity 1: an OnChange is due
 	quit      chan struct{} // closed by Close once the supervisors ended
 	notified  chan struct{} // closed when the notifier returned
-
-	waitMu sync.Mutex
-	waitCh chan struct{} // closed at the next state change (WaitFirstStart)
 }
 
 // NewManager returns a Manager running no server; Apply starts them.
@@ -150,10 +147,7 @@ func (m *Manager) now() time.Time { return m.o.Now() }
 
 // notify schedules an OnChange; it never blocks, and a burst of changes
 // makes one call.
-func (m *Manager) notify() {
-	signal(m.changed)
-	m.broadcast()
-}
+func (m *Manager) notify() { signal(m.changed) }
 
 func (m *Manager) notifier() {
 	defer close(m.notified)

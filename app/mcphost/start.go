@@ -25,10 +25,7 @@ type Options struct {
 	// SchemeRedirect offers the juncture:// redirect to sign-ins: only
 	// where the packages registered the scheme (links.SchemeRegistered).
 	SchemeRedirect bool
-	// Deferred reads the file but starts no server: the caller applies
-	// the file's configuration (ConfigFile.Running) when it is time.
-	Deferred bool
-	Logger   *slog.Logger
+	Logger         *slog.Logger
 }
 
 // Start reads the configuration file and starts its servers in the
@@ -65,9 +62,6 @@ func Start(ctx context.Context, o Options) (*mcp.ConfigFile, *mcp.Manager, error
 		return f, m, fmt.Errorf("finding the MCP configuration file: %w", err)
 	}
 	LoadLogLevels(ctx, o.DB, m, o.Logger)
-	run := f.Load()
-	if !o.Deferred {
-		m.Apply(run)
-	}
+	m.Apply(f.Load())
 	return f, m, nil
 }
