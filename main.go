@@ -309,7 +309,8 @@ func desktop(logger *slog.Logger) error {
 	if err != nil {
 		return err
 	}
-	gated, err := gate.Middleware(frontend.Dist())
+	assets := frontend.Dist() // stored gzipped, served inflated: WebKitGTK's custom scheme is given plain bytes
+	gated, err := gate.Middleware(assets)
 	if err != nil {
 		return err
 	}
@@ -334,7 +335,7 @@ func desktop(logger *slog.Logger) error {
 		Height:           760,
 		MinWidth:         720,
 		MinHeight:        480,
-		AssetServer:      &assetserver.Options{Assets: frontend.Dist(), Handler: app.AppViewHandler(a), Middleware: gated},
+		AssetServer:      &assetserver.Options{Assets: assets, Handler: app.AppViewHandler(a), Middleware: gated},
 		BackgroundColour: &options.RGBA{R: 250, G: 250, B: 249, A: 255},
 		Bind:             append(app.DesktopBindings(a), benchSoakBindings(logger)...), // a token gate, not *App: WebKit lets every frame (a view's too) post to the bindings; the soak's counter under JUNCTURE_BENCH only
 		// GPU policy Never, as Wails picks when no Linux options are given:

@@ -83,7 +83,7 @@ func NewServer(app Facade, assets fs.FS, token string) *Server {
 	s.mux.HandleFunc("GET /api/events", s.auth(s.handleEvents))
 	s.mux.HandleFunc("POST /agui", s.auth(s.handleAGUI))
 	s.mux.Handle("GET /appview/", app.AppViews())
-	s.mux.Handle("GET /", http.FileServerFS(assets))
+	s.mux.Handle("GET /", static(assets))
 	return s
 }
 
