@@ -61,8 +61,13 @@ var ErrSlowSubscriber = errors.New("broker: the subscriber fell too far behind a
 var ErrClosed = errors.New("broker: the subscription is closed")
 
 const (
-	ringSize        = 8192
-	ringBytes       = 32 << 20 // what the kept envelopes may hold (approxSize)
+	// The ring is what a reconnecting client can catch up on; past it the
+	// client reloads its snapshot, which is always correct. Its size is a
+	// steady cost of the app's heap (the 500-turn soak saw the Go heap grow
+	// 13 MiB while 8,192 small envelopes filled it), so it covers a few
+	// seconds of the fastest stream (one envelope per token), not a day.
+	ringSize        = 4096
+	ringBytes       = 8 << 20 // what the kept envelopes may hold (approxSize)
 	maxQueued       = 1 << 16
 	defaultCoalesce = 256
 )
@@ -270,7 +275,7 @@ func (b *Broker) keep(env *Envelope) {
 // envelope, its event and ids, and twice the event's long strings (the
 // event's own and its JSON, once encoded).
 func approxSize(env *Envelope) int {
-	n := 256
+	n := 512 // the envelope, its event and its encoded JSON, measured ~0.5–1.5 KiB
 	for _, q := range env.Queued {
 		n += len(q)
 	}

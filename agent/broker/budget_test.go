@@ -21,7 +21,7 @@ func heapInuse() uint64 {
 // A day of large tool results (read_file returns up to 256 KiB, an MCP
 // resource as much) stays within the replay buffer's byte budget: the
 // ring of 8,192 envelopes held every one of them, 64 MiB here, and would
-// have held 8,192 of them. A client reconnecting from an envelope that
+// have held 8,192 of them (the ring is now 4,096 envelopes and 8 MiB). A client reconnecting from an envelope that
 // went over the budget is told to reload; one from a kept envelope gets
 // what it missed.
 func TestBrokerReplayBufferKeepsToItsByteBudget(t *testing.T) {
@@ -37,7 +37,7 @@ func TestBrokerReplayBufferKeepsToItsByteBudget(t *testing.T) {
 	}
 	grew := int64(heapInuse()) - int64(before)
 	if grew > 48<<20 {
-		t.Fatalf("the broker holds %d MiB after %d results of 1 MiB (budget 32 MiB)", grew>>20, results)
+		t.Fatalf("the broker holds %d MiB after %d results of 1 MiB (budget 8 MiB)", grew>>20, results)
 	}
 	s, complete := b.SubscribeSince("th-1", ids[0], SubscribeOptions{})
 	if complete {
