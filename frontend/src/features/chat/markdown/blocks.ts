@@ -58,6 +58,8 @@ function blockStarts(src: string): number[] {
   return out;
 }
 
+const BLANK_LINE = /\n[ \t]*\n/;
+
 /** An open fence at the start of a block: "```lang" (or ~~~), a plain language name, at column 0. */
 const SIMPLE_FENCE = /^(`{3,}|~{3,})([A-Za-z0-9_+#.-]*)[ \t]*\n/;
 
@@ -119,6 +121,9 @@ export function splitBlocks(text: string, prev?: Split): Split {
   if (end <= tail) return { text, starts: [...kept, tail] };
   const src = text.slice(tail, end);
   const starts = [...kept, tail];
+  // A block is cut off only after a blank line (below): with none in the
+  // open tail, there is nothing to parse for.
+  if (!BLANK_LINE.test(src)) return { text, starts };
   for (const at of blockStarts(src).slice(1)) {
     const o = src.lastIndexOf('\n', at - 1) + 1; // the start of its line (an indented fence starts at the spaces)
     // Only after a blank line: right after a block, micromark reads some
