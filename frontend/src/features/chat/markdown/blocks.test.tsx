@@ -125,7 +125,7 @@ describe('block-by-block Markdown rendering', () => {
     expect(splitBlocks('[a]\n\n[a]: https://e.x\n').starts).toEqual([0]);
   });
 
-  // Streamed one character at a time (every prefix), each of these renders
+  // Streamed one character at a time, each of these renders
   // as the whole render of the same prefix: code fences split mid-fence
   // (the open fence is shown without parsing: openFenceBlock), tables,
   // lists and math.
@@ -142,6 +142,9 @@ describe('block-by-block Markdown rendering', () => {
       for (let i = 1; i <= text.length; i++) {
         const have = text.slice(0, i);
         view.rerender(<Markdown text={have} highlight={false} />);
+        // compared at every line's end and start, every fence and table
+        // character, and every third character between (CI stays lean)
+        if (i % 3 !== 0 && i !== text.length && !/[\n`~|$]/.test(text[i - 1]! + (text[i] ?? ''))) continue;
         expect(view.container.innerHTML, `prefix ${JSON.stringify(have)}`).toBe(whole(have));
       }
       // the run ends: highlighting on, still the whole render
