@@ -153,7 +153,7 @@ bench: mcp-deps
 	$(GO) test -run '^$$' -bench 'StartWithMCPServers|GetThread' ./app/
 	cd frontend && npx vitest bench --run
 	# The window runs React's production build: the render benches again with it.
-	cd frontend && NODE_ENV=production npx vitest bench --run src/bench/render.bench.tsx
+	cd frontend && NODE_ENV=production npx vitest bench --run src/bench/render.bench.tsx src/bench/window.bench.tsx
 	$(MAKE) --no-print-directory web e2e-deps && cd e2e && node bench-typing.mjs
 	scripts/bench-transports.sh
 

@@ -1,5 +1,6 @@
 import { toInput, toShown, type PendingFile } from '../lib/attachments';
 import { useCallback, useEffect, useMemo, useReducer, useRef, useState } from 'react';
+import { flushSync } from 'react-dom';
 import type { Transport } from '../transport';
 import { toJunctureError, type JunctureError } from '../transport';
 import type { AguiEvent } from '../transport/agui';
@@ -52,7 +53,10 @@ export function useThread(transport: Transport, onThreadCreated?: (t: Thread) =>
   const createdRef = useRef(onThreadCreated);
   createdRef.current = onThreadCreated;
 
-  const batcher = useMemo(() => new EventBatcher((events) => dispatch({ type: 'events', events })), []);
+  // A frame's events are committed in that frame (flushSync from the
+  // animation frame callback): what streamed is painted in the frame it
+  // arrived before, in one React commit.
+  const batcher = useMemo(() => new EventBatcher((events) => dispatch({ type: 'events', events }), undefined, flushSync), []);
 
   const load = useCallback(
     async (id: string, keepError = false) => {

@@ -31,6 +31,28 @@ function manualScheduler() {
 const delta = (i: number): AguiEvent => ({ type: 'TEXT_MESSAGE_CONTENT', messageId: 'm', delta: `t${i} ` });
 
 describe('EventBatcher', () => {
+  it('applies a frame\'s events inside inFrame (flushSync in the window: committed before that frame paints), a direct flush as it is', () => {
+    const sched = manualScheduler();
+    const seen: string[] = [];
+    const b = new EventBatcher(
+      () => seen.push('dispatch'),
+      sched,
+      (apply) => {
+        seen.push('inFrame');
+        apply();
+      },
+    );
+    b.push(delta(1));
+    b.push(delta(2));
+    sched.frame();
+    expect(seen).toEqual(['inFrame', 'dispatch']);
+    b.push(delta(3));
+    b.flush(); // Stop, a run's end: applied at once, the frame callback cancelled
+    sched.frame();
+    expect(seen).toEqual(['inFrame', 'dispatch', 'dispatch']);
+    expect(sched.size()).toBe(0);
+  });
+
   it('applies many deltas in one dispatch per frame, coalesced', () => {
     const sched = manualScheduler();
     const dispatch = vi.fn();

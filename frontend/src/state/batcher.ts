@@ -71,11 +71,22 @@ export class EventBatcher {
   constructor(
     private readonly dispatch: (events: AguiEvent[]) => void,
     private readonly scheduler: FrameScheduler = animationFrameScheduler,
+    /**
+     * Runs the flush of a frame callback (useThread passes React's
+     * flushSync: the frame's events are rendered and committed before that
+     * frame paints, in one commit, instead of in a task after it).
+     */
+    private readonly inFrame: (apply: () => void) => void = (apply) => apply(),
   ) {}
 
   push(e: AguiEvent): void {
     this.queue.push(e);
-    if (this.handle === null) this.handle = this.scheduler.request(() => this.flush());
+    if (this.handle === null) {
+      this.handle = this.scheduler.request(() => {
+        this.handle = null;
+        if (this.queue.length) this.inFrame(() => this.flush());
+      });
+    }
   }
 
   /** Applies everything queued now (also used before a snapshot load). */

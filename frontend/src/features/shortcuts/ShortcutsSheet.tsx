@@ -1,4 +1,4 @@
-import { useId, useRef } from 'react';
+import { useId, useMemo, useRef } from 'react';
 import { useModalDialog } from '../../hooks/useModalDialog';
 import { IconClose } from '../../ui/icons';
 import './ShortcutsSheet.css';
@@ -33,7 +33,9 @@ export function ShortcutsSheet({ open, onClose }: ShortcutsSheetProps) {
   const id = useId();
   useModalDialog(ref, open);
 
-  const groups = [...new Set(SHORTCUTS.map((s) => s.group))];
+  // The list never changes: built once, not on every render of the app
+  // around it (the app renders once per frame while an answer streams).
+  const body = useMemo(() => <ShortcutsBody id={id} />, [id]);
   return (
     <dialog
       ref={ref}
@@ -56,34 +58,41 @@ export function ShortcutsSheet({ open, onClose }: ShortcutsSheetProps) {
           <IconClose />
         </button>
       </header>
-      <div className="shortcuts-body">
-        {groups.map((g) => (
-          <section key={g} aria-labelledby={`${id}-${g}`}>
-            <h3 id={`${id}-${g}`}>{g}</h3>
-            <dl>
-              {SHORTCUTS.filter((s) => s.group === g).map((s) => (
-                <div className="shortcut" key={s.what}>
-                  <dt>
-                    {s.keys.map((combo, i) => (
-                      <span key={combo.join('+')}>
-                        {i > 0 && <span className="shortcut-or"> or </span>}
-                        {combo.map((k, j) => (
-                          <span key={k}>
-                            {j > 0 && '+'}
-                            <kbd>{k}</kbd>
-                          </span>
-                        ))}
+      {body}
+    </dialog>
+  );
+}
+
+function ShortcutsBody({ id }: { id: string }) {
+  const groups = [...new Set(SHORTCUTS.map((s) => s.group))];
+  return (
+  <div className="shortcuts-body">
+    {groups.map((g) => (
+      <section key={g} aria-labelledby={`${id}-${g}`}>
+        <h3 id={`${id}-${g}`}>{g}</h3>
+        <dl>
+          {SHORTCUTS.filter((s) => s.group === g).map((s) => (
+            <div className="shortcut" key={s.what}>
+              <dt>
+                {s.keys.map((combo, i) => (
+                  <span key={combo.join('+')}>
+                    {i > 0 && <span className="shortcut-or"> or </span>}
+                    {combo.map((k, j) => (
+                      <span key={k}>
+                        {j > 0 && '+'}
+                        <kbd>{k}</kbd>
                       </span>
                     ))}
-                  </dt>
-                  <dd>{s.what}</dd>
-                </div>
-              ))}
-            </dl>
-          </section>
-        ))}
-      </div>
-    </dialog>
+                  </span>
+                ))}
+              </dt>
+              <dd>{s.what}</dd>
+            </div>
+          ))}
+        </dl>
+      </section>
+    ))}
+  </div>
   );
 }
 

@@ -1,4 +1,4 @@
-import { memo, useContext, useEffect, useReducer, useRef, type ComponentPropsWithoutRef, type ReactNode } from 'react';
+import { memo, useContext, useDeferredValue, useEffect, useReducer, useRef, type ComponentPropsWithoutRef, type ReactNode } from 'react';
 import ReactMarkdown, { type Components } from 'react-markdown';
 import remarkGfm from 'remark-gfm';
 import type { Element, ElementContent } from 'hast';
@@ -11,7 +11,7 @@ import { webOpenExternal } from '../../../transport/platform';
 import { CodeBlock } from './CodeBlock';
 import { MathText } from './MathText';
 import { MermaidBlock } from './MermaidBlock';
-import { blockTexts, splitBlocks, type Split } from './blocks';
+import { blockTexts, openFenceBlock, splitBlocks, type Split } from './blocks';
 import './Markdown.css';
 
 // Model output is rendered through mdast → hast → React elements. There is
@@ -116,6 +116,22 @@ export interface MarkdownProps {
  * or rendered again.
  */
 const Block = memo(function Block({ text, highlight = true }: MarkdownProps): ReactNode {
+  // The streaming answer's open code block (most of a long answer's frames)
+  // is shown without parsing it: the same elements the parser would give.
+  const fence = highlight ? null : openFenceBlock(text);
+  if (fence) return <OpenFenceBlock {...fence} />;
+  return <ParsedBlock text={text} highlight={highlight} />;
+});
+
+function OpenFenceBlock({ lang, code }: { lang: string; code: string }): ReactNode {
+  return (
+    <CodeBlock>
+      <code className={lang ? `language-${lang}` : undefined}>{code}</code>
+    </CodeBlock>
+  );
+}
+
+function ParsedBlock({ text, highlight }: { text: string; highlight: boolean }): ReactNode {
   const [, loaded] = useReducer((n: number) => n + 1, 0);
   const opts = useRef<LazyHighlightOptions>({ missing: new Set() }).current;
   opts.missing.clear(); // refilled by the plugin while ReactMarkdown renders below
@@ -141,7 +157,7 @@ const Block = memo(function Block({ text, highlight = true }: MarkdownProps): Re
       {text}
     </ReactMarkdown>
   );
-});
+}
 
 /**
  * A message's Markdown. A text that has streamed (rendered once with
@@ -159,7 +175,10 @@ export function MarkdownWhole({ text, highlight = true }: MarkdownProps): ReactN
   );
 }
 
-export const Markdown = memo(function Markdown({ text, highlight = true }: MarkdownProps): ReactNode {
+export const Markdown = memo(function Markdown({ text, highlight: want = true }: MarkdownProps): ReactNode {
+  // Highlighting a finished answer re-renders every block: it is a deferred
+  // render after the frame that shows the run ended (Stop paints at once).
+  const highlight = useDeferredValue(want);
   const split = useRef<Split | null>(null);
   if (!highlight || split.current) split.current = splitBlocks(text, split.current ?? undefined);
   const blocks = split.current ? blockTexts(split.current) : [text];

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { render } from '@testing-library/react';
 import { Markdown, MarkdownWhole } from './Markdown';
-import { blockTexts, splitBlocks, type Split } from './blocks';
+import { blockTexts, openFenceBlock, splitBlocks, type Split } from './blocks';
 
 // Property: for random Markdown cut into random deltas, the block-by-block
 // render of every prefix (as a streaming answer renders) is the same DOM as
@@ -123,5 +123,56 @@ describe('block-by-block Markdown rendering', () => {
     expect(blockTexts(s).at(-1)).toBe('```go\nx\n\ny\n');
     // a definition anywhere: not cut
     expect(splitBlocks('[a]\n\n[a]: https://e.x\n').starts).toEqual([0]);
+  });
+
+  // Streamed one character at a time, each of these renders
+  // as the whole render of the same prefix: code fences split mid-fence
+  // (the open fence is shown without parsing: openFenceBlock), tables,
+  // lists and math.
+  const STREAMED: Record<string, string> = {
+    'code fences split mid-fence':
+      'Text before.\n\n```go\nfunc f() {\n\n\treturn 1\n}\n``\n```\n\nAfter.\n\n~~~~ts\nconst a = `x`;\n```\n~~~\n~~~~~\n\n```\nno language\n\n\n```\n\n```go extra words\nx\n```\n\n```mermaid\ngraph TD\n```\n',
+    tables: '| a | b |\n| --- | :-: |\n| 1 | `x` |\n| 2 | **y** |\n\nafter\n\n| c |\n| - |\n',
+    lists: '- one\n- two\n  - nested\n\n  more of two\n- three\n\n1. first\n2. second\n   ```go\n   x\n   ```\n3) other\n\n- [ ] task\n- [x] done\n',
+    math: 'Inline $x^2$ and \\(a+b\\).\n\n$$\n\\frac{1}{2}\n\n$$\n\n\\[\nx = 1\n\\]\n\nprice $5 and $10\n',
+  };
+  for (const [name, text] of Object.entries(STREAMED)) {
+    it(`renders ${name} streamed one character at a time as the whole render`, () => {
+      const view = render(<Markdown text="" highlight={false} />);
+      for (let i = 1; i <= text.length; i++) {
+        const have = text.slice(0, i);
+        view.rerender(<Markdown text={have} highlight={false} />);
+        // compared at every line's end and start, every fence and table
+        // character, and every third character between (CI stays lean)
+        if (i % 3 !== 0 && i !== text.length && !/[\n`~|$]/.test(text[i - 1]! + (text[i] ?? ''))) continue;
+        expect(view.container.innerHTML, `prefix ${JSON.stringify(have)}`).toBe(whole(have));
+      }
+      // the run ends: highlighting on, still the whole render
+      view.rerender(<Markdown text={text} highlight />);
+      const { container, unmount } = render(<MarkdownWhole text={text} highlight />);
+      expect(view.container.innerHTML).toBe(container.innerHTML);
+      unmount();
+      view.unmount();
+    }, 60_000);
+  }
+
+  it('shows an open fence without the parser, and leaves everything else to it', () => {
+    expect(openFenceBlock('```go\nx\n\ny')).toEqual({ lang: 'go', code: 'x\n\ny\n' });
+    expect(openFenceBlock('```go\n\n')).toEqual({ lang: 'go', code: '' });
+    expect(openFenceBlock('~~~~\na\n~~~\n')).toEqual({ lang: '', code: 'a\n~~~\n' });
+    expect(openFenceBlock('```go\nx\n```')).toBeNull(); // closed
+    expect(openFenceBlock('````go\nx\n  ````  \n')).toBeNull(); // closed (indented, trailing spaces)
+    expect(openFenceBlock('```go')).toBeNull(); // the fence line is not complete
+    expect(openFenceBlock('```mermaid\ngraph\n')).toBeNull(); // drawn, not shown as code
+    expect(openFenceBlock('```go x\ny\n')).toBeNull(); // an info string beyond the name
+    expect(openFenceBlock('   ```go\nx\n')).toBeNull(); // indented
+    expect(openFenceBlock('```go\r\nx\n')).toBeNull();
+    // while it stays open, a new line does not make the splitter parse again
+    let s = splitBlocks('# T\n\n```go\nx\n');
+    expect(blockTexts(s)).toEqual(['# T\n\n', '```go\nx\n']);
+    s = splitBlocks('# T\n\n```go\nx\n\n# not a heading\n', s);
+    expect(blockTexts(s)).toEqual(['# T\n\n', '```go\nx\n\n# not a heading\n']);
+    s = splitBlocks('# T\n\n```go\nx\n\n# not a heading\n```\n\nafter\n', s);
+    expect(blockTexts(s)).toEqual(['# T\n\n', '```go\nx\n\n# not a heading\n```\n\n', 'after\n']);
   });
 });

@@ -58,6 +58,47 @@ function blockStarts(src: string): number[] {
   return out;
 }
 
+const BLANK_LINE = /\n[ \t]*\n/;
+
+/** An open fence at the start of a block: "```lang" (or ~~~), a plain language name, at column 0. */
+const SIMPLE_FENCE = /^(`{3,}|~{3,})([A-Za-z0-9_+#.-]*)[ \t]*\n/;
+
+export interface OpenFence {
+  /** The language name ('' for none). */
+  lang: string;
+  /** The text of its <code> as the whole render gives it (remark's value plus the newline hast adds). */
+  code: string;
+}
+
+/**
+ * `block` (the last block of a streaming answer) as an open fenced code
+ * block that can be shown without parsing: a top-level fence with a plain
+ * language name (not mermaid: it draws), no closing fence yet and no
+ * carriage return. Anything else is null and goes through the parser. The
+ * whole render's <code> text is what follows the fence line, less one
+ * trailing newline, plus the newline hast adds to a non-empty value
+ * (blocks.test.tsx checks it against the whole render).
+ */
+export function openFenceBlock(block: string): OpenFence | null {
+  const m = SIMPLE_FENCE.exec(block);
+  if (!m || block.includes('\r')) return null;
+  const lang = m[2]!;
+  if (lang.toLowerCase() === 'mermaid') return null;
+  const rest = block.slice(m[0].length);
+  if (closes(rest, m[1]!)) return null;
+  const value = rest.endsWith('\n') ? rest.slice(0, -1) : rest;
+  return { lang, code: value ? `${value}\n` : '' };
+}
+
+/** Whether a line of `text` is a closing fence for `fence` (the same character, at least as long). */
+function closes(text: string, fence: string): boolean {
+  const c = fence[0] === '`' ? '`' : '~';
+  if (!text.includes(c.repeat(3))) return false;
+  const re = c === '`' ? /^ {0,3}(`{3,})[ \t]*$/gm : /^ {0,3}(~{3,})[ \t]*$/gm;
+  for (let m = re.exec(text); m; m = re.exec(text)) if (m[1]!.length >= fence.length) return true;
+  return false;
+}
+
 /**
  * The blocks of `text`, reusing `prev` (the split of an earlier text) when
  * `text` only appends to it: the finished blocks are kept and only the open
@@ -71,6 +112,8 @@ export function splitBlocks(text: string, prev?: Split): Split {
     if (text.indexOf('\n', prev.text.length) < 0) return { text, starts: prev.starts };
     kept = prev.starts.slice(0, -1);
     tail = prev.starts[prev.starts.length - 1]!;
+    // The open block is a fence that has not closed: nothing after it starts a block.
+    if (openFenceBlock(text.slice(tail))) return { text, starts: prev.starts };
   }
   // Complete lines only: how a line starts a block can depend on the rest
   // of the line (a block is never cut at a line still being written).
@@ -78,6 +121,9 @@ export function splitBlocks(text: string, prev?: Split): Split {
   if (end <= tail) return { text, starts: [...kept, tail] };
   const src = text.slice(tail, end);
   const starts = [...kept, tail];
+  // A block is cut off only after a blank line (below): with none in the
+  // open tail, there is nothing to parse for.
+  if (!BLANK_LINE.test(src)) return { text, starts };
   for (const at of blockStarts(src).slice(1)) {
     const o = src.lastIndexOf('\n', at - 1) + 1; // the start of its line (an indented fence starts at the spaces)
     // Only after a blank line: right after a block, micromark reads some
