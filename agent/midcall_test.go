@@ -128,6 +128,31 @@ func answerOne(t *testing.T, h *harness, tid, parent string, e agui.ResumeEntry)
 	return err
 }
 
+// forStopAndNewInput runs test as two parallel subtests, how being
+// "stop" and "new input" (see moveOn).
+func forStopAndNewInput(t *testing.T, test func(t *testing.T, how string)) {
+	for _, how := range []string{"stop", "new input"} {
+		t.Run(how, func(t *testing.T) {
+			t.Parallel()
+			test(t, how)
+		})
+	}
+}
+
+// moveOn leaves the thread's paused run the way how says ("stop": Stop,
+// else new input) and waits until the thread is idle.
+func moveOn(t *testing.T, h *harness, tid, how string) {
+	t.Helper()
+	if how == "stop" {
+		h.rt.Interrupt(tid)
+		finished(t, h.terminal(), agui.OutcomeCancelled)
+	} else {
+		h.send(tid, "never mind")
+		finished(t, h.terminal(), agui.OutcomeSuccess)
+	}
+	h.idle(tid)
+}
+
 func storedResult(t *testing.T, h *harness, tid, callID string) history.Message {
 	t.Helper()
 	for _, m := range h.messages(tid) {
@@ -249,41 +274,31 @@ func TestMidCallSecondQuestionPausesAgain(t *testing.T) {
 // in chat.
 func TestMidCallQuestionStopAndNewInput(t *testing.T) {
 	t.Parallel()
-	for _, how := range []string{"stop", "new input"} {
-		t.Run(how, func(t *testing.T) {
-			t.Parallel()
-			a := &asker{}
-			h, m := newAskerHarness(t, a, reply(sCall(0, "call-1", "asker", `{}`)), reply(sText("moved on")))
-			pausedOn(t, h, "th-1")
-			if how == "stop" {
-				h.rt.Interrupt("th-1")
-				finished(t, h.terminal(), agui.OutcomeCancelled)
-			} else {
-				h.send("th-1", "never mind")
-				finished(t, h.terminal(), agui.OutcomeSuccess)
-			}
-			h.idle("th-1")
-			res := storedResult(t, h, "th-1", "call-1")
-			if !res.IsError || !strings.HasPrefix(res.Content, history.ResultInterruptedMidRun) || res.ToolState != string(contract.ToolInterruptedMidRun) {
-				t.Fatalf("result %+v", res)
-			}
-			if how == "new input" && !strings.Contains(res.Content, agent.ResultRepliedInChat) {
-				t.Fatalf("result %q does not say the person replied in chat", res.Content)
-			}
-			waitFor(t, func() bool { _, c := a.got(); return c == 1 }, "the call to see its question cancelled")
-			want := 1
-			if how == "new input" {
-				want = 2
-			}
-			if m.Calls() != want {
-				t.Fatalf("model calls %d, want %d", m.Calls(), want)
-			}
-			if len(h.waitingRuns("th-1")) != 0 {
-				t.Fatal("something still waits")
-			}
-			h.assertValidHistory("th-1")
-		})
-	}
+	forStopAndNewInput(t, func(t *testing.T, how string) {
+		a := &asker{}
+		h, m := newAskerHarness(t, a, reply(sCall(0, "call-1", "asker", `{}`)), reply(sText("moved on")))
+		pausedOn(t, h, "th-1")
+		moveOn(t, h, "th-1", how)
+		res := storedResult(t, h, "th-1", "call-1")
+		if !res.IsError || !strings.HasPrefix(res.Content, history.ResultInterruptedMidRun) || res.ToolState != string(contract.ToolInterruptedMidRun) {
+			t.Fatalf("result %+v", res)
+		}
+		if how == "new input" && !strings.Contains(res.Content, agent.ResultRepliedInChat) {
+			t.Fatalf("result %q does not say the person replied in chat", res.Content)
+		}
+		waitFor(t, func() bool { _, c := a.got(); return c == 1 }, "the call to see its question cancelled")
+		want := 1
+		if how == "new input" {
+			want = 2
+		}
+		if m.Calls() != want {
+			t.Fatalf("model calls %d, want %d", m.Calls(), want)
+		}
+		if len(h.waitingRuns("th-1")) != 0 {
+			t.Fatal("something still waits")
+		}
+		h.assertValidHistory("th-1")
+	})
 }
 
 // Progress reports of a running call reach the window throttled: ten

@@ -219,35 +219,25 @@ func TestRoundTripAsksAgainAndMeetsTheLoopGuard(t *testing.T) {
 // nothing is retried afterwards.
 func TestRoundTripStopAndNewInput(t *testing.T) {
 	t.Parallel()
-	for _, how := range []string{"stop", "new input"} {
-		t.Run(how, func(t *testing.T) {
-			t.Parallel()
-			r := &rounder{}
-			h, _, _ := newRounderHarness(t, r, nil, reply(sCall(0, "call-1", "rounder", `{}`)), reply(sText("moved on")))
-			h.send("th-1", "go")
-			finished(t, h.terminal(), agui.OutcomeInterrupt)
-			h.idle("th-1")
-			if how == "stop" {
-				h.rt.Interrupt("th-1")
-				finished(t, h.terminal(), agui.OutcomeCancelled)
-			} else {
-				h.send("th-1", "never mind")
-				finished(t, h.terminal(), agui.OutcomeSuccess)
-			}
-			h.idle("th-1")
-			if res := storedResult(t, h, "th-1", "call-1"); !res.IsError {
-				t.Fatalf("result %+v", res)
-			}
-			e, err := h.db.ToolExecution(context.Background(), "th-1", "call-1")
-			if err != nil || e.State != "finished" {
-				t.Fatalf("execution %+v (%v)", e, err)
-			}
-			if runs, _ := r.got(); runs != 1 || len(h.waitingRuns("th-1")) != 0 {
-				t.Fatalf("runs %d, waiting %v", runs, h.waitingRuns("th-1"))
-			}
-			h.assertValidHistory("th-1")
-		})
-	}
+	forStopAndNewInput(t, func(t *testing.T, how string) {
+		r := &rounder{}
+		h, _, _ := newRounderHarness(t, r, nil, reply(sCall(0, "call-1", "rounder", `{}`)), reply(sText("moved on")))
+		h.send("th-1", "go")
+		finished(t, h.terminal(), agui.OutcomeInterrupt)
+		h.idle("th-1")
+		moveOn(t, h, "th-1", how)
+		if res := storedResult(t, h, "th-1", "call-1"); !res.IsError {
+			t.Fatalf("result %+v", res)
+		}
+		e, err := h.db.ToolExecution(context.Background(), "th-1", "call-1")
+		if err != nil || e.State != "finished" {
+			t.Fatalf("execution %+v (%v)", e, err)
+		}
+		if runs, _ := r.got(); runs != 1 || len(h.waitingRuns("th-1")) != 0 {
+			t.Fatalf("runs %d, waiting %v", runs, h.waitingRuns("th-1"))
+		}
+		h.assertValidHistory("th-1")
+	})
 }
 
 // Regression (issue 20, bug 5, runtime side): the question survives a

@@ -66,15 +66,19 @@ func (a *App) ImportRules(text string) (int, error) {
 	return len(rs), nil
 }
 
+// LedgerEntryView is a ledger entry as Activity lists it, a rule's change
+// with the rule's words (rules.LedgerEntryView).
+type LedgerEntryView = rules.LedgerEntryView
+
 // ListLedger returns a page of the decision ledger, newest first.
-func (a *App) ListLedger(f history.LedgerFilter) ([]history.LedgerEntry, error) {
+func (a *App) ListLedger(f history.LedgerFilter) ([]LedgerEntryView, error) {
 	ctx, cancel := a.ctx()
 	defer cancel()
 	es, err := a.db.Ledger(ctx, f)
 	if err != nil {
 		return nil, asError(err)
 	}
-	return es, nil
+	return rules.LedgerViews(es), nil
 }
 
 // VerifyLedger checks every link of the ledger's chain.

@@ -38,9 +38,13 @@ func TestRulesAndLedgerMethods(t *testing.T) {
 	if e := f.call(&n, "ImportRules", strings.Replace(exported, "rm -rf", "rm -fr", 1)); e != nil || n != 1 {
 		t.Fatalf("ImportRules = %d %v", n, e)
 	}
-	var es []history.LedgerEntry
+	var es []LedgerEntryView
 	if e := f.call(&es, "ListLedger", history.LedgerFilter{Kind: history.LedgerRuleCreated}); e != nil || len(es) != 2 {
 		t.Fatalf("ListLedger = %+v %v", es, e)
+	}
+	// A rule's entry carries the rule in Go's words, the sentence Settings shows.
+	if es[1].Rule != rules[0].Description || es[0].Rule != `Never allow run_command when the command starts with "rm -fr"` {
+		t.Fatalf("the ledger's rule words %q, %q; Settings says %q", es[1].Rule, es[0].Rule, rules[0].Description)
 	}
 	var rep store.LedgerReport
 	if e := f.call(&rep, "VerifyLedger"); e != nil || !rep.OK || rep.Entries != 3 { // created, changed, imported

@@ -11,7 +11,6 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -22,6 +21,7 @@ import (
 	"github.com/juncture-app/juncture/agent/mcp"
 	"github.com/juncture-app/juncture/app/config"
 	"github.com/juncture-app/juncture/app/secrets"
+	"github.com/juncture-app/juncture/internal/testkit"
 	"github.com/juncture-app/juncture/store"
 )
 
@@ -67,24 +67,6 @@ func closeSessionBus() {
 	if c, err := dbus.SessionBus(); err == nil {
 		_ = c.Close()
 	}
-}
-
-// lockedBuffer is a log sink for several goroutines.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
 }
 
 // TestKeychainAppKeepsItsKeys: an app keeps its keys in the real OS
@@ -221,12 +203,12 @@ func TestKeysMoveOutOfAnOldDatabase(t *testing.T) {
 		t.Fatal(err)
 	}
 	// An earlier migration's backup (a copy) and one that is not a database.
-	copyTo(t, path, path+".pre-v2.bak")
+	testkit.CopyFile(t, path, path+".pre-v2.bak")
 	if err := os.WriteFile(path+".pre-v3.bak", []byte("not a database "+k1), 0o600); err != nil {
 		t.Fatal(err)
 	}
 
-	var logs lockedBuffer
+	var logs testkit.SyncBuffer
 	start := func() *Service {
 		return mustStart(t, Config{DataDir: dir, Mode: "browser", MCPConfigPath: filepath.Join(dir, "mcp.json"),
 			Getenv: func(k string) string { return map[string]string{"JUNCTURE_WORKSPACE": t.TempDir()}[k] },
@@ -349,17 +331,6 @@ func TestKeysMoveOutOfAnOldDatabase(t *testing.T) {
 	}
 	if !strings.Contains(logs.String(), "keys moved out of the database") {
 		t.Errorf("the move is not logged: %s", logs.String())
-	}
-}
-
-func copyTo(t *testing.T, from, to string) {
-	t.Helper()
-	b, err := os.ReadFile(from)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(to, b, 0o600); err != nil {
-		t.Fatal(err)
 	}
 }
 

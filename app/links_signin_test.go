@@ -10,6 +10,7 @@ import (
 
 	"github.com/juncture-app/juncture/agent/mcp"
 	"github.com/juncture-app/juncture/app/links"
+	"github.com/juncture-app/juncture/internal/testkit"
 )
 
 // A sign-in through the juncture:// redirect, end to end through the app
@@ -18,7 +19,7 @@ import (
 // with an unknown state, or one used before, is refused; the code is not
 // in the log.
 func TestMCPSignInThroughJunctureLink(t *testing.T) {
-	set := newSignInSetup(t, &memKeys{m: map[string]string{}})
+	set := newSignInSetup(t, &testkit.Vault{})
 	set.cfg.SchemeRedirect = true
 	logs := set.logs
 	svc := mustStart(t, set.cfg)

@@ -2,78 +2,19 @@ package app
 
 import (
 	"bytes"
-	"errors"
 	"io/fs"
 	"log/slog"
 	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/juncture-app/juncture/agent/mcp"
 	"github.com/juncture-app/juncture/internal/oauthtest"
+	"github.com/juncture-app/juncture/internal/testkit"
 )
-
-// memKeys is a key storage the test can read back.
-type memKeys struct {
-	mu sync.Mutex
-	m  map[string]string
-}
-
-func (k *memKeys) Get(a string) (string, error) {
-	k.mu.Lock()
-	defer k.mu.Unlock()
-	v, ok := k.m[a]
-	if !ok {
-		return "", errors.New("no such key stored")
-	}
-	return v, nil
-}
-
-func (k *memKeys) Set(a, v string) error {
-	k.mu.Lock()
-	defer k.mu.Unlock()
-	k.m[a] = v
-	return nil
-}
-
-func (k *memKeys) Delete(a string) error {
-	k.mu.Lock()
-	defer k.mu.Unlock()
-	delete(k.m, a)
-	return nil
-}
-
-func (k *memKeys) holds(s string) bool {
-	k.mu.Lock()
-	defer k.mu.Unlock()
-	for _, v := range k.m {
-		if strings.Contains(v, s) {
-			return true
-		}
-	}
-	return false
-}
-
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
 
 // followSignIn is the person's browser: the test authorization server
 // approves at once and redirects to Juncture's loopback address.
@@ -100,7 +41,7 @@ func followSignIn(t *testing.T, authURL string) {
 // is in the key storage or nowhere; not in the SQLite files, mcp.json,
 // the log, the statuses.
 func TestMCPSignInTokensOnlyInKeyStorage(t *testing.T) {
-	keys := &memKeys{m: map[string]string{}}
+	keys := &testkit.Vault{}
 	set := newSignInSetup(t, keys)
 	as, dir, logs := set.as, set.dir, set.logs
 	svc := mustStart(t, set.cfg)
@@ -135,7 +76,7 @@ func TestMCPSignInTokensOnlyInKeyStorage(t *testing.T) {
 	followSignIn(t, si.URL)
 	wait("ready", func(s mcp.ServerStatus) bool { return s.Status == mcp.StatusReady })
 	statuses, _ := a.ListMCPServers()
-	if !keys.holds("at-") || !keys.holds("rt-") {
+	if !keys.Holds("at-") || !keys.Holds("rt-") {
 		t.Error("the tokens are not in the key storage")
 	}
 	if err := a.SignOutMCPServer("notes"); err != nil {
@@ -168,10 +109,10 @@ func TestMCPSignInTokensOnlyInKeyStorage(t *testing.T) {
 			t.Errorf("a secret (%.6s…) is in the statuses", s)
 		}
 	}
-	if keys.holds("at-") {
+	if keys.Holds("at-") {
 		t.Error("Sign out left an access token in the key storage")
 	}
-	if !keys.holds("client-") {
+	if !keys.Holds("client-") {
 		t.Error("the registered client is not in the key storage by issuer")
 	}
 }
@@ -183,7 +124,7 @@ func TestMCPSignInTokensOnlyInKeyStorage(t *testing.T) {
 type signInSetup struct {
 	as   *oauthtest.AS
 	dir  string
-	logs *syncBuffer
+	logs *testkit.SyncBuffer
 	cfg  Config
 }
 
@@ -198,7 +139,7 @@ func newSignInSetup(t *testing.T, keys SecretStore) signInSetup {
 	if err := os.WriteFile(cfgPath, []byte(`{"mcpServers":{"notes":{"url":"`+rs.URL+`","auth":{"type":"oauth"}}}}`), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	logs := &syncBuffer{}
+	logs := &testkit.SyncBuffer{}
 	return signInSetup{as: as, dir: dir, logs: logs, cfg: Config{DataDir: dir, Mode: "browser", Getenv: func(string) string { return "" }, MCPConfigPath: cfgPath,
 		Secrets: keys, Logger: slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))}}
 }

@@ -78,8 +78,9 @@ test('Always allow (this tool) skips the next card; Settings lists the rule and 
     await dialog.waitFor({ timeout: 5000 });
     await dialog.getByRole('tab', { name: 'Rules' }).click();
     const perms = dialog.getByRole('region', { name: 'Rules' });
-    await perms.getByText('write_file').waitFor();
-    assert.match(await perms.innerText(), /write_file\s+always/);
+    // The rule in Go's words (tools.Describe).
+    await perms.getByText('Allow every write_file call').waitFor();
+    assert.match(await perms.innerText(), /Allow every write_file call/);
     await perms.getByRole('button', { name: 'Revoke' }).click();
     // Revoke offers an Undo first (10 s); closing Settings carries it out.
     await perms.getByRole('button', { name: 'Undo' }).waitFor({ timeout: 5000 });

@@ -83,7 +83,7 @@ test('card options, the rules list and the Activity view', async () => {
     const allowRow = list.getByRole('listitem').filter({ hasText: 'let through' });
     await allowRow.waitFor({ timeout: 5000 });
     assert.match(await allowRow.innerText(), /1 call let through/);
-    const denyRow = list.getByRole('listitem').filter({ hasText: 'Never:' });
+    const denyRow = list.getByRole('listitem').filter({ hasText: 'Never allow' });
     assert.match(await denyRow.innerText(), /never push from the assistant/);
     await allowRow.getByLabel('How long').selectOption('today');
     await list.getByText('The rule’s new duration counts from now.').waitFor({ timeout: 5000 });

@@ -346,8 +346,18 @@ const ELICIT = '/tool everything__trigger-elicitation-request {}';
 // elicit sends the tool call and returns the question item the stock client
 // exposes for the server's elicitation/create request.
 async function elicit(c) {
-  await waitMCP('everything');
-  await c.client.sendMessage(ELICIT);
+  const { q, first } = await askedOne(c, 'everything', ELICIT, 'Please provide inputs for the following fields:');
+  assert.equal(q.responseSchema.type, 'object');
+  assert.equal(q.interruptedRunId, first.request.runId);
+  return { q, first };
+}
+
+// askedOne sends message once the MCP server is ready and returns the one
+// generic question the stock client then exposes (with the first exchange),
+// which asks `message` for a required name.
+async function askedOne(c, server, message, asks) {
+  await waitMCP(server);
+  await c.client.sendMessage(message);
   await settle(c, 1);
   const first = c.rec.exchanges[0];
   const events = await verified(first);
@@ -357,10 +367,8 @@ async function elicit(c) {
   const q = items[0];
   assert.equal(q.kind, 'generic');
   assert.equal(q.canResolve, true, JSON.stringify(q.errors));
-  assert.equal(q.message, 'Please provide inputs for the following fields:');
-  assert.equal(q.responseSchema.type, 'object');
+  assert.equal(q.message, asks);
   assert.deepEqual(q.responseSchema.required, ['name']);
-  assert.equal(q.interruptedRunId, first.request.runId);
   return { q, first };
 }
 
@@ -405,19 +413,7 @@ test('MCP elicitation: cancel from the stock client is MCP\'s cancel; the server
 
 test('MCP 2026-07-28 input_required: the stock client answers the question; the call is retried with it', async () => {
   const c = newClient('mcp-mrtr');
-  await waitMCP('edge');
-  await c.client.sendMessage('/tool edge__elicit {"message":"Who are you?"}');
-  await settle(c, 1);
-  const first = c.rec.exchanges[0];
-  const events = await verified(first);
-  assert.equal(events.at(-1).outcome?.type, 'interrupt', srv.logs().slice(-3000));
-  const items = c.client.getInterrupts();
-  assert.equal(items.length, 1);
-  const q = items[0];
-  assert.equal(q.kind, 'generic');
-  assert.equal(q.canResolve, true, JSON.stringify(q.errors));
-  assert.equal(q.message, 'Who are you?');
-  assert.deepEqual(q.responseSchema.required, ['name']);
+  const { q } = await askedOne(c, 'edge', '/tool edge__elicit {"message":"Who are you?"}', 'Who are you?');
   q.resolveInterrupt({ name: 'Ada', age: 36 });
   await settle(c, 2);
   const done = await verified(c.rec.exchanges[1]);

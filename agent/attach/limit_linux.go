@@ -14,21 +14,7 @@ import (
 // is mapped now plus ChildMemory, RLIMIT_CPU at ChildCPU, no core dumps
 // and no files written.
 func limitSelf(cpu int) error {
-	data := uint64(vmData() + ChildMemory)
-	for _, l := range []struct {
-		res int
-		val uint64
-	}{
-		{unix.RLIMIT_DATA, data},
-		{unix.RLIMIT_CPU, uint64(cpu)},
-		{unix.RLIMIT_CORE, 0},
-		{unix.RLIMIT_FSIZE, 0},
-	} {
-		if err := unix.Setrlimit(l.res, &unix.Rlimit{Cur: l.val, Max: l.val}); err != nil {
-			return err
-		}
-	}
-	return nil
+	return setLimits(cpu, rlimit{unix.RLIMIT_DATA, uint64(vmData() + ChildMemory)})
 }
 
 // vmData is the size of the process's data mappings now (VmData in

@@ -68,24 +68,31 @@ func TestStuckAndIdleConnectionsAreClosed(t *testing.T) {
 	}
 }
 
-// Connections beyond maxConns wait to be accepted rather than each taking a
-// descriptor and a goroutine of the app.
-func TestConnectionsAreCapped(t *testing.T) {
-	s := Start(t)
+// dialMany opens n connections to s, closed when the test ends.
+func dialMany(t *testing.T, s *Server, n int) []net.Conn {
+	t.Helper()
 	host := strings.TrimSuffix(strings.TrimPrefix(s.URL, "http://"), "/v1")
-	var conns []net.Conn
-	defer func() {
+	conns := make([]net.Conn, 0, n)
+	t.Cleanup(func() {
 		for _, c := range conns {
 			c.Close()
 		}
-	}()
-	for range maxConns + 20 {
+	})
+	for range n {
 		c, err := net.Dial("tcp", host)
 		if err != nil {
 			t.Fatal(err)
 		}
 		conns = append(conns, c)
 	}
+	return conns
+}
+
+// Connections beyond maxConns wait to be accepted rather than each taking a
+// descriptor and a goroutine of the app.
+func TestConnectionsAreCapped(t *testing.T) {
+	s := Start(t)
+	dialMany(t, s, maxConns+20)
 	time.Sleep(300 * time.Millisecond)
 	if n := s.lim.open(); n > maxConns {
 		t.Fatalf("%d connections accepted, cap %d", n, maxConns)
@@ -97,19 +104,7 @@ func TestConnectionsAreCapped(t *testing.T) {
 // the app's memory.
 func TestBodiesAreReadAFewAtATime(t *testing.T) {
 	s := Start(t)
-	host := strings.TrimSuffix(strings.TrimPrefix(s.URL, "http://"), "/v1")
-	var conns []net.Conn
-	defer func() {
-		for _, c := range conns {
-			c.Close()
-		}
-	}()
-	for range maxReading + 3 {
-		c, err := net.Dial("tcp", host)
-		if err != nil {
-			t.Fatal(err)
-		}
-		conns = append(conns, c)
+	for _, c := range dialMany(t, s, maxReading+3) {
 		fmt.Fprintf(c, "POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nContent-Length: 100000\r\n\r\n{")
 	}
 	time.Sleep(300 * time.Millisecond)

@@ -134,13 +134,7 @@ func publicMetadata(kind, toolName string, input json.RawMessage) Metadata {
 // A denial reason travels as the reject-branch payload (see
 // DenialReasonSchema); the model receives it as the tool result (D1).
 func NewToolApproval(call ToolCall, tool Tool, expiresAt string) (Descriptor, error) {
-	if call.ID == "" || tool.Name == "" {
-		return Descriptor{}, fmt.Errorf("%w: tool call id and tool name are required", ErrInvalidDescriptor)
-	}
-	if err := checkExpiresAt(expiresAt); err != nil {
-		return Descriptor{}, err
-	}
-	if err := checkToolSchemas(tool); err != nil {
+	if err := checkToolCall(call, tool, expiresAt); err != nil {
 		return Descriptor{}, err
 	}
 	norm, err := NormalizeApprovalSchema(tool.ApprovalSchema, tool.InputSchema)
@@ -168,16 +162,22 @@ func NewToolApproval(call ToolCall, tool Tool, expiresAt string) (Descriptor, er
 	})
 }
 
+// checkToolCall is what both descriptors of a tool call require: the
+// call's id, the tool's name, a valid expiresAt and valid schemas.
+func checkToolCall(call ToolCall, tool Tool, expiresAt string) error {
+	if call.ID == "" || tool.Name == "" {
+		return fmt.Errorf("%w: tool call id and tool name are required", ErrInvalidDescriptor)
+	}
+	if err := checkExpiresAt(expiresAt); err != nil {
+		return err
+	}
+	return checkToolSchemas(tool)
+}
+
 // NewClientToolExecution builds the unopened, hidden client-tool execution
 // descriptor of §5.2 (id "client_tool_"+call.ID).
 func NewClientToolExecution(call ToolCall, tool Tool, expiresAt string) (Descriptor, error) {
-	if call.ID == "" || tool.Name == "" {
-		return Descriptor{}, fmt.Errorf("%w: tool call id and tool name are required", ErrInvalidDescriptor)
-	}
-	if err := checkExpiresAt(expiresAt); err != nil {
-		return Descriptor{}, err
-	}
-	if err := checkToolSchemas(tool); err != nil {
+	if err := checkToolCall(call, tool, expiresAt); err != nil {
 		return Descriptor{}, err
 	}
 	s, err := ClientToolResponseSchema(tool.OutputSchema)

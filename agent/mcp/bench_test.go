@@ -24,12 +24,8 @@ func prepared(b *testing.B, all []tools.Tool, name, args string) (*tools.Registr
 	return reg, c
 }
 
-// BenchmarkStdioToolCall is one call of the edge server's echo through
-// the registry, the adapter, the SDK and the process's pipes and back.
-func BenchmarkStdioToolCall(b *testing.B) {
-	m := startEdge(b, Options{}, nil)
-	name := waitTool(b, m, "edge", "echo").ModelName
-	reg, c := prepared(b, m.Tools(), name, `{"text":"ping"}`)
+// benchPing times the prepared call c, which must answer "ping".
+func benchPing(b *testing.B, reg *tools.Registry, c tools.Call) {
 	ctx := context.Background()
 	b.ReportAllocs()
 	b.ResetTimer()
@@ -38,6 +34,15 @@ func BenchmarkStdioToolCall(b *testing.B) {
 			b.Fatalf("echo: %+v", res)
 		}
 	}
+}
+
+// BenchmarkStdioToolCall is one call of the edge server's echo through
+// the registry, the adapter, the SDK and the process's pipes and back.
+func BenchmarkStdioToolCall(b *testing.B) {
+	m := startEdge(b, Options{}, nil)
+	name := waitTool(b, m, "edge", "echo").ModelName
+	reg, c := prepared(b, m.Tools(), name, `{"text":"ping"}`)
+	benchPing(b, reg, c)
 }
 
 // BenchmarkDirectGoTool is the same call to a Go tool that answers at
@@ -56,14 +61,7 @@ func BenchmarkDirectGoTool(b *testing.B) {
 		},
 	}
 	reg, c := prepared(b, []tools.Tool{echo}, "echo", `{"text":"ping"}`)
-	ctx := context.Background()
-	b.ReportAllocs()
-	b.ResetTimer()
-	for b.Loop() {
-		if res := reg.Execute(ctx, c); res.Content != "ping" {
-			b.Fatalf("echo: %+v", res)
-		}
-	}
+	benchPing(b, reg, c)
 }
 
 // BenchmarkStartFiveServers is Apply of five edge servers until all are

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/juncture-app/juncture/internal/testkit"
 )
 
 // TestOAuthHugeChallengeAnswersAtOnce: a server's 401 or 403 with a
@@ -24,7 +26,7 @@ func TestOAuthHugeChallengeAnswersAtOnce(t *testing.T) {
 		{"many values", http.StatusUnauthorized, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			m := NewManager(Options{Vault: &memVault{}})
+			m := NewManager(Options{Vault: &testkit.Vault{}})
 			defer m.Close()
 			s := &supervisor{m: m, name: "f", cfg: ServerConfig{URL: "http://127.0.0.1:1/mcp"}}
 			h := &oauthConn{s: s}

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/juncture-app/juncture/internal/testkit"
 )
 
 // FuzzOAuthChallenge feeds hostile WWW-Authenticate headers to the
@@ -26,7 +28,7 @@ func FuzzOAuthChallenge(f *testing.F) {
 		f.Add(seed, false)
 	}
 	f.Fuzz(func(t *testing.T, header string, forbidden bool) {
-		m := NewManager(Options{Vault: &memVault{}})
+		m := NewManager(Options{Vault: &testkit.Vault{}})
 		defer m.Close()
 		s := &supervisor{m: m, name: "f", cfg: ServerConfig{URL: "http://127.0.0.1:1/mcp"}}
 		h := &oauthConn{s: s}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/juncture-app/juncture/internal/oauthtest"
+	"github.com/juncture-app/juncture/internal/testkit"
 )
 
 // linkBrowser is the person's browser where Juncture registered the
@@ -54,7 +55,7 @@ func (b *linkBrowser) last() string {
 func TestOAuthSignInThroughJunctureLink(t *testing.T) {
 	as := oauthtest.NewAS()
 	rs := oauthtest.NewRS(as)
-	vault := &memVault{}
+	vault := &testkit.Vault{}
 	logs := &bytes.Buffer{}
 	var mu sync.Mutex
 	var m *Manager
@@ -134,7 +135,7 @@ func TestOAuthSchemeRefusedFallsBackToLoopback(t *testing.T) {
 	as.LoopbackOnly = true
 	rs := oauthtest.NewRS(as)
 	br := &testBrowser{}
-	m := NewManager(Options{Vault: &memVault{}, Browser: br, SignInTimeout: 5 * time.Second, SchemeRedirect: SchemeRedirectURI})
+	m := NewManager(Options{Vault: &testkit.Vault{}, Browser: br, SignInTimeout: 5 * time.Second, SchemeRedirect: SchemeRedirectURI})
 	m.Apply(Config{Servers: map[string]ServerConfig{"notes": {URL: rs.URL}}})
 	t.Cleanup(func() { m.Close(); rs.Close(); as.Close() })
 	waitFor(t, m, "notes", "waiting for sign-in", func(s ServerStatus) bool { return authState(s) == AuthSignIn })

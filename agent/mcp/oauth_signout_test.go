@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/juncture-app/juncture/internal/oauthtest"
+	"github.com/juncture-app/juncture/internal/testkit"
 )
 
 // gatedRefresh holds the token endpoint's refresh requests, once armed,
@@ -50,7 +51,7 @@ func TestOAuthSignOutDuringRefreshKeepsNoToken(t *testing.T) {
 	as := oauthtest.NewAS()
 	as.AccessTTL = 5 * time.Second // within oauth2's 10 s margin: every use refreshes
 	rs := oauthtest.NewRS(as)
-	vault := &memVault{}
+	vault := &testkit.Vault{}
 	gate := &gatedRefresh{entered: make(chan struct{}), release: make(chan struct{}), answered: make(chan struct{})}
 	m := NewManager(Options{Vault: vault, Browser: &testBrowser{}, SignInTimeout: 5 * time.Second, OAuthTransport: gate,
 		Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
@@ -72,7 +73,7 @@ func TestOAuthSignOutDuringRefreshKeepsNoToken(t *testing.T) {
 	if err := m.SignOut("notes"); err != nil {
 		t.Fatal(err)
 	}
-	if strings.Contains(vault.dump(), "at-") {
+	if strings.Contains(vault.Dump(), "at-") {
 		t.Fatal("Sign out left tokens in the key storage")
 	}
 	close(gate.release)
@@ -81,7 +82,7 @@ func TestOAuthSignOutDuringRefreshKeepsNoToken(t *testing.T) {
 	// restarted server then finds it. Watch the storage while it settles.
 	deadline := time.Now().Add(2 * time.Second)
 	for time.Now().Before(deadline) {
-		if d := vault.dump(); strings.Contains(d, "at-") || strings.Contains(d, "rt-") {
+		if d := vault.Dump(); strings.Contains(d, "at-") || strings.Contains(d, "rt-") {
 			t.Fatal("a refresh that finished after Sign out put the tokens back in the key storage")
 		}
 		time.Sleep(20 * time.Millisecond)

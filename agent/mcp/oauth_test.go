@@ -18,47 +18,8 @@ import (
 	"time"
 
 	"github.com/juncture-app/juncture/internal/oauthtest"
+	"github.com/juncture-app/juncture/internal/testkit"
 )
-
-// memVault is the key storage of the tests.
-type memVault struct {
-	mu sync.Mutex
-	m  map[string]string
-}
-
-func (v *memVault) Get(a string) (string, error) {
-	v.mu.Lock()
-	defer v.mu.Unlock()
-	s, ok := v.m[a]
-	if !ok {
-		return "", errors.New("no such key stored")
-	}
-	return s, nil
-}
-
-func (v *memVault) Set(a, s string) error {
-	v.mu.Lock()
-	defer v.mu.Unlock()
-	if v.m == nil {
-		v.m = map[string]string{}
-	}
-	v.m[a] = s
-	return nil
-}
-
-func (v *memVault) Delete(a string) error {
-	v.mu.Lock()
-	defer v.mu.Unlock()
-	delete(v.m, a)
-	return nil
-}
-
-func (v *memVault) dump() string {
-	v.mu.Lock()
-	defer v.mu.Unlock()
-	data, _ := json.Marshal(v.m)
-	return string(data)
-}
 
 // testBrowser is the person's browser: it opens the authorization page
 // (which auto-approves) and follows its redirect to Juncture's loopback
@@ -103,7 +64,7 @@ func (b *testBrowser) Open(ctx context.Context, authURL string) error {
 type oauthRig struct {
 	as    *oauthtest.AS
 	rs    *oauthtest.RS
-	vault *memVault
+	vault *testkit.Vault
 	br    *testBrowser
 	m     *Manager
 	logs  *bytes.Buffer
@@ -117,7 +78,7 @@ func newOAuthRig(t *testing.T, cfg func(*oauthtest.AS), server ServerConfig) *oa
 	}
 	rs := oauthtest.NewRS(as)
 	logs := &bytes.Buffer{}
-	r := &oauthRig{as: as, rs: rs, vault: &memVault{}, br: &testBrowser{}, logs: logs}
+	r := &oauthRig{as: as, rs: rs, vault: &testkit.Vault{}, br: &testBrowser{}, logs: logs}
 	var mu sync.Mutex
 	r.m = NewManager(Options{Vault: r.vault, Browser: r.br, SignInTimeout: 5 * time.Second,
 		Logger: slog.New(slog.NewTextHandler(lockedWriter{&mu, logs}, &slog.HandlerOptions{Level: slog.LevelDebug}))})
@@ -183,7 +144,7 @@ func TestOAuthSignInRefreshRevoke(t *testing.T) {
 	if st.Auth.Issuer != r.as.URL {
 		t.Errorf("issuer %q, want %q", st.Auth.Issuer, r.as.URL)
 	}
-	if !strings.Contains(r.vault.dump(), "at-") {
+	if !strings.Contains(r.vault.Dump(), "at-") {
 		t.Fatal("no token in the key storage")
 	}
 	if _, err := r.vault.Get(oauthTokenAccount(r.as.URL, r.rs.URL)); err != nil {
@@ -200,7 +161,7 @@ func TestOAuthSignInRefreshRevoke(t *testing.T) {
 	if st.NextRetry != 0 {
 		t.Errorf("a revoked sign-in is retried on a timer (next retry %d)", st.NextRetry)
 	}
-	if strings.Contains(r.vault.dump(), "at-") {
+	if strings.Contains(r.vault.Dump(), "at-") {
 		t.Error("the revoked tokens stay in the key storage")
 	}
 	if err := r.m.SignIn(context.Background(), "notes"); err != nil {
@@ -211,7 +172,7 @@ func TestOAuthSignInRefreshRevoke(t *testing.T) {
 	if err := r.m.SignOut("notes"); err != nil {
 		t.Fatal(err)
 	}
-	if strings.Contains(r.vault.dump(), "at-") || strings.Contains(r.vault.dump(), "rt-") {
+	if strings.Contains(r.vault.Dump(), "at-") || strings.Contains(r.vault.Dump(), "rt-") {
 		t.Error("Sign out left tokens in the key storage")
 	}
 	waitAuth(t, r.m, AuthSignIn)
@@ -258,7 +219,7 @@ func TestOAuthIssuerMismatchRefused(t *testing.T) {
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("SignIn = %v, want a refusal (%s)", err, tc.want)
 			}
-			if strings.Contains(r.vault.dump(), "at-") {
+			if strings.Contains(r.vault.Dump(), "at-") {
 				t.Error("a token was stored")
 			}
 			waitAuth(t, r.m, AuthFailed)
@@ -274,7 +235,7 @@ func TestOAuthClientCredentials(t *testing.T) {
 	if r.br.opened != nil {
 		t.Error("client credentials opened a browser")
 	}
-	if !strings.Contains(r.vault.dump(), "at-") {
+	if !strings.Contains(r.vault.Dump(), "at-") {
 		t.Error("the machine token is not in the key storage")
 	}
 	// The secret itself goes to the keychain, mcp.json holds a reference.
@@ -313,7 +274,7 @@ func TestOAuthClientIDMetadataDocument(t *testing.T) {
 		t.Fatalf("SignIn: %v", err)
 	}
 	waitTool(t, r.m, "notes", "whoami")
-	if !strings.Contains(r.vault.dump(), "juncture.example") {
+	if !strings.Contains(r.vault.Dump(), "juncture.example") {
 		t.Error("the client ID metadata document was not used")
 	}
 }
@@ -333,7 +294,7 @@ func TestOAuthHostileCallback(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), "not finished") {
 			t.Fatalf("SignIn = %v, want a timeout (the forged answer changes nothing)", err)
 		}
-		if strings.Contains(r.vault.dump(), "at-") {
+		if strings.Contains(r.vault.Dump(), "at-") {
 			t.Error("a token was stored")
 		}
 		r.assertNoSecrets(t, err.Error())
@@ -605,7 +566,7 @@ func TestOAuthPlain401IsNotSignIn(t *testing.T) {
 	}
 	go srv.Serve(ln)
 	defer srv.Close()
-	m := NewManager(Options{Vault: &memVault{}, Browser: &testBrowser{}, BackoffBase: time.Hour})
+	m := NewManager(Options{Vault: &testkit.Vault{}, Browser: &testBrowser{}, BackoffBase: time.Hour})
 	defer m.Close()
 	m.Apply(Config{Servers: map[string]ServerConfig{"k": {URL: "http://" + ln.Addr().String() + "/mcp", Headers: map[string]string{"X-Key": "wrong"}}}})
 	st := waitFor(t, m, "k", "failed", func(s ServerStatus) bool { return s.Status == StatusError })

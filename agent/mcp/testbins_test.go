@@ -9,7 +9,6 @@ package mcp
 // cannot pass by skipping).
 
 import (
-	"bytes"
 	"context"
 	"crypto/sha256"
 	"errors"
@@ -28,6 +27,8 @@ import (
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/juncture-app/juncture/internal/testkit"
 )
 
 // nodeServers is where npm ci installs the Node servers (relative to this
@@ -150,7 +151,7 @@ func edgeServerHTTP(t testing.TB, env ...string) (url string) {
 // has failed, the cleanup logs the output.
 func startServer(t testing.TB, cmd *exec.Cmd, ready func(output string) (url string, ok bool)) (string, error) {
 	t.Helper()
-	out := &syncBuffer{}
+	out := &testkit.SyncBuffer{}
 	cmd.Stdout, cmd.Stderr = out, out
 	ownGroup(cmd)
 	if err := cmd.Start(); err != nil {
@@ -204,24 +205,6 @@ func freePort() (int, error) {
 	}
 	defer ln.Close()
 	return ln.Addr().(*net.TCPAddr).Port, nil
-}
-
-// syncBuffer is a bytes.Buffer a child process's output copiers can share.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }
 
 var edgeBuild struct {

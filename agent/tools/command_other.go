@@ -12,17 +12,6 @@ var inheritedEnv = []string{"PATH", "HOME", "USER", "LANG", "LC_ALL", "LC_CTYPE"
 // groups here: Stop kills the shell only.
 func shellCommand(command string) *exec.Cmd { return exec.Command("sh", "-c", command) }
 
-type procGroup struct {
-	cmd *exec.Cmd
-}
-
-func startGroup(cmd *exec.Cmd) (*procGroup, error) {
-	if err := cmd.Start(); err != nil {
-		return nil, err
-	}
-	return &procGroup{cmd: cmd}, nil
-}
-
 func (g *procGroup) signal(kill bool) {
 	if kill {
 		_ = g.cmd.Process.Kill()

@@ -26,19 +26,6 @@ func shellCommand(command string) *exec.Cmd {
 	return cmd
 }
 
-// procGroup is a started command: the shell and everything it starts,
-// which share the shell's process group.
-type procGroup struct {
-	cmd *exec.Cmd
-}
-
-func startGroup(cmd *exec.Cmd) (*procGroup, error) {
-	if err := cmd.Start(); err != nil {
-		return nil, err
-	}
-	return &procGroup{cmd: cmd}, nil
-}
-
 // signal sends SIGTERM (or SIGKILL when kill is set) to the command's
 // whole process group. Errors (the group is already gone) are ignored.
 func (g *procGroup) signal(kill bool) {

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"strings"
 	"time"
 
 	"github.com/juncture-app/juncture/agent/history"
@@ -79,4 +80,30 @@ func ExportLedger(ctx context.Context, db Store, format string) (string, error) 
 		return "", errors.New("the ledger is over 64 MiB: export it with `juncture ledger export`")
 	}
 	return buf.String(), nil
+}
+
+// LedgerEntryView is a ledger entry as Activity lists it: the entry, and
+// for a change of a rule (rule-created, -changed, -expired, -revoked) what
+// the rule covers in the words Settings shows (tools.Describe), so the
+// window never words a rule itself.
+type LedgerEntryView struct {
+	history.LedgerEntry
+	Rule string `json:"rule,omitempty"`
+}
+
+// LedgerViews gives each entry its rule's words (none when its arguments
+// are not a rule: another kind, or a deleted chat's redacted shape).
+func LedgerViews(es []history.LedgerEntry) []LedgerEntryView {
+	out := make([]LedgerEntryView, len(es))
+	for i, e := range es {
+		out[i] = LedgerEntryView{LedgerEntry: e}
+		if !strings.HasPrefix(e.Kind, "rule-") || e.Redacted {
+			continue
+		}
+		var r history.PermissionRule
+		if json.Unmarshal([]byte(e.Arguments), &r) == nil && r.Tool != "" && r.Scope != "" {
+			out[i].Rule = tools.Describe(r)
+		}
+	}
+	return out
 }

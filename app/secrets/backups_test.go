@@ -9,19 +9,9 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/juncture-app/juncture/internal/testkit"
 	"github.com/juncture-app/juncture/store"
 )
-
-func copyFile(t *testing.T, from, to string) {
-	t.Helper()
-	b, err := os.ReadFile(from)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(to, b, 0o600); err != nil {
-		t.Fatal(err)
-	}
-}
 
 // holdBusy holds an exclusive lock on the SQLite file at path (another
 // process writing it) until the test ends. The only SQL of this package:
@@ -55,13 +45,13 @@ func TestBackupIsDeletedOnlyWhenKnownToHoldAKey(t *testing.T) {
 	const key = "sk-backup-known-KKKK1111"
 	dir := t.TempDir()
 	path := filepath.Join(dir, "juncture.db")
-	copyFile(t, "../../store/testdata/v4.db", path)
+	testkit.CopyFile(t, "../../store/testdata/v4.db", path)
 	if err := store.WriteSettingsFile(ctx, path, map[string]string{"apiKey": key, "model": "m"}); err != nil {
 		t.Fatal(err)
 	}
 	noKeys, withKeys := path+".pre-v2.bak", path+".pre-v3.bak"
-	copyFile(t, "../../store/testdata/v4.db", noKeys)
-	copyFile(t, "../../store/testdata/v4.db", withKeys)
+	testkit.CopyFile(t, "../../store/testdata/v4.db", noKeys)
+	testkit.CopyFile(t, "../../store/testdata/v4.db", withKeys)
 	if err := store.WriteSettingsFile(ctx, withKeys, map[string]string{"apiKey": key}); err != nil {
 		t.Fatal(err)
 	}

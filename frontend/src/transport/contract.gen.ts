@@ -328,7 +328,7 @@ export interface Methods {
   InspectPDF: { args: [AttachmentInput]; result: PDFInfo };
   Interrupt: { args: [string]; result: null };
   ListEndpoints: { args: []; result: Endpoint[] };
-  ListLedger: { args: [LedgerFilter]; result: LedgerEntry[] };
+  ListLedger: { args: [LedgerFilter]; result: LedgerEntryView[] };
   ListMCPPrompts: { args: []; result: PromptList };
   ListMCPResources: { args: []; result: ResourceCatalog };
   ListMCPServers: { args: []; result: ServerStatus[] };
@@ -655,8 +655,8 @@ export interface KeyStorage {
   path?: string;
 }
 
-/** history.LedgerEntry */
-export interface LedgerEntry {
+/** rules.LedgerEntryView */
+export interface LedgerEntryView {
   seq: number;
   at: number;
   kind: string;
@@ -675,6 +675,7 @@ export interface LedgerEntry {
   outcome?: string;
   prevHash: string;
   hash: string;
+  rule?: string;
 }
 
 /** history.LedgerFilter */

@@ -610,10 +610,10 @@ export function parseKeyStorage(u: unknown): G.KeyStorage {
   return v;
 }
 
-// history.LedgerEntry
+// rules.LedgerEntryView
 
-function fillLedgerEntry(u: Record<string, unknown>): G.LedgerEntry {
-  const o: G.LedgerEntry = {
+function fillLedgerEntryView(u: Record<string, unknown>): G.LedgerEntryView {
+  const o: G.LedgerEntryView = {
     seq: (isNumber(u.seq) ? u.seq : undefined) ?? 0,
     at: (isNumber(u.at) ? u.at : undefined) ?? 0,
     kind: (isString(u.kind) ? u.kind : undefined) ?? '',
@@ -672,17 +672,21 @@ function fillLedgerEntry(u: Record<string, unknown>): G.LedgerEntry {
     const v = (isString(u.outcome) ? u.outcome : undefined);
     if (!!v) o.outcome = v;
   }
+  {
+    const v = (isString(u.rule) ? u.rule : undefined);
+    if (!!v) o.rule = v;
+  }
   return o;
 }
 
-/** u as a LedgerEntry, or null when it is not one. */
-export function readLedgerEntry(u: unknown): G.LedgerEntry | null {
-  return isObject(u) ? fillLedgerEntry(u) : null;
+/** u as a LedgerEntryView, or null when it is not one. */
+export function readLedgerEntryView(u: unknown): G.LedgerEntryView | null {
+  return isObject(u) ? fillLedgerEntryView(u) : null;
 }
 
-export function parseLedgerEntry(u: unknown): G.LedgerEntry {
-  const v = readLedgerEntry(u);
-  if (v === null) throw bad("ledger entry");
+export function parseLedgerEntryView(u: unknown): G.LedgerEntryView {
+  const v = readLedgerEntryView(u);
+  if (v === null) throw bad("ledger entry view");
   return v;
 }
 
@@ -2622,7 +2626,7 @@ export const resultParsers = {
   InspectPDF: parsePDFInfo,
   Interrupt: parseNull,
   ListEndpoints: (u: unknown): G.Endpoint[] => list(u, (e) => readEndpoint(e) ?? undefined) ?? [],
-  ListLedger: (u: unknown): G.LedgerEntry[] => list(u, (e) => readLedgerEntry(e) ?? undefined) ?? [],
+  ListLedger: (u: unknown): G.LedgerEntryView[] => list(u, (e) => readLedgerEntryView(e) ?? undefined) ?? [],
   ListMCPPrompts: parsePromptList,
   ListMCPResources: parseResourceCatalog,
   ListMCPServers: (u: unknown): G.ServerStatus[] => list(u, (e) => readServerStatus(e) ?? undefined) ?? [],

@@ -95,4 +95,39 @@ describe('VirtualList', () => {
       'translateY(170px)',
     ]);
   });
+  // The "everything fits" test belongs to the scroll handler: a render
+  // while the list has no layout (hidden: every size 0) is not the person
+  // reaching the bottom, and must not take away the place they scrolled to.
+  it('TestVirtualListFitsOnlyOnScroll: a render while hidden keeps the place the person scrolled up to', () => {
+    const onAtBottomChange = vi.fn();
+    const list = (xs: typeof items) => (
+      <VirtualList items={xs} getKey={(i) => i.id} renderItem={(i) => <p>{i.text}</p>} estimateHeight={() => 50} onAtBottomChange={onAtBottomChange} />
+    );
+    const { container, rerender, queryByRole } = render(list(items.slice(0, 100)));
+    const el = container.querySelector<HTMLElement>('.vlist')!;
+    const size = { scrollHeight: 5000, clientHeight: 500 };
+    Object.defineProperty(el, 'scrollHeight', { configurable: true, get: () => size.scrollHeight });
+    Object.defineProperty(el, 'clientHeight', { configurable: true, get: () => size.clientHeight });
+    act(() => {
+      el.scrollTop = 1000;
+      el.dispatchEvent(new Event('scroll'));
+    });
+    expect(onAtBottomChange).toHaveBeenLastCalledWith(false);
+    expect(queryByRole('button', { name: 'Jump to latest message' })).toBeTruthy();
+    // Hidden (no layout), a row streams in.
+    size.scrollHeight = 0;
+    size.clientHeight = 0;
+    rerender(list(items.slice(0, 101)));
+    expect(onAtBottomChange).toHaveBeenLastCalledWith(false);
+    expect(queryByRole('button', { name: 'Jump to latest message' })).toBeTruthy();
+    // Shown again and scrolled to the end: at the bottom.
+    size.scrollHeight = 5050;
+    size.clientHeight = 500;
+    act(() => {
+      el.scrollTop = 4550;
+      el.dispatchEvent(new Event('scroll'));
+    });
+    expect(onAtBottomChange).toHaveBeenLastCalledWith(true);
+    expect(queryByRole('button', { name: 'Jump to latest message' })).toBeNull();
+  });
 });

@@ -41,6 +41,17 @@ export interface VirtualListProps<T> {
 const DEFAULT_ESTIMATE = 120;
 const BOTTOM_SLACK = 48;
 
+/**
+ * The list is at its bottom: the person scrolled there, or everything fits
+ * (there is nothing below to jump to; "↓ Latest" would point at what is
+ * already on screen). Asked where the list scrolls (its scroll handler),
+ * never at every render: a render while the list is hidden (no layout, every
+ * size 0) is not the person reaching the bottom.
+ */
+function nearBottom(el: HTMLElement): boolean {
+  return el.scrollHeight - el.scrollTop - el.clientHeight < BOTTOM_SLACK;
+}
+
 /** First index whose bottom edge is below `y`. */
 function findFirst(offsets: Float64Array, n: number, y: number): number {
   let lo = 0;
@@ -214,14 +225,15 @@ export function VirtualList<T>({
         el.scrollTop = Math.max(0, offsets[i]! - 72);
         setScrollTop(el.scrollTop);
         p.tries += 1;
-        if (p.tries > 3) pendingScroll.current = null;
+        if (p.tries > 3) {
+          pendingScroll.current = null;
+          // The hit's last scroll, as the scroll handler would see it (a
+          // scroll that did not move fires no event: everything fits, say).
+          if (nearBottom(el)) setBottom(true);
+        }
       } else pendingScroll.current = null;
       return;
     }
-    // Everything fits: there is nothing below to jump to ("↓ Latest" would
-    // point at what is already on screen). Never while a search hit's scroll
-    // is pending (above): the hit's row must stay the target.
-    if (!atBottom.current && el.scrollHeight - el.clientHeight < BOTTOM_SLACK) setBottom(true);
     if (atBottom.current) {
       const target = Math.max(0, el.scrollHeight - el.clientHeight);
       if (Math.abs(el.scrollTop - target) > 1) el.scrollTop = target;
@@ -240,9 +252,8 @@ export function VirtualList<T>({
   const onScroll = useCallback(
     (e: UIEvent<HTMLDivElement>) => {
       const el = e.currentTarget;
-      const bottom = el.scrollHeight - el.scrollTop - el.clientHeight < BOTTOM_SLACK;
       if (pendingScroll.current && pendingScroll.current.tries > 0) pendingScroll.current = null;
-      setBottom(bottom);
+      setBottom(nearBottom(el));
       if (rafRef.current === null) {
         rafRef.current = requestAnimationFrame(() => {
           rafRef.current = null;

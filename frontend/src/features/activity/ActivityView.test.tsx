@@ -2,9 +2,9 @@ import { describe, expect, it, vi } from 'vitest';
 import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { ActivityView } from './ActivityView';
 import { FakeTransport } from '../../test/fakeTransport';
-import type { LedgerEntry, LedgerFilter } from '../../transport/contract.gen';
+import type { LedgerEntryView, LedgerFilter } from '../../transport/contract.gen';
 
-const ENTRIES: LedgerEntry[] = [
+const ENTRIES: LedgerEntryView[] = [
   { seq: 3, at: Date.now(), kind: 'outcome', threadId: 't1', callId: 'c1', tool: 'run_command', outcome: 'ran', transport: 'runtime', prevHash: 'b', hash: 'c' },
   { seq: 2, at: Date.now(), kind: 'approved', threadId: 't1', callId: 'c1', tool: 'run_command', arguments: '{"command":"git status"}', transport: 'window', prevHash: 'a', hash: 'b' },
   { seq: 1, at: Date.now(), kind: 'rule-created', tool: 'run_command', transport: 'browser', ruleId: 'r1', prevHash: '', hash: 'a' },

@@ -4,7 +4,7 @@ import { useCallback, useEffect, useId, useRef, useState } from 'react';
 import { useModalDialog } from '../../hooks/useModalDialog';
 import type { Transport } from '../../transport';
 import { toJunctureError } from '../../transport';
-import type { LedgerEntry, LedgerFilter, LedgerReport, ThreadListItem } from '../../transport/contract.gen';
+import type { LedgerEntryView, LedgerFilter, LedgerReport, ThreadListItem } from '../../transport/contract.gen';
 import { downloadText } from '../../lib/download';
 import { formatTime } from '../../lib/format';
 import { IconClose } from '../../ui/icons';
@@ -41,7 +41,7 @@ export function ActivityView({ open, transport, threads, onClose, onOpenCall }: 
   const [span, setSpan] = useState('any');
   const [search, setSearch] = useState('');
   const [query, setQuery] = useState(''); // the search, debounced
-  const [entries, setEntries] = useState<LedgerEntry[] | null>(null);
+  const [entries, setEntries] = useState<LedgerEntryView[] | null>(null);
   const [more, setMore] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [report, setReport] = useState<LedgerReport | null>(null);

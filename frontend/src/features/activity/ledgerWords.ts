@@ -1,5 +1,5 @@
 // The ledger in words: a kind, a transport, an entry's one-line summary.
-import type { LedgerEntry, SearchHit, ThreadView } from '../../transport/contract.gen';
+import type { LedgerEntryView, SearchHit, ThreadView } from '../../transport/contract.gen';
 import type { Transport } from '../../transport';
 import { tryParseJson, isObject, isString } from '../../transport/json';
 import { DURATION_LABELS, isRuleDuration } from '../approvals/ruleWords';
@@ -52,59 +52,25 @@ export function kindTone(kind: string): 'allow' | 'deny' | 'other' {
   return 'other';
 }
 
-/** What a rule covers, in the words Settings › Rules uses (Go's history scopes). */
-export function ruleLine(rule: Record<string, unknown>): string | null {
-  const str = (k: string): string => (isString(rule[k]) ? (rule[k] as string) : '');
-  const scope = str('scope');
-  if (!scope || !str('tool')) return null;
-  const pattern = str('pattern');
-  const covers = ((): string => {
-    switch (scope) {
-      case 'tool':
-        return 'every call';
-      case 'command-prefix':
-        return `commands starting with “${pattern}”`;
-      case 'command-glob':
-        return `commands matching “${pattern}”`;
-      case 'folder':
-        return `inside ${pattern}`;
-      case 'folder-glob':
-        return `inside ${pattern}, paths matching “${str('glob')}”`;
-      case 'file':
-        return `on ${pattern} only`;
-      case 'thread':
-        return 'in one chat';
-      case 'host':
-        return `to ${pattern} only`;
-      case 'arg-equals':
-        return `when ${str('arg')} is “${pattern}”`;
-      case 'arg-prefix':
-        return `when ${str('arg')} starts with “${pattern}”`;
-      case 'server':
-        return `every tool of ${pattern || str('tool').replace(/^mcp:/, '')}`;
-      case 'server-tools':
-        return `tools of ${pattern} named like “${str('glob')}”`;
-      case 'tool-identity':
-        return 'while its server keeps the tool as it was';
-      default:
-        return scope;
-    }
-  })();
-  const effect = str('effect') === 'deny' ? 'Never' : 'Allow';
-  const duration = str('duration');
+/**
+ * A rule's change in words: what the rule covers in Go's sentence (the
+ * entry's `rule`, the one Settings › Rules shows), then how long it holds.
+ */
+export function ruleLine(e: LedgerEntryView): string | null {
+  if (!e.rule) return null;
+  const p = tryParseJson(e.arguments ?? '');
+  const duration = p.ok && isObject(p.value) && isString(p.value.duration) ? p.value.duration : '';
   const label = duration && isRuleDuration(duration) ? DURATION_LABELS[duration] : '';
   const until = label ? ` · ${label.charAt(0).toLowerCase()}${label.slice(1)}` : '';
-  return `${effect}: ${covers}${until}`;
+  return `${e.rule}${until}`;
 }
 
 /** The entry's arguments on one line (the command, path or address first; a rule in words). */
-export function argsLine(e: LedgerEntry): string {
+export function argsLine(e: LedgerEntryView): string {
   if (!e.arguments) return '';
+  const words = ruleLine(e);
+  if (words) return words;
   const p = tryParseJson(e.arguments);
-  if (p.ok && isObject(p.value) && e.kind.startsWith('rule-')) {
-    const words = ruleLine(p.value);
-    if (words) return words;
-  }
   if (p.ok && isObject(p.value)) {
     for (const k of ['command', 'path', 'url', 'description', 'message']) {
       const v = p.value[k];

@@ -25,6 +25,28 @@ function setup(
   return { ...r, onAnswer };
 }
 
+/** An Answer that keeps the run waiting until every item of batch() was answered (over all its calls), then continues it. */
+function answersUntilAll() {
+  const ids = ['approval_tc-w', 'approval_tc-r', 'interrupt-1767225600000-2tnxhxy'];
+  const onAnswer = vi.fn(async (b: AnswerBatch): Promise<AnswerResult> => {
+    const answered = new Set([...onAnswer.mock.calls.flatMap(([x]) => x.answers), ...b.answers].map((a) => a.interruptId));
+    const waiting = ids.filter((id) => !answered.has(id));
+    return waiting.length ? notYet(waiting) : { continued: true, runId: 'run-3b', waiting: [] };
+  });
+  return onAnswer;
+}
+
+/** A question without a schema (free text), as its generic binding names it. */
+function freeTextQuestion(id: string): ClassifiedInterrupt {
+  const it: Interrupt = {
+    id,
+    reason: 'question',
+    message: 'What should the file be called?',
+    metadata: { 'tanstack:interruptBinding': { v: 1, kind: 'generic', interruptId: id, interruptedRunId: 'r', generation: 0 } },
+  };
+  return classifyInterrupt(it, {});
+}
+
 const single = () => [batch()[1]!]; // run_command approval
 
 // Drafts are kept by interrupt id across cards (see useDraft); each test starts clean.
@@ -134,12 +156,7 @@ describe('InterruptPanel', () => {
   });
 
   it('several items: each decision is sent at once (one Answer each), with a counter, and can be changed', async () => {
-    const ids = ['approval_tc-w', 'approval_tc-r', 'interrupt-1767225600000-2tnxhxy'];
-    const onAnswer = vi.fn(async (b: AnswerBatch): Promise<AnswerResult> => {
-      const answered = new Set([...onAnswer.mock.calls.flatMap(([x]) => x.answers), ...b.answers].map((a) => a.interruptId));
-      const waiting = ids.filter((id) => !answered.has(id));
-      return waiting.length ? notYet(waiting) : { continued: true, runId: 'run-3b', waiting: [] };
-    });
+    const onAnswer = answersUntilAll();
     setup(batch(), onAnswer);
     expect(screen.getByText(/0 of 3 answered/)).toBeTruthy();
     // The diff preview of write_file is shown.
@@ -298,13 +315,7 @@ describe('InterruptPanel', () => {
   });
 
   it('a question without a schema asks for free text', async () => {
-    const it0: Interrupt = {
-      id: 'q-1',
-      reason: 'question',
-      message: 'What should the file be called?',
-      metadata: { 'tanstack:interruptBinding': { v: 1, kind: 'generic', interruptId: 'q-1', interruptedRunId: 'r', generation: 0 } },
-    };
-    const { onAnswer } = setup([classifyInterrupt(it0, {})]);
+    const { onAnswer } = setup([freeTextQuestion('q-1')]);
     fireEvent.change(screen.getByLabelText(/Your answer/), { target: { value: 'notes.md' } });
     await act(async () => {
       fireEvent.click(screen.getByRole('button', { name: 'Submit answer' }));
@@ -419,12 +430,7 @@ describe('InterruptPanel', () => {
     composer.innerHTML = '<textarea aria-label="Message"></textarea>';
     document.body.appendChild(composer);
     try {
-      const ids = ['approval_tc-w', 'approval_tc-r', 'interrupt-1767225600000-2tnxhxy'];
-      const onAnswer = vi.fn(async (b: AnswerBatch): Promise<AnswerResult> => {
-        const answered = new Set([...onAnswer.mock.calls.flatMap(([x]) => x.answers), ...b.answers].map((a) => a.interruptId));
-        const waiting = ids.filter((id) => !answered.has(id));
-        return waiting.length ? notYet(waiting) : { continued: true, runId: 'run-3b', waiting: [] };
-      });
+      const onAnswer = answersUntilAll();
       setup(batch(), onAnswer);
       const write = screen.getByRole('article', { name: 'Approval for write_file' });
       const run = screen.getByRole('article', { name: 'Approval for run_command' });
@@ -453,13 +459,7 @@ describe('InterruptPanel', () => {
   });
 
   it('Esc in a question field returns focus to the card and keeps the text; it never reaches the window', () => {
-    const it0: Interrupt = {
-      id: 'q-esc',
-      reason: 'question',
-      message: 'What should the file be called?',
-      metadata: { 'tanstack:interruptBinding': { v: 1, kind: 'generic', interruptId: 'q-esc', interruptedRunId: 'r', generation: 0 } },
-    };
-    const { onAnswer } = setup([classifyInterrupt(it0, {})]);
+    const { onAnswer } = setup([freeTextQuestion('q-esc')]);
     const field = screen.getByLabelText(/Your answer/) as HTMLTextAreaElement;
     fireEvent.change(field, { target: { value: 'notes.md' } });
     field.focus();

@@ -3,59 +3,10 @@ import type { Transport } from '../../transport';
 import { toJunctureError } from '../../transport';
 import type { RuleView } from '../../transport/contract.gen';
 import { RuleDetails } from './RuleDetails';
-import type { McpCatalog } from '../../hooks/useMcpServers';
 import { formatTime } from '../../lib/format';
 
 /** How long a revoked rule can be restored (Undo) before it is gone. */
 export const REVOKE_UNDO_MS = 10_000;
-
-/** Go's description of a rule without its "Allow <tool> " head (the row names the tool). */
-function withoutHead(r: RuleView): string {
-  const d = r.description.replace(/^(Never allow|Allow) /, '');
-  return d.startsWith(`${r.tool} `) ? d.slice(r.tool.length + 1) : d;
-}
-
-/** A permission rule as Settings lists it (MCP rules by their tool's and server's titles). */
-export function ruleText(r: RuleView, cat: McpCatalog): ReactNode {
-  if (r.scope === 'server') {
-    const server = r.pattern || r.tool.replace(/^mcp:/, '');
-    return <>Every tool of {cat.serverTitles.get(server) ?? server}</>;
-  }
-  if (r.scope === 'tool-identity') {
-    const t = cat.tools.get(r.tool);
-    return (
-      <>
-        <strong>{t?.title ?? r.tool}</strong>
-        {t ? ` (${t.serverTitle})` : ''} always, while its server keeps the tool as it was
-      </>
-    );
-  }
-  return (
-    <>
-      <strong className="mono">{r.tool}</strong>{' '}
-      {r.scope === 'tool' ? (
-        'always'
-      ) : r.scope === 'command-prefix' ? (
-        <>
-          commands starting with <span className="mono">{r.pattern}</span>
-        </>
-      ) : r.scope === 'folder' ? (
-        <>
-          inside <span className="mono">{r.pattern}</span>
-        </>
-      ) : r.scope === 'file' ? (
-        <>
-          on <span className="mono">{r.pattern}</span> only
-        </>
-      ) : r.scope === 'thread' ? (
-        'in one chat'
-      ) : (
-        // The argument scopes in Go's words, without its "Allow <tool>" head.
-        withoutHead(r)
-      )}
-    </>
-  );
-}
 
 export type PermissionRulesState = ReturnType<typeof usePermissionRules>;
 
@@ -135,13 +86,11 @@ export function usePermissionRules(transport: Transport, open: boolean, reloadNo
 export function PermissionRules({
   id,
   state,
-  catalog,
   onDuration,
   children,
 }: {
   id: string;
   state: PermissionRulesState;
-  catalog: McpCatalog;
   /** Gives a rule a new duration, counted from now. */
   onDuration: (ruleId: string, duration: string) => void;
   /** The list's tools (add, export, import), under its heading. */
@@ -164,7 +113,7 @@ export function PermissionRules({
             revoking.has(r.id) ? (
               <li key={r.id} className="is-revoked">
                 <span role="status">
-                  <span className="set-rule-revoked">Revoked:</span> <s>{ruleText(r, catalog)}</s>
+                  <span className="set-rule-revoked">Revoked:</span> <s>{r.description}</s>
                 </span>
                 <button
                   type="button"
@@ -181,8 +130,8 @@ export function PermissionRules({
               <li key={r.id} className={r.effect === 'deny' ? 'is-deny' : undefined}>
                 <span className="set-rule-main">
                   <span>
-                    {r.effect === 'deny' && <span className="set-rule-never">Never: </span>}
-                    {ruleText(r, catalog)}
+                    {/* Go's sentence (tools.Describe), the one the ledger shows too. */}
+                    <span className={r.effect === 'deny' ? 'set-rule-never' : undefined}>{r.description}</span>
                     <span className="set-rule-date"> · {formatTime(r.createdAt)}</span>
                   </span>
                   <RuleDetails rule={r} onDuration={onDuration} />

@@ -43,20 +43,31 @@ function setup(extra: ConstructorParameters<typeof FakeTransport>[0] = {}, kind:
 }
 
 describe('Settings › Rules', () => {
+  // The rule's words are Go's (tools.Describe, ListRules' description): the
+  // window shows that sentence, the same one the ledger shows in Activity.
+  it('TestRulesShowGoSentence: each rule reads as Go’s sentence, word for word', async () => {
+    setup();
+    for (const r of RULES) {
+      const words = await screen.findByText(r.description);
+      expect(words.textContent).toBe(r.description);
+      expect(words.closest('li')!.className).toBe(r.effect === 'deny' ? 'is-deny' : '');
+    }
+  });
+
   it('lists each rule with its reach, end, last use and count; a Never rule with its reason', async () => {
     setup();
-    const allow = (await screen.findByText('git status')).closest('li')!;
+    const allow = (await screen.findByText(RULES[0]!.description)).closest('li')!;
     expect(allow.textContent).toMatch(/until \d/);
     expect(allow.textContent).toContain('3 calls let through');
     expect(allow.textContent).toContain('Still asks for, e.g.: git status && rm -rf ~');
-    const never = screen.getByText('Never:').closest('li')!;
+    const never = screen.getByText(RULES[1]!.description).closest('li')!;
     expect(never.textContent).toContain('Reason the model reads: “never delete”');
     expect(never.textContent).toContain('never used yet');
   });
 
   it('edits a rule’s duration (SetRuleDuration, counted from now)', async () => {
     const t = setup();
-    const allow = (await screen.findByText('git status')).closest('li')!;
+    const allow = (await screen.findByText(RULES[0]!.description)).closest('li')!;
     await act(async () => {
       fireEvent.change(within(allow).getByLabelText('How long'), { target: { value: 'today' } });
     });

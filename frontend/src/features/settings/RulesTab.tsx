@@ -3,7 +3,6 @@
 import { useRef, useState } from 'react';
 import type { Transport } from '../../transport';
 import { toJunctureError } from '../../transport';
-import type { McpCatalog } from '../../hooks/useMcpServers';
 import type { RuleScope } from '../../transport/contract.gen';
 import { downloadText } from '../../lib/download';
 import { DURATION_LABELS, type RuleDuration } from '../approvals/ruleWords';
@@ -132,7 +131,7 @@ function readText(f: File): Promise<string> {
   });
 }
 
-export function RulesTab({ id, transport, state, catalog }: { id: string; transport: Transport; state: PermissionRulesState; catalog: McpCatalog }) {
+export function RulesTab({ id, transport, state }: { id: string; transport: Transport; state: PermissionRulesState }) {
   const [adding, setAdding] = useState(false);
   const [note, setNote] = useState<string | null>(null);
   const file = useRef<HTMLInputElement>(null);
@@ -171,7 +170,7 @@ export function RulesTab({ id, transport, state, catalog }: { id: string; transp
   };
 
   return (
-    <PermissionRules id={id} state={state} catalog={catalog} onDuration={setDuration}>
+    <PermissionRules id={id} state={state} onDuration={setDuration}>
       <div className="set-rules-tools">
         <button type="button" className="btn small" onClick={() => setAdding(true)} disabled={adding}>
           Add a Never rule…

@@ -26,6 +26,9 @@ function setup(extra: ConstructorParameters<typeof FakeTransport>[0] = {}, view:
   return Object.assign(t, { onClose });
 }
 
+/** Go's words for the rule r3 (ListRules' description). */
+const READ_FILE = 'Allow every read_file call';
+
 afterEach(() => {
   vi.useRealTimers();
   delete document.documentElement.dataset.theme;
@@ -40,13 +43,13 @@ const input = (name: string) => {
 
 
 describe('SettingsDialog', () => {
-  it('labels MCP rules by the server’s and the tool’s titles', async () => {
+  it('shows MCP rules, like every rule, in Go’s words', async () => {
     setup();
     fireEvent.click(screen.getByRole('tab', { name: 'Rules' }));
-    expect(await screen.findByText('Every tool of Everything')).toBeTruthy();
-    const identity = (await screen.findByText('Echo')).closest('li')!;
-    expect(identity.textContent).toContain('(Everything) always, while its server keeps the tool as it was');
-    expect(screen.getByText('read_file').closest('li')!.textContent).toContain('read_file always');
+    expect(await screen.findByText('Allow every tool of the server everything')).toBeTruthy();
+    const identity = screen.getByText('Allow everything__echo while the server does not change it').closest('li')!;
+    expect(identity.textContent).toContain('Allow everything__echo while the server does not change it');
+    expect(screen.getByText(READ_FILE).closest('li')!.textContent).toContain('Allow every read_file call');
   });
 
   it('has a "Tool servers (MCP)" tab that mounts the MCP section (saved at once: no Save button)', async () => {
@@ -201,17 +204,17 @@ describe('SettingsDialog: theme, unsaved edits, revoke', () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
     const t = setup();
     fireEvent.click(screen.getByRole('tab', { name: 'Rules' }));
-    const row = (await screen.findByText('read_file')).closest('li')!;
+    const row = (await screen.findByText(READ_FILE)).closest('li')!;
     fireEvent.click(within(row).getByRole('button', { name: 'Revoke' }));
     const undone = screen.getByText('Revoked:').closest('li')!;
-    expect(undone.textContent).toContain('read_file always');
+    expect(undone.textContent).toContain('Allow every read_file call');
     fireEvent.click(within(undone).getByRole('button', { name: 'Undo' }));
-    expect(within(screen.getByText('read_file').closest('li')!).getByRole('button', { name: 'Revoke' })).toBeTruthy();
+    expect(within(screen.getByText(READ_FILE).closest('li')!).getByRole('button', { name: 'Revoke' })).toBeTruthy();
     await act(async () => {
       vi.advanceTimersByTime(11_000);
     });
     expect(t.callsOf('RevokePermissionRule')).toEqual([]);
-    fireEvent.click(within(screen.getByText('read_file').closest('li')!).getByRole('button', { name: 'Revoke' }));
+    fireEvent.click(within(screen.getByText(READ_FILE).closest('li')!).getByRole('button', { name: 'Revoke' }));
     await act(async () => {
       vi.advanceTimersByTime(9_000);
     });

@@ -2,7 +2,6 @@ import { useEffect, useId, useRef, useState } from 'react';
 import { useModalDialog } from '../../hooks/useModalDialog';
 import type { Transport } from '../../transport';
 import type { Provider, SettingsView, Status } from '../../transport/contract';
-import { useMcpServers } from '../../hooks/useMcpServers';
 import { McpSettings } from '../mcp/McpSettings';
 import { EndpointSettings } from './EndpointSettings';
 import { PresetSettings } from './PresetSettings';
@@ -75,7 +74,6 @@ export function SettingsDialog({ open, transport, status, focusField = null, onC
   const [tab, setTab] = useState<Tab>('general');
   // An endpoint change may change General's endpoint (the default): read it again.
   const [reloadNonce, setReloadNonce] = useState(0);
-  const catalog = useMcpServers(transport);
   useEffect(() => {
     if (open && openAt) setTab(openAt);
   }, [open, openAt]);
@@ -210,7 +208,7 @@ export function SettingsDialog({ open, transport, status, focusField = null, onC
         )}
         {tab === 'rules' && (
           <div {...panel('rules')}>
-            <RulesTab id={id} transport={transport} state={rules} catalog={catalog} />
+            <RulesTab id={id} transport={transport} state={rules} />
           </div>
         )}
         {tab === 'mcp' && open && (

@@ -1,4 +1,5 @@
 import { useEffect, useId, useRef, useState } from 'react';
+import { menuKeyDown } from '../../ui/menuKeys';
 import type { Transport } from '../../transport';
 import { DEFAULT_PRESET_ID } from '../../transport/endpoints';
 import { usePresets } from '../../hooks/useEndpoints';
@@ -71,29 +72,7 @@ export function PresetMenu({ transport, onPick, onManage }: PresetMenuProps) {
           className="pmenu-list"
           role="menu"
           aria-label="New chat from a preset"
-          onKeyDown={(e) => {
-            const items = [...(menu.current?.querySelectorAll<HTMLElement>('[role="menuitem"]') ?? [])];
-            const i = items.indexOf(document.activeElement as HTMLElement);
-            if (e.key === 'Escape') {
-              e.preventDefault();
-              e.stopPropagation();
-              close();
-            } else if (e.key === 'ArrowDown') {
-              e.preventDefault();
-              items[(i + 1) % items.length]?.focus();
-            } else if (e.key === 'ArrowUp') {
-              e.preventDefault();
-              items[(i - 1 + items.length) % items.length]?.focus();
-            } else if (e.key === 'Home') {
-              e.preventDefault();
-              items[0]?.focus();
-            } else if (e.key === 'End') {
-              e.preventDefault();
-              items[items.length - 1]?.focus();
-            } else if (e.key === 'Tab') {
-              setOpen(false);
-            }
-          }}
+          onKeyDown={(e) => menuKeyDown(e, { escape: close, tab: () => setOpen(false), keepEscape: true })}
         >
           {shown.map((p, i) => (
             <button

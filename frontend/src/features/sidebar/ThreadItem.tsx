@@ -2,6 +2,7 @@ import { memo, useEffect, useId, useRef, useState, type KeyboardEvent } from 're
 import type { Thread, ThreadListItem } from '../../transport/contract';
 import { threadActivity, type Activity } from '../../hooks/useThreadActivity';
 import { IconMore, IconPin } from '../../ui/icons';
+import { menuKeyDown } from '../../ui/menuKeys';
 
 export interface ThreadItemProps {
   /** The listed thread; its `running` / `waiting` give the indicator unless live events say otherwise. */
@@ -180,22 +181,7 @@ function ThreadItemImpl({ thread, active, activity: live, onOpen, onRename, onPi
           className="titem-menu"
           role="menu"
           aria-label={`Options for ${title}`}
-          onKeyDown={(e) => {
-            const items = [...(menuRef.current?.querySelectorAll<HTMLElement>('[role="menuitem"]') ?? [])];
-            const i = items.indexOf(document.activeElement as HTMLElement);
-            if (e.key === 'Escape') {
-              e.preventDefault();
-              closeMenu();
-            } else if (e.key === 'ArrowDown') {
-              e.preventDefault();
-              items[(i + 1) % items.length]?.focus();
-            } else if (e.key === 'ArrowUp') {
-              e.preventDefault();
-              items[(i - 1 + items.length) % items.length]?.focus();
-            } else if (e.key === 'Tab') {
-              setMenu(false);
-            }
-          }}
+          onKeyDown={(e) => menuKeyDown(e, { escape: closeMenu, tab: () => setMenu(false) })}
         >
           <button
             type="button"

@@ -1,0 +1,27 @@
+//go:build unix
+
+package attach
+
+import "golang.org/x/sys/unix"
+
+// rlimit is one resource limit, set as both soft and hard.
+type rlimit struct {
+	res int
+	val uint64
+}
+
+// setLimits puts the process under the limits of every unix: RLIMIT_CPU at
+// cpu seconds, no core dumps and no files written, then under more (the
+// platform's memory limit).
+func setLimits(cpu int, more ...rlimit) error {
+	for _, l := range append([]rlimit{
+		{unix.RLIMIT_CPU, uint64(cpu)},
+		{unix.RLIMIT_CORE, 0},
+		{unix.RLIMIT_FSIZE, 0},
+	}, more...) {
+		if err := unix.Setrlimit(l.res, &unix.Rlimit{Cur: l.val, Max: l.val}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
