@@ -12,15 +12,10 @@ import (
 	"testing"
 	"testing/fstest"
 
-	"github.com/wailsapp/wails/v2/pkg/assetserver"
 	aso "github.com/wailsapp/wails/v2/pkg/options/assetserver"
+
+	"github.com/juncture-app/juncture/internal/testkit/wailsassets"
 )
-
-type fakeRuntime struct{}
-
-func (fakeRuntime) DesktopIPC() []byte       { return []byte("/*ipc*/") }
-func (fakeRuntime) WebsocketIPC() []byte     { return nil }
-func (fakeRuntime) RuntimeDesktopJS() []byte { return []byte("/*runtime*/") }
 
 // TestWailsAssetServerKeepsTheGate: through Wails' own asset server (which
 // re-renders index.html to put its ipc.js and runtime.js in), the window's
@@ -36,10 +31,7 @@ func TestWailsAssetServerKeepsTheGate(t *testing.T) {
 	if err != nil || mw == nil {
 		t.Fatalf("wrap: %v", err)
 	}
-	srv, err := assetserver.NewAssetServer("", aso.Options{Assets: assets, Middleware: mw}, false, nil, fakeRuntime{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	srv := wailsassets.New(t, aso.Options{Assets: assets, Middleware: mw})
 	for _, target := range []string{"/", "/index.html", "/?thread=x", "/index.html?v=1#h"} {
 		rec := httptest.NewRecorder()
 		srv.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, target, nil))

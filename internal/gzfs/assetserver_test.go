@@ -11,25 +11,17 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/wailsapp/wails/v2/pkg/assetserver"
 	aso "github.com/wailsapp/wails/v2/pkg/options/assetserver"
+
+	"github.com/juncture-app/juncture/internal/testkit/wailsassets"
 )
-
-type fakeRuntime struct{}
-
-func (fakeRuntime) DesktopIPC() []byte       { return []byte("/*ipc*/") }
-func (fakeRuntime) WebsocketIPC() []byte     { return nil }
-func (fakeRuntime) RuntimeDesktopJS() []byte { return []byte("/*runtime*/") }
 
 // TestWailsAssetServerInflates: the window's asset server (WebKitGTK's
 // custom scheme is handed the body as it is, so nothing may stay
 // gzipped) answers a stored file with its plain bytes, its type and no
 // Content-Encoding, whatever the request accepts.
 func TestWailsAssetServerInflates(t *testing.T) {
-	srv, err := assetserver.NewAssetServer("", aso.Options{Assets: New(tree(t))}, false, nil, fakeRuntime{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	srv := wailsassets.New(t, aso.Options{Assets: New(tree(t))})
 	r := httptest.NewRequest(http.MethodGet, "/assets/app.js", nil)
 	r.Header.Set("Accept-Encoding", "gzip")
 	rec := httptest.NewRecorder()
