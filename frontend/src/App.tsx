@@ -1,6 +1,6 @@
 import { Suspense, lazy, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { toJunctureError, useTransport } from './transport';
-import type { SearchHit, SettingsView, Status, Theme, Thread } from './transport/contract';
+import type { SearchHit, SettingsView, Status, Thread } from './transport/contract';
 import { useThread } from './hooks/useThread';
 import { useThreadList } from './hooks/useThreadList';
 import { useThreadActivity } from './hooks/useThreadActivity';
@@ -8,6 +8,7 @@ import { useAttention } from './hooks/useAttention';
 import { useSidebarLayout } from './hooks/useSidebarLayout';
 import { DraftKeyContext, draftKey, drafts } from './lib/drafts';
 import { wrapTab } from './lib/focusCycle';
+import { previewTheme } from './lib/theme';
 import { SidebarToggle } from './features/sidebar/SidebarToggle';
 import { ClientToolRunner } from './lib/clientTools';
 import { downloadText } from './lib/download';
@@ -29,12 +30,6 @@ const UNDO_MS = 10_000;
 // the first time it opens, and it stays mounted after that.
 const SettingsDialog = lazy(() => import('./features/settings/SettingsDialog').then((m) => ({ default: m.SettingsDialog })));
 const ActivityView = lazy(() => import('./features/activity/ActivityView').then((m) => ({ default: m.ActivityView })));
-
-export function applyTheme(theme: Theme): void {
-  const root = document.documentElement;
-  if (theme === 'system') delete root.dataset.theme;
-  else root.dataset.theme = theme;
-}
 
 let toastSeq = 0;
 
@@ -124,8 +119,8 @@ export function App() {
     refreshStatus();
     transport
       .call('GetSettings')
-      .then((v) => applyTheme(v.settings.theme))
-      .catch(() => applyTheme('system'));
+      .then((v) => previewTheme(v.settings.theme))
+      .catch(() => previewTheme('system'));
     // Go sends its status when it changes (a full disk, a detected endpoint).
     const offStatus = transport.subscribe('status', setStatus);
     const offConnection = transport.subscribe('connection', ({ state }) => {
@@ -384,7 +379,7 @@ export function App() {
 
   const onSaved = useCallback(
     (v: SettingsView) => {
-      applyTheme(v.settings.theme);
+      previewTheme(v.settings.theme);
       refreshStatus();
       endpointsChanged(); // the default endpoint is what General edits
     },
