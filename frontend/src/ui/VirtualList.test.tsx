@@ -130,4 +130,29 @@ describe('VirtualList', () => {
     expect(onAtBottomChange).toHaveBeenLastCalledWith(true);
     expect(queryByRole('button', { name: 'Jump to latest message' })).toBeNull();
   });
+
+  // The list shrinks until everything fits while the person is at its top
+  // (a thread cut back by an edit): no scroll event fires (scrollTop stays
+  // 0), and there is nothing below to jump to: the list is at its bottom
+  // and follows what streams next.
+  it('TestVirtualListFitsAfterShrinkWithoutScroll: a shown list that comes to fit is at its bottom', () => {
+    const onAtBottomChange = vi.fn();
+    const list = (xs: typeof items) => (
+      <VirtualList items={xs} getKey={(i) => i.id} renderItem={(i) => <p>{i.text}</p>} estimateHeight={() => 50} onAtBottomChange={onAtBottomChange} />
+    );
+    const { container, rerender, queryByRole } = render(list(items.slice(0, 100)));
+    const el = container.querySelector<HTMLElement>('.vlist')!;
+    const size = { scrollHeight: 5000, clientHeight: 500 };
+    Object.defineProperty(el, 'scrollHeight', { configurable: true, get: () => size.scrollHeight });
+    Object.defineProperty(el, 'clientHeight', { configurable: true, get: () => size.clientHeight });
+    act(() => {
+      el.scrollTop = 0;
+      el.dispatchEvent(new Event('scroll'));
+    });
+    expect(onAtBottomChange).toHaveBeenLastCalledWith(false);
+    size.scrollHeight = 150;
+    rerender(list(items.slice(0, 3)));
+    expect(onAtBottomChange).toHaveBeenLastCalledWith(true);
+    expect(queryByRole('button', { name: 'Jump to latest message' })).toBeNull();
+  });
 });
