@@ -15,7 +15,6 @@ import (
 // chat, which (like the chat's other entries) keeps only its shape: no
 // rule words, no pattern.
 func TestLedgerViewsOfADeletedChatCarryNoWords(t *testing.T) {
-	t.Parallel()
 	ctx := context.Background()
 	db, err := store.Open(ctx, filepath.Join(t.TempDir(), "j.db"))
 	if err != nil {
