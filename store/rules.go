@@ -89,8 +89,19 @@ func appendRuleEntry(ctx context.Context, tx *sql.Tx, kind string, r history.Per
 	if err != nil {
 		return err
 	}
-	_, err = appendLedger(ctx, tx, history.LedgerEntry{At: at, Kind: kind, ThreadID: r.ThreadID, Tool: r.Tool,
+	e, err := appendLedger(ctx, tx, history.LedgerEntry{At: at, Kind: kind, ThreadID: r.ThreadID, Tool: r.Tool,
 		Transport: transport, RuleID: r.ID, Arguments: string(b), Reason: r.Reason})
+	if err != nil || r.ThreadID == "" {
+		return err
+	}
+	// A chat's rule outlives its chat (revoked or expired later): its
+	// entry is then one of a deleted chat's, kept as its shape only, as
+	// redactThreadLedger keeps the others.
+	var gone bool
+	if err := tx.QueryRowContext(ctx, "SELECT NOT EXISTS (SELECT 1 FROM threads WHERE id = ?)", r.ThreadID).Scan(&gone); err != nil || !gone {
+		return err
+	}
+	_, err = tx.ExecContext(ctx, "UPDATE ledger SET arguments = ?, redacted = 1 WHERE seq = ?", history.Shape(e.Arguments), e.Seq)
 	return err
 }
 

@@ -59,7 +59,7 @@ func narrowQuery(group, excluded []searchTerm) *narrowing {
 	cheap := make([]searchTerm, 0, len(group)+len(excluded))
 	for _, t := range group {
 		words := foldedWords(t.text)
-		if len(words) == 0 {
+		if len(words) == 0 || !allFoldAsUnicode61(t.text) {
 			return nil
 		}
 		for i, w := range words {
@@ -90,7 +90,8 @@ func narrowQuery(group, excluded []searchTerm) *narrowing {
 // searchNarrowed lists, newest first, the messages matching q among the
 // newest scan matching its narrowing. ok is false when that was not
 // enough to know the newest limit hits (the long prefixes are rare among
-// the words sharing their first 3 letters): the caller asks FTS5.
+// the words sharing their first 3 letters), or a text holds a character
+// Go may fold unlike FTS5 (foldsAsUnicode61): the caller asks FTS5.
 func searchNarrowed(ctx context.Context, tx *sql.Tx, n *narrowing, limit, scan, maxBytes int) (hits []SearchHit, ok bool, err error) {
 	rows, err := tx.QueryContext(ctx, `SELECT rowid, search_text FROM messages_fts
 WHERE messages_fts MATCH ? ORDER BY rowid DESC LIMIT ?`, n.match, scan)
@@ -107,7 +108,7 @@ WHERE messages_fts MATCH ? ORDER BY rowid DESC LIMIT ?`, n.match, scan)
 			return nil, false, err
 		}
 		scanned++
-		if read += len(text); read > maxBytes {
+		if read += len(text); read > maxBytes || !allFoldAsUnicode61(text) {
 			rows.Close()
 			return nil, false, nil
 		}
@@ -256,4 +257,35 @@ func fold(word string) string {
 		}
 	}
 	return b.String()
+}
+
+// foldsAsUnicode61 reports whether foldedWords splits and folds r as
+// SQLite's unicode61 tokenizer does (TestFoldedWordsAgreesWithUnicode61):
+// Latin letters and punctuation but a few. Its tables are older than Go's
+// (a newer symbol such as U+20BD is a letter to it) and it strips
+// diacritics from Latin letters only (not Greek tonos; NFD would also
+// split Hangul syllables into jamo), so a text or query with any other
+// character is left to FTS5.
+func foldsAsUnicode61(r rune) bool {
+	switch {
+	case r < 0x250:
+		return r != 0xB5 && r != 0x17F && (r < 0x1E0 || r > 0x1FF || r >= 0x1E4 && r < 0x1EE || r >= 0x1F0 && r < 0x1FC)
+	case r >= 0x2000 && r < 0x2065:
+		return true
+	}
+	return false
+}
+
+func allFoldAsUnicode61(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			for _, r := range s[i:] {
+				if !foldsAsUnicode61(r) {
+					return false
+				}
+			}
+			return true
+		}
+	}
+	return true
 }

@@ -273,7 +273,8 @@ func (b *Broker) keep(env *Envelope) {
 
 // approxSize is about what env keeps alive: a fixed share for the
 // envelope, its event and ids, and twice the event's long strings (the
-// event's own and its JSON, once encoded).
+// event's own and its JSON, once encoded); an event of another kind is
+// counted by its JSON, which subscribers then share.
 func approxSize(env *Envelope) int {
 	n := 512 // the envelope, its event and its encoded JSON, measured ~0.5–1.5 KiB
 	for _, q := range env.Queued {
@@ -294,10 +295,13 @@ func approxSize(env *Envelope) int {
 			if m.Content != nil {
 				n += 2 * len(m.Content.Text)
 			}
+			n += 2 * len(m.Error)
 			for _, c := range m.ToolCalls {
 				n += 2 * len(c.Function.Arguments)
 			}
 		}
+	default: // a run's end (its error, its interrupts' schemas), a call's start: rare, encoded once for every subscriber
+		n += 2 * len(env.EventJSON())
 	}
 	return n
 }

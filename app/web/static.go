@@ -45,20 +45,30 @@ func static(assets fs.FS) http.Handler {
 	})
 }
 
-// acceptsGzip reads an Accept-Encoding header: gzip (or *) listed without
-// q=0.
+// acceptsGzip reads an Accept-Encoding header: gzip (or x-gzip) listed
+// without q=0, or else * listed without q=0. An explicit gzip;q=0 refuses
+// it whatever * says.
 func acceptsGzip(header string) bool {
+	gzip, star := -1, -1 // 0: refused, 1: accepted, -1: not listed
 	for _, part := range strings.Split(header, ",") {
 		coding, params, _ := strings.Cut(strings.TrimSpace(part), ";")
 		coding = strings.ToLower(strings.TrimSpace(coding))
-		if coding != "gzip" && coding != "x-gzip" && coding != "*" {
-			continue
+		ok := 1
+		for _, p := range strings.Split(params, ";") {
+			k, v, _ := strings.Cut(strings.ReplaceAll(strings.ToLower(p), " ", ""), "=")
+			if k == "q" && strings.HasPrefix(v, "0") && strings.Trim(strings.TrimPrefix(v, "0"), ".0") == "" {
+				ok = 0
+			}
 		}
-		q := strings.ReplaceAll(strings.ToLower(params), " ", "")
-		if strings.HasPrefix(q, "q=0") && strings.Trim(strings.TrimPrefix(q, "q=0"), ".0") == "" {
-			return false
+		switch coding {
+		case "gzip", "x-gzip":
+			gzip = max(gzip, ok)
+		case "*":
+			star = max(star, ok)
 		}
-		return true
 	}
-	return false
+	if gzip >= 0 {
+		return gzip == 1
+	}
+	return star == 1
 }

@@ -76,3 +76,18 @@ func TestAcceptsGzip(t *testing.T) {
 		}
 	}
 }
+
+// TestAcceptsGzipExplicitRefusalWins: a client that lists gzip with q=0
+// refuses it whatever its "*" says, in either order (RFC 9110 12.5.3), and
+// parameters other than q do not hide a q=0.
+func TestAcceptsGzipExplicitRefusalWins(t *testing.T) {
+	for h, want := range map[string]bool{
+		"*, gzip;q=0": false, "*;q=0.5, gzip;q=0": false, "*, x-gzip;q=0": false,
+		"gzip;q=0, *": false, "gzip;q=0.5, *;q=0": true, "*;q=0, gzip": true,
+		"gzip;level=1;q=0": false, "gzip;q=0;level=1": false, "gzip;q=0.001": true,
+	} {
+		if got := acceptsGzip(h); got != want {
+			t.Errorf("acceptsGzip(%q) = %v, want %v", h, got, want)
+		}
+	}
+}

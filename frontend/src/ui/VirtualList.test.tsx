@@ -32,6 +32,24 @@ function rows(container: HTMLElement) {
   return [...container.querySelectorAll<HTMLElement>('.vlist-row')];
 }
 
+/** 100 rows in a list laid out 5000 px high in 500, scrolled to `top` (jsdom has no layout). */
+function sizedList(top: number) {
+  const onAtBottomChange = vi.fn();
+  const list = (xs: typeof items) => (
+    <VirtualList items={xs} getKey={(i) => i.id} renderItem={(i) => <p>{i.text}</p>} estimateHeight={() => 50} onAtBottomChange={onAtBottomChange} />
+  );
+  const { container, rerender, queryByRole } = render(list(items.slice(0, 100)));
+  const el = container.querySelector<HTMLElement>('.vlist')!;
+  const size = { scrollHeight: 5000, clientHeight: 500 };
+  Object.defineProperty(el, 'scrollHeight', { configurable: true, get: () => size.scrollHeight });
+  Object.defineProperty(el, 'clientHeight', { configurable: true, get: () => size.clientHeight });
+  act(() => {
+    el.scrollTop = top;
+    el.dispatchEvent(new Event('scroll'));
+  });
+  return { onAtBottomChange, list, el, size, rerender, queryByRole };
+}
+
 describe('VirtualList', () => {
   beforeEach(() => {
     FakeRO.all = [];
@@ -99,19 +117,7 @@ describe('VirtualList', () => {
   // while the list has no layout (hidden: every size 0) is not the person
   // reaching the bottom, and must not take away the place they scrolled to.
   it('TestVirtualListFitsOnlyOnScroll: a render while hidden keeps the place the person scrolled up to', () => {
-    const onAtBottomChange = vi.fn();
-    const list = (xs: typeof items) => (
-      <VirtualList items={xs} getKey={(i) => i.id} renderItem={(i) => <p>{i.text}</p>} estimateHeight={() => 50} onAtBottomChange={onAtBottomChange} />
-    );
-    const { container, rerender, queryByRole } = render(list(items.slice(0, 100)));
-    const el = container.querySelector<HTMLElement>('.vlist')!;
-    const size = { scrollHeight: 5000, clientHeight: 500 };
-    Object.defineProperty(el, 'scrollHeight', { configurable: true, get: () => size.scrollHeight });
-    Object.defineProperty(el, 'clientHeight', { configurable: true, get: () => size.clientHeight });
-    act(() => {
-      el.scrollTop = 1000;
-      el.dispatchEvent(new Event('scroll'));
-    });
+    const { onAtBottomChange, list, el, size, rerender, queryByRole } = sizedList(1000);
     expect(onAtBottomChange).toHaveBeenLastCalledWith(false);
     expect(queryByRole('button', { name: 'Jump to latest message' })).toBeTruthy();
     // Hidden (no layout), a row streams in.
@@ -127,6 +133,19 @@ describe('VirtualList', () => {
       el.scrollTop = 4550;
       el.dispatchEvent(new Event('scroll'));
     });
+    expect(onAtBottomChange).toHaveBeenLastCalledWith(true);
+    expect(queryByRole('button', { name: 'Jump to latest message' })).toBeNull();
+  });
+
+  // The list shrinks until everything fits while the person is at its top
+  // (a thread cut back by an edit): no scroll event fires (scrollTop stays
+  // 0), and there is nothing below to jump to: the list is at its bottom
+  // and follows what streams next.
+  it('TestVirtualListFitsAfterShrinkWithoutScroll: a shown list that comes to fit is at its bottom', () => {
+    const { onAtBottomChange, list, size, rerender, queryByRole } = sizedList(0);
+    expect(onAtBottomChange).toHaveBeenLastCalledWith(false);
+    size.scrollHeight = 150;
+    rerender(list(items.slice(0, 3)));
     expect(onAtBottomChange).toHaveBeenLastCalledWith(true);
     expect(queryByRole('button', { name: 'Jump to latest message' })).toBeNull();
   });

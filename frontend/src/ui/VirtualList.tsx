@@ -234,6 +234,10 @@ export function VirtualList<T>({
       } else pendingScroll.current = null;
       return;
     }
+    // Everything fits in a shown list (one cut back while scrolled to its
+    // top fires no scroll event): nothing below to jump to. A hidden list
+    // has no layout (every size 0): not the person reaching the bottom.
+    if (!atBottom.current && el.clientHeight > 0 && el.scrollHeight - el.clientHeight < BOTTOM_SLACK) setBottom(true);
     if (atBottom.current) {
       const target = Math.max(0, el.scrollHeight - el.clientHeight);
       if (Math.abs(el.scrollTop - target) > 1) el.scrollTop = target;

@@ -1,0 +1,47 @@
+package broker
+
+import (
+	"encoding/json"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/juncture-app/juncture/agent/agui"
+)
+
+// TestBrokerReplayBudgetCountsEveryLargeField: the ring's byte budget
+// counts the long strings of every event a run can end with (a provider's
+// error text, an interrupt's message, schema and metadata), not only tool
+// results: 64 such envelopes of 1 MiB stay within the budget too.
+func TestBrokerReplayBudgetCountsEveryLargeField(t *testing.T) {
+	const results, size = 64, 1 << 20
+	for name, ev := range map[string]func(big string) agui.Event{
+		"run error": func(big string) agui.Event { return &agui.RunError{Message: big} },
+		"interrupt schema": func(big string) agui.Event {
+			return &agui.RunFinished{Outcome: &agui.Outcome{Type: agui.OutcomeInterrupt, Interrupts: []agui.Interrupt{{
+				ID: "i", ResponseSchema: json.RawMessage(`"` + big + `"`)}}}}
+		},
+		"interrupt message": func(big string) agui.Event {
+			return &agui.RunFinished{Outcome: &agui.Outcome{Type: agui.OutcomeInterrupt, Interrupts: []agui.Interrupt{{ID: "i", Message: big}}}}
+		},
+		"interrupt metadata": func(big string) agui.Event {
+			return &agui.RunFinished{Outcome: &agui.Outcome{Type: agui.OutcomeInterrupt, Interrupts: []agui.Interrupt{{ID: "i", Metadata: map[string]any{"k": big}}}}}
+		},
+		"snapshot error": func(big string) agui.Event {
+			return &agui.MessagesSnapshot{Messages: []agui.Message{{ID: "m", Role: "tool", Error: big}}}
+		},
+	} {
+		t.Run(name, func(t *testing.T) {
+			before := heapInuse()
+			b := NewBroker()
+			for i := 0; i < results; i++ {
+				big := strings.Repeat(string(rune('a'+i%26)), size) // a fresh string each time
+				b.Publish(Envelope{Name: EnvelopeAGUI, ThreadID: "th-1", Event: ev(big)})
+			}
+			if grew := int64(heapInuse()) - int64(before); grew > 48<<20 {
+				t.Errorf("the broker holds %d MiB after %d %s envelopes of 1 MiB (budget 8 MiB)", grew>>20, results, name)
+			}
+			runtime.KeepAlive(b)
+		})
+	}
+}
