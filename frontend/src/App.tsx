@@ -386,6 +386,24 @@ export function App() {
     [refreshStatus],
   );
 
+  // Stable, so the memoised sidebar skips the frames of a streaming answer.
+  const openSettings = useCallback(() => setSettingsOpen(true), []);
+  const openActivity = useCallback(() => setActivityOpen(true), []);
+  const openShortcuts = useCallback(() => setShortcutsOpen(true), []);
+  const presetMenu = useMemo(
+    () => (
+      <PresetMenu
+        transport={transport}
+        onPick={newChatFrom}
+        onManage={() => {
+          setSettingsAt('presets');
+          setSettingsOpen(true);
+        }}
+      />
+    ),
+    [transport, newChatFrom],
+  );
+
   const active = ctrl.threadId;
   const title = (active && list.threads.find((t) => t.id === active)?.title) || ctrl.state.thread?.title || '';
 
@@ -418,19 +436,10 @@ export function App() {
         onExport={exportThread}
         onDelete={remove}
         onLoadMore={list.loadMore}
-        onSettings={() => setSettingsOpen(true)}
-        onActivity={() => setActivityOpen(true)}
-        onShortcuts={() => setShortcutsOpen(true)}
-        newChatExtra={
-          <PresetMenu
-            transport={transport}
-            onPick={newChatFrom}
-            onManage={() => {
-              setSettingsAt('presets');
-              setSettingsOpen(true);
-            }}
-          />
-        }
+        onSettings={openSettings}
+        onActivity={openActivity}
+        onShortcuts={openShortcuts}
+        newChatExtra={presetMenu}
       />
       {layout.mode === 'overlay' && <div className="sidebar-scrim" aria-hidden="true" onClick={() => closeOverlay()} />}
       <div className="app-main" inert={layout.mode === 'overlay'}>

@@ -1,4 +1,4 @@
-import { forwardRef, useEffect, useImperativeHandle, useMemo, useRef, useState, type ReactNode } from 'react';
+import { forwardRef, memo, useEffect, useImperativeHandle, useMemo, useRef, useState, type ReactNode } from 'react';
 import type { SearchHit, Thread, ThreadListItem } from '../../transport/contract';
 import type { Transport } from '../../transport';
 import { liveActivity, type LiveActivity } from '../../hooks/useThreadActivity';
@@ -51,7 +51,9 @@ export interface SidebarProps {
 const isMac = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform);
 export const MOD = isMac ? '⌘' : 'Ctrl+';
 
-export const Sidebar = forwardRef<SidebarHandle, SidebarProps>(function Sidebar(p, ref) {
+// Memoised: App re-renders on every streamed frame (it holds the open
+// chat's state), and nothing the sidebar shows changes with a token.
+export const Sidebar = memo(forwardRef<SidebarHandle, SidebarProps>(function Sidebar(p, ref) {
   const mode = p.mode ?? 'docked';
   const [query, setQuery] = useState('');
   const [hits, setHits] = useState<SearchHit[]>([]);
@@ -233,4 +235,4 @@ export const Sidebar = forwardRef<SidebarHandle, SidebarProps>(function Sidebar(
       </div>
     </aside>
   );
-});
+}));
