@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { Transport } from '../transport';
 import { toJunctureError, type JunctureError } from '../transport';
 import type { Thread, ThreadListItem } from '../transport/contract';
@@ -107,5 +107,11 @@ export function useThreadList(transport: Transport): ThreadList {
     );
   }, []);
 
-  return { threads, listedAt, hasMore: cursor !== '', loading, error, refresh, loadMore, patch, upsert };
+  // One object while nothing in it changes: App's callbacks depend on it, and
+  // App re-renders on every streamed frame (the memoised sidebar must not).
+  const hasMore = cursor !== '';
+  return useMemo(
+    () => ({ threads, listedAt, hasMore, loading, error, refresh, loadMore, patch, upsert }),
+    [threads, listedAt, hasMore, loading, error, refresh, loadMore, patch, upsert],
+  );
 }
