@@ -57,9 +57,9 @@ type BatchFrame struct {
 // The page paints once per animation frame, so a gap of up to one frame
 // (16.7 ms at 60 Hz) delays a character by at most one frame: each one
 // is painted in the frame after the one it arrived in, or earlier; 16 ms
-// is about one event per frame. The first
-// delta after a pause and every other event (a run's start and end, tool
-// calls, the queue) go out at once.
+// is about one event per frame. The first delta after a pause and every
+// other event (a run's start and end, tool calls, the queue) go out at
+// once.
 const minEmitGap = 16 * time.Millisecond
 
 // Forward turns the broker's envelopes into the desktop window's events
