@@ -13,6 +13,12 @@ import (
 	"golang.org/x/sys/unix"
 )
 
+// limitProbe is what the child prints: each limit, soft and hard.
+var limitProbe = []struct {
+	name string
+	res  int
+}{{"cpu", unix.RLIMIT_CPU}, {"core", unix.RLIMIT_CORE}, {"fsize", unix.RLIMIT_FSIZE}, {"data", unix.RLIMIT_DATA}}
+
 // TestLimitSelfSetsEveryLimit: a child that limited itself runs under
 // RLIMIT_CPU at its budget, no core dumps and no file writes, soft and
 // hard (a hard limit left open would let the decoder raise it), and on
@@ -24,10 +30,7 @@ func TestLimitSelfSetsEveryLimit(t *testing.T) {
 			fmt.Println("ERR", err)
 			os.Exit(0)
 		}
-		for _, r := range []struct {
-			name string
-			res  int
-		}{{"cpu", unix.RLIMIT_CPU}, {"core", unix.RLIMIT_CORE}, {"fsize", unix.RLIMIT_FSIZE}, {"data", unix.RLIMIT_DATA}} {
+		for _, r := range limitProbe {
 			var l unix.Rlimit
 			if err := unix.Getrlimit(r.res, &l); err != nil {
 				fmt.Println("ERR", err)
