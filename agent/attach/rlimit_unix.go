@@ -19,7 +19,7 @@ func setLimits(cpu int, more ...rlimit) error {
 		{unix.RLIMIT_CORE, 0},
 		{unix.RLIMIT_FSIZE, 0},
 	}, more...) {
-		if err := unix.Setrlimit(l.res, &unix.Rlimit{Cur: l.val, Max: l.val}); err != nil {
+		if err := unix.Setrlimit(l.res, &unix.Rlimit{Cur: rlimVal(l.val), Max: rlimVal(l.val)}); err != nil {
 			return err
 		}
 	}

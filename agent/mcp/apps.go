@@ -237,8 +237,11 @@ func cspOrigin(s string) (string, bool) {
 			host = host[:i]
 		}
 		// Nor a public suffix of more labels ("*.co.uk", "*.github.io"):
-		// every site registered under it.
-		if !strings.Contains(host, ".") || publicsuffix.List.PublicSuffix(host) == host {
+		// every site registered under it. Nor a name whose subdomains are
+		// all public suffixes (a wildcard rule: "*.kawasaki.jp"), asked
+		// with the "*" label itself, which no exception rule names.
+		if !strings.Contains(host, ".") || publicsuffix.List.PublicSuffix(host) == host ||
+			publicsuffix.List.PublicSuffix("*."+host) == "*."+host {
 			return "", false
 		}
 	}

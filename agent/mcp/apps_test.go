@@ -218,3 +218,21 @@ func TestCSPOriginWildcardNeedsARegistrableDomain(t *testing.T) {
 		}
 	}
 }
+
+// TestCSPOriginWildcardOverWildcardSuffix: "*." over a name whose every
+// subdomain is a public suffix (the list's wildcard rules: "*.kawasaki.jp",
+// "*.sch.uk", "*.compute.amazonaws.com") is broader still than "*.co.uk":
+// every site registered under every one of them. The name itself is not a
+// public suffix, so asking about it alone let these through.
+func TestCSPOriginWildcardOverWildcardSuffix(t *testing.T) {
+	for _, bad := range []string{"https://*.kawasaki.jp", "https://*.sch.uk", "https://*.nom.br", "https://*.compute.amazonaws.com:443"} {
+		if got, good := cspOrigin(bad); good {
+			t.Errorf("%q accepted as %q", bad, got)
+		}
+	}
+	for _, ok := range []string{"https://*.city.kawasaki.jp", "https://*.school.x.sch.uk", "https://*.example.com"} {
+		if _, good := cspOrigin(ok); !good {
+			t.Errorf("%q refused", ok)
+		}
+	}
+}

@@ -61,6 +61,9 @@ func TestStaticServesStoredGzip(t *testing.T) {
 	if rec := get("/assets/broken.js", ""); rec.Code == http.StatusOK {
 		t.Errorf("a stored file that is not gzip, inflated: %d %q", rec.Code, rec.Body.String())
 	}
+	if rec := get("/assets/broken.js", "gzip"); rec.Code == http.StatusOK {
+		t.Errorf("a stored file that is not gzip, sent as gzip: %d %v", rec.Code, rec.Header())
+	}
 	if rec := get("/assets/../assets/app.js", "gzip"); rec.Header().Get("Content-Encoding") != "" {
 		t.Errorf("an unclean path got the stored bytes: %v", rec.Header())
 	}

@@ -63,7 +63,8 @@ func (f *FS) Open(name string) (fs.File, error) {
 }
 
 // Gzipped returns name's stored gzip bytes, when name is stored that way
-// (ok false for a plain file, a directory, or no such file).
+// (ok false for a plain file, a directory, no such file, or a stored file
+// without a gzip header).
 func (f *FS) Gzipped(name string) (gz []byte, ok bool) {
 	if !fs.ValidPath(name) || name == "." {
 		return nil, false
@@ -72,7 +73,15 @@ func (f *FS) Gzipped(name string) (gz []byte, ok bool) {
 		return nil, false
 	}
 	raw, err := fs.ReadFile(f.base, name+Ext)
-	return raw, err == nil
+	if err != nil {
+		return nil, false
+	}
+	// Not gzip (Open refuses it): not handed out as gzip either. Reading
+	// the header does not inflate.
+	if _, err := gzip.NewReader(bytes.NewReader(raw)); err != nil {
+		return nil, false
+	}
+	return raw, true
 }
 
 func inflate(raw []byte, limit int64) ([]byte, error) {

@@ -118,3 +118,17 @@ func TestFileServerServesInflated(t *testing.T) {
 		t.Errorf("GET /assets/app.js: %d %q %v", rec.Code, rec.Body.String(), rec.Header())
 	}
 }
+
+// TestGzippedRefusesWhatOpenRefuses: a stored file that is not gzip (Open
+// refuses it) is not handed out as gzip either: browser mode would send
+// it with Content-Encoding: gzip and the browser would show a broken
+// page where a client without gzip gets an error.
+func TestGzippedRefusesWhatOpenRefuses(t *testing.T) {
+	f := New(tree(t))
+	if _, err := f.Open("assets/broken.js"); err == nil {
+		t.Fatal("Open(broken.js) succeeded")
+	}
+	if b, ok := f.Gzipped("assets/broken.js"); ok {
+		t.Errorf("Gzipped(broken.js) = %q, ok", b)
+	}
+}
