@@ -43,6 +43,7 @@ export function parseSoakLog(text) {
       samples.push({
         turn, secs, goroutines: n('goroutines'), heapKiB: n('heap_kib'), appPss: n('app_pss'), webPss: n('web_pss'),
         otherPss: n('other_pss'), appFds: n('app_fds'), kidFds: n('kid_fds'), kids: n('kids'), kidList: f.kid_list ?? '',
+        page: / page="([^"]*)"/.exec(line)?.[1] ?? '',
       });
     } else if (line.includes('msg="bench soak turn"')) {
       notes.push({ turn: Number(/ turn=(-?\d+)/.exec(line)?.[1]), note: /note="((?:[^"\\]|\\.)*)"|note=(\S+)/.exec(line)?.slice(1).find(Boolean) ?? '' });
@@ -124,10 +125,10 @@ export const LABEL = {
 export function formatReport(samples, notes, rows, { secs, load } = {}) {
   const mib = (k) => (k / 1024).toFixed(1);
   const out = [];
-  out.push('', '| turn | s | app PSS MiB | WebKit PSS MiB | other PSS MiB | Go heap MiB | goroutines | app fds | child fds | children |');
-  out.push('|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+  out.push('', '| turn | s | app PSS MiB | WebKit PSS MiB | other PSS MiB | Go heap MiB | goroutines | app fds | child fds | children | page |');
+  out.push('|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|');
   for (const s of samples) {
-    out.push(`| ${s.turn} | ${s.secs} | ${mib(s.appPss)} | ${mib(s.webPss)} | ${mib(s.otherPss)} | ${mib(s.heapKiB)} | ${s.goroutines} | ${s.appFds} | ${s.kidFds} | ${s.kids} |`);
+    out.push(`| ${s.turn} | ${s.secs} | ${mib(s.appPss)} | ${mib(s.webPss)} | ${mib(s.otherPss)} | ${mib(s.heapKiB)} | ${s.goroutines} | ${s.appFds} | ${s.kidFds} | ${s.kids} | ${s.page ?? ''} |`);
   }
   const { base, end } = windows(samples);
   const turns = (w) => (w.length > 1 ? `${w[0].turn}–${w[w.length - 1].turn}` : `${w[0].turn}`);

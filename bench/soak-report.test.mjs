@@ -24,7 +24,7 @@ function soakLog(turns, at = () => ({}), notes = []) {
     const f = { ...FLAT, ...at(turn) };
     const kidList = Array.from({ length: f.kids }, (_, i) => `${100 + i}:kid${i}`).join(',');
     lines.push(
-      `time=2026-12-02T14:39:38.341Z level=INFO msg="bench soak sample" turn=${turn} secs=${turn * 4} sample="goroutines=${f.goroutines} heap_kib=4000 app_pss=${f.appPss} web_pss=${f.webPss} other_pss=33000 app_fds=${f.appFds} kid_fds=${f.kidFds} kids=${f.kids} kid_list=${kidList}"`,
+      `time=2026-12-02T14:39:38.341Z level=INFO msg="bench soak sample" turn=${turn} secs=${turn * 4} sample="goroutines=${f.goroutines} heap_kib=4000 app_pss=${f.appPss} web_pss=${f.webPss} other_pss=33000 app_fds=${f.appFds} kid_fds=${f.kidFds} kids=${f.kids} kid_list=${kidList}" page="dom=${900 + turn} titems=${turn / 10}"`,
     );
   }
   for (const [turn, note] of notes) lines.push(`time=2026-12-02T14:40:00Z level=WARN msg="bench soak turn" turn=${turn} note="${note}"`);
@@ -133,6 +133,7 @@ test('the report prints every figure with its verdict, and the command exits 1 o
     for (const label of ['app PSS (MiB)', 'WebKit PSS (MiB)', 'goroutines', 'app fds', 'child processes’ fds', 'child processes', 'turns that went wrong']) {
       assert.match(text, new RegExp(`\\| ${label.replace(/[()]/g, '\\$&')} \\|.*\\| yes \\|`), label);
     }
+    assert.match(text, /\| 500 \| 2000 \| 107\.4 \| .* \| 3 \| dom=1400 titems=50 \|/, 'the page\'s facts in the sample table');
     assert.match(text, /median of turns 50–70\) against the end \(median of turns 460–500\), 1234 s, load 2.0/);
 
     writeFileSync(join(dir, 'flat.log'), soakLog(500));
