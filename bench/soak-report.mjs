@@ -5,7 +5,10 @@
 // one garbage-collection spike or a ±1 wobble decides nothing:
 //   - the level at turn 50 is the median of the first samples from turn 50
 //     (50, 60, 70), the level at the end the median of the last five;
-//   - app PSS and WebKit PSS each: end level / turn-50 level ≤ 1.10;
+//   - app PSS and WebKit PSS each: end level / turn-50 level ≤ 1.10, and
+//     the same for their part that is not a mapped file (Pss_Anon +
+//     Pss_Shmem: what the processes allocated), which other processes
+//     mapping the same libraries do not move as they come and go;
 //   - goroutines, app fds, the children's fds and child processes: the end
 //     level at most COUNT_TOLERANCE (2) above the turn-50 level, and the
 //     trend over the samples from turn 50 (a Theil–Sen slope: the median of
@@ -26,7 +29,7 @@ export const FAILED_TURNS_GOAL = 0.02;
 const BASE_SAMPLES = 3;
 const END_SAMPLES = 5;
 
-const MEMORY = ['appPss', 'webPss'];
+const MEMORY = ['appPss', 'webPss', 'appAnon', 'webAnon'];
 const COUNTS = ['goroutines', 'appFds', 'kidFds', 'kids'];
 
 /** The samples and the failed turns' notes in an app log (slog text lines). */
@@ -42,7 +45,7 @@ export function parseSoakLog(text) {
       const n = (k) => Number(f[k] ?? NaN);
       samples.push({
         turn, secs, goroutines: n('goroutines'), heapKiB: n('heap_kib'), appPss: n('app_pss'), webPss: n('web_pss'),
-        otherPss: n('other_pss'), appFds: n('app_fds'), kidFds: n('kid_fds'), kids: n('kids'), kidList: f.kid_list ?? '',
+        otherPss: n('other_pss'), appAnon: n('app_anon'), webAnon: n('web_anon'), appFds: n('app_fds'), kidFds: n('kid_fds'), kids: n('kids'), kidList: f.kid_list ?? '',
         page: / page="([^"]*)"/.exec(line)?.[1] ?? '',
       });
     } else if (line.includes('msg="bench soak turn"')) {
@@ -94,6 +97,7 @@ export function verdict(samples, notes = [], turns = undefined) {
   const span = after[after.length - 1].turn - after[0].turn;
   const rows = [];
   for (const k of [...MEMORY, ...COUNTS]) {
+    if (after.some((s) => Number.isNaN(s[k]))) continue; // a log from before the figure was sampled
     const b = median(base.map((s) => s[k]));
     const e = median(end.map((s) => s[k]));
     const slope = theilSen(after.map((s) => [s.turn, s[k]]));
@@ -117,7 +121,7 @@ export function verdict(samples, notes = [], turns = undefined) {
 }
 
 export const LABEL = {
-  appPss: 'app PSS (MiB)', webPss: 'WebKit PSS (MiB)', goroutines: 'goroutines', appFds: 'app fds',
+  appPss: 'app PSS (MiB)', webPss: 'WebKit PSS (MiB)', appAnon: 'app PSS not of files (MiB)', webAnon: 'WebKit PSS not of files (MiB)', goroutines: 'goroutines', appFds: 'app fds',
   kidFds: 'child processes’ fds', kids: 'child processes', failed: 'turns that went wrong',
 };
 
@@ -125,10 +129,10 @@ export const LABEL = {
 export function formatReport(samples, notes, rows, { secs, load } = {}) {
   const mib = (k) => (k / 1024).toFixed(1);
   const out = [];
-  out.push('', '| turn | s | app PSS MiB | WebKit PSS MiB | other PSS MiB | Go heap MiB | goroutines | app fds | child fds | children | page |');
-  out.push('|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|');
+  out.push('', '| turn | s | app PSS MiB | WebKit PSS MiB | other PSS MiB | app not files | WebKit not files | Go heap MiB | goroutines | app fds | child fds | children | page |');
+  out.push('|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|');
   for (const s of samples) {
-    out.push(`| ${s.turn} | ${s.secs} | ${mib(s.appPss)} | ${mib(s.webPss)} | ${mib(s.otherPss)} | ${mib(s.heapKiB)} | ${s.goroutines} | ${s.appFds} | ${s.kidFds} | ${s.kids} | ${s.page ?? ''} |`);
+    out.push(`| ${s.turn} | ${s.secs} | ${mib(s.appPss)} | ${mib(s.webPss)} | ${mib(s.otherPss)} | ${mib(s.appAnon)} | ${mib(s.webAnon)} | ${mib(s.heapKiB)} | ${s.goroutines} | ${s.appFds} | ${s.kidFds} | ${s.kids} | ${s.page ?? ''} |`);
   }
   const { base, end } = windows(samples);
   const turns = (w) => (w.length > 1 ? `${w[0].turn}–${w[w.length - 1].turn}` : `${w[0].turn}`);

@@ -15,7 +15,7 @@ import { formatReport, median, parseSoakLog, theilSen, verdict, windows } from '
 
 const script = fileURLToPath(new URL('./soak-report.mjs', import.meta.url));
 
-const FLAT = { goroutines: 24, appPss: 110_000, webPss: 200_000, appFds: 45, kidFds: 64, kids: 3 };
+const FLAT = { goroutines: 24, appPss: 110_000, webPss: 200_000, appAnon: 60_000, webAnon: 150_000, appFds: 45, kidFds: 64, kids: 3 };
 
 /** An app log with a sample every 10 turns up to turns; at(turn) overrides FLAT's figures. */
 function soakLog(turns, at = () => ({}), notes = []) {
@@ -24,7 +24,7 @@ function soakLog(turns, at = () => ({}), notes = []) {
     const f = { ...FLAT, ...at(turn) };
     const kidList = Array.from({ length: f.kids }, (_, i) => `${100 + i}:kid${i}`).join(',');
     lines.push(
-      `time=2026-12-02T14:39:38.341Z level=INFO msg="bench soak sample" turn=${turn} secs=${turn * 4} sample="goroutines=${f.goroutines} heap_kib=4000 app_pss=${f.appPss} web_pss=${f.webPss} other_pss=33000 app_fds=${f.appFds} kid_fds=${f.kidFds} kids=${f.kids} kid_list=${kidList}" page="dom=${900 + turn} titems=${turn / 10}"`,
+      `time=2026-12-02T14:39:38.341Z level=INFO msg="bench soak sample" turn=${turn} secs=${turn * 4} sample="goroutines=${f.goroutines} heap_kib=4000 app_pss=${f.appPss} web_pss=${f.webPss} other_pss=33000 app_anon=${f.appAnon} web_anon=${f.webAnon} app_fds=${f.appFds} kid_fds=${f.kidFds} kids=${f.kids} kid_list=${kidList}" page="dom=${900 + turn} titems=${turn / 10}"`,
     );
   }
   for (const [turn, note] of notes) lines.push(`time=2026-12-02T14:40:00Z level=WARN msg="bench soak turn" turn=${turn} note="${note}"`);
@@ -113,6 +113,21 @@ test('memory growing past 1.10 after turn 50 fails, app and WebKit apart', () =>
   assert.ok(rows.webPss.value > 1.04 && rows.webPss.value <= 1.07, `WebKit ${rows.webPss.value}`);
 });
 
+test('PSS and its part not of files are judged apart: a shared library’s share moves only the first', () => {
+  // Another process unmaps a library both mapped: the app's share of it grows 15%; it allocated nothing.
+  const shared = judge(soakLog(500, (turn) => ({ appPss: turn >= 200 ? FLAT.appPss * 1.15 : FLAT.appPss })));
+  assert.deepEqual(failing(shared), ['appPss']);
+  // WebKit allocating 20% more after turn 50 fails both of its rows.
+  const grow = (turn) => 1 + (0.2 * Math.max(0, turn - 50)) / 450;
+  const leak = judge(soakLog(500, (turn) => ({ webPss: FLAT.webPss + (FLAT.webAnon * (grow(turn) - 1)) * 1.4, webAnon: FLAT.webAnon * grow(turn) })));
+  assert.deepEqual(failing(leak), ['webAnon', 'webPss']);
+});
+
+test('a log from before the part not of files was sampled gets no row for it', () => {
+  const old = soakLog(500).replace(/ app_anon=\d+ web_anon=\d+/g, '');
+  assert.deepEqual(Object.keys(judge(old)).sort(), ['appFds', 'appPss', 'failed', 'goroutines', 'kidFds', 'kids', 'webPss']);
+});
+
 test('growth in the first 50 turns does not count', () => {
   const rows = judge(soakLog(500, (turn) => ({ appPss: turn < 50 ? 60_000 : FLAT.appPss, goroutines: turn < 50 ? 10 : FLAT.goroutines })));
   assert.deepEqual(failing(rows), []);
@@ -130,7 +145,7 @@ test('the report prints every figure with its verdict, and the command exits 1 o
   try {
     const { samples, notes } = parseSoakLog(soakLog(500));
     const text = formatReport(samples, notes, verdict(samples, notes, 500), { secs: '1234', load: 'load 2.0' });
-    for (const label of ['app PSS (MiB)', 'WebKit PSS (MiB)', 'goroutines', 'app fds', 'child processes’ fds', 'child processes', 'turns that went wrong']) {
+    for (const label of ['app PSS (MiB)', 'WebKit PSS (MiB)', 'app PSS not of files (MiB)', 'WebKit PSS not of files (MiB)', 'goroutines', 'app fds', 'child processes’ fds', 'child processes', 'turns that went wrong']) {
       assert.match(text, new RegExp(`\\| ${label.replace(/[()]/g, '\\$&')} \\|.*\\| yes \\|`), label);
     }
     assert.match(text, /\| 500 \| 2000 \| 107\.4 \| .* \| 3 \| dom=1400 titems=50 \|/, 'the page\'s facts in the sample table');
@@ -141,7 +156,7 @@ test('the report prints every figure with its verdict, and the command exits 1 o
     assert.equal(ok.status, 0, ok.stdout + ok.stderr);
     const json = JSON.parse(readFileSync(join(dir, 'flat.json'), 'utf8'));
     assert.equal(json.samples.length, 51);
-    assert.equal(json.verdict.length, 7);
+    assert.equal(json.verdict.length, 9);
 
     writeFileSync(join(dir, 'leak.log'), soakLog(500, (turn) => ({ goroutines: FLAT.goroutines + turn / 10 })));
     const bad = spawnSync(process.execPath, [script, join(dir, 'leak.log'), join(dir, 'leak.json')], { encoding: 'utf8' });
