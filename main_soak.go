@@ -1,9 +1,13 @@
 package main
 
 import (
+	"fmt"
 	"log/slog"
 	"os"
+	"path/filepath"
+	"runtime/pprof"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -17,14 +21,18 @@ import (
 // count (the page reloads along the way) and logs a sample ("bench soak
 // sample", benchprobe.TakeSoakSample) every 10 turns, which the script reads
 // from the app's log. It only counts and reads /proc: nothing a frame that
-// reaches the binding can use.
+// reaches the binding can use. With JUNCTURE_BENCH_SOAK_HEAP=<dir> each
+// sample also writes the Go heap's profile there (heap-0050.pb.gz …), to
+// compare two turns with go tool pprof -base.
 type BenchSoak struct {
-	total int
-	log   *slog.Logger
-	mu    sync.Mutex
-	next  int  // the next turn to play
-	began bool // the turn-0 sample was taken
-	t0    time.Time
+	total   int
+	log     *slog.Logger
+	heapDir string
+	mu      sync.Mutex
+	next    int    // the next turn to play
+	began   bool   // the turn-0 sample was taken
+	page    string // the page's last facts (Page), logged with the next sample
+	t0      time.Time
 }
 
 // SoakStep is the turn the page plays next, out of Total.
@@ -43,7 +51,7 @@ func benchSoakBindings(log *slog.Logger) []any {
 	if err != nil || n <= 0 {
 		return nil
 	}
-	return []any{&BenchSoak{total: n, log: log}}
+	return []any{&BenchSoak{total: n, log: log, heapDir: os.Getenv("JUNCTURE_BENCH_SOAK_HEAP")}}
 }
 
 // Step records that the page finished turn finished (-1: the page just
@@ -74,6 +82,46 @@ func (s *BenchSoak) Step(finished int, note string) SoakStep {
 	return SoakStep{Turn: s.next, Total: s.total}
 }
 
+// Page records what the page holds before a sample turn ("dom=1234
+// titems=40 …", lib/benchSoak.ts); the next sample logs it. Only letters,
+// digits, '_', '=' and spaces are kept, at most 200 bytes: whatever calls
+// the binding writes no more than that into the log.
+func (s *BenchSoak) Page(facts string) {
+	clean := strings.Map(func(r rune) rune {
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '_', r == '=', r == ' ':
+			return r
+		}
+		return -1
+	}, facts)
+	if len(clean) > 200 {
+		clean = clean[:200]
+	}
+	s.mu.Lock()
+	s.page = clean
+	s.mu.Unlock()
+}
+
 func (s *BenchSoak) sample(turn int) {
-	s.log.Info("bench soak sample", "turn", turn, "secs", int(time.Since(s.t0).Seconds()), "sample", benchprobe.TakeSoakSample().String())
+	s.log.Info("bench soak sample", "turn", turn, "secs", int(time.Since(s.t0).Seconds()), "sample", benchprobe.TakeSoakSample().String(), "page", s.page)
+	s.page = ""
+	if s.heapDir != "" {
+		if err := writeHeapProfile(filepath.Join(s.heapDir, fmt.Sprintf("heap-%04d.pb.gz", turn))); err != nil {
+			s.log.Warn("bench soak heap profile", "turn", turn, "err", err)
+		}
+	}
+}
+
+// writeHeapProfile writes the heap profile as of the last collection
+// (TakeSoakSample has just forced one).
+func writeHeapProfile(path string) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return fmt.Errorf("creating the heap profile: %w", err)
+	}
+	if err := pprof.Lookup("heap").WriteTo(f, 0); err != nil {
+		_ = f.Close()
+		return fmt.Errorf("writing the heap profile: %w", err)
+	}
+	return f.Close()
 }

@@ -3,6 +3,8 @@ package main
 import (
 	"bytes"
 	"log/slog"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -47,5 +49,42 @@ func TestBenchSoakCountsTurnsAndSamples(t *testing.T) {
 	}
 	if n := strings.Count(out, `msg="bench soak sample"`); n != 3 {
 		t.Errorf("%d samples, want 3 (turns 0, 10, 12)", n)
+	}
+}
+
+// With JUNCTURE_BENCH_SOAK_HEAP each sample writes the Go heap's profile
+// there; the page's facts go into the next sample's line, stripped to
+// letters, digits, '_', '=' and spaces and at most 200 bytes.
+func TestBenchSoakHeapProfilesAndPageFacts(t *testing.T) {
+	var log bytes.Buffer
+	dir := t.TempDir()
+	t.Setenv("JUNCTURE_BENCH", "1")
+	t.Setenv("JUNCTURE_BENCH_SOAK", "10")
+	t.Setenv("JUNCTURE_BENCH_SOAK_HEAP", dir)
+	s := benchSoakBindings(slog.New(slog.NewTextHandler(&log, nil)))[0].(*BenchSoak)
+	s.Step(-1, "")
+	for turn := 0; turn < 9; turn++ {
+		s.Step(turn, "")
+	}
+	s.Page("dom=1234 titems=40\n\"level=ERROR\" <b>" + strings.Repeat("x", 300))
+	s.Step(9, "")
+	for _, name := range []string{"heap-0000.pb.gz", "heap-0010.pb.gz"} {
+		if fi, err := os.Stat(filepath.Join(dir, name)); err != nil || fi.Size() == 0 {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+	lines := strings.Split(strings.TrimSpace(log.String()), "\n")
+	var last string
+	for _, l := range lines {
+		if strings.Contains(l, `msg="bench soak sample" turn=10 `) {
+			last = l
+		}
+	}
+	want := `page="dom=1234 titems=40level=ERROR b` + strings.Repeat("x", 200-len("dom=1234 titems=40level=ERROR b")) + `"`
+	if !strings.HasSuffix(last, want) {
+		t.Errorf("turn 10's sample line:\n%s\nwant it to end in %s", last, want)
+	}
+	if strings.Contains(lines[0], "dom=") {
+		t.Errorf("the turn-0 sample logged page facts given later: %s", lines[0])
 	}
 }

@@ -11,15 +11,18 @@
 # the app and of its WebKit processes and other children from
 # /proc/*/smaps_rollup (after a Go collection), goroutines, open fds and
 # child processes. bench/soak-report.mjs prints every sample and the
-# verdict: memory at turn 50 against the end (≤ 1.10), goroutines, fds and
-# child processes no higher at the end than at turn 50.
+# verdict, on levels (medians of a few samples) so one GC spike or a ±1
+# wobble decides nothing: app and WebKit PSS at the end against turn 50
+# (≤ 1.10 each); goroutines, fds and child processes at most +2 above
+# turn 50 at the end and along their trend (bench/soak-report.test.mjs).
 #
 #   scripts/bench-soak.sh                         500 turns
 #   BENCH_SOAK_TURNS=60 scripts/bench-soak.sh     a short run (development)
 #   BENCH_ONLY=soak scripts/bench-desktop.sh      the same, from make bench-desktop
 # JUNCTURE_DESKTOP_BIN: a desktop binary to use (default: built here with
 # -tags desktop,production,webkit2_41). Writes build/bench/soak-<time>.json
-# and .log (the app's log), and soak-latest.json.
+# and .log (the app's log), soak-<time>-heap/ (the Go heap's profiles) and
+# soak-latest.json.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/desktop-lib.sh # find_window
@@ -29,7 +32,7 @@ if [ -z "${IN_XVFB:-}" ]; then
   IN_XVFB=1 exec xvfb-run -a -s '-screen 0 1280x800x24' "$0" "$@"
 fi
 export IN_XVFB NO_AT_BRIDGE=1
-unset OPENAI_BASE_URL OPENAI_API_KEY JUNCTURE_MODEL JUNCTURE_BENCH JUNCTURE_BENCH_SOAK
+unset OPENAI_BASE_URL OPENAI_API_KEY JUNCTURE_MODEL JUNCTURE_BENCH JUNCTURE_BENCH_SOAK JUNCTURE_BENCH_SOAK_HEAP
 turns=${BENCH_SOAK_TURNS:-500}
 everything=$root/agent/mcp/testdata/servers/node_modules/@modelcontextprotocol/server-everything/dist/index.js
 [ -f "$everything" ] || { echo "missing $everything: make mcp-deps (npm ci in agent/mcp/testdata/servers)"; exit 1; }
@@ -64,12 +67,14 @@ fake=$!
 d=$tmp/home; mkdir -p "$d/ws" "$d/c/juncture"
 printf '{"mcpServers":{"everything":{"command":"%s","args":["%s","stdio"]}}}' "$(command -v node)" "$everything" >"$d/c/juncture/mcp.json"
 log=build/bench/soak-$stamp.log
+heap=$root/build/bench/soak-$stamp-heap # the Go heap's profile at each sample: go tool pprof -base heap-0050.pb.gz heap-0500.pb.gz
+mkdir -p "$heap"
 load0=$(cut -d' ' -f1-3 /proc/loadavg)
 echo "==> soak: $turns turns (load $load0)"
 t0=$(date +%s)
 XDG_DATA_HOME=$d/d XDG_CONFIG_HOME=$d/c XDG_CACHE_HOME=$d/k JUNCTURE_WORKSPACE=$d/ws \
   OPENAI_BASE_URL=http://127.0.0.1:$port/v1 JUNCTURE_MODEL=fake-model OPENAI_API_KEY=bench \
-  JUNCTURE_BENCH=1 JUNCTURE_BENCH_SOAK=$turns "$bin" >"$log" 2>&1 &
+  JUNCTURE_BENCH=1 JUNCTURE_BENCH_SOAK=$turns JUNCTURE_BENCH_SOAK_HEAP=$heap "$bin" >"$log" 2>&1 &
 app=$!
 find_window '^(Juncture$|bench )' >/dev/null || { echo "no Juncture window appeared in 30 s"; tail -20 "$log"; exit 1; }
 # A turn takes a few seconds; a stuck one gives up after 60 s inside the page.

@@ -19,6 +19,7 @@ step "go vet (desktop tags)"    go vet -tags desktop,production,webkit2_41 .
 step "lint (golangci-lint)"     scripts/lint.sh
 step "go test -race"            env JUNCTURE_REQUIRE_MCP=1 JUNCTURE_REQUIRE_TSC=1 JUNCTURE_CRASH_TRIALS=50 go test -race -count=1 -timeout 30m ./...
 step "window page gate and gzipped assets via Wails' asset server (no cgo)" env CGO_ENABLED=0 go test -count=1 ./internal/framegate/ ./internal/gzfs/
+step "soak report verdict (node --test)" node --test bench/soak-report.test.mjs
 step "frontend typecheck+tests" bash -c 'cd frontend && npx tsc -b && npm test --silent'
 step "browser build (no cgo)"   env CGO_ENABLED=0 go build -o build/bin/juncture-web .
 step "fake model build"         go build -o build/bin/fakellm ./agent/fakellm/cmd/fakellm

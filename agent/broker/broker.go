@@ -68,6 +68,12 @@ const (
 	// seconds of the fastest stream (one envelope per token), not a day.
 	ringSize        = 4096
 	ringBytes       = 8 << 20 // what the kept envelopes may hold (approxSize)
+	// ringAge: older envelopes are forgotten as new ones are published. A
+	// client that lost its stream reconnects within seconds; one away
+	// longer reloads its snapshot. Without it, hours of slow turns (a few
+	// envelopes each) filled the ring to its caps: the 500-turn soak's Go
+	// heap grew from 3.5 to 13 MiB, most of the app's growth after turn 50.
+	ringAge = 2 * time.Minute
 	maxQueued       = 1 << 16
 	defaultCoalesce = 256
 )
@@ -87,6 +93,7 @@ type Envelope struct {
 
 	enc  *encoded // shared by the copies of one published envelope
 	size int      // approxSize, while the ring keeps it
+	at   time.Time
 }
 
 type encoded struct {
@@ -159,13 +166,14 @@ type Broker struct {
 	first uint64
 	held  int
 	subs  map[*Subscription]struct{}
+	now   func() time.Time // the clock of the ring's age (tests set it)
 }
 
 // NewBroker returns a broker with a fresh boot id.
 func NewBroker() *Broker {
 	var b [6]byte
 	_, _ = rand.Read(b[:])
-	return &Broker{boot: hex.EncodeToString(b[:]), subs: make(map[*Subscription]struct{}), first: 1}
+	return &Broker{boot: hex.EncodeToString(b[:]), subs: make(map[*Subscription]struct{}), first: 1, now: time.Now}
 }
 
 // EventID names an envelope for a client that may reconnect: "<boot>.<seq>".
@@ -179,6 +187,7 @@ func (b *Broker) Publish(e Envelope) {
 	env.enc = &encoded{}
 	env.size = approxSize(env)
 	b.mu.Lock()
+	env.at = b.now()
 	b.seq++
 	env.Seq = b.seq
 	b.keep(env)
@@ -253,8 +262,8 @@ func (b *Broker) replayFrom(lastID string) (uint64, bool) {
 }
 
 // keep puts env in the ring, over the envelope ringSize before it, and
-// drops the oldest ones while the ring holds more than ringBytes (the
-// newest is always kept). b.mu is held.
+// drops the oldest ones while the ring holds more than ringBytes or they
+// are older than ringAge (the newest is always kept). b.mu is held.
 func (b *Broker) keep(env *Envelope) {
 	slot := &b.ring[env.Seq%ringSize]
 	if old := *slot; old != nil {
@@ -263,8 +272,11 @@ func (b *Broker) keep(env *Envelope) {
 	}
 	*slot = env
 	b.held += env.size
-	for b.held > ringBytes && b.first < env.Seq {
+	for b.first < env.Seq {
 		p := &b.ring[b.first%ringSize]
+		if b.held <= ringBytes && env.at.Sub((*p).at) <= ringAge {
+			break
+		}
 		b.held -= (*p).size
 		*p = nil
 		b.first++

@@ -23,9 +23,15 @@ type SoakSample struct {
 	AppPSS     int64  // KiB: this process
 	WebPSS     int64  // KiB: WebKitWebProcess and WebKitNetworkProcess descendants
 	OtherPSS   int64  // KiB: every other descendant
-	AppFDs     int
-	KidFDs     int      // open fds of every descendant together
-	Kids       []string // each descendant as "pid:name", in pid order
+	// AppAnon and WebAnon are the part of AppPSS and WebPSS that is not a
+	// mapped file (Pss_Anon + Pss_Shmem): what the processes allocated.
+	// The rest, the share of code and fonts they map, moves as other
+	// processes on the machine map the same libraries, and never leaks.
+	AppAnon int64
+	WebAnon int64
+	AppFDs  int
+	KidFDs  int      // open fds of every descendant together
+	Kids    []string // each descendant as "pid:name", in pid order
 }
 
 // TakeSoakSample collects garbage and returns memory to the OS first, so
@@ -38,7 +44,7 @@ func TakeSoakSample() SoakSample {
 	runtime.ReadMemStats(&ms)
 	s := SoakSample{Goroutines: runtime.NumGoroutine(), HeapInuse: ms.HeapInuse}
 	self := os.Getpid()
-	s.AppPSS = pssKiB(self)
+	s.AppPSS, s.AppAnon = pssKiB(self)
 	s.AppFDs = countFDs(self)
 	for _, k := range descendants(self) {
 		name := procName(k)
@@ -46,9 +52,12 @@ func TakeSoakSample() SoakSample {
 		s.KidFDs += countFDs(k)
 		switch name {
 		case "WebKitWebProcess", "WebKitNetworkProcess":
-			s.WebPSS += pssKiB(k)
+			pss, anon := pssKiB(k)
+			s.WebPSS += pss
+			s.WebAnon += anon
 		default:
-			s.OtherPSS += pssKiB(k)
+			pss, _ := pssKiB(k)
+			s.OtherPSS += pss
 		}
 	}
 	return s
@@ -56,25 +65,32 @@ func TakeSoakSample() SoakSample {
 
 // String is the sample as the log line's fields bench-soak.sh reads.
 func (s SoakSample) String() string {
-	return fmt.Sprintf("goroutines=%d heap_kib=%d app_pss=%d web_pss=%d other_pss=%d app_fds=%d kid_fds=%d kids=%d kid_list=%s",
-		s.Goroutines, s.HeapInuse/1024, s.AppPSS, s.WebPSS, s.OtherPSS, s.AppFDs, s.KidFDs, len(s.Kids), strings.Join(s.Kids, ","))
+	return fmt.Sprintf("goroutines=%d heap_kib=%d app_pss=%d web_pss=%d other_pss=%d app_anon=%d web_anon=%d app_fds=%d kid_fds=%d kids=%d kid_list=%s",
+		s.Goroutines, s.HeapInuse/1024, s.AppPSS, s.WebPSS, s.OtherPSS, s.AppAnon, s.WebAnon, s.AppFDs, s.KidFDs, len(s.Kids), strings.Join(s.Kids, ","))
 }
 
-// pssKiB is pid's proportional set size (smaps_rollup), 0 when unreadable.
-func pssKiB(pid int) int64 {
+// pssKiB is pid's proportional set size and the part of it that is not a
+// mapped file (Pss_Anon + Pss_Shmem), from smaps_rollup; 0 when unreadable.
+func pssKiB(pid int) (pss, anon int64) {
 	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/smaps_rollup", pid))
 	if err != nil {
-		return 0
+		return 0, 0
 	}
 	sc := bufio.NewScanner(bytes.NewReader(b))
 	for sc.Scan() {
 		f := strings.Fields(sc.Text())
-		if len(f) >= 2 && f[0] == "Pss:" {
-			n, _ := strconv.ParseInt(f[1], 10, 64)
-			return n
+		if len(f) < 2 {
+			continue
+		}
+		n, _ := strconv.ParseInt(f[1], 10, 64)
+		switch f[0] {
+		case "Pss:":
+			pss = n
+		case "Pss_Anon:", "Pss_Shmem:":
+			anon += n
 		}
 	}
-	return 0
+	return pss, anon
 }
 
 func countFDs(pid int) int {

@@ -15,7 +15,7 @@ func TestSoakSampleSeesChildren(t *testing.T) {
 		t.Skip("reads /proc")
 	}
 	s := TakeSoakSample()
-	if s.Goroutines < 1 || s.AppPSS <= 0 || s.AppFDs < 3 {
+	if s.Goroutines < 1 || s.AppPSS <= 0 || s.AppAnon <= 0 || s.AppAnon >= s.AppPSS || s.AppFDs < 3 {
 		t.Fatalf("sample of this process: %+v", s)
 	}
 	cmd := exec.Command("sleep", "30")
@@ -32,7 +32,7 @@ func TestSoakSampleSeesChildren(t *testing.T) {
 	if len(without.Kids) != len(s.Kids) {
 		t.Fatalf("kids after the child ended: %v", without.Kids)
 	}
-	if !strings.Contains(with.String(), "kids=") {
+	if str := with.String(); !strings.Contains(str, "kids=") || !strings.Contains(str, "app_anon=") {
 		t.Fatalf("String: %s", with.String())
 	}
 }

@@ -50,3 +50,17 @@ describe('startBenchSoak', () => {
     expect(steps).toEqual([[-1, ''], [0, '']]);
   });
 });
+
+describe('pageFacts', () => {
+  it('counts the elements, chats, messages and frames the page holds', async () => {
+    const { pageFacts } = await import('./benchSoak');
+    document.body.innerHTML = `
+      <nav class="sidebar"><div class="titem"></div><div class="titem"></div></nav>
+      <article data-message-id="m1"></article><article data-message-id="m2"></article><article data-message-id="m3"></article>
+      <iframe></iframe>`;
+    const facts = pageFacts();
+    expect(facts).toMatch(/^dom=\d+ titems=2 msgs=3 iframes=1( jsheap_kib=\d+)?$/);
+    expect(Number(/dom=(\d+)/.exec(facts)?.[1])).toBeGreaterThanOrEqual(7);
+    document.body.innerHTML = '';
+  });
+});

@@ -65,8 +65,12 @@ export function startBenchSoak(
       }
       if (note) await stopIfRunning();
       if (stopped) return;
-      // Let the page settle (and WebKit collect) before a sample turn.
-      if ((turn + 1) % 10 === 0) await sleep(SETTLE_MS);
+      // Let the page settle (and WebKit collect) before a sample turn, and
+      // say what the page holds for the sample's line.
+      if ((turn + 1) % 10 === 0) {
+        await sleep(SETTLE_MS);
+        await soak.Page?.(pageFacts());
+      }
       s = await soak.Step(turn, note);
       if ((turn + 1) % RELOAD_EVERY === 0 && s.turn < s.total) {
         reload();
@@ -84,6 +88,25 @@ export function startBenchSoak(
 /** What main.BenchSoak offers the page (Wails binds it as window.go.main.BenchSoak). */
 export interface SoakBinding {
   Step(finished: number, note: string): Promise<{ turn: number; total: number }>;
+  Page?(facts: string): Promise<void>;
+}
+
+/**
+ * What the page holds, for the soak's samples: its elements, the sidebar's
+ * chats, the rendered messages and frames, and the JS heap where the engine
+ * tells it (Chromium's performance.memory; WebKit does not).
+ */
+export function pageFacts(): string {
+  const count = (sel: string) => document.querySelectorAll(sel).length;
+  const mem = (performance as unknown as { memory?: { usedJSHeapSize: number } }).memory;
+  const facts = [
+    `dom=${document.getElementsByTagName('*').length}`,
+    `titems=${count('.sidebar .titem')}`,
+    `msgs=${count('[data-message-id]')}`,
+    `iframes=${count('iframe')}`,
+  ];
+  if (mem) facts.push(`jsheap_kib=${Math.round(mem.usedJSHeapSize / 1024)}`);
+  return facts.join(' ');
 }
 
 interface Step {
