@@ -66,14 +66,14 @@ const (
 	// steady cost of the app's heap (the 500-turn soak saw the Go heap grow
 	// 13 MiB while 8,192 small envelopes filled it), so it covers a few
 	// seconds of the fastest stream (one envelope per token), not a day.
-	ringSize        = 4096
-	ringBytes       = 8 << 20 // what the kept envelopes may hold (approxSize)
+	ringSize  = 4096
+	ringBytes = 8 << 20 // what the kept envelopes may hold (approxSize)
 	// ringAge: older envelopes are forgotten as new ones are published. A
 	// client that lost its stream reconnects within seconds; one away
 	// longer reloads its snapshot. Without it, hours of slow turns (a few
 	// envelopes each) filled the ring to its caps: the 500-turn soak's Go
 	// heap grew from 3.5 to 13 MiB, most of the app's growth after turn 50.
-	ringAge = 2 * time.Minute
+	ringAge         = 2 * time.Minute
 	maxQueued       = 1 << 16
 	defaultCoalesce = 256
 )
