@@ -150,3 +150,73 @@ describe('VirtualList', () => {
     expect(queryByRole('button', { name: 'Jump to latest message' })).toBeNull();
   });
 });
+
+// A streaming answer in the desktop window (software painting): the list
+// scrolls ahead in steps, leaving room below the text, so most frames only
+// add text where it already shows instead of shifting the whole viewport up
+// (a full repaint); and every line is on screen in the frame it arrives in.
+describe('TestVirtualListFollowsGrowingRowInSteps', () => {
+  beforeEach(() => {
+    FakeRO.all = [];
+    vi.stubGlobal('ResizeObserver', FakeRO);
+  });
+  afterEach(() => vi.unstubAllGlobals());
+
+  /** A list of 3 rows (the last one growing) in a 600 px viewport; scrollHeight follows the inner height (jsdom has no layout). */
+  function growingList(growing: boolean) {
+    const list = (g: boolean) => (
+      <VirtualList items={items.slice(0, 3)} getKey={(i) => i.id} renderItem={(i) => <p>{i.text}</p>} estimateHeight={() => 100} growing={g} bottomPadding={0} />
+    );
+    const { container, rerender } = render(list(growing));
+    const el = container.querySelector<HTMLElement>('.vlist')!;
+    const inner = container.querySelector<HTMLElement>('.vlist-inner')!;
+    let top = 0;
+    Object.defineProperty(el, 'clientHeight', { configurable: true, get: () => 600 });
+    Object.defineProperty(el, 'scrollHeight', { configurable: true, get: () => parseFloat(inner.style.height) || 0 });
+    Object.defineProperty(el, 'scrollTop', {
+      configurable: true,
+      get: () => top,
+      set: (v: number) => {
+        top = Math.max(0, Math.min(v, el.scrollHeight - 600));
+      },
+    });
+    const ro = FakeRO.all.find((o) => o.observed.size > 0)!;
+    const last = () => rows(container).at(-1)!;
+    return { el, ro, last, rerender: (g: boolean) => rerender(list(g)) };
+  }
+
+  it('scrolls only when the text would leave the viewport, and then leaves a third of it empty below', () => {
+    const { el, ro, last } = growingList(true);
+    let scrolls = 0;
+    let prev = el.scrollTop;
+    // the last row grows by 20 px a frame (about a line of a fast answer), from 100 to 1,100 px
+    for (let h = 120; h <= 1100; h += 20) {
+      act(() => ro.resize(last(), h));
+      const bottom = 200 + h; // two rows of 100 above it
+      expect(bottom).toBeLessThanOrEqual(el.scrollTop + 600); // the new text is on screen
+      if (el.scrollTop !== prev) scrolls++;
+      prev = el.scrollTop;
+    }
+    // 1,000 px of growth past a 600 px viewport: a step leaves 200 px, so a
+    // scroll every 10 frames or so, not one in each of the 50 frames
+    expect(scrolls).toBeGreaterThan(0);
+    expect(scrolls).toBeLessThanOrEqual(6);
+    expect(el.scrollTop + 600 - 1300).toBeGreaterThanOrEqual(0);
+  });
+
+  it('follows the last line exactly when nothing grows, and keeps the room when the answer ends', () => {
+    const { el, ro, last, rerender } = growingList(false);
+    act(() => ro.resize(last(), 900));
+    expect(el.scrollTop).toBe(1100 - 600); // the bottom edge at the last line
+    // an answer starts streaming: one step, a third of the viewport left below the text
+    rerender(true);
+    const stepped = el.scrollTop;
+    expect(stepped + 600 - 1100).toBe(200);
+    // a line more: it shows in the room, nothing scrolls
+    act(() => ro.resize(last(), 920));
+    expect(el.scrollTop).toBe(stepped);
+    // the answer ends: nothing jumps back
+    rerender(false);
+    expect(el.scrollTop).toBe(stepped);
+  });
+});

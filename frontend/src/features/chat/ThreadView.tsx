@@ -205,6 +205,7 @@ export function ThreadView({
       resetKey={threadId}
       pathKey={pathKey}
       followNonce={followNonce}
+      growing={view.status === 'running'}
       className="thread-list"
       label="Conversation"
     />
