@@ -36,21 +36,10 @@ export interface VirtualListProps<T> {
    * (the answer streams in below), wherever the list was scrolled to.
    */
   followNonce?: number;
-  /**
-   * The last row grows (an answer streams): while following, the list
-   * scrolls ahead in steps, leaving room below the text (FOLLOW_ROOM of the
-   * viewport), instead of keeping the last line at the bottom edge. A frame
-   * that only adds text then repaints that text, not the whole viewport
-   * shifted up by a line (the desktop window paints in software); every
-   * character is still on screen in the frame it arrives in.
-   */
-  growing?: boolean;
 }
 
 const DEFAULT_ESTIMATE = 120;
 const BOTTOM_SLACK = 48;
-/** The part of the viewport left empty below a growing last row when the list scrolls to follow it. */
-export const FOLLOW_ROOM = 1 / 3;
 
 /**
  * The list is at its bottom: the person scrolled there, or everything fits
@@ -92,15 +81,8 @@ export function VirtualList<T>({
   bottomPadding = 24,
   onAtBottomChange,
   followNonce = 0,
-  growing = false,
 }: VirtualListProps<T>) {
   const scrollRef = useRef<HTMLDivElement>(null);
-  const innerRef = useRef<HTMLDivElement>(null);
-  // The inner height the follower asked for (the text's bottom plus the
-  // room below it, see `growing`); 0 when none. Kept by the list, not only
-  // while it grows: the room stays when the answer ends (no jump back).
-  const followFloor = useRef({ key: resetKey, px: 0 });
-  if (followFloor.current.key !== resetKey) followFloor.current = { key: resetKey, px: 0 };
   const heights = useRef(new Map<string, number>());
   const [version, setVersion] = useState(0);
   const [scrollTop, setScrollTop] = useState(0);
@@ -257,35 +239,11 @@ export function VirtualList<T>({
     // has no layout (every size 0): not the person reaching the bottom.
     if (!atBottom.current && el.clientHeight > 0 && el.scrollHeight - el.clientHeight < BOTTOM_SLACK) setBottom(true);
     if (atBottom.current) {
-      const ch = el.clientHeight;
-      const content = total + bottomPadding;
-      const floor = followFloor.current;
-      if (floor.px && content <= ch) setFloor(0); // everything fits: no room to scroll into
-      if (growing && ch > 0 && content > ch) {
-        const room = Math.round(ch * FOLLOW_ROOM);
-        const below = el.scrollTop + ch - content; // empty px below the text on screen
-        // Scroll only when the text would leave the viewport, or the room
-        // below it is no longer what a step leaves (the viewport or the
-        // rows changed otherwise).
-        if (below < 0 || below > room + 1 || floor.px < content) {
-          setFloor(content + room);
-          el.scrollTop = content + room - ch;
-        }
-        if (el.scrollTop !== scrollTop) setScrollTop(el.scrollTop);
-        return;
-      }
       const target = Math.max(0, el.scrollHeight - el.clientHeight);
       if (Math.abs(el.scrollTop - target) > 1) el.scrollTop = target;
       if (el.scrollTop !== scrollTop) setScrollTop(el.scrollTop);
     }
   });
-
-  // The follower's floor, set on the inner element at once (the scroll
-  // that follows must find the height there) and kept for the next render.
-  function setFloor(px: number) {
-    followFloor.current.px = px;
-    if (innerRef.current) innerRef.current.style.height = `${Math.max(total + bottomPadding, px)}px`;
-  }
 
   // Scroll-to requests (search hits).
   useEffect(() => {
@@ -358,7 +316,7 @@ export function VirtualList<T>({
   return (
     <div className={`vlist-wrap ${className ?? ''}`}>
       <div ref={scrollRef} className="vlist" onScroll={onScroll} role="log" aria-label={label} aria-live="off" tabIndex={0}>
-        <div ref={innerRef} className="vlist-inner" style={{ height: Math.max(total + bottomPadding, followFloor.current.px) }}>
+        <div className="vlist-inner" style={{ height: total + bottomPadding }}>
           {rows}
         </div>
       </div>

@@ -205,7 +205,6 @@ export function ThreadView({
       resetKey={threadId}
       pathKey={pathKey}
       followNonce={followNonce}
-      growing={view.status === 'running'}
       className="thread-list"
       label="Conversation"
     />
