@@ -175,6 +175,11 @@ export function MarkdownWhole({ text, highlight = true }: MarkdownProps): ReactN
   );
 }
 
+/** The text may hold a fenced code block (``` or ~~~, at any depth: in a list, a quote). */
+function hasFence(text: string): boolean {
+  return text.includes('```') || text.includes('~~~');
+}
+
 export const Markdown = memo(function Markdown({ text, highlight: want = true }: MarkdownProps): ReactNode {
   // Highlighting a finished answer re-renders every block: it is a deferred
   // render after the frame that shows the run ended (Stop paints at once).
@@ -186,7 +191,10 @@ export const Markdown = memo(function Markdown({ text, highlight: want = true }:
   for (let i = 0; i < blocks.length; i++) {
     // the newline hast puts between top-level elements of a whole render
     if (i > 0) out.push('\n');
-    out.push(<Block key={i} text={blocks[i]!} highlight={highlight} />);
+    const t = blocks[i]!;
+    // Only a fence can be highlighted: a block without one renders the
+    // same either way, so the end of an answer leaves it alone (no parse).
+    out.push(<Block key={i} text={t} highlight={highlight && hasFence(t)} />);
   }
   return <div className="md">{out}</div>;
 });
