@@ -22,6 +22,7 @@ import { Toasts, type ToastData } from './ui/Toast';
 import { UpdatePrompt } from './features/updates/UpdatePrompt';
 import { ShortcutsSheet, isShortcutsKey } from './features/shortcuts/ShortcutsSheet';
 import type { SettingsFocus, SettingsTarget } from './lib/settingsTarget';
+import { markStartup } from './lib/startupMarks';
 import './App.css';
 
 const UNDO_MS = 10_000;
@@ -54,6 +55,7 @@ export function rememberedOpenThread(): string | null {
 }
 
 export function App() {
+  markStartup('render'); // the first render began (the start-up bench)
   const transport = useTransport();
   const [status, setStatus] = useState<Status | null>(null);
   const [settingsOpen, setSettingsOpen] = useState(false);
@@ -111,11 +113,15 @@ export function App() {
   const refreshStatus = useCallback(() => {
     transport
       .call('Status')
-      .then(setStatus)
+      .then((s) => {
+        markStartup('status');
+        setStatus(s);
+      })
       .catch((e: unknown) => fail('Could not read Juncture’s status', e));
   }, [transport, fail]);
 
   useEffect(() => {
+    markStartup('app'); // the first commit
     refreshStatus();
     transport
       .call('GetSettings')
@@ -198,7 +204,10 @@ export function App() {
   useEffect(() => {
     const take = () => {
       transport.call('TakeLaunchThread').then(
-        (id) => id && openRef.current(id),
+        (id) => {
+          markStartup('launch');
+          if (id) openRef.current(id);
+        },
         () => {},
       );
     };
