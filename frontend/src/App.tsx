@@ -6,7 +6,7 @@ import { useThreadList } from './hooks/useThreadList';
 import { useThreadActivity } from './hooks/useThreadActivity';
 import { useAttention } from './hooks/useAttention';
 import { useSidebarLayout } from './hooks/useSidebarLayout';
-import { DraftKeyContext, draftKey, drafts } from './lib/drafts';
+import { DraftKeyContext, carryTyped, draftKey, drafts } from './lib/drafts';
 import { wrapTab } from './lib/focusCycle';
 import { previewTheme } from './lib/theme';
 import { SidebarToggle } from './features/sidebar/SidebarToggle';
@@ -198,15 +198,25 @@ export function App() {
 
   // A juncture:// link (a launch's argument, a second launch, an update's
   // restart) names a chat: taken once when the window loads, and again
-  // each time the desktop says another arrived ("open-thread").
+  // each time the desktop says another arrived ("open-thread"). The
+  // composer takes keys before the launch's chat is known (on the new-chat
+  // screen): what was typed there meanwhile goes along into that chat.
   const openRef = useRef(openThread);
   openRef.current = openThread;
+  const shownRef = useRef(ctrl.threadId);
+  shownRef.current = ctrl.threadId;
   useEffect(() => {
+    const newChat = draftKey(null);
+    let atLoad: string | null = drafts.get(newChat);
     const take = () => {
+      const before = atLoad;
+      atLoad = null; // only the load's own link carries what was typed
       transport.call('TakeLaunchThread').then(
         (id) => {
           markStartup('launch');
-          if (id) openRef.current(id);
+          if (!id) return;
+          if (before !== null && shownRef.current === null) carryTyped(newChat, before, draftKey(id));
+          openRef.current(id);
         },
         () => {},
       );
