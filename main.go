@@ -303,6 +303,7 @@ func (d *wailsDesktop) Notify(title, body string) error {
 // desktop opens the window. The store opens in OnStartup, not before
 // wails.Run: the bindings generator runs main up to that call.
 func desktop(logger *slog.Logger) error {
+	startupMark(logger, "main")
 	// After an update, the old process is still quitting: wait for it.
 	update.WaitForPredecessor(20 * time.Second)
 	launchThread, _ := links.OpenURLArg(os.Args[1:])
@@ -320,6 +321,7 @@ func desktop(logger *slog.Logger) error {
 	if err != nil {
 		return err
 	}
+	startupMark(logger, "wails")
 	return wails.Run(&options.App{
 		// A second launch on the same data folder brings this window to the
 		// front and exits; the store's lock (store.ErrInUse) still refuses
@@ -359,6 +361,7 @@ func desktop(logger *slog.Logger) error {
 		}},
 		Linux: &linux.Options{Icon: appIcon, ProgramName: "juncture", WebviewGpuPolicy: linux.WebviewGpuPolicyNever},
 		OnStartup: func(ctx context.Context) {
+			startupMark(logger, "onstartup")
 			gate.Install()
 			win.set(ctx)
 			cfg := app.Config{DataDir: dataDir(), Mode: "desktop", Version: buildinfo.Version, UpdateKey: buildinfo.UpdateKey, Logger: logger, DetectLocal: true,
@@ -390,8 +393,10 @@ func desktop(logger *slog.Logger) error {
 			svc.SetEmitter(em)
 			svc.SetDesktop(&wailsDesktop{ctx: ctx, win: win})
 			win.started(svc, launchThread)
+			startupMark(logger, "started")
 			logger.Info("desktop window ready", "data", dataDir())
 		},
+		OnDomReady:    func(context.Context) { startupMark(logger, "domready") },
 		OnBeforeClose: func(ctx context.Context) bool { return win.beforeClose(ctx, svc) },
 		OnShutdown: func(ctx context.Context) {
 			if svc == nil {

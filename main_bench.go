@@ -2,6 +2,7 @@ package main
 
 import (
 	"log/slog"
+	"time"
 
 	"github.com/juncture-app/juncture/agent/agui"
 	"github.com/juncture-app/juncture/app"
@@ -20,6 +21,9 @@ type benchEmitter struct {
 
 func (e benchEmitter) Emit(name string, data any) {
 	e.Emitter.Emit(name, data)
+	if name == "mcp" { // a server's status changed: the start-up timeline (bench/startup-timeline.mjs)
+		e.log.Info("bench mcp", "epoch_ms", time.Now().UnixMilli())
+	}
 	switch d := data.(type) {
 	case events.AGUIEvent:
 		e.check(d)

@@ -406,6 +406,8 @@ startup_one() {
     fi
     sleep 0.02
   done
+  # the page's start-up marks (Juncture's eighth title field) may still come: read it once more
+  if [ -n "$typed" ] && [ "$f1" = bench ]; then sleep 1; echo "bench startup title launch_ms=$t0 $(xdotool getwindowname "$w" 2>/dev/null || true)" >"$log.title"; fi
   stop_app "$app"; app=
   if [ -n "$typed" ]; then echo "$((typed - t0)) $wms"; else echo "- $wms"; fi
 }
@@ -442,8 +444,10 @@ startup_bench() {
         evict "$bin" $webkit
         ms=$(startup_one "$tmp/startup-$k-$r-cold.log" "$bin" "juncture://thread/$tid")
         echo "startup juncture cold $r $ms" >>"$raw"; echo "  startup round $r juncture cold: $ms ms"
+        node bench/startup-timeline.mjs "$tmp/startup-$k-$r-cold.log" || true
         ms=$(startup_one "$tmp/startup-$k-$r-warm.log" "$bin" "juncture://thread/$tid")
         echo "startup juncture warm $r $ms" >>"$raw"; echo "  startup round $r juncture warm: $ms ms"
+        node bench/startup-timeline.mjs "$tmp/startup-$k-$r-warm.log" || true
       else
         # shellcheck disable=SC2086
         evict "$tmp/floor-startup" $webkit

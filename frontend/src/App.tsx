@@ -6,7 +6,7 @@ import { useThreadList } from './hooks/useThreadList';
 import { useThreadActivity } from './hooks/useThreadActivity';
 import { useAttention } from './hooks/useAttention';
 import { useSidebarLayout } from './hooks/useSidebarLayout';
-import { DraftKeyContext, draftKey, drafts } from './lib/drafts';
+import { DraftKeyContext, carryTyped, draftKey, drafts } from './lib/drafts';
 import { wrapTab } from './lib/focusCycle';
 import { previewTheme } from './lib/theme';
 import { SidebarToggle } from './features/sidebar/SidebarToggle';
@@ -22,6 +22,7 @@ import { Toasts, type ToastData } from './ui/Toast';
 import { UpdatePrompt } from './features/updates/UpdatePrompt';
 import { ShortcutsSheet, isShortcutsKey } from './features/shortcuts/ShortcutsSheet';
 import type { SettingsFocus, SettingsTarget } from './lib/settingsTarget';
+import { markStartup } from './lib/startupMarks';
 import './App.css';
 
 const UNDO_MS = 10_000;
@@ -54,6 +55,7 @@ export function rememberedOpenThread(): string | null {
 }
 
 export function App() {
+  markStartup('render'); // the first render began (the start-up bench)
   const transport = useTransport();
   const [status, setStatus] = useState<Status | null>(null);
   const [settingsOpen, setSettingsOpen] = useState(false);
@@ -111,11 +113,15 @@ export function App() {
   const refreshStatus = useCallback(() => {
     transport
       .call('Status')
-      .then(setStatus)
+      .then((s) => {
+        markStartup('status');
+        setStatus(s);
+      })
       .catch((e: unknown) => fail('Could not read Juncture’s status', e));
   }, [transport, fail]);
 
   useEffect(() => {
+    markStartup('app'); // the first commit
     refreshStatus();
     transport
       .call('GetSettings')
@@ -192,13 +198,26 @@ export function App() {
 
   // A juncture:// link (a launch's argument, a second launch, an update's
   // restart) names a chat: taken once when the window loads, and again
-  // each time the desktop says another arrived ("open-thread").
+  // each time the desktop says another arrived ("open-thread"). The
+  // composer takes keys before the launch's chat is known (on the new-chat
+  // screen): what was typed there meanwhile goes along into that chat.
   const openRef = useRef(openThread);
   openRef.current = openThread;
+  const shownRef = useRef(ctrl.threadId);
+  shownRef.current = ctrl.threadId;
   useEffect(() => {
+    const newChat = draftKey(null);
+    let atLoad: string | null = drafts.get(newChat);
     const take = () => {
+      const before = atLoad;
+      atLoad = null; // only the load's own link carries what was typed
       transport.call('TakeLaunchThread').then(
-        (id) => id && openRef.current(id),
+        (id) => {
+          markStartup('launch');
+          if (!id) return;
+          if (before !== null && shownRef.current === null) carryTyped(newChat, before, draftKey(id));
+          openRef.current(id);
+        },
         () => {},
       );
     };

@@ -4,6 +4,10 @@ import { createRoot } from 'react-dom/client';
 import { App } from './App';
 import { TokenGate } from './features/connection/TokenMissing';
 import { TransportContext, createTransport } from './transport';
+import { markStartup, watchComposer } from './lib/startupMarks';
+
+markStartup('main'); // the bundle ran
+watchComposer();
 
 const transport = createTransport();
 const root = document.getElementById('root');

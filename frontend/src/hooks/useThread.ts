@@ -8,6 +8,7 @@ import type { AnswerBatch, AnswerResult, Thread } from '../transport/contract';
 import { threadReducer } from '../state/threadReducer';
 import { emptyThreadState, type ThreadState } from '../state/types';
 import { EventBatcher } from '../state/batcher';
+import { markStartupPainted } from '../lib/startupMarks';
 import { deriveThread, type ThreadDerived } from '../state/derive';
 
 export interface ThreadController {
@@ -75,6 +76,7 @@ export function useThread(transport: Transport, onThreadCreated?: (t: Thread) =>
         // being streamed included): only later events are applied to it.
         const after = loading.pending.filter((p) => !view.eventSeq || p.seq > view.eventSeq).map((p) => p.event);
         dispatch({ type: 'load', view, pending: after, keepError });
+        markStartupPainted('thread'); // the first thread opened (the start-up bench)
       } catch (e) {
         if (loadingRef.current !== loading) return;
         loadingRef.current = null;

@@ -1,5 +1,6 @@
 import type { Transport } from '../transport/types';
 import type { AguiEvent } from '../transport/agui';
+import { firstComposerInput, markStartup, startupMarks } from './startupMarks';
 
 /**
  * The desktop bench's counter (JUNCTURE_BENCH=1, seen as `Status.bench`):
@@ -20,7 +21,8 @@ import type { AguiEvent } from '../transport/agui';
  * field, once the last answer shows a numbered stream, says whether its
  * words are contiguous (viewCheck; `-` when a seventh follows), a seventh,
  * once the composer took its first key, says when (epoch ms: the start-up
- * bench), and F5 reloads the page. Returns the
+ * bench), an eighth then lists the page's start-up marks
+ * (lib/startupMarks.ts), and F5 reloads the page. Returns the
  * function that stops counting.
  */
 export function startBenchTitle(
@@ -39,15 +41,18 @@ export function startBenchTitle(
   // The view check (a sixth field, only once a numbered answer shows): see viewCheck.
   let view = '';
   // When the composer first took a key (epoch ms): the start-up bench.
-  let typed = '';
+  let typed = firstComposerInput() ? String(firstComposerInput()) : ''; // a key taken before the counter started counts when it was taken
+  // The page's start-up marks (lib/startupMarks.ts) as last written: an eighth field once typed.
+  let marked = '';
   const write = () => {
     frame = 0;
-    const tail = typed ? ` ${view || '-'} ${typed}` : view ? ` ${view}` : '';
+    marked = typed ? startupMarks() : '';
+    const tail = typed ? ` ${view || '-'} ${typed} ${marked}` : view ? ` ${view}` : '';
     setTitle(`bench ${chars} ${state} ${runs} ${stopMs}${tail}`);
   };
   const probe = () => {
     const v = viewCheck();
-    if (v !== view) {
+    if (v !== view || (typed && startupMarks() !== marked)) {
       view = v;
       if (!frame) frame = requestAnimationFrame(write);
     }
@@ -70,6 +75,7 @@ export function startBenchTitle(
     if (!frame) frame = requestAnimationFrame(write);
   };
   document.addEventListener('input', onInput, true);
+  markStartup('counter'); // keys count from here on
   const off = transport.subscribe('agui', ({ event }) => {
     if (!count(event)) return;
     if (!frame) frame = requestAnimationFrame(write);

@@ -192,3 +192,18 @@ if (typeof window !== 'undefined') {
     if (document.visibilityState === 'hidden') drafts.flush();
   });
 }
+
+/**
+ * Moves what was typed into draft `from` since it read `before` to the end
+ * of draft `to`, and puts `from` back as it was: the window's start-up
+ * (App) shows the new-chat composer, focused, before it knows which chat a
+ * juncture:// link opens, and the keys the person typed meanwhile belong
+ * to the chat they see next.
+ */
+export function carryTyped(from: string, before: string, to: string, store: DraftStore = drafts): void {
+  const now = store.get(from);
+  if (now === before || from === to) return;
+  const typed = now.startsWith(before) ? now.slice(before.length) : now;
+  store.set(from, before);
+  store.set(to, store.get(to) + typed);
+}
