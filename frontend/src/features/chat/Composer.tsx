@@ -81,7 +81,9 @@ export function Composer({
     el.style.height = `${Math.min(el.scrollHeight, Math.round(window.innerHeight * 0.4))}px`;
   }, [text]);
 
-  useEffect(() => {
+  // In the commit, not after the paint: at start-up a key pressed between
+  // the first paint and a passive effect landed on the page and was lost.
+  useLayoutEffect(() => {
     if (focusNonce) ref.current?.focus();
   }, [focusNonce]);
 
