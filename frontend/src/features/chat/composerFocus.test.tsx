@@ -41,7 +41,7 @@ describe('Composer focus', () => {
         onSend={async () => {}}
         onStop={async () => {}}
         queued={[]}
-        onRemoveQueued={() => {}}
+        onRemoveQueued={async () => {}}
         focusNonce={1}
       />,
     );
