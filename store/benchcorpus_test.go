@@ -54,6 +54,16 @@ var ftsInsertTriggers = []string{"messages_fts_insert", "threads_fts_insert"}
 // trigger's INSERT makes FTS5 flush a one-row segment per statement and
 // spend most of the build merging them.
 func generate(db *DB, total int) error {
+	load, index, err := generateCorpus(db, total, benchThreadsFor(total))
+	if err == nil {
+		fmt.Fprintf(os.Stderr, "search corpus: %d messages loaded in %s, indexed in %s\n", total, load.Round(time.Second), index.Round(time.Second))
+	}
+	return err
+}
+
+// generateCorpus is generate with threads threads; it returns how long
+// loading the rows and indexing them took.
+func generateCorpus(db *DB, total, threads int) (load, index time.Duration, err error) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	start := time.Now()
@@ -64,7 +74,7 @@ func generate(db *DB, total int) error {
 	// statement journal of a many-row INSERT stays in memory.
 	for _, p := range []string{"PRAGMA cache_size(-1000000)", "PRAGMA synchronous(OFF)", "PRAGMA foreign_keys(OFF)", "PRAGMA temp_store(MEMORY)"} {
 		if _, err := db.w.ExecContext(ctx, p); err != nil {
-			return err
+			return 0, 0, err
 		}
 	}
 	defer db.w.Exec("PRAGMA temp_store(DEFAULT)")
@@ -76,32 +86,35 @@ func generate(db *DB, total int) error {
 	// get.
 	for _, t := range []string{"messages_fts", "threads_fts"} {
 		if _, err := db.w.ExecContext(ctx, "INSERT INTO "+t+" ("+t+", rank) VALUES ('hashsize', 268435456)"); err != nil {
-			return fmt.Errorf("%s hashsize: %w", t, err)
+			return 0, 0, fmt.Errorf("%s hashsize: %w", t, err)
 		}
+		// The default again, and no row for it, as in a store that never
+		// set it.
+		defer db.w.Exec("DELETE FROM " + t + "_config WHERE k = 'hashsize'")
 		defer db.w.Exec("INSERT INTO " + t + " (" + t + ", rank) VALUES ('hashsize', 1048576)")
 	}
 	triggers := make([]string, len(ftsInsertTriggers))
 	for i, name := range ftsInsertTriggers {
 		if err := db.w.QueryRowContext(ctx, "SELECT sql FROM sqlite_master WHERE type = 'trigger' AND name = ?", name).Scan(&triggers[i]); err != nil {
-			return fmt.Errorf("%s: %w", name, err)
+			return 0, 0, fmt.Errorf("%s: %w", name, err)
 		}
 		if _, err := db.w.ExecContext(ctx, "DROP TRIGGER "+name); err != nil {
-			return err
+			return 0, 0, err
 		}
 	}
 	rows := make(chan []corpusRow, 4)
 	go func() {
 		defer close(rows)
-		produceCorpus(ctx, total, rows)
+		produceCorpus(ctx, total, threads, rows)
 	}()
 	last := map[string][2]any{} // thread -> (leaf id, leaf seq)
 	for batch := range rows {
-		if err := db.writeTx(ctx, func(tx *sql.Tx) error { return insertCorpus(ctx, tx, batch, last) }); err != nil {
-			return err
+		if err := db.writeTx(ctx, func(tx *sql.Tx) error { return insertCorpus(ctx, tx, batch, corpusChunk, last) }); err != nil {
+			return 0, 0, err
 		}
 	}
 	loaded := time.Now()
-	err := db.writeTx(ctx, func(tx *sql.Tx) error {
+	err = db.writeTx(ctx, func(tx *sql.Tx) error {
 		for _, t := range triggers {
 			if _, err := tx.ExecContext(ctx, t); err != nil {
 				return err
@@ -112,28 +125,9 @@ func generate(db *DB, total int) error {
 				return fmt.Errorf("%s rebuild: %w", t, err)
 			}
 		}
-		// The leaves, as the store keeps them (see branches.go); the big
-		// thread was last written at the end.
-		up, err := tx.PrepareContext(ctx, "UPDATE threads SET active_leaf = ?, branch_clock = ? WHERE id = ?")
-		if err != nil {
-			return err
-		}
-		defer up.Close()
-		for thread, leaf := range last {
-			if _, err := up.ExecContext(ctx, leaf[0], leaf[1], thread); err != nil {
-				return err
-			}
-		}
-		var clock int64
-		if err := tx.QueryRowContext(ctx, "SELECT max(created_at) FROM messages").Scan(&clock); err != nil {
-			return err
-		}
-		_, err = tx.ExecContext(ctx, "UPDATE threads SET updated_at = ? WHERE id = ?", clock, benchBigThread)
-		return err
+		return finishCorpus(ctx, tx, last)
 	})
-	fmt.Fprintf(os.Stderr, "search corpus: %d messages loaded in %s, indexed in %s\n", total,
-		loaded.Sub(start).Round(time.Second), time.Since(loaded).Round(time.Second))
-	return err
+	return loaded.Sub(start), time.Since(loaded), err
 }
 
 const (
@@ -143,9 +137,31 @@ const (
 	corpusMessageRow = "(?, ?, ?, '', ?, ?, '', ?, ?, ?, 0, 'complete', '', ?, ?, ?)"
 )
 
-// insertCorpus inserts one batch of rows, in their order, corpusChunk
+// finishCorpus points each thread at its last message (its leaf, as the
+// store keeps them: see branches.go) and marks the big thread as the last
+// one written.
+func finishCorpus(ctx context.Context, tx *sql.Tx, last map[string][2]any) error {
+	up, err := tx.PrepareContext(ctx, "UPDATE threads SET active_leaf = ?, branch_clock = ? WHERE id = ?")
+	if err != nil {
+		return err
+	}
+	defer up.Close()
+	for thread, leaf := range last {
+		if _, err := up.ExecContext(ctx, leaf[0], leaf[1], thread); err != nil {
+			return err
+		}
+	}
+	var clock int64
+	if err := tx.QueryRowContext(ctx, "SELECT max(created_at) FROM messages").Scan(&clock); err != nil {
+		return err
+	}
+	_, err = tx.ExecContext(ctx, "UPDATE threads SET updated_at = ? WHERE id = ?", clock, benchBigThread)
+	return err
+}
+
+// insertCorpus inserts one batch of rows, in their order, up to chunk
 // rows a statement, and notes each thread's last message in last.
-func insertCorpus(ctx context.Context, tx *sql.Tx, batch []corpusRow, last map[string][2]any) error {
+func insertCorpus(ctx context.Context, tx *sql.Tx, batch []corpusRow, chunk int, last map[string][2]any) error {
 	stmts := map[string]*sql.Stmt{}
 	defer func() {
 		for _, s := range stmts {
@@ -166,9 +182,9 @@ func insertCorpus(ctx context.Context, tx *sql.Tx, batch []corpusRow, last map[s
 		return err
 	}
 	for len(batch) > 0 {
-		// A run of rows of one kind, at most corpusChunk.
+		// A run of rows of one kind, at most chunk.
 		n := 1
-		for n < len(batch) && n < corpusChunk && batch[n].msg == batch[0].msg {
+		for n < len(batch) && n < chunk && batch[n].msg == batch[0].msg {
 			n++
 		}
 		var args []any
@@ -201,11 +217,11 @@ func insertCorpus(ctx context.Context, tx *sql.Tx, batch []corpusRow, last map[s
 }
 
 // produceCorpus sends the rows of a history of total messages, in
-// batches of corpusBatch: benchThreadsFor(total) threads of user and
+// batches of corpusBatch: threads threads of user and
 // assistant turns (one assistant turn in 7 calls a tool, whose result
 // follows), with Zipf-distributed words, and the big thread's benchBigSize
 // messages spread over the whole history.
-func produceCorpus(ctx context.Context, total int, out chan<- []corpusRow) {
+func produceCorpus(ctx context.Context, total, threads int, out chan<- []corpusRow) {
 	vocab := vocabulary()
 	r := rand.New(rand.NewPCG(1, 2))
 	zipf := rand.NewZipf(r, 1.1, 2, uint64(len(vocab)-1))
@@ -250,7 +266,6 @@ func produceCorpus(ctx context.Context, total int, out chan<- []corpusRow) {
 		}
 		return send(row)
 	}
-	threads := benchThreadsFor(total)
 	if !send(corpusRow{thread: benchBigThread, title: "The big one", createdAt: clock, updatedAt: clock}) {
 		return
 	}
