@@ -54,16 +54,17 @@ var ftsInsertTriggers = []string{"messages_fts_insert", "threads_fts_insert"}
 // trigger's INSERT makes FTS5 flush a one-row segment per statement and
 // spend most of the build merging them.
 func generate(db *DB, total int) error {
-	load, index, err := generateCorpus(db, total, benchThreadsFor(total))
+	load, index, err := generateCorpus(db, total, benchThreadsFor(total), benchBigSize)
 	if err == nil {
 		fmt.Fprintf(os.Stderr, "search corpus: %d messages loaded in %s, indexed in %s\n", total, load.Round(time.Second), index.Round(time.Second))
 	}
 	return err
 }
 
-// generateCorpus is generate with threads threads; it returns how long
-// loading the rows and indexing them took.
-func generateCorpus(db *DB, total, threads int) (load, index time.Duration, err error) {
+// generateCorpus is generate with threads threads, big messages of them
+// in the big thread; it returns how long loading the rows and indexing
+// them took.
+func generateCorpus(db *DB, total, threads, big int) (load, index time.Duration, err error) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	start := time.Now()
@@ -105,7 +106,7 @@ func generateCorpus(db *DB, total, threads int) (load, index time.Duration, err 
 	rows := make(chan []corpusRow, 4)
 	go func() {
 		defer close(rows)
-		produceCorpus(ctx, total, threads, rows)
+		produceCorpus(ctx, total, threads, big, rows)
 	}()
 	last := map[string][2]any{} // thread -> (leaf id, leaf seq)
 	for batch := range rows {
@@ -219,9 +220,9 @@ func insertCorpus(ctx context.Context, tx *sql.Tx, batch []corpusRow, chunk int,
 // produceCorpus sends the rows of a history of total messages, in
 // batches of corpusBatch: threads threads of user and
 // assistant turns (one assistant turn in 7 calls a tool, whose result
-// follows), with Zipf-distributed words, and the big thread's benchBigSize
+// follows), with Zipf-distributed words, and the big thread's big
 // messages spread over the whole history.
-func produceCorpus(ctx context.Context, total, threads int, out chan<- []corpusRow) {
+func produceCorpus(ctx context.Context, total, threads, big int, out chan<- []corpusRow) {
 	vocab := vocabulary()
 	r := rand.New(rand.NewPCG(1, 2))
 	zipf := rand.NewZipf(r, 1.1, 2, uint64(len(vocab)-1))
@@ -269,15 +270,15 @@ func produceCorpus(ctx context.Context, total, threads int, out chan<- []corpusR
 	if !send(corpusRow{thread: benchBigThread, title: "The big one", createdAt: clock, updatedAt: clock}) {
 		return
 	}
-	bigEvery := total / benchBigSize
-	perThread := (total - benchBigSize) / (threads - 1)
+	bigEvery := total / big
+	perThread := (total - big) / (threads - 1)
 	for ti := 1; ti < threads; ti++ {
 		id := fmt.Sprintf("t%05d", ti)
 		if !send(corpusRow{thread: id, title: text(2, 6), pinned: ti%500 == 0, createdAt: clock, updatedAt: clock + int64(ti)}) {
 			return
 		}
 		n := max(2, perThread/2+r.IntN(perThread+1))
-		for i := 0; i < n && msgNo < total-benchBigSize; i++ {
+		for i := 0; i < n && msgNo < total-big; i++ {
 			role := history.RoleUser
 			if i%2 == 1 {
 				role = history.RoleAssistant
@@ -299,8 +300,8 @@ func produceCorpus(ctx context.Context, total, threads int, out chan<- []corpusR
 			}
 		}
 	}
-	// Top the big thread up to exactly benchBigSize.
-	for bigHave < benchBigSize {
+	// Top the big thread up to exactly big.
+	for bigHave < big {
 		if !put(benchBigThread, history.RoleAssistant, text(5, 80), "", "", "") {
 			return
 		}
