@@ -157,9 +157,9 @@ bench: mcp-deps
 	$(MAKE) --no-print-directory web e2e-deps && cd e2e && node bench-typing.mjs
 	scripts/bench-transports.sh
 
-# Search on generated histories of 1 M messages (the anchor) and, with
-# JUNCTURE_BENCH_SEARCH_10M=1, 10 M (generated once, about 7 GiB, an hour
-# or more; cached in build/bench/), with the ratio.
+# Search on generated histories of 100 k and 1 M messages (the anchors)
+# and, with JUNCTURE_BENCH_SEARCH_10M=1, 10 M (generated once, about
+# 6 GiB and 15-20 min of CPU; cached in build/bench/), with the ratios.
 bench-search:
 	$(GO) test -run '^$$' -bench SearchScale -benchtime 1x -timeout 6h ./store/
 

@@ -27,9 +27,11 @@ type searchQuery struct {
 	// index (3): FTS5 then merges the doclists of every word starting with
 	// it, in every query that uses the term.
 	longPrefix bool
-	// fallback is the cheap form of a query whose last word is being typed:
-	// that word cut to its first 3 letters, still a prefix (served by the
-	// prefix index). nil when no implicit prefix was added.
+	// fallback is the cheap form of a query whose last word is being typed
+	// (that word cut to its first 3 letters, still a prefix, served by the
+	// prefix index) or that holds a prefix of fewer than 3 letters (taken
+	// as a word), searched instead when the query is over the prefix
+	// budget. nil when it has neither.
 	fallback *searchQuery
 	// narrow is the cheap form of a search with long prefixes (see
 	// narrowing); nil when it has none, or is not one AND group.
@@ -60,14 +62,25 @@ func ftsQuery(input string) string { return parseQuery(input).match }
 func parseQuery(input string) searchQuery {
 	terms := parseSearch(input)
 	q := buildQuery(terms)
+	cheap := slices.Clone(terms)
+	changed := false
 	for i, t := range terms {
-		if t.implicit {
-			cheap := slices.Clone(terms)
+		switch {
+		case t.implicit:
 			cheap[i].text = cutLastWord(t.text, 3)
 			cheap[i].implicit = false
-			f := buildQuery(cheap)
-			q.fallback = &f
+			changed = true
+		case t.prefix && lastWordLen(t.text) < 3:
+			// "t*": below the prefix index, FTS5 merges the doclist of
+			// every word starting with t, in full (seconds at 10,000,000
+			// messages); over budget, the word itself.
+			cheap[i].prefix = false
+			changed = true
 		}
+	}
+	if changed {
+		f := buildQuery(cheap)
+		q.fallback = &f
 	}
 	return q
 }

@@ -34,7 +34,9 @@ const (
 	// DefaultPrefixBudget is how long a search may spend on the implicit
 	// prefix of a word still being typed (a 4+ letter prefix of a very
 	// common word merges large doclists) before it settles for the word's
-	// first 3 letters, which the prefix index serves at once.
+	// first 3 letters, which the prefix index serves at once; and on a
+	// prefix of 1 or 2 letters ("t*", no prefix index) before it settles
+	// for the word itself.
 	DefaultPrefixBudget = 60 * time.Millisecond
 )
 
@@ -105,7 +107,7 @@ func (db *DB) search(ctx context.Context, q searchQuery, limit int) ([]SearchHit
 		if err == nil || ctx.Err() != nil || pctx.Err() == nil {
 			return hits, err
 		}
-		q = *q.fallback // over budget: its first 3 letters, from the prefix index
+		q = *q.fallback // over budget: see searchQuery.fallback
 	}
 	return db.searchOnce(ctx, q, limit)
 }

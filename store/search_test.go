@@ -218,6 +218,33 @@ func TestSearchPrefixOverBudgetFallsBackToThreeLetters(t *testing.T) {
 	}
 }
 
+// TestSearchShortPrefixOverBudgetFallsBackToWord: "t*" asks FTS5 to
+// merge the doclist of every word starting with t (no prefix index below
+// 3 letters): seconds and a doclist of every message at 10 M messages.
+// Past the prefix budget such a prefix is searched as the word itself.
+func TestSearchShortPrefixOverBudgetFallsBackToWord(t *testing.T) {
+	t.Parallel()
+	db := searchCorpus(t)
+	mustPut(t, db, userMsg("cafe", "c9", "ro ro, a river"))
+	db.prefixBudget = time.Nanosecond // every short prefix expansion is "too slow"
+	for q, want := range map[string][]string{
+		"ro*":        {"c9"},
+		"ro* river ": {"c9"},
+		"ro* kubec":  nil, // the fallback's words: "ro" and "kub" as a prefix
+		"rol* ":      {"k2", "k1"},
+	} {
+		if got := hitIDs(search(t, db, q)); !slices.Equal(got, want) {
+			t.Errorf("search %q over budget = %v, want %v", q, got, want)
+		}
+	}
+	db.prefixBudget = time.Minute
+	got := hitIDs(search(t, db, "ro*"))
+	slices.Sort(got)
+	if want := []string{"c9", "k1", "k2"}; !slices.Equal(got, want) {
+		t.Errorf("search \"ro*\" within budget = %v, want %v (ro, roll, rollout)", got, want)
+	}
+}
+
 func TestCutLastWord(t *testing.T) {
 	t.Parallel()
 	for in, want := range map[string]string{
