@@ -53,6 +53,8 @@ func asError(err error) *Error {
 		return errorf(CodeConflict, err.Error())
 	case errors.Is(err, store.ErrNotFound):
 		return errorf(CodeNotFound, err.Error())
+	case errors.Is(err, store.ErrSearchTooBroad):
+		return errorf(CodeInvalidArgument, "This search is too broad to finish quickly: add a rarer word, or use fewer words.")
 	case errors.Is(err, store.ErrDiskFull):
 		return errorf(CodeDiskFull, msgDiskFull)
 	case errors.Is(err, agent.ErrNoClientCall):

@@ -41,6 +41,7 @@ type DB struct {
 	now      func() int64
 
 	prefixBudget time.Duration // see DefaultPrefixBudget; 0 = unlimited
+	searchBudget time.Duration // see DefaultSearchBudget; 0 = unlimited
 	rankBudget   float64       // see bm25Budget
 	narrowScan   int           // see DefaultNarrowScan
 	narrowBytes  int           // see DefaultNarrowBytes
@@ -239,6 +240,7 @@ func newDB(path string, w, r *sql.DB, readOnly bool, tmpDir string) *DB {
 		path: path, w: w, r: r, readOnly: readOnly, tmpDir: tmpDir,
 		now:          func() int64 { return time.Now().UnixMilli() },
 		prefixBudget: DefaultPrefixBudget,
+		searchBudget: DefaultSearchBudget,
 		rankBudget:   bm25Budget,
 		narrowScan:   DefaultNarrowScan,
 		narrowBytes:  DefaultNarrowBytes,

@@ -20,6 +20,11 @@ var ErrReadOnly = errors.New("database is open read-only")
 // itself (as opposed to a failure of the database).
 var ErrInvalidImport = errors.New("invalid Juncture thread export")
 
+// ErrSearchTooBroad is returned (wrapped) by SearchHistory when a search
+// ran past its budget (DefaultSearchBudget): its words are too common
+// together to finish quickly.
+var ErrSearchTooBroad = errors.New("the search is too broad to finish quickly")
+
 // ErrBadCursor is returned (wrapped) by ListThreads for a cursor it did not
 // produce.
 var ErrBadCursor = errors.New("invalid thread list cursor")

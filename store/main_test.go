@@ -43,6 +43,7 @@ func openTest(t testing.TB) *DB {
 	clock.Store(1_000_000)
 	db.now = func() int64 { return clock.Add(1) }
 	db.prefixBudget = 0 // tests run under -race on busy machines: no timing
+	db.searchBudget = 0
 	t.Cleanup(func() {
 		if err := db.Close(); err != nil {
 			t.Errorf("Close: %v", err)

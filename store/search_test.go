@@ -1,6 +1,8 @@
 package store
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -242,6 +244,27 @@ func TestSearchShortPrefixOverBudgetFallsBackToWord(t *testing.T) {
 	slices.Sort(got)
 	if want := []string{"c9", "k1", "k2"}; !slices.Equal(got, want) {
 		t.Errorf("search \"ro*\" within budget = %v, want %v (ro, roll, rollout)", got, want)
+	}
+}
+
+// TestSearchGivesUpPastItsBudget: a search that runs past searchBudget
+// (a pasted run of common words took 5 s at 10,000,000 messages) ends with
+// ErrSearchTooBroad; the caller's own cancellation is not called that.
+func TestSearchGivesUpPastItsBudget(t *testing.T) {
+	t.Parallel()
+	db := searchCorpus(t)
+	db.searchBudget = time.Nanosecond
+	if _, err := db.SearchHistory(context.Background(), "kubernetes ", 20); !errors.Is(err, ErrSearchTooBroad) {
+		t.Errorf("search past its budget: err = %v, want ErrSearchTooBroad", err)
+	}
+	db.searchBudget = time.Minute
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := db.SearchHistory(ctx, "kubernetes ", 20); err == nil || errors.Is(err, ErrSearchTooBroad) {
+		t.Errorf("search with a cancelled context: err = %v, want the cancellation, not ErrSearchTooBroad", err)
+	}
+	if got := hitIDs(search(t, db, "kubernetes ")); !slices.Equal(got, []string{"title:k8s", "k1"}) {
+		t.Errorf("search within its budget = %v", got)
 	}
 }
 
