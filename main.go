@@ -171,6 +171,7 @@ type windowCtx struct {
 	ctx     context.Context
 	svc     *app.Service
 	pending string // a link's chat that came before the service started
+	ready   bool   // the window's first screen was painted: the MCP servers may start
 	// quitting skips the close question: the person already said so, or an
 	// update restarts into the new version.
 	quitting atomic.Bool
@@ -232,8 +233,36 @@ func (w *windowCtx) started(svc *app.Service, launchThread string) {
 	if w.pending != "" {
 		launchThread, w.pending = w.pending, ""
 	}
+	ready := w.ready
 	w.mu.Unlock()
 	svc.SetLaunchThread(launchThread)
+	if ready {
+		svc.StartMCPServers()
+	}
+}
+
+// pageReadyEvent is sent by the page once its first screen was painted
+// (frontend/src/lib/windowReady.ts); pageReadyLatest is how long after
+// the DOM was ready the servers start if no page says so (a page that
+// failed to run).
+const (
+	pageReadyEvent  = "window-ready"
+	pageReadyLatest = 10 * time.Second
+)
+
+// pageReady: the window's first screen was painted. The MCP servers
+// (app.Config.MCPAtWindow) start now, or when the service does if it
+// comes later: five servers' processes starting beside WebKit's delayed
+// the composer's first key by about 1.5 s on 2 cores (issue 26). A turn
+// that comes first starts them itself. Later calls change nothing.
+func (w *windowCtx) pageReady() {
+	w.mu.Lock()
+	w.ready = true
+	svc := w.svc
+	w.mu.Unlock()
+	if svc != nil {
+		svc.StartMCPServers()
+	}
 }
 
 // closeQuestion is asked once when the window closes while a turn runs
@@ -362,10 +391,11 @@ func desktop(logger *slog.Logger) error {
 		Linux: &linux.Options{Icon: appIcon, ProgramName: "juncture", WebviewGpuPolicy: linux.WebviewGpuPolicyNever},
 		OnStartup: func(ctx context.Context) {
 			startupMark(logger, "onstartup")
+			runtime.EventsOn(ctx, pageReadyEvent, func(...any) { win.pageReady() })
 			gate.Install()
 			win.set(ctx)
 			cfg := app.Config{DataDir: dataDir(), Mode: "desktop", Version: buildinfo.Version, UpdateKey: buildinfo.UpdateKey, Logger: logger, DetectLocal: true,
-				SchemeRedirect: links.SchemeRegistered()}
+				SchemeRedirect: links.SchemeRegistered(), MCPAtWindow: true}
 			s, err := app.StartWith(ctx, a, cfg)
 			var corrupt *store.CorruptError
 			if errors.As(err, &corrupt) {
@@ -396,7 +426,10 @@ func desktop(logger *slog.Logger) error {
 			startupMark(logger, "started")
 			logger.Info("desktop window ready", "data", dataDir())
 		},
-		OnDomReady:    func(context.Context) { startupMark(logger, "domready") },
+		OnDomReady: func(context.Context) {
+			startupMark(logger, "domready")
+			time.AfterFunc(pageReadyLatest, win.pageReady)
+		},
 		OnBeforeClose: func(ctx context.Context) bool { return win.beforeClose(ctx, svc) },
 		OnShutdown: func(ctx context.Context) {
 			if svc == nil {

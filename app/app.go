@@ -54,6 +54,11 @@ type Config struct {
 	Logger  *slog.Logger
 	// DetectLocal probes Ollama / LM Studio when nothing is configured.
 	DetectLocal bool
+	// MCPAtWindow starts the configured MCP servers when the window's
+	// page has loaded (Service.StartMCPServers), not while the window
+	// starts: their processes then do not compete with it for the CPU.
+	// A turn, a task resumed or an edit that comes first starts them.
+	MCPAtWindow bool
 	// SchemeRedirect offers the juncture:// redirect to MCP sign-ins
 	// (mcphost.Start): only where the packages registered the scheme.
 	SchemeRedirect bool
@@ -115,7 +120,9 @@ type App struct {
 	// file as last read.
 	mcp    *mcp.Manager
 	mcpCfg *mcp.ConfigFile
-	views  mcphost.Views // MCP App views opened for the window's frames
+	// mcpStarted applies the file's servers once (Config.MCPAtWindow).
+	mcpStarted sync.Once
+	views      mcphost.Views // MCP App views opened for the window's frames
 
 	upd *update.Prefs // the update choices and the release feed's last answer
 
@@ -195,6 +202,9 @@ func StartWith(ctx context.Context, a *App, cfg Config) (*Service, error) {
 	a.watchDiskFull()
 	if err := a.startMCP(); err != nil {
 		a.log.Warn("MCP servers are off", "err", err)
+	}
+	if !cfg.MCPAtWindow {
+		a.startMCPServers()
 	}
 	if a.readOnly == "" {
 		a.demo.Restore(ctx, a.conf, a.log)
@@ -298,7 +308,7 @@ func (a *App) toolRegistry(ctx context.Context, threadID string) *tools.Registry
 	if err != nil {
 		a.log.Warn("reading the thread's tools; offering every tool", "thread", threadID, "err", err)
 	}
-	reg, err := toolset.For(ws, tools.BuiltinOptions{EnableWriteTools: st.EnableWriteTools, Processes: a.procs}, a.mcp.Tools(), o.Tools)
+	reg, err := toolset.For(ws, tools.BuiltinOptions{EnableWriteTools: st.EnableWriteTools, Processes: a.procs}, a.mcpTools(), o.Tools)
 	if err != nil {
 		a.log.Error("building the tool registry", "err", err)
 		return nil

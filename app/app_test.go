@@ -48,6 +48,8 @@ type fixture struct {
 	token string
 	dir   string
 	env   map[string]string // the environment the service started with
+	// mcpAtWindow starts the service as the desktop window does (Config.MCPAtWindow).
+	mcpAtWindow bool
 }
 
 func newFixture(t *testing.T, env map[string]string) *fixture {
@@ -77,7 +79,7 @@ func newFixtureWith(t *testing.T, env, extra map[string]string) *fixture {
 func (f *fixture) start(env map[string]string) {
 	t := f.t
 	svc, err := Start(context.Background(), Config{DataDir: f.dir, Mode: "browser", Getenv: func(k string) string { return env[k] },
-		MCPConfigPath: filepath.Join(f.dir, "mcp.json")})
+		MCPConfigPath: filepath.Join(f.dir, "mcp.json"), MCPAtWindow: f.mcpAtWindow})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/juncture-app/juncture/agent/mcp"
+	"github.com/juncture-app/juncture/agent/tools"
 	"github.com/juncture-app/juncture/app/mcphost"
 )
 
@@ -36,9 +37,27 @@ func (a *App) startMCP() error {
 	a.mcpCfg, a.mcp, err = mcphost.Start(ctx, mcphost.Options{
 		ConfigPath: a.cfg.MCPConfigPath, Keys: a.keys, Writable: a.readOnly == "", DB: a.db, Processes: a.procs,
 		Root: func() string { return a.workspace().Root }, Sampler: a.models.Sample, Version: a.cfg.Version,
-		OnChange: a.mcpChanged, SchemeRedirect: a.cfg.SchemeRedirect, Logger: a.log,
+		OnChange: a.mcpChanged, SchemeRedirect: a.cfg.SchemeRedirect, Logger: a.log, Deferred: true,
 	})
 	return err
+}
+
+// startMCPServers starts the file's servers in the background, once: at
+// start, or with Config.MCPAtWindow when the page loaded or something
+// needs them first.
+func (a *App) startMCPServers() {
+	a.mcpStarted.Do(func() { a.mcp.Apply(a.mcpCfg.Running()) })
+}
+
+// StartMCPServers starts the configured MCP servers unless they started
+// (Config.MCPAtWindow); it returns at once.
+func (s *Service) StartMCPServers() { s.app.startMCPServers() }
+
+// mcpTools are the MCP tools for a turn; servers not started yet start
+// now (a turn before the page loaded) and join the turns after it.
+func (a *App) mcpTools() []tools.Tool {
+	a.startMCPServers()
+	return a.mcp.Tools()
 }
 
 // ListMCPServers reports every configured server: its transport, status,
@@ -58,6 +77,7 @@ func (a *App) mcpEdited(run mcp.Config, err error) (MCPConfigView, error) {
 	if err != nil {
 		return MCPConfigView{}, mcpError(err)
 	}
+	a.mcpStarted.Do(func() {}) // the edit's configuration runs, never the file's as read at start after it
 	a.mcp.Apply(run)
 	a.mcpChanged()
 	return a.GetMCPConfig()

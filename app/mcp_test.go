@@ -52,7 +52,14 @@ func edgeServer(t testing.TB) string {
 // withMCP writes mcp.json into the fixture's data dir before it starts.
 func newMCPFixture(t *testing.T, servers string) *fixture {
 	t.Helper()
-	f := &fixture{t: t, fake: fakellm.Start(t), token: "test-token", dir: t.TempDir()}
+	return newMCPFixtureAt(t, servers, false)
+}
+
+// newMCPFixtureAt is newMCPFixture started as the desktop window starts
+// the service when atWindow (Config.MCPAtWindow).
+func newMCPFixtureAt(t *testing.T, servers string, atWindow bool) *fixture {
+	t.Helper()
+	f := &fixture{t: t, fake: fakellm.Start(t), token: "test-token", dir: t.TempDir(), mcpAtWindow: atWindow}
 	if err := os.WriteFile(filepath.Join(f.dir, "mcp.json"), []byte(servers), 0o600); err != nil {
 		t.Fatal(err)
 	}

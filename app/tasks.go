@@ -28,6 +28,7 @@ func (a *App) resumeTasks(ctx context.Context) {
 	if len(execs) == 0 {
 		return
 	}
+	a.startMCPServers() // the calls resume on their servers (Config.MCPAtWindow)
 	n, err := a.rt.ResumeTasks(ctx, execs)
 	if err != nil {
 		a.log.Error("resuming task calls", "err", err)

@@ -25,7 +25,10 @@ type Options struct {
 	// SchemeRedirect offers the juncture:// redirect to sign-ins: only
 	// where the packages registered the scheme (links.SchemeRegistered).
 	SchemeRedirect bool
-	Logger         *slog.Logger
+	// Deferred reads the file but starts no server: the caller applies
+	// its configuration (ConfigFile.Running) when it is time.
+	Deferred bool
+	Logger   *slog.Logger
 }
 
 // Start reads the configuration file and starts its servers in the
@@ -62,6 +65,9 @@ func Start(ctx context.Context, o Options) (*mcp.ConfigFile, *mcp.Manager, error
 		return f, m, fmt.Errorf("finding the MCP configuration file: %w", err)
 	}
 	LoadLogLevels(ctx, o.DB, m, o.Logger)
-	m.Apply(f.Load())
+	run := f.Load()
+	if !o.Deferred {
+		m.Apply(run)
+	}
 	return f, m, nil
 }

@@ -23,6 +23,7 @@ import { UpdatePrompt } from './features/updates/UpdatePrompt';
 import { ShortcutsSheet, isShortcutsKey } from './features/shortcuts/ShortcutsSheet';
 import type { SettingsFocus, SettingsTarget } from './lib/settingsTarget';
 import { markStartup } from './lib/startupMarks';
+import { announceWindowReady } from './lib/windowReady';
 import './App.css';
 
 const UNDO_MS = 10_000;
@@ -195,6 +196,9 @@ export function App() {
     },
     [open, ctrl.threadId, closeOverlay],
   );
+
+  // The desktop starts its MCP servers once this first screen was painted.
+  useEffect(() => announceWindowReady(), []);
 
   // A juncture:// link (a launch's argument, a second launch, an update's
   // restart) names a chat: taken once when the window loads, and again

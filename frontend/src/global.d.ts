@@ -4,6 +4,7 @@
 export interface WailsRuntime {
   EventsOn?: (name: string, callback: (...data: unknown[]) => void) => unknown;
   EventsOff?: (name: string, ...additional: string[]) => void;
+  EventsEmit?: (name: string, ...data: unknown[]) => void;
   ClipboardSetText?: (text: string) => Promise<boolean>;
   BrowserOpenURL?: (url: string) => void;
   WindowSetTitle?: (title: string) => void;
