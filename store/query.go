@@ -78,8 +78,9 @@ func parseQuery(input string) searchQuery {
 			changed = true
 		}
 	}
-	if changed {
-		f := buildQuery(cheap)
+	// A fallback that is the same query (a word of up to 3 letters being
+	// typed, "日本") would only run it a second time after the budget.
+	if f := buildQuery(cheap); changed && f.match != q.match {
 		q.fallback = &f
 	}
 	return q

@@ -268,6 +268,22 @@ func TestSearchGivesUpPastItsBudget(t *testing.T) {
 	}
 }
 
+// TestSearchFallbackNeverRepeatsTheQuery: a word of up to 3 letters being
+// typed ("日本", "abc") has no cheaper form; a fallback equal to the query
+// ran it twice past the prefix budget (~380 ms for "日本" at 10 M messages).
+func TestSearchFallbackNeverRepeatsTheQuery(t *testing.T) {
+	t.Parallel()
+	for _, in := range []string{"日本", "日本語", "abc", "t*", "kube", "hello wor", "ro* kubec"} {
+		q := parseQuery(in)
+		if q.fallback != nil && q.fallback.match == q.match {
+			t.Errorf("parseQuery(%q): the fallback is the query itself (%s)", in, q.match)
+		}
+	}
+	if parseQuery("kube").fallback == nil || parseQuery("t*").fallback == nil {
+		t.Error("a query with a cheaper form lost its fallback")
+	}
+}
+
 func TestCutLastWord(t *testing.T) {
 	t.Parallel()
 	for in, want := range map[string]string{
