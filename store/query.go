@@ -82,8 +82,9 @@ func parseQuery(input string) searchQuery {
 			changed = true
 		}
 	}
-	if changed {
-		f := buildQuery(cheap)
+	// A word typed with 3 letters or fewer (CJK: "東京") cuts to itself:
+	// the same query again would only repeat the work already over budget.
+	if f := buildQuery(cheap); changed && f.match != q.match {
 		q.fallback = &f
 	}
 	return q

@@ -30,3 +30,21 @@ func TestSearchExcludedShortPrefixOverBudgetStaysExcluded(t *testing.T) {
 		t.Errorf("parseQuery(%q) has no fallback", "-t*")
 	}
 }
+
+// TestSearchFallbackIsNeverTheQueryItself: a last word being typed that
+// is already 3 letters or fewer ("kub", CJK "東京": every CJK character
+// counts) cut to 3 letters is itself: as a fallback it ran the very query
+// that had just gone over the prefix budget a second time.
+func TestSearchFallbackIsNeverTheQueryItself(t *testing.T) {
+	t.Parallel()
+	for _, in := range []string{"東", "東京", "kub", "error kub", "\"new kub"} {
+		if q := parseQuery(in); q.fallback != nil && q.fallback.match == q.match {
+			t.Errorf("parseQuery(%q): the fallback is the query itself: %s", in, q.match)
+		}
+	}
+	for _, in := range []string{"kube", "東京都庁", "t*", "ro* kubec"} {
+		if q := parseQuery(in); q.fallback == nil {
+			t.Errorf("parseQuery(%q) has no fallback", in)
+		}
+	}
+}
