@@ -101,19 +101,25 @@ export function verdict(samples, notes = [], turns = undefined) {
   const span = after[after.length - 1].turn - after[0].turn;
   const rows = [];
   for (const k of [...MEMORY, ...COUNTS]) {
-    if (after.some((s) => Number.isNaN(s[k]))) continue; // a log from before the figure was sampled
-    const b = median(base.map((s) => s[k]));
-    const e = median(end.map((s) => s[k]));
-    const slope = theilSen(after.map((s) => [s.turn, s[k]]));
+    const has = (s) => !Number.isNaN(s[k]);
+    const missing = after.filter((s) => !has(s)).length;
+    if (missing === after.length) continue; // a log from before the figure was sampled
+    // Some samples without it (a line cut short, a value not a number): the
+    // figure is judged missed, so a garbled end sample cannot hide a leak.
+    const whole = missing === 0;
+    const lacks = whole ? '' : `; ${missing} sample(s) lack it`;
+    const b = median(base.filter(has).map((s) => s[k]));
+    const e = median(end.filter(has).map((s) => s[k]));
+    const slope = theilSen(after.filter(has).map((s) => [s.turn, s[k]]));
     if (MEMORY.includes(k)) {
       const ratio = e / b;
-      rows.push({ k, base: b, end: e, per100: slope * 100, value: ratio, goal: `≤ ${MEMORY_GOAL.toFixed(2)}`, ok: ratio <= MEMORY_GOAL });
+      rows.push({ k, base: b, end: e, per100: slope * 100, value: ratio, goal: `≤ ${MEMORY_GOAL.toFixed(2)}${lacks}`, ok: whole && ratio <= MEMORY_GOAL });
     } else {
       const growth = e - b;
       const trend = slope * span;
       rows.push({
-        k, base: b, end: e, per100: slope * 100, value: growth, trend, goal: `≤ +${COUNT_TOLERANCE}, trend too`,
-        ok: growth <= COUNT_TOLERANCE && trend <= COUNT_TOLERANCE,
+        k, base: b, end: e, per100: slope * 100, value: growth, trend, goal: `≤ +${COUNT_TOLERANCE}, trend too${lacks}`,
+        ok: whole && growth <= COUNT_TOLERANCE && trend <= COUNT_TOLERANCE,
       });
     }
   }

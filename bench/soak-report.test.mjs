@@ -128,6 +128,17 @@ test('a log from before the part not of files was sampled gets no row for it', (
   assert.deepEqual(Object.keys(judge(old)).sort(), ['appFds', 'appPss', 'failed', 'goroutines', 'kidFds', 'kids', 'webPss']);
 });
 
+test('a figure some samples lack or garble is judged as missed, never dropped from the verdict', () => {
+  // A leak whose end sample lost its app_pss (a line cut short, a value
+  // not a number): the row was left out, and the run passed.
+  const leak = soakLog(500, (turn) => ({ appPss: turn < 300 ? FLAT.appPss : FLAT.appPss * 1.5 }));
+  for (const hostile of [leak.replace(/ app_pss=\d+( [^\n]*\n)$/, '$1'), leak.replace(/app_pss=(\d+)( [^\n]*\n)$/, 'app_pss=x$2')]) {
+    const rows = judge(hostile);
+    assert.ok(rows.appPss, 'the app PSS row is left out');
+    assert.equal(rows.appPss.ok, false);
+  }
+});
+
 test('growth in the first 50 turns does not count', () => {
   const rows = judge(soakLog(500, (turn) => ({ appPss: turn < 50 ? 60_000 : FLAT.appPss, goroutines: turn < 50 ? 10 : FLAT.goroutines })));
   assert.deepEqual(failing(rows), []);

@@ -64,13 +64,17 @@ func parseQuery(input string) searchQuery {
 	q := buildQuery(terms)
 	cheap := slices.Clone(terms)
 	changed := false
+	// An excluded term stays a prefix: the word alone would exclude fewer
+	// messages and give back ones the person excluded. Only when every
+	// term is excluded are they searched for (buildQuery), and may narrow.
+	allNot := !slices.ContainsFunc(terms, func(t searchTerm) bool { return !t.not })
 	for i, t := range terms {
 		switch {
 		case t.implicit:
 			cheap[i].text = cutLastWord(t.text, 3)
 			cheap[i].implicit = false
 			changed = true
-		case t.prefix && lastWordLen(t.text) < 3:
+		case t.prefix && (!t.not || allNot) && lastWordLen(t.text) < 3:
 			// "t*": below the prefix index, FTS5 merges the doclist of
 			// every word starting with t, in full (seconds at 10,000,000
 			// messages); over budget, the word itself.

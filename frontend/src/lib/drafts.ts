@@ -202,7 +202,9 @@ if (typeof window !== 'undefined') {
  */
 export function carryTyped(from: string, before: string, to: string, store: DraftStore = drafts): void {
   const now = store.get(from);
-  if (now === before || from === to) return;
+  // Emptied meanwhile (sent, or cleared): nothing to carry, and putting
+  // `before` back would bring back a draft the person sent or deleted.
+  if (now === before || from === to || now === '') return;
   const typed = now.startsWith(before) ? now.slice(before.length) : now;
   store.set(from, before);
   store.set(to, store.get(to) + typed);

@@ -9,6 +9,8 @@ describe('carryTyped', () => {
     ['old ', 'old typed', 'kept ', 'kept typed', 'old '],
     ['old', 'replaced', '', 'replaced', 'old'], // not an addition: all of it goes
     ['same', 'same', 'kept', 'kept', 'same'], // nothing typed: nothing moves
+    // emptied (sent, or cleared) meanwhile: the old draft does not come back
+    ['old', '', 'kept', 'kept', ''],
   ])('from %j (now %j) into %j', (before, now, to, toAfter, fromAfter) => {
     const s = store();
     s.set('new', now);
