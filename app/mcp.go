@@ -37,7 +37,7 @@ func (a *App) startMCP() error {
 	a.mcpCfg, a.mcp, err = mcphost.Start(ctx, mcphost.Options{
 		ConfigPath: a.cfg.MCPConfigPath, Keys: a.keys, Writable: a.readOnly == "", DB: a.db, Processes: a.procs,
 		Root: func() string { return a.workspace().Root }, Sampler: a.models.Sample, Version: a.cfg.Version,
-		OnChange: a.mcpChanged, SchemeRedirect: a.cfg.SchemeRedirect, Logger: a.log, Deferred: true,
+		OnChange: a.mcpChanged, SchemeRedirect: a.cfg.SchemeRedirect, Logger: a.log,
 	})
 	return err
 }

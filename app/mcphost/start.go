@@ -25,15 +25,14 @@ type Options struct {
 	// SchemeRedirect offers the juncture:// redirect to sign-ins: only
 	// where the packages registered the scheme (links.SchemeRegistered).
 	SchemeRedirect bool
-	// Deferred reads the file but starts no server: the caller applies
-	// its configuration (ConfigFile.Running) when it is time.
-	Deferred bool
-	Logger   *slog.Logger
+	Logger         *slog.Logger
 }
 
-// Start reads the configuration file and starts its servers in the
-// background (the window never waits for them). When the file cannot be
-// found, the manager is returned with no server, and the error.
+// Start reads the configuration file and makes the manager, with no
+// server started: the caller applies the file's configuration
+// (ConfigFile.Running) when it is time (the desktop waits for the
+// window's first paint). When the file cannot be found, the manager is
+// returned with no server, and the error.
 func Start(ctx context.Context, o Options) (*mcp.ConfigFile, *mcp.Manager, error) {
 	path := o.ConfigPath
 	var err error
@@ -65,9 +64,6 @@ func Start(ctx context.Context, o Options) (*mcp.ConfigFile, *mcp.Manager, error
 		return f, m, fmt.Errorf("finding the MCP configuration file: %w", err)
 	}
 	LoadLogLevels(ctx, o.DB, m, o.Logger)
-	run := f.Load()
-	if !o.Deferred {
-		m.Apply(run)
-	}
+	f.Load()
 	return f, m, nil
 }
