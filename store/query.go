@@ -63,7 +63,6 @@ func parseQuery(input string) searchQuery {
 	terms := parseSearch(input)
 	q := buildQuery(terms)
 	cheap := slices.Clone(terms)
-	changed := false
 	// An excluded term stays a prefix: the word alone would exclude fewer
 	// messages and give back ones the person excluded. Only when every
 	// term is excluded are they searched for (buildQuery), and may narrow.
@@ -73,18 +72,17 @@ func parseQuery(input string) searchQuery {
 		case t.implicit:
 			cheap[i].text = cutLastWord(t.text, 3)
 			cheap[i].implicit = false
-			changed = true
 		case t.prefix && (!t.not || allNot) && lastWordLen(t.text) < 3:
 			// "t*": below the prefix index, FTS5 merges the doclist of
 			// every word starting with t, in full (seconds at 10,000,000
 			// messages); over budget, the word itself.
 			cheap[i].prefix = false
-			changed = true
 		}
 	}
-	// A fallback that is the same query (a word of up to 3 letters being
-	// typed, "日本") would only run it a second time after the budget.
-	if f := buildQuery(cheap); changed && f.match != q.match {
+	// No cheaper form (nothing above applies), or one that is the query
+	// itself (a word of up to 3 letters being typed, "日本"): no fallback,
+	// which would only run the same query a second time after the budget.
+	if f := buildQuery(cheap); f.match != q.match {
 		q.fallback = &f
 	}
 	return q
