@@ -1,5 +1,6 @@
 import type { Transport } from '../transport/types';
 import type { AguiEvent } from '../transport/agui';
+import { postTask } from './afterPaint';
 import { firstComposerInput, markStartup, startupMarks } from './startupMarks';
 
 /**
@@ -141,13 +142,11 @@ export function startBenchTitle(
       raf = 0;
       if (cancelledShown()) {
         if (shown < 0) shown = now() - t0;
-        const ch = new MessageChannel();
-        ch.port1.onmessage = () => {
-          ch.port1.close();
+        // this is a frame's callback: the next task runs after its paint
+        postTask(() => {
           painted = (now() - t0).toFixed(2);
           finish();
-        };
-        ch.port2.postMessage(null);
+        });
         return;
       }
       // a state that never shows in 5 s says so

@@ -1,3 +1,5 @@
+import { afterPaint } from './afterPaint';
+
 /**
  * Start-up marks: when the page reached each stage of its start-up, in ms
  * from its time origin (the navigation). The desktop bench
@@ -9,8 +11,10 @@
 const marks: [string, number][] = [];
 
 /** Records the first time stage `name` was reached. */
-export function markStartup(name: string, now = performance.now()): void {
-  if (marks.length < 32 && !marks.some(([n]) => n === name)) marks.push([name, Math.round(now)]);
+export function markStartup(name: string, now?: number): void {
+  // App marks 'render' on every render (each streamed frame): a look-up, no clock read.
+  if (marks.length >= 32 || marks.some(([n]) => n === name)) return;
+  marks.push([name, Math.round(now ?? performance.now())]);
 }
 
 /** `t0=<epoch ms of the time origin>,<name>=<ms>,…` in the order reached. */
@@ -29,14 +33,7 @@ export function resetStartupMarks(): void {
 export function markStartupPainted(name: string): void {
   if (marks.some(([n]) => n === name)) return;
   markStartup(name);
-  requestAnimationFrame(() => {
-    const ch = new MessageChannel();
-    ch.port1.onmessage = () => {
-      ch.port1.close();
-      markStartup(`${name}-painted`);
-    };
-    ch.port2.postMessage(null);
-  });
+  afterPaint(() => markStartup(`${name}-painted`));
 }
 
 let firstInput = 0; // epoch ms of the composer's first input event, 0 before

@@ -1,3 +1,5 @@
+import { afterPaint } from './afterPaint';
+
 // The window's first screen is up: the desktop app waits for this before
 // it starts work the person is not waiting for (the MCP servers' processes),
 // so they do not compete with the window for the CPU while it starts.
@@ -8,16 +10,9 @@
 export const WINDOW_READY_EVENT = 'window-ready';
 
 /**
- * Sends WINDOW_READY_EVENT once, after the next frame was painted (an
- * animation frame, then a task). Returns a cancel for an unmounted caller.
+ * Sends WINDOW_READY_EVENT once, after the next frame was painted.
+ * Returns a cancel for an unmounted caller.
  */
 export function announceWindowReady(win: Window = window): () => void {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const frame = win.requestAnimationFrame(() => {
-    timer = setTimeout(() => win.runtime?.EventsEmit?.(WINDOW_READY_EVENT), 0);
-  });
-  return () => {
-    win.cancelAnimationFrame(frame);
-    if (timer !== undefined) clearTimeout(timer);
-  };
+  return afterPaint(() => win.runtime?.EventsEmit?.(WINDOW_READY_EVENT), win);
 }
