@@ -240,7 +240,11 @@ func cspOrigin(s string) (string, bool) {
 		// every site registered under it. Nor a name whose subdomains are
 		// all public suffixes (a wildcard rule: "*.kawasaki.jp"), asked
 		// with the "*" label itself, which no exception rule names.
-		if !strings.Contains(host, ".") || publicsuffix.List.PublicSuffix(host) == host ||
+		// Nor an IPv4 address's tail ("*.1.1": every address a.b.1.1): no
+		// top-level domain is a number, and the list has no rule for one.
+		tld := host[strings.LastIndexByte(host, '.')+1:]
+		if !strings.Contains(host, ".") || strings.Trim(tld, "0123456789") == "" ||
+			publicsuffix.List.PublicSuffix(host) == host ||
 			publicsuffix.List.PublicSuffix("*."+host) == "*."+host {
 			return "", false
 		}

@@ -236,3 +236,22 @@ func TestCSPOriginWildcardOverWildcardSuffix(t *testing.T) {
 		}
 	}
 }
+
+// TestCSPOriginWildcardOverAnIPAddress: a host whose last label is a
+// number is an IPv4 address's tail, never a domain: "https://*.1.1" is
+// not one site's subdomains but every address a.b.1.1 (65,536 hosts,
+// private networks among them), and the public suffix list, which knows
+// no numeric top-level domain, let it through. A plain address stays an
+// origin.
+func TestCSPOriginWildcardOverAnIPAddress(t *testing.T) {
+	for _, bad := range []string{"https://*.0.0.1", "https://*.1.1", "wss://*.168.192:8080", "https://*.example.1"} {
+		if got, good := cspOrigin(bad); good {
+			t.Errorf("%q accepted as %q", bad, got)
+		}
+	}
+	for _, ok := range []string{"https://10.0.0.1", "http://127.0.0.1:8080", "https://*.1example.com", "https://*.example.x1"} {
+		if _, good := cspOrigin(ok); !good {
+			t.Errorf("%q refused", ok)
+		}
+	}
+}
