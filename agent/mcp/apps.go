@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"strconv"
 	"strings"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -228,6 +229,13 @@ func cspOrigin(s string) (string, bool) {
 	s = strings.ToLower(strings.TrimSpace(s))
 	if len(s) > maxDomainLen || !originRE.MatchString(s) {
 		return "", false
+	}
+	// A port is one of 1 to 65535 (the pattern allows any 5 digits).
+	if _, hostPort, _ := strings.Cut(s, "://"); strings.Contains(hostPort, ":") {
+		port := strings.TrimSuffix(hostPort[strings.LastIndexByte(hostPort, ':')+1:], "/")
+		if n, err := strconv.Atoi(port); port != "*" && (err != nil || n < 1 || n > 65535) {
+			return "", false
+		}
 	}
 	// "*." must cover a domain's subdomains, not a whole top-level domain
 	// ("https://*.com" is as broad as "https:").

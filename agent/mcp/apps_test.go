@@ -255,3 +255,19 @@ func TestCSPOriginWildcardOverAnIPAddress(t *testing.T) {
 		}
 	}
 }
+
+// TestCSPOriginPortInRange: a port past 65535 is no origin's; the view's
+// CSP got a source the browser cannot parse instead of the server being
+// told it was dropped.
+func TestCSPOriginPortInRange(t *testing.T) {
+	for _, bad := range []string{"https://example.com:99999", "https://*.example.com:65536", "wss://a.example.com:00000"} {
+		if got, good := cspOrigin(bad); good {
+			t.Errorf("%q accepted as %q", bad, got)
+		}
+	}
+	for _, ok := range []string{"https://example.com:65535", "https://example.com:1", "https://example.com:*"} {
+		if _, good := cspOrigin(ok); !good {
+			t.Errorf("%q refused", ok)
+		}
+	}
+}
