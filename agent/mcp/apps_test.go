@@ -244,30 +244,29 @@ func TestCSPOriginWildcardOverWildcardSuffix(t *testing.T) {
 // no numeric top-level domain, let it through. A plain address stays an
 // origin.
 func TestCSPOriginWildcardOverAnIPAddress(t *testing.T) {
-	for _, bad := range []string{"https://*.0.0.1", "https://*.1.1", "wss://*.168.192:8080", "https://*.example.1"} {
-		if got, good := cspOrigin(bad); good {
-			t.Errorf("%q accepted as %q", bad, got)
-		}
-	}
-	for _, ok := range []string{"https://10.0.0.1", "http://127.0.0.1:8080", "https://*.1example.com", "https://*.example.x1"} {
-		if _, good := cspOrigin(ok); !good {
-			t.Errorf("%q refused", ok)
-		}
-	}
+	checkCSPOrigins(t, []string{"https://*.0.0.1", "https://*.1.1", "wss://*.168.192:8080", "https://*.example.1"},
+		[]string{"https://10.0.0.1", "http://127.0.0.1:8080", "https://*.1example.com", "https://*.example.x1"})
 }
 
 // TestCSPOriginPortInRange: a port past 65535 is no origin's; the view's
 // CSP got a source the browser cannot parse instead of the server being
 // told it was dropped.
 func TestCSPOriginPortInRange(t *testing.T) {
-	for _, bad := range []string{"https://example.com:99999", "https://*.example.com:65536", "wss://a.example.com:00000"} {
-		if got, good := cspOrigin(bad); good {
-			t.Errorf("%q accepted as %q", bad, got)
+	checkCSPOrigins(t, []string{"https://example.com:99999", "https://*.example.com:65536", "wss://a.example.com:00000"},
+		[]string{"https://example.com:65535", "https://example.com:1", "https://example.com:*"})
+}
+
+// checkCSPOrigins: cspOrigin refuses every one of bad and takes every one of good.
+func checkCSPOrigins(t *testing.T, bad, good []string) {
+	t.Helper()
+	for _, s := range bad {
+		if got, ok := cspOrigin(s); ok {
+			t.Errorf("%q accepted as %q", s, got)
 		}
 	}
-	for _, ok := range []string{"https://example.com:65535", "https://example.com:1", "https://example.com:*"} {
-		if _, good := cspOrigin(ok); !good {
-			t.Errorf("%q refused", ok)
+	for _, s := range good {
+		if _, ok := cspOrigin(s); !ok {
+			t.Errorf("%q refused", s)
 		}
 	}
 }
