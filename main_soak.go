@@ -66,6 +66,9 @@ func (s *BenchSoak) Step(finished int, note string) SoakStep {
 		s.sample(0)
 	}
 	if note != "" {
+		if len(note) > 200 { // any frame may call the binding: at most 200 bytes into the log, like Page
+			note = strings.ToValidUTF8(note[:200], "")
+		}
 		s.log.Warn("bench soak turn", "turn", finished, "note", note)
 	}
 	if finished < 0 || finished+1 <= s.next || finished >= s.total {

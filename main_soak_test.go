@@ -88,3 +88,22 @@ func TestBenchSoakHeapProfilesAndPageFacts(t *testing.T) {
 		t.Errorf("the turn-0 sample logged page facts given later: %s", lines[0])
 	}
 }
+
+// TestBenchSoakNoteIsBounded: any frame of the window may call the soak's
+// binding (a view's too), so Step's note reaches the log at most 200 bytes
+// long, like Page's facts: a megabyte note cost the log a megabyte per call.
+func TestBenchSoakNoteIsBounded(t *testing.T) {
+	var log bytes.Buffer
+	t.Setenv("JUNCTURE_BENCH", "1")
+	t.Setenv("JUNCTURE_BENCH_SOAK", "10")
+	s := benchSoakBindings(slog.New(slog.NewTextHandler(&log, nil)))[0].(*BenchSoak)
+	s.Step(-1, "")
+	before := log.Len()
+	s.Step(0, "reply timed out: "+strings.Repeat("é", 1<<19))
+	if grew := log.Len() - before; grew > 600 {
+		t.Errorf("one note grew the log by %d bytes, want at most ~200 for the note", grew)
+	}
+	if !strings.Contains(log.String(), `note="reply timed out: é`) {
+		t.Errorf("the note's start is lost:\n%.300s", log.String()[before:])
+	}
+}

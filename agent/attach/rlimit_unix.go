@@ -2,7 +2,12 @@
 
 package attach
 
-import "golang.org/x/sys/unix"
+import (
+	"os"
+	"os/signal"
+
+	"golang.org/x/sys/unix"
+)
 
 // rlimit is one resource limit, set as both soft and hard.
 type rlimit struct {
@@ -14,6 +19,7 @@ type rlimit struct {
 // cpu seconds, no core dumps and no files written, then under more (the
 // platform's memory limit).
 func setLimits(cpu int, more ...rlimit) error {
+	endOnXCPU()
 	for _, l := range append([]rlimit{
 		{unix.RLIMIT_CPU, uint64(cpu)},
 		{unix.RLIMIT_CORE, 0},
@@ -24,4 +30,17 @@ func setLimits(cpu int, more ...rlimit) error {
 		}
 	}
 	return nil
+}
+
+// endOnXCPU makes SIGXCPU end the process with SIGKILL (killedByCPU). A
+// Go program ignores SIGXCPU unless it listens for it, and a kernel may
+// send only that at the CPU limit (macOS never kills for RLIMIT_CPU): the
+// decoder would otherwise spin on until the wall clock.
+func endOnXCPU() {
+	c := make(chan os.Signal, 1)
+	signal.Notify(c, unix.SIGXCPU)
+	go func() {
+		<-c
+		_ = unix.Kill(os.Getpid(), unix.SIGKILL)
+	}()
 }

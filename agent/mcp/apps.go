@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"strconv"
 	"strings"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -229,6 +230,13 @@ func cspOrigin(s string) (string, bool) {
 	if len(s) > maxDomainLen || !originRE.MatchString(s) {
 		return "", false
 	}
+	// A port is one of 1 to 65535 (the pattern allows any 5 digits).
+	if _, hostPort, _ := strings.Cut(s, "://"); strings.Contains(hostPort, ":") {
+		port := strings.TrimSuffix(hostPort[strings.LastIndexByte(hostPort, ':')+1:], "/")
+		if n, err := strconv.Atoi(port); port != "*" && (err != nil || n < 1 || n > 65535) {
+			return "", false
+		}
+	}
 	// "*." must cover a domain's subdomains, not a whole top-level domain
 	// ("https://*.com" is as broad as "https:").
 	if _, rest, wild := strings.Cut(s, "://*."); wild {
@@ -240,7 +248,11 @@ func cspOrigin(s string) (string, bool) {
 		// every site registered under it. Nor a name whose subdomains are
 		// all public suffixes (a wildcard rule: "*.kawasaki.jp"), asked
 		// with the "*" label itself, which no exception rule names.
-		if !strings.Contains(host, ".") || publicsuffix.List.PublicSuffix(host) == host ||
+		// Nor an IPv4 address's tail ("*.1.1": every address a.b.1.1): no
+		// top-level domain is a number, and the list has no rule for one.
+		tld := host[strings.LastIndexByte(host, '.')+1:]
+		if !strings.Contains(host, ".") || strings.Trim(tld, "0123456789") == "" ||
+			publicsuffix.List.PublicSuffix(host) == host ||
 			publicsuffix.List.PublicSuffix("*."+host) == "*."+host {
 			return "", false
 		}

@@ -236,3 +236,37 @@ func TestCSPOriginWildcardOverWildcardSuffix(t *testing.T) {
 		}
 	}
 }
+
+// TestCSPOriginWildcardOverAnIPAddress: a host whose last label is a
+// number is an IPv4 address's tail, never a domain: "https://*.1.1" is
+// not one site's subdomains but every address a.b.1.1 (65,536 hosts,
+// private networks among them), and the public suffix list, which knows
+// no numeric top-level domain, let it through. A plain address stays an
+// origin.
+func TestCSPOriginWildcardOverAnIPAddress(t *testing.T) {
+	checkCSPOrigins(t, []string{"https://*.0.0.1", "https://*.1.1", "wss://*.168.192:8080", "https://*.example.1"},
+		[]string{"https://10.0.0.1", "http://127.0.0.1:8080", "https://*.1example.com", "https://*.example.x1"})
+}
+
+// TestCSPOriginPortInRange: a port past 65535 is no origin's; the view's
+// CSP got a source the browser cannot parse instead of the server being
+// told it was dropped.
+func TestCSPOriginPortInRange(t *testing.T) {
+	checkCSPOrigins(t, []string{"https://example.com:99999", "https://*.example.com:65536", "wss://a.example.com:00000"},
+		[]string{"https://example.com:65535", "https://example.com:1", "https://example.com:*"})
+}
+
+// checkCSPOrigins: cspOrigin refuses every one of bad and takes every one of good.
+func checkCSPOrigins(t *testing.T, bad, good []string) {
+	t.Helper()
+	for _, s := range bad {
+		if got, ok := cspOrigin(s); ok {
+			t.Errorf("%q accepted as %q", s, got)
+		}
+	}
+	for _, s := range good {
+		if _, ok := cspOrigin(s); !ok {
+			t.Errorf("%q refused", s)
+		}
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"maps"
 	"net/url"
@@ -81,7 +82,7 @@ func LoadConfig(path string) (Config, error) {
 // ReadConfig is LoadConfig that also returns the file's text (what the raw
 // editor shows, broken or not); a missing file is empty text.
 func ReadConfig(path string) (Config, []byte, error) {
-	data, err := os.ReadFile(path)
+	data, err := readConfigFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return Config{Servers: map[string]ServerConfig{}}, nil, nil
 	}
@@ -95,6 +96,34 @@ func ReadConfig(path string) (Config, []byte, error) {
 	return c, data, nil
 }
 
+// maxConfigFile is the most an MCP configuration file may hold (a server
+// takes a few hundred bytes).
+const maxConfigFile = 1 << 20
+
+// readConfigFile reads the configuration file, refusing at once what is
+// not one: the app reads it while it starts, where a named pipe (or a
+// link to one) would hold the start forever and a huge file would be
+// read whole into memory.
+func readConfigFile(path string) ([]byte, error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	if !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("not a configuration file (a %s, not a regular file)", st.Mode().Type())
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, maxConfigFile+1))
+	if err == nil && len(data) > maxConfigFile {
+		err = fmt.Errorf("not a configuration file (larger than %d KiB)", maxConfigFile>>10)
+	}
+	return data, err
+}
+
 // SaveConfig writes c to path atomically with mode 0600 (header values are
 // secrets), creating the directory (0700). It never replaces a file that
 // does not parse (ErrBrokenConfig, with the *ConfigError): that file holds
@@ -103,7 +132,7 @@ func ReadConfig(path string) (Config, []byte, error) {
 // secrets (ErrMaskedSecret): run RestoreConfigSecrets first.
 func SaveConfig(path string, c Config) error {
 	target := resolveLink(path)
-	existing, err := os.ReadFile(target)
+	existing, err := readConfigFile(target)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 	case err != nil:
