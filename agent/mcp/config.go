@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"unicode"
 
 	"github.com/juncture-app/juncture/agent/sandbox"
@@ -110,18 +111,37 @@ func readConfigFile(path string) ([]byte, error) {
 		return nil, err
 	}
 	if !st.Mode().IsRegular() {
-		return nil, fmt.Errorf("not a configuration file (a %s, not a regular file)", st.Mode().Type())
+		return nil, notRegular(st.Mode())
 	}
-	f, err := os.Open(path)
+	return openConfigFile(path)
+}
+
+// openConfigFile opens and reads path, judging the file it opened: a pipe
+// swapped in after readConfigFile's Stat would otherwise block the open
+// (O_NONBLOCK lets it return; on a regular file the flag changes nothing,
+// and Windows ignores it) and the read after it.
+func openConfigFile(path string) ([]byte, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !st.Mode().IsRegular() {
+		return nil, notRegular(st.Mode())
+	}
 	data, err := io.ReadAll(io.LimitReader(f, maxConfigFile+1))
 	if err == nil && len(data) > maxConfigFile {
 		err = fmt.Errorf("not a configuration file (larger than %d KiB)", maxConfigFile>>10)
 	}
 	return data, err
+}
+
+func notRegular(m fs.FileMode) error {
+	return fmt.Errorf("not a configuration file (a %s, not a regular file)", m.Type())
 }
 
 // SaveConfig writes c to path atomically with mode 0600 (header values are

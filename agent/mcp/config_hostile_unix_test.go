@@ -50,3 +50,30 @@ func TestReadConfigRefusesAFileThatIsNotOne(t *testing.T) {
 		}
 	}
 }
+
+// TestOpenConfigFileJudgesWhatItOpened: a FIFO swapped in between
+// readConfigFile's Stat and its open was opened (blocking until a writer
+// came) and read. The open itself does not block and the file it opened is
+// judged: refused as not a regular file.
+func TestOpenConfigFileJudgesWhatItOpened(t *testing.T) {
+	fifo := filepath.Join(t.TempDir(), "mcp.json")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	done := make(chan error, 1)
+	go func() {
+		_, err := openConfigFile(fifo)
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		if err == nil || !strings.Contains(err.Error(), "not a regular file") {
+			t.Errorf("openConfigFile(fifo) = %v, want it refused as not a regular file", err)
+		}
+	case <-time.After(10 * time.Second): // the harness's bound
+		if w, err := os.OpenFile(fifo, os.O_WRONLY, 0); err == nil {
+			w.Close()
+		}
+		t.Error("openConfigFile(fifo) still opening after 10 s")
+	}
+}
