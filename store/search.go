@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/juncture-app/juncture/store/importers"
+	sqlite3 "modernc.org/sqlite/lib"
 )
 
 // Search limits and tuning (measured on 1,000,000 messages; see
@@ -108,12 +109,20 @@ func (db *DB) SearchHistory(ctx context.Context, query string, limit int) ([]Sea
 	}
 	hits, err := db.search(sctx, q, limit)
 	if err != nil {
-		if ctx.Err() == nil && sctx.Err() != nil {
+		if ctx.Err() == nil && sctx.Err() != nil && stoppedByContext(err) {
 			err = ErrSearchTooBroad // the budget ran out, not the caller's context
 		}
 		return nil, fmt.Errorf("store: search history for %q: %w", query, err)
 	}
 	return hits, nil
+}
+
+// stoppedByContext reports whether err is what a query gives when its
+// context ends (the context's own error, or SQLite's interrupt). Any other
+// error that happens to come back after the budget ran out (a corrupt
+// page, a full disk) is told as itself, not as a search too broad.
+func stoppedByContext(err error) bool {
+	return errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) || sqliteCode(err) == sqlite3.SQLITE_INTERRUPT
 }
 
 func (db *DB) search(ctx context.Context, q searchQuery, limit int) ([]SearchHit, error) {

@@ -352,3 +352,31 @@ func TestSearchFallbackIsNeverTheQueryItself(t *testing.T) {
 		}
 	}
 }
+
+// TestSearchTooBroadOnlyWhenStoppedByItsBudget: a search whose budget ran
+// out was told "too broad" whatever its error, so a corrupt page or a full
+// disk meeting the deadline was hidden behind advice to add a rarer word.
+// Only what a context's end gives (its error, SQLite's interrupt) counts.
+func TestSearchTooBroadOnlyWhenStoppedByItsBudget(t *testing.T) {
+	t.Parallel()
+	db := openTest(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	// a query that runs until its context interrupts it
+	var n int
+	interrupted := db.r.QueryRowContext(ctx, "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM c) SELECT count(*) FROM c").Scan(&n)
+	for _, tc := range []struct {
+		name string
+		err  error
+		want bool
+	}{
+		{"the deadline", fmt.Errorf("query: %w", context.DeadlineExceeded), true},
+		{"a cancellation", context.Canceled, true},
+		{"SQLite interrupted by the context", interrupted, true},
+		{"anything else", errors.New("database disk image is malformed"), false},
+	} {
+		if got := stoppedByContext(tc.err); got != tc.want {
+			t.Errorf("%s (%v): stoppedByContext = %v, want %v", tc.name, tc.err, got, tc.want)
+		}
+	}
+}
