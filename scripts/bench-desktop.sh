@@ -368,7 +368,9 @@ case "$only" in stream | stop)
 esac
 # evict FILE…: drop the files' pages from the page cache (posix_fadvise
 # DONTNEED: no root, nothing else on the machine loses its cache; pages a
-# running process maps stay), for a cold start.
+# running process maps stay), for a cold start. Each file is synced first:
+# DONTNEED leaves dirty pages cached, and the floor is built seconds before
+# its first cold launch (a copy just written kept 28.6 of its 44.6 MiB).
 evict() {
   command -v python3 >/dev/null || return 0
   python3 - "$@" <<'PY' || true
@@ -376,6 +378,7 @@ import os, sys
 for p in sys.argv[1:]:
     try:
         fd = os.open(p, os.O_RDONLY)
+        os.fsync(fd)
         os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
         os.close(fd)
     except OSError:
