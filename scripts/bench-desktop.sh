@@ -391,7 +391,7 @@ PY
 # ms>"; Juncture's bench counter: the seventh field), and print "MS WIN_MS":
 # the ms from launch to that key ("-" after 60 s) and to the window showing.
 startup_one() {
-  local log=$1 t0 w="" wms=- typed="" t f1 f2 f7 deadline
+  local log=$1 t0 w="" wms=- typed="" t f1 f2 f7 deadline rb
   shift
   t0=$(date +%s%3N)
   "$@" >"$log" 2>&1 &
@@ -409,8 +409,10 @@ startup_one() {
     fi
     sleep 0.02
   done
+  # the bytes the app process had read from disk by its first key (the binary's and libraries' pages a cold launch faults in)
+  rb=$(awk '/^read_bytes/{print $2}' "/proc/$app/io" 2>/dev/null || true)
   # the page's start-up marks (Juncture's eighth title field) may still come: read it once more
-  if [ -n "$typed" ] && [ "$f1" = bench ]; then sleep 1; echo "bench startup title launch_ms=$t0 $(xdotool getwindowname "$w" 2>/dev/null || true)" >"$log.title"; fi
+  if [ -n "$typed" ] && [ "$f1" = bench ]; then sleep 1; echo "bench startup title launch_ms=$t0 read_bytes=${rb:--} $(xdotool getwindowname "$w" 2>/dev/null || true)" >"$log.title"; fi
   stop_app "$app"; app=
   if [ -n "$typed" ]; then echo "$((typed - t0)) $wms"; else echo "- $wms"; fi
 }
