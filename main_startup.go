@@ -4,6 +4,11 @@ import (
 	"log/slog"
 	"os"
 	"time"
+
+	// Reads the binary into the page cache in one sequential pass as the
+	// process starts, instead of fault by fault (a cold launch reads nearly
+	// all of it before the first key): see the package's doc.
+	_ "github.com/juncture-app/juncture/internal/exeprefetch"
 )
 
 // startupMark logs, under JUNCTURE_BENCH=1, when the desktop start-up

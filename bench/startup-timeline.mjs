@@ -30,4 +30,7 @@ if (page.t0) {
   for (const [k, v] of Object.entries(page)) if (k !== 't0') at.push([`page:${k}`, page.t0 + v]);
 }
 at.sort((a, b) => a[1] - b[1]);
-console.log(`    timeline (ms from launch): ${at.map(([k, t]) => `${k} ${t - launch}`).join(' · ')}`);
+// read_bytes: what the app process had read from disk by the first key (scripts/bench-desktop.sh, /proc/PID/io)
+const read = /read_bytes=(\d+)/.exec(title);
+const io = read ? ` · read by the first key ${(Number(read[1]) / 2 ** 20).toFixed(1)} MiB` : '';
+console.log(`    timeline (ms from launch): ${at.map(([k, t]) => `${k} ${t - launch}`).join(' · ')}${io}`);
