@@ -12,8 +12,10 @@ import (
 
 // benchEmitter is the window's emitter under JUNCTURE_BENCH=1: it logs the
 // runtime's share of each Stop ("bench stop", from the Interrupt call
-// reaching Go to the cancelled RUN_FINISHED handed to Wails) for
-// scripts/bench-desktop.sh, which reads it from the app's log.
+// reaching Go to the cancelled RUN_FINISHED handed to Wails, and when the
+// Interrupt reached Go on the wall clock, which the bench sets against the
+// page's Esc key) for scripts/bench-desktop.sh, which reads it from the
+// app's log.
 type benchEmitter struct {
 	app.Emitter
 	log *slog.Logger
@@ -41,7 +43,7 @@ func (e benchEmitter) check(ev events.AGUIEvent) {
 	if !ok || rf.Outcome == nil || rf.Outcome.Type != agui.OutcomeCancelled {
 		return
 	}
-	if d, ok := benchprobe.Finished(ev.ThreadID); ok {
-		e.log.Info("bench stop", "runtime_us", d.Microseconds())
+	if at, d, ok := benchprobe.Finished(ev.ThreadID); ok {
+		e.log.Info("bench stop", "runtime_us", d.Microseconds(), "interrupt_epoch_us", at.UnixMicro())
 	}
 }

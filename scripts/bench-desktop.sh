@@ -290,9 +290,11 @@ stream_bench() {
 # state painted / the cancelled RUN_FINISHED received / the DOM showing it)
 # and the runtime's share from the app's log ("bench stop runtime_us=…":
 # the Interrupt call reaching Go → the cancelled RUN_FINISHED handed to
-# Wails). Raw: "stop TRIAL painted_ms received_ms shown_ms runtime_us".
+# Wails), and Esc → the Interrupt call reaching Go (the page's Esc on the
+# wall clock against the app's log). Raw: "stop TRIAL painted_ms
+# received_ms shown_ms runtime_us esc_to_go_ms".
 stop_bench() {
-  local trials=$1 d r c s n ms n0 ms0 deadline rt logs=0 l
+  local trials=$1 d r c s n ms n0 ms0 deadline rt ego line logs=0 l
   d=$tmp/stop; mkdir -p "$d/ws"
   export XDG_DATA_HOME=$d/d XDG_CONFIG_HOME=$d/c XDG_CACHE_HOME=$d/k JUNCTURE_WORKSPACE=$d/ws
   export OPENAI_BASE_URL=http://127.0.0.1:$port/n=100000/d=5/v1 JUNCTURE_MODEL=fake-model OPENAI_API_KEY=bench JUNCTURE_BENCH=1
@@ -317,11 +319,16 @@ stop_bench() {
       sleep 0.02
     done
     l=$(grep -c 'bench stop' "$tmp/stop.log" || true)
-    rt=-
-    [ "$l" -gt "$logs" ] && rt=$(grep 'bench stop' "$tmp/stop.log" | tail -1 | sed -E 's/.*runtime_us=([0-9]+).*/\1/')
+    rt=- ego=-
+    if [ "$l" -gt "$logs" ]; then
+      line=$(grep 'bench stop' "$tmp/stop.log" | tail -1)
+      rt=$(sed -E 's/.*runtime_us=([0-9]+).*/\1/' <<<"$line")
+      # Esc in the page (epoch ms, the title's fourth stop field) → the Interrupt call in Go (epoch µs, the log)
+      ego=$(awk -v go="$(sed -E 's/.*interrupt_epoch_us=([0-9]+).*/\1/' <<<"$line")" -v esc="${ms##*/}" 'BEGIN { if (esc ~ /^[0-9.]+$/) printf "%.2f", go / 1000 - esc; else print "-" }')
+    fi
     logs=$l
-    [ "$r" -gt 0 ] && [ "$s" = cancelled ] && echo "stop $r ${ms//\// } $rt" >>"$raw"
-    echo "  stop trial $r: $s after Esc, painted/received/shown $ms ms in the page, runtime $rt µs"
+    [ "$r" -gt 0 ] && [ "$s" = cancelled ] && echo "stop $r $(cut -d/ -f1-3 <<<"$ms" | tr / ' ') $rt $ego" >>"$raw"
+    echo "  stop trial $r: $s after Esc, painted/received/shown/esc $ms ms in the page, runtime $rt µs, Esc → Interrupt in Go $ego ms"
     sleep 0.5
   done
   stop_app "$app"; app=

@@ -37,18 +37,20 @@ func Interrupted(threadID string) {
 	stops[threadID] = time.Now()
 }
 
-// Finished returns how long ago threadID's Stop reached Go, and forgets it;
-// ok is false when no Stop waited.
-func Finished(threadID string) (d time.Duration, ok bool) {
+// Finished returns when threadID's Stop reached Go (the wall clock: the
+// bench sets it against the page's Esc key, another process's clock) and
+// how long ago that was (the monotonic clock), and forgets it; ok is false
+// when no Stop waited.
+func Finished(threadID string) (at time.Time, d time.Duration, ok bool) {
 	if !enabled.Load() {
-		return 0, false
+		return time.Time{}, 0, false
 	}
 	mu.Lock()
 	defer mu.Unlock()
-	t, ok := stops[threadID]
+	at, ok = stops[threadID]
 	if ok {
 		delete(stops, threadID)
-		d = time.Since(t)
+		d = time.Since(at)
 	}
-	return d, ok
+	return at, d, ok
 }

@@ -9,9 +9,10 @@ import { firstComposerInput, markStartup, startupMarks } from './startupMarks';
  * characters of assistant TEXT_MESSAGE_CONTENT received since the page
  * loaded, how the last run ended (`running`, `done`, `interrupted`,
  * `cancelled`, `error`), how many runs started, and the last Stop as
- * `<painted>/<received>/<shown>` in ms from the Esc key in the page (`-`
- * before any): painted is the first frame that shows the cancelled state
- * (the composer's Send button back in place of Stop) rendered, timed after
+ * `<painted>/<received>/<shown>/<esc>` in ms from the Esc key in the page
+ * (`-` before any; esc is the key's own time, epoch ms): painted is the
+ * first frame that shows the cancelled state (the composer's Send button
+ * back in place of Stop) rendered, timed after
  * that frame's paint (a message posted from its animation frame callback);
  * received is the cancelled RUN_FINISHED arriving back in the page (through
  * the Wails call and the runtime); shown is the DOM change (React's commit)
@@ -134,7 +135,10 @@ export function startBenchTitle(
     const finish = () => {
       if (!painted || received < 0) return;
       stop();
-      stopMs = `${painted}/${received.toFixed(2)}/${shown < 0 ? '-' : shown.toFixed(2)}`;
+      // the Esc key on the wall clock (epoch ms): the bench sets the app's
+      // log (when the Interrupt call reached Go) against it
+      const esc = (performance.timeOrigin + t0).toFixed(3);
+      stopMs = `${painted}/${received.toFixed(2)}/${shown < 0 ? '-' : shown.toFixed(2)}/${esc}`;
       watch = null;
       if (!frame) frame = requestAnimationFrame(write);
     };

@@ -84,3 +84,41 @@ describe('WailsTransport batches', () => {
     expect(again).toHaveLength(1);
   });
 });
+
+describe('WailsTransport calls', () => {
+  afterEach(() => {
+    delete window.go;
+  });
+
+  // Stop (the Interrupt call) leaves in the Esc key's own task, before the
+  // page renders anything: an await before the binding let React's
+  // render of the flushed frame run first, which delayed the Interrupt
+  // reaching Go by as long as that render took.
+  it('posts a call synchronously once the session token is known', async () => {
+    const Call = vi.fn((..._a: unknown[]) => Promise.resolve(null));
+    const Session = vi.fn(() => Promise.resolve('tok'));
+    window.go = { app: { DesktopGate: { Call, Session } } } as unknown as Window['go'];
+    const t = new WailsTransport();
+    await t.call('Interrupt', 'th'); // the first call asks for the token
+    expect(Call).toHaveBeenCalledTimes(1);
+    const p = t.call('Interrupt', 'th2');
+    expect(Call).toHaveBeenCalledTimes(2); // no microtask ran in between
+    expect(Call.mock.calls[1]).toEqual(['tok', 'Interrupt', ['th2']]);
+    await p;
+    expect(Session).toHaveBeenCalledTimes(1);
+  });
+
+  it('asks for the token again after a call failed without one', async () => {
+    const Call = vi.fn((..._a: unknown[]): Promise<unknown> => Promise.reject(new Error('no session')));
+    let token = '';
+    const Session = vi.fn(() => Promise.resolve(token));
+    window.go = { app: { DesktopGate: { Call, Session } } } as unknown as Window['go'];
+    const t = new WailsTransport();
+    await expect(t.call('Interrupt', 'th')).rejects.toThrow();
+    token = 'tok';
+    Call.mockImplementation(() => Promise.resolve(null));
+    await t.call('Interrupt', 'th');
+    expect(Session).toHaveBeenCalledTimes(2);
+    expect(Call.mock.calls[1]?.[0]).toBe('tok');
+  });
+});

@@ -20,6 +20,7 @@ export class WailsTransport implements Transport {
   private batchBound = false;
   private batchOff: (() => void) | null = null;
   private token: Promise<string> | null = null;
+  private knownToken: string | null = null; // the token once it came (never '')
 
   async call<M extends MethodName>(method: M, ...args: MethodArgs[M]): Promise<Result<M>> {
     const gate = window.go?.app?.DesktopGate;
@@ -35,13 +36,25 @@ export class WailsTransport implements Transport {
     const all: unknown[] = args.length < want ? [...args, ...Array<null>(want - args.length).fill(null)] : args;
     let raw: unknown;
     try {
-      this.token ??= session().then((t) => (typeof t === 'string' ? t : ''));
-      raw = await fn(await this.token, method, all);
+      // Once the token is known the call is posted in the caller's own task,
+      // with no await before it: Stop's Interrupt leaves on the Esc key, not
+      // after the render the key also starts (that render, on a busy page,
+      // held it back by as long as it took).
+      const token = this.knownToken ?? (await this.askToken(session));
+      raw = await fn(token, method, all);
     } catch (e) {
       if (this.token && (await this.token.catch(() => '')) === '') this.token = null; // ask again next time
       throw toJunctureError(e);
     }
     return parseResult(method, raw ?? null);
+  }
+
+  /** The gate's session token, asked once (again after a call failed without one). */
+  private async askToken(session: () => Promise<unknown>): Promise<string> {
+    this.token ??= session().then((t) => (typeof t === 'string' ? t : ''));
+    const token = await this.token;
+    if (token) this.knownToken = token;
+    return token;
   }
 
   subscribe<N extends EventName>(name: N, handler: Handler<N>): () => void {
