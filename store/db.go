@@ -23,13 +23,29 @@ import (
 // thanks to WAL; more readers than cores buys nothing on a desktop.
 const readers = 4
 
-// Connection settings shared by both pools. busy_timeout matters only when
-// another process holds the database (a second Juncture); in-process writes
-// are serialised by the single writer connection.
+// Connection settings. busy_timeout matters only when another process
+// holds the database (a second Juncture); in-process writes are serialised
+// by the single writer connection.
+//
+// The page caches are the app's memory that grows with use (issue 26): a
+// connection keeps up to cache_size of pages for its whole life. The writer
+// keeps 16 MiB (inserts update the FTS index's pages again and again). A
+// reader keeps SQLite's default 2 MiB: the pages it reads come from the
+// OS's file cache when they are not in its own, which costs search no
+// measurable CPU (BenchmarkSearchScale at 100 k messages: the same CPU
+// p50 per kind of query with 16 MiB and with 2 MiB), while 4 readers with
+// 16 MiB each held up to 64 MiB of copies of a grown history.
 const (
-	pragmaBusy  = "_pragma=busy_timeout(5000)"
-	pragmaCache = "_pragma=cache_size(-16000)" // 16 MiB page cache per connection
+	pragmaBusy        = "_pragma=busy_timeout(5000)"
+	pragmaWriterCache = "_pragma=cache_size(-16000)" // 16 MiB page cache
+	pragmaReaderCache = "_pragma=cache_size(-2000)"  // 2 MiB page cache per reader
 )
+
+// readerMaxIdle closes a reader that no query has used for this long, and
+// frees its page cache with it: after a burst of searches the app goes
+// back to one open reader or none instead of keeping all of them for the
+// rest of the session. Reopening one costs well under a millisecond.
+var readerMaxIdle = 30 * time.Second
 
 // DB is the Juncture history database. It is safe for concurrent use.
 type DB struct {
@@ -104,7 +120,7 @@ func openLocked(ctx context.Context, path string) (*DB, error) {
 	// WAL writes its header, and nothing may be written before the checks
 	// below have passed.
 	w, err := sql.Open("sqlite", dsn(path,
-		pragmaBusy, pragmaCache,
+		pragmaBusy, pragmaWriterCache,
 		"_pragma=foreign_keys(1)",
 		"_pragma=synchronous(FULL)",
 		"_txlock=immediate"))
@@ -121,13 +137,14 @@ func openLocked(ctx context.Context, path string) (*DB, error) {
 		return nil, err
 	}
 
-	r, err := sql.Open("sqlite", dsn(path, pragmaBusy, pragmaCache, "_pragma=query_only(1)"))
+	r, err := sql.Open("sqlite", dsn(path, pragmaBusy, pragmaReaderCache, "_pragma=query_only(1)"))
 	if err != nil {
 		w.Close()
 		return nil, fmt.Errorf("store: open %s: %w", path, err)
 	}
 	r.SetMaxOpenConns(readers)
 	r.SetMaxIdleConns(readers)
+	r.SetConnMaxIdleTime(readerMaxIdle)
 	// Mark the file open; a clean Close removes the mark, so the next
 	// Open knows whether the last session ended in a crash.
 	if err := os.WriteFile(openMarker(path), nil, fileMode); err != nil {
@@ -273,11 +290,12 @@ func OpenReadOnlyCopy(ctx context.Context, path string) (*DB, string, error) {
 	if err := copyFile(path+"-wal", copyPath+"-wal"); err != nil && !errors.Is(err, os.ErrNotExist) {
 		return fail(err)
 	}
-	r, err := sql.Open("sqlite", dsn(copyPath, "mode=ro", pragmaBusy, pragmaCache, "_pragma=query_only(1)"))
+	r, err := sql.Open("sqlite", dsn(copyPath, "mode=ro", pragmaBusy, pragmaReaderCache, "_pragma=query_only(1)"))
 	if err != nil {
 		return fail(err)
 	}
 	r.SetMaxOpenConns(readers)
+	r.SetConnMaxIdleTime(readerMaxIdle)
 	if err := r.PingContext(ctx); err != nil {
 		r.Close()
 		return fail(err)
