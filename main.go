@@ -250,6 +250,11 @@ const (
 	pageReadyLatest = 10 * time.Second
 )
 
+// eventsTakenEvent is the page's acknowledgement of the stream
+// (frontend/src/transport/wails.ts): it took in and rendered what it was
+// sent, and the forwarder may send the next batch (app/events.Flow).
+const eventsTakenEvent = "events-taken"
+
 // pageReady: the window's first screen was painted. The MCP servers
 // (app.Config.MCPAtWindow) start now, or when the service does if it
 // comes later: five servers' processes starting beside WebKit's delayed
@@ -421,6 +426,7 @@ func desktop(logger *slog.Logger) error {
 				em = benchEmitter{Emitter: em, log: logger}
 			}
 			svc.SetEmitter(em)
+			runtime.EventsOn(ctx, eventsTakenEvent, func(...any) { s.WindowTookEvents() })
 			svc.SetDesktop(&wailsDesktop{ctx: ctx, win: win})
 			win.started(svc, launchThread)
 			startupMark(logger, "started")

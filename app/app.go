@@ -100,6 +100,7 @@ type App struct {
 
 	emitMu  sync.RWMutex
 	emitter Emitter
+	flow    *events.Flow // the window's acknowledgements; set with the first emitter
 	desktop Desktop
 
 	bg     sync.WaitGroup // background work (titles, event forwarding)
@@ -238,10 +239,25 @@ func (s *Service) SetEmitter(e Emitter) {
 	a.emitMu.Lock()
 	first := a.emitter == nil
 	a.emitter = e
+	if first {
+		a.flow = events.NewFlow()
+	}
+	flow := a.flow
 	a.emitMu.Unlock()
 	if first {
 		sub := a.rt.SubscribeWith("", broker.SubscribeOptions{Coalesce: 1})
-		a.background(func() { events.Forward(a.bgCtx, sub, a.currentEmitter) })
+		a.background(func() { events.Forward(a.bgCtx, sub, a.currentEmitter, flow) })
+	}
+}
+
+// WindowTookEvents tells the forwarder the window took in what it was
+// sent (its acknowledgement; events.Flow paces the stream by it).
+func (s *Service) WindowTookEvents() {
+	s.app.emitMu.RLock()
+	f := s.app.flow
+	s.app.emitMu.RUnlock()
+	if f != nil {
+		f.Took()
 	}
 }
 

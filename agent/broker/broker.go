@@ -536,6 +536,13 @@ func mergeDelta(a, b Envelope) (Envelope, bool) {
 // them instead of waking once per token, and is still woken at once by
 // anything else.
 func (s *Subscription) WaitMust(ctx context.Context, until time.Time) error {
+	return s.WaitMustOr(ctx, until, nil)
+}
+
+// WaitMustOr is WaitMust that also returns once or receives a value (nil:
+// never): the desktop forwarder waits for the window to say it took the
+// last batch in.
+func (s *Subscription) WaitMustOr(ctx context.Context, until time.Time, or <-chan struct{}) error {
 	d := time.Until(until)
 	if d <= 0 {
 		return nil
@@ -559,6 +566,8 @@ func (s *Subscription) WaitMust(ctx context.Context, until time.Time) error {
 		select {
 		case <-wake: // a delta queued before quiet, or a must-deliver one
 		case <-t.C:
+			return nil
+		case <-or:
 			return nil
 		case <-ctx.Done():
 			return ctx.Err()

@@ -68,16 +68,21 @@ const minEmitGap = 16 * time.Millisecond
 // queued up meanwhile) and sends each batch as ONE Wails event, "batch"
 // with its frames in order: every Wails event is a separate JavaScript
 // evaluation in the WebView, so a window that is behind catches up in one.
-// A batch of one frame goes out as that plain event.
-func Forward(ctx context.Context, sub *broker.Subscription, emitter func() Emitter) {
+// A batch of one frame goes out as that plain event. flow, when not nil,
+// paces the deltas to what the window has taken in (Flow).
+func Forward(ctx context.Context, sub *broker.Subscription, emitter func() Emitter, flow *Flow) {
 	defer sub.Close()
 	var batch []broker.Envelope
 	var last time.Time
+	unanswered := false // an event went out that the window has not acknowledged
 	for {
 		var err error
 		batch, err = sub.NextBatch(ctx, batch)
 		if err != nil {
 			return
+		}
+		if flow != nil && unanswered && onlyDeltas(batch) {
+			batch = flow.wait(ctx, sub, batch, last)
 		}
 		if time.Since(last) < minEmitGap && onlyDeltas(batch) {
 			batch = gather(ctx, sub, batch, last.Add(minEmitGap))
@@ -92,6 +97,10 @@ func Forward(ctx context.Context, sub *broker.Subscription, emitter func() Emitt
 			}
 		}
 		e := emitter()
+		if flow != nil {
+			flow.forget()
+			unanswered = true
+		}
 		if len(frames) == 1 {
 			e.Emit(frames[0].Name, frames[0].Data)
 		} else {

@@ -40,14 +40,17 @@ func (r *recordEmitter) Emit(name string, data any) {
 
 // forwarding runs Forward on a fresh broker's subscription until the test
 // ends.
-func forwarding(t testing.TB, em Emitter) *broker.Broker {
+func forwarding(t testing.TB, em Emitter) *broker.Broker { return forwardingWith(t, em, nil) }
+
+// forwardingWith is forwarding paced by flow.
+func forwardingWith(t testing.TB, em Emitter, flow *Flow) *broker.Broker {
 	b := broker.NewBroker()
 	sub := b.Subscribe("", broker.SubscribeOptions{Coalesce: 1})
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		Forward(ctx, sub, func() Emitter { return em })
+		Forward(ctx, sub, func() Emitter { return em }, flow)
 	}()
 	t.Cleanup(func() { cancel(); <-done })
 	return b

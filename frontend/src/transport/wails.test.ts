@@ -85,6 +85,42 @@ describe('WailsTransport batches', () => {
   });
 });
 
+describe('WailsTransport acknowledges the stream', () => {
+  afterEach(() => {
+    delete window.runtime;
+    vi.restoreAllMocks();
+  });
+
+  // app/events/flow.go: the forwarder holds the next batch of deltas until
+  // the page says it rendered the last one; without the acknowledgement it
+  // queued batches in a slow web process and a Stop waited behind them.
+  it('once per frame, after the frame that followed the events', async () => {
+    const rt = fakeRuntime();
+    const EventsEmit = vi.fn();
+    window.runtime = { ...window.runtime, EventsEmit };
+    const frames: FrameRequestCallback[] = [];
+    vi.spyOn(window, 'requestAnimationFrame').mockImplementation((cb) => frames.push(cb));
+    const task = () => new Promise((r) => setTimeout(r, 0));
+    const t = new WailsTransport();
+    const got: string[] = [];
+    t.subscribe('agui', ({ event }) => got.push(event.type));
+    rt.fire('batch', [{ name: 'agui', data: content('a') }]);
+    rt.fire('agui', content('b'));
+    await task();
+    expect(got).toEqual(['TEXT_MESSAGE_CONTENT', 'TEXT_MESSAGE_CONTENT']);
+    expect(EventsEmit).not.toHaveBeenCalled(); // not before the frame
+    expect(frames).toHaveLength(1); // both share one acknowledgement
+    frames.shift()!(0);
+    await task();
+    expect(EventsEmit.mock.calls).toEqual([['events-taken']]);
+    rt.fire('agui', content('c'));
+    expect(frames).toHaveLength(1);
+    frames.shift()!(0);
+    await task();
+    expect(EventsEmit).toHaveBeenCalledTimes(2);
+  });
+});
+
 describe('WailsTransport calls', () => {
   afterEach(() => {
     delete window.go;

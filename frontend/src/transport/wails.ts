@@ -6,9 +6,17 @@ import { EventHub, isServerEventName, parseEventData, type EventName, type Handl
 import { JunctureError, toJunctureError } from './errors';
 import { isSafeExternalUrl } from './platform';
 import { isObject } from './json';
+import { afterPaint } from '../lib/afterPaint';
 
 /** The desktop forwarder's batch of events (app/events.go `forward`). */
 const BATCH_EVENT = 'batch';
+
+/** The page's acknowledgement of the stream (main.go; app/events/flow.go):
+ *  sent after the frame that followed an event's arrival, so the forwarder
+ *  sends the next batch of deltas only once the page rendered the last,
+ *  instead of queueing batches in a web process slower than the stream
+ *  (where a Stop's cancelled run then waited behind them). */
+export const EVENTS_TAKEN_EVENT = 'events-taken';
 
 /** Desktop window: Wails bindings (`window.go.app.DesktopGate`, every call
  *  with the gate's token: WebKit lets a view's frame post to the bindings
@@ -21,6 +29,7 @@ export class WailsTransport implements Transport {
   private batchOff: (() => void) | null = null;
   private token: Promise<string> | null = null;
   private knownToken: string | null = null; // the token once it came (never '')
+  private ackPending = false; // an acknowledgement waits for the next frame
 
   async call<M extends MethodName>(method: M, ...args: MethodArgs[M]): Promise<Result<M>> {
     const gate = window.go?.app?.DesktopGate;
@@ -71,7 +80,10 @@ export class WailsTransport implements Transport {
       return;
     }
     this.bindBatch(rt);
-    const ret = rt.EventsOn(name, (...data: unknown[]) => this.deliver(name, data[0]));
+    const ret = rt.EventsOn(name, (...data: unknown[]) => {
+      this.acknowledge();
+      this.deliver(name, data[0]);
+    });
     this.bound.set(name, typeof ret === 'function' ? (ret as () => void) : null);
   }
 
@@ -82,6 +94,7 @@ export class WailsTransport implements Transport {
     if (this.batchBound || !rt.EventsOn) return;
     this.batchBound = true;
     const ret = rt.EventsOn(BATCH_EVENT, (...data: unknown[]) => {
+      this.acknowledge();
       const frames = data[0];
       if (!Array.isArray(frames)) return;
       for (const f of frames as unknown[]) {
@@ -90,6 +103,19 @@ export class WailsTransport implements Transport {
       }
     });
     this.batchOff = typeof ret === 'function' ? (ret as () => void) : null;
+  }
+
+  /** Acknowledges what arrived, once, after the next frame: events arriving
+   *  before it share one acknowledgement. A hidden window has no frames and
+   *  so sends none until shown (the forwarder then paces itself). */
+  private acknowledge(): void {
+    const emit = window.runtime?.EventsEmit;
+    if (this.ackPending || typeof emit !== 'function' || typeof window.requestAnimationFrame !== 'function') return;
+    this.ackPending = true;
+    afterPaint(() => {
+      this.ackPending = false;
+      emit(EVENTS_TAKEN_EVENT);
+    });
   }
 
   private deliver(name: ServerEventName, data: unknown): void {

@@ -1,0 +1,144 @@
+package events
+
+import (
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/juncture-app/juncture/agent/agui"
+	"github.com/juncture-app/juncture/agent/broker"
+)
+
+// textOf is the text of every delta the window received, in order.
+func (r *recordEmitter) textOf() (string, int) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var b strings.Builder
+	for _, frames := range r.events {
+		for _, f := range frames {
+			if c, ok := f.Data.(AGUIEvent).Event.(*agui.TextMessageContent); ok {
+				b.WriteString(c.Delta)
+			}
+		}
+	}
+	return b.String(), len(r.events)
+}
+
+func (r *recordEmitter) count() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return len(r.events)
+}
+
+// waitFor polls until cond holds (the harness's 10 s bound).
+func waitFor(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); !cond(); time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("%s: not after 10 s", what)
+		}
+	}
+}
+
+// TestForwardWaitsForTheWindowBetweenDeltaBatches: issue 26's Stop. The
+// forwarder sent a batch of deltas every 16 ms whatever the window made of
+// them, so a slow page queued them up and a run's end waited behind the
+// queue. Paced by a Flow, deltas wait (merged) until the window took the
+// last event in; a run's end never waits.
+func TestForwardWaitsForTheWindowBetweenDeltaBatches(t *testing.T) {
+	rec := &recordEmitter{until: agui.TypeTextMessageEnd, seen: make(chan struct{})}
+	flow := &Flow{took: make(chan struct{}, 1), lag: time.Hour} // only an acknowledgement releases deltas
+	b := forwardingWith(t, rec, flow)
+	pub := func(ev agui.Event, off int) {
+		b.Publish(broker.Envelope{Name: broker.EnvelopeAGUI, ThreadID: "th-1", Event: ev, Offset: off})
+	}
+	pub(agui.NewTextStart("m1"), 0)
+	waitFor(t, "the message's start reached the window", func() bool { return rec.count() == 1 })
+	for i := range 50 {
+		pub(agui.NewTextContent("m1", "ab"), 2*i)
+	}
+	time.Sleep(50 * time.Millisecond) // would be three gaps' worth of batches without the Flow
+	if n := rec.count(); n != 1 {
+		t.Fatalf("%d events reached the window before it acknowledged the first, want 1", n)
+	}
+	flow.Took()
+	waitFor(t, "the held deltas reached the window", func() bool { return rec.count() == 2 })
+	if text, _ := rec.textOf(); text != strings.Repeat("ab", 50) {
+		t.Fatalf("text after the acknowledgement = %q, want 50 × ab in one batch", text)
+	}
+	// Unacknowledged again: more deltas wait, and the message's end takes
+	// them along at once.
+	for i := range 10 {
+		pub(agui.NewTextContent("m1", "cd"), 100+2*i)
+	}
+	pub(agui.NewTextEnd("m1"), 0)
+	select {
+	case <-rec.seen:
+	case <-time.After(10 * time.Second):
+		t.Fatal("TEXT_MESSAGE_END waited for an acknowledgement")
+	}
+	if text, _ := rec.textOf(); text != strings.Repeat("ab", 50)+strings.Repeat("cd", 10) {
+		t.Fatalf("text through the window = %q", text)
+	}
+}
+
+// TestForwardSendsPastASilentWindow: a page that never acknowledges (a
+// reload, a hidden window, an older build) still gets the whole stream,
+// paced by the lag bound.
+func TestForwardSendsPastASilentWindow(t *testing.T) {
+	rec := &recordEmitter{until: agui.TypeTextMessageEnd, seen: make(chan struct{})}
+	flow := &Flow{took: make(chan struct{}, 1), lag: 5 * time.Millisecond}
+	b := forwardingWith(t, rec, flow)
+	b.Publish(broker.Envelope{Name: broker.EnvelopeAGUI, ThreadID: "th-1", Event: agui.NewTextStart("m1")})
+	for i := range 40 {
+		b.Publish(broker.Envelope{Name: broker.EnvelopeAGUI, ThreadID: "th-1", Event: agui.NewTextContent("m1", "x"), Offset: i})
+		time.Sleep(time.Millisecond)
+	}
+	waitFor(t, "every delta reached a silent window", func() bool { text, _ := rec.textOf(); return text == strings.Repeat("x", 40) })
+}
+
+// TestForwardFlowRace: acknowledgements from the window's goroutine at
+// any moment (early, late, many) never lose, repeat or reorder text.
+// Run with -race -count=200.
+func TestForwardFlowRace(t *testing.T) {
+	rec := &recordEmitter{until: agui.TypeTextMessageEnd, seen: make(chan struct{})}
+	flow := &Flow{took: make(chan struct{}, 1), lag: 2 * time.Millisecond}
+	b := forwardingWith(t, rec, flow)
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+				flow.Took()
+				time.Sleep(100 * time.Microsecond)
+			}
+		}
+	}()
+	b.Publish(broker.Envelope{Name: broker.EnvelopeAGUI, ThreadID: "th-1", Event: agui.NewTextStart("m1")})
+	var want strings.Builder
+	for i := range 200 {
+		tok := []string{"a", "bc", "déf"}[i%3]
+		b.Publish(broker.Envelope{Name: broker.EnvelopeAGUI, ThreadID: "th-1", Event: agui.NewTextContent("m1", tok), Offset: utf16Units(want.String())})
+		want.WriteString(tok)
+		if i%20 == 0 {
+			time.Sleep(200 * time.Microsecond)
+		}
+	}
+	b.Publish(broker.Envelope{Name: broker.EnvelopeAGUI, ThreadID: "th-1", Event: agui.NewTextEnd("m1")})
+	select {
+	case <-rec.seen:
+	case <-time.After(10 * time.Second):
+		t.Fatal("TEXT_MESSAGE_END never reached the window")
+	}
+	close(stop)
+	wg.Wait()
+	if text, _ := rec.textOf(); text != want.String() {
+		t.Fatalf("text through the window = %q, want %q", text, want.String())
+	}
+}
