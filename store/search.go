@@ -8,8 +8,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/juncture-app/juncture/store/importers"
 	sqlite3 "modernc.org/sqlite/lib"
+
+	"github.com/juncture-app/juncture/store/importers"
 )
 
 // Search limits and tuning (measured on 1,000,000 messages; see
