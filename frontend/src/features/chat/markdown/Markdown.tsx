@@ -1,5 +1,5 @@
 import { memo, useContext, useDeferredValue, useEffect, useReducer, useRef, type ComponentPropsWithoutRef, type ReactNode } from 'react';
-import ReactMarkdown, { type Components } from 'react-markdown';
+import type { Components } from 'react-markdown';
 import remarkGfm from 'remark-gfm';
 import type { Element, ElementContent } from 'hast';
 import { ensureLanguages, rehypeLazyHighlight, type LazyHighlightOptions } from '../../../lib/highlight';
@@ -12,6 +12,7 @@ import { CodeBlock } from './CodeBlock';
 import { MathText } from './MathText';
 import { MermaidBlock } from './MermaidBlock';
 import { blockTexts, openFenceBlock, splitBlocks, type Split } from './blocks';
+import { renderMarkdown } from './render';
 import './Markdown.css';
 
 // Model output is rendered through mdast → hast → React elements. There is
@@ -27,7 +28,6 @@ import './Markdown.css';
 // the model's text as HTML.
 
 const remarkPlugins = [remarkGfm, remarkMath, remarkFenceState];
-const noPlugins: [] = [];
 
 function urlTransform(url: string): string {
   return safeUrl(url);
@@ -146,17 +146,14 @@ function ParsedBlock({ text, highlight }: { text: string; highlight: boolean }):
       live = false;
     };
   });
-  return (
-    <ReactMarkdown
-      remarkPlugins={remarkPlugins}
-      rehypePlugins={highlight ? [[rehypeLazyHighlight, opts]] : noPlugins}
-      urlTransform={urlTransform}
-      components={components}
-      skipHtml={false}
-    >
-      {text}
-    </ReactMarkdown>
-  );
+  // react-markdown's rendering with its processor built once (render.ts).
+  return renderMarkdown(text, {
+    remarkPlugins,
+    rehypePlugins: highlight ? [[rehypeLazyHighlight, opts]] : undefined,
+    urlTransform,
+    components,
+    skipHtml: false,
+  });
 }
 
 /**
