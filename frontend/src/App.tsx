@@ -411,6 +411,12 @@ export function App() {
 
   // Stable, so the memoised sidebar skips the frames of a streaming answer.
   const openSettings = useCallback(() => setSettingsOpen(true), []);
+  // Stable: the chat view renders on every frame of a streaming answer, and
+  // a new function here rendered every message row and the composer again.
+  const openSettingsAt = useCallback((at?: SettingsTarget) => {
+    setSettingsFocus(at ? { field: at, nonce: Date.now() } : null);
+    setSettingsOpen(true);
+  }, []);
   const openActivity = useCallback(() => setActivityOpen(true), []);
   const openShortcuts = useCallback(() => setShortcutsOpen(true), []);
   const presetMenu = useMemo(
@@ -475,10 +481,7 @@ export function App() {
             runner={runner}
             highlight={highlight}
             focusNonce={focusNonce}
-            onOpenSettings={(at?: SettingsTarget) => {
-              setSettingsFocus(at ? { field: at, nonce: Date.now() } : null);
-              setSettingsOpen(true);
-            }}
+            onOpenSettings={openSettingsAt}
             onActionError={fail}
           />
         </DraftKeyContext.Provider>

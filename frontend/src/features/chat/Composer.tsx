@@ -1,4 +1,4 @@
-import { useContext, useEffect, useId, useLayoutEffect, useRef, useState, type ClipboardEvent, type KeyboardEvent } from 'react';
+import { memo, useContext, useEffect, useId, useLayoutEffect, useRef, useState, type ClipboardEvent, type KeyboardEvent } from 'react';
 import type { RunStatus } from '../../state/derive';
 import { DraftKeyContext, NEW_CHAT_DRAFT, drafts } from '../../lib/drafts';
 import { LIMITS_TEXT, problemsOf, readFile, type PendingFile } from '../../lib/attachments';
@@ -28,7 +28,7 @@ export interface ComposerProps {
   focusNonce?: number;
 }
 
-export function Composer({
+function ComposerImpl({
   status,
   configured,
   problem,
@@ -341,3 +341,9 @@ export function Composer({
     </section>
   );
 }
+
+/**
+ * Memoized: the chat view renders again on every frame of a streaming
+ * answer, and the composer's props do not change with the answer's text.
+ */
+export const Composer = memo(ComposerImpl);

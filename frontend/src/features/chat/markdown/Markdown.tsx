@@ -1,5 +1,5 @@
 import { memo, useContext, useDeferredValue, useEffect, useReducer, useRef, type ComponentPropsWithoutRef, type ReactNode } from 'react';
-import ReactMarkdown, { type Components } from 'react-markdown';
+import type { Components } from 'react-markdown';
 import remarkGfm from 'remark-gfm';
 import type { Element, ElementContent } from 'hast';
 import { ensureLanguages, rehypeLazyHighlight, type LazyHighlightOptions } from '../../../lib/highlight';
@@ -11,7 +11,8 @@ import { webOpenExternal } from '../../../transport/platform';
 import { CodeBlock } from './CodeBlock';
 import { MathText } from './MathText';
 import { MermaidBlock } from './MermaidBlock';
-import { blockTexts, openFenceBlock, splitBlocks, type Split } from './blocks';
+import { openFenceBlock, splitBlocks, type Split } from './blocks';
+import { renderMarkdown } from './render';
 import './Markdown.css';
 
 // Model output is rendered through mdast → hast → React elements. There is
@@ -27,7 +28,6 @@ import './Markdown.css';
 // the model's text as HTML.
 
 const remarkPlugins = [remarkGfm, remarkMath, remarkFenceState];
-const noPlugins: [] = [];
 
 function urlTransform(url: string): string {
   return safeUrl(url);
@@ -146,17 +146,14 @@ function ParsedBlock({ text, highlight }: { text: string; highlight: boolean }):
       live = false;
     };
   });
-  return (
-    <ReactMarkdown
-      remarkPlugins={remarkPlugins}
-      rehypePlugins={highlight ? [[rehypeLazyHighlight, opts]] : noPlugins}
-      urlTransform={urlTransform}
-      components={components}
-      skipHtml={false}
-    >
-      {text}
-    </ReactMarkdown>
-  );
+  // react-markdown's rendering with its processor built once (render.ts).
+  return renderMarkdown(text, {
+    remarkPlugins,
+    rehypePlugins: highlight ? [[rehypeLazyHighlight, opts]] : undefined,
+    urlTransform,
+    components,
+    skipHtml: false,
+  });
 }
 
 /**
@@ -180,21 +177,43 @@ function hasFence(text: string): boolean {
   return text.includes('```') || text.includes('~~~');
 }
 
+/** The elements made for a split (Markdown reuses the finished blocks' ones). */
+interface Made {
+  text: string;
+  starts: readonly number[];
+  highlight: boolean;
+  els: ReactNode[];
+}
+
 export const Markdown = memo(function Markdown({ text, highlight: want = true }: MarkdownProps): ReactNode {
   // Highlighting a finished answer re-renders every block: it is a deferred
   // render after the frame that shows the run ended (Stop paints at once).
   const highlight = useDeferredValue(want);
   const split = useRef<Split | null>(null);
+  const made = useRef<Made | null>(null);
   if (!highlight || split.current) split.current = splitBlocks(text, split.current ?? undefined);
-  const blocks = split.current ? blockTexts(split.current) : [text];
+  const s = split.current;
+  const prev = made.current;
+  // The finished blocks of the text this one appends to keep their
+  // elements (not sliced, created and compared again every frame).
+  const reuse = s !== null && prev !== null && prev.highlight === highlight && s.text.startsWith(prev.text);
+  const blocks = s ? s.starts.length : 1;
   const out: ReactNode[] = [];
-  for (let i = 0; i < blocks.length; i++) {
+  const els: ReactNode[] = [];
+  for (let i = 0; i < blocks; i++) {
     // the newline hast puts between top-level elements of a whole render
     if (i > 0) out.push('\n');
-    const t = blocks[i]!;
-    // Only a fence can be highlighted: a block without one renders the
-    // same either way, so the end of an answer leaves it alone (no parse).
-    out.push(<Block key={i} text={t} highlight={highlight && hasFence(t)} />);
+    let el: ReactNode;
+    if (reuse && i + 1 < blocks && prev.starts[i] === s.starts[i] && prev.starts[i + 1] === s.starts[i + 1]) el = prev.els[i];
+    else {
+      const t = s ? s.text.slice(s.starts[i], s.starts[i + 1] ?? s.text.length) : text;
+      // Only a fence can be highlighted: a block without one renders the
+      // same either way, so the end of an answer leaves it alone (no parse).
+      el = <Block key={i} text={t} highlight={highlight && hasFence(t)} />;
+    }
+    els.push(el);
+    out.push(el);
   }
+  made.current = s ? { text: s.text, starts: s.starts, highlight, els } : null;
   return <div className="md">{out}</div>;
 });

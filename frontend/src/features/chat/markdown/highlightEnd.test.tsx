@@ -5,14 +5,14 @@ import { describe, expect, it, vi } from 'vitest';
 import { act, render } from '@testing-library/react';
 
 const parsed: string[] = [];
-vi.mock('react-markdown', async (importOriginal) => {
-  const m = await importOriginal<typeof import('react-markdown')>();
-  const Real = m.default;
+// Every parse goes through renderMarkdown (render.ts, react-markdown's rendering with a cached processor).
+vi.mock('./render', async (importOriginal) => {
+  const m = await importOriginal<typeof import('./render')>();
   return {
     ...m,
-    default: (props: Parameters<typeof Real>[0]) => {
-      parsed.push(String(props.children));
-      return Real(props);
+    renderMarkdown: (text: string, o: Parameters<typeof m.renderMarkdown>[1]) => {
+      parsed.push(text);
+      return m.renderMarkdown(text, o);
     },
   };
 });
