@@ -7,9 +7,10 @@
 //   expect N CHARS    expectmd N CHARS (bench/mdfake.mjs's text)
 //   stream MODE RUN N MICROS CHARS STATE APP0 KIDS0 APP1 KIDS1 APP2 KIDS2
 //   startup floor|juncture cold|warm ROUND MS WINDOW_MS   (launch → the first key taken, → the window shown)
-//   stop TRIAL PAINTED_MS RECEIVED_MS SHOWN_MS RUNTIME_US ESC_TO_GO_MS   (the page's Esc → cancelled
-//        state painted, → the cancelled RUN_FINISHED received, → the DOM showing it; the runtime's
-//        share in Go; Esc → the Interrupt call reaching Go)
+//   stop TRIAL PAINTED_MS RECEIVED_MS SHOWN_MS RUNTIME_US ESC_TO_GO_MS FRAME_MS TASK_MS   (the page's
+//        Esc → cancelled state painted, → the cancelled RUN_FINISHED received, → the DOM showing it;
+//        the runtime's share in Go; Esc → the Interrupt call reaching Go; → the callback of the frame
+//        that renders it; → the task posted from that callback, lib/benchTitle.ts)
 //
 //   node bench/desktop-report.mjs RAW OUT.json
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
@@ -185,8 +186,10 @@ if (stopRows.length) {
   const shown = stat(col(4));
   const runtime = stat(col(5).map((us) => us / 1000));
   const escToGo = stat(col(6));
+  const began = stat(col(7));
+  const task = stat(col(8));
   const never = stopRows.filter((l) => l[2] === 'never').length;
-  stop = { painted, received, shown, runtime, escToGo, never, frame: 16.7 };
+  stop = { painted, received, shown, runtime, escToGo, began, task, never, frame: 16.7 };
   const ms = (x) => (Number.isFinite(x) ? x.toFixed(2) : '-');
   console.log(`\nDesktop Stop in WebKitGTK, ${received.n} trials (ms from the Esc key in the page; runtime: the Interrupt call reaching Go → the cancelled RUN_FINISHED handed to Wails)`);
   table(
@@ -195,6 +198,8 @@ if (stopRows.length) {
       ['Esc → cancelled state painted', ms(painted.p50), ms(painted.p99), ms(painted.max), '≤ 16.7', painted.n && painted.p99 <= 16.7 && !never ? 'yes' : 'NO'],
       ['Esc → cancelled RUN_FINISHED received', ms(received.p50), ms(received.p99), ms(received.max), '-', ''],
       ['Esc → the DOM shows it (commit)', ms(shown.p50), ms(shown.p99), ms(shown.max), '-', ''],
+      ['Esc → its frame begun (paint follows)', ms(began.p50), ms(began.p99), ms(began.max), '-', ''],
+      ['Esc → task posted from it ran', ms(task.p50), ms(task.p99), ms(task.max), '-', ''],
       ['Esc → Interrupt call reaching Go', ms(escToGo.p50), ms(escToGo.p99), ms(escToGo.max), '-', ''],
       ["runtime's share (Go)", ms(runtime.p50), ms(runtime.p99), ms(runtime.max), '-', ''],
     ],

@@ -327,8 +327,8 @@ stop_bench() {
       ego=$(awk -v go="$(sed -E 's/.*interrupt_epoch_us=([0-9]+).*/\1/' <<<"$line")" -v esc="${ms##*/}" 'BEGIN { if (esc ~ /^[0-9.]+$/) printf "%.2f", go / 1000 - esc; else print "-" }')
     fi
     logs=$l
-    [ "$r" -gt 0 ] && [ "$s" = cancelled ] && echo "stop $r $(cut -d/ -f1-3 <<<"$ms" | tr / ' ') $rt $ego" >>"$raw"
-    echo "  stop trial $r: $s after Esc, painted/received/shown/esc $ms ms in the page, runtime $rt µs, Esc → Interrupt in Go $ego ms"
+    [ "$r" -gt 0 ] && [ "$s" = cancelled ] && echo "stop $r $(cut -d/ -f1-3 <<<"$ms" | tr / ' ') $rt $ego $(cut -d/ -f4-5 <<<"$ms" | tr / ' ')" >>"$raw"
+    echo "  stop trial $r: $s after Esc, painted/received/shown/frame/task/esc $ms ms in the page, runtime $rt µs, Esc → Interrupt in Go $ego ms"
     sleep 0.5
   done
   stop_app "$app"; app=

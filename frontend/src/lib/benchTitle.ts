@@ -9,12 +9,14 @@ import { firstComposerInput, markStartup, startupMarks } from './startupMarks';
  * characters of assistant TEXT_MESSAGE_CONTENT received since the page
  * loaded, how the last run ended (`running`, `done`, `interrupted`,
  * `cancelled`, `error`), how many runs started, and the last Stop as
- * `<painted>/<received>/<shown>/<esc>` in ms from the Esc key in the page
- * (`-` before any; esc is the key's own time, epoch ms): painted is the
- * first frame that shows the cancelled state (the composer's Send button
- * back in place of Stop) rendered, timed after
- * that frame's paint (a message posted from its animation frame callback);
- * received is the cancelled RUN_FINISHED arriving back in the page (through
+ * `<painted>/<received>/<shown>/<frame>/<task>/<esc>` in ms from the Esc
+ * key in the page (`-` before any; esc is the key's own time, epoch ms):
+ * painted is the first frame that shows the cancelled state (the
+ * composer's Send button back in place of Stop) rendered, timed at the
+ * first moment known to follow that frame's paint — a message posted from
+ * its animation frame callback (task, kept on its own) or the next frame's
+ * callback, whichever comes first; frame is when that frame's callback ran
+ * (its paint follows: a lower bound); received is the cancelled RUN_FINISHED arriving back in the page (through
  * the Wails call and the runtime); shown is the DOM change (React's commit)
  * — so scripts/bench-desktop.sh reads it from outside with
  * `xdotool getwindowname`. A Wails window does not follow
@@ -121,9 +123,12 @@ export function startBenchTitle(
   // the last of them came.
   function startStop(t0: number): StopWatch {
     let shown = -1;
-    let painted = '';
+    let frameAt = -1; // the frame that renders it began (a lower bound of its paint)
+    let painted = ''; // the first moment known to follow that frame's paint
+    let task = ''; // the task posted from that frame (the figure before 2026-12-03)
     let received = -1;
     let raf = 0;
+    let cancelTask = () => {};
     const obs = new MutationObserver(() => {
       if (shown < 0 && cancelledShown()) shown = now() - t0;
     });
@@ -131,31 +136,46 @@ export function startBenchTitle(
     const stop = () => {
       obs.disconnect();
       cancelAnimationFrame(raf);
+      cancelTask();
     };
     const finish = () => {
-      if (!painted || received < 0) return;
+      if (!painted || !task || received < 0) return;
       stop();
       // the Esc key on the wall clock (epoch ms): the bench sets the app's
       // log (when the Interrupt call reached Go) against it
       const esc = (performance.timeOrigin + t0).toFixed(3);
-      stopMs = `${painted}/${received.toFixed(2)}/${shown < 0 ? '-' : shown.toFixed(2)}/${esc}`;
+      const began = frameAt < 0 ? '-' : frameAt.toFixed(2);
+      stopMs = `${painted}/${received.toFixed(2)}/${shown < 0 ? '-' : shown.toFixed(2)}/${began}/${task}/${esc}`;
       watch = null;
       if (!frame) frame = requestAnimationFrame(write);
+    };
+    const afterPaint = (taskToo: boolean) => {
+      const t = (now() - t0).toFixed(2);
+      if (!painted) painted = t;
+      if (taskToo) task = t;
+      finish();
     };
     const tick = () => {
       raf = 0;
       if (cancelledShown()) {
         if (shown < 0) shown = now() - t0;
-        // this is a frame's callback: the next task runs after its paint
-        postTask(() => {
-          painted = (now() - t0).toFixed(2);
-          finish();
+        frameAt = now() - t0;
+        // This is the callback of the frame that renders it; its paint
+        // (style, layout, the layer flush) follows in the same rendering
+        // update. Two moments are known to come after that paint: a task
+        // posted from here, and the next frame's callback. The task can
+        // queue behind the stream's event tasks, so the first of the two
+        // is the figure; the task's own is kept beside it.
+        cancelTask = postTask(() => afterPaint(true));
+        raf = requestAnimationFrame(() => {
+          raf = 0;
+          afterPaint(false);
         });
         return;
       }
       // a state that never shows in 5 s says so
       if (now() - t0 > 5000) {
-        painted = 'never';
+        painted = task = 'never';
         finish();
       } else raf = requestAnimationFrame(tick);
     };
