@@ -1,6 +1,7 @@
 package events
 
 import (
+	"context"
 	"strings"
 	"sync"
 	"testing"
@@ -140,5 +141,42 @@ func TestForwardFlowRace(t *testing.T) {
 	wg.Wait()
 	if text, _ := rec.textOf(); text != want.String() {
 		t.Fatalf("text through the window = %q, want %q", text, want.String())
+	}
+}
+
+// TestForwardEndsWhileWaitingForTheWindow: the forwarder holding deltas for
+// a window that never answers (lag bound an hour away) still ends at once
+// when the app shuts down: its context ends, or the broker closes every
+// subscription.
+func TestForwardEndsWhileWaitingForTheWindow(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		end  func(cancel func(), b *broker.Broker)
+	}{
+		{"context cancelled", func(cancel func(), _ *broker.Broker) { cancel() }},
+		{"broker closed", func(_ func(), b *broker.Broker) { b.CloseAll() }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			rec := &recordEmitter{}
+			b := broker.NewBroker()
+			sub := b.Subscribe("", broker.SubscribeOptions{Coalesce: 1})
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			done := make(chan struct{})
+			go func() {
+				defer close(done)
+				Forward(ctx, sub, func() Emitter { return rec }, &Flow{took: make(chan struct{}, 1), lag: time.Hour})
+			}()
+			b.Publish(broker.Envelope{Name: broker.EnvelopeAGUI, ThreadID: "th-1", Event: agui.NewTextStart("m1")})
+			waitFor(t, "the message's start reached the window", func() bool { return rec.count() == 1 })
+			b.Publish(broker.Envelope{Name: broker.EnvelopeAGUI, ThreadID: "th-1", Event: agui.NewTextContent("m1", "held")})
+			time.Sleep(20 * time.Millisecond) // the forwarder is holding the delta
+			tc.end(cancel, b)
+			select {
+			case <-done:
+			case <-time.After(10 * time.Second):
+				t.Fatal("Forward still running 10 s after the end")
+			}
+		})
 	}
 }
