@@ -2,6 +2,8 @@ package events
 
 import (
 	"context"
+	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -178,5 +180,70 @@ func TestForwardEndsWhileWaitingForTheWindow(t *testing.T) {
 				t.Fatal("Forward still running 10 s after the end")
 			}
 		})
+	}
+}
+
+// TestForwardKeepsOrderPastAWindowThatDoesNotAnswer: with deltas held for
+// a window that never acknowledges, every event that must be delivered (a
+// tool call's start and end, a run's end) arrives at once, in order, and
+// after every delta published before it: the window sees each message's
+// and call's text whole at the moment the event that follows it arrives.
+func TestForwardKeepsOrderPastAWindowThatDoesNotAnswer(t *testing.T) {
+	rec := &recordEmitter{until: agui.TypeRunFinished, seen: make(chan struct{})}
+	b := forwardingWith(t, rec, &Flow{took: make(chan struct{}, 1), lag: time.Hour})
+	pub := func(ev agui.Event, off int) {
+		b.Publish(broker.Envelope{Name: broker.EnvelopeAGUI, ThreadID: "th-1", Event: ev, Offset: off})
+	}
+	type mark struct{ text, args int } // bytes of text and arguments before a must-deliver event
+	var want []mark
+	text, args := 0, 0
+	pub(agui.NewTextStart("m1"), 0)
+	want = append(want, mark{text, args})
+	for step := range 30 {
+		for range 5 {
+			pub(agui.NewTextContent("m1", "ab"), text)
+			text += 2
+		}
+		if step%3 == 0 {
+			pub(agui.NewToolCallStart("c"+strconv.Itoa(step), "f", "m1"), 0)
+			want = append(want, mark{text, args})
+			pub(agui.NewToolCallArgs("c"+strconv.Itoa(step), "{}"), 0)
+			args += 2
+			pub(agui.NewToolCallEnd("c"+strconv.Itoa(step)), 0)
+			want = append(want, mark{text, args})
+		}
+		if step%7 == 0 {
+			time.Sleep(time.Millisecond)
+		}
+	}
+	pub(agui.NewRunFinished("th-1", "r1", nil), 0)
+	want = append(want, mark{text, args})
+	select {
+	case <-rec.seen:
+	case <-time.After(10 * time.Second):
+		t.Fatal("RUN_FINISHED waited for a window that does not answer")
+	}
+	rec.mu.Lock()
+	defer rec.mu.Unlock()
+	var got []mark
+	text, args = 0, 0
+	for _, frames := range rec.events {
+		for _, f := range frames {
+			ev, ok := f.Data.(AGUIEvent)
+			if !ok {
+				continue // the thread list's refresh
+			}
+			switch e := ev.Event.(type) {
+			case *agui.TextMessageContent:
+				text += len(e.Delta)
+			case *agui.ToolCallArgs:
+				args += len(e.Delta)
+			default:
+				got = append(got, mark{text, args})
+			}
+		}
+	}
+	if !slices.Equal(got, want) {
+		t.Fatalf("text and arguments before each must-deliver event = %v, want %v", got, want)
 	}
 }
