@@ -480,6 +480,14 @@ func (s *Subscription) NextBatch(ctx context.Context, buf []Envelope) ([]Envelop
 		return buf[:0], err
 	}
 	buf = append(buf[:0], first)
+	if s.coalesce <= 1 {
+		// A delta published after Next took first could not merge into it
+		// (push merges into the last queued one): merged here, as it would
+		// have been had it come a moment earlier, so a batch never holds
+		// two deltas in a row of one message (the desktop window is sent
+		// one string per message per event).
+		return s.AppendQueued(buf), nil
+	}
 	s.mu.Lock()
 	for s.head < len(s.q) {
 		buf = append(buf, s.take())

@@ -1,6 +1,9 @@
 package events
 
 import (
+	"context"
+	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -140,5 +143,107 @@ func TestForwardFlowRace(t *testing.T) {
 	wg.Wait()
 	if text, _ := rec.textOf(); text != want.String() {
 		t.Fatalf("text through the window = %q, want %q", text, want.String())
+	}
+}
+
+// TestForwardEndsWhileWaitingForTheWindow: the forwarder holding deltas for
+// a window that never answers (lag bound an hour away) still ends at once
+// when the app shuts down: its context ends, or the broker closes every
+// subscription.
+func TestForwardEndsWhileWaitingForTheWindow(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		end  func(cancel func(), b *broker.Broker)
+	}{
+		{"context cancelled", func(cancel func(), _ *broker.Broker) { cancel() }},
+		{"broker closed", func(_ func(), b *broker.Broker) { b.CloseAll() }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			rec := &recordEmitter{}
+			b := broker.NewBroker()
+			sub := b.Subscribe("", broker.SubscribeOptions{Coalesce: 1})
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			done := make(chan struct{})
+			go func() {
+				defer close(done)
+				Forward(ctx, sub, func() Emitter { return rec }, &Flow{took: make(chan struct{}, 1), lag: time.Hour})
+			}()
+			b.Publish(broker.Envelope{Name: broker.EnvelopeAGUI, ThreadID: "th-1", Event: agui.NewTextStart("m1")})
+			waitFor(t, "the message's start reached the window", func() bool { return rec.count() == 1 })
+			b.Publish(broker.Envelope{Name: broker.EnvelopeAGUI, ThreadID: "th-1", Event: agui.NewTextContent("m1", "held")})
+			time.Sleep(20 * time.Millisecond) // the forwarder is holding the delta
+			tc.end(cancel, b)
+			select {
+			case <-done:
+			case <-time.After(10 * time.Second):
+				t.Fatal("Forward still running 10 s after the end")
+			}
+		})
+	}
+}
+
+// TestForwardKeepsOrderPastAWindowThatDoesNotAnswer: with deltas held for
+// a window that never acknowledges, every event that must be delivered (a
+// tool call's start and end, a run's end) arrives at once, in order, and
+// after every delta published before it: the window sees each message's
+// and call's text whole at the moment the event that follows it arrives.
+func TestForwardKeepsOrderPastAWindowThatDoesNotAnswer(t *testing.T) {
+	rec := &recordEmitter{until: agui.TypeRunFinished, seen: make(chan struct{})}
+	b := forwardingWith(t, rec, &Flow{took: make(chan struct{}, 1), lag: time.Hour})
+	pub := func(ev agui.Event, off int) {
+		b.Publish(broker.Envelope{Name: broker.EnvelopeAGUI, ThreadID: "th-1", Event: ev, Offset: off})
+	}
+	type mark struct{ text, args int } // bytes of text and arguments before a must-deliver event
+	var want []mark
+	text, args := 0, 0
+	pub(agui.NewTextStart("m1"), 0)
+	want = append(want, mark{text, args})
+	for step := range 30 {
+		for range 5 {
+			pub(agui.NewTextContent("m1", "ab"), text)
+			text += 2
+		}
+		if step%3 == 0 {
+			pub(agui.NewToolCallStart("c"+strconv.Itoa(step), "f", "m1"), 0)
+			want = append(want, mark{text, args})
+			pub(agui.NewToolCallArgs("c"+strconv.Itoa(step), "{}"), 0)
+			args += 2
+			pub(agui.NewToolCallEnd("c"+strconv.Itoa(step)), 0)
+			want = append(want, mark{text, args})
+		}
+		if step%7 == 0 {
+			time.Sleep(time.Millisecond)
+		}
+	}
+	pub(agui.NewRunFinished("th-1", "r1", nil), 0)
+	want = append(want, mark{text, args})
+	select {
+	case <-rec.seen:
+	case <-time.After(10 * time.Second):
+		t.Fatal("RUN_FINISHED waited for a window that does not answer")
+	}
+	rec.mu.Lock()
+	defer rec.mu.Unlock()
+	var got []mark
+	text, args = 0, 0
+	for _, frames := range rec.events {
+		for _, f := range frames {
+			ev, ok := f.Data.(AGUIEvent)
+			if !ok {
+				continue // the thread list's refresh
+			}
+			switch e := ev.Event.(type) {
+			case *agui.TextMessageContent:
+				text += len(e.Delta)
+			case *agui.ToolCallArgs:
+				args += len(e.Delta)
+			default:
+				got = append(got, mark{text, args})
+			}
+		}
+	}
+	if !slices.Equal(got, want) {
+		t.Fatalf("text and arguments before each must-deliver event = %v, want %v", got, want)
 	}
 }
