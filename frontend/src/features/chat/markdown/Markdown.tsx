@@ -11,7 +11,7 @@ import { webOpenExternal } from '../../../transport/platform';
 import { CodeBlock } from './CodeBlock';
 import { MathText } from './MathText';
 import { MermaidBlock } from './MermaidBlock';
-import { openFenceBlock, splitBlocks, type Split } from './blocks';
+import { blockText, openFenceBlock, splitBlocks, type Split } from './blocks';
 import { renderMarkdown } from './render';
 import './Markdown.css';
 
@@ -179,8 +179,7 @@ function hasFence(text: string): boolean {
 
 /** The elements made for a split (Markdown reuses the finished blocks' ones). */
 interface Made {
-  text: string;
-  starts: readonly number[];
+  split: Split;
   highlight: boolean;
   els: ReactNode[];
 }
@@ -196,7 +195,7 @@ export const Markdown = memo(function Markdown({ text, highlight: want = true }:
   const prev = made.current;
   // The finished blocks of the text this one appends to keep their
   // elements (not sliced, created and compared again every frame).
-  const reuse = s !== null && prev !== null && prev.highlight === highlight && s.text.startsWith(prev.text);
+  const reuse = s !== null && prev !== null && prev.highlight === highlight && s.text.startsWith(prev.split.text);
   const blocks = s ? s.starts.length : 1;
   const out: ReactNode[] = [];
   const els: ReactNode[] = [];
@@ -204,9 +203,9 @@ export const Markdown = memo(function Markdown({ text, highlight: want = true }:
     // the newline hast puts between top-level elements of a whole render
     if (i > 0) out.push('\n');
     let el: ReactNode;
-    if (reuse && i + 1 < blocks && prev.starts[i] === s.starts[i] && prev.starts[i + 1] === s.starts[i + 1]) el = prev.els[i];
+    if (reuse && i + 1 < blocks && prev.split.starts[i] === s.starts[i] && prev.split.starts[i + 1] === s.starts[i + 1]) el = prev.els[i];
     else {
-      const t = s ? s.text.slice(s.starts[i], s.starts[i + 1] ?? s.text.length) : text;
+      const t = s ? blockText(s, i) : text;
       // Only a fence can be highlighted: a block without one renders the
       // same either way, so the end of an answer leaves it alone (no parse).
       el = <Block key={i} text={t} highlight={highlight && hasFence(t)} />;
@@ -214,6 +213,6 @@ export const Markdown = memo(function Markdown({ text, highlight: want = true }:
     els.push(el);
     out.push(el);
   }
-  made.current = s ? { text: s.text, starts: s.starts, highlight, els } : null;
+  made.current = s ? { split: s, highlight, els } : null;
   return <div className="md">{out}</div>;
 });

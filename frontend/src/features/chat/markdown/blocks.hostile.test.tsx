@@ -1,13 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { render } from '@testing-library/react';
-import { Markdown, MarkdownWhole } from './Markdown';
-
-function whole(text: string): string {
-  const { container, unmount } = render(<MarkdownWhole text={text} highlight={false} />);
-  const html = container.innerHTML;
-  unmount();
-  return html;
-}
+import { streamAsWhole } from './testing';
 
 // Hostile text inside a streaming open fence (shown without the parser:
 // openFenceBlock) renders as the whole render does, as inert text.
@@ -23,12 +15,7 @@ const HOSTILE: Record<string, string> = {
 describe('open fence streamed with hostile text', () => {
   for (const [name, text] of Object.entries(HOSTILE)) {
     it(`renders ${name} as the whole render`, () => {
-      const view = render(<Markdown text="" highlight={false} />);
-      for (let i = 1; i <= text.length; i++) {
-        const have = text.slice(0, i);
-        view.rerender(<Markdown text={have} highlight={false} />);
-        expect(view.container.innerHTML, `prefix ${JSON.stringify(have)}`).toBe(whole(have));
-      }
+      const view = streamAsWhole(text);
       expect(view.container.querySelector('script,img')).toBeNull();
       view.unmount();
     });

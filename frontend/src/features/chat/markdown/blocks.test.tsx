@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { render } from '@testing-library/react';
 import { Markdown, MarkdownWhole } from './Markdown';
+import { wholeHTML } from './testing';
 import { blockTexts, openFenceBlock, splitBlocks, type Split } from './blocks';
 
 // Property: for random Markdown cut into random deltas, the block-by-block
@@ -81,12 +82,7 @@ function cuts(r: () => number, text: string): string[] {
   return out;
 }
 
-function whole(text: string): string {
-  const { container, unmount } = render(<MarkdownWhole text={text} highlight={false} />);
-  const html = container.innerHTML;
-  unmount();
-  return html;
-}
+const whole = wholeHTML;
 
 describe('block-by-block Markdown rendering', () => {
   it('renders every streamed prefix as the whole render of it (random Markdown, random cuts)', () => {

@@ -135,9 +135,12 @@ export function splitBlocks(text: string, prev?: Split): Split {
   return { text, starts };
 }
 
+/** The text of a split's block i. */
+export function blockText(s: Split, i: number): string {
+  return s.text.slice(s.starts[i], s.starts[i + 1] ?? s.text.length);
+}
+
 /** The block texts of a split. */
 export function blockTexts(s: Split): string[] {
-  const out: string[] = [];
-  for (let i = 0; i < s.starts.length; i++) out.push(s.text.slice(s.starts[i], s.starts[i + 1] ?? s.text.length));
-  return out;
+  return s.starts.map((_, i) => blockText(s, i));
 }

@@ -1,13 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { render } from '@testing-library/react';
-import { Markdown, MarkdownWhole } from './Markdown';
-
-function whole(text: string): string {
-  const { container, unmount } = render(<MarkdownWhole text={text} highlight={false} />);
-  const html = container.innerHTML;
-  unmount();
-  return html;
-}
+import { Markdown } from './Markdown';
+import { streamAsWhole, wholeHTML } from './testing';
 
 // Markdown keeps the elements of the finished blocks of a streaming answer
 // (the ones whose start and end did not move). Text that could change an
@@ -27,12 +21,7 @@ const TRICKY: Record<string, string> = {
 describe('Markdown reusing finished blocks', () => {
   for (const [name, text] of Object.entries(TRICKY)) {
     it(`renders ${name} as the whole render at every prefix`, () => {
-      const view = render(<Markdown text="" highlight={false} />);
-      for (let i = 1; i <= text.length; i++) {
-        const have = text.slice(0, i);
-        view.rerender(<Markdown text={have} highlight={false} />);
-        expect(view.container.innerHTML, `prefix ${JSON.stringify(have)}`).toBe(whole(have));
-      }
+      const view = streamAsWhole(text);
       expect(view.container.querySelector('script,a[href^="javascript"]')).toBeNull();
       view.unmount();
     });
@@ -42,7 +31,7 @@ describe('Markdown reusing finished blocks', () => {
     const view = render(<Markdown text={'one\n\ntwo\n\nthree'} highlight={false} />);
     for (const t of ['one\n\nTWO\n\nthree', 'one\n\n', 'other\n\ntwo\n\nthree\n\nfour']) {
       view.rerender(<Markdown text={t} highlight={false} />);
-      expect(view.container.innerHTML, t).toBe(whole(t));
+      expect(view.container.innerHTML, t).toBe(wholeHTML(t));
     }
     view.unmount();
   });
