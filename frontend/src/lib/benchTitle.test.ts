@@ -89,7 +89,7 @@ describe('startBenchTitle', () => {
   // A page busy with the stream's event tasks runs the posted task late; the
   // next frame's callback also comes only after the painted frame, so the
   // first of the two is when the person saw it at the latest.
-  it('takes the next frame as the paint when it comes before the posted task', async () => {
+  it('takes the next frame as the paint when it comes before the posted task', () => {
     const t = new FakeTransport();
     const titles: string[] = [];
     let clock = 1000;

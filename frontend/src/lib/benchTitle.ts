@@ -149,7 +149,7 @@ export function startBenchTitle(
       watch = null;
       if (!frame) frame = requestAnimationFrame(write);
     };
-    const afterPaint = (taskToo: boolean) => {
+    const paintPassed = (taskToo: boolean) => {
       const t = (now() - t0).toFixed(2);
       if (!painted) painted = t;
       if (taskToo) task = t;
@@ -166,10 +166,10 @@ export function startBenchTitle(
         // posted from here, and the next frame's callback. The task can
         // queue behind the stream's event tasks, so the first of the two
         // is the figure; the task's own is kept beside it.
-        cancelTask = postTask(() => afterPaint(true));
+        cancelTask = postTask(() => paintPassed(true));
         raf = requestAnimationFrame(() => {
           raf = 0;
-          afterPaint(false);
+          paintPassed(false);
         });
         return;
       }
