@@ -292,7 +292,7 @@ stream_bench() {
 # the Interrupt call reaching Go → the cancelled RUN_FINISHED handed to
 # Wails), and Esc → the Interrupt call reaching Go (the page's Esc on the
 # wall clock against the app's log). Raw: "stop TRIAL painted_ms
-# received_ms shown_ms runtime_us esc_to_go_ms".
+# received_ms shown_ms runtime_us esc_to_go_ms frame_ms task_ms".
 stop_bench() {
   local trials=$1 d r c s n ms n0 ms0 deadline rt ego line logs=0 l
   d=$tmp/stop; mkdir -p "$d/ws"
@@ -323,11 +323,14 @@ stop_bench() {
     if [ "$l" -gt "$logs" ]; then
       line=$(grep 'bench stop' "$tmp/stop.log" | tail -1)
       rt=$(sed -E 's/.*runtime_us=([0-9]+).*/\1/' <<<"$line")
-      # Esc in the page (epoch ms, the title's fourth stop field) → the Interrupt call in Go (epoch µs, the log)
+      # Esc in the page (epoch ms, the title's last stop field) → the Interrupt call in Go (epoch µs, the log)
       ego=$(awk -v go="$(sed -E 's/.*interrupt_epoch_us=([0-9]+).*/\1/' <<<"$line")" -v esc="${ms##*/}" 'BEGIN { if (esc ~ /^[0-9.]+$/) printf "%.2f", go / 1000 - esc; else print "-" }')
     fi
     logs=$l
-    [ "$r" -gt 0 ] && [ "$s" = cancelled ] && echo "stop $r $(cut -d/ -f1-3 <<<"$ms" | tr / ' ') $rt $ego $(cut -d/ -f4-5 <<<"$ms" | tr / ' ')" >>"$raw"
+    # Only a new figure of all six fields: a title still showing '-' (or the
+    # last trial's figure) when the wait ran out made a row whose columns
+    # shifted (runtime_us read as received_ms) or counted a trial twice.
+    [ "$r" -gt 0 ] && [ "$s" = cancelled ] && [ "$ms" != "$ms0" ] && [[ $ms =~ ^[^/]+(/[^/]+){5}$ ]] && echo "stop $r $(cut -d/ -f1-3 <<<"$ms" | tr / ' ') $rt $ego $(cut -d/ -f4-5 <<<"$ms" | tr / ' ')" >>"$raw"
     echo "  stop trial $r: $s after Esc, painted/received/shown/frame/task/esc $ms ms in the page, runtime $rt µs, Esc → Interrupt in Go $ego ms"
     sleep 0.5
   done

@@ -86,6 +86,55 @@ describe('startBenchTitle', () => {
     stop();
   });
 
+  // A Stop pressed twice times the first; a run that ends otherwise, or the
+  // counter stopped, while the Stop waits for its paint or its task leaves
+  // nothing behind: no task, no frame callback, no figure.
+  it('leaves no task or frame behind when a Stop is dropped mid-measure, and times a double Esc once', () => {
+    const t = new FakeTransport();
+    const titles: string[] = [];
+    let clock = 1000;
+    let shown = false;
+    const stop = startBenchTitle(t, (s) => titles.push(s), () => clock, () => shown);
+    t.emit('agui', ev({ type: 'RUN_STARTED', threadId: 'th', runId: 'r' }));
+    document.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape' }));
+    clock = 1003;
+    document.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape' })); // pressed again
+    shown = true;
+    clock = 1008;
+    vi.advanceTimersToNextFrame(); // the frame that renders it: a task and a frame callback wait
+    expect(posted.size).toBe(1);
+    t.emit('agui', ev({ type: 'RUN_FINISHED', threadId: 'th', runId: 'r', outcome: { type: 'success' } })); // ended otherwise
+    expect(posted.size).toBe(0);
+    vi.advanceTimersToNextFrame();
+    expect(vi.getTimerCount()).toBe(0);
+    expect(titles.at(-1)).toBe('bench 0 done 1 -');
+    // A second run, Stopped; the counter stopped while the task waits.
+    shown = false;
+    t.emit('agui', ev({ type: 'RUN_STARTED', threadId: 'th', runId: 'r2' }));
+    vi.advanceTimersToNextFrame();
+    clock = 2000;
+    document.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape' }));
+    document.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape' }));
+    shown = true;
+    clock = 2010;
+    vi.advanceTimersToNextFrame();
+    t.emit('agui', ev({ type: 'RUN_FINISHED', threadId: 'th', runId: 'r2', outcome: { type: 'cancelled' } }));
+    clock = 2020;
+    vi.advanceTimersToNextFrame(); // the next frame: painted, the task still out
+    clock = 2030;
+    runPostedTasks();
+    vi.advanceTimersToNextFrame();
+    const esc = (performance.timeOrigin + 2000).toFixed(3);
+    expect(titles.at(-1)).toBe(`bench 0 cancelled 2 20.00/10.00/10.00/10.00/30.00/${esc}`);
+    t.emit('agui', ev({ type: 'RUN_STARTED', threadId: 'th', runId: 'r3' }));
+    document.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape' }));
+    shown = true;
+    vi.advanceTimersToNextFrame();
+    stop();
+    expect(posted.size).toBe(0);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
   // A page busy with the stream's event tasks runs the posted task late; the
   // next frame's callback also comes only after the painted frame, so the
   // first of the two is when the person saw it at the latest.

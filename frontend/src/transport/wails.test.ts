@@ -111,12 +111,14 @@ describe('WailsTransport acknowledges the stream', () => {
     expect(EventsEmit).not.toHaveBeenCalled(); // not before the frame
     expect(frames).toHaveLength(1); // both share one acknowledgement
     frames.shift()!(0);
+    expect(EventsEmit).not.toHaveBeenCalled(); // the frame itself: not painted yet
     // the acknowledgement is a posted task (a MessageChannel message), which
     // Node may deliver after a timer: wait for it rather than for one tick
     await vi.waitFor(() => expect(EventsEmit.mock.calls).toEqual([['events-taken']]));
     rt.fire('agui', content('c'));
     expect(frames).toHaveLength(1);
     frames.shift()!(0);
+    expect(EventsEmit).toHaveBeenCalledTimes(1); // not before its frame painted
     await vi.waitFor(() => expect(EventsEmit).toHaveBeenCalledTimes(2));
   });
 });
