@@ -221,7 +221,7 @@ function ComposerImpl({
             <strong>Juncture is not connected to a model yet.</strong>{' '}
             {problem || 'Choose an endpoint (OpenAI, Ollama, LM Studio…) and a model in Settings.'}
           </div>
-          <button type="button" className="btn primary small" onClick={onOpenSettings}>
+          <button type="button" className="btn primary small" onClick={() => onOpenSettings()}>
             Open settings
           </button>
         </div>

@@ -98,7 +98,7 @@ export function EndpointErrorNote({
         <div className="msg-error-foot">
           {p.hint && <span className="msg-error-hint">{p.hint}</span>}
           {settings && (
-            <button type="button" className="btn small" onClick={onOpenSettings}>
+            <button type="button" className="btn small" onClick={() => onOpenSettings?.()}>
               Open Settings
             </button>
           )}
