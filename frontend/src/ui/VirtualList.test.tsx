@@ -149,4 +149,59 @@ describe('VirtualList', () => {
     expect(onAtBottomChange).toHaveBeenLastCalledWith(true);
     expect(queryByRole('button', { name: 'Jump to latest message' })).toBeNull();
   });
+
+  // Following the bottom while an answer streams: the layout effect scrolls
+  // the list down every frame. The render reads the bottom from the layout
+  // (`total`), not from the scroll position, so keeping that position in
+  // state too re-rendered the list (and every visible row's element) a
+  // second time in every frame for nothing.
+  it('TestVirtualListFollowsTheBottomInOneRender: a streamed frame at the bottom renders the list once', () => {
+    let calls = 0;
+    const renderItem = (i: (typeof items)[number]) => {
+      calls++;
+      return <p>{i.text}</p>;
+    };
+    const list = (xs: typeof items) => <VirtualList items={xs} getKey={(i) => i.id} renderItem={renderItem} estimateHeight={() => 50} />;
+    const { container, rerender } = render(list(items.slice(0, 20)));
+    const el = container.querySelector<HTMLElement>('.vlist')!;
+    const size = { scrollHeight: 1000, clientHeight: 500 };
+    Object.defineProperty(el, 'scrollHeight', { configurable: true, get: () => size.scrollHeight });
+    Object.defineProperty(el, 'clientHeight', { configurable: true, get: () => size.clientHeight });
+    let xs = items.slice(0, 20);
+    rerender(list(xs)); // the first update after the mount (its layout effects' updates settle)
+    for (let frame = 1; frame <= 10; frame++) {
+      xs = xs.map((it, n) => (n === xs.length - 1 ? { ...it, text: `${it.text} more` } : it));
+      size.scrollHeight += 20; // the streaming answer grew a line
+      const before = calls;
+      const mounted = rows(container).length;
+      rerender(list(xs));
+      expect(calls - before).toBe(mounted);
+      expect(el.scrollTop).toBe(size.scrollHeight - size.clientHeight); // and it still follows
+    }
+    expect(rows(container).at(-1)!.textContent).toBe('row 19' + ' more'.repeat(10));
+  });
+
+  // The other half: the scroll position is not kept while following, so
+  // leaving the bottom takes it at once. A render between the person's
+  // scroll and the next frame (the "↓ Latest" button appearing) used the
+  // position from before following began (0): it mounted the top of the
+  // list and left the screen empty.
+  it('TestVirtualListLeavesTheBottomWhereThePersonIs: scrolling up from a followed bottom keeps the rows on screen', () => {
+    const list = (xs: typeof items) => <VirtualList items={xs} getKey={(i) => i.id} renderItem={(i) => <p>{i.text}</p>} estimateHeight={() => 50} />;
+    const { container, rerender } = render(list(items.slice(0, 100)));
+    const el = container.querySelector<HTMLElement>('.vlist')!;
+    const size = { scrollHeight: 5000, clientHeight: 500 };
+    Object.defineProperty(el, 'scrollHeight', { configurable: true, get: () => size.scrollHeight });
+    Object.defineProperty(el, 'clientHeight', { configurable: true, get: () => size.clientHeight });
+    size.scrollHeight = 5050;
+    rerender(list(items.slice(0, 101)));
+    expect(el.scrollTop).toBe(4550);
+    act(() => {
+      el.scrollTop = 3000;
+      el.dispatchEvent(new Event('scroll'));
+    });
+    const shown = rows(container).map((r) => r.textContent);
+    expect(shown).toContain('row 60'); // at 3000 px of 50 px rows
+    expect(shown).not.toContain('row 0');
+  });
 });

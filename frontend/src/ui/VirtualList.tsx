@@ -98,6 +98,9 @@ export function VirtualList<T>({
     (v: boolean) => {
       if (atBottom.current !== v) {
         atBottom.current = v;
+        // Leaving the bottom: the render reads scrollTop from now on, and
+        // following never kept it (the follow effect below).
+        if (!v && scrollRef.current) setScrollTop(scrollRef.current.scrollTop);
         setShowJump(!v);
         onAtBottomChange?.(v);
       }
@@ -240,8 +243,10 @@ export function VirtualList<T>({
     if (!atBottom.current && el.clientHeight > 0 && el.scrollHeight - el.clientHeight < BOTTOM_SLACK) setBottom(true);
     if (atBottom.current) {
       const target = Math.max(0, el.scrollHeight - el.clientHeight);
+      // Not kept in state here: the render reads the bottom from the layout
+      // (effectiveTop), and a state update would render the list a second
+      // time in every streamed frame. setBottom(false) takes the position.
       if (Math.abs(el.scrollTop - target) > 1) el.scrollTop = target;
-      if (el.scrollTop !== scrollTop) setScrollTop(el.scrollTop);
     }
   });
 
