@@ -34,6 +34,28 @@ const BASE_SAMPLES = 5;
 const END_SAMPLES = 5;
 
 const MEMORY = ['appPss', 'webPss', 'appAnon', 'webAnon'];
+// Where the memory not of files is (internal/benchprobe/memparts.go), KiB:
+// shown beside the verdict to say which allocator a growth is in, not judged.
+export const PARTS = ['go_kib', 'app_cheap', 'app_shm', 'app_anonx', 'app_otherx', 'web_cheap', 'web_shm', 'web_anonx', 'web_otherx'];
+const PART_LABEL = {
+  go_kib: 'app: the Go runtime (Sys − released)', app_cheap: 'app: C heap ([heap]: GTK, WebKit’s UI side)', app_shm: 'app: shared memory (WebKit’s bitmaps)',
+  app_anonx: 'app: other anonymous (Go, SQLite, C arenas)', app_otherx: 'app: stacks, written file pages', web_cheap: 'WebKit: C heap ([heap])',
+  web_shm: 'WebKit: shared memory', web_anonx: 'WebKit: other anonymous (JavaScriptCore, C arenas)', web_otherx: 'WebKit: stacks, written file pages',
+};
+
+/** The parts' levels at turn 50 and at the end (medians, MiB), for the samples that have them. */
+export function partsTable(samples) {
+  const { base, end } = windows(samples);
+  const rows = [];
+  for (const k of PARTS) {
+    const has = (s) => Number.isFinite(s.parts?.[k]);
+    if (!base.some(has) || !end.some(has)) continue;
+    const b = median(base.filter(has).map((s) => s.parts[k]));
+    const e = median(end.filter(has).map((s) => s.parts[k]));
+    rows.push({ k, label: PART_LABEL[k], base: b, end: e });
+  }
+  return rows;
+}
 const COUNTS = ['goroutines', 'appFds', 'kidFds', 'kids'];
 
 /** The samples and the failed turns' notes in an app log (slog text lines). */
@@ -50,6 +72,7 @@ export function parseSoakLog(text) {
       samples.push({
         turn, secs, goroutines: n('goroutines'), heapKiB: n('heap_kib'), appPss: n('app_pss'), webPss: n('web_pss'),
         otherPss: n('other_pss'), appAnon: n('app_anon'), webAnon: n('web_anon'), appFds: n('app_fds'), kidFds: n('kid_fds'), kids: n('kids'), kidList: f.kid_list ?? '',
+        parts: Object.fromEntries(PARTS.map((k) => [k, n(k)])),
         page: / page="([^"]*)"/.exec(line)?.[1] ?? '',
       });
     } else if (line.includes('msg="bench soak turn"')) {
@@ -159,6 +182,11 @@ export function formatReport(samples, notes, rows, { secs, load } = {}) {
     else value = `${sign(r.value)} (${sign(r.trend)})`;
     const per100 = Number.isNaN(r.per100) ? '' : mem ? `${sign(r.per100 / 1024)} MiB` : sign(r.per100);
     out.push(`| ${LABEL[r.k]} | ${level(r.base)} | ${level(r.end)} | ${per100} | ${value} | ${r.goal} | ${r.ok ? 'yes' : 'NO'} |`);
+  }
+  const parts = partsTable(samples);
+  if (parts.length) {
+    out.push('', 'Where the memory not of files is (not judged; MiB, the same medians):', '| part | at turn ' + base[0].turn + ' | at the end | growth |', '|---|---:|---:|---:|');
+    for (const p of parts) out.push(`| ${p.label} | ${mib(p.base)} | ${mib(p.end)} | ${(p.end - p.base >= 0 ? '+' : '') + mib(p.end - p.base)} |`);
   }
   out.push(`children at the end: ${samples[samples.length - 1].kidList}`);
   out.push(`turns that went wrong: ${notes.length}${notes.length ? ` (first: turn ${notes[0].turn}: ${notes[0].note})` : ''}`);

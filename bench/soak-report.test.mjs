@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { formatReport, median, parseSoakLog, theilSen, verdict, windows } from './soak-report.mjs';
+import { formatReport, median, parseSoakLog, partsTable, theilSen, verdict, windows } from './soak-report.mjs';
 
 const script = fileURLToPath(new URL('./soak-report.mjs', import.meta.url));
 
@@ -181,4 +181,24 @@ test('the report prints every figure with its verdict, and the command exits 1 o
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+test('the memory not of files is split by allocator beside the verdict, and a log without the parts prints none', () => {
+  // The C heap grows by 10 MiB after turn 50; the Go runtime stays.
+  const parts = (turn) => `go_kib=20480 app_cheap=${30720 + (turn >= 100 ? 10240 : 0)} app_shm=1024 app_anonx=40960 app_otherx=512 web_cheap=8192 web_shm=4096 web_anonx=102400 web_otherx=256`;
+  const text = soakLog(500).replace(/app_fds=/g, 'PARTS app_fds=').split('\n').map((l) => {
+    const turn = Number(/ turn=(\d+)/.exec(l)?.[1]);
+    return l.replace('PARTS', parts(turn));
+  }).join('\n');
+  const { samples, notes } = parseSoakLog(text);
+  const rows = Object.fromEntries(partsTable(samples).map((r) => [r.k, r]));
+  assert.equal(rows.app_cheap.base, 30720); // turns 50–90
+  assert.equal(rows.app_cheap.end, 40960);
+  assert.equal(rows.go_kib.end - rows.go_kib.base, 0);
+  const report = formatReport(samples, notes, verdict(samples, notes, 500));
+  assert.match(report, /\| app: C heap \(\[heap\]: GTK, WebKit’s UI side\) \| 30\.0 \| 40\.0 \| \+10\.0 \|/);
+  assert.equal(verdict(samples, notes, 500).length, 9, 'the parts are not judged');
+  const old = parseSoakLog(soakLog(500));
+  assert.equal(partsTable(old.samples).length, 0);
+  assert.doesNotMatch(formatReport(old.samples, old.notes, verdict(old.samples, old.notes, 500)), /Where the memory/);
 });

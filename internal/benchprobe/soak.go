@@ -29,9 +29,15 @@ type SoakSample struct {
 	// processes on the machine map the same libraries, and never leaks.
 	AppAnon int64
 	WebAnon int64
-	AppFDs  int
-	KidFDs  int      // open fds of every descendant together
-	Kids    []string // each descendant as "pid:name", in pid order
+	// AppParts and WebParts split AppAnon and WebAnon by allocator
+	// (MemParts); GoKiB is what the Go runtime holds from the OS and has
+	// not returned (MemStats Sys − HeapReleased), part of AppParts.Anon.
+	AppParts MemParts
+	WebParts MemParts
+	GoKiB    int64
+	AppFDs   int
+	KidFDs   int      // open fds of every descendant together
+	Kids     []string // each descendant as "pid:name", in pid order
 }
 
 // TakeSoakSample collects garbage and returns memory to the OS first, so
@@ -42,9 +48,10 @@ func TakeSoakSample() SoakSample {
 	debug.FreeOSMemory()
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
-	s := SoakSample{Goroutines: runtime.NumGoroutine(), HeapInuse: ms.HeapInuse}
+	s := SoakSample{Goroutines: runtime.NumGoroutine(), HeapInuse: ms.HeapInuse, GoKiB: int64(ms.Sys-ms.HeapReleased) / 1024}
 	self := os.Getpid()
 	s.AppPSS, s.AppAnon = pssKiB(self)
+	s.AppParts = memParts(self)
 	s.AppFDs = countFDs(self)
 	for _, k := range descendants(self) {
 		name := procName(k)
@@ -55,6 +62,7 @@ func TakeSoakSample() SoakSample {
 			pss, anon := pssKiB(k)
 			s.WebPSS += pss
 			s.WebAnon += anon
+			s.WebParts = s.WebParts.Add(memParts(k))
 		default:
 			pss, _ := pssKiB(k)
 			s.OtherPSS += pss
@@ -65,8 +73,9 @@ func TakeSoakSample() SoakSample {
 
 // String is the sample as the log line's fields bench-soak.sh reads.
 func (s SoakSample) String() string {
-	return fmt.Sprintf("goroutines=%d heap_kib=%d app_pss=%d web_pss=%d other_pss=%d app_anon=%d web_anon=%d app_fds=%d kid_fds=%d kids=%d kid_list=%s",
-		s.Goroutines, s.HeapInuse/1024, s.AppPSS, s.WebPSS, s.OtherPSS, s.AppAnon, s.WebAnon, s.AppFDs, s.KidFDs, len(s.Kids), strings.Join(s.Kids, ","))
+	return fmt.Sprintf("goroutines=%d heap_kib=%d app_pss=%d web_pss=%d other_pss=%d app_anon=%d web_anon=%d %s %s go_kib=%d app_fds=%d kid_fds=%d kids=%d kid_list=%s",
+		s.Goroutines, s.HeapInuse/1024, s.AppPSS, s.WebPSS, s.OtherPSS, s.AppAnon, s.WebAnon, s.AppParts.String("app"), s.WebParts.String("web"), s.GoKiB,
+		s.AppFDs, s.KidFDs, len(s.Kids), strings.Join(s.Kids, ","))
 }
 
 // pssKiB is pid's proportional set size and the part of it that is not a

@@ -32,7 +32,10 @@ func TestSoakSampleSeesChildren(t *testing.T) {
 	if len(without.Kids) != len(s.Kids) {
 		t.Fatalf("kids after the child ended: %v", without.Kids)
 	}
-	if str := with.String(); !strings.Contains(str, "kids=") || !strings.Contains(str, "app_anon=") {
+	if s.GoKiB <= 0 || s.AppParts.Anon <= 0 {
+		t.Fatalf("allocators of this process: %+v, Go %d KiB", s.AppParts, s.GoKiB)
+	}
+	if str := with.String(); !strings.Contains(str, "kids=") || !strings.Contains(str, "app_anon=") || !strings.Contains(str, " app_cheap=") || !strings.Contains(str, " go_kib=") {
 		t.Fatalf("String: %s", with.String())
 	}
 }
@@ -45,5 +48,58 @@ func TestParentOfSelf(t *testing.T) {
 	pp, ok := parentOf(os.Getpid())
 	if !ok || pp != os.Getppid() {
 		t.Fatalf("parentOf(self) = %d, %v; want %d", pp, ok, os.Getppid())
+	}
+}
+
+// Each mapping of an smaps listing goes to its part: the C heap, shared
+// memory (a name with spaces), anonymous mappings, stacks and the written
+// pages of a mapped file; the kernel's own mappings to none.
+func TestParseSmapsParts(t *testing.T) {
+	const smaps = `55d0c0000000-55d0c0002000 r--p 00000000 fe:00 247278                     /usr/bin/app
+Pss:                   4 kB
+Anonymous:             0 kB
+55d0c0002000-55d0c0004000 rw-p 00002000 fe:00 247278                     /usr/bin/app
+Pss:                   8 kB
+Anonymous:             6 kB
+55d0c1000000-55d0c2000000 rw-p 00000000 00:00 0                          [heap]
+Pss:                 100 kB
+Anonymous:           100 kB
+7f0000000000-7f0000100000 rw-p 00000000 00:00 0 
+Pss:                  30 kB
+Anonymous:            30 kB
+7f0000100000-7f0000200000 rw-s 00000000 00:01 1234                       /memfd:WebKitSharedMemory (deleted)
+Pss:                  50 kB
+Anonymous:             0 kB
+7f0000200000-7f0000300000 rw-p 00000000 00:00 0                          [anon:glibc: malloc arena]
+Pss:                   7 kB
+Anonymous:             7 kB
+7ffd00000000-7ffd00021000 rw-p 00000000 00:00 0                          [stack]
+Pss:                  12 kB
+Anonymous:            12 kB
+7ffd00100000-7ffd00102000 r-xp 00000000 00:00 0                          [vdso]
+Pss:                   1 kB
+Anonymous:             0 kB
+`
+	got := parseSmaps(strings.NewReader(smaps))
+	want := MemParts{CHeap: 100, Shm: 50, Anon: 37, Other: 18}
+	if got != want {
+		t.Fatalf("parseSmaps = %+v, want %+v", got, want)
+	}
+	if s := got.String("app"); s != "app_cheap=100 app_shm=50 app_anonx=37 app_otherx=18" {
+		t.Fatalf("String: %s", s)
+	}
+}
+
+// This process's parts are read, and add up to about its memory that is
+// not of files (smaps_rollup's Pss_Anon + Pss_Shmem).
+func TestMemPartsOfSelf(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("reads /proc")
+	}
+	_, anon := pssKiB(os.Getpid())
+	m := memParts(os.Getpid())
+	sum := m.CHeap + m.Shm + m.Anon + m.Other
+	if m.Anon <= 0 || sum < anon/2 || sum > anon*2 {
+		t.Fatalf("parts %+v (sum %d KiB) against Pss_Anon+Pss_Shmem %d KiB", m, sum, anon)
 	}
 }
