@@ -1,12 +1,13 @@
 // Package app is the facade both transports call.
 //
 // The App methods are what the desktop window calls through its
-// DesktopGate and the browser through package web. It wires the runtime, the store and the app's packages and
-// keeps only forwarding, conversions, error mapping (errors.go) and the
-// one read-only guard, applied where methods are dispatched
-// (calltable.go). Domain code has its own package, never here: app/config
-// (settings, endpoints, presets), app/secrets (keys), app/datafolder (the
-// database's folder), app/threads (threads as the window sees them),
+// DesktopGate and the browser through package web. It wires the runtime,
+// the store and the app's packages and keeps only forwarding, conversions,
+// the wire's error names (errors.go) and the one read-only guard, applied
+// where methods are dispatched (calltable.go). Domain code has its own
+// package, never here: app/config (settings, endpoints, presets),
+// app/secrets (keys), app/datafolder (the database's folder), app/errmap
+// (errors mapped to the window's), app/threads (threads as the window sees them),
 // app/threadmodel (a thread's model), app/toolset (a turn's tools),
 // app/answers (the answer vocabulary), app/rules (rules and the ledger),
 // app/mcphost (the MCP servers' app side), app/links (juncture:// links),

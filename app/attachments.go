@@ -2,10 +2,10 @@ package app
 
 import (
 	"encoding/base64"
-	"errors"
 	"fmt"
 
 	"github.com/juncture-app/juncture/agent/attach"
+	"github.com/juncture-app/juncture/app/errmap"
 	"github.com/juncture-app/juncture/app/threads"
 )
 
@@ -48,19 +48,6 @@ func attachmentName(name string, i int) string {
 		return fmt.Sprintf("file %d", i+1)
 	}
 	return name
-}
-
-// attachmentError maps a refused file to the error the composer shows.
-func attachmentError(err error) (*Error, bool) {
-	var ae *attach.Error
-	if !errors.As(err, &ae) {
-		return nil, false
-	}
-	code := "attachment-refused"
-	if ae.ImagesNotAccepted {
-		code = "images-not-accepted"
-	}
-	return &Error{Code: CodeInvalidArgument, Message: ae.Error(), Details: map[string]string{"code": code, "name": ae.Name}}, true
 }
 
 // GetAttachment returns a file a message of the thread carries, for the
@@ -116,7 +103,7 @@ func (a *App) InspectPDF(file AttachmentInput) (PDFInfo, error) {
 	defer cancel()
 	info, err := attach.InspectPDF(ctx, in[0].Name, in[0].Data)
 	if err != nil {
-		if e, ok := attachmentError(err); ok {
+		if e, ok := errmap.Attachment(err); ok {
 			return PDFInfo{}, e
 		}
 		return PDFInfo{}, asError(err)

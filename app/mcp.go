@@ -2,10 +2,10 @@ package app
 
 import (
 	"errors"
-	"fmt"
 
 	"github.com/juncture-app/juncture/agent/mcp"
 	"github.com/juncture-app/juncture/agent/tools"
+	"github.com/juncture-app/juncture/app/errmap"
 	"github.com/juncture-app/juncture/app/mcphost"
 )
 
@@ -75,7 +75,7 @@ func (a *App) GetMCPConfig() (MCPConfigView, error) {
 // Settings shows it.
 func (a *App) mcpEdited(run mcp.Config, err error) (MCPConfigView, error) {
 	if err != nil {
-		return MCPConfigView{}, mcpError(err)
+		return MCPConfigView{}, errmap.MCPEdit(err)
 	}
 	a.mcpStarted.Do(func() {}) // the edit's configuration runs, never the file's as read at start after it
 	a.mcp.Apply(run)
@@ -128,7 +128,7 @@ func (a *App) ImportClaudeConfig(text string) (mcp.ImportSummary, error) {
 func (a *App) RestartMCPServer(name string) error {
 	if err := a.mcp.Restart(name); err != nil {
 		if errors.Is(err, mcp.ErrUnknownServer) {
-			return errorf(CodeNotFound, fmt.Sprintf("No server called %q is configured.", name))
+			return errmap.UnknownServer(name)
 		}
 		return asError(err)
 	}
@@ -139,28 +139,7 @@ func (a *App) RestartMCPServer(name string) error {
 func (a *App) MCPServerLog(name string) (string, error) {
 	s, err := a.mcp.Log(name)
 	if errors.Is(err, mcp.ErrUnknownServer) {
-		return "", errorf(CodeNotFound, fmt.Sprintf("No server called %q is configured.", name))
+		return "", errmap.UnknownServer(name)
 	}
 	return s, err
-}
-
-// mcpError maps a refused edit of the configuration file.
-func mcpError(err error) error {
-	var ee *mcp.EditError
-	if errors.As(err, &ee) {
-		switch {
-		case errors.Is(err, mcp.ErrUnknownServer):
-			return errorf(CodeNotFound, ee.Message)
-		case errors.Is(err, mcp.ErrNoServerName):
-			return errorf(CodeInvalidArgument, ee.Message)
-		default:
-			return errorf(CodeConflict, ee.Message)
-		}
-	}
-	var ce *mcp.ConfigError
-	if errors.As(err, &ce) {
-		return &Error{Code: CodeInvalidArgument, Message: ce.Error(),
-			Details: map[string]string{"line": fmt.Sprint(ce.Line), "column": fmt.Sprint(ce.Column)}}
-	}
-	return asError(err)
 }

@@ -2,11 +2,10 @@ package app
 
 import (
 	"errors"
-	"fmt"
-	"strings"
 
 	"github.com/juncture-app/juncture/agent/attach"
 	"github.com/juncture-app/juncture/agent/mcp"
+	"github.com/juncture-app/juncture/app/errmap"
 	"github.com/juncture-app/juncture/app/mcphost"
 )
 
@@ -45,7 +44,7 @@ func (a *App) GetMCPPrompt(server, name string, args map[string]string) (mcp.Pro
 	defer cancel()
 	res, err := a.mcp.GetPrompt(ctx, server, name, args, attach.MaxFileBytes)
 	if err != nil {
-		return mcp.PromptText{}, mcpOfferError(server, err)
+		return mcp.PromptText{}, errmap.MCPOffer(server, err)
 	}
 	return res, nil
 }
@@ -56,7 +55,7 @@ func (a *App) CompleteMCP(req MCPCompleteRequest) (mcp.Completion, error) {
 	defer cancel()
 	c, err := a.mcp.Complete(ctx, req.Server, req.Ref, req.Argument, req.Value, req.Known)
 	if err != nil {
-		return mcp.Completion{}, mcpOfferError(req.Server, err)
+		return mcp.Completion{}, errmap.MCPOffer(req.Server, err)
 	}
 	return c, nil
 }
@@ -77,7 +76,7 @@ func (a *App) ReadMCPResource(server, uri, name string) (mcp.ResourceRead, error
 	defer cancel()
 	res, err := a.mcp.ReadResource(ctx, server, uri, name, attach.MaxFileBytes)
 	if err != nil {
-		return mcp.ResourceRead{}, mcpOfferError(server, err)
+		return mcp.ResourceRead{}, errmap.MCPOffer(server, err)
 	}
 	return res, nil
 }
@@ -106,7 +105,7 @@ func (a *App) SetMCPLogLevel(server, level string) error {
 	defer cancel()
 	err := a.mcp.SetLogLevel(ctx, server, level)
 	if err != nil && !errors.Is(err, mcp.ErrNotOffered) {
-		return mcpOfferError(server, err)
+		return errmap.MCPOffer(server, err)
 	}
 	levels, _ := a.MCPLogLevels()
 	if serr := mcphost.SaveLogLevels(ctx, a.db, levels); serr != nil {
@@ -114,20 +113,7 @@ func (a *App) SetMCPLogLevel(server, level string) error {
 	}
 	a.mcpChanged()
 	if err != nil {
-		return mcpOfferError(server, err)
+		return errmap.MCPOffer(server, err)
 	}
 	return nil
-}
-
-// mcpOfferError maps the manager's errors to the window's codes.
-func mcpOfferError(server string, err error) error {
-	switch {
-	case errors.Is(err, mcp.ErrUnknownServer):
-		return errorf(CodeNotFound, fmt.Sprintf("No server called %q is configured.", server))
-	case errors.Is(err, mcp.ErrNotReady):
-		return errorf(CodeUnavailable, fmt.Sprintf("The server %q is not ready yet.", server))
-	case errors.Is(err, mcp.ErrNotOffered):
-		return errorf(CodeInvalidArgument, strings.TrimPrefix(err.Error(), "mcp: "))
-	}
-	return errorf(CodeUnavailable, err.Error())
 }

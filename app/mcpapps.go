@@ -11,6 +11,7 @@ import (
 	"github.com/juncture-app/juncture/agent"
 	"github.com/juncture-app/juncture/agent/history"
 	"github.com/juncture-app/juncture/agent/mcp"
+	"github.com/juncture-app/juncture/app/errmap"
 	"github.com/juncture-app/juncture/app/mcphost"
 )
 
@@ -63,7 +64,7 @@ func (a *App) OpenAppView(threadID, callID string) (AppViewOpen, error) {
 		if errors.Is(err, mcp.ErrNotAnApp) {
 			return AppViewOpen{}, errorf(CodeInvalidArgument, strings.TrimPrefix(err.Error(), "mcp: "))
 		}
-		return AppViewOpen{}, mcpOfferError(p.Name, err)
+		return AppViewOpen{}, errmap.MCPOffer(p.Name, err)
 	}
 	url := a.views.Open(v.HTML, v.CSP, time.Now())
 	return AppViewOpen{URL: url, Server: v.Server, URI: v.URI, CSP: v.CSP, PrefersBorder: v.PrefersBorder, Dropped: v.Dropped}, nil
@@ -85,7 +86,7 @@ func (a *App) CallToolFromView(c ViewToolCall) (string, error) {
 	}
 	name, err := a.mcp.AppToolName(p.Name, c.Tool)
 	if err != nil {
-		return "", mcpOfferError(p.Name, err)
+		return "", errmap.MCPOffer(p.Name, err)
 	}
 	id, err := a.rt.CallFromView(ctx, c.ThreadID, c.ParentCallID, p.Name, name, c.Arguments)
 	switch {

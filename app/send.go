@@ -7,7 +7,7 @@ import (
 	"github.com/juncture-app/juncture/internal/benchprobe"
 
 	"github.com/juncture-app/juncture/agent"
-	"github.com/juncture-app/juncture/store"
+	"github.com/juncture-app/juncture/app/errmap"
 )
 
 // Sending: a message, Stop, the queue, continuing a stopped answer, and
@@ -41,7 +41,7 @@ func (a *App) SendInput(threadID, text string, attachments []AttachmentInput) (S
 	// Files are prepared (a PDF parsed) once, before a new thread is made:
 	// a refused file must not leave an empty thread behind.
 	prepared, err := a.rt.PrepareAttachments(a.bgCtx, files)
-	if e, ok := attachmentError(err); ok {
+	if e, ok := errmap.Attachment(err); ok {
 		return SendResult{}, e
 	}
 	if err != nil {
@@ -55,7 +55,7 @@ func (a *App) SendInput(threadID, text string, attachments []AttachmentInput) (S
 		threadID = t.ID
 	}
 	queued, err := a.rt.SendPrepared(a.bgCtx, threadID, text, prepared)
-	if e, ok := attachmentError(err); ok {
+	if e, ok := errmap.Attachment(err); ok {
 		return SendResult{}, e
 	}
 	if err != nil {
@@ -113,7 +113,7 @@ func (a *App) EditMessage(threadID, messageID, text string) (SendResult, error) 
 		return SendResult{}, err
 	}
 	if _, err := a.rt.EditMessage(a.bgCtx, threadID, messageID, text); err != nil {
-		return SendResult{}, branchError(err)
+		return SendResult{}, errmap.Branch(err)
 	}
 	return SendResult{ThreadID: threadID}, nil
 }
@@ -125,7 +125,7 @@ func (a *App) Regenerate(threadID, messageID string) error {
 		return err
 	}
 	if _, err := a.rt.Regenerate(a.bgCtx, threadID, messageID); err != nil {
-		return branchError(err)
+		return errmap.Branch(err)
 	}
 	return nil
 }
@@ -136,22 +136,7 @@ func (a *App) SelectBranch(threadID, messageID string) (ThreadView, error) {
 	ctx, cancel := a.ctx()
 	defer cancel()
 	if err := a.rt.SelectBranch(ctx, threadID, messageID); err != nil {
-		return ThreadView{}, branchError(err)
+		return ThreadView{}, errmap.Branch(err)
 	}
 	return a.GetThread(threadID)
-}
-
-// branchError says in words why a branch operation was refused.
-func branchError(err error) *Error {
-	switch {
-	case errors.Is(err, agent.ErrBusy):
-		return errorf(CodeConflict, "agent: the thread is already running a turn. Stop it first, then try again.")
-	case errors.Is(err, agent.ErrBranchWaits):
-		return errorf(CodeConflict, "Something on this version waits for you (an approval, a question or a client tool). Answer or dismiss it before switching to another version.")
-	case errors.Is(err, agent.ErrNotEditable), errors.Is(err, agent.ErrNotRegenerable):
-		return errorf(CodeInvalidArgument, err.Error())
-	case errors.Is(err, store.ErrNotFound):
-		return errorf(CodeNotFound, "This message is not in this conversation any more (it may have been deleted or imported elsewhere).")
-	}
-	return asError(err)
 }

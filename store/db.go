@@ -17,6 +17,8 @@ import (
 
 	"modernc.org/sqlite"
 	sqlite3 "modernc.org/sqlite/lib"
+
+	"github.com/juncture-app/juncture/internal/plainfile"
 )
 
 // readers is the size of the read pool. Reads run beside the single writer
@@ -306,9 +308,9 @@ func OpenReadOnlyCopy(ctx context.Context, path string) (*DB, string, error) {
 }
 
 // copyFile copies from into a new 0600 file, streaming (a history can be
-// gigabytes).
+// gigabytes). What is at from must be a regular file (plainfile.Open).
 func copyFile(from, to string) error {
-	in, err := os.Open(from)
+	in, err := plainfile.Open(from)
 	if err != nil {
 		return err
 	}

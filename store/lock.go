@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/juncture-app/juncture/internal/plainfile"
 )
 
 // ErrInUse is matched (errors.Is) by the error Open returns when another
@@ -50,9 +52,10 @@ type fileLock struct{ f *os.File }
 // (0600) if needed, and writes this process's id into it for the message a
 // second opener shows. It returns errLocked when someone else holds it. A
 // lock path that is a symlink or not a regular file is refused: truncating
-// it would rewrite whatever it points to.
+// it would rewrite whatever it points to. The open neither waits on a FIFO
+// nor takes a terminal there (plainfile.Flags).
 func acquireLock(path string) (*fileLock, error) {
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|noFollow, fileMode)
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|noFollow|plainfile.Flags, fileMode)
 	if err != nil {
 		return nil, fmt.Errorf("opening the lock file (it must be a plain file, not a symlink): %w", err)
 	}
@@ -84,9 +87,9 @@ func (l *fileLock) release() error {
 }
 
 // lockHolder reads the process id a holder wrote into the lock file (0 if
-// unknown).
+// unknown, or if what is at the path now is not a small regular file).
 func lockHolder(path string) int {
-	b, err := os.ReadFile(path)
+	b, err := plainfile.ReadFile(path, 64)
 	if err != nil {
 		return 0
 	}

@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	sqlite3 "modernc.org/sqlite/lib"
+
+	"github.com/juncture-app/juncture/internal/plainfile"
 )
 
 // Scrubbing: rewriting settings rows of a database file that is not open
@@ -197,8 +199,14 @@ func openFile(path string) (*sql.DB, error) {
 }
 
 func openFileWith(path string, params ...string) (*sql.DB, error) {
-	if _, err := os.Stat(path); err != nil {
+	// SQLite opens read-write, which a FIFO does not block, but its first
+	// read would wait forever: only a regular file is opened.
+	fi, err := os.Stat(path)
+	if err != nil {
 		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("opening %s: %w", path, plainfile.NotRegular(fi.Mode()))
 	}
 	db, err := sql.Open("sqlite", dsn(path, params...))
 	if err != nil {

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"maps"
 	"net/url"
@@ -13,10 +12,10 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"syscall"
 	"unicode"
 
 	"github.com/juncture-app/juncture/agent/sandbox"
+	"github.com/juncture-app/juncture/internal/plainfile"
 )
 
 // ErrBrokenConfig means mcp.json exists but does not parse. SaveConfig
@@ -103,45 +102,32 @@ const maxConfigFile = 1 << 20
 
 // readConfigFile reads the configuration file, refusing at once what is
 // not one: the app reads it while it starts, where a named pipe (or a
-// link to one) would hold the start forever and a huge file would be
-// read whole into memory.
+// link to one) would hold the start forever, a terminal could become its
+// controlling terminal, and a huge file would be read whole into memory.
 func readConfigFile(path string) ([]byte, error) {
 	st, err := os.Stat(path)
 	if err != nil {
 		return nil, err
 	}
 	if !st.Mode().IsRegular() {
-		return nil, notRegular(st.Mode())
+		return nil, notAConfigFile(plainfile.NotRegular(st.Mode()))
 	}
 	return openConfigFile(path)
 }
 
-// openConfigFile opens and reads path, judging the file it opened: a pipe
-// swapped in after readConfigFile's Stat would otherwise block the open
-// (O_NONBLOCK lets it return; on a regular file the flag changes nothing,
-// and Windows ignores it) and the read after it.
+// openConfigFile opens and reads path, judging the file it opened
+// (plainfile.ReadFile): a pipe swapped in after readConfigFile's Stat
+// neither blocks the open nor is read.
 func openConfigFile(path string) ([]byte, error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if !st.Mode().IsRegular() {
-		return nil, notRegular(st.Mode())
-	}
-	data, err := io.ReadAll(io.LimitReader(f, maxConfigFile+1))
-	if err == nil && len(data) > maxConfigFile {
-		err = fmt.Errorf("not a configuration file (larger than %d KiB)", maxConfigFile>>10)
+	data, err := plainfile.ReadFile(path, maxConfigFile)
+	if errors.Is(err, plainfile.ErrNotRegular) || errors.Is(err, plainfile.ErrTooLarge) {
+		return nil, notAConfigFile(err)
 	}
 	return data, err
 }
 
-func notRegular(m fs.FileMode) error {
-	return fmt.Errorf("not a configuration file (a %s, not a regular file)", m.Type())
+func notAConfigFile(err error) error {
+	return fmt.Errorf("not a configuration file: %w", err)
 }
 
 // SaveConfig writes c to path atomically with mode 0600 (header values are

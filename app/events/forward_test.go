@@ -6,7 +6,6 @@ import (
 	"html/template"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -178,13 +177,6 @@ func BenchmarkForwardDeltas(b *testing.B) {
 			em.Emit(name, data)
 		})
 	})
-}
-
-// cpuTime is this process's user and system CPU time so far.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // The emit gap holds a delta back by at most one frame at 60 Hz: every

@@ -9,6 +9,8 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+
+	"github.com/juncture-app/juncture/internal/plainfile"
 )
 
 // fileStore is the fallback: one JSON object of account → secret, in a
@@ -28,8 +30,15 @@ func NewFileStore(path string) Store {
 	return fileStore{path: path, mu: mu.(*sync.Mutex)}
 }
 
+// maxKeysFile is the most the keys file may hold: a key is at most a few
+// KiB (an MCP sign-in's tokens), and a link to a huge file must not be read
+// whole into memory.
+const maxKeysFile = 16 << 20
+
 func (f fileStore) read() (map[string]string, error) {
-	b, err := os.ReadFile(f.path)
+	// A FIFO or a terminal at the path is refused at once (plainfile),
+	// never waited on while the app starts.
+	b, err := plainfile.ReadFile(f.path, maxKeysFile)
 	if errors.Is(err, os.ErrNotExist) {
 		return map[string]string{}, nil
 	}

@@ -11,6 +11,7 @@ import (
 	"log/slog"
 	"os"
 
+	"github.com/juncture-app/juncture/internal/plainfile"
 	"github.com/juncture-app/juncture/store"
 )
 
@@ -151,7 +152,7 @@ func fileHolds(path string, secrets []string) (bool, error) {
 	if longest == 0 {
 		return false, nil
 	}
-	f, err := os.Open(path)
+	f, err := plainfile.Open(path) // a FIFO named like a backup is refused, not waited on
 	if err != nil {
 		return false, err
 	}
