@@ -30,17 +30,22 @@ const readers = 4
 // by the single writer connection.
 //
 // The page caches are the app's memory that grows with use (issue 26): a
-// connection keeps up to cache_size of pages for its whole life. The writer
-// keeps 16 MiB (inserts update the FTS index's pages again and again). A
-// reader keeps SQLite's default 2 MiB: the pages it reads come from the
-// OS's file cache when they are not in its own, which costs search no
-// measurable CPU (BenchmarkSearchScale at 100 k messages: the same CPU
-// p50 per kind of query with 16 MiB and with 2 MiB), while 4 readers with
-// 16 MiB each held up to 64 MiB of copies of a grown history.
+// connection keeps up to cache_size of pages for its whole life, and each
+// 4 KiB page costs about twice that in the process (with its header it
+// falls in the 8 KiB size class of modernc's allocator). Every connection
+// keeps SQLite's default 2 MiB: the pages it reads come from the OS's file
+// cache when they are not in its own, which costs no measurable CPU —
+// BenchmarkSearchScale at 100 k messages: the same CPU p50 per kind of
+// query with 16 MiB and with 2 MiB; BenchmarkPutMessageAppend at 100 k:
+// p50 0.87–1.0 ms with 2 MiB against 0.91–0.99 ms with 16 MiB
+// (2026-12-03). The writer used to keep 16 MiB: filled over a day of
+// turns, that was ~32 MiB of the app's memory, most of the 500-turn
+// soak's growth that was not the Go heap (BenchmarkWriteMemory: +14.5 MiB
+// after 2,400 messages, and still growing, against +4.2 MiB, flat).
 const (
 	pragmaBusy        = "_pragma=busy_timeout(5000)"
-	pragmaWriterCache = "_pragma=cache_size(-16000)" // 16 MiB page cache
-	pragmaReaderCache = "_pragma=cache_size(-2000)"  // 2 MiB page cache per reader
+	pragmaWriterCache = "_pragma=cache_size(-2000)" // 2 MiB page cache
+	pragmaReaderCache = "_pragma=cache_size(-2000)" // 2 MiB page cache per reader
 )
 
 // readerMaxIdle closes a reader that no query has used for this long, and

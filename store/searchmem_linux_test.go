@@ -12,6 +12,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/juncture-app/juncture/agent/history"
 )
 
 // BenchmarkSearchMemory measures what a burst of searches leaves in the
@@ -58,7 +60,7 @@ func BenchmarkSearchMemory(b *testing.B) {
 }
 
 // anonKiB is the process's anonymous memory (/proc/self/smaps_rollup).
-func anonKiB(b *testing.B) int {
+func anonKiB(b testing.TB) int {
 	raw, err := os.ReadFile("/proc/self/smaps_rollup")
 	if err != nil {
 		b.Fatal(err)
@@ -74,4 +76,43 @@ func anonKiB(b *testing.B) int {
 	}
 	b.Fatal("no Anonymous: line in /proc/self/smaps_rollup")
 	return 0
+}
+
+// BenchmarkWriteMemory measures what writing a day of chats leaves in the
+// app's memory: 60 new threads of 40 answers (~2 KiB each, indexed for
+// search) through the writer, the process's anonymous memory after a
+// collection every 10 threads against before the first. What grows is
+// the writer's page cache (db.go): it should stop at its cap.
+//
+//	go test ./store -run '^$' -bench WriteMemory -benchtime 1x
+func BenchmarkWriteMemory(b *testing.B) {
+	ctx := context.Background()
+	text := strings.Repeat("the quick brown fox jumps over the lazy dog with words to index ", 30)
+	settle := func() int { runtime.GC(); debug.FreeOSMemory(); return anonKiB(b) }
+	var grown []int
+	for b.Loop() {
+		b.StopTimer()
+		db, _ := openFixture(b)
+		b.StartTimer()
+		start := settle()
+		grown = grown[:0]
+		for th := range 60 {
+			tid := fmt.Sprintf("day%03d", th)
+			if err := db.CreateThread(ctx, history.Thread{ID: tid, Title: tid, CreatedAt: 1, UpdatedAt: 1}); err != nil {
+				b.Fatal(err)
+			}
+			for i := range 40 {
+				m := history.Message{ID: fmt.Sprintf("%s-%d", tid, i), ThreadID: tid, Role: history.RoleAssistant, Content: fmt.Sprintf("%d %s", i, text), Status: history.StatusComplete, CreatedAt: int64(i)}
+				if err := db.PutMessage(ctx, m); err != nil {
+					b.Fatal(err)
+				}
+			}
+			if th%10 == 9 {
+				grown = append(grown, settle()-start)
+			}
+		}
+	}
+	fmt.Fprintf(os.Stderr, "write memory (anon KiB over the start, every 10 threads of 40 answers): %v\n", grown)
+	b.ReportMetric(float64(grown[len(grown)-1]), "grown-KiB")
+	b.ReportMetric(float64(grown[len(grown)-1]-grown[len(grown)/2]), "second-half-KiB")
 }
