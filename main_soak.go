@@ -52,14 +52,15 @@ func benchSoakBindings(log *slog.Logger) []any {
 	if err != nil || n <= 0 {
 		return nil
 	}
-	heapDir := os.Getenv("JUNCTURE_BENCH_SOAK_HEAP")
-	if heapDir != "" {
-		// One sample per 4 KiB allocated instead of 512 KiB: the profiles
-		// then name what holds a growth of a few MiB, not a handful of
-		// sampled allocations (the soak's own cost, not the app's).
-		runtime.MemProfileRate = 4096
+	// JUNCTURE_BENCH_SOAK_HEAP_RATE (bytes, e.g. 4096 instead of the
+	// default 512 KiB) makes the heap profiles name what holds a growth of
+	// a few MiB rather than a handful of sampled allocations. Only asked
+	// for: the profiler's own records are the Go runtime's memory too, and
+	// the soak counts them as the app's.
+	if r, err := strconv.Atoi(os.Getenv("JUNCTURE_BENCH_SOAK_HEAP_RATE")); err == nil && r > 0 {
+		runtime.MemProfileRate = r
 	}
-	return []any{&BenchSoak{total: n, log: log, heapDir: heapDir}}
+	return []any{&BenchSoak{total: n, log: log, heapDir: os.Getenv("JUNCTURE_BENCH_SOAK_HEAP")}}
 }
 
 // Step records that the page finished turn finished (-1: the page just
