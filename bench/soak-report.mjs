@@ -68,7 +68,9 @@ export function parseSoakLog(text) {
       const secs = Number(/ secs=(\d+)/.exec(line)?.[1]);
       const f = {};
       for (const [, k, v] of (/sample="([^"]*)"/.exec(line)?.[1] ?? '').matchAll(/(\w+)=(\S*)/g)) f[k] = v;
-      const n = (k) => Number(f[k] ?? NaN);
+      // Every figure is a count the app prints with %d: anything else (an
+      // empty value, which Number reads as 0, Infinity, 0x1F) is garbled.
+      const n = (k) => (/^-?\d+$/.test(f[k] ?? '') ? Number(f[k]) : NaN);
       samples.push({
         turn, secs, goroutines: n('goroutines'), heapKiB: n('heap_kib'), appPss: n('app_pss'), webPss: n('web_pss'),
         otherPss: n('other_pss'), appAnon: n('app_anon'), webAnon: n('web_anon'), appFds: n('app_fds'), kidFds: n('kid_fds'), kids: n('kids'), kidList: f.kid_list ?? '',

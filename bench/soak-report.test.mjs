@@ -139,6 +139,20 @@ test('a figure some samples lack or garble is judged as missed, never dropped fr
   }
 });
 
+test('a value left empty or not a plain count is garbled, never a reading of 0', () => {
+  // "app_pss=" (a write cut into another) read as Number('') = 0: the leak's
+  // end sample counted as a fall, and the run passed.
+  const leak = soakLog(500, (turn) => ({ appPss: turn < 300 ? FLAT.appPss : FLAT.appPss * 1.5 }));
+  for (const garbled of ['', 'Infinity', '0x1F', '1e9', '-']) {
+    const rows = judge(leak.replace(/app_pss=(\d+)( [^\n]*\n)$/, `app_pss=${garbled}$2`));
+    assert.equal(rows.appPss.ok, false, `app_pss=${garbled}`);
+    assert.match(rows.appPss.goal, /1 sample\(s\) lack it/, `app_pss=${garbled}`);
+  }
+  // The same for the parts: an empty one is absent, not 0 MiB.
+  const { samples } = parseSoakLog(soakLog(500).replace(/app_fds=/g, 'app_cheap= app_fds='));
+  assert.equal(partsTable(samples).length, 0);
+});
+
 test('growth in the first 50 turns does not count', () => {
   const rows = judge(soakLog(500, (turn) => ({ appPss: turn < 50 ? 60_000 : FLAT.appPss, goroutines: turn < 50 ? 10 : FLAT.goroutines })));
   assert.deepEqual(failing(rows), []);

@@ -18,8 +18,9 @@ type MemParts struct {
 	// the UI side of WebKit (on the main thread); in WebKit's processes,
 	// their own C++ allocations made by the main thread.
 	CHeap int64
-	// Shm is shared memory (memfd, /dev/shm, SysV): the bitmaps WebKit
-	// paints into and passes between its web process and the app.
+	// Shm is shared memory (memfd, /dev/shm, SysV, shared anonymous
+	// mappings): the bitmaps WebKit paints into and passes between its
+	// web process and the app.
 	Shm int64
 	// Anon is every other anonymous mapping: the Go runtime's heap and
 	// stacks, SQLite's allocator (modernc's libc maps its own), the C
@@ -66,7 +67,11 @@ func parseSmaps(r io.Reader) MemParts {
 		switch {
 		case name == "[heap]":
 			m.CHeap += pss
-		case strings.HasPrefix(name, "/memfd:"), strings.HasPrefix(name, "/dev/shm/"), strings.HasPrefix(name, "/SYSV"):
+		case strings.HasPrefix(name, "/memfd:"), strings.HasPrefix(name, "/dev/shm/"), strings.HasPrefix(name, "/SYSV"),
+			// Shared anonymous memory (MAP_SHARED|MAP_ANONYMOUS) is shmem
+			// too, named so by the kernel (or [anon_shmem:name] when named
+			// with PR_SET_VMA); its Anonymous is 0, so it is no mapped file.
+			name == "/dev/zero (deleted)", strings.HasPrefix(name, "[anon_shmem:"):
 			m.Shm += pss
 		case name == "" || strings.HasPrefix(name, "[anon"):
 			m.Anon += pss
