@@ -34,14 +34,18 @@ const readers = 4
 // 4 KiB page costs about twice that in the process (with its header it
 // falls in the 8 KiB size class of modernc's allocator). Every connection
 // keeps SQLite's default 2 MiB: the pages it reads come from the OS's file
-// cache when they are not in its own, which costs no measurable CPU —
-// BenchmarkSearchScale at 100 k messages: the same CPU p50 per kind of
-// query with 16 MiB and with 2 MiB; BenchmarkPutMessageAppend at 100 k:
-// p50 0.87–1.0 ms with 2 MiB against 0.91–0.99 ms with 16 MiB
-// (2026-12-03). The writer used to keep 16 MiB: filled over a day of
-// turns, that was ~32 MiB of the app's memory, most of the 500-turn
-// soak's growth that was not the Go heap (BenchmarkWriteMemory: +14.5 MiB
-// after 2,400 messages, and still growing, against +4.2 MiB, flat).
+// cache when they are not in its own. For search that costs no measurable
+// CPU (BenchmarkSearchScale at 100 k messages: the same CPU p50 per kind of
+// query with 16 MiB and with 2 MiB). The writer used to keep 16 MiB: filled
+// over a day of turns, that was ~32 MiB of the app's memory
+// (BenchmarkWriteMemory: +14.5 MiB after 2,400 answers and still growing,
+// against +4.2 MiB and flat with 2 MiB). What it bought is append
+// latency on a large history, measured side by side on 100 k messages
+// (BenchmarkPutMessageAppend, 2026-12-03, load 2–4): p50 0.55–0.77 ms and
+// p95 0.9–2.0 ms with 16 MiB, 0.68–0.87 and 1.7–5.4 ms with 2 MiB (4 MiB:
+// the same as 2). Appends run on the writer's goroutine, off the stream and
+// a few times per turn, so a fraction of a millisecond there is not felt;
+// 28 MiB held all day is.
 const (
 	pragmaBusy        = "_pragma=busy_timeout(5000)"
 	pragmaWriterCache = "_pragma=cache_size(-2000)" // 2 MiB page cache
