@@ -10,6 +10,7 @@ import (
 	"github.com/juncture-app/juncture/agent/agui"
 	"github.com/juncture-app/juncture/agent/broker"
 	"github.com/juncture-app/juncture/agent/fakellm"
+	"github.com/juncture-app/juncture/internal/testkit"
 )
 
 // BenchmarkStreamThroughput measures tokens/s from the fake server through
@@ -26,7 +27,7 @@ func BenchmarkStreamThroughput(b *testing.B) {
 			}
 			b.ResetTimer()
 			var total time.Duration
-			cpu0 := cpuTime()
+			cpu0 := testkit.CPUTime()
 			for i := 0; i < b.N; i++ {
 				h.srv.Enqueue(fakellm.TokenStream(chunks, tok).WithSteps(fakellm.Batch(64)))
 				start := time.Now()
@@ -45,7 +46,7 @@ func BenchmarkStreamThroughput(b *testing.B) {
 			tokens := float64(chunks * perChunk * b.N)
 			b.ReportMetric(tokens/total.Seconds(), "tokens/s")
 			// Process CPU, the fake server's share included: an upper bound.
-			b.ReportMetric(float64((cpuTime()-cpu0).Nanoseconds())/1000/tokens, "cpu-µs/token")
+			b.ReportMetric(float64((testkit.CPUTime()-cpu0).Nanoseconds())/1000/tokens, "cpu-µs/token")
 		})
 	}
 }

@@ -3,28 +3,17 @@
 package store
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
-	"time"
+
+	"github.com/juncture-app/juncture/internal/testkit"
 )
 
-// returnsWithin runs f and fails the test when it has not returned after
-// 10 s; a writer opened on fifo then lets the stuck call go.
+// returnsWithin is testkit.ReturnsWithin for a check that reports itself.
 func returnsWithin(t *testing.T, what, fifo string, f func()) {
 	t.Helper()
-	done := make(chan struct{})
-	go func() { defer close(done); f() }()
-	select {
-	case <-done:
-	case <-time.After(10 * time.Second):
-		if w, err := os.OpenFile(fifo, os.O_WRONLY, 0); err == nil {
-			w.Close()
-		}
-		t.Fatalf("%s still blocked after 10 s", what)
-	}
+	testkit.ReturnsWithin(t, what, fifo, func() error { f(); return nil })
 }
 
 // TestFilesInTheDataFolderThatAreNotFiles: another program can put a FIFO
@@ -35,10 +24,7 @@ func returnsWithin(t *testing.T, what, fifo string, f func()) {
 // copy and the backup are refused as not regular files.
 func TestFilesInTheDataFolderThatAreNotFiles(t *testing.T) {
 	dir := t.TempDir()
-	fifo := filepath.Join(dir, "juncture.db.lock")
-	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
-		t.Skipf("mkfifo: %v", err)
-	}
+	fifo := testkit.Fifo(t, filepath.Join(dir, "juncture.db.lock"))
 	returnsWithin(t, "lockHolder(fifo)", fifo, func() {
 		if pid := lockHolder(fifo); pid != 0 {
 			t.Errorf("lockHolder(fifo) = %d, want 0", pid)

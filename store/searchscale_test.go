@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/juncture-app/juncture/internal/testkit"
 )
 
 // BenchmarkSearchScale measures search as the window runs it (limit 20)
@@ -161,7 +163,7 @@ func searchScale(b *testing.B, n int, kinds []searchScaleKind) []searchScaleResu
 		var d, cpu []time.Duration
 		for i := range searchScaleRuns + 3 {
 			q := k.queries[i%len(k.queries)]
-			cpu0 := processCPU()
+			cpu0 := testkit.CPUTime()
 			start := time.Now()
 			hits, err := db.SearchHistory(ctx, q, 20)
 			if err != nil {
@@ -172,7 +174,7 @@ func searchScale(b *testing.B, n int, kinds []searchScaleKind) []searchScaleResu
 			}
 			if i >= 3 {
 				d = append(d, time.Since(start))
-				cpu = append(cpu, processCPU()-cpu0)
+				cpu = append(cpu, testkit.CPUTime()-cpu0)
 			}
 		}
 		slices.Sort(d)

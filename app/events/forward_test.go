@@ -11,6 +11,7 @@ import (
 
 	"github.com/juncture-app/juncture/agent/agui"
 	"github.com/juncture-app/juncture/agent/broker"
+	"github.com/juncture-app/juncture/internal/testkit"
 )
 
 // recordEmitter keeps every Wails event's frames, and says when one holds
@@ -155,14 +156,14 @@ func BenchmarkForwardDeltas(b *testing.B) {
 	}
 	measure := func(b *testing.B, publish func(broker.Envelope)) {
 		b.ReportAllocs()
-		cpu0 := cpuTime()
+		cpu0 := testkit.CPUTime()
 		i := 0
 		for b.Loop() {
 			publish(delta(i))
 			i++
 			time.Sleep(gap)
 		}
-		b.ReportMetric(float64((cpuTime()-cpu0).Nanoseconds())/float64(b.N), "cpu-ns/delta")
+		b.ReportMetric(float64((testkit.CPUTime()-cpu0).Nanoseconds())/float64(b.N), "cpu-ns/delta")
 	}
 	b.Run("pace-only", func(b *testing.B) { measure(b, func(broker.Envelope) {}) })
 	b.Run("forward", func(b *testing.B) {

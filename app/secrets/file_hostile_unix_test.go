@@ -9,37 +9,11 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
-	"time"
 
+	"github.com/juncture-app/juncture/internal/testkit"
 	"github.com/juncture-app/juncture/store"
 )
-
-// within runs f and fails the test when it has not returned after 10 s
-// (a blocked open or read); unblock then lets the stuck call go.
-func within(t *testing.T, what string, f func() error, unblock func()) error {
-	t.Helper()
-	done := make(chan error, 1)
-	go func() { done <- f() }()
-	select {
-	case err := <-done:
-		return err
-	case <-time.After(10 * time.Second):
-		unblock()
-		t.Fatalf("%s still blocked after 10 s", what)
-		return nil
-	}
-}
-
-// openWriter lets a reader stuck on the FIFO at path go.
-func openWriter(path string) func() {
-	return func() {
-		if w, err := os.OpenFile(path, os.O_WRONLY, 0); err == nil {
-			w.Close()
-		}
-	}
-}
 
 // TestFileStoreRefusesAKeysFileThatIsNotOne: the keys file is read while
 // the app starts. A FIFO at its path held the start forever in open, a
@@ -52,9 +26,7 @@ func TestFileStoreRefusesAKeysFileThatIsNotOne(t *testing.T) {
 	if err := os.MkdirAll(filepath.Dir(fifo), 0o700); err != nil {
 		t.Fatal(err)
 	}
-	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
-		t.Skipf("mkfifo: %v", err)
-	}
+	testkit.Fifo(t, fifo)
 	device := filepath.Join(dir, "device", "secrets.json")
 	if err := os.MkdirAll(filepath.Dir(device), 0o700); err != nil {
 		t.Fatal(err)
@@ -66,25 +38,18 @@ func TestFileStoreRefusesAKeysFileThatIsNotOne(t *testing.T) {
 	if err := os.MkdirAll(filepath.Dir(huge), 0o700); err != nil {
 		t.Fatal(err)
 	}
-	f, err := os.Create(huge)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := f.Truncate(64 << 20); err != nil { // sparse: no disk
-		t.Fatal(err)
-	}
-	f.Close()
+	testkit.SparseFile(t, huge, 64<<20)
 	for _, c := range []struct{ path, why string }{
 		{fifo, "not a regular file"},
 		{device, "not a regular file"},
 		{huge, "larger than"},
 	} {
 		s := NewFileStore(c.path)
-		err := within(t, "Get("+c.path+")", func() error { _, err := s.Get("acct"); return err }, openWriter(fifo))
+		err := testkit.ReturnsWithin(t, "Get("+c.path+")", fifo, func() error { _, err := s.Get("acct"); return err })
 		if err == nil || !strings.Contains(err.Error(), "reading "+c.path+": ") || !strings.Contains(err.Error(), c.why) {
 			t.Errorf("Get at %s = %v, want it refused (%q)", c.path, err, c.why)
 		}
-		err = within(t, "Set("+c.path+")", func() error { return s.Set("acct", "sk-1") }, openWriter(fifo))
+		err = testkit.ReturnsWithin(t, "Set("+c.path+")", fifo, func() error { return s.Set("acct", "sk-1") })
 		if err == nil || !strings.Contains(err.Error(), c.why) {
 			t.Errorf("Set at %s = %v, want it refused (%q)", c.path, err, c.why)
 		}
@@ -101,16 +66,13 @@ func TestFileStoreRefusesAKeysFileThatIsNotOne(t *testing.T) {
 // forever. It is refused at once and left where it is.
 func TestScrubBackupsPassesAFIFONamedLikeABackup(t *testing.T) {
 	dbPath := filepath.Join(t.TempDir(), "juncture.db")
-	fifo := store.BackupPath(dbPath, 3)
-	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
-		t.Skipf("mkfifo: %v", err)
-	}
+	fifo := testkit.Fifo(t, store.BackupPath(dbPath, 3))
 	var logs bytes.Buffer
 	log := slog.New(slog.NewTextHandler(&logs, nil))
-	within(t, "scrubBackups", func() error {
+	testkit.ReturnsWithin(t, "scrubBackups", fifo, func() error {
 		scrubBackups(context.Background(), dbPath, []string{"sk-known"}, log)
 		return nil
-	}, openWriter(fifo))
+	})
 	if _, err := os.Lstat(fifo); err != nil {
 		t.Errorf("the FIFO was removed: %v", err)
 	}

@@ -11,27 +11,9 @@ import (
 	"strings"
 	"syscall"
 	"testing"
-	"time"
-)
 
-// promptly runs f and fails the test when it has not returned after 10 s
-// (an open or read blocked on a FIFO); a writer opened on fifo then lets
-// the stuck call go.
-func promptly(t *testing.T, what, fifo string, f func() error) error {
-	t.Helper()
-	done := make(chan error, 1)
-	go func() { done <- f() }()
-	select {
-	case err := <-done:
-		return err
-	case <-time.After(10 * time.Second):
-		if w, err := os.OpenFile(fifo, os.O_WRONLY, 0); err == nil {
-			w.Close()
-		}
-		t.Fatalf("%s still blocked after 10 s", what)
-		return nil
-	}
-}
+	"github.com/juncture-app/juncture/internal/testkit"
+)
 
 // TestRefusesWhatIsNotARegularFile: a FIFO with no writer (which held a
 // plain open forever), a device (a terminal would have been read, or
@@ -39,10 +21,7 @@ func promptly(t *testing.T, what, fifo string, f func() error) error {
 // any of them are refused at once, saying what they are.
 func TestRefusesWhatIsNotARegularFile(t *testing.T) {
 	dir := t.TempDir()
-	fifo := filepath.Join(dir, "mcp.json")
-	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
-		t.Skipf("mkfifo: %v", err)
-	}
+	fifo := testkit.Fifo(t, filepath.Join(dir, "mcp.json"))
 	link := filepath.Join(dir, "link.json")
 	if err := os.Symlink(fifo, link); err != nil {
 		t.Fatal(err)
@@ -65,7 +44,7 @@ func TestRefusesWhatIsNotARegularFile(t *testing.T) {
 			"OpenFile": func() error { f, err := OpenFile(c.path, os.O_RDWR, 0); closeIf(f); return err },
 			"ReadFile": func() error { _, err := ReadFile(c.path, 1<<20); return err },
 		} {
-			err := promptly(t, name+"("+c.path+")", fifo, open)
+			err := testkit.ReturnsWithin(t, name+"("+c.path+")", fifo, open)
 			if err == nil {
 				t.Errorf("%s(%s) = nil, want a refusal", name, c.path)
 				continue
@@ -101,15 +80,7 @@ func TestReadsARegularFileWithinItsLimit(t *testing.T) {
 	if _, err := ReadFile(p, 8); !errors.Is(err, ErrTooLarge) || !strings.Contains(err.Error(), "larger than 8 bytes") {
 		t.Errorf("ReadFile over its limit = %v, want ErrTooLarge", err)
 	}
-	huge := filepath.Join(dir, "huge.json")
-	f, err := os.Create(huge)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := f.Truncate(1 << 30); err != nil { // sparse: no disk
-		t.Fatal(err)
-	}
-	f.Close()
+	huge := testkit.SparseFile(t, filepath.Join(dir, "huge.json"), 1<<30)
 	if _, err := ReadFile(huge, 1<<20); !errors.Is(err, ErrTooLarge) || !strings.Contains(err.Error(), "too large (larger than 1 MiB)") {
 		t.Errorf("ReadFile(1 GiB, 1 MiB) = %v, want ErrTooLarge", err)
 	}
