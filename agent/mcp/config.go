@@ -104,21 +104,9 @@ const maxConfigFile = 1 << 20
 // not one: the app reads it while it starts, where a named pipe (or a
 // link to one) would hold the start forever, a terminal could become its
 // controlling terminal, and a huge file would be read whole into memory.
+// plainfile judges the file it opened, so nothing swapped in between a
+// check and the open gets through.
 func readConfigFile(path string) ([]byte, error) {
-	st, err := os.Stat(path)
-	if err != nil {
-		return nil, err
-	}
-	if !st.Mode().IsRegular() {
-		return nil, notAConfigFile(plainfile.NotRegular(st.Mode()))
-	}
-	return openConfigFile(path)
-}
-
-// openConfigFile opens and reads path, judging the file it opened
-// (plainfile.ReadFile): a pipe swapped in after readConfigFile's Stat
-// neither blocks the open nor is read.
-func openConfigFile(path string) ([]byte, error) {
 	data, err := plainfile.ReadFile(path, maxConfigFile)
 	if errors.Is(err, plainfile.ErrNotRegular) || errors.Is(err, plainfile.ErrTooLarge) {
 		return nil, notAConfigFile(err)
