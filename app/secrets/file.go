@@ -104,9 +104,38 @@ func (f fileStore) Get(account string) (string, error) {
 	return v, nil
 }
 
+// lock takes the keys file's lock across processes (a sibling file,
+// path + ".lock"), for a read-modify-write: the file is one per user, and
+// another Juncture process (a read-only copy's settings save, an MCP
+// sign-in's token refresh) writes it too. Without it, two writers each
+// renamed the map they had read over the file, and the other's new key
+// was lost. The returned func releases it.
+func (f fileStore) lock() (func(), error) {
+	dir := filepath.Dir(f.path)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, fmt.Errorf("creating %s: %w", dir, err)
+	}
+	lp := f.path + ".lock"
+	// A FIFO or a device at the lock path is refused, not waited on.
+	l, err := plainfile.OpenFile(lp, os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("locking %s: %w", f.path, err)
+	}
+	if err := lockFile(l); err != nil {
+		l.Close()
+		return nil, fmt.Errorf("locking %s: %w", f.path, err)
+	}
+	return func() { l.Close() }, nil
+}
+
 func (f fileStore) Set(account, secret string) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	unlock, err := f.lock()
+	if err != nil {
+		return err
+	}
+	defer unlock()
 	m, err := f.read()
 	if err != nil {
 		return err
@@ -121,6 +150,11 @@ func (f fileStore) Set(account, secret string) error {
 func (f fileStore) Delete(account string) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	unlock, err := f.lock()
+	if err != nil {
+		return err
+	}
+	defer unlock()
 	m, err := f.read()
 	if err != nil {
 		return err
