@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/juncture-app/juncture/internal/filelock"
 	"github.com/juncture-app/juncture/internal/plainfile"
 )
 
@@ -37,6 +38,14 @@ func (e *InUseError) Is(target error) bool { return target == ErrInUse }
 
 // errLocked is what tryLock returns when another holder has the lock.
 var errLocked = errors.New("locked by another process")
+
+// tryLock takes the data folder's lock on f, or returns errLocked.
+func tryLock(f *os.File) error {
+	if err := filelock.TryLock(f); !errors.Is(err, filelock.ErrLocked) {
+		return err
+	}
+	return errLocked
+}
 
 // LockPath is the lock file Open holds beside the database for as long as
 // it is open.
@@ -80,7 +89,7 @@ func (l *fileLock) release() error {
 	if l == nil || l.f == nil {
 		return nil
 	}
-	unlock(l.f)
+	filelock.Unlock(l.f)
 	err := l.f.Close()
 	l.f = nil
 	return err

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/juncture-app/juncture/internal/filelock"
 	"github.com/juncture-app/juncture/internal/plainfile"
 )
 
@@ -121,7 +122,7 @@ func (f fileStore) lock() (func(), error) {
 	if err != nil {
 		return nil, fmt.Errorf("locking %s: %w", f.path, err)
 	}
-	if err := lockFile(l); err != nil {
+	if err := filelock.Lock(l); err != nil {
 		l.Close()
 		return nil, fmt.Errorf("locking %s: %w", f.path, err)
 	}
