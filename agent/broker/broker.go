@@ -283,6 +283,13 @@ func (b *Broker) keep(env *Envelope) {
 	}
 }
 
+// A snapshot's fixed share per message (agui.Message is 112 B, its
+// content 16, plus size classes and JSON punctuation) and per tool call.
+const (
+	messageShare = 192
+	callShare    = 96
+)
+
 // approxSize is about what env keeps alive: a fixed share for the
 // envelope, its event and ids, and twice the event's long strings (the
 // event's own and its JSON, once encoded); an event of another kind is
@@ -303,13 +310,17 @@ func approxSize(env *Envelope) int {
 	case *agui.Custom:
 		n += 2 * len(e.Value)
 	case *agui.MessagesSnapshot:
+		// A long thread of short messages costs far more than its text:
+		// measured ~190 B of structs and ids per message before its JSON
+		// (TestBrokerReplayBudgetCountsSnapshotsOfShortMessages), so each
+		// message and call has a fixed share and its strings count twice.
 		for _, m := range e.Messages {
+			n += messageShare + 2*(len(m.ID)+len(m.Role)+len(m.Name)+len(m.ToolCallID)+len(m.Error))
 			if m.Content != nil {
 				n += 2 * len(m.Content.Text)
 			}
-			n += 2 * len(m.Error)
 			for _, c := range m.ToolCalls {
-				n += 2 * len(c.Function.Arguments)
+				n += callShare + 2*(len(c.ID)+len(c.Type)+len(c.Function.Name)+len(c.Function.Arguments))
 			}
 		}
 	default: // a run's end (its error, its interrupts' schemas), a call's start: rare, encoded once for every subscriber

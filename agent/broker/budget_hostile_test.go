@@ -2,6 +2,7 @@ package broker
 
 import (
 	"encoding/json"
+	"fmt"
 	"runtime"
 	"strings"
 	"testing"
@@ -45,4 +46,36 @@ func TestBrokerReplayBudgetCountsEveryLargeField(t *testing.T) {
 			runtime.KeepAlive(b)
 		})
 	}
+}
+
+// TestBrokerReplayBudgetCountsSnapshotsOfShortMessages: a paused turn
+// publishes its thread's MESSAGES_SNAPSHOT, and a long thread of short
+// messages costs far more than its text: each message's struct, ids and
+// JSON. Counted by their text alone, 600 snapshots of 500 short messages
+// were 8 MiB to the budget and about 50 MiB of heap (the 500-turn soak's
+// app grew while the ring kept two minutes of them).
+func TestBrokerReplayBudgetCountsSnapshotsOfShortMessages(t *testing.T) {
+	const snapshots, messages = 600, 500
+	before := heapInuse()
+	b := NewBroker()
+	for i := 0; i < snapshots; i++ {
+		msgs := make([]agui.Message, messages)
+		for j := range msgs {
+			msgs[j] = agui.Message{
+				ID:      fmt.Sprintf("msg-%06d-%04d-0f1e2d3c4b5a", i, j),
+				Role:    "assistant",
+				Content: agui.TextContent(fmt.Sprintf("a short answer, number %d", j)),
+			}
+		}
+		b.Publish(Envelope{Name: EnvelopeAGUI, ThreadID: "th-1", Event: agui.NewMessagesSnapshot(msgs)})
+		b.mu.Lock()
+		b.ring[b.seq%ringSize].EventJSON() // the window's emitter encodes every envelope once
+		b.mu.Unlock()
+	}
+	grew := int64(heapInuse()) - int64(before)
+	t.Logf("the broker holds %.1f MiB", float64(grew)/(1<<20))
+	if grew > 16<<20 {
+		t.Errorf("the broker holds %d MiB after %d snapshots of %d short messages (budget 8 MiB)", grew>>20, snapshots, messages)
+	}
+	runtime.KeepAlive(b)
 }
