@@ -130,6 +130,7 @@ var writers = map[string]string{
 	"DeleteAllHistory":   "",
 	"SetThreadOptions":   "nothing can be changed.",
 	"SaveEndpoint":       "nothing can be saved.",
+	"SaveSettings":       "nothing can be saved.",
 	"DeleteEndpoint":     "nothing can be changed.",
 	"StartDemo":          "nothing can be saved.",
 	"SavePreset":         "nothing can be saved.",

@@ -6,6 +6,8 @@ import (
 	"maps"
 	"slices"
 	"testing"
+
+	"github.com/juncture-app/juncture/app/secrets"
 )
 
 // TestEveryWritingMethodIsRefusedReadOnly calls every method declared as
@@ -29,6 +31,7 @@ func TestEveryWritingMethodIsRefusedReadOnly(t *testing.T) {
 		"DeleteAllHistory":   "This is a read-only copy of a damaged database.",
 		"SetThreadOptions":   "This is a read-only copy of a damaged database; nothing can be changed.",
 		"SaveEndpoint":       "This is a read-only copy of a damaged database; nothing can be saved.",
+		"SaveSettings":       "This is a read-only copy of a damaged database; nothing can be saved.",
 		"DeleteEndpoint":     "This is a read-only copy of a damaged database; nothing can be changed.",
 		"SavePreset":         "This is a read-only copy of a damaged database; nothing can be saved.",
 		"DeletePreset":       "This is a read-only copy of a damaged database; nothing can be changed.",
@@ -46,6 +49,10 @@ func TestEveryWritingMethodIsRefusedReadOnly(t *testing.T) {
 		"EditMessage":  {"thread-x", "message-x", "hello"},
 		"SaveEndpoint": {Endpoint{Name: "x", BaseURL: "http://127.0.0.1:9/v1"}},
 		"SavePreset":   {Preset{Name: "x"}},
+		// A key typed into Settings → General: refused before it reaches
+		// the vault, which the read-only copy shares with the damaged
+		// database's own app.
+		"SaveSettings": {Settings{BaseURL: "http://127.0.0.1:9/v1", APIKey: "sk-read-only-copy", Model: "m", LoopGuard: 20, Theme: "system"}},
 	}
 	threadsBefore := f.threadCount()
 	endpointsBefore := len(f.endpoints())
@@ -77,6 +84,9 @@ func TestEveryWritingMethodIsRefusedReadOnly(t *testing.T) {
 	}
 	if n := len(f.endpoints()); n != endpointsBefore {
 		t.Fatalf("endpoints %d → %d: a refused call wrote", endpointsBefore, n)
+	}
+	if k, _ := a.keys.Get(secrets.SettingAccount("apiKey")); k == "sk-read-only-copy" {
+		t.Fatal("a refused SaveSettings put its key in the vault")
 	}
 	// Reading stays possible.
 	if _, err := table["ListThreads"](nil); err != nil {

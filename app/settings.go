@@ -48,6 +48,12 @@ func (a *App) GetSettings() SettingsView { return a.conf.View(a.keys.Storage()) 
 // SaveSettings validates and saves settings all at once (nothing is saved
 // when any field is invalid). A masked API key keeps the stored key.
 func (a *App) SaveSettings(st Settings) (SettingsView, error) {
+	// Refused before anything is written: its key would otherwise reach
+	// the vault, which a read-only copy shares with the app of the
+	// damaged database, before the database refuses the rows.
+	if err := a.writable("SaveSettings"); err != nil {
+		return SettingsView{}, err
+	}
 	rootBefore := a.workspace().Root
 	ctx, cancel := a.ctx()
 	defer cancel()
