@@ -185,12 +185,13 @@ func (b *Broker) EventID(e Envelope) string {
 func (b *Broker) Publish(e Envelope) {
 	env := &e
 	env.enc = &encoded{}
-	env.size = approxSize(env)
+	kept := keptForm(env)
 	b.mu.Lock()
 	env.at = b.now()
 	b.seq++
 	env.Seq = b.seq
-	b.keep(env)
+	kept.at, kept.Seq = env.at, env.Seq
+	b.keep(kept)
 	for s := range b.subs {
 		if s.threadID == "" || s.threadID == env.ThreadID {
 			s.push(env)
@@ -290,6 +291,44 @@ const (
 	callShare    = 96
 )
 
+// keptForm is what the ring keeps of env for a client that reconnects.
+// A MESSAGES_SNAPSHOT (the whole thread, published when a turn pauses or
+// the path changes) is kept as its JSON alone: replay only ever writes an
+// event's JSON (app/web), and the typed messages cost about twice their
+// JSON in structs and separate strings (TestBrokerKeepsSnapshotsByTheirJSON;
+// the 500-turn soak's Go heap grew by the paused turns' snapshots the ring
+// kept for two minutes).
+// Live subscribers get env itself, typed, with the same JSON encoded once.
+// Other events are kept as they were published: their long strings are
+// shared with their JSON, and encoding every one eagerly would cost the
+// desktop window, which sends typed events, a JSON encoding it never uses.
+func keptForm(env *Envelope) *Envelope {
+	if _, ok := env.Event.(*agui.MessagesSnapshot); !ok {
+		env.size = approxSize(env)
+		return env
+	}
+	raw := env.EventJSON()
+	if raw == nil {
+		env.size = approxSize(env)
+		return env
+	}
+	kept := *env
+	kept.Event = encodedEvent{typ: env.Event.EventType(), raw: raw}
+	kept.size = approxSize(&kept)
+	return &kept
+}
+
+// encodedEvent is an event the ring keeps by its JSON alone.
+type encodedEvent struct {
+	typ string
+	raw json.RawMessage
+}
+
+func (e encodedEvent) EventType() string { return e.typ }
+
+// MarshalJSON returns the event's JSON as it was published.
+func (e encodedEvent) MarshalJSON() ([]byte, error) { return e.raw, nil }
+
 // approxSize is about what env keeps alive: a fixed share for the
 // envelope, its event and ids, and twice the event's long strings (the
 // event's own and its JSON, once encoded); an event of another kind is
@@ -303,6 +342,8 @@ func approxSize(env *Envelope) int {
 		return n + 2*len(d)
 	}
 	switch e := env.Event.(type) {
+	case encodedEvent: // its JSON, shared with the published envelope's
+		n += len(e.raw)
 	case *agui.ToolCallResult:
 		n += 2 * len(e.Content)
 	case *agui.StateSnapshot:

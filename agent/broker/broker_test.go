@@ -1,7 +1,9 @@
 package broker
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strconv"
@@ -294,4 +296,47 @@ func (s *Subscription) isQuiet() bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.quiet
+}
+
+// TestBrokerReplaysASnapshotAsItWasPublished: the ring keeps a
+// MESSAGES_SNAPSHOT by its JSON alone (keptForm); a reconnecting client
+// gets the same type and the same bytes, and a live subscriber still gets
+// the typed event.
+func TestBrokerReplaysASnapshotAsItWasPublished(t *testing.T) {
+	b := NewBroker()
+	live := b.Subscribe("th-1", SubscribeOptions{})
+	defer live.Close()
+	b.Publish(Envelope{Name: EnvelopeAGUI, ThreadID: "th-1", Event: agui.NewRunStarted("th-1", "run-1", "")})
+	first := b.EventID(Envelope{Seq: b.LastSeq()})
+	snap := agui.NewMessagesSnapshot([]agui.Message{
+		{ID: "m1", Role: "user", Content: agui.TextContent("hello <b>&</b> \u2028 ✓")},
+		{ID: "m2", Role: "assistant", ToolCalls: []agui.ToolCall{{ID: "c1", Type: "function", Function: agui.FunctionCall{Name: "read_file", Arguments: `{"path":"a.txt"}`}}}},
+		{ID: "m3", Role: "tool", ToolCallID: "c1", Error: "denied"},
+	})
+	want, err := json.Marshal(snap)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.Publish(Envelope{Name: EnvelopeAGUI, ThreadID: "th-1", Event: snap})
+
+	got := drainNow(t, live)
+	if len(got) != 2 || got[1].Event != agui.Event(snap) {
+		t.Fatalf("the live subscriber got %v, want the typed snapshot", got)
+	}
+	s, complete := b.SubscribeSince("th-1", first, SubscribeOptions{})
+	defer s.Close()
+	replayed := drainNow(t, s)
+	if !complete || len(replayed) != 1 {
+		t.Fatalf("replay: complete %v, %d envelopes", complete, len(replayed))
+	}
+	r := replayed[0]
+	if r.Event.EventType() != agui.TypeMessagesSnapshot || r.IsDelta() || r.Seq != got[1].Seq {
+		t.Fatalf("replayed %s (seq %d), want MESSAGES_SNAPSHOT seq %d", r.Event.EventType(), r.Seq, got[1].Seq)
+	}
+	if j := r.EventJSON(); !bytes.Equal(j, want) {
+		t.Fatalf("replayed JSON\n%s\nwant\n%s", j, want)
+	}
+	if j, _ := json.Marshal(r.Event); !bytes.Equal(j, want) {
+		t.Fatalf("the replayed event marshals to\n%s\nwant\n%s", j, want)
+	}
 }

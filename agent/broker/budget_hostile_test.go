@@ -79,3 +79,38 @@ func TestBrokerReplayBudgetCountsSnapshotsOfShortMessages(t *testing.T) {
 	}
 	runtime.KeepAlive(b)
 }
+
+// TestBrokerKeepsSnapshotsByTheirJSON: what the ring keeps of a paused
+// turn's MESSAGES_SNAPSHOT costs about its JSON, not the typed messages'
+// twice that: 40 snapshots of 500 short messages (1.8 MiB of JSON, within
+// the byte budget, so all are kept) grew the heap by 3.9 MiB kept typed,
+// 1.9 MiB kept as JSON.
+func TestBrokerKeepsSnapshotsByTheirJSON(t *testing.T) {
+	const snapshots, messages = 40, 500
+	before := heapInuse()
+	b := NewBroker()
+	jsonBytes := 0
+	for i := 0; i < snapshots; i++ {
+		msgs := make([]agui.Message, messages)
+		for j := range msgs {
+			msgs[j] = agui.Message{
+				ID:      fmt.Sprintf("msg-%06d-%04d-0f1e2d3c4b5a", i, j),
+				Role:    "assistant",
+				Content: agui.TextContent(fmt.Sprintf("a short answer, number %d", j)),
+			}
+		}
+		env := Envelope{Name: EnvelopeAGUI, ThreadID: "th-1", Event: agui.NewMessagesSnapshot(msgs)}
+		j, _ := json.Marshal(env.Event)
+		jsonBytes += len(j)
+		b.Publish(env)
+	}
+	if b.first != 1 {
+		t.Fatalf("the ring dropped snapshots (first kept %d): the test's snapshots should fit its budget", b.first)
+	}
+	grew := int64(heapInuse()) - int64(before)
+	t.Logf("the ring keeps %.1f MiB for %.1f MiB of JSON", float64(grew)/(1<<20), float64(jsonBytes)/(1<<20))
+	if grew > int64(jsonBytes)*3/2 {
+		t.Errorf("the ring keeps %d KiB for %d KiB of snapshots' JSON", grew>>10, jsonBytes>>10)
+	}
+	runtime.KeepAlive(b)
+}
