@@ -136,6 +136,16 @@ var writers = map[string]string{
 	"SavePreset":         "nothing can be saved.",
 	"DeletePreset":       "nothing can be changed.",
 	"CallToolFromView":   "tools cannot be called.",
+	// The MCP configuration file and the sign-ins' tokens are the
+	// person's, shared with the damaged database's own app (the same
+	// mcp.json, the same key storage): the copy changes neither.
+	"SaveMCPServer":       "nothing can be saved.",
+	"DeleteMCPServer":     "nothing can be changed.",
+	"SetMCPServerEnabled": "nothing can be changed.",
+	"SaveMCPConfigText":   "nothing can be saved.",
+	"ImportClaudeConfig":  "nothing can be saved.",
+	"SignInMCPServer":     "nothing can be changed.",
+	"SignOutMCPServer":    "nothing can be changed.",
 }
 
 // writable is the one read-only guard: nil when the database is writable,

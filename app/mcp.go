@@ -87,12 +87,18 @@ func (a *App) mcpEdited(run mcp.Config, err error) (MCPConfigView, error) {
 // (renaming it when name differs). Masked secrets keep their stored value.
 // It refuses while the file does not parse.
 func (a *App) SaveMCPServer(previousName, name string, cfg mcp.ServerConfig) (MCPConfigView, error) {
+	if err := a.writable("SaveMCPServer"); err != nil {
+		return MCPConfigView{}, err
+	}
 	return a.mcpEdited(a.mcpCfg.SaveServer(previousName, name, cfg))
 }
 
 // DeleteMCPServer removes a server from the configuration (its process
 // ends).
 func (a *App) DeleteMCPServer(name string) (MCPConfigView, error) {
+	if err := a.writable("DeleteMCPServer"); err != nil {
+		return MCPConfigView{}, err
+	}
 	v, err := a.mcpEdited(a.mcpCfg.DeleteServer(name))
 	if err == nil {
 		a.forgetMCPSignIn(name) // its tokens go with it (mcp_signin.go)
@@ -102,6 +108,9 @@ func (a *App) DeleteMCPServer(name string) (MCPConfigView, error) {
 
 // SetMCPServerEnabled turns a server on or off ("disabled" in the file).
 func (a *App) SetMCPServerEnabled(name string, enabled bool) (MCPConfigView, error) {
+	if err := a.writable("SetMCPServerEnabled"); err != nil {
+		return MCPConfigView{}, err
+	}
 	return a.mcpEdited(a.mcpCfg.SetEnabled(name, enabled))
 }
 
@@ -109,6 +118,9 @@ func (a *App) SetMCPServerEnabled(name string, enabled bool) (MCPConfigView, err
 // way to fix a broken file). Nothing is written unless it parses; masked
 // secrets keep their stored value.
 func (a *App) SaveMCPConfigText(text string) (MCPConfigView, error) {
+	if err := a.writable("SaveMCPConfigText"); err != nil {
+		return MCPConfigView{}, err
+	}
 	return a.mcpEdited(a.mcpCfg.SaveText(text))
 }
 
@@ -116,6 +128,9 @@ func (a *App) SaveMCPConfigText(text string) (MCPConfigView, error) {
 // (its text): new names are added, identical ones skipped, a different
 // server under a taken name is added as "<name>-2".
 func (a *App) ImportClaudeConfig(text string) (mcp.ImportSummary, error) {
+	if err := a.writable("ImportClaudeConfig"); err != nil {
+		return mcp.ImportSummary{}, err
+	}
 	sum, run, err := a.mcpCfg.ImportClaude(text)
 	if _, err := a.mcpEdited(run, err); err != nil {
 		return sum, err

@@ -22,6 +22,9 @@ type MCPSignIn struct {
 // loopback address, the tokens into the key storage, the restart) goes
 // on in the background and shows in the server's status.
 func (a *App) SignInMCPServer(name string) (MCPSignIn, error) {
+	if err := a.writable("SignInMCPServer"); err != nil {
+		return MCPSignIn{}, err
+	}
 	u, err := mcphost.SignIn(func(ctx context.Context) error { return a.mcp.SignIn(ctx, name) })
 	switch {
 	case err == nil:
@@ -36,6 +39,9 @@ func (a *App) SignInMCPServer(name string) (MCPSignIn, error) {
 
 // SignOutMCPServer deletes a server's tokens from the key storage.
 func (a *App) SignOutMCPServer(name string) error {
+	if err := a.writable("SignOutMCPServer"); err != nil {
+		return err
+	}
 	if err := a.mcp.SignOut(name); err != nil {
 		if errors.Is(err, mcp.ErrUnknownServer) {
 			return errorf(CodeNotFound, fmt.Sprintf("No server called %q is configured.", name))
