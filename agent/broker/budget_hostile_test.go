@@ -114,3 +114,43 @@ func TestBrokerKeepsSnapshotsByTheirJSON(t *testing.T) {
 	}
 	runtime.KeepAlive(b)
 }
+
+// TestBrokerReplayBudgetCountsWhatEscapingCosts: an event's JSON is up to
+// six times its text ("<" is \u003c, a control byte \u0001, a stray byte
+// \ufffd), and a browser's stream encodes every envelope it sends, so the
+// ring keeps the text and that JSON. A tool result read from a hostile
+// file, a server's state or a model's delta of such bytes is counted at
+// what it costs: counted as twice its text, 24 results of 1 MiB of "<"
+// held 21 MiB under the 8 MiB budget.
+func TestBrokerReplayBudgetCountsWhatEscapingCosts(t *testing.T) {
+	const events, size = 24, 1 << 20
+	for name, tc := range map[string]struct {
+		fill string
+		ev   func(big string) agui.Event
+	}{
+		"tool result of <":     {"<", func(big string) agui.Event { return &agui.ToolCallResult{ToolCallID: "c", Content: big} }},
+		"tool result of \\x01": {"\x01", func(big string) agui.Event { return &agui.ToolCallResult{ToolCallID: "c", Content: big} }},
+		"tool result of \\xff": {"\xff", func(big string) agui.Event { return &agui.ToolCallResult{ToolCallID: "c", Content: big} }},
+		"text delta of &":      {"&", func(big string) agui.Event { return &agui.TextMessageContent{MessageID: "m", Delta: big} }},
+		"custom value of >":    {">", func(big string) agui.Event { return &agui.Custom{Name: "x", Value: json.RawMessage(`"` + big + `"`)} }},
+		"state snapshot of <":  {"<", func(big string) agui.Event { return &agui.StateSnapshot{Snapshot: json.RawMessage(`"` + big + `"`)} }},
+	} {
+		t.Run(name, func(t *testing.T) {
+			before := heapInuse()
+			b := NewBroker()
+			for i := 0; i < events; i++ {
+				big := strings.Repeat(tc.fill, size-1) + string(rune('a'+i%26)) // a fresh string each time
+				b.Publish(Envelope{Name: EnvelopeAGUI, ThreadID: "th-1", Event: tc.ev(big)})
+				b.mu.Lock()
+				b.ring[b.seq%ringSize].EventJSON() // the browser's stream encodes every envelope once
+				b.mu.Unlock()
+			}
+			grew := int64(heapInuse()) - int64(before)
+			t.Logf("the broker holds %.1f MiB (counted %.1f)", float64(grew)/(1<<20), float64(b.held)/(1<<20))
+			if grew > 16<<20 {
+				t.Errorf("the broker holds %d MiB after %d %s envelopes of 1 MiB (budget 8 MiB)", grew>>20, events, name)
+			}
+			runtime.KeepAlive(b)
+		})
+	}
+}
