@@ -500,7 +500,10 @@ func (s *Subscription) push(env *Envelope) {
 	}
 	if isDelta && len(s.q)-s.head >= s.coalesce {
 		last := &s.q[len(s.q)-1]
-		if lkey, _, lok := deltaOf(last.env.Event); lok && lkey == key {
+		// The same thread too: call ids are the provider's, and a local
+		// server numbering them per response gives two threads running at
+		// once the same one (TestBrokerNeverMergesDeltasOfTwoThreads).
+		if lkey, _, lok := deltaOf(last.env.Event); lok && lkey == key && last.env.ThreadID == env.ThreadID {
 			last.more = append(last.more, delta...)
 			// The merged delta stands for the newest one: a client that
 			// reconnects after it has seen everything up to here.
