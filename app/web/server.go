@@ -260,6 +260,12 @@ func appendFrame(buf []byte, id string, env broker.Envelope) []byte {
 	buf = append(buf, "id: "...)
 	buf = append(buf, id...)
 	buf = append(buf, "\ndata: "...)
+	if env.Name == broker.EnvelopeAGUI && env.EventJSON() == nil {
+		// An event that cannot be encoded (a NaN in a value): the page
+		// reloads what it shows from the store instead of choking on a
+		// frame that is not JSON.
+		return append(buf, "{\"name\":\"resync\",\"data\":{}}\n\n"...)
+	}
 	if env.Name == broker.EnvelopeAGUI {
 		threadID, _ := json.Marshal(env.ThreadID)
 		buf = append(buf, `{"name":"agui","data":{"threadId":`...)
