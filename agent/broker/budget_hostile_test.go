@@ -121,9 +121,10 @@ func TestBrokerKeepsSnapshotsByTheirJSON(t *testing.T) {
 // ring keeps the text and that JSON. A tool result read from a hostile
 // file, a server's state or a model's delta of such bytes is counted at
 // what it costs: counted as twice its text, 24 results of 1 MiB of "<"
-// held 21 MiB under the 8 MiB budget.
+// held 21 MiB under the 8 MiB budget (12 of 512 KiB, the sizes here so the
+// race detector's run stays short, 24 MiB).
 func TestBrokerReplayBudgetCountsWhatEscapingCosts(t *testing.T) {
-	const events, size = 24, 1 << 20
+	const events, size = 12, 512 << 10 // 6 MiB of text, up to 36 MiB of JSON: twice the text would keep 8 of them (28 MiB)
 	for name, tc := range map[string]struct {
 		fill string
 		ev   func(big string) agui.Event
@@ -148,7 +149,7 @@ func TestBrokerReplayBudgetCountsWhatEscapingCosts(t *testing.T) {
 			grew := int64(heapInuse()) - int64(before)
 			t.Logf("the broker holds %.1f MiB (counted %.1f)", float64(grew)/(1<<20), float64(b.held)/(1<<20))
 			if grew > 16<<20 {
-				t.Errorf("the broker holds %d MiB after %d %s envelopes of 1 MiB (budget 8 MiB)", grew>>20, events, name)
+				t.Errorf("the broker holds %d MiB after %d %s envelopes of %d KiB (budget 8 MiB)", grew>>20, events, name, size>>10)
 			}
 			runtime.KeepAlive(b)
 		})
