@@ -10,6 +10,7 @@ import { pinFontStacks } from './lib/fontStack';
 markStartup('main'); // the bundle ran
 watchComposer();
 pinFontStacks(); // before the first layout: see lib/fontStack.ts
+markStartup('fonts');
 
 const transport = createTransport();
 const root = document.getElementById('root');
