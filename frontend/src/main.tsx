@@ -5,9 +5,12 @@ import { App } from './App';
 import { TokenGate } from './features/connection/TokenMissing';
 import { TransportContext, createTransport } from './transport';
 import { markStartup, watchComposer } from './lib/startupMarks';
+import { pinFontStacks } from './lib/fontStack';
 
 markStartup('main'); // the bundle ran
 watchComposer();
+pinFontStacks(); // before the first layout: see lib/fontStack.ts
+markStartup('fonts');
 
 const transport = createTransport();
 const root = document.getElementById('root');
