@@ -401,7 +401,7 @@ PY
 # ms>"; Juncture's bench counter: the seventh field), and print "MS WIN_MS":
 # the ms from launch to that key ("-" after 60 s) and to the window showing.
 startup_one() {
-  local log=$1 t0 w="" wms=- typed="" t f1 f2 f7 deadline rb
+  local log=$1 t0 w="" wms=- typed="" t f1 f2 f4 f7 deadline rb
   shift
   t0=$(date +%s%3N)
   "$@" >"$log" 2>&1 &
@@ -414,7 +414,7 @@ startup_one() {
     else
       xdotool windowfocus "$w" key x 2>/dev/null || true
       t=$(xdotool getwindowname "$w" 2>/dev/null || true)
-      read -r f1 f2 _ _ _ _ f7 _ <<<"$t"
+      read -r f1 f2 _ f4 _ _ f7 _ <<<"$t"
       case "$f1" in typed) typed=${f2:-} ;; bench) typed=${f7:-} ;; esac
     fi
     sleep 0.02
@@ -423,6 +423,8 @@ startup_one() {
   rb=$(awk '/^read_bytes/{print $2}' "/proc/$app/io" 2>/dev/null || true)
   # the page's start-up marks (Juncture's eighth title field) may still come: read it once more
   if [ -n "$typed" ] && [ "$f1" = bench ]; then sleep 1; echo "bench startup title launch_ms=$t0 read_bytes=${rb:--} $(xdotool getwindowname "$w" 2>/dev/null || true)" >"$log.title"; fi
+  # the floor page's navigation ("typed <ms> nav <ms>"), beside Juncture's timeline
+  if [ -n "$typed" ] && [ "$f1" = typed ] && [ -n "${f4:-}" ]; then echo "    timeline (ms from launch): page:nav $((f4 - t0)) · page:input $((typed - t0))" >&2; fi
   stop_app "$app"; app=
   if [ -n "$typed" ]; then echo "$((typed - t0)) $wms"; else echo "- $wms"; fi
 }
