@@ -48,6 +48,20 @@ func TestBrokerReplayBudgetCountsEveryLargeField(t *testing.T) {
 	}
 }
 
+// shortThread is the k-th snapshot's thread: n short assistant messages
+// with ids of their own (fresh strings each time).
+func shortThread(k, n int) []agui.Message {
+	msgs := make([]agui.Message, n)
+	for j := range msgs {
+		msgs[j] = agui.Message{
+			ID:      fmt.Sprintf("msg-%06d-%04d-0f1e2d3c4b5a", k, j),
+			Role:    "assistant",
+			Content: agui.TextContent(fmt.Sprintf("a short answer, number %d", j)),
+		}
+	}
+	return msgs
+}
+
 // TestBrokerReplayBudgetCountsSnapshotsOfShortMessages: a paused turn
 // publishes its thread's MESSAGES_SNAPSHOT, and a long thread of short
 // messages costs far more than its text: each message's struct, ids and
@@ -59,14 +73,7 @@ func TestBrokerReplayBudgetCountsSnapshotsOfShortMessages(t *testing.T) {
 	before := heapInuse()
 	b := NewBroker()
 	for i := 0; i < snapshots; i++ {
-		msgs := make([]agui.Message, messages)
-		for j := range msgs {
-			msgs[j] = agui.Message{
-				ID:      fmt.Sprintf("msg-%06d-%04d-0f1e2d3c4b5a", i, j),
-				Role:    "assistant",
-				Content: agui.TextContent(fmt.Sprintf("a short answer, number %d", j)),
-			}
-		}
+		msgs := shortThread(i, messages)
 		b.Publish(Envelope{Name: EnvelopeAGUI, ThreadID: "th-1", Event: agui.NewMessagesSnapshot(msgs)})
 		b.mu.Lock()
 		b.ring[b.seq%ringSize].EventJSON() // the window's emitter encodes every envelope once
@@ -91,14 +98,7 @@ func TestBrokerKeepsSnapshotsByTheirJSON(t *testing.T) {
 	b := NewBroker()
 	jsonBytes := 0
 	for i := 0; i < snapshots; i++ {
-		msgs := make([]agui.Message, messages)
-		for j := range msgs {
-			msgs[j] = agui.Message{
-				ID:      fmt.Sprintf("msg-%06d-%04d-0f1e2d3c4b5a", i, j),
-				Role:    "assistant",
-				Content: agui.TextContent(fmt.Sprintf("a short answer, number %d", j)),
-			}
-		}
+		msgs := shortThread(i, messages)
 		env := Envelope{Name: EnvelopeAGUI, ThreadID: "th-1", Event: agui.NewMessagesSnapshot(msgs)}
 		j, _ := json.Marshal(env.Event)
 		jsonBytes += len(j)
