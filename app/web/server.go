@@ -197,7 +197,7 @@ func (s *Server) handleEvents(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if !complete {
-		if sse.WriteFrame([]byte("data: {\"name\":\"resync\",\"data\":{}}\n\n")) != nil {
+		if sse.WriteFrame([]byte("data: "+resyncData+"\n\n")) != nil {
 			return
 		}
 	}
@@ -237,7 +237,7 @@ func (s *Server) handleEvents(w http.ResponseWriter, r *http.Request) {
 				if !errors.Is(r.Context().Err(), context.Canceled) {
 					// Closed for falling behind (or the app stopped):
 					// the page reloads what it shows.
-					_ = sse.WriteFrame([]byte("data: {\"name\":\"resync\",\"data\":{}}\n\n"))
+					_ = sse.WriteFrame([]byte("data: " + resyncData + "\n\n"))
 				}
 				return
 			}
@@ -253,6 +253,10 @@ func (s *Server) handleEvents(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
+// resyncData is the frame that tells the page to reload what it shows
+// from the store: what it missed is gone, or could not be written.
+const resyncData = `{"name":"resync","data":{}}`
+
 // appendFrame appends one envelope as an SSE frame with its id; a run
 // start or end is followed by a "threads" frame (the sidebar follows).
 // An AG-UI event's JSON is the broker's, encoded once for every client.
@@ -264,7 +268,7 @@ func appendFrame(buf []byte, id string, env broker.Envelope) []byte {
 		// An event that cannot be encoded (a NaN in a value): the page
 		// reloads what it shows from the store instead of choking on a
 		// frame that is not JSON.
-		return append(buf, "{\"name\":\"resync\",\"data\":{}}\n\n"...)
+		return append(buf, resyncData+"\n\n"...)
 	}
 	if env.Name == broker.EnvelopeAGUI {
 		threadID, _ := json.Marshal(env.ThreadID)
@@ -286,7 +290,7 @@ func appendFrame(buf []byte, id string, env broker.Envelope) []byte {
 			Data any    `json:"data"`
 		}{name, data})
 		if err != nil {
-			b = []byte(`{"name":"resync","data":{}}`)
+			b = []byte(resyncData)
 		}
 		buf = append(buf, b...)
 		buf = append(buf, '\n', '\n')
