@@ -13,6 +13,8 @@ describe('splitFamilies on hostile values', () => {
     ['Foo\\, Bar, serif', ['Foo\\, Bar', 'serif']],
     [' , ,serif, ', ['serif']],
     ['', []],
+    // Inside quotes, spaces are part of the name: collapsing them names another font.
+    ["'Foo  Bar',\n\t  Baz   Qux, serif", ["'Foo  Bar'", 'Baz Qux', 'serif']],
   ])('%s', (value, want) => {
     expect(splitFamilies(value)).toEqual(want);
   });

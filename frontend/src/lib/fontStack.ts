@@ -42,11 +42,16 @@ export function splitFamilies(value: string): string[] {
       if (cur.trim()) out.push(cur.trim());
       cur = '';
       continue;
+    } else if (/\s/.test(ch)) {
+      // Runs of spaces between unquoted words are one space; inside
+      // quotes they are part of the name and kept as written.
+      if (!cur.endsWith(' ')) cur += ' ';
+      continue;
     }
     cur += ch;
   }
   if (cur.trim()) out.push(cur.trim());
-  return out.map((f) => f.replace(/\s+/g, ' '));
+  return out;
 }
 
 // Wide and narrow glyphs, so two different fonts measure differently.
