@@ -47,3 +47,26 @@ func TestFrameOfAnEventThatCannotBeEncoded(t *testing.T) {
 		})
 	}
 }
+
+// countingEvent counts how often it is encoded.
+type countingEvent struct{ n *int }
+
+func (countingEvent) EventType() string { return agui.TypeCustom }
+
+func (e countingEvent) MarshalJSON() ([]byte, error) {
+	*e.n++
+	return []byte(`{"type":"CUSTOM","name":"x","value":1}`), nil
+}
+
+// TestFrameEncodesAnUnsharedEventOnce: a delta merged for one subscriber
+// (broker.mergeDelta) has no shared encoding, so every EventJSON call
+// encodes it anew; a frame encodes it once, not once to check and once
+// to write (a long merged delta is the stream's biggest frame).
+func TestFrameEncodesAnUnsharedEventOnce(t *testing.T) {
+	n := 0
+	env := broker.Envelope{Name: broker.EnvelopeAGUI, ThreadID: "th-1", Seq: 1, Event: countingEvent{&n}}
+	frame := appendFrame(nil, "boot.1", env)
+	if n != 1 {
+		t.Fatalf("encoded %d times for one frame %q", n, frame)
+	}
+}

@@ -264,13 +264,16 @@ func appendFrame(buf []byte, id string, env broker.Envelope) []byte {
 	buf = append(buf, "id: "...)
 	buf = append(buf, id...)
 	buf = append(buf, "\ndata: "...)
-	if env.Name == broker.EnvelopeAGUI && env.EventJSON() == nil {
-		// An event that cannot be encoded (a NaN in a value): the page
-		// reloads what it shows from the store instead of choking on a
-		// frame that is not JSON.
-		return append(buf, resyncData+"\n\n"...)
-	}
 	if env.Name == broker.EnvelopeAGUI {
+		// Encoded once here: a delta merged for this subscriber has no
+		// shared encoding, and EventJSON encodes it anew on every call.
+		raw := env.EventJSON()
+		if raw == nil {
+			// An event that cannot be encoded (a NaN in a value): the page
+			// reloads what it shows from the store instead of choking on a
+			// frame that is not JSON.
+			return append(buf, resyncData+"\n\n"...)
+		}
 		threadID, _ := json.Marshal(env.ThreadID)
 		buf = append(buf, `{"name":"agui","data":{"threadId":`...)
 		buf = append(buf, threadID...)
@@ -281,7 +284,7 @@ func appendFrame(buf []byte, id string, env broker.Envelope) []byte {
 			buf = strconv.AppendInt(buf, int64(env.Offset), 10)
 		}
 		buf = append(buf, `,"event":`...)
-		buf = append(buf, env.EventJSON()...)
+		buf = append(buf, raw...)
 		buf = append(buf, "}}\n\n"...)
 	} else {
 		name, data := events.Frame(env)

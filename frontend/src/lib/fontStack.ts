@@ -13,25 +13,45 @@
 // cannot resolve at every size and weight alike, and the families from the
 // first resolved one on (the rest serve glyphs it lacks) are kept as written.
 
-/** The families of a CSS font-family value, in order, as written (quotes kept). */
+/**
+ * The families of a CSS font-family value, in order, as written (quotes kept).
+ * A comma separates families only outside quotes and parentheses and when
+ * not escaped: a theme's `var(--brand, Arial)` or a quoted `"A\"B, C"` is one
+ * entry, since splitting it leaves a value the engine rejects as a whole.
+ */
 export function splitFamilies(value: string): string[] {
   const out: string[] = [];
   let cur = '';
   let quote = '';
+  let depth = 0;
+  let escaped = false;
   for (const ch of value) {
-    if (quote) {
+    if (escaped) {
+      escaped = false;
+    } else if (ch === '\\') {
+      escaped = true;
+    } else if (quote) {
       if (ch === quote) quote = '';
     } else if (ch === '"' || ch === "'") {
       quote = ch;
-    } else if (ch === ',') {
+    } else if (ch === '(') {
+      depth++;
+    } else if (ch === ')') {
+      if (depth > 0) depth--;
+    } else if (ch === ',' && depth === 0) {
       if (cur.trim()) out.push(cur.trim());
       cur = '';
+      continue;
+    } else if (/\s/.test(ch)) {
+      // Runs of spaces between unquoted words are one space; inside
+      // quotes they are part of the name and kept as written.
+      if (!cur.endsWith(' ')) cur += ' ';
       continue;
     }
     cur += ch;
   }
   if (cur.trim()) out.push(cur.trim());
-  return out.map((f) => f.replace(/\s+/g, ' '));
+  return out;
 }
 
 // Wide and narrow glyphs, so two different fonts measure differently.
