@@ -43,7 +43,12 @@ var (
 	ErrNoServerName = errors.New("no server name")
 	ErrServerExists = errors.New("server name taken")
 	ErrConfigBroken = errors.New("the configuration file does not parse")
+	ErrReadOnly     = errors.New("the configuration is read-only")
 )
+
+// readOnly is the refusal of an edit to a file opened not writable (a
+// read-only copy of the app's data shares the person's real file).
+var readOnly = &EditError{Err: ErrReadOnly, Message: "This is a read-only copy of Juncture's data: its MCP servers cannot be changed here."}
 
 // EditError is a refused edit: Err is one of the refusals above or
 // ErrUnknownServer.
@@ -168,8 +173,13 @@ func (f *ConfigFile) View() (text string, servers []NamedServer, broken *ConfigE
 }
 
 // edit changes the file's form, saves it (never over a broken file) and
-// reloads it; the caller applies what Load returned.
+// reloads it; the caller applies what Load returned. A file opened not
+// writable refuses every edit: the app refuses them first (its read-only
+// guard), and this is the second line.
 func (f *ConfigFile) edit(change func(*Config) error) (Config, error) {
+	if !f.writable {
+		return Config{}, readOnly
+	}
 	f.mu.Lock()
 	if f.err != nil {
 		f.mu.Unlock()
@@ -270,6 +280,9 @@ func (f *ConfigFile) SetEnabled(name string, enabled bool) (Config, error) {
 // a broken file). Nothing is written unless it parses; masked secrets
 // keep their stored value.
 func (f *ConfigFile) SaveText(text string) (Config, error) {
+	if !f.writable {
+		return Config{}, readOnly
+	}
 	f.mu.Lock()
 	prev, broken, onDisk := f.file, f.err != nil, f.text
 	f.mu.Unlock()

@@ -69,3 +69,50 @@ func TestConfigFileKeepsSecretsOutAndRefusesWhatIsWrong(t *testing.T) {
 		t.Fatalf("the broken file was rewritten: %q", b)
 	}
 }
+
+// TestConfigFileOpenedReadOnlyRefusesEveryEdit: a file opened not writable
+// (a read-only copy of the app's data, which shares the person's real
+// mcp.json and key vault) refuses every edit with ErrReadOnly, and neither
+// the file nor the secret store changes, whatever the edit.
+func TestConfigFileOpenedReadOnlyRefusesEveryEdit(t *testing.T) {
+	const text = `{"mcpServers":{"files":{"command":"mcp-files","env":{"TOKEN":"ghp_clear-in-the-file"}}}}`
+	path := filepath.Join(t.TempDir(), "mcp.json")
+	if err := os.WriteFile(path, []byte(text), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	store := secretMap{"kept": "x"}
+	f := OpenConfigFile(path, store, false, nil)
+	if run := f.Load(); run.Servers["files"].Env["TOKEN"] != "ghp_clear-in-the-file" {
+		t.Fatalf("what runs: %+v", run.Servers["files"])
+	}
+	for _, tc := range []struct {
+		name string
+		edit func() error
+	}{
+		{"add a server", func() error { _, err := f.SaveServer("", "new", ServerConfig{Command: "x"}); return err }},
+		{"replace a server", func() error { _, err := f.SaveServer("files", "files", ServerConfig{Command: "y"}); return err }},
+		{"rename a server", func() error {
+			_, err := f.SaveServer("files", "renamed", ServerConfig{Command: "mcp-files"})
+			return err
+		}},
+		{"delete a server", func() error { _, err := f.DeleteServer("files"); return err }},
+		{"turn a server off", func() error { _, err := f.SetEnabled("files", false); return err }},
+		{"save the text", func() error { _, err := f.SaveText(`{"mcpServers":{}}`); return err }},
+		{"import Claude's servers", func() error {
+			_, _, err := f.ImportClaude(`{"mcpServers":{"other":{"command":"z"}}}`)
+			return err
+		}},
+	} {
+		err := tc.edit()
+		var ee *EditError
+		if !errors.Is(err, ErrReadOnly) || !errors.As(err, &ee) || !strings.Contains(ee.Message, "read-only") {
+			t.Errorf("%s: %v, want the read-only refusal", tc.name, err)
+		}
+		if b, _ := os.ReadFile(path); string(b) != text {
+			t.Fatalf("%s wrote the file: %s", tc.name, b)
+		}
+		if len(store) != 1 || store["kept"] != "x" {
+			t.Fatalf("%s changed the secret store: %v", tc.name, store)
+		}
+	}
+}

@@ -153,6 +153,8 @@ func MCPEdit(err error) error {
 			return errorf(web.CodeNotFound, ee.Message)
 		case errors.Is(err, mcp.ErrNoServerName):
 			return errorf(web.CodeInvalidArgument, ee.Message)
+		case errors.Is(err, mcp.ErrReadOnly):
+			return errorf(web.CodeUnavailable, ee.Message) // as the app's own read-only refusal
 		default:
 			return errorf(web.CodeConflict, ee.Message)
 		}

@@ -124,6 +124,7 @@ func TestAttachmentNamesTheFileAndWhy(t *testing.T) {
 func TestMCPEditAndOffer(t *testing.T) {
 	check(t, "edit: unknown", errmap.MCPEdit(&mcp.EditError{Err: mcp.ErrUnknownServer, Message: "no such"}), want{web.CodeNotFound, "no such", nil})
 	check(t, "edit: no name", errmap.MCPEdit(&mcp.EditError{Err: mcp.ErrNoServerName, Message: "name it"}), want{web.CodeInvalidArgument, "name it", nil})
+	check(t, "edit: read-only", errmap.MCPEdit(&mcp.EditError{Err: mcp.ErrReadOnly, Message: "read-only copy"}), want{web.CodeUnavailable, "read-only copy", nil})
 	check(t, "edit: other", errmap.MCPEdit(&mcp.EditError{Err: errors.New("x"), Message: "taken"}), want{web.CodeConflict, "taken", nil})
 	check(t, "edit: parse", errmap.MCPEdit(&mcp.ConfigError{Line: 3, Column: 7, Message: "unexpected }"}),
 		want{web.CodeInvalidArgument, "unexpected }", map[string]string{"line": "3", "column": "7"}})
