@@ -285,6 +285,7 @@ export function ChatView({ ctrl, title, status, runner, highlight, focusNonce, o
           onStop={stop}
           pendingNote={pendingNote}
           focusNonce={focusNonce}
+          readOnlyCopy={status?.readOnly}
         />
       </div>
     </main>

@@ -26,6 +26,8 @@ export interface ComposerProps {
   /** Shown while decisions are pending: sending a message answers them "not run" (Go's rule). */
   pendingNote?: string | null;
   focusNonce?: number;
+  /** The path of a read-only copy of damaged data being browsed: nothing can be sent. */
+  readOnlyCopy?: string | undefined;
 }
 
 function ComposerImpl({
@@ -39,6 +41,7 @@ function ComposerImpl({
   onStop,
   pendingNote,
   focusNonce,
+  readOnlyCopy,
   acceptsImages = false,
   imagesAsk,
 }: ComposerProps) {
@@ -72,7 +75,7 @@ function ComposerImpl({
   const ref = useRef<HTMLTextAreaElement>(null);
   const hintId = useId();
   const busy = status === 'running' || status === 'awaiting-decisions';
-  const disabled = !configured;
+  const disabled = !configured || !!readOnlyCopy;
 
   useLayoutEffect(() => {
     const el = ref.current;
@@ -205,7 +208,9 @@ function ComposerImpl({
     }
   };
 
-  const placeholder = !configured
+  const placeholder = readOnlyCopy
+    ? 'A read-only copy: nothing can be sent'
+    : !configured
     ? 'Set up a model endpoint to start'
     : pendingNote
       ? 'Or reply here to skip the request…'
@@ -215,7 +220,15 @@ function ComposerImpl({
 
   return (
     <section ref={sectionRef} className={`composer${dropping ? ' is-dropping' : ''}`} aria-label="Message composer">
-      {!configured && (
+      {readOnlyCopy ? (
+        <div className="composer-setup" role="status">
+          <div>
+            <strong>You are browsing a read-only copy of Juncture’s damaged history.</strong> Its chats can be read,
+            searched and exported; nothing can be sent or changed. The damaged file was kept as it was; the copy is{' '}
+            <span className="mono">{readOnlyCopy}</span>.
+          </div>
+        </div>
+      ) : !configured && (
         <div className="composer-setup" role="status">
           <div>
             <strong>Juncture is not connected to a model yet.</strong>{' '}

@@ -61,6 +61,19 @@ export function EmptyState({ status, onOpenSettings }: EmptyStateProps) {
   const ws = useWorkspace();
   const configured = status ? status.configured : true;
 
+  if (status?.readOnly) {
+    // Nothing to connect or try: a copy of damaged data is for reading.
+    return (
+      <div className="thread-empty" role="region" aria-label="Read-only copy">
+        <h2>A read-only copy of your history</h2>
+        <p>
+          Juncture’s history database is damaged and was kept as it was. This window browses a copy of it: pick a chat on
+          the left to read it, search it, or export it. Nothing new can be sent or saved here.
+        </p>
+      </div>
+    );
+  }
+
   if (!configured) {
     // The first start: local servers found, a provider with a key, Settings.
     return <ConnectModel problem={status?.problem} onOpenSettings={onOpenSettings && (() => onOpenSettings())} />;

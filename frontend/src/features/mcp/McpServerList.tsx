@@ -17,6 +17,8 @@ export interface McpServerListProps {
   now: number;
   /** A server whose action is in flight (its buttons are disabled). */
   busy: string | null;
+  /** A read-only copy of the app's data: nothing that changes the configuration or a sign-in is offered. */
+  locked?: boolean;
   onRestart: (name: string) => void;
   onSetEnabled: (name: string, enabled: boolean) => void;
   onEdit: (name: string) => void;
@@ -159,7 +161,7 @@ function Row({ row, now, busy, ...p }: { row: ServerRow; now: number; busy: bool
           {s.sandbox}
         </div>
       )}
-      {s?.auth && !disabled && <SignInBar name={row.name} auth={s.auth} busy={busy} onSignIn={p.onSignIn} onSignOut={p.onSignOut} />}
+      {s?.auth && !disabled && !p.locked && <SignInBar name={row.name} auth={s.auth} busy={busy} onSignIn={p.onSignIn} onSignOut={p.onSignOut} />}
       {(error || retryIn > 0 || (s?.restarts ?? 0) > 0) && (
         <div className="mcp-server-problem">
           {error && <span className="mcp-error">{error}</span>}
@@ -210,7 +212,7 @@ function Row({ row, now, busy, ...p }: { row: ServerRow; now: number; busy: bool
           <button
             type="button"
             className="btn small"
-            disabled={busy}
+            disabled={busy || p.locked}
             aria-label={`${disabled ? 'Enable' : 'Disable'} ${row.name}`}
             onClick={() => p.onSetEnabled(row.name, disabled)}
           >
@@ -219,7 +221,7 @@ function Row({ row, now, busy, ...p }: { row: ServerRow; now: number; busy: bool
           <button
             type="button"
             className="btn small"
-            disabled={busy || !row.config}
+            disabled={busy || !row.config || p.locked}
             aria-label={`Edit ${row.name}`}
             onClick={() => p.onEdit(row.name)}
           >
@@ -228,7 +230,7 @@ function Row({ row, now, busy, ...p }: { row: ServerRow; now: number; busy: bool
           <button
             type="button"
             className="btn small danger"
-            disabled={busy || !row.config}
+            disabled={busy || !row.config || p.locked}
             aria-label={`Remove ${row.name}`}
             onClick={() => setConfirmRemove(true)}
           >

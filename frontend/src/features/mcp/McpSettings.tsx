@@ -37,7 +37,13 @@ function detailsError(e: ReturnType<typeof toJunctureError>): McpConfigError | n
  * raw text editor and the Claude Desktop import. Every change is saved at
  * once by Go, which then emits "mcp"; this view reloads on it.
  */
-export function McpSettings({ transport }: { transport: Transport }) {
+/**
+ * Settings → Tool servers. With readOnlyCopy (the path of a read-only copy
+ * of damaged data being browsed) the servers are shown, not changed: the
+ * copy shares the person's real mcp.json and key storage, which Go refuses
+ * to write from it (app.writable, mcp.ErrReadOnly).
+ */
+export function McpSettings({ transport, readOnlyCopy }: { transport: Transport; readOnlyCopy?: string | undefined }) {
   const id = useId();
   const catalog = useMcpServers(transport);
   const [view, setView] = useState<McpConfigView | null>(null);
@@ -183,6 +189,11 @@ export function McpSettings({ transport }: { transport: Transport }) {
         </p>
       )}
       <AlertLine className="set-banner error" text={actionError} />
+      {readOnlyCopy && (
+        <p className="set-banner" role="status">
+          This is a read-only copy of Juncture’s data: its tool servers can be looked at here, not changed.
+        </p>
+      )}
 
       {view && !broken && rows.length === 0 && !editing && <p className="set-help">No tool servers yet.</p>}
       {rows.length > 0 && (
@@ -190,6 +201,7 @@ export function McpSettings({ transport }: { transport: Transport }) {
           rows={rows}
           now={now}
           busy={busyRow}
+          locked={!!readOnlyCopy}
           onRestart={(name) =>
             void act(name, async () => {
               await transport.call('RestartMCPServer', name);
@@ -220,7 +232,7 @@ export function McpSettings({ transport }: { transport: Transport }) {
         />
       )}
 
-      {editing && (editing.kind === 'add' || editEntry) ? (
+      {readOnlyCopy ? null : editing && (editing.kind === 'add' || editEntry) ? (
         <McpServerForm
           key={editing.kind === 'edit' ? `edit:${editing.name}` : 'add'}
           editing={editEntry}
@@ -265,7 +277,7 @@ export function McpSettings({ transport }: { transport: Transport }) {
         )
       )}
 
-      {importOpen && !broken && (
+      {importOpen && !broken && !readOnlyCopy && (
         <McpImport
           claudeDesktopPath={view?.claudeDesktopPath ?? ''}
           busy={importBusy}
@@ -276,7 +288,7 @@ export function McpSettings({ transport }: { transport: Transport }) {
         />
       )}
 
-      {view && (textOpen || broken) && (
+      {view && (textOpen || broken) && !readOnlyCopy && (
         <McpConfigText
           text={view.text}
           path={view.path}

@@ -213,7 +213,7 @@ export function SettingsDialog({ open, transport, status, focusField = null, onC
         )}
         {tab === 'mcp' && open && (
           <div {...panel('mcp')}>
-            <McpSettings transport={transport} />
+            <McpSettings transport={transport} readOnlyCopy={status?.readOnly} />
           </div>
         )}
         {tab === 'general' && (
