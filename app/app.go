@@ -171,8 +171,13 @@ func StartWith(ctx context.Context, a *App, cfg Config) (*Service, error) {
 		Local: localServers, OnDefaultChange: func() { a.emit("status", a.Status()) }})
 	a.models = &threadmodel.Resolver{Threads: db, Conf: a.conf}
 	if err := a.conf.LoadSettings(ctx); err != nil {
-		db.Close()
-		return nil, fmt.Errorf("loading settings: %w", err)
+		if a.readOnly == "" {
+			db.Close()
+			return nil, fmt.Errorf("loading settings: %w", err)
+		}
+		// A read-only copy whose settings are what is damaged: it runs
+		// with the defaults, so its chats can still be read.
+		a.log.Warn("the read-only copy's settings cannot be read; it runs with the defaults", "err", err)
 	}
 	// A crash loses at most 250 ms of a streaming answer: the runtime hands
 	// a snapshot over at least every 50 ms (agent.Options.CheckpointEvery)

@@ -11,6 +11,7 @@ const root = resolve(import.meta.dirname, '..');
 const bin = join(root, 'build/bin/juncture-web');
 const fakeBin = join(root, 'build/bin/fakellm');
 const unbindBin = join(root, 'build/bin/e2e-unbind');
+const damageBin = join(root, 'build/bin/e2e-damage');
 
 export function buildBinaries() {
   execFileSync('go', ['build', '-o', fakeBin, './agent/fakellm/cmd/fakellm'], { cwd: root, stdio: 'inherit' });
@@ -20,6 +21,17 @@ export function buildBinaries() {
 // buildUnbind builds e2e/unbind (see unbindDatabase).
 export function buildUnbind() {
   execFileSync('go', ['build', '-o', unbindBin, './e2e/unbind'], { cwd: root, stdio: 'inherit', env: { ...process.env, CGO_ENABLED: '0' } });
+}
+
+// buildDamage builds e2e/damage (see damageDatabase).
+export function buildDamage() {
+  execFileSync('go', ['build', '-o', damageBin, './e2e/damage'], { cwd: root, stdio: 'inherit', env: { ...process.env, CGO_ENABLED: '0' } });
+}
+
+// damageDatabase breaks the stopped app's database (e2e/damage): the app
+// then refuses it and offers a read-only copy.
+export function damageDatabase(app) {
+  return execFileSync(damageBin, ['-db', app.dbPath], { encoding: 'utf8' }).trim();
 }
 
 // unbindDatabase gives every pending interrupt in the app's database an
@@ -113,8 +125,9 @@ export async function launch({ dir, settings, open = true, mcp } = {}) {
         await new Promise((r) => this.app.once('exit', r));
       }
     },
-    async startApp() {
-      this.app = start(bin, ['serve', '--addr', `127.0.0.1:${appPort}`], env, 'juncture');
+    // args: more flags for `juncture serve` (e.g. ['--read-only-copy']).
+    async startApp({ args = [] } = {}) {
+      this.app = start(bin, ['serve', '--addr', `127.0.0.1:${appPort}`, ...args], env, 'juncture');
       await waitFor(`${base}/`);
     },
     // waitThread polls GetThread until pred(view) holds.

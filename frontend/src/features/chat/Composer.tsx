@@ -333,7 +333,7 @@ function ComposerImpl({
         )}
       </div>
       <div className="composer-hint" id={hintId}>
-        {error ? (
+        {readOnlyCopy ? null : error ? (
           <span className="composer-error" role="alert">
             {error}
           </span>

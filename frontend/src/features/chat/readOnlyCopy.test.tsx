@@ -38,6 +38,7 @@ describe('a read-only copy', () => {
     expect(box.disabled).toBe(true);
     expect(box.placeholder).toBe('A read-only copy: nothing can be sent');
     expect((screen.getByRole('button', { name: 'Attach files' }) as HTMLButtonElement).disabled).toBe(true);
+    expect(screen.queryByText(/Enter to send/)).toBeNull(); // no hint about sending
     fireEvent.keyDown(box, { key: 'Enter' });
     expect(send).not.toHaveBeenCalled();
   });

@@ -1,0 +1,84 @@
+package app
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/juncture-app/juncture/app/datafolder"
+	"github.com/juncture-app/juncture/store"
+)
+
+// breakSettingsTable gives the settings table's root page an invalid b-tree
+// page type, as a disk fault would (store's TestCorruptDatabase does the
+// same): the app must be stopped.
+func breakSettingsTable(t *testing.T, path string) {
+	t.Helper()
+	db, err := sql.Open("sqlite", "file:"+path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var root, pageSize int64
+	if err := db.QueryRow("SELECT rootpage FROM sqlite_schema WHERE name = 'settings'").Scan(&root); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.QueryRow("PRAGMA page_size").Scan(&pageSize); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Exec("PRAGMA wal_checkpoint(TRUNCATE)"); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.OpenFile(path, os.O_RDWR, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if _, err := f.WriteAt([]byte{0x77}, (root-1)*pageSize); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestReadOnlyCopyOfDamagedSettingsOpens: the damage is in the settings
+// table itself. The app refuses the database and offers a read-only copy;
+// the copy must open all the same (its chats are what the person wants to
+// read), running with the defaults and without the saved keys, instead of
+// failing at "moving the keys out of the database: … malformed" before the
+// window could show anything. Found by the read-only copy's e2e story.
+func TestReadOnlyCopyOfDamagedSettingsOpens(t *testing.T) {
+	f := newFixture(t, nil)
+	sent := f.sendIdle("", "remember the lighthouse")
+	f.stop()
+	breakSettingsTable(t, datafolder.DatabasePath(f.dir))
+
+	cfg := Config{DataDir: f.dir, Mode: "browser", Getenv: func(k string) string { return f.env[k] },
+		MCPConfigPath: filepath.Join(f.dir, "mcp.json")}
+	_, err := Start(context.Background(), cfg)
+	var corrupt *store.CorruptError
+	if !errors.As(err, &corrupt) {
+		t.Fatalf("Start on the damaged database = %v, want *store.CorruptError", err)
+	}
+	cfg.ReadOnlyCopy = true
+	svc := mustStart(t, cfg)
+	t.Cleanup(func() { _ = svc.Shutdown(context.Background()) })
+	a := svc.App()
+	if st := a.Status(); st.ReadOnly == "" || st.Configured {
+		t.Errorf("status %+v, want a read-only copy", st)
+	}
+	page, err := a.ListThreads("", 10)
+	if err != nil || len(page.Threads) != 1 || page.Threads[0].ID != sent.ThreadID {
+		t.Fatalf("ListThreads = %+v, %v; want the one chat", page, err)
+	}
+	view, err := a.GetThread(sent.ThreadID)
+	if err != nil || len(view.Messages) == 0 || view.Messages[0].Content != "remember the lighthouse" {
+		t.Fatalf("GetThread = %+v, %v", view.Messages, err)
+	}
+	if _, err := a.SendInput(sent.ThreadID, "sent anyway", nil); err == nil {
+		t.Error("a read-only copy took a message")
+	}
+}
