@@ -161,15 +161,18 @@ export function ChatView({ ctrl, title, status, runner, highlight, focusNonce, o
         : undefined,
     [transport, chatModel],
   );
+  // A read-only copy of damaged data is for reading: what would write a
+  // new version or grow an answer is not offered (Go refuses it anyway).
+  const readOnlyCopy = !!status?.readOnly;
   const rowContext = useMemo<MessageThread>(
     () => ({
       running,
       threadId: threadId ?? undefined,
-      onEdit,
+      onEdit: readOnlyCopy ? undefined : onEdit,
       onSelectBranch,
       priceOf: (model) => priceFor(prices, model, endpointId),
     }),
-    [running, threadId, onEdit, onSelectBranch, prices, endpointId],
+    [running, threadId, onEdit, onSelectBranch, prices, endpointId, readOnlyCopy],
   );
 
   // Results the client tool runner reported for this thread count as answers here too.
@@ -240,8 +243,8 @@ export function ChatView({ ctrl, title, status, runner, highlight, focusNonce, o
             threadId={ctrl.threadId}
             view={view}
             highlight={highlight}
-            onContinue={onContinue}
-            onRegenerate={onRegenerate}
+            onContinue={readOnlyCopy ? undefined : onContinue}
+            onRegenerate={readOnlyCopy ? undefined : onRegenerate}
             status={status}
             onOpenSettings={onOpenSettings}
             followNonce={sentNonce}

@@ -1,0 +1,62 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { App } from './App';
+import { TransportContext } from './transport';
+import { FakeTransport } from './test/fakeTransport';
+import { emptyView, settingsView, thread, threadResponders } from './test/builders';
+import type { Status } from './transport/contract';
+
+// A read-only copy of damaged data (Status.readOnly): an opened chat is for
+// reading. The actions on its messages would each write the copy (a new
+// version, an edit, a continued answer), which Go refuses: they are not
+// offered, while copying a message stays.
+const COPY = '/home/p/.local/share/juncture/juncture.db.damaged-copy';
+const READ_ONLY: Status = { mode: 'desktop', configured: false, endpoint: '', model: '', readOnly: COPY, problem: 'The history database is damaged.' };
+
+function stoppedThread() {
+  const view = emptyView(thread('th-1', 'Stopped'));
+  view.messages = [
+    { id: 'u', threadId: 'th-1', role: 'user', content: 'Write a poem', status: 'complete', createdAt: 1 },
+    { id: 'a', threadId: 'th-1', role: 'assistant', content: 'Roses are red,', status: 'interrupted', createdAt: 2 },
+  ];
+  return view;
+}
+
+async function openStopped(status: Status) {
+  const t = new FakeTransport({
+    Status: () => status,
+    GetSettings: () => settingsView({}, { baseUrl: 'environment', model: 'saved', loopGuard: 'default' }),
+    ...threadResponders({ 'th-1': stoppedThread() }),
+    SearchHistory: () => [],
+  });
+  render(
+    <TransportContext.Provider value={t}>
+      <App />
+    </TransportContext.Provider>,
+  );
+  const item = await screen.findByRole('button', { name: 'Stopped' });
+  await act(async () => {
+    fireEvent.click(item);
+  });
+  await screen.findByText('Roses are red,');
+  return t;
+}
+
+describe('a chat opened in a read-only copy', () => {
+  afterEach(cleanup);
+
+  it('offers no Continue, Regenerate or Edit on its messages, and still Copy', async () => {
+    await openStopped(READ_ONLY);
+    expect(screen.queryByRole('button', { name: 'Continue' })).toBeNull();
+    expect(screen.queryByRole('button', { name: /Regenerate/ })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Edit message' })).toBeNull();
+    expect(screen.getAllByRole('button', { name: 'Copy message' }).length).toBeGreaterThan(0);
+  });
+
+  it('offers them all when it is no copy', async () => {
+    await openStopped({ ...READ_ONLY, configured: true, readOnly: undefined, problem: undefined });
+    expect(screen.getByRole('button', { name: 'Continue' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: /Regenerate/ })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Edit message' })).toBeTruthy();
+  });
+});
