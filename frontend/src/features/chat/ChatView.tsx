@@ -217,6 +217,7 @@ export function ChatView({ ctrl, title, status, runner, highlight, focusNonce, o
           options={ctrl.state.thread?.options}
           onThreadCreated={(t) => ctrl.open(t.id)}
           onChanged={reload}
+          readOnly={!!status?.readOnly}
           usageTotal={
             ctrl.state.usage?.answers ? (
               <ThreadUsage usage={ctrl.state.usage} messages={ctrl.state.messages} prices={prices} endpointId={endpointId} />
