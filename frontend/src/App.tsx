@@ -460,10 +460,11 @@ export function App() {
         onNew={newChat}
         onOpen={openThread}
         onOpenHit={openHit}
-        onRename={rename}
-        onPin={pin}
+        // A read-only copy of damaged data: its chats are read and exported, not changed.
+        onRename={status?.readOnly ? undefined : rename}
+        onPin={status?.readOnly ? undefined : pin}
         onExport={exportThread}
-        onDelete={remove}
+        onDelete={status?.readOnly ? undefined : remove}
         onLoadMore={list.loadMore}
         onSettings={openSettings}
         onActivity={openActivity}

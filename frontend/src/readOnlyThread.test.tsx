@@ -53,6 +53,18 @@ describe('a chat opened in a read-only copy', () => {
     expect(screen.getAllByRole('button', { name: 'Copy message' }).length).toBeGreaterThan(0);
   });
 
+  it('its row in the list offers Export, not Rename, Pin or Delete (nor F2)', async () => {
+    const t = await openStopped(READ_ONLY);
+    const row = screen.getByRole('button', { name: 'Stopped' });
+    fireEvent.keyDown(row, { key: 'F2' });
+    expect(screen.queryByRole('textbox', { name: /title/i })).toBeNull();
+    fireEvent.keyDown(row, { key: 'F10', shiftKey: true });
+    const menu = await screen.findByRole('menu', { name: 'Options for Stopped' });
+    const items = Array.from(menu.querySelectorAll('[role="menuitem"]')).map((b) => b.textContent);
+    expect(items).toEqual(['Export as Markdown', 'Export as JSON']);
+    expect(t.calls.filter((c) => ['RenameThread', 'PinThread', 'DeleteThread'].includes(c.method))).toEqual([]);
+  });
+
   it('offers them all when it is no copy', async () => {
     await openStopped({ ...READ_ONLY, configured: true, readOnly: undefined, problem: undefined });
     expect(screen.getByRole('button', { name: 'Continue' })).toBeTruthy();
