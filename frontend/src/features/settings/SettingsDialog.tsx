@@ -125,8 +125,11 @@ export function SettingsDialog({ open, transport, status, focusField = null, onC
     onClose();
   };
   /** Close, Esc: asks first when there are unsaved edits. */
+  // A read-only copy of damaged data: Go refuses every save from it.
+  const readOnlyCopy = !!status?.readOnly;
   const requestClose = () => {
-    if (dirty && tab === 'general') setConfirmClose(true);
+    if (readOnlyCopy) close(); // nothing typed here could be saved: nothing to ask
+    else if (dirty && tab === 'general') setConfirmClose(true);
     else if (dirty) {
       setTab('general');
       setConfirmClose(true);
@@ -184,6 +187,11 @@ export function SettingsDialog({ open, transport, status, focusField = null, onC
         ))}
       </div>
       <div className="settings-body" ref={bodyRef}>
+        {readOnlyCopy && (
+          <p className="set-banner" role="status">
+            This is a read-only copy of Juncture’s damaged history: settings can be looked at here, not saved.
+          </p>
+        )}
         {tab === 'endpoints' && open && (
           <div {...panel('endpoints')}>
             <EndpointSettings
@@ -259,7 +267,7 @@ export function SettingsDialog({ open, transport, status, focusField = null, onC
           <button type="button" className="btn" onClick={requestClose}>
             Close
           </button>
-          {tab === 'general' && (
+          {tab === 'general' && !readOnlyCopy && (
             <button type="button" className="btn primary" onClick={() => void form.save()} disabled={!form.draft || saving}>
               {saving ? 'Saving…' : 'Save'}
             </button>
