@@ -469,7 +469,7 @@ export function App() {
         onSettings={openSettings}
         onActivity={openActivity}
         onShortcuts={openShortcuts}
-        newChatExtra={presetMenu}
+        newChatExtra={status?.readOnly ? undefined : presetMenu}
       />
       {layout.mode === 'overlay' && <div className="sidebar-scrim" aria-hidden="true" onClick={() => closeOverlay()} />}
       <div className="app-main" inert={layout.mode === 'overlay'}>

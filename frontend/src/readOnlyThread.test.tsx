@@ -65,8 +65,14 @@ describe('a chat opened in a read-only copy', () => {
     expect(t.calls.filter((c) => ['RenameThread', 'PinThread', 'DeleteThread'].includes(c.method))).toEqual([]);
   });
 
+  it('offers no new chat from a preset (it is made at once, in the copy)', async () => {
+    await openStopped(READ_ONLY);
+    expect(screen.queryByRole('button', { name: 'New chat from a preset' })).toBeNull();
+  });
+
   it('offers them all when it is no copy', async () => {
     await openStopped({ ...READ_ONLY, configured: true, readOnly: undefined, problem: undefined });
+    expect(screen.getByRole('button', { name: 'New chat from a preset' })).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Continue' })).toBeTruthy();
     expect(screen.getByRole('button', { name: /Regenerate/ })).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Edit message' })).toBeTruthy();
