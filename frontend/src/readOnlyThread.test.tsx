@@ -4,7 +4,8 @@ import { App } from './App';
 import { TransportContext } from './transport';
 import { FakeTransport } from './test/fakeTransport';
 import { emptyView, settingsView, thread, threadResponders } from './test/builders';
-import type { Status } from './transport/contract';
+import type { Status, ThreadView } from './transport/contract';
+import { fixtures } from './test/fixtures';
 
 // A read-only copy of damaged data (Status.readOnly): an opened chat is for
 // reading. The actions on its messages would each write the copy (a new
@@ -22,11 +23,19 @@ function stoppedThread() {
   return view;
 }
 
-async function openStopped(status: Status) {
+function waitingThread(): ThreadView {
+  const view = stoppedThread();
+  const last = fixtures.interrupt[fixtures.interrupt.length - 1]!;
+  if (last.type !== 'RUN_FINISHED' || last.outcome.type !== 'interrupt') throw new Error('fixture');
+  view.interrupts = last.outcome.interrupts;
+  return view;
+}
+
+async function openStopped(status: Status, view: ThreadView = stoppedThread()) {
   const t = new FakeTransport({
     Status: () => status,
     GetSettings: () => settingsView({}, { baseUrl: 'environment', model: 'saved', loopGuard: 'default' }),
-    ...threadResponders({ 'th-1': stoppedThread() }),
+    ...threadResponders({ 'th-1': view }),
     SearchHistory: () => [],
   });
   render(
@@ -68,6 +77,19 @@ describe('a chat opened in a read-only copy', () => {
   it('offers no new chat from a preset (it is made at once, in the copy)', async () => {
     await openStopped(READ_ONLY);
     expect(screen.queryByRole('button', { name: 'New chat from a preset' })).toBeNull();
+  });
+
+  it('says decisions were waiting, and offers no answer to them', async () => {
+    await openStopped(READ_ONLY, waitingThread());
+    expect(await screen.findByText(/waiting for your decisions; they cannot be answered in a read-only copy/)).toBeTruthy();
+    expect(screen.queryByRole('article', { name: 'Approval for run_command' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Allow once' })).toBeNull();
+  });
+
+  it('offers the decisions when it is no copy', async () => {
+    await openStopped({ ...READ_ONLY, configured: true, readOnly: undefined, problem: undefined }, waitingThread());
+    expect(await screen.findByRole('article', { name: 'Approval for run_command' })).toBeTruthy();
+    expect(screen.queryByText(/cannot be answered in a read-only copy/)).toBeNull();
   });
 
   it('offers them all when it is no copy', async () => {

@@ -255,7 +255,12 @@ export function ChatView({ ctrl, title, status, runner, highlight, focusNonce, o
       <div className="chat-bottom">
         {/* Cards wait for the conversation above them: appearing first, they
             would be pushed down (and a focused one cut off) when it loads. */}
-        {ctrl.threadId && !loading && (
+        {readOnlyCopy && ctrl.threadId && !loading && view.interrupts.length > 0 && (
+          <p className="chat-banner" role="status">
+            This chat was waiting for your decisions; they cannot be answered in a read-only copy.
+          </p>
+        )}
+        {ctrl.threadId && !loading && !readOnlyCopy && (
           <Suspense fallback={null}>
             <InterruptPanel
               threadId={ctrl.threadId}
@@ -267,7 +272,7 @@ export function ChatView({ ctrl, title, status, runner, highlight, focusNonce, o
             />
           </Suspense>
         )}
-        {ctrl.threadId && !loading && view.clientTools.length > 0 && (
+        {ctrl.threadId && !loading && !readOnlyCopy && view.clientTools.length > 0 && (
           <ClientToolPanel threadId={ctrl.threadId} tools={view.clientTools} runner={runner} />
         )}
         <AlertLine className="chat-banner error" text={actionError} />
