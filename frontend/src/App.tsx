@@ -517,6 +517,7 @@ export function App() {
             open
             transport={transport}
             threads={list.threads}
+            readOnly={!!status?.readOnly}
             onClose={() => setActivityOpen(false)}
             onOpenCall={(threadId, callId) => {
               void hitOfCall(transport, threadId, callId).then((hit) => {
