@@ -198,6 +198,7 @@ export function SettingsDialog({ open, transport, status, focusField = null, onC
               transport={transport}
               keyStorage={form.view?.keyStorage}
               providers={form.view?.providers}
+              locked={readOnlyCopy}
               onChanged={() => {
                 if (!dirty) setReloadNonce((n) => n + 1);
               }}
@@ -211,7 +212,7 @@ export function SettingsDialog({ open, transport, status, focusField = null, onC
         )}
         {tab === 'presets' && open && (
           <div {...panel('presets')}>
-            <PresetSettings transport={transport} />
+            <PresetSettings transport={transport} locked={readOnlyCopy} />
           </div>
         )}
         {tab === 'rules' && (

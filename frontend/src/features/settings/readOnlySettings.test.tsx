@@ -4,6 +4,16 @@ import { SettingsDialog } from './SettingsDialog';
 import { FakeTransport } from '../../test/fakeTransport';
 import { mcpConfigView, settingsView } from '../../test/builders';
 import type { Status } from '../../transport/contract';
+import type { Endpoint, Preset } from '../../transport/endpoints';
+
+const ENDPOINTS: Endpoint[] = [
+  { id: 'env', name: 'Environment', baseUrl: 'http://127.0.0.1:1/env', apiKey: '', models: [], prices: {}, source: 'environment', isDefault: true, defaultModel: 'm' },
+  { id: 'ep-2', name: 'Second', baseUrl: 'http://127.0.0.1:1/ep-2', apiKey: '', models: [], prices: {}, source: 'saved', isDefault: false, defaultModel: 'x' },
+];
+const PRESETS: Preset[] = [
+  { id: 'default', name: 'Default', instructions: '', endpointId: '', model: '', tools: null, builtin: true },
+  { id: 'mine', name: 'Mine', instructions: 'Be brief.', endpointId: '', model: '', tools: null, builtin: false },
+];
 
 // A read-only copy of damaged data (Status.readOnly): Go refuses every
 // save from it. Settings says so on every tab, and General offers no Save
@@ -17,6 +27,8 @@ function setup(status: Status | null) {
     ListRules: () => [],
     ListMCPServers: () => [],
     GetMCPConfig: () => mcpConfigView([]),
+    ListEndpoints: () => ENDPOINTS,
+    ListPresets: () => PRESETS,
   });
   render(<SettingsDialog open transport={t} status={status} onClose={() => {}} onSaved={() => {}} />);
   return t;
@@ -32,6 +44,21 @@ describe('Settings in a read-only copy', () => {
     for (const tab of screen.getAllByRole('tab')) {
       fireEvent.click(tab);
       expect(screen.getByText(/read-only copy of Juncture’s damaged history: settings can be looked at here, not saved/), tab.textContent ?? '').toBeTruthy();
+    }
+  });
+
+  it('Endpoints and Presets are listed with nothing that saves, deletes or makes default', async () => {
+    setup(STATUS);
+    fireEvent.click(screen.getByRole('tab', { name: 'Endpoints' }));
+    await screen.findByRole('listitem', { name: 'Second' });
+    for (const name of ['Edit Second', 'Delete Second', 'Make default', 'Add an endpoint', 'Prices of Environment']) {
+      expect(screen.queryByRole('button', { name }), name).toBeNull();
+    }
+    expect(screen.getAllByRole('button', { name: 'Test connection' }).length).toBe(2);
+    fireEvent.click(screen.getByRole('tab', { name: 'Presets' }));
+    await screen.findByRole('listitem', { name: 'Mine' });
+    for (const name of ['Edit Mine', 'Delete Mine', 'Add a preset']) {
+      expect(screen.queryByRole('button', { name }), name).toBeNull();
     }
   });
 
