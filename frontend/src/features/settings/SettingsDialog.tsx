@@ -217,7 +217,7 @@ export function SettingsDialog({ open, transport, status, focusField = null, onC
         )}
         {tab === 'rules' && (
           <div {...panel('rules')}>
-            <RulesTab id={id} transport={transport} state={rules} />
+            <RulesTab id={id} transport={transport} state={rules} locked={readOnlyCopy} />
           </div>
         )}
         {tab === 'mcp' && open && (

@@ -24,7 +24,7 @@ const STATUS: Status = { mode: 'desktop', configured: false, endpoint: '', model
 function setup(status: Status | null) {
   const t = new FakeTransport({
     GetSettings: () => settingsView(),
-    ListRules: () => [],
+    ListRules: () => [{ id: 'r3', tool: 'read_file', scope: 'tool', createdAt: 3, description: 'Allow every read_file call' }],
     ListMCPServers: () => [],
     GetMCPConfig: () => mcpConfigView([]),
     ListEndpoints: () => ENDPOINTS,
@@ -60,6 +60,17 @@ describe('Settings in a read-only copy', () => {
     for (const name of ['Edit Mine', 'Delete Mine', 'Add a preset']) {
       expect(screen.queryByRole('button', { name }), name).toBeNull();
     }
+  });
+
+  it('Rules are listed and exported, not added, imported, revoked or given a new duration', async () => {
+    setup(STATUS);
+    fireEvent.click(screen.getByRole('tab', { name: 'Rules' }));
+    await screen.findByText('Allow every read_file call');
+    for (const name of ['Add a Never rule…', 'Import JSON…', 'Revoke']) {
+      expect(screen.queryByRole('button', { name }), name).toBeNull();
+    }
+    expect(screen.queryByRole('combobox', { name: 'How long' })).toBeNull();
+    expect(screen.getByRole('button', { name: 'Export JSON…' })).toBeTruthy();
   });
 
   it('offers Save and says nothing of a copy when it is no copy', async () => {
