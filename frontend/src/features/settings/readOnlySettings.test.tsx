@@ -41,6 +41,7 @@ describe('Settings in a read-only copy', () => {
     setup(STATUS);
     await screen.findAllByLabelText('Tool steps per turn (1–200)');
     expect(screen.queryByRole('button', { name: 'Save' })).toBeNull();
+    expect(screen.queryByRole('heading', { name: 'Import conversations' })).toBeNull();
     for (const tab of screen.getAllByRole('tab')) {
       fireEvent.click(tab);
       expect(screen.getByText(/read-only copy of Juncture’s damaged history: settings can be looked at here, not saved/), tab.textContent ?? '').toBeTruthy();
