@@ -99,7 +99,7 @@ func (a *App) MCPLogLevels() (map[string]string, error) {
 
 // SetMCPLogLevel chooses the least severe log message a server sends
 // ("" leaves it to the server). It is saved, and sent to the server now
-// and at each of its starts.
+// and at each of its starts (in a read-only copy: for the session only).
 func (a *App) SetMCPLogLevel(server, level string) error {
 	ctx, cancel := a.ctx()
 	defer cancel()
@@ -107,9 +107,13 @@ func (a *App) SetMCPLogLevel(server, level string) error {
 	if err != nil && !errors.Is(err, mcp.ErrNotOffered) {
 		return errmap.MCPOffer(server, err)
 	}
-	levels, _ := a.MCPLogLevels()
-	if serr := mcphost.SaveLogLevels(ctx, a.db, levels); serr != nil {
-		return asError(serr)
+	// A read-only copy keeps the level for the session: the server has it
+	// already, and the copy's settings are never written.
+	if a.readOnly == "" {
+		levels, _ := a.MCPLogLevels()
+		if serr := mcphost.SaveLogLevels(ctx, a.db, levels); serr != nil {
+			return asError(serr)
+		}
 	}
 	a.mcpChanged()
 	if err != nil {

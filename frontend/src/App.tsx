@@ -16,6 +16,7 @@ import { hitOfCall } from './features/activity/ledgerWords';
 import { Sidebar, type SidebarHandle } from './features/sidebar/Sidebar';
 import { ChatView } from './features/chat/ChatView';
 import { PresetMenu } from './features/sidebar/PresetMenu';
+import { ReadOnlyCopyContext } from './lib/readOnlyCopy';
 import { endpointsChanged } from './hooks/useEndpoints';
 import { showHitBranch } from './features/search/SearchResults';
 import { Toasts, type ToastData } from './ui/Toast';
@@ -442,92 +443,96 @@ export function App() {
   }, [title]);
 
   return (
-    <div ref={appRef} className={`app${layout.narrow ? ' is-narrow' : ''}${layout.mode === 'docked' ? '' : ' sidebar-undocked'}`}>
-      <SidebarToggle ref={sidebarToggle} shown={layout.shown} onToggle={() => layout.toggle()} />
-      <Sidebar
-        ref={sidebar}
-        mode={layout.mode}
-        transport={transport}
-        threads={list.threads}
-        hiddenIds={hidden}
-        activeId={active}
-        activity={activity}
-        listedAt={list.listedAt}
-        hasMore={list.hasMore}
-        loading={list.loading}
-        listError={list.error ? `Could not load conversations: ${list.error.message}` : null}
-        connection={connection}
-        onNew={newChat}
-        onOpen={openThread}
-        onOpenHit={openHit}
-        onRename={rename}
-        onPin={pin}
-        onExport={exportThread}
-        onDelete={remove}
-        onLoadMore={list.loadMore}
-        onSettings={openSettings}
-        onActivity={openActivity}
-        onShortcuts={openShortcuts}
-        newChatExtra={presetMenu}
-      />
-      {layout.mode === 'overlay' && <div className="sidebar-scrim" aria-hidden="true" onClick={() => closeOverlay()} />}
-      <div className="app-main" inert={layout.mode === 'overlay'}>
-        <UpdatePrompt threadId={active} />
-        <DraftKeyContext.Provider value={draftKey(ctrl.threadId)}>
-          <ChatView
-            ctrl={ctrl}
-            title={title}
-            status={status}
-            runner={runner}
-            highlight={highlight}
-            focusNonce={focusNonce}
-            onOpenSettings={openSettingsAt}
-            onActionError={fail}
-          />
-        </DraftKeyContext.Provider>
+    <ReadOnlyCopyContext.Provider value={!!status?.readOnly}>
+      <div ref={appRef} className={`app${layout.narrow ? ' is-narrow' : ''}${layout.mode === 'docked' ? '' : ' sidebar-undocked'}`}>
+        <SidebarToggle ref={sidebarToggle} shown={layout.shown} onToggle={() => layout.toggle()} />
+        <Sidebar
+          ref={sidebar}
+          mode={layout.mode}
+          transport={transport}
+          threads={list.threads}
+          hiddenIds={hidden}
+          activeId={active}
+          activity={activity}
+          listedAt={list.listedAt}
+          hasMore={list.hasMore}
+          loading={list.loading}
+          listError={list.error ? `Could not load conversations: ${list.error.message}` : null}
+          connection={connection}
+          onNew={newChat}
+          onOpen={openThread}
+          onOpenHit={openHit}
+          // A read-only copy of damaged data: its chats are read and exported, not changed.
+          onRename={status?.readOnly ? undefined : rename}
+          onPin={status?.readOnly ? undefined : pin}
+          onExport={exportThread}
+          onDelete={status?.readOnly ? undefined : remove}
+          onLoadMore={list.loadMore}
+          onSettings={openSettings}
+          onActivity={openActivity}
+          onShortcuts={openShortcuts}
+          newChatExtra={status?.readOnly ? undefined : presetMenu}
+        />
+        {layout.mode === 'overlay' && <div className="sidebar-scrim" aria-hidden="true" onClick={() => closeOverlay()} />}
+        <div className="app-main" inert={layout.mode === 'overlay'}>
+          <UpdatePrompt threadId={active} />
+          <DraftKeyContext.Provider value={draftKey(ctrl.threadId)}>
+            <ChatView
+              ctrl={ctrl}
+              title={title}
+              status={status}
+              runner={runner}
+              highlight={highlight}
+              focusNonce={focusNonce}
+              onOpenSettings={openSettingsAt}
+              onActionError={fail}
+            />
+          </DraftKeyContext.Provider>
+        </div>
+        {settingsUsed && (
+          <Suspense
+            fallback={
+              <p className="lazy-loading" role="status">
+                Loading settings…
+              </p>
+            }
+          >
+            <SettingsDialog
+              open={settingsOpen}
+              transport={transport}
+              status={status}
+              focusField={settingsFocus}
+              onClose={() => {
+                setSettingsOpen(false);
+                setSettingsFocus(null);
+                setSettingsAt(null);
+              }}
+              onSaved={onSaved}
+              openAt={settingsAt}
+            />
+          </Suspense>
+        )}
+        <ShortcutsSheet open={shortcutsOpen} onClose={() => setShortcutsOpen(false)} />
+        {activityOpen && (
+          <Suspense fallback={null}>
+            <ActivityView
+              open
+              transport={transport}
+              threads={list.threads}
+              readOnly={!!status?.readOnly}
+              onClose={() => setActivityOpen(false)}
+              onOpenCall={(threadId, callId) => {
+                void hitOfCall(transport, threadId, callId).then((hit) => {
+                  if (!hit) return fail('Could not open the chat', new Error('the chat is gone (deleted)'));
+                  setActivityOpen(false);
+                  openHit(hit);
+                });
+              }}
+            />
+          </Suspense>
+        )}
+        <Toasts toasts={toasts} onDismiss={dismiss} />
       </div>
-      {settingsUsed && (
-        <Suspense
-          fallback={
-            <p className="lazy-loading" role="status">
-              Loading settings…
-            </p>
-          }
-        >
-          <SettingsDialog
-            open={settingsOpen}
-            transport={transport}
-            status={status}
-            focusField={settingsFocus}
-            onClose={() => {
-              setSettingsOpen(false);
-              setSettingsFocus(null);
-              setSettingsAt(null);
-            }}
-            onSaved={onSaved}
-            openAt={settingsAt}
-          />
-        </Suspense>
-      )}
-      <ShortcutsSheet open={shortcutsOpen} onClose={() => setShortcutsOpen(false)} />
-      {activityOpen && (
-        <Suspense fallback={null}>
-          <ActivityView
-            open
-            transport={transport}
-            threads={list.threads}
-            onClose={() => setActivityOpen(false)}
-            onOpenCall={(threadId, callId) => {
-              void hitOfCall(transport, threadId, callId).then((hit) => {
-                if (!hit) return fail('Could not open the chat', new Error('the chat is gone (deleted)'));
-                setActivityOpen(false);
-                openHit(hit);
-              });
-            }}
-          />
-        </Suspense>
-      )}
-      <Toasts toasts={toasts} onDismiss={dismiss} />
-    </div>
+    </ReadOnlyCopyContext.Provider>
   );
 }

@@ -29,9 +29,11 @@ export interface ActivityViewProps {
   onClose: () => void;
   /** Opens the chat at the call (the view closes). */
   onOpenCall: (threadId: string, callId: string) => void;
+  /** A read-only copy of damaged data: the ledger is read, verified and exported, never cleared. */
+  readOnly?: boolean | undefined;
 }
 
-export function ActivityView({ open, transport, threads, onClose, onOpenCall }: ActivityViewProps) {
+export function ActivityView({ open, transport, threads, onClose, onOpenCall, readOnly = false }: ActivityViewProps) {
   const id = useId();
   const ref = useRef<HTMLDialogElement>(null);
   const [threadId, setThreadId] = useState('');
@@ -170,9 +172,11 @@ export function ActivityView({ open, transport, threads, onClose, onOpenCall }: 
           <button type="button" className="btn small" onClick={verify}>
             Verify
           </button>
-          <button type="button" className="btn small danger" onClick={() => setConfirmClear(true)} disabled={confirmClear}>
-            Clear…
-          </button>
+          {!readOnly && (
+            <button type="button" className="btn small danger" onClick={() => setConfirmClear(true)} disabled={confirmClear}>
+              Clear…
+            </button>
+          )}
           <button type="button" className="icon-btn" aria-label="Close activity" onClick={onClose}>
             <IconClose />
           </button>

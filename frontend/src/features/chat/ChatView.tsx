@@ -161,15 +161,18 @@ export function ChatView({ ctrl, title, status, runner, highlight, focusNonce, o
         : undefined,
     [transport, chatModel],
   );
+  // A read-only copy of damaged data is for reading: what would write a
+  // new version or grow an answer is not offered (Go refuses it anyway).
+  const readOnlyCopy = !!status?.readOnly;
   const rowContext = useMemo<MessageThread>(
     () => ({
       running,
       threadId: threadId ?? undefined,
-      onEdit,
+      onEdit: readOnlyCopy ? undefined : onEdit,
       onSelectBranch,
       priceOf: (model) => priceFor(prices, model, endpointId),
     }),
-    [running, threadId, onEdit, onSelectBranch, prices, endpointId],
+    [running, threadId, onEdit, onSelectBranch, prices, endpointId, readOnlyCopy],
   );
 
   // Results the client tool runner reported for this thread count as answers here too.
@@ -214,6 +217,7 @@ export function ChatView({ ctrl, title, status, runner, highlight, focusNonce, o
           options={ctrl.state.thread?.options}
           onThreadCreated={(t) => ctrl.open(t.id)}
           onChanged={reload}
+          readOnly={!!status?.readOnly}
           usageTotal={
             ctrl.state.usage?.answers ? (
               <ThreadUsage usage={ctrl.state.usage} messages={ctrl.state.messages} prices={prices} endpointId={endpointId} />
@@ -240,8 +244,8 @@ export function ChatView({ ctrl, title, status, runner, highlight, focusNonce, o
             threadId={ctrl.threadId}
             view={view}
             highlight={highlight}
-            onContinue={onContinue}
-            onRegenerate={onRegenerate}
+            onContinue={readOnlyCopy ? undefined : onContinue}
+            onRegenerate={readOnlyCopy ? undefined : onRegenerate}
             status={status}
             onOpenSettings={onOpenSettings}
             followNonce={sentNonce}
@@ -251,7 +255,12 @@ export function ChatView({ ctrl, title, status, runner, highlight, focusNonce, o
       <div className="chat-bottom">
         {/* Cards wait for the conversation above them: appearing first, they
             would be pushed down (and a focused one cut off) when it loads. */}
-        {ctrl.threadId && !loading && (
+        {readOnlyCopy && ctrl.threadId && !loading && view.interrupts.length > 0 && (
+          <p className="chat-banner" role="status">
+            This chat was waiting for your decisions; they cannot be answered in a read-only copy.
+          </p>
+        )}
+        {ctrl.threadId && !loading && !readOnlyCopy && (
           <Suspense fallback={null}>
             <InterruptPanel
               threadId={ctrl.threadId}
@@ -263,7 +272,7 @@ export function ChatView({ ctrl, title, status, runner, highlight, focusNonce, o
             />
           </Suspense>
         )}
-        {ctrl.threadId && !loading && view.clientTools.length > 0 && (
+        {ctrl.threadId && !loading && !readOnlyCopy && view.clientTools.length > 0 && (
           <ClientToolPanel threadId={ctrl.threadId} tools={view.clientTools} runner={runner} />
         )}
         <AlertLine className="chat-banner error" text={actionError} />

@@ -8,6 +8,8 @@ export interface InstructionsEditorProps {
   /** Saves (SetThreadOptions); rejects with the reason, and the text stays. */
   onSave: (text: string) => Promise<void>;
   onClose: () => void;
+  /** A read-only copy of damaged data: the text is shown, never saved. */
+  readOnly?: boolean | undefined;
 }
 
 /**
@@ -15,7 +17,7 @@ export interface InstructionsEditorProps {
  * own text about its tools. Saving applies from the next answer; the
  * versions of the chat made before keep the instructions they ran with.
  */
-export function InstructionsEditor({ initial, onSave, onClose }: InstructionsEditorProps) {
+export function InstructionsEditor({ initial, onSave, onClose, readOnly = false }: InstructionsEditorProps) {
   const id = useId();
   const [text, setText] = useState(initial);
   const save_ = useAsyncAction(async (t: string) => {
@@ -33,7 +35,7 @@ export function InstructionsEditor({ initial, onSave, onClose }: InstructionsEdi
   const changed = text.trim() !== initial.trim();
 
   const save = async () => {
-    if (!changed) {
+    if (!changed || readOnly) {
       onClose();
       return;
     }
@@ -64,6 +66,7 @@ export function InstructionsEditor({ initial, onSave, onClose }: InstructionsEdi
         ref={ref}
         rows={7}
         value={text}
+        readOnly={readOnly}
         placeholder="For example: You are a patient tutor. Answer in short steps and ask before moving on."
         aria-describedby={`${id}-help`}
         onChange={(e) => setText(e.target.value)}
@@ -79,11 +82,13 @@ export function InstructionsEditor({ initial, onSave, onClose }: InstructionsEdi
       )}
       <div className="instr-actions">
         <button type="button" className="btn small" onClick={onClose}>
-          Cancel
+          {readOnly ? 'Close' : 'Cancel'}
         </button>
-        <button type="button" className="btn small primary" onClick={() => void save()} disabled={saving}>
-          {saving ? 'Saving…' : 'Save'}
-        </button>
+        {!readOnly && (
+          <button type="button" className="btn small primary" onClick={() => void save()} disabled={saving}>
+            {saving ? 'Saving…' : 'Save'}
+          </button>
+        )}
       </div>
     </div>
   );

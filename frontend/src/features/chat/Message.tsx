@@ -16,9 +16,9 @@ import './Message.css';
 import { Reasoning } from './Reasoning';
 
 export interface MessageActions {
-  onContinue?: () => void;
+  onContinue?: (() => void) | undefined;
   /** Regenerates the turn this answer ends (a new version of its answer). */
-  onRegenerate?: (item: MessageItem) => void;
+  onRegenerate?: ((item: MessageItem) => void) | undefined;
   /** Opens Settings (from an endpoint error). */
   onOpenSettings?: (() => void) | undefined;
 }
@@ -30,7 +30,7 @@ export interface MessageThread {
   /** A run is going on: editing, regenerating and switching versions wait (unset: the row's `idle` decides). */
   running?: boolean;
   /** Makes `text` a new version of the question `messageId` and answers it (EditMessage). */
-  onEdit?: (messageId: string, text: string) => Promise<void>;
+  onEdit?: ((messageId: string, text: string) => Promise<void>) | undefined;
   /** Makes the path through this message the one shown (SelectBranch). */
   onSelectBranch?: (messageId: string) => void;
   /** The price of the model that wrote an answer, if the endpoint settings set one. */

@@ -122,3 +122,34 @@ describe('ThreadHeader', () => {
     expect(screen.queryByRole('dialog')).toBeNull();
   });
 });
+
+// A read-only copy of damaged data: the chat's model and instructions can
+// be read, not changed (SetThreadOptions, and NewThread for a new chat,
+// would write the copy, which Go refuses).
+describe('ThreadHeader in a read-only copy', () => {
+  it('shows the model without offering another, and the instructions without saving them', async () => {
+    const t = new FakeTransport({ ListEndpoints: () => ENDPOINTS, ListModels: () => ['fake-model'] });
+    render(
+      <ThreadHeader
+        transport={t}
+        threadId="th-1"
+        options={{ systemPrompt: 'Be brief.' }}
+        onThreadCreated={() => {}}
+        readOnly
+      />,
+    );
+    const model = await screen.findByRole('button', { name: /^Model: fake-model/ });
+    expect((model as HTMLButtonElement).disabled).toBe(true);
+    fireEvent.click(screen.getByRole('button', { name: 'Instructions (set)' }));
+    const box = screen.getByRole('textbox', { name: 'Instructions for this chat' }) as HTMLTextAreaElement;
+    expect(box.value).toBe('Be brief.');
+    expect(box.readOnly).toBe(true);
+    expect(screen.queryByRole('button', { name: 'Save' })).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'Close' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Instructions (set)' }));
+    fireEvent.keyDown(screen.getByRole('textbox', { name: 'Instructions for this chat' }), { key: 'Enter', ctrlKey: true });
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(t.callsOf('SetThreadOptions')).toEqual([]);
+    expect(t.callsOf('NewThread')).toEqual([]);
+  });
+});

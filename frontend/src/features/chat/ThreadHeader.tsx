@@ -21,6 +21,8 @@ export interface ThreadHeaderProps {
   usageTotal?: ReactNode;
   /** Defaults to the TransportContext's. */
   transport?: Transport | null;
+  /** A read-only copy of damaged data: the model and instructions are shown, not changed. */
+  readOnly?: boolean | undefined;
 }
 
 type Open = 'model' | 'instructions' | null;
@@ -30,7 +32,7 @@ type Open = 'model' | 'instructions' | null;
  * button opening the model picker), its instructions, and its usage total.
  * A change applies from the thread's next model call.
  */
-export function ThreadHeader({ threadId, options, onThreadCreated, onChanged, usageTotal, transport: given }: ThreadHeaderProps) {
+export function ThreadHeader({ threadId, options, onThreadCreated, onChanged, usageTotal, transport: given, readOnly = false }: ThreadHeaderProps) {
   const ctxTransport = useContext(TransportContext);
   const transport = given === undefined ? ctxTransport : given;
   const { endpoints, refresh } = useEndpoints(transport);
@@ -133,6 +135,7 @@ export function ThreadHeader({ threadId, options, onThreadCreated, onChanged, us
         {open === 'instructions' && (
           <InstructionsEditor
             initial={instructions}
+            readOnly={readOnly}
             onClose={() => close('instructions')}
             onSave={(text) => apply({ systemPrompt: text })}
           />
@@ -145,8 +148,9 @@ export function ThreadHeader({ threadId, options, onThreadCreated, onChanged, us
           className="thead-btn thead-model"
           aria-haspopup="dialog"
           aria-expanded={open === 'model'}
+          disabled={readOnly}
           // The name holds the words shown (model, endpoint) in their order (WCAG 2.5.3).
-          aria-label={`Model: ${model}${endpointName ? ` ${endpointName}` : ''}. Change the model`}
+          aria-label={`Model: ${model}${endpointName ? ` ${endpointName}` : ''}${readOnly ? '' : '. Change the model'}`}
           title={eff.endpoint ? `${eff.endpoint.name} · ${eff.endpoint.baseUrl}` : undefined}
           onClick={() => {
             if (open !== 'model') refresh(); // endpoints saved elsewhere (another window, the API) show too

@@ -16,8 +16,9 @@ export interface ThreadViewProps {
   threadId: string | null;
   view: ThreadDerived;
   highlight: { messageId: string; nonce: number } | null;
-  onContinue: () => void;
-  onRegenerate: (item: MessageItem) => void;
+  /** Unset: not offered (a read-only copy). */
+  onContinue?: (() => void) | undefined;
+  onRegenerate?: ((item: MessageItem) => void) | undefined;
   /** For the empty state (is a model configured?). */
   status?: Status | null;
   onOpenSettings?: (at?: SettingsTarget) => void;

@@ -120,11 +120,14 @@ export function EndpointSettings({
   onChanged,
   keyStorage,
   providers = [],
+  locked = false,
 }: {
   transport: Transport;
   onChanged?: () => void;
   keyStorage?: KeyStorage;
   providers?: readonly Provider[];
+  /** A read-only copy of damaged data: listed and tested, not changed. */
+  locked?: boolean | undefined;
 }) {
   const id = useId();
   const { endpoints, error: loadError } = useEndpoints(transport);
@@ -394,6 +397,7 @@ export function EndpointSettings({
 
   return (
     <ListEditor
+      locked={locked}
       title="Endpoints"
       help={
         <p className="set-help">
@@ -432,10 +436,12 @@ export function EndpointSettings({
           <button type="button" className="btn small" onClick={() => test(e.id)} disabled={tests[e.id]?.busy}>
             {tests[e.id]?.busy ? 'Testing…' : 'Test connection'}
           </button>
-          <button type="button" className="btn small" onClick={() => edit(e)} aria-label={`${e.source === 'saved' ? 'Edit' : 'Prices of'} ${e.name}`}>
-            {e.source === 'saved' ? 'Edit' : 'Prices'}
-          </button>
-          {e.source === 'saved' && !e.isDefault && (
+          {!locked && (
+            <button type="button" className="btn small" onClick={() => edit(e)} aria-label={`${e.source === 'saved' ? 'Edit' : 'Prices of'} ${e.name}`}>
+              {e.source === 'saved' ? 'Edit' : 'Prices'}
+            </button>
+          )}
+          {e.source === 'saved' && !e.isDefault && !locked && (
             <button type="button" className="btn small" onClick={() => makeDefault(e)}>
               Make default
             </button>

@@ -134,7 +134,7 @@ export function GeneralTab({ id, transport, status, form, presets, presetOf }: G
             </div>
           </section>
 
-          <ImportConversations transport={transport} />
+          {!status?.readOnly && <ImportConversations transport={transport} />}
 
           <section aria-labelledby={`${id}-about`}>
             <h3 id={`${id}-about`}>About</h3>

@@ -162,6 +162,8 @@ export interface ListEditorProps<T> {
   form: ReactNode;
   addLabel: string;
   onAdd: () => void;
+  /** A read-only copy of damaged data: no Add, no Delete, no form (the caller leaves out what its actions would change). */
+  locked?: boolean | undefined;
 }
 
 /** Settings' list of items with their actions, the form of the one edited, and Add. */
@@ -197,7 +199,7 @@ export function ListEditor<T>(p: ListEditorProps<T>) {
                 ) : (
                   <div className="ep-actions">
                     {p.actions(item)}
-                    {p.canDelete(item) && (
+                    {p.canDelete(item) && !p.locked && (
                       <button type="button" className="btn small danger" onClick={() => p.onConfirm(key)} aria-label={`Delete ${name}`}>
                         Delete
                       </button>
@@ -205,12 +207,12 @@ export function ListEditor<T>(p: ListEditorProps<T>) {
                   </div>
                 )}
                 {p.after?.(item)}
-                {p.editingKey === key && p.form}
+                {p.editingKey === key && !p.locked && p.form}
               </li>
             );
           })}
         </ul>
-        {p.editingKey === '' ? (
+        {p.locked ? null : p.editingKey === '' ? (
           p.form
         ) : (
           <div>

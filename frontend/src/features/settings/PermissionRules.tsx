@@ -87,12 +87,15 @@ export function PermissionRules({
   id,
   state,
   onDuration,
+  locked = false,
   children,
 }: {
   id: string;
   state: PermissionRulesState;
   /** Gives a rule a new duration, counted from now. */
   onDuration: (ruleId: string, duration: string) => void;
+  /** A read-only copy of damaged data: the rules are listed, never revoked or given a new duration. */
+  locked?: boolean | undefined;
   /** The list's tools (add, export, import), under its heading. */
   children?: ReactNode;
 }) {
@@ -134,20 +137,22 @@ export function PermissionRules({
                     <span className={r.effect === 'deny' ? 'set-rule-never' : undefined}>{r.description}</span>
                     <span className="set-rule-date"> · {formatTime(r.createdAt)}</span>
                   </span>
-                  <RuleDetails rule={r} onDuration={onDuration} />
+                  <RuleDetails rule={r} onDuration={locked ? undefined : onDuration} />
                 </span>
-                <button
-                  type="button"
-                  className="btn small danger"
-                  onClick={(e) => {
-                    revoke(r.id);
-                    // The Undo button takes its place: keep the keyboard there.
-                    const li = e.currentTarget.closest('li');
-                    requestAnimationFrame(() => li?.querySelector<HTMLButtonElement>('button')?.focus());
-                  }}
-                >
-                  Revoke
-                </button>
+                {!locked && (
+                  <button
+                    type="button"
+                    className="btn small danger"
+                    onClick={(e) => {
+                      revoke(r.id);
+                      // The Undo button takes its place: keep the keyboard there.
+                      const li = e.currentTarget.closest('li');
+                      requestAnimationFrame(() => li?.querySelector<HTMLButtonElement>('button')?.focus());
+                    }}
+                  >
+                    Revoke
+                  </button>
+                )}
               </li>
             ),
           )}

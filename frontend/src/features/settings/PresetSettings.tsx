@@ -31,7 +31,8 @@ export function presetSummary(p: Preset, endpoints: readonly Endpoint[]): string
  * is what New chat (Ctrl+N) uses. Shipped presets can be edited (the edit
  * is kept in their place) or deleted.
  */
-export function PresetSettings({ transport }: { transport: Transport }) {
+/** Settings → Presets; locked (a read-only copy of damaged data): listed, not changed. */
+export function PresetSettings({ transport, locked = false }: { transport: Transport; locked?: boolean | undefined }) {
   const id = useId();
   const { presets, error: loadError } = usePresets(transport);
   const { endpoints } = useEndpoints(transport);
@@ -194,16 +195,19 @@ export function PresetSettings({ transport }: { transport: Transport }) {
           {p.instructions ? <p className="pre-instr">{p.instructions}</p> : <p className="pre-instr">No instructions.</p>}
         </>
       )}
-      actions={(p) => (
-        <button
-          type="button"
-          className="btn small"
-          aria-label={`Edit ${p.id === DEFAULT_PRESET_ID ? 'the default for new chats' : p.name}`}
-          onClick={() => ed.edit({ ...p, tools: p.tools ? [...p.tools] : null })}
-        >
-          Edit
-        </button>
-      )}
+      locked={locked}
+      actions={(p) =>
+        locked ? null : (
+          <button
+            type="button"
+            className="btn small"
+            aria-label={`Edit ${p.id === DEFAULT_PRESET_ID ? 'the default for new chats' : p.name}`}
+            onClick={() => ed.edit({ ...p, tools: p.tools ? [...p.tools] : null })}
+          >
+            Edit
+          </button>
+        )
+      }
       canDelete={(p) => p.id !== DEFAULT_PRESET_ID}
       deleteText={() => 'Chats made from it keep their instructions.'}
       onDelete={remove}

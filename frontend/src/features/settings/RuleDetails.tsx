@@ -20,7 +20,7 @@ export function useText(r: RuleView): string {
   return r.lastUsedAt ? `last used ${formatTime(r.lastUsedAt)} · ${calls}` : 'never used yet';
 }
 
-export function RuleDetails({ rule: r, onDuration }: { rule: RuleView; onDuration: (ruleId: string, d: string) => void }) {
+export function RuleDetails({ rule: r, onDuration }: { rule: RuleView; onDuration?: ((ruleId: string, d: string) => void) | undefined }) {
   const id = useId();
   const current = r.duration || 'forever';
   return (
@@ -30,22 +30,24 @@ export function RuleDetails({ rule: r, onDuration }: { rule: RuleView; onDuratio
       </span>
       {r.effect === 'deny' && r.reason && <span className="set-rule-meta">Reason the model reads: “{r.reason}”</span>}
       {r.refuses && <span className="set-rule-meta">Still asks for, e.g.: <span className="mono">{r.refuses}</span></span>}
-      <span className="set-rule-edit">
-        <label htmlFor={`${id}-d`}>How long</label>
-        <select
-          id={`${id}-d`}
-          value={current}
-          onChange={(e) => onDuration(r.id, e.target.value)}
-        >
-          {durationsFor(r).map((d) => (
-            <option key={d} value={d}>
-              {DURATION_LABELS[d]}
-              {d === current ? ' (current)' : ''}
-            </option>
-          ))}
-          {!durationsFor(r).includes(current as RuleDuration) && <option value={current}>{current}</option>}
-        </select>
-      </span>
+      {onDuration && (
+        <span className="set-rule-edit">
+          <label htmlFor={`${id}-d`}>How long</label>
+          <select
+            id={`${id}-d`}
+            value={current}
+            onChange={(e) => onDuration(r.id, e.target.value)}
+          >
+            {durationsFor(r).map((d) => (
+              <option key={d} value={d}>
+                {DURATION_LABELS[d]}
+                {d === current ? ' (current)' : ''}
+              </option>
+            ))}
+            {!durationsFor(r).includes(current as RuleDuration) && <option value={current}>{current}</option>}
+          </select>
+        </span>
+      )}
     </span>
   );
 }

@@ -131,7 +131,8 @@ function readText(f: File): Promise<string> {
   });
 }
 
-export function RulesTab({ id, transport, state }: { id: string; transport: Transport; state: PermissionRulesState }) {
+/** Settings → Rules; locked (a read-only copy of damaged data): listed and exported, not changed. */
+export function RulesTab({ id, transport, state, locked = false }: { id: string; transport: Transport; state: PermissionRulesState; locked?: boolean | undefined }) {
   const [adding, setAdding] = useState(false);
   const [note, setNote] = useState<string | null>(null);
   const file = useRef<HTMLInputElement>(null);
@@ -170,17 +171,21 @@ export function RulesTab({ id, transport, state }: { id: string; transport: Tran
   };
 
   return (
-    <PermissionRules id={id} state={state} onDuration={setDuration}>
+    <PermissionRules id={id} state={state} onDuration={setDuration} locked={locked}>
       <div className="set-rules-tools">
-        <button type="button" className="btn small" onClick={() => setAdding(true)} disabled={adding}>
-          Add a Never rule…
-        </button>
+        {!locked && (
+          <button type="button" className="btn small" onClick={() => setAdding(true)} disabled={adding}>
+            Add a Never rule…
+          </button>
+        )}
         <button type="button" className="btn small" onClick={exportRules}>
           Export JSON…
         </button>
-        <button type="button" className="btn small" onClick={() => file.current?.click()}>
-          Import JSON…
-        </button>
+        {!locked && (
+          <button type="button" className="btn small" onClick={() => file.current?.click()}>
+            Import JSON…
+          </button>
+        )}
         <input
           ref={file}
           type="file"

@@ -125,8 +125,11 @@ export function SettingsDialog({ open, transport, status, focusField = null, onC
     onClose();
   };
   /** Close, Esc: asks first when there are unsaved edits. */
+  // A read-only copy of damaged data: Go refuses every save from it.
+  const readOnlyCopy = !!status?.readOnly;
   const requestClose = () => {
-    if (dirty && tab === 'general') setConfirmClose(true);
+    if (readOnlyCopy) close(); // nothing typed here could be saved: nothing to ask
+    else if (dirty && tab === 'general') setConfirmClose(true);
     else if (dirty) {
       setTab('general');
       setConfirmClose(true);
@@ -184,12 +187,18 @@ export function SettingsDialog({ open, transport, status, focusField = null, onC
         ))}
       </div>
       <div className="settings-body" ref={bodyRef}>
+        {readOnlyCopy && (
+          <p className="set-banner" role="status">
+            This is a read-only copy of Juncture’s damaged history: settings can be looked at here, not saved.
+          </p>
+        )}
         {tab === 'endpoints' && open && (
           <div {...panel('endpoints')}>
             <EndpointSettings
               transport={transport}
               keyStorage={form.view?.keyStorage}
               providers={form.view?.providers}
+              locked={readOnlyCopy}
               onChanged={() => {
                 if (!dirty) setReloadNonce((n) => n + 1);
               }}
@@ -203,12 +212,12 @@ export function SettingsDialog({ open, transport, status, focusField = null, onC
         )}
         {tab === 'presets' && open && (
           <div {...panel('presets')}>
-            <PresetSettings transport={transport} />
+            <PresetSettings transport={transport} locked={readOnlyCopy} />
           </div>
         )}
         {tab === 'rules' && (
           <div {...panel('rules')}>
-            <RulesTab id={id} transport={transport} state={rules} />
+            <RulesTab id={id} transport={transport} state={rules} locked={readOnlyCopy} />
           </div>
         )}
         {tab === 'mcp' && open && (
@@ -259,7 +268,7 @@ export function SettingsDialog({ open, transport, status, focusField = null, onC
           <button type="button" className="btn" onClick={requestClose}>
             Close
           </button>
-          {tab === 'general' && (
+          {tab === 'general' && !readOnlyCopy && (
             <button type="button" className="btn primary" onClick={() => void form.save()} disabled={!form.draft || saving}>
               {saving ? 'Saving…' : 'Save'}
             </button>

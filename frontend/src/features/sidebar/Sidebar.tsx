@@ -32,10 +32,11 @@ export interface SidebarProps {
   onNew: () => void;
   onOpen: (id: string) => void;
   onOpenHit: (hit: SearchHit) => void;
-  onRename: (id: string, title: string) => void;
-  onPin: (id: string, pinned: boolean) => void;
+  /** Unset in a read-only copy of damaged data (see ThreadItem); likewise onPin and onDelete. */
+  onRename?: ((id: string, title: string) => void) | undefined;
+  onPin?: ((id: string, pinned: boolean) => void) | undefined;
   onExport: (id: string, format: 'markdown' | 'json') => void;
-  onDelete: (t: Thread) => void;
+  onDelete?: ((t: Thread) => void) | undefined;
   onLoadMore: () => void;
   onSettings: () => void;
   /** Opens Activity (the decision ledger). */

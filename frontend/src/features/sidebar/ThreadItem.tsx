@@ -11,10 +11,11 @@ export interface ThreadItemProps {
   /** What live events said since the list was loaded (`null`: idle), or undefined when nothing newer. */
   activity: Activity | null | undefined;
   onOpen: (id: string) => void;
-  onRename: (id: string, title: string) => void;
-  onPin: (id: string, pinned: boolean) => void;
+  /** Unset (a read-only copy of damaged data): not offered, nor is F2. Likewise onPin and onDelete. */
+  onRename?: ((id: string, title: string) => void) | undefined;
+  onPin?: ((id: string, pinned: boolean) => void) | undefined;
   onExport: (id: string, format: 'markdown' | 'json') => void;
-  onDelete: (t: Thread) => void;
+  onDelete?: ((t: Thread) => void) | undefined;
 }
 
 function ThreadItemImpl({ thread, active, activity: live, onOpen, onRename, onPin, onExport, onDelete }: ThreadItemProps) {
@@ -70,7 +71,7 @@ function ThreadItemImpl({ thread, active, activity: live, onOpen, onRename, onPi
     if (e.key === 'ContextMenu' || (e.key === 'F10' && e.shiftKey)) {
       e.preventDefault();
       setMenu(true);
-    } else if (e.key === 'F2') {
+    } else if (e.key === 'F2' && onRename) {
       e.preventDefault();
       setDraft(thread.title);
       setRenaming(true);
@@ -87,7 +88,7 @@ function ThreadItemImpl({ thread, active, activity: live, onOpen, onRename, onPi
   const commit = () => {
     setRenaming(false);
     const t = draft.trim();
-    if (t && t !== thread.title) onRename(thread.id, t);
+    if (t && t !== thread.title) onRename?.(thread.id, t);
   };
 
   const act = (fn: () => void) => () => {
@@ -183,28 +184,34 @@ function ThreadItemImpl({ thread, active, activity: live, onOpen, onRename, onPi
           aria-label={`Options for ${title}`}
           onKeyDown={(e) => menuKeyDown(e, { escape: closeMenu, tab: () => setMenu(false) })}
         >
-          <button
-            type="button"
-            role="menuitem"
-            onClick={act(() => {
-              setDraft(thread.title);
-              setRenaming(true);
-            })}
-          >
-            Rename
-          </button>
-          <button type="button" role="menuitem" onClick={act(() => onPin(thread.id, !thread.pinned))}>
-            {thread.pinned ? 'Unpin' : 'Pin'}
-          </button>
+          {onRename && (
+            <button
+              type="button"
+              role="menuitem"
+              onClick={act(() => {
+                setDraft(thread.title);
+                setRenaming(true);
+              })}
+            >
+              Rename
+            </button>
+          )}
+          {onPin && (
+            <button type="button" role="menuitem" onClick={act(() => onPin(thread.id, !thread.pinned))}>
+              {thread.pinned ? 'Unpin' : 'Pin'}
+            </button>
+          )}
           <button type="button" role="menuitem" onClick={act(() => onExport(thread.id, 'markdown'))}>
             Export as Markdown
           </button>
           <button type="button" role="menuitem" onClick={act(() => onExport(thread.id, 'json'))}>
             Export as JSON
           </button>
-          <button type="button" role="menuitem" className="danger" onClick={act(() => onDelete(thread))}>
-            Delete
-          </button>
+          {onDelete && (
+            <button type="button" role="menuitem" className="danger" onClick={act(() => onDelete(thread))}>
+              Delete
+            </button>
+          )}
         </div>
       )}
     </li>

@@ -5,6 +5,7 @@ import { TransportContext } from '../../transport';
 import { FakeTransport } from '../../test/fakeTransport';
 import { mcpServer } from '../../test/builders';
 import type { ToolCallView } from '../../state/types';
+import { ReadOnlyCopyContext } from '../../lib/readOnlyCopy';
 
 const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
 
@@ -164,5 +165,22 @@ describe('a call a rule let through', () => {
     });
     expect(t.callsOf('RevokePermissionRule')).toEqual([['rule-1']]);
     expect(screen.getByText(/Rule revoked/)).toBeTruthy();
+  });
+});
+
+describe('a call a rule let through, in a read-only copy', () => {
+  it('says which rule, and offers no Revoke (the copy cannot change its rules)', () => {
+    const t = new FakeTransport({ RevokePermissionRule: () => null, ListMCPServers: () => [] });
+    const tool = { id: 'c', name: 'write_file', args: '{}', argsComplete: true, messageId: 'm', state: 'done' as const,
+      allowedBy: { id: 'rule-1', tool: 'write_file', scope: 'thread' as const, pattern: 'th', createdAt: 1 } };
+    render(
+      <TransportContext.Provider value={t}>
+        <ReadOnlyCopyContext.Provider value>
+          <ToolBlock tool={tool} />
+        </ReadOnlyCopyContext.Provider>
+      </TransportContext.Provider>,
+    );
+    expect(screen.getByText(/Allowed by your rule \(write_file in this chat\)/)).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Revoke' })).toBeNull();
   });
 });

@@ -3,6 +3,7 @@ import type { ToolCallView } from '../../state/types';
 import type { PermissionRule } from '../../transport/contract';
 import { argSummary, prettyJson } from '../../lib/format';
 import { TransportContext } from '../../transport';
+import { ReadOnlyCopyContext } from '../../lib/readOnlyCopy';
 import { useMcpServers } from '../../hooks/useMcpServers';
 import { ToolStatusChip, skippedByReply } from './ToolStatusChip';
 import { ToolProgressBar } from './ToolProgress';
@@ -73,6 +74,7 @@ export const ToolBlock = memo(function ToolBlock({ tool, threadId, live }: { too
 /** "Allowed by your rule · Revoke": a call a remembered rule let through. */
 function AllowedByRule({ rule }: { rule: PermissionRule }) {
   const transport = useContext(TransportContext);
+  const readOnlyCopy = useContext(ReadOnlyCopyContext); // its rules cannot change there
   const [state, setState] = useState<'idle' | 'revoking' | 'revoked' | 'error'>('idle');
   const revoke = () => {
     if (!transport) return;
@@ -89,10 +91,14 @@ function AllowedByRule({ rule }: { rule: PermissionRule }) {
       ) : (
         <>
           <span>Allowed by your rule ({ruleText(rule)})</span>
-          <span aria-hidden="true"> · </span>
-          <button type="button" className="tool-allowed-revoke" onClick={revoke} disabled={state === 'revoking'}>
-            Revoke
-          </button>
+          {!readOnlyCopy && (
+            <>
+              <span aria-hidden="true"> · </span>
+              <button type="button" className="tool-allowed-revoke" onClick={revoke} disabled={state === 'revoking'}>
+                Revoke
+              </button>
+            </>
+          )}
           {state === 'error' && <span role="alert"> Could not revoke it; try Settings.</span>}
         </>
       )}

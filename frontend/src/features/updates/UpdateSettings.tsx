@@ -2,6 +2,7 @@ import './Updates.css';
 import { useContext, useEffect, useId, useState } from 'react';
 import { TransportContext, toJunctureError } from '../../transport';
 import type { UpdateStatus } from '../../transport/updates';
+import { ReadOnlyCopyContext } from '../../lib/readOnlyCopy';
 
 /** The sentence Settings and the README both say about what an update check sends. */
 export const UPDATE_PRIVACY =
@@ -10,6 +11,7 @@ export const UPDATE_PRIVACY =
 /** Settings → Updates: the off switch, the feed URL, and what the last check found. */
 export function UpdateSettings() {
   const transport = useContext(TransportContext);
+  const locked = useContext(ReadOnlyCopyContext); // a read-only copy: its settings cannot be saved
   const id = useId();
   const [status, setStatus] = useState<UpdateStatus | null>(null);
   const [feedUrl, setFeedUrl] = useState('');
@@ -69,6 +71,7 @@ export function UpdateSettings() {
         <input
           type="checkbox"
           checked={!off}
+          disabled={locked}
           onChange={(e) => {
             const next = !e.target.checked;
             setOff(next);
@@ -79,12 +82,14 @@ export function UpdateSettings() {
       </label>
       <div className="update-field">
         <label htmlFor={`${id}-feed`}>Release feed</label>
-        <input id={`${id}-feed`} type="url" className="mono" value={feedUrl} disabled={off} onChange={(e) => setFeedUrl(e.target.value)} />
+        <input id={`${id}-feed`} type="url" className="mono" value={feedUrl} disabled={off || locked} onChange={(e) => setFeedUrl(e.target.value)} />
       </div>
       <div className="update-row">
-        <button type="button" className="btn small" disabled={off || feedUrl === status.settings.feedUrl} onClick={() => save({ feedUrl, off })}>
-          Save feed
-        </button>
+        {!locked && (
+          <button type="button" className="btn small" disabled={off || feedUrl === status.settings.feedUrl} onClick={() => save({ feedUrl, off })}>
+            Save feed
+          </button>
+        )}
         <button type="button" className="btn small subtle" disabled={off || !status.canUpdate} onClick={check}>
           Check now
         </button>
