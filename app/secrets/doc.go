@@ -13,9 +13,5 @@
 //     and scrubs its migration backups (store.ScrubSettings).
 //   - Accounts are "<vault id>/<name>": the vault id is saved in the
 //     database, so two databases never share a key.
-//   - A vault opened for a read-only copy of damaged data (Open, not
-//     writable) never writes or deletes in the store: the copy shares the
-//     person's accounts, and what runs in it (an MCP sign-in's refresh or
-//     clean-up) is kept for the session only.
 //   - No error, log line or KeyStorage detail holds a secret.
 package secrets

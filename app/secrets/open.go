@@ -24,8 +24,7 @@ type Rows interface {
 
 // Open names the database's vault over st and, when writable, moves the
 // keys still in the settings rows into st, rebuilds the file without them
-// and scrubs its migration backups (<db>.pre-v*.bak). Opened not
-// writable (a read-only copy) its Set and Delete never reach st.
+// and scrubs its migration backups (<db>.pre-v*.bak).
 func Open(ctx context.Context, db Rows, st Store, status KeyStorage, writable bool, log *slog.Logger) (*Vault, error) {
 	v := NewVault(st, status)
 	if status.Kind == "file" {
@@ -44,9 +43,6 @@ func Open(ctx context.Context, db Rows, st Store, status KeyStorage, writable bo
 	}
 	v.id = saved[KeyVaultID]
 	if !writable {
-		// A read-only copy: what runs in it (an MCP sign-in's refresh, a
-		// revoked grant's clean-up) is kept for the session only.
-		v.memoryOnly = true
 		return v, nil
 	}
 	if v.id == "" {

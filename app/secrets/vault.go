@@ -13,10 +13,6 @@ type Vault struct {
 	store  Store
 	status KeyStorage
 	id     string
-	// memoryOnly: opened for a read-only copy of damaged data, which
-	// shares the person's key storage (the same vault id). Set and Delete
-	// change only this session's cache; the storage is never written.
-	memoryOnly bool
 
 	mu    sync.Mutex
 	cache map[string]string // name → secret ("" = known absent)
@@ -73,10 +69,6 @@ func (v *Vault) Delete(name string) error {
 	}
 	v.mu.Lock()
 	defer v.mu.Unlock()
-	if v.memoryOnly {
-		v.cache[name] = ""
-		return nil
-	}
 	if err := v.store.Delete(v.account(name)); err != nil {
 		return fmt.Errorf("deleting a key in the %s: %w", v.status.Kind, err)
 	}
@@ -97,10 +89,6 @@ func (v *Vault) Set(name, secret string) error {
 		return nil
 	}
 	if secret == "" && v.unreadable[name] {
-		return nil
-	}
-	if v.memoryOnly {
-		v.cache[name] = secret
 		return nil
 	}
 	var err error
