@@ -14,4 +14,13 @@
 //   - Accounts are "<vault id>/<name>": the vault id is saved in the
 //     database, so two databases never share a key.
 //   - No error, log line or KeyStorage detail holds a secret.
+//   - A vault opened for a read-only copy of damaged data (Open with
+//     writable false) moves and scrubs nothing, and its settings may be
+//     unreadable (the damage): then it names no vault, and no key is read
+//     or written. When the copy's settings name the vault, its MCP servers'
+//     OAuth refreshes are written to the storage like the live app's:
+//     a provider that rotates refresh tokens has already replaced the old
+//     one, so keeping the new token only in the copy's memory would leave
+//     the repaired app a dead sign-in (and, with reuse detection, get the
+//     whole sign-in revoked). Tried and reverted on 2026-12-03.
 package secrets
