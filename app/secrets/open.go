@@ -31,15 +31,15 @@ func Open(ctx context.Context, db Rows, st Store, status KeyStorage, writable bo
 		log.Info("keys are stored in a file", "path", status.Path, "why", status.Detail)
 	}
 	saved, err := db.Settings(ctx)
-	if err != nil && !writable {
+	if err != nil {
+		if writable {
+			return nil, err
+		}
 		// A read-only copy of a damaged database: the damage can be the
 		// settings table itself. The copy still opens, for its chats;
 		// without the vault's id no saved key is found, and none is written.
 		log.Warn("the read-only copy's settings cannot be read; its saved keys are not used", "err", err)
 		return v, nil
-	}
-	if err != nil {
-		return nil, err
 	}
 	v.id = saved[KeyVaultID]
 	if !writable {
