@@ -2,47 +2,14 @@ package app
 
 import (
 	"context"
-	"database/sql"
 	"errors"
-	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/juncture-app/juncture/app/datafolder"
+	"github.com/juncture-app/juncture/internal/testkit/dbdamage"
 	"github.com/juncture-app/juncture/store"
 )
-
-// breakSettingsTable gives the settings table's root page an invalid b-tree
-// page type, as a disk fault would (store's TestCorruptDatabase does the
-// same): the app must be stopped.
-func breakSettingsTable(t *testing.T, path string) {
-	t.Helper()
-	db, err := sql.Open("sqlite", "file:"+path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var root, pageSize int64
-	if err := db.QueryRow("SELECT rootpage FROM sqlite_schema WHERE name = 'settings'").Scan(&root); err != nil {
-		t.Fatal(err)
-	}
-	if err := db.QueryRow("PRAGMA page_size").Scan(&pageSize); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := db.Exec("PRAGMA wal_checkpoint(TRUNCATE)"); err != nil {
-		t.Fatal(err)
-	}
-	if err := db.Close(); err != nil {
-		t.Fatal(err)
-	}
-	f, err := os.OpenFile(path, os.O_RDWR, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	if _, err := f.WriteAt([]byte{0x77}, (root-1)*pageSize); err != nil {
-		t.Fatal(err)
-	}
-}
 
 // TestReadOnlyCopyOfDamagedSettingsOpens: the damage is in the settings
 // table itself. The app refuses the database and offers a read-only copy;
@@ -54,7 +21,9 @@ func TestReadOnlyCopyOfDamagedSettingsOpens(t *testing.T) {
 	f := newFixture(t, nil)
 	sent := f.sendIdle("", "remember the lighthouse")
 	f.stop()
-	breakSettingsTable(t, datafolder.DatabasePath(f.dir))
+	if err := dbdamage.BreakTable(context.Background(), datafolder.DatabasePath(f.dir), "settings"); err != nil {
+		t.Fatal(err)
+	}
 
 	cfg := Config{DataDir: f.dir, Mode: "browser", Getenv: func(k string) string { return f.env[k] },
 		MCPConfigPath: filepath.Join(f.dir, "mcp.json")}
