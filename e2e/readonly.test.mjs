@@ -50,7 +50,7 @@ test('a read-only copy of a damaged history is for reading, and says so', inApp(
   await page.keyboard.press('Control+,');
   const dialog = page.getByRole('dialog', { name: 'Settings' });
   await dialog.getByRole('tab', { name: 'Tool servers (MCP)' }).click();
-  await dialog.getByText(/read-only copy of Juncture’s data/).waitFor();
+  await dialog.getByText(/read-only copy of Juncture’s damaged history: settings can be looked at here, not saved/).waitFor();
   assert.equal(await dialog.getByRole('button', { name: 'Add server…' }).count(), 0);
   assert.equal(await dialog.getByRole('button', { name: 'Edit as text' }).count(), 0);
   if (process.env.E2E_SHOTS) await page.screenshot({ path: `${process.env.E2E_SHOTS}/readonly-settings.png` });

@@ -38,12 +38,12 @@ function detailsError(e: ReturnType<typeof toJunctureError>): McpConfigError | n
  * once by Go, which then emits "mcp"; this view reloads on it.
  */
 /**
- * Settings → Tool servers. With readOnlyCopy (the path of a read-only copy
- * of damaged data being browsed) the servers are shown, not changed: the
- * copy shares the person's real mcp.json and key storage, which Go refuses
- * to write from it (app.writable, mcp.ErrReadOnly).
+ * Settings → Tool servers; locked (a read-only copy of damaged data): the
+ * servers are shown, not changed. The copy shares the person's real
+ * mcp.json and key storage, which Go refuses to write from it
+ * (app.writable, mcp.ErrReadOnly); the dialog says it is a copy.
  */
-export function McpSettings({ transport, readOnlyCopy }: { transport: Transport; readOnlyCopy?: string | undefined }) {
+export function McpSettings({ transport, locked = false }: { transport: Transport; locked?: boolean | undefined }) {
   const id = useId();
   const catalog = useMcpServers(transport);
   const [view, setView] = useState<McpConfigView | null>(null);
@@ -189,11 +189,6 @@ export function McpSettings({ transport, readOnlyCopy }: { transport: Transport;
         </p>
       )}
       <AlertLine className="set-banner error" text={actionError} />
-      {readOnlyCopy && (
-        <p className="set-banner" role="status">
-          This is a read-only copy of Juncture’s data: its tool servers can be looked at here, not changed.
-        </p>
-      )}
 
       {view && !broken && rows.length === 0 && !editing && <p className="set-help">No tool servers yet.</p>}
       {rows.length > 0 && (
@@ -201,7 +196,7 @@ export function McpSettings({ transport, readOnlyCopy }: { transport: Transport;
           rows={rows}
           now={now}
           busy={busyRow}
-          locked={!!readOnlyCopy}
+          locked={locked}
           onRestart={(name) =>
             void act(name, async () => {
               await transport.call('RestartMCPServer', name);
@@ -232,7 +227,7 @@ export function McpSettings({ transport, readOnlyCopy }: { transport: Transport;
         />
       )}
 
-      {readOnlyCopy ? null : editing && (editing.kind === 'add' || editEntry) ? (
+      {locked ? null : editing && (editing.kind === 'add' || editEntry) ? (
         <McpServerForm
           key={editing.kind === 'edit' ? `edit:${editing.name}` : 'add'}
           editing={editEntry}
@@ -277,7 +272,7 @@ export function McpSettings({ transport, readOnlyCopy }: { transport: Transport;
         )
       )}
 
-      {importOpen && !broken && !readOnlyCopy && (
+      {importOpen && !broken && !locked && (
         <McpImport
           claudeDesktopPath={view?.claudeDesktopPath ?? ''}
           busy={importBusy}
@@ -288,7 +283,7 @@ export function McpSettings({ transport, readOnlyCopy }: { transport: Transport;
         />
       )}
 
-      {view && (textOpen || broken) && !readOnlyCopy && (
+      {view && (textOpen || broken) && !locked && (
         <McpConfigText
           text={view.text}
           path={view.path}

@@ -222,7 +222,7 @@ export function SettingsDialog({ open, transport, status, focusField = null, onC
         )}
         {tab === 'mcp' && open && (
           <div {...panel('mcp')}>
-            <McpSettings transport={transport} readOnlyCopy={status?.readOnly} />
+            <McpSettings transport={transport} locked={readOnlyCopy} />
           </div>
         )}
         {tab === 'general' && (
