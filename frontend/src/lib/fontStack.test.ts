@@ -27,6 +27,19 @@ function setStacks(ui: string, mono: string) {
 const UI = "system-ui, -apple-system, 'Segoe UI', Roboto, Ubuntu, Cantarell, 'Noto Sans', Arial,\n    sans-serif";
 const MONO = "ui-monospace, 'SF Mono', Menlo, 'DejaVu Sans Mono', 'Liberation Mono', monospace";
 
+// Each pinFontStacks test starts from the stacks UI and MONO, no pin and
+// no fake engine, and leaves none behind.
+function withStacks() {
+  beforeEach(() => setStacks(UI, MONO));
+  afterEach(() => {
+    vi.restoreAllMocks();
+    document.getElementById('stacks')?.remove();
+    document.documentElement.style.cssText = '';
+  });
+}
+
+const pinned = (name: string) => document.documentElement.style.getPropertyValue(name);
+
 describe('splitFamilies', () => {
   it('splits on commas outside quotes and keeps the quotes', () => {
     expect(splitFamilies(" system-ui, 'Segoe UI',\n  \"A, B\" , sans-serif ")).toEqual(['system-ui', "'Segoe UI'", '"A, B"', 'sans-serif']);
@@ -34,13 +47,7 @@ describe('splitFamilies', () => {
 });
 
 describe('pinFontStacks', () => {
-  beforeEach(() => setStacks(UI, MONO));
-  afterEach(() => {
-    vi.restoreAllMocks();
-    document.getElementById('stacks')?.remove();
-    document.documentElement.style.cssText = '';
-  });
-  const pinned = (name: string) => document.documentElement.style.getPropertyValue(name);
+  withStacks();
 
   it('drops the families before the first one installed and keeps the rest as written', () => {
     fakeEngine(['Cantarell', 'DejaVu Sans Mono']);
@@ -72,13 +79,7 @@ describe('pinFontStacks', () => {
 });
 
 describe('pinFontStacks with the last launch kept', () => {
-  beforeEach(() => setStacks(UI, MONO));
-  afterEach(() => {
-    vi.restoreAllMocks();
-    document.getElementById('stacks')?.remove();
-    document.documentElement.style.cssText = '';
-  });
-  const pinned = (name: string) => document.documentElement.style.getPropertyValue(name);
+  withStacks();
   // A storage and a `later` the test runs by hand.
   function launchCache(items = new Map<string, string>()) {
     const checks: (() => void)[] = [];
@@ -152,13 +153,7 @@ describe('pinFontStacks with the last launch kept', () => {
 // What the storage holds is never applied unless it only drops leading
 // families of the stack the stylesheet wrote; otherwise the launch probes.
 describe('pinFontStacks with a hostile or broken kept result', () => {
-  beforeEach(() => setStacks(UI, MONO));
-  afterEach(() => {
-    vi.restoreAllMocks();
-    document.getElementById('stacks')?.remove();
-    document.documentElement.style.cssText = '';
-  });
-  const pinned = (name: string) => document.documentElement.style.getPropertyValue(name);
+  withStacks();
   const entry = (to: string) => JSON.stringify({ '--font-ui': { from: uiWritten(), to }, '--font-mono': { from: monoWritten(), to: '' } });
   function uiWritten() {
     return getComputedStyle(document.documentElement).getPropertyValue('--font-ui');
