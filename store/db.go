@@ -321,8 +321,10 @@ func OpenReadOnlyCopy(ctx context.Context, path string) (*DB, string, error) {
 // database is checked in full before it is migrated, so a damaged one is
 // refused (and copied) as it was, and every read of the current schema
 // fails on the old one ("no such column"). Only the private copy is
-// written. A migration the damage stops is rolled back whole, and the copy
-// is read as it is (what the old schema shares with this one).
+// written. The migrations go one at a time, each in its own transaction,
+// as far as the damage lets them: one that reads a damaged table (v8
+// rebuilds permission_rules) rolls back alone, and the copy keeps the
+// versions before it (the chats' columns come at v5).
 func migrateCopy(ctx context.Context, copyPath string) {
 	w, err := sql.Open("sqlite", dsn(copyPath, pragmaBusy))
 	if err != nil {
@@ -330,8 +332,18 @@ func migrateCopy(ctx context.Context, copyPath string) {
 	}
 	defer w.Close()
 	w.SetMaxOpenConns(1)
-	if version, err := userVersion(ctx, w); err == nil && version < SchemaVersion {
-		_ = migrate(ctx, w, version)
+	version, err := userVersion(ctx, w)
+	if err != nil {
+		return
+	}
+	for _, m := range migrations {
+		if m.version <= version {
+			continue
+		}
+		if migrateTo(ctx, w, version, m.version) != nil {
+			return
+		}
+		version = m.version
 	}
 }
 

@@ -12,11 +12,14 @@ import (
 // checked in full before its migration, so the damage is found before it
 // is migrated, and the person is offered a read-only copy of the file as
 // it is: the old schema. The copy must still read its chats (as the
-// current schema), instead of failing every read ("no such column").
+// current schema), instead of failing every read ("no such column"),
+// also when the damage stops one of the migrations (v8 rebuilds the
+// permission rules).
 func TestReadOnlyCopyOfDamagedOlderDatabase(t *testing.T) {
 	ctx := context.Background()
-	for _, fx := range []string{fixtureV1, fixtureV4} {
-		t.Run(filepath.Base(fx), func(t *testing.T) {
+	for _, c := range []struct{ fx, table string }{{fixtureV1, "settings"}, {fixtureV4, "settings"}, {fixtureV4, "permission_rules"}} {
+		fx := c.fx
+		t.Run(filepath.Base(fx)+"/"+c.table, func(t *testing.T) {
 			path := filepath.Join(t.TempDir(), "juncture.db")
 			b, err := os.ReadFile(fx)
 			if err != nil {
@@ -25,7 +28,7 @@ func TestReadOnlyCopyOfDamagedOlderDatabase(t *testing.T) {
 			if err := os.WriteFile(path, b, 0o600); err != nil {
 				t.Fatal(err)
 			}
-			damageRoot(t, path, "settings")
+			damageRoot(t, path, c.table)
 			if _, err := Open(ctx, path); err == nil {
 				t.Fatal("the damaged database opened")
 			}
