@@ -51,3 +51,32 @@ func TestReadOnlyCopyOfDamagedSettingsOpens(t *testing.T) {
 		t.Error("a read-only copy took a message")
 	}
 }
+
+// TestReadOnlyCopyOfDamagedOlderDatabaseShowsItsChats: the damaged file is
+// of an older schema (the first launch of a new build finds the damage
+// before migrating): the window of its read-only copy lists and opens its
+// chats, as the current schema.
+func TestReadOnlyCopyOfDamagedOlderDatabaseShowsItsChats(t *testing.T) {
+	dir := t.TempDir()
+	b, err := os.ReadFile("../store/testdata/v4.db")
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := datafolder.DatabasePath(dir)
+	if err := os.WriteFile(path, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	breakSettingsTable(t, path)
+	cfg := Config{DataDir: dir, Mode: "browser", Getenv: func(string) string { return "" },
+		MCPConfigPath: filepath.Join(dir, "mcp.json"), ReadOnlyCopy: true}
+	svc := mustStart(t, cfg)
+	t.Cleanup(func() { _ = svc.Shutdown(context.Background()) })
+	a := svc.App()
+	page, err := a.ListThreads("", 10)
+	if err != nil || len(page.Threads) == 0 {
+		t.Fatalf("ListThreads = %+v, %v", page, err)
+	}
+	if view, err := a.GetThread(page.Threads[0].ID); err != nil || len(view.Messages) == 0 {
+		t.Fatalf("GetThread = %+v, %v", view.Messages, err)
+	}
+}

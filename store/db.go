@@ -278,8 +278,8 @@ func newDB(path string, w, r *sql.DB, readOnly bool, tmpDir string) *DB {
 
 // OpenReadOnlyCopy copies the database at path (with its -wal file, if any)
 // into a new folder of CopiesDir and opens the copy read-only, without any
-// check or migration, so a person whose database is damaged or too new can
-// still browse what it holds. The original is only read, and its data
+// check, so a person whose database is damaged or too new can still browse
+// what it holds (a copy of an older schema is migrated first: migrateCopy). The original is only read, and its data
 // folder's lock is not taken. Every change through the returned DB fails
 // with ErrReadOnly. Close removes the copy; if the process dies first, the
 // next start removes it (RemoveStaleCopies).
@@ -301,6 +301,7 @@ func OpenReadOnlyCopy(ctx context.Context, path string) (*DB, string, error) {
 	if err := copyFile(path+"-wal", copyPath+"-wal"); err != nil && !errors.Is(err, os.ErrNotExist) {
 		return fail(err)
 	}
+	migrateCopy(ctx, copyPath)
 	r, err := sql.Open("sqlite", dsn(copyPath, "mode=ro", pragmaBusy, pragmaReaderCache, "_pragma=query_only(1)"))
 	if err != nil {
 		return fail(err)
@@ -314,6 +315,36 @@ func OpenReadOnlyCopy(ctx context.Context, path string) (*DB, string, error) {
 	db := newDB(copyPath, r, r, true, dir)
 	db.lock = lock
 	return db, copyPath, nil
+}
+
+// migrateCopy brings a copy of an older schema to this build's: a
+// database is checked in full before it is migrated, so a damaged one is
+// refused (and copied) as it was, and every read of the current schema
+// fails on the old one ("no such column"). Only the private copy is
+// written. The migrations go one at a time, each in its own transaction,
+// as far as the damage lets them: one that reads a damaged table (v8
+// rebuilds permission_rules) rolls back alone, and the copy keeps the
+// versions before it (the chats' columns come at v5).
+func migrateCopy(ctx context.Context, copyPath string) {
+	w, err := sql.Open("sqlite", dsn(copyPath, pragmaBusy))
+	if err != nil {
+		return
+	}
+	defer w.Close()
+	w.SetMaxOpenConns(1)
+	version, err := userVersion(ctx, w)
+	if err != nil {
+		return
+	}
+	for _, m := range migrations {
+		if m.version <= version {
+			continue
+		}
+		if migrateTo(ctx, w, version, m.version) != nil {
+			return
+		}
+		version = m.version
+	}
 }
 
 // copyFile copies from into a new 0600 file, streaming (a history can be

@@ -91,6 +91,11 @@ func Forward(ctx context.Context, sub *broker.Subscription, emitter func() Emitt
 		frames := make([]BatchFrame, 0, len(batch)+2)
 		for _, env := range batch {
 			name, data := Frame(env)
+			if cannotEncode(env) {
+				// Wails drops an event it cannot encode, and the whole
+				// batch with it: the window reloads what it shows instead.
+				name, data = ResyncEvent, struct{}{}
+			}
 			frames = append(frames, BatchFrame{Name: name, Data: data})
 			if ListChanges(env) {
 				frames = append(frames, BatchFrame{Name: "threads", Data: ThreadsEvent{ThreadID: env.ThreadID}})
@@ -101,13 +106,28 @@ func Forward(ctx context.Context, sub *broker.Subscription, emitter func() Emitt
 			flow.forget()
 			unanswered = true
 		}
-		if len(frames) == 1 {
+		if len(frames) == 1 && frames[0].Name != ResyncEvent {
 			e.Emit(frames[0].Name, frames[0].Data)
 		} else {
 			e.Emit("batch", frames)
 		}
 		last = time.Now()
 	}
+}
+
+// ResyncEvent is the frame, always inside a "batch" event, that tells the
+// window to reload what it shows from the store: an event could not be
+// encoded (a NaN in a value), as app/web's stream says it.
+const ResyncEvent = "resync"
+
+// cannotEncode reports whether an AG-UI envelope's event has no JSON. A
+// delta is not checked: the runtime never gives one a value of its own
+// (only strings), and a merged delta has no shared encoding, so checking
+// would encode every one again on the stream's hot path. Any other event's
+// JSON is encoded once per published envelope and shared (the browser's
+// stream, the replay ring's snapshots).
+func cannotEncode(env broker.Envelope) bool {
+	return env.Name == broker.EnvelopeAGUI && env.Event != nil && !env.IsDelta() && env.EventJSON() == nil
 }
 
 // gather adds to a batch of deltas what arrives until the gap ends at

@@ -53,6 +53,19 @@ describe('WailsTransport batches', () => {
     expect(got).toEqual(['kept']);
   });
 
+  // An event the app could not encode reaches the window as a "resync"
+  // frame in its batch (app/events Forward): the window reloads what it
+  // shows, as after the browser's stream said "resync".
+  it('turns a "resync" frame into a reconnection, in order with the rest', () => {
+    const rt = fakeRuntime();
+    const t = new WailsTransport();
+    const got: string[] = [];
+    t.subscribe('agui', ({ event }) => got.push(event.type));
+    t.subscribe('connection', ({ state }) => got.push(`connection:${state}`));
+    rt.fire('batch', [{ name: 'resync', data: {} }, { name: 'agui', data: { threadId: 'th', event: { type: 'RUN_FINISHED', threadId: 'th', runId: 'r' } } }]);
+    expect(got).toEqual(['connection:reconnected', 'RUN_FINISHED']);
+  });
+
   it('delivers the "mcp" event, plain and inside a batch', () => {
     const rt = fakeRuntime();
     const t = new WailsTransport();

@@ -10,6 +10,8 @@ import { afterPaint } from '../lib/afterPaint';
 
 /** The desktop forwarder's batch of events (app/events.go `forward`). */
 const BATCH_EVENT = 'batch';
+/** A frame of a batch standing for an event that could not be encoded (app/events ResyncEvent). */
+const RESYNC_FRAME = 'resync';
 
 /** The page's acknowledgement of the stream (main.go; app/events/flow.go):
  *  sent after the frame that followed an event's arrival, so the forwarder
@@ -98,6 +100,12 @@ export class WailsTransport implements Transport {
       const frames = data[0];
       if (!Array.isArray(frames)) return;
       for (const f of frames as unknown[]) {
+        if (isObject(f) && f.name === RESYNC_FRAME) {
+          // An event the app could not encode was left out: reload what is
+          // shown, as after the browser's stream said "resync".
+          this.hub.emit('connection', { state: 'reconnected' });
+          continue;
+        }
         if (!isObject(f) || typeof f.name !== 'string' || !isServerEventName(f.name)) continue;
         this.deliver(f.name, f.data);
       }
