@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"errors"
+	"os"
 	"path/filepath"
 	"testing"
 
@@ -66,7 +67,9 @@ func TestReadOnlyCopyOfDamagedOlderDatabaseShowsItsChats(t *testing.T) {
 	if err := os.WriteFile(path, b, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	breakSettingsTable(t, path)
+	if err := dbdamage.BreakTable(context.Background(), path, "settings"); err != nil {
+		t.Fatal(err)
+	}
 	cfg := Config{DataDir: dir, Mode: "browser", Getenv: func(string) string { return "" },
 		MCPConfigPath: filepath.Join(dir, "mcp.json"), ReadOnlyCopy: true}
 	svc := mustStart(t, cfg)

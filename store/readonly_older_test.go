@@ -2,10 +2,11 @@ package store
 
 import (
 	"context"
-	"database/sql"
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/juncture-app/juncture/internal/testkit/dbdamage"
 )
 
 // TestReadOnlyCopyOfDamagedOlderDatabase: a database of an older schema is
@@ -55,24 +56,7 @@ func TestReadOnlyCopyOfDamagedOlderDatabase(t *testing.T) {
 // damageRoot gives a table's root page an invalid b-tree page type.
 func damageRoot(t *testing.T, path, table string) {
 	t.Helper()
-	db, err := sql.Open("sqlite", "file:"+path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var root, pageSize int64
-	if err := db.QueryRow("SELECT rootpage FROM sqlite_schema WHERE name = ?", table).Scan(&root); err != nil {
-		t.Fatal(err)
-	}
-	if err := db.QueryRow("PRAGMA page_size").Scan(&pageSize); err != nil {
-		t.Fatal(err)
-	}
-	db.Close()
-	f, err := os.OpenFile(path, os.O_RDWR, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	if _, err := f.WriteAt([]byte{0x77}, (root-1)*pageSize); err != nil {
+	if err := dbdamage.BreakTable(context.Background(), path, table); err != nil {
 		t.Fatal(err)
 	}
 }
