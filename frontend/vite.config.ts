@@ -1,13 +1,13 @@
 /// <reference types="vitest/config" />
 import { defineConfig } from 'vite';
-import react from '@vitejs/plugin-react';
+import preact from '@preact/preset-vite';
 import type { Plugin } from 'vite';
 import { readdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { gzipSync, constants as zc } from 'node:zlib';
 
 // Content-Security-Policy for the built app only (the dev server injects an
-// inline React-refresh preamble that a strict policy would block). Model text
+// inline Prefresh (hot reload) preamble that a strict policy would block). Model text
 // never reaches innerHTML, and this is the second line of defence.
 const CSP = [
   "default-src 'self'",
@@ -127,7 +127,7 @@ function gzipEmbedded(): Plugin {
 // mode (served by the Go binary), so every asset path is relative.
 export default defineConfig({
   base: './',
-  plugins: [react(), cspMeta(), katexWoff2Only(), mermaidWithoutElk(), gzipEmbedded()],
+  plugins: [preact(), cspMeta(), katexWoff2Only(), mermaidWithoutElk(), gzipEmbedded()],
   build: {
     outDir: 'dist',
     // Fonts are files, never data: URLs: the CSP allows fonts from 'self' only.
@@ -146,6 +146,9 @@ export default defineConfig({
     environment: 'jsdom',
     include: ['src/**/*.test.{ts,tsx}'],
     setupFiles: ['src/test/setup.ts'],
+    // Vitest runs node_modules as they are, where the aliases do not apply:
+    // react-markdown's JSX must resolve to Preact's runtime as in the build.
+    server: { deps: { inline: ['react-markdown'] } },
     testTimeout: 30_000,
     benchmark: { include: ['src/**/*.bench.{ts,tsx}'] },
     pool: 'threads',

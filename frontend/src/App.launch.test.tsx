@@ -1,11 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { act, render, screen, waitFor } from '@testing-library/preact';
 import { App } from './App';
 import { TransportContext } from './transport';
 import { FakeTransport } from './test/fakeTransport';
 import { bigThreadView, settingsView, threadResponders } from './test/builders';
 import type { Status } from './transport/contract';
 import { drafts } from './lib/drafts';
+import { change } from './test/change';
 
 const STATUS: Status = { mode: 'desktop', configured: true, endpoint: 'http://127.0.0.1:11434/v1', model: 'llama3.1' };
 
@@ -34,7 +35,7 @@ describe('App at launch', () => {
     );
     const box = screen.getByLabelText('Message');
     await waitFor(() => expect(document.activeElement).toBe(box)); // focused at once: it takes keys
-    fireEvent.change(box, { target: { value: 'xx' } });
+    change(box, { target: { value: 'xx' } });
     await act(async () => launch('th-long'));
     await waitFor(() => expect(t.callsOf('GetThread')).toEqual([['th-long']]));
     await waitFor(() => expect((screen.getByLabelText('Message') as HTMLTextAreaElement).value).toBe('xx'));
@@ -59,7 +60,7 @@ describe('App at launch', () => {
     );
     await waitFor(() => expect(t.callsOf('TakeLaunchThread')).toHaveLength(1));
     const box = screen.getByLabelText('Message');
-    fireEvent.change(box, { target: { value: 'for a new chat' } });
+    change(box, { target: { value: 'for a new chat' } });
     await act(async () => listeners.forEach((f) => f()));
     await waitFor(() => expect(t.callsOf('GetThread')).toEqual([['th-long']]));
     await waitFor(() => expect((screen.getByLabelText('Message') as HTMLTextAreaElement).value).toBe(''));

@@ -2,7 +2,7 @@
 // (and its overlay in narrow windows). The visible side (what a person
 // sees and the Tab order) is in e2e/window-layout.test.mjs.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { act, fireEvent, render, screen, waitFor } from '@testing-library/preact';
 import { App } from './App';
 import { TransportContext } from './transport';
 import { FakeTransport } from './test/fakeTransport';
@@ -11,6 +11,7 @@ import type { Status, ThreadView } from './transport/contract';
 import { JunctureError } from './transport/errors';
 import { DRAFT_PREFIX, drafts } from './lib/drafts';
 import { NARROW_QUERY, SIDEBAR_KEY } from './hooks/useSidebarLayout';
+import { change } from './test/change';
 
 const STATUS: Status = { mode: 'desktop', configured: true, endpoint: 'http://127.0.0.1:11434/v1', model: 'llama3.1' };
 
@@ -66,13 +67,13 @@ describe('composer drafts', () => {
   it('each chat and the new-chat screen keep their own draft while switching', async () => {
     setup(two());
     await screen.findByRole('button', { name: 'Rivers' });
-    fireEvent.change(composer(), { target: { value: 'a question for a new chat' } });
+    change(composer(), { target: { value: 'a question for a new chat' } });
     await openThread('Rivers');
     expect(composer().value).toBe('');
-    fireEvent.change(composer(), { target: { value: 'about rivers' } });
+    change(composer(), { target: { value: 'about rivers' } });
     await openThread('Lakes');
     expect(composer().value).toBe('');
-    fireEvent.change(composer(), { target: { value: 'about lakes' } });
+    change(composer(), { target: { value: 'about lakes' } });
     await openThread('Rivers');
     expect(composer().value).toBe('about rivers');
     await openThread('Lakes');
@@ -84,8 +85,10 @@ describe('composer drafts', () => {
   it('a draft survives a reload (stored by thread id) and is dropped when sent', async () => {
     const first = setup(two());
     await openThread('Rivers');
-    fireEvent.change(composer(), { target: { value: 'unsent\nsecond line' } });
-    act(() => window.dispatchEvent(new Event('pagehide')));
+    change(composer(), { target: { value: 'unsent\nsecond line' } });
+    act(() => {
+      window.dispatchEvent(new Event('pagehide'));
+    });
     expect(JSON.parse(window.localStorage.getItem(`${DRAFT_PREFIX}th-1`)!).t).toBe('unsent\nsecond line');
     first.unmount();
 
@@ -107,7 +110,7 @@ describe('composer drafts', () => {
   it('a new chat’s draft is dropped once it becomes the first message', async () => {
     const { t } = setup(two());
     await screen.findByRole('button', { name: 'Rivers' });
-    fireEvent.change(composer(), { target: { value: 'start something' } });
+    change(composer(), { target: { value: 'start something' } });
     await act(async () => {
       fireEvent.keyDown(composer(), { key: 'Enter' });
     });

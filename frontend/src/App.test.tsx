@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/preact';
 import { App } from './App';
 import { TransportContext } from './transport';
 import { FakeTransport } from './test/fakeTransport';
@@ -8,6 +8,7 @@ import type { Status, ThreadView } from './transport/contract';
 import type { AguiEvent } from './transport/agui';
 import { fixtures } from './test/fixtures';
 import { JunctureError } from './transport/errors';
+import { change } from './test/change';
 
 const STATUS: Status = { mode: 'desktop', configured: true, endpoint: 'http://127.0.0.1:11434/v1', model: 'llama3.1' };
 
@@ -170,7 +171,7 @@ describe('App', () => {
   it('Enter sends (new chat creates the thread first); Shift+Enter does not', async () => {
     const { t } = setup({});
     const box = await screen.findByLabelText('Message');
-    fireEvent.change(box, { target: { value: 'line one' } });
+    change(box, { target: { value: 'line one' } });
     fireEvent.keyDown(box, { key: 'Enter', shiftKey: true });
     expect(t.callsOf('SendInput')).toEqual([]);
     await act(async () => {
@@ -380,7 +381,7 @@ describe('App', () => {
     ]);
     expect(t.callsOf('RespondPermission')).toEqual([]);
     expect(t.callsOf('ResolveInterrupts')).toEqual([]);
-    expect(within(run).getByRole('status').textContent).toMatch(/Always allowed.* — waiting for 2 more/);
+    await waitFor(() => expect(within(run).getByRole('status').textContent).toMatch(/Always allowed.* — waiting for 2 more/));
     expect(screen.getByText('Waiting for 2 decisions')).toBeTruthy();
   });
 
@@ -408,7 +409,7 @@ describe('App', () => {
     await act(async () => {
       fireEvent.click(within(run).getByRole('button', { name: 'Allow once' }));
     });
-    expect(within(run).getByRole('alert').textContent).toContain('Too late: a new message came first.');
+    expect((await within(run).findByRole('alert')).textContent).toContain('Too late: a new message came first.');
     expect(within(run).getByRole('button', { name: 'Allow once' })).toBeTruthy();
   });
 
@@ -435,7 +436,7 @@ describe('App', () => {
     });
     const search = screen.getByLabelText('Search conversations');
     expect(document.activeElement).toBe(search);
-    fireEvent.change(search, { target: { value: 'item' } });
+    change(search, { target: { value: 'item' } });
     const hit = await screen.findByRole('button', { name: /Question number 10/ });
     expect(within(hit).getByText('item').tagName).toBe('MARK');
     expect(hit.querySelector('img')).toBeNull();
@@ -464,7 +465,7 @@ describe('App', () => {
       },
     ];
     await screen.findByRole('button', { name: 'Big thread' });
-    fireEvent.change(screen.getByLabelText('Search conversations'), { target: { value: 'tools' } });
+    change(screen.getByLabelText('Search conversations'), { target: { value: 'tools' } });
     const list = await screen.findByRole('list', { name: 'Search results for tools' });
     const [titleHit, msgHit] = within(list).getAllByRole('button');
     expect(titleHit!.textContent).not.toMatch(/system:/);
@@ -505,7 +506,7 @@ describe('App', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Options for Old name' }));
     fireEvent.click(screen.getByRole('menuitem', { name: 'Rename' }));
     const input = screen.getByLabelText('Conversation title');
-    fireEvent.change(input, { target: { value: 'New name' } });
+    change(input, { target: { value: 'New name' } });
     fireEvent.keyDown(input, { key: 'Enter' });
     expect(t.callsOf('RenameThread')).toEqual([['th-1', 'New name']]);
     await screen.findByRole('button', { name: 'New name' });

@@ -1,13 +1,14 @@
 // Issue 19, defect 10: on a full disk the message is not saved, the window
 // says so and keeps the text; a save failing mid-stream shows at once.
 import { describe, expect, it } from 'vitest';
-import { act, fireEvent, render, screen, within } from '@testing-library/react';
+import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/preact';
 import { App } from './App';
 import { TransportContext } from './transport';
 import { FakeTransport } from './test/fakeTransport';
 import { emptyView, thread } from './test/builders';
 import type { Status } from './transport/contract';
 import { JunctureError } from './transport/errors';
+import { change } from './test/change';
 
 const STATUS: Status = { mode: 'desktop', configured: true, endpoint: 'http://127.0.0.1:11434/v1', model: 'llama3.1' };
 const DISK_FULL = 'Disk full: your message was not saved. Free some space on the disk, then send it again.';
@@ -34,16 +35,18 @@ describe('a full disk', () => {
     const t = setup(() => {
       throw new JunctureError('disk-full', DISK_FULL);
     });
+    // Found before act: inside it Preact holds renders until it ends.
+    const button = await screen.findByRole('button', { name: 'Notes' });
     await act(async () => {
-      fireEvent.click(await screen.findByRole('button', { name: 'Notes' }));
+      fireEvent.click(button);
     });
     const box = await screen.findByLabelText<HTMLTextAreaElement>('Message');
-    fireEvent.change(box, { target: { value: 'words I do not want to lose' } });
+    change(box, { target: { value: 'words I do not want to lose' } });
     await act(async () => {
       fireEvent.keyDown(box, { key: 'Enter' });
     });
     expect(t.callsOf('SendInput')).toEqual([['th-1', 'words I do not want to lose']]);
-    expect(box.value).toBe('words I do not want to lose');
+    await waitFor(() => expect(box.value).toBe('words I do not want to lose'));
     expect(await screen.findByText(DISK_FULL)).toBeTruthy();
     // The optimistic copy of the message is gone: it was never stored.
     const log = screen.queryByRole('log');

@@ -1,7 +1,6 @@
 import { bench, describe } from 'vitest';
 import { createRoot } from 'react-dom/client';
 import { flushSync } from 'react-dom';
-import * as React from 'react';
 import { ThreadView } from '../features/chat/ThreadView';
 import { threadReducer } from '../state/threadReducer';
 import { deriveThread } from '../state/derive';
@@ -10,16 +9,12 @@ import { bigThreadView } from '../test/builders';
 import { preloadMarkdown } from '../features/chat/MessageBody';
 import type { Message, ThreadView as View } from '../transport/contract';
 
-// React's act() environment flag, so updates flush synchronously in the bench.
-(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
-
-// Commits an update synchronously. The development build of React has act();
-// the production build (NODE_ENV=production, what the window runs; `make
-// bench` measures both) has not, and flushSync renders and commits the same
-// way (passive effects, which run after the frame is painted, are left out).
-const act: (f: () => void) => void =
-  typeof (React as { act?: unknown }).act === 'function' ? (React as unknown as { act: (f: () => void) => void }).act : (f) => flushSync(f);
-const build = typeof (React as { act?: unknown }).act === 'function' ? 'development' : 'production';
+// Commits an update synchronously, as the window does in a frame: flushSync
+// renders and commits (passive effects, which run after the frame is
+// painted, are left out). Preact has one build, the one the window runs.
+const act = (f: () => void): void => {
+  flushSync(f);
+};
 
 const view = bigThreadView('big', 2000);
 const noop = () => undefined;
@@ -121,7 +116,7 @@ function switchBench(name: string, at: number) {
     const mean = samples.reduce((x, y) => x + y, 0) / samples.length;
     const verdict = (ms: number) => (ms <= FRAME_MS ? 'within' : 'over');
     console.log(
-      `${name} [React ${build} build]: ${samples.length} switches, median ${q(0.5).toFixed(2)} ms (${verdict(q(0.5))} the ${FRAME_MS.toFixed(1)} ms frame), ` +
+      `${name} [Preact]: ${samples.length} switches, median ${q(0.5).toFixed(2)} ms (${verdict(q(0.5))} the ${FRAME_MS.toFixed(1)} ms frame), ` +
         `mean ${mean.toFixed(2)} ms, p95 ${q(0.95).toFixed(2)} ms (${verdict(q(0.95))})`,
     );
   };

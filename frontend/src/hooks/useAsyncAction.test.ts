@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { act, renderHook } from '@testing-library/react';
+import { act, renderHook } from '@testing-library/preact';
 import { useAsyncAction } from './useAsyncAction';
 
 describe('useAsyncAction', () => {

@@ -56,7 +56,7 @@ export function useThread(transport: Transport, onThreadCreated?: (t: Thread) =>
 
   // A frame's events are committed in that frame (flushSync from the
   // animation frame callback): what streamed is painted in the frame it
-  // arrived before, in one React commit.
+  // arrived before, in one commit.
   const batcher = useMemo(() => new EventBatcher((events) => dispatch({ type: 'events', events }), undefined, flushSync), []);
 
   const load = useCallback(

@@ -162,7 +162,7 @@ function buttonNamed(root: ParentNode, text: string): HTMLButtonElement | null {
   return null;
 }
 
-/** Types text into the composer as an input event React sees, and clicks Send; '' when sent. */
+/** Types text into the composer as an input event the page's onChange sees, and clicks Send; '' when sent. */
 async function send(text: string): Promise<string> {
   const input = await waitFor(() => {
     const t = composerInput();

@@ -17,7 +17,7 @@ import { firstComposerInput, markStartup, startupMarks } from './startupMarks';
  * its animation frame callback (task, kept on its own) or the next frame's
  * callback, whichever comes first; frame is when that frame's callback ran
  * (its paint follows: a lower bound); received is the cancelled RUN_FINISHED arriving back in the page (through
- * the Wails call and the runtime); shown is the DOM change (React's commit)
+ * the Wails call and the runtime); shown is the DOM change (the commit)
  * — so scripts/bench-desktop.sh reads it from outside with
  * `xdotool getwindowname`. A Wails window does not follow
  * document.title, so the title also goes through the runtime's

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { act, render } from '@testing-library/react';
+import { act, render } from '@testing-library/preact';
 import { useEffect, useReducer } from 'react';
 import { EventBatcher, coalesce, type FrameScheduler } from './batcher';
 import { threadReducer } from './threadReducer';
@@ -101,7 +101,7 @@ describe('EventBatcher', () => {
     expect(dispatch).toHaveBeenCalledTimes(1);
   });
 
-  it('many deltas cause one React render', () => {
+  it('many deltas cause one render', () => {
     const sched = manualScheduler();
     let renders = 0;
     let push: ((e: AguiEvent) => void) | null = null;

@@ -72,7 +72,7 @@ export class EventBatcher {
     private readonly dispatch: (events: AguiEvent[]) => void,
     private readonly scheduler: FrameScheduler = animationFrameScheduler,
     /**
-     * Runs the flush of a frame callback (useThread passes React's
+     * Runs the flush of a frame callback (useThread passes
      * flushSync: the frame's events are rendered and committed before that
      * frame paints, in one commit, instead of in a task after it).
      */

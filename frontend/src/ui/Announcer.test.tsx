@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { act, render, renderHook, screen } from '@testing-library/react';
+import { act, render, renderHook, screen } from '@testing-library/preact';
 import { threadReducer } from '../state/threadReducer';
 import { emptyThreadState, type ThreadAction, type ThreadState } from '../state/types';
 import { plainText, useAnnouncements, type Announcement } from '../hooks/useAnnouncements';

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { act, fireEvent, render, screen } from '@testing-library/react';
+import { act, fireEvent, render, screen } from '@testing-library/preact';
 import { useCallback, useState } from 'react';
 import { Toasts, type ToastData } from './Toast';
 
@@ -26,12 +26,12 @@ describe('Toasts', () => {
     });
     expect(screen.getByText('Deleted “Trip”.')).toBeTruthy();
     fireEvent.mouseLeave(toast);
-    fireEvent.focus(screen.getByRole('button', { name: 'Undo' }));
+    act(() => screen.getByRole('button', { name: 'Undo' }).focus()); // focus and focusin, as in a browser
     await act(async () => {
       vi.advanceTimersByTime(30_000);
     });
     expect(screen.getByText('Deleted “Trip”.')).toBeTruthy();
-    fireEvent.blur(screen.getByRole('button', { name: 'Undo' }));
+    act(() => screen.getByRole('button', { name: 'Undo' }).blur());
     await act(async () => {
       vi.advanceTimersByTime(3_500);
     });

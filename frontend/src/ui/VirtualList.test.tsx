@@ -1,8 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { act, render } from '@testing-library/react';
+import { act, render } from '@testing-library/preact';
 import { flushSync } from 'react-dom';
 import { createRoot } from 'react-dom/client';
 import { VirtualList } from './VirtualList';
+import { afterEffects } from '../test/effects';
 
 // jsdom has no layout: a fake ResizeObserver lets the test report sizes.
 class FakeRO {
@@ -28,7 +29,7 @@ class FakeRO {
 
 const items = Array.from({ length: 500 }, (_, i) => ({ id: `k${i}`, text: `row ${i}` }));
 
-function rows(container: HTMLElement) {
+function rows(container: Element) {
   return [...container.querySelectorAll<HTMLElement>('.vlist-row')];
 }
 
@@ -73,21 +74,19 @@ describe('VirtualList', () => {
       <VirtualList items={xs} getKey={(i) => i.id} renderItem={(i) => <p>{i.text}</p>} estimateHeight={() => 50} pathKey={pathKey} />
     );
     // A root of its own: testing-library's rerender runs in act(), which
-    // would also run the deferred render.
+    // would also run the deferred render (an effect).
     const container = document.body.appendChild(document.createElement('div'));
     const root = createRoot(container);
     const rerender = (el: ReturnType<typeof list>) => root.render(el);
     await act(async () => rerender(list(items, 'a')));
     const full = rows(container).length;
-    // The urgent render alone (outside act, React's deferred render waits).
-    (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = false;
+    // The urgent render alone (outside act, the deferred render waits for its effect).
     flushSync(() => rerender(list(other, 'b')));
     const first = rows(container);
     expect(first.length).toBeLessThan(full);
     expect(first.length).toBeGreaterThanOrEqual(800 / 50); // the viewport (800 px without layout) is filled
     expect(first[first.length - 1]!.textContent).toBe('row 499 v2');
-    (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
-    await act(async () => {});
+    await afterEffects();
     expect(rows(container).length).toBe(full);
     // Streaming changes items, not the path: every row stays mounted.
     const grown = other.map((i, n) => (n === other.length - 1 ? { ...i, text: `${i.text} more` } : i));

@@ -1,4 +1,5 @@
-import { useCallback, useDeferredValue, useEffect, useLayoutEffect, useMemo, useRef, useState, type ReactNode, type UIEvent } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type ReactNode, type UIEvent } from 'react';
+import { useDeferredValue } from '../lib/useDeferredValue';
 import { flushSync } from 'react-dom';
 import './VirtualList.css';
 

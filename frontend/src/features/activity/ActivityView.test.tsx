@@ -1,8 +1,9 @@
 import { describe, expect, it, vi } from 'vitest';
-import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/preact';
 import { ActivityView } from './ActivityView';
 import { FakeTransport } from '../../test/fakeTransport';
 import type { LedgerEntryView, LedgerFilter } from '../../transport/contract.gen';
+import { change } from '../../test/change';
 
 const ENTRIES: LedgerEntryView[] = [
   { seq: 3, at: Date.now(), kind: 'outcome', threadId: 't1', callId: 'c1', tool: 'run_command', outcome: 'ran', transport: 'runtime', prevHash: 'b', hash: 'c' },
@@ -42,10 +43,10 @@ describe('Activity', () => {
   it('filters by chat, decision, tool and search (ListLedger gets the filter)', async () => {
     const t = setup();
     await screen.findByText('Approved once', { selector: '.activity-kind' });
-    fireEvent.change(screen.getByLabelText('Chat'), { target: { value: 't1' } });
-    fireEvent.change(screen.getByLabelText('Decision'), { target: { value: 'denied-by-rule' } });
-    fireEvent.change(screen.getByLabelText('Tool'), { target: { value: 'run_command' } });
-    fireEvent.change(screen.getByLabelText('Search'), { target: { value: 'push' } });
+    change(screen.getByLabelText('Chat'), { target: { value: 't1' } });
+    change(screen.getByLabelText('Decision'), { target: { value: 'denied-by-rule' } });
+    change(screen.getByLabelText('Tool'), { target: { value: 'run_command' } });
+    change(screen.getByLabelText('Search'), { target: { value: 'push' } });
     await waitFor(() => {
       const last = t.callsOf('ListLedger').at(-1)![0] as LedgerFilter;
       expect(last).toMatchObject({ threadId: 't1', kind: 'denied-by-rule', tool: 'run_command', search: 'push' });

@@ -221,11 +221,11 @@ export function ActivityView({ open, transport, threads, onClose, onOpenCall, re
       <div className="activity-filters" role="search" aria-label="Filter the activity">
         <label>
           Search
-          <input type="search" value={search} onChange={(e) => setSearch(e.target.value)} placeholder="tool, argument, reason…" />
+          <input type="search" value={search} onChange={(e) => setSearch(e.currentTarget.value)} placeholder="tool, argument, reason…" />
         </label>
         <label>
           Chat
-          <select value={threadId} onChange={(e) => setThreadId(e.target.value)}>
+          <select value={threadId} onChange={(e) => setThreadId(e.currentTarget.value)}>
             <option value="">Every chat</option>
             {threads.map((t) => (
               <option key={t.id} value={t.id}>
@@ -236,7 +236,7 @@ export function ActivityView({ open, transport, threads, onClose, onOpenCall, re
         </label>
         <label>
           Decision
-          <select value={kind} onChange={(e) => setKind(e.target.value)}>
+          <select value={kind} onChange={(e) => setKind(e.currentTarget.value)}>
             <option value="">Every decision</option>
             {LEDGER_KINDS.map((k) => (
               <option key={k.kind} value={k.kind}>
@@ -247,15 +247,15 @@ export function ActivityView({ open, transport, threads, onClose, onOpenCall, re
         </label>
         <label>
           Tool
-          <input type="text" value={tool} onChange={(e) => setTool(e.target.value)} className="mono" placeholder="e.g. run_command" />
+          <input type="text" value={tool} onChange={(e) => setTool(e.currentTarget.value)} className="mono" placeholder="e.g. run_command" />
         </label>
         <label>
           Server
-          <input type="text" value={server} onChange={(e) => setServer(e.target.value)} placeholder="MCP server" />
+          <input type="text" value={server} onChange={(e) => setServer(e.currentTarget.value)} placeholder="MCP server" />
         </label>
         <label>
           When
-          <select value={span} onChange={(e) => setSpan(e.target.value)}>
+          <select value={span} onChange={(e) => setSpan(e.currentTarget.value)}>
             {SPANS.map((s) => (
               <option key={s.id} value={s.id}>
                 {s.label}

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { cleanup, render, screen } from '@testing-library/react';
+import { cleanup, render, screen } from '@testing-library/preact';
 import { ActivityView } from './ActivityView';
 import { FakeTransport } from '../../test/fakeTransport';
 

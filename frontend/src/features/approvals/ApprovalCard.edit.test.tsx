@@ -1,10 +1,11 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { fireEvent, render, screen, within } from '@testing-library/react';
+import { fireEvent, render, screen, within } from '@testing-library/preact';
 import { InterruptPanel } from './InterruptPanel';
 import { forgetDrafts } from './drafts';
 import { classifyInterrupt } from '../../state/interrupts';
 import type { AnswerResult } from '../../transport/contract';
 import { fixtures } from '../../test/fixtures';
+import { change } from '../../test/change';
 
 function writeApproval() {
   const last = fixtures.interrupt[fixtures.interrupt.length - 1]!;
@@ -21,7 +22,7 @@ describe('ApprovalCard: editing a write_file', () => {
     const card = screen.getByRole('article', { name: 'Approval for write_file' });
     expect(within(card).getByLabelText('Proposed changes').textContent).toContain('+- buy milk');
     fireEvent.click(within(card).getByRole('button', { name: 'Edit arguments' }));
-    fireEvent.change(within(card).getByLabelText('Arguments (JSON)'), {
+    change(within(card).getByLabelText('Arguments (JSON)'), {
       target: { value: JSON.stringify({ path: 'notes/todo.md', content: '- buy bread\n- buy eggs\n' }) },
     });
     const diff = within(card).getByLabelText('Proposed changes').textContent ?? '';
@@ -29,7 +30,7 @@ describe('ApprovalCard: editing a write_file', () => {
     expect(diff).not.toContain('buy milk');
     expect(diff).not.toContain('-- buy bread');
     // Back to the file's own content: no changes.
-    fireEvent.change(within(card).getByLabelText('Arguments (JSON)'), {
+    change(within(card).getByLabelText('Arguments (JSON)'), {
       target: { value: JSON.stringify({ path: 'notes/todo.md', content: '- buy bread\n' }) },
     });
     expect(within(card).getByLabelText('Proposed content').textContent).toMatch(/^No changes/);

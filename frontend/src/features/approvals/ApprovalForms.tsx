@@ -25,7 +25,7 @@ function DurationField({ id, duration, onDuration }: { id: string; duration: Rul
         id={`${id}-duration`}
         value={duration}
         onChange={(e) => {
-          if (isRuleDuration(e.target.value)) onDuration(e.target.value);
+          if (isRuleDuration(e.currentTarget.value)) onDuration(e.currentTarget.value);
         }}
       >
         {DURATIONS.map((d) => (
@@ -155,7 +155,7 @@ export function NeverAllowForm({
         type="text"
         value={reason}
         maxLength={2000}
-        onChange={(e) => onReason(e.target.value)}
+        onChange={(e) => onReason(e.currentTarget.value)}
         placeholder="e.g. never push without me"
       />
       <DurationField id={id} duration={duration} onDuration={onDuration} />
@@ -197,10 +197,10 @@ export function DenyForm({
         id={`${id}-reason`}
         type="text"
         value={reason}
-        onChange={(e) => onReason(e.target.value)}
+        onChange={(e) => onReason(e.currentTarget.value)}
         onKeyDown={(e) => {
           // Enter denies, with the reason typed so far.
-          if (e.key === 'Enter' && !e.nativeEvent.isComposing) {
+          if (e.key === 'Enter' && !e.isComposing) {
             e.preventDefault();
             if (!busy) onDeny();
           }
@@ -234,7 +234,7 @@ export function EditArgsForm({
   problem,
   onSubmit,
 }: SubFormProps & {
-  editorRef: RefObject<HTMLTextAreaElement | null>;
+  editorRef: RefObject<HTMLTextAreaElement>;
   edited: string;
   /** The arguments as the model sent them. */
   original: string;
@@ -254,11 +254,11 @@ export function EditArgsForm({
         id={`${id}-edit`}
         className="mono"
         rows={Math.min(14, Math.max(4, edited.split('\n').length + 1))}
-        spellCheck={false}
+        spellcheck={false}
         value={edited}
         aria-invalid={problem ? true : undefined}
         aria-describedby={problem ? `${id}-edit-err` : undefined}
-        onChange={(e) => onEdit(e.target.value)}
+        onChange={(e) => onEdit(e.currentTarget.value)}
       />
       {problem && (
         <div className="icard-error" id={`${id}-edit-err`} role="alert">

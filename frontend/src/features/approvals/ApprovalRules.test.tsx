@@ -1,11 +1,12 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { act, fireEvent, render, screen } from '@testing-library/react';
+import { act, fireEvent, render, screen } from '@testing-library/preact';
 import { InterruptPanel } from './InterruptPanel';
 import { forgetDrafts } from './drafts';
 import { classifyInterrupt, type ClassifiedInterrupt } from '../../state/interrupts';
 import type { AnswerBatch, AnswerResult, Interrupt } from '../../transport/contract';
 import { fixtures } from '../../test/fixtures';
 import { refusedExample } from './ruleWords';
+import { change } from '../../test/change';
 
 function runCommand(): ClassifiedInterrupt {
   const last = fixtures.interrupt[fixtures.interrupt.length - 1]!;
@@ -29,7 +30,7 @@ describe('the approval card’s rules', () => {
     const reach = screen.getByLabelText('What this rule covers');
     expect(reach.textContent).toContain('start with the words “git status”');
     expect(reach.textContent).toContain('git push');
-    fireEvent.change(screen.getByLabelText('How long'), { target: { value: '15m' } });
+    change(screen.getByLabelText('How long'), { target: { value: '15m' } });
     expect(reach.textContent).toMatch(/for 15 minutes \(until /);
     await act(async () => {
       fireEvent.click(screen.getByRole('button', { name: 'Always allow' }));
@@ -52,8 +53,8 @@ describe('the approval card’s rules', () => {
     const onAnswer = setup([runCommand()]);
     fireEvent.click(screen.getByRole('button', { name: 'Never allow…' }));
     expect(screen.getByLabelText('What this rule refuses').textContent).toMatch(/even where an “Always allow” rule covers them/);
-    fireEvent.change(screen.getByLabelText(/Reason — the model reads it/), { target: { value: 'not on this repo' } });
-    fireEvent.change(screen.getByLabelText('How long'), { target: { value: 'chat' } });
+    change(screen.getByLabelText(/Reason — the model reads it/), { target: { value: 'not on this repo' } });
+    change(screen.getByLabelText('How long'), { target: { value: 'chat' } });
     await act(async () => {
       fireEvent.click(screen.getByRole('button', { name: 'Never allow' }));
     });

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { act, fireEvent, render, screen, within } from '@testing-library/react';
+import { act, fireEvent, render, screen, within } from '@testing-library/preact';
 import { InterruptPanel } from './InterruptPanel';
 import { forgetDrafts } from './drafts';
 import { classifyInterrupt, type ClassifiedInterrupt } from '../../state/interrupts';
@@ -7,6 +7,7 @@ import type { AnswerBatch, AnswerResult, Interrupt } from '../../transport/contr
 import { fixtures } from '../../test/fixtures';
 import { JunctureError } from '../../transport/errors';
 import type { JsonValue } from '../../transport/json';
+import { change } from '../../test/change';
 
 function batch(): ClassifiedInterrupt[] {
   const last = fixtures.interrupt[fixtures.interrupt.length - 1]!;
@@ -139,12 +140,12 @@ describe('InterruptPanel', () => {
     const { onAnswer } = setup(single());
     fireEvent.click(screen.getByRole('button', { name: 'Edit arguments' }));
     const ta = screen.getByLabelText('Arguments (JSON)');
-    fireEvent.change(ta, { target: { value: '{"command": ' } });
+    change(ta, { target: { value: '{"command": ' } });
     expect(screen.getByRole('alert').textContent).toMatch(/Not valid JSON/);
     expect((screen.getByRole('button', { name: 'Allow with these arguments' }) as HTMLButtonElement).disabled).toBe(true);
-    fireEvent.change(ta, { target: { value: '[1]' } });
+    change(ta, { target: { value: '[1]' } });
     expect(screen.getByRole('alert').textContent).toMatch(/JSON object/);
-    fireEvent.change(ta, { target: { value: '{"command":"git status","cwd":"/tmp"}' } });
+    change(ta, { target: { value: '{"command":"git status","cwd":"/tmp"}' } });
     await act(async () => {
       fireEvent.click(screen.getByRole('button', { name: 'Allow with these arguments' }));
     });
@@ -181,7 +182,7 @@ describe('InterruptPanel', () => {
     expect(within(write).getByRole('button', { name: 'Allow once' })).toBeTruthy();
     expect(screen.getByText(/1 of 3 answered/)).toBeTruthy();
     fireEvent.click(within(write).getByRole('button', { name: 'Deny…' }));
-    fireEvent.change(within(write).getByLabelText(/Reason/), { target: { value: 'wrong list' } });
+    change(within(write).getByLabelText(/Reason/), { target: { value: 'wrong list' } });
     await act(async () => {
       fireEvent.click(within(write).getByRole('button', { name: 'Deny' }));
     });
@@ -316,7 +317,7 @@ describe('InterruptPanel', () => {
 
   it('a question without a schema asks for free text', async () => {
     const { onAnswer } = setup([freeTextQuestion('q-1')]);
-    fireEvent.change(screen.getByLabelText(/Your answer/), { target: { value: 'notes.md' } });
+    change(screen.getByLabelText(/Your answer/), { target: { value: 'notes.md' } });
     await act(async () => {
       fireEvent.click(screen.getByRole('button', { name: 'Submit answer' }));
     });
@@ -328,7 +329,7 @@ describe('InterruptPanel', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Deny…' }));
     const input = screen.getByLabelText(/Reason/) as HTMLInputElement;
     expect(document.activeElement).toBe(input);
-    fireEvent.change(input, { target: { value: 'not on main' } });
+    change(input, { target: { value: 'not on main' } });
     let handled = false;
     act(() => {
       handled = escape(input);
@@ -365,7 +366,7 @@ describe('InterruptPanel', () => {
     setup(single());
     fireEvent.click(screen.getByRole('button', { name: 'Edit arguments' }));
     const original = (screen.getByLabelText('Arguments (JSON)') as HTMLTextAreaElement).value;
-    fireEvent.change(screen.getByLabelText('Arguments (JSON)'), { target: { value: '{"command":"git log"}' } });
+    change(screen.getByLabelText('Arguments (JSON)'), { target: { value: '{"command":"git log"}' } });
     act(() => {
       escape(screen.getByLabelText('Arguments (JSON)'));
     });
@@ -384,7 +385,7 @@ describe('InterruptPanel', () => {
     });
     setup(single(), onAnswer);
     fireEvent.click(screen.getByRole('button', { name: 'Edit arguments' }));
-    fireEvent.change(screen.getByLabelText('Arguments (JSON)'), { target: { value: '{"command": 5}' } });
+    change(screen.getByLabelText('Arguments (JSON)'), { target: { value: '{"command": 5}' } });
     await act(async () => {
       fireEvent.click(screen.getByRole('button', { name: 'Allow with these arguments' }));
     });
@@ -397,7 +398,7 @@ describe('InterruptPanel', () => {
     expect(alert.textContent).not.toMatch(/approval_tc-r|interrupt/i);
     expect((screen.getByRole('button', { name: 'Allow with these arguments' }) as HTMLButtonElement).disabled).toBe(true);
     // Changing the text clears the refusal.
-    fireEvent.change(editor, { target: { value: '{"command": "ls"}' } });
+    change(editor, { target: { value: '{"command": "ls"}' } });
     expect(screen.queryByRole('alert')).toBeNull();
   });
 
@@ -407,7 +408,7 @@ describe('InterruptPanel', () => {
     const props = { threadId: 'th-1', onAnswer: vi.fn(() => new Promise<AnswerResult>(() => {})) };
     const { rerender } = render(<InterruptPanel {...props} items={items} runError={null} />);
     fireEvent.click(screen.getByRole('button', { name: 'Edit arguments' }));
-    fireEvent.change(screen.getByLabelText('Arguments (JSON)'), { target: { value: '{"command": 5}' } });
+    change(screen.getByLabelText('Arguments (JSON)'), { target: { value: '{"command": 5}' } });
     fireEvent.click(screen.getByRole('button', { name: 'Allow with these arguments' }));
     // What a refused complete batch does: RUN_STARTED clears the items, the resync brings them back with the error.
     rerender(<InterruptPanel {...props} items={[]} runError={null} />);
@@ -461,7 +462,7 @@ describe('InterruptPanel', () => {
   it('Esc in a question field returns focus to the card and keeps the text; it never reaches the window', () => {
     const { onAnswer } = setup([freeTextQuestion('q-esc')]);
     const field = screen.getByLabelText(/Your answer/) as HTMLTextAreaElement;
-    fireEvent.change(field, { target: { value: 'notes.md' } });
+    change(field, { target: { value: 'notes.md' } });
     field.focus();
     let handled = false;
     act(() => {

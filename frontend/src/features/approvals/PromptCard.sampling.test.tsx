@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { render, screen, within } from '@testing-library/react';
+import { render, screen, within } from '@testing-library/preact';
 import { InterruptPanel } from './InterruptPanel';
 import { TransportContext } from '../../transport';
 import { FakeTransport } from '../../test/fakeTransport';

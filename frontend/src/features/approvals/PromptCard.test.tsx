@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { act, fireEvent, render, screen, within } from '@testing-library/react';
+import { act, fireEvent, render, screen, within } from '@testing-library/preact';
 import { InterruptPanel } from './InterruptPanel';
 import { TransportContext } from '../../transport';
 import { FakeTransport } from '../../test/fakeTransport';
@@ -7,6 +7,7 @@ import { mcpPrompt, mcpServer } from '../../test/builders';
 import { classifyInterrupt } from '../../state/interrupts';
 import type { AnswerBatch, Interrupt } from '../../transport/contract';
 import type { JsonObject } from '../../transport/json';
+import { change } from '../../test/change';
 
 const URL_SCHEMA: JsonObject = { type: 'object', properties: {}, additionalProperties: false };
 const SAMPLING_SCHEMA: JsonObject = {
@@ -74,7 +75,7 @@ describe('PromptCard (MCP prompts)', () => {
     });
     expect(answers()).toEqual([]);
     expect(within(card).getAllByRole('alert').length).toBeGreaterThan(0);
-    fireEvent.change(within(card).getByLabelText(/Repository/), { target: { value: 'ada/notes' } });
+    change(within(card).getByLabelText(/Repository/), { target: { value: 'ada/notes' } });
     await act(async () => {
       fireEvent.click(within(card).getByRole('button', { name: 'Submit' }));
     });
@@ -144,7 +145,7 @@ describe('PromptCard (MCP prompts)', () => {
     const { answers } = setup(sampling);
     fireEvent.click(screen.getByRole('button', { name: 'Deny…' }));
     const reason = screen.getByLabelText(/Reason/);
-    fireEvent.change(reason, { target: { value: 'not now' } });
+    change(reason, { target: { value: 'not now' } });
     await act(async () => {
       fireEvent.keyDown(reason, { key: 'Enter' });
     });

@@ -8,6 +8,7 @@ import { useDraft } from './drafts';
 import { LinkConfirm, hostOf, openableUrl } from '../tools/ToolParts';
 import { closeOnEscape, type DecisionCardProps } from './cardKeys';
 import './PromptCard.css';
+import { focusOnMount } from '../../lib/focusOnMount';
 
 // A running MCP tool's server asks the person something (docs/contract.md
 // "MCP servers"): a form (question), a page to open (url) or permission to
@@ -169,8 +170,8 @@ function SamplingBody({ item, busy, onDecide }: Pick<PromptCardProps, 'item' | '
             id={`${id}-reason`}
             type="text"
             value={reason}
-            autoFocus
-            onChange={(e) => setReason(e.target.value)}
+            ref={focusOnMount}
+            onChange={(e) => setReason(e.currentTarget.value)}
             onKeyDown={(e) => {
               if (e.key === 'Enter') {
                 e.preventDefault();

@@ -1,7 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
-import { fireEvent, render, screen, within } from '@testing-library/react';
+import { fireEvent, render, screen, within } from '@testing-library/preact';
 import { SchemaForm, fromLocalInput, toLocalInput } from './SchemaForm';
 import { isDate, isDateTime, validate, type Schema } from '../../lib/schema';
+import { change } from '../../test/change';
 
 // The MCP elicitation schema subset (spec 2025-11-25): titled single-select
 // as oneOf const/title, titled multi-select as items.anyOf const/title,
@@ -44,7 +45,7 @@ describe('SchemaForm: MCP titled choices and dates', () => {
     expect(within(lang).getByLabelText('French')).toBeTruthy();
     expect(within(lang).queryByText('fr')).toBeNull();
     fireEvent.click(within(lang).getByLabelText('German'));
-    fireEvent.change(screen.getByLabelText(/Day/), { target: { value: '2026-12-24' } });
+    change(screen.getByLabelText(/Day/), { target: { value: '2026-12-24' } });
     fireEvent.click(screen.getByRole('button', { name: 'Submit' }));
     expect(onSubmit).toHaveBeenCalledWith(expect.objectContaining({ lang: 'de', day: '2026-12-24' }));
   });

@@ -1,7 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
-import { fireEvent, render, screen, within } from '@testing-library/react';
+import { fireEvent, render, screen, within } from '@testing-library/preact';
 import { SchemaForm } from './SchemaForm';
 import type { Schema } from '../../lib/schema';
+import { change } from '../../test/change';
 
 const schema: Schema = {
   type: 'object',
@@ -68,33 +69,33 @@ describe('SchemaForm', () => {
     expect(screen.getByText('4 answers need attention.')).toBeTruthy();
 
     const name = screen.getByLabelText(/Your name/);
-    fireEvent.change(name, { target: { value: 'A' } });
+    change(name, { target: { value: 'A' } });
     expect(screen.getByText('Enter at least 2 characters')).toBeTruthy();
     expect(name.getAttribute('aria-invalid')).toBe('true');
-    fireEvent.change(name, { target: { value: 'Ada' } });
+    change(name, { target: { value: 'Ada' } });
     expect(screen.queryByText('Enter at least 2 characters')).toBeNull();
 
     fireEvent.click(screen.getByRole('radio', { name: 'fast' }));
     const copies = screen.getByLabelText(/Copies/);
-    fireEvent.change(copies, { target: { value: '9' } });
+    change(copies, { target: { value: '9' } });
     expect(screen.getByText('Must be at most 3')).toBeTruthy();
-    fireEvent.change(copies, { target: { value: '1.5' } });
+    change(copies, { target: { value: '1.5' } });
     expect(screen.getByText('Enter a whole number')).toBeTruthy();
-    fireEvent.change(copies, { target: { value: 'two' } });
+    change(copies, { target: { value: 'two' } });
     expect(screen.getByText('Enter a number')).toBeTruthy();
-    fireEvent.change(copies, { target: { value: '2' } });
+    change(copies, { target: { value: '2' } });
     expect(screen.queryByText('Enter a number')).toBeNull();
 
     const zip = screen.getByLabelText(/ZIP/);
-    fireEvent.change(zip, { target: { value: '12' } });
+    change(zip, { target: { value: '12' } });
     expect(screen.getByText('This does not have the expected format')).toBeTruthy();
-    fireEvent.change(zip, { target: { value: '75001' } });
+    change(zip, { target: { value: '75001' } });
 
-    fireEvent.change(screen.getByLabelText(/City/), { target: { value: '2' } });
+    change(screen.getByLabelText(/City/), { target: { value: '2' } });
     fireEvent.click(screen.getByLabelText(/Gift wrap/));
     fireEvent.click(screen.getByRole('checkbox', { name: 'box' }));
     fireEvent.click(screen.getByRole('checkbox', { name: 'card' }));
-    fireEvent.change(screen.getByLabelText(/Price/), { target: { value: '9.5' } });
+    change(screen.getByLabelText(/Price/), { target: { value: '9.5' } });
 
     fireEvent.click(screen.getByRole('button', { name: 'Submit' }));
     expect(onSubmit).toHaveBeenCalledTimes(1);
@@ -150,11 +151,11 @@ describe('SchemaForm', () => {
       />,
     );
     const ta = screen.getByLabelText(/Rows \(JSON\)/);
-    fireEvent.change(ta, { target: { value: '[{"a":' } });
+    change(ta, { target: { value: '[{"a":' } });
     fireEvent.click(screen.getByRole('button', { name: 'Submit' }));
     expect(onSubmit).not.toHaveBeenCalled();
     expect(screen.getByText(/Not valid JSON/)).toBeTruthy();
-    fireEvent.change(ta, { target: { value: '[{"a":1}]' } });
+    change(ta, { target: { value: '[{"a":1}]' } });
     fireEvent.click(screen.getByRole('button', { name: 'Submit' }));
     expect(onSubmit).toHaveBeenCalledWith({ rows: [{ a: 1 }] });
   });

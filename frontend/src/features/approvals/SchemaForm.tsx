@@ -184,27 +184,27 @@ function Field(p: FieldProps): ReactNode {
         <div className="sf-field">
           <Label htmlFor={id} text={text} required={p.required} />
           {kind === 'text' ? (
-            <textarea {...common} rows={4} value={v} maxLength={max} onChange={(e) => p.onChange(p.path, e.target.value)} />
+            <textarea {...common} rows={4} value={v} maxLength={max} onChange={(e) => p.onChange(p.path, e.currentTarget.value)} />
           ) : p.schema.format === 'date' ? (
             <input
               {...common}
               type="date"
               value={isDate(v) ? v : ''}
-              onChange={(e) => p.onChange(p.path, e.target.value === '' ? undefined : e.target.value)}
+              onChange={(e) => p.onChange(p.path, e.currentTarget.value === '' ? undefined : e.currentTarget.value)}
             />
           ) : p.schema.format === 'date-time' ? (
             <input
               {...common}
               type="datetime-local"
               value={toLocalInput(v)}
-              onChange={(e) => p.onChange(p.path, fromLocalInput(e.target.value))}
+              onChange={(e) => p.onChange(p.path, fromLocalInput(e.currentTarget.value))}
             />
           ) : (
             <input
               {...common}
               type={p.schema.format === 'email' ? 'email' : p.schema.format === 'uri' ? 'url' : 'text'}
               value={v}
-              onChange={(e) => p.onChange(p.path, e.target.value)}
+              onChange={(e) => p.onChange(p.path, e.currentTarget.value)}
             />
           )}
           <Help id={id} schema={p.schema} error={err} />
@@ -221,7 +221,7 @@ function Field(p: FieldProps): ReactNode {
             {...common}
             type="checkbox"
             checked={p.value === true}
-            onChange={(e) => p.onChange(p.path, e.target.checked)}
+            onChange={(e) => p.onChange(p.path, e.currentTarget.checked)}
           />
           <Label htmlFor={id} text={text} required={false} />
           <Help id={id} schema={p.schema} error={err} />
@@ -264,7 +264,7 @@ function Field(p: FieldProps): ReactNode {
           <select
             {...common}
             value={selected >= 0 ? String(selected) : ''}
-            onChange={(e) => p.onChange(p.path, e.target.value === '' ? undefined : options[Number(e.target.value)])}
+            onChange={(e) => p.onChange(p.path, e.currentTarget.value === '' ? undefined : options[Number(e.currentTarget.value)])}
           >
             <option value="">Choose…</option>
             {choices.map((c, i) => (
@@ -296,7 +296,7 @@ function Field(p: FieldProps): ReactNode {
                 disabled={p.disabled}
                 checked={has(o)}
                 onChange={(e) => {
-                  const next = e.target.checked
+                  const next = e.currentTarget.checked
                     ? options.filter((x) => has(x) || x === o)
                     : chosen.filter((c) => JSON.stringify(c) !== JSON.stringify(o));
                   p.onChange(p.path, next);
@@ -332,7 +332,7 @@ function NumberField(p: FieldProps & { id: string; text: string; err: string | u
         aria-required={p.required || undefined}
         value={shown}
         onChange={(e) => {
-          const t = e.target.value;
+          const t = e.currentTarget.value;
           setRaw(t);
           const trimmed = t.trim();
           if (trimmed === '') p.onChange(p.path, undefined);
@@ -367,13 +367,13 @@ function JsonField(p: FieldProps & { id: string; text: string; err: string | und
         id={p.id}
         className="mono"
         rows={5}
-        spellCheck={false}
+        spellcheck={false}
         disabled={p.disabled}
         aria-invalid={p.err ? true : undefined}
         aria-describedby={describedBy(p.id, p.schema, p.err)}
         value={text}
         onChange={(e) => {
-          const t = e.target.value;
+          const t = e.currentTarget.value;
           setText(t);
           if (t.trim() === '') return p.onChange(p.path, undefined);
           const parsed = tryParseJson(t);

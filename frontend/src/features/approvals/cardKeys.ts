@@ -4,7 +4,7 @@ import type { Decision } from '../../state/answers';
 
 /** Esc in a sub-form closes it (what was typed stays) and never reaches the window's "Esc stops the run". */
 export function closeOnEscape(close: () => void) {
-  return (e: KeyboardEvent) => {
+  return (e: KeyboardEvent<HTMLElement>) => {
     if (e.key !== 'Escape' || e.defaultPrevented) return;
     e.preventDefault();
     close();

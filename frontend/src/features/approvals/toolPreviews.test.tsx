@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { render, screen } from '@testing-library/react';
+import { render, screen } from '@testing-library/preact';
 import { callView, type CallInfo } from './toolPreviews';
 
 const call = (c: Partial<CallInfo>): CallInfo => ({ toolName: 'x', args: {}, preview: undefined, mcp: false, ...c });

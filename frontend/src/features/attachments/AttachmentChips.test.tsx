@@ -1,11 +1,12 @@
 import { describe, expect, it, vi } from 'vitest';
-import { fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { fireEvent, render, screen, waitFor } from '@testing-library/preact';
 import { Composer } from '../chat/Composer';
 import { AttachmentList } from './AttachmentList';
 import { TransportContext } from '../../transport';
 import { FakeTransport } from '../../test/fakeTransport';
 import { JunctureError } from '../../transport';
 import { kindOf, MAX_FILE_BYTES, problemsOf, type PendingFile } from '../../lib/attachments';
+import { change } from '../../test/change';
 
 // The composer's files: paste, the file picker and drop make chips (a
 // preview for images), each with a remove button; what cannot be sent is
@@ -36,7 +37,7 @@ describe('Composer attachments', () => {
     fireEvent.paste(input, { clipboardData: { files: [new File([PNG], 'shot.png', { type: 'image/png' })] } });
     const chip = await screen.findByRole('button', { name: 'Remove shot.png' });
     expect(chip.closest('li')?.querySelector('img')?.getAttribute('src')).toMatch(/^data:image\/png;base64,iVBOR/);
-    fireEvent.change(input, { target: { value: 'what is this?' } });
+    change(input, { target: { value: 'what is this?' } });
     fireEvent.click(screen.getByRole('button', { name: 'Send (Enter)' }));
     await waitFor(() => expect(onSend).toHaveBeenCalledTimes(1));
     const [text, files] = onSend.mock.calls[0]!;
@@ -50,7 +51,7 @@ describe('Composer attachments', () => {
     const { onSend, input } = setup(false);
     fireEvent.paste(input, { clipboardData: { files: [new File([PNG], 'shot.png', { type: 'image/png' })] } });
     expect((await screen.findByRole('alert')).textContent).toContain('shot.png: the current model does not accept images');
-    fireEvent.change(input, { target: { value: 'hello' } });
+    change(input, { target: { value: 'hello' } });
     const send = screen.getByRole('button', { name: 'Send (Enter)' });
     expect((send as HTMLButtonElement).disabled).toBe(true);
     fireEvent.keyDown(input, { key: 'Enter' });
@@ -64,7 +65,7 @@ describe('Composer attachments', () => {
   it('takes files from the picker and from a drop, and refuses unknown types with a reason', async () => {
     const { input } = setup(true);
     const picker = screen.getByLabelText('Choose files to attach');
-    fireEvent.change(picker, { target: { files: [new File(['package main\n'], 'main.go', { type: '' })] } });
+    change(picker, { target: { files: [new File(['package main\n'], 'main.go', { type: '' })] } });
     expect(await screen.findByRole('button', { name: 'Remove main.go' })).toBeTruthy();
     const section = input.closest('section')!;
     fireEvent.drop(section, { dataTransfer: { types: ['Files'], files: [new File([new Uint8Array([0, 1, 2, 255])], 'blob.bin', { type: 'application/octet-stream' })] } });
@@ -92,7 +93,7 @@ describe('Composer PDF chips', () => {
   it('says on the chip that the model will not be able to read a PDF with no text, and still sends it', async () => {
     const t = new FakeTransport({ InspectPDF: (f) => (f.name === 'scan.pdf' ? { pages: 1, hasText: false } : { pages: 2, hasText: true }) });
     const { onSend, input } = setupWith(t);
-    fireEvent.change(screen.getByLabelText('Choose files to attach'), { target: { files: [pdf('scan.pdf'), pdf('report.pdf')] } });
+    change(screen.getByLabelText('Choose files to attach'), { target: { files: [pdf('scan.pdf'), pdf('report.pdf')] } });
     const scan = await chipOf('scan.pdf');
     await waitFor(() => expect(scan.textContent).toContain('PDF · 1 page'));
     expect(scan.textContent).toContain('No text found: the model will not be able to read it');
@@ -102,7 +103,7 @@ describe('Composer PDF chips', () => {
     expect(t.callsOf('InspectPDF').map(([f]) => (f as { name: string; mimeType: string; data: string }).name)).toEqual(['scan.pdf', 'report.pdf']);
     expect((t.callsOf('InspectPDF')[0]![0] as { data: string }).data).toBe(btoa('%PDF-1.4\n1 0 obj\n'));
     expect(screen.queryByRole('alert')).toBeNull();
-    fireEvent.change(input, { target: { value: 'read these' } });
+    change(input, { target: { value: 'read these' } });
     fireEvent.click(screen.getByRole('button', { name: 'Send (Enter)' }));
     await waitFor(() => expect(onSend).toHaveBeenCalledTimes(1));
     expect(onSend.mock.calls[0]![1]?.map((f) => f.name)).toEqual(['scan.pdf', 'report.pdf']);
@@ -116,11 +117,11 @@ describe('Composer PDF chips', () => {
       },
     });
     const { onSend, input } = setupWith(t);
-    fireEvent.change(screen.getByLabelText('Choose files to attach'), { target: { files: [pdf('bad.pdf'), new File(['just text'], 'notes.pdf', { type: '' })] } });
+    change(screen.getByLabelText('Choose files to attach'), { target: { files: [pdf('bad.pdf'), new File(['just text'], 'notes.pdf', { type: '' })] } });
     expect((await screen.findByRole('alert')).textContent).toContain('bad.pdf: the PDF cannot be read (malformed PDF).');
     expect((await chipOf('bad.pdf')).className).toContain('is-refused');
     expect(t.callsOf('InspectPDF')).toHaveLength(1);
-    fireEvent.change(input, { target: { value: 'x' } });
+    change(input, { target: { value: 'x' } });
     expect((screen.getByRole('button', { name: 'Send (Enter)' }) as HTMLButtonElement).disabled).toBe(true);
     fireEvent.click(screen.getByRole('button', { name: 'Remove bad.pdf' }));
     fireEvent.click(screen.getByRole('button', { name: 'Send (Enter)' }));

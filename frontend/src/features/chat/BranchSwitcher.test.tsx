@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { fireEvent, render, screen } from '@testing-library/react';
+import { fireEvent, render, screen } from '@testing-library/preact';
 import { useState } from 'react';
 import { BranchSwitcher } from './BranchSwitcher';
 import type { BranchInfo } from '../../state/types';

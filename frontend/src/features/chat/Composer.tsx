@@ -196,7 +196,7 @@ function ComposerImpl({
       e.preventDefault();
       return;
     }
-    if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
+    if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) {
       e.preventDefault();
       void send();
     } else if (e.key === 'Escape') {
@@ -287,8 +287,9 @@ function ComposerImpl({
           hidden
           aria-label="Choose files to attach"
           onChange={(e) => {
-            const picked = Array.from(e.target.files ?? []);
-            e.target.value = '';
+            const list = e.currentTarget.files;
+            const picked = list ? Array.from(list) : [];
+            e.currentTarget.value = '';
             void addFiles(picked);
           }}
         />
@@ -304,7 +305,7 @@ function ComposerImpl({
           placeholder={placeholder}
           disabled={disabled}
           aria-describedby={hintId}
-          onChange={(e) => setText(e.target.value)}
+          onChange={(e) => setText(e.currentTarget.value)}
           onKeyDown={onKeyDown}
           onPaste={onPaste}
         />

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { fireEvent, render, screen } from '@testing-library/react';
+import { fireEvent, render, screen } from '@testing-library/preact';
 import { useState } from 'react';
 import { EmptyState, SUGGESTIONS } from './EmptyState';
 import { TransportContext } from '../../transport';
@@ -12,7 +12,7 @@ function ComposerStub() {
   const [text, setText] = useState('');
   return (
     <section className="composer">
-      <textarea aria-label="Message" value={text} onChange={(e) => setText(e.target.value)} />
+      <textarea aria-label="Message" value={text} onChange={(e) => setText(e.currentTarget.value)} />
       <output data-testid="state">{text}</output>
     </section>
   );

@@ -14,7 +14,7 @@ export const SUGGESTIONS: readonly { label: string; text: string }[] = [
 ];
 
 /**
- * Puts text in the composer's box as if typed (React's onChange sees it), and
+ * Puts text in the composer's box as if typed (its onChange sees it), and
  * focuses it with the caret at the end. The composer keeps its own state;
  * this is the one way in from outside that does not put it in edit mode.
  */

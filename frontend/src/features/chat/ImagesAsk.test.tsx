@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { act, fireEvent, render, screen } from '@testing-library/react';
+import { act, fireEvent, render, screen } from '@testing-library/preact';
 import { Composer } from './Composer';
 
 const PNG = Uint8Array.from(atob('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=='), (c) => c.charCodeAt(0));
@@ -35,7 +35,9 @@ describe('Images attached while the model is not known to accept them', () => {
     attach();
     const ask = await screen.findByRole('group', { name: 'Images and this model' });
     expect(ask.textContent).toContain('gpt-4o-mini reads images');
-    await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Send images' })));
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: 'Send images' }));
+    });
     expect(onAllow).toHaveBeenCalledTimes(1);
   });
 

@@ -69,7 +69,7 @@ export function InstructionsEditor({ initial, onSave, onClose, readOnly = false 
         readOnly={readOnly}
         placeholder="For example: You are a patient tutor. Answer in short steps and ask before moving on."
         aria-describedby={`${id}-help`}
-        onChange={(e) => setText(e.target.value)}
+        onChange={(e) => setText(e.currentTarget.value)}
       />
       <p className="instr-help" id={`${id}-help`}>
         Applies from the next answer. Earlier versions of this chat (branches made before this change) keep the instructions they

@@ -1,8 +1,9 @@
 import { describe, expect, it, vi } from 'vitest';
-import { act, fireEvent, render, screen } from '@testing-library/react';
+import { act, fireEvent, render, screen } from '@testing-library/preact';
 import { MessageRow, MessageThreadContext, type MessageThread } from './Message';
 import type { MessageItem } from '../../state/derive';
 import type { UIMessage } from '../../state/types';
+import { change } from '../../test/change';
 
 function item(m: Partial<UIMessage> & Pick<UIMessage, 'id' | 'role'>, extra: Partial<MessageItem> = {}): MessageItem {
   const message: UIMessage = { content: '', reasoning: '', reasoningStreaming: false, toolCallIds: [], status: 'complete', createdAt: 1, ...m };
@@ -46,7 +47,7 @@ describe('MessageRow: versions, editing, regenerating, usage', () => {
 
     fireEvent.click(screen.getByRole('button', { name: 'Edit message' }));
     const box2 = screen.getByRole('textbox', { name: 'Edit your message' });
-    fireEvent.change(box2, { target: { value: 'giraffes' } });
+    change(box2, { target: { value: 'giraffes' } });
     fireEvent.keyDown(box2, { key: 'Enter', shiftKey: true });
     expect(onEdit).not.toHaveBeenCalled();
     await act(async () => {
@@ -62,11 +63,11 @@ describe('MessageRow: versions, editing, regenerating, usage', () => {
     });
     renderRow(item({ id: 'q1', role: 'user', content: 'zebras' }), { running: false, onEdit });
     fireEvent.click(screen.getByRole('button', { name: 'Edit message' }));
-    fireEvent.change(screen.getByRole('textbox'), { target: { value: 'giraffes' } });
+    change(screen.getByRole('textbox'), { target: { value: 'giraffes' } });
     await act(async () => {
       fireEvent.click(screen.getByRole('button', { name: 'Save & send' }));
     });
-    expect(screen.getByRole('alert').textContent).toBe('agent: the thread is already running a turn.');
+    expect((await screen.findByRole('alert')).textContent).toBe('agent: the thread is already running a turn.');
     expect((screen.getByRole('textbox') as HTMLTextAreaElement).value).toBe('giraffes');
   });
 

@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { render, screen } from '@testing-library/react';
+import { render, screen } from '@testing-library/preact';
 
 // Each test imports a fresh MessageBody module: its chunk state (loaded or not,
 // the lazy component's status) is module-level.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/preact';
 import { App } from '../../App';
 import { TransportContext } from '../../transport';
 import { FakeTransport } from '../../test/fakeTransport';
@@ -7,6 +7,7 @@ import { emptyView, settingsView, thread } from '../../test/builders';
 import type { Message, Status, ThreadView } from '../../transport/contract';
 import type { AguiEvent } from '../../transport/agui';
 import { JunctureError } from '../../transport/errors';
+import { change } from '../../test/change';
 
 // Versions in the window: editing a question in place (EditMessage), the
 // reload on juncture.path_changed, the "‹ 1/2 ›" switch (SelectBranch, and
@@ -88,7 +89,7 @@ describe('versions in the window', () => {
     expect(screen.queryByRole('group', { name: 'Versions' })).toBeNull();
     fireEvent.click(screen.getByRole('button', { name: 'Edit message' }));
     const box = screen.getByRole('textbox', { name: 'Edit your message' });
-    fireEvent.change(box, { target: { value: 'Tell me about giraffes' } });
+    change(box, { target: { value: 'Tell me about giraffes' } });
     await act(async () => {
       fireEvent.click(screen.getByRole('button', { name: 'Save & send' }));
     });
@@ -115,8 +116,10 @@ describe('versions in the window', () => {
 
     state.view = pathView(1);
     emit(t, [{ type: 'RUN_FINISHED', threadId: 'th-1', runId: 'r2', outcome: { type: 'success', pendingToolCallIds: [] } }], 20);
+    // Found before act: inside it Preact holds renders until it ends.
+    const button = await screen.findByRole('button', { name: 'Previous version' });
     await act(async () => {
-      fireEvent.click(await screen.findByRole('button', { name: 'Previous version' }));
+      fireEvent.click(button);
     });
     expect(t.callsOf('SelectBranch')).toEqual([['th-1', 'q1']]);
     // Outside a run the switch is announced with the "path" event (AG-UI has none there).
@@ -164,7 +167,7 @@ describe('versions in the window', () => {
       return state.view;
     };
     await screen.findByRole('button', { name: 'Animals' });
-    fireEvent.change(screen.getByLabelText('Search conversations'), { target: { value: 'zebras' } });
+    change(screen.getByLabelText('Search conversations'), { target: { value: 'zebras' } });
     const list = await screen.findByRole('list', { name: 'Search results for zebras' });
     const hit = await within(list).findByRole('button');
     await act(async () => {

@@ -50,7 +50,7 @@ export function MessageEditor({ initial, onSave, onCancel }: MessageEditorProps)
   };
 
   const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>) => {
-    if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
+    if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) {
       e.preventDefault();
       void save();
     } else if (e.key === 'Escape') {
@@ -73,7 +73,7 @@ export function MessageEditor({ initial, onSave, onCancel }: MessageEditorProps)
         value={text}
         disabled={busy}
         aria-describedby={`${id}-hint`}
-        onChange={(e) => setText(e.target.value)}
+        onChange={(e) => setText(e.currentTarget.value)}
         onKeyDown={onKeyDown}
       />
       <AlertLine className="msg-editor-error" text={error} />

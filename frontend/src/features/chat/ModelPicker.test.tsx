@@ -1,8 +1,9 @@
 import { describe, expect, it, vi } from 'vitest';
-import { fireEvent, render, screen, within } from '@testing-library/react';
+import { fireEvent, render, screen, within } from '@testing-library/preact';
 import { ModelPicker, matches } from './ModelPicker';
 import type { Endpoint } from '../../transport/endpoints';
 import type { ModelLists } from '../../hooks/useEndpoints';
+import { change } from '../../test/change';
 
 function endpoint(p: Partial<Endpoint> & { id: string }): Endpoint {
   return { name: p.id, baseUrl: `http://127.0.0.1:1/${p.id}`, apiKey: '', models: [], prices: {}, source: 'saved', isDefault: false, defaultModel: '', ...p };
@@ -40,15 +41,15 @@ describe('ModelPicker', () => {
 
   it('filters as you type, on model and endpoint names, word by word', () => {
     const { input, options } = show();
-    fireEvent.change(input, { target: { value: 'llama' } });
+    change(input, { target: { value: 'llama' } });
     expect(options()).toEqual(['llama3.2', 'llamaUse as typed on Environment']);
-    fireEvent.change(input, { target: { value: 'second model' } });
+    change(input, { target: { value: 'second model' } });
     expect(options()).toEqual(['model-x', 'model-y']);
-    fireEvent.change(input, { target: { value: 'model-y' } });
+    change(input, { target: { value: 'model-y' } });
     expect(options()).toEqual(['model-y']); // an exact match: no "use as typed"
-    fireEvent.change(input, { target: { value: 'second' } });
+    change(input, { target: { value: 'second' } });
     expect(options()).toEqual(['model-x', 'model-y', 'llama3.2']); // an endpoint's name: no "use as typed"
-    fireEvent.change(input, { target: { value: 'zzz' } });
+    change(input, { target: { value: 'zzz' } });
     expect(options()).toEqual(['zzzUse as typed on Environment']);
   });
 
@@ -63,7 +64,7 @@ describe('ModelPicker', () => {
     fireEvent.keyDown(input, { key: 'Enter' });
     expect(onPick).toHaveBeenLastCalledWith({ endpointId: 'ep-2', model: 'llama3.2' });
 
-    fireEvent.change(input, { target: { value: 'gpt' } });
+    change(input, { target: { value: 'gpt' } });
     expect(active()).toBe('gpt-4o-mini');
     fireEvent.keyDown(input, { key: 'Enter' });
     expect(onPick).toHaveBeenLastCalledWith({ endpointId: 'env', model: 'gpt-4o-mini' });
@@ -79,7 +80,7 @@ describe('ModelPicker', () => {
     const { input, onPick } = show({ endpointId: 'ep-2', model: 'model-x' });
     fireEvent.click(screen.getByRole('option', { name: /gpt-4o-mini/ }));
     expect(onPick).toHaveBeenLastCalledWith({ endpointId: 'env', model: 'gpt-4o-mini' });
-    fireEvent.change(input, { target: { value: 'my-finetune' } });
+    change(input, { target: { value: 'my-finetune' } });
     fireEvent.keyDown(input, { key: 'Enter' });
     expect(onPick).toHaveBeenLastCalledWith({ endpointId: 'ep-2', model: 'my-finetune' });
   });
@@ -112,7 +113,7 @@ describe('ModelPicker with many models', () => {
     );
     expect(screen.getAllByRole('option')).toHaveLength(101); // the default + 100
     expect(screen.getByText('50 more: type to search them.')).toBeTruthy();
-    fireEvent.change(screen.getByRole('combobox'), { target: { value: 'model-149' } });
+    change(screen.getByRole('combobox'), { target: { value: 'model-149' } });
     expect(screen.getAllByRole('option').map((o) => o.textContent)).toEqual(['vendor/model-149', 'model-149Use as typed on OpenRouter']);
   });
 });

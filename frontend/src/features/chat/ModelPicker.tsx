@@ -138,9 +138,9 @@ export function ModelPicker({ endpoints, lists, current, onPick, onClose }: Mode
         aria-activedescendant={options.length ? optId(active) : undefined}
         placeholder="Search models and endpoints"
         autoComplete="off"
-        spellCheck={false}
+        spellcheck={false}
         value={query}
-        onChange={(e) => setQuery(e.target.value)}
+        onChange={(e) => setQuery(e.currentTarget.value)}
         onKeyDown={(e) => {
           const len = options.length;
           if (e.key === 'ArrowDown') {

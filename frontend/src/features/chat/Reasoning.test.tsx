@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fireEvent, render, screen } from '@testing-library/react';
+import { fireEvent, render, screen } from '@testing-library/preact';
 import { Reasoning } from './Reasoning';
 
 const details = () => screen.getByText(/Thinking…|Reasoning/).closest('details')!;

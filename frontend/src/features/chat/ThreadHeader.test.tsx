@@ -1,10 +1,11 @@
 import { describe, expect, it, vi } from 'vitest';
-import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { act, fireEvent, render, screen, waitFor } from '@testing-library/preact';
 import { ThreadHeader } from './ThreadHeader';
 import { FakeTransport } from '../../test/fakeTransport';
 import { thread } from '../../test/builders';
 import type { Endpoint, ThreadOptions, ThreadOptionsInput } from '../../transport/endpoints';
 import { JunctureError } from '../../transport/errors';
+import { change } from '../../test/change';
 
 function endpoint(p: Partial<Endpoint> & { id: string }): Endpoint {
   return { name: p.id, baseUrl: `http://127.0.0.1:1/${p.id}`, apiKey: '', models: [], prices: {}, source: 'saved', isDefault: false, defaultModel: '', ...p };
@@ -57,7 +58,7 @@ describe('ThreadHeader', () => {
     const input = screen.getByRole('combobox', { name: 'Search models' });
     await waitFor(() => expect(screen.getByRole('option', { name: /model-y/ })).toBeTruthy());
     expect(t.callsOf('ListModels').map((a) => a[0]).sort()).toEqual(['env', 'ep-2']);
-    fireEvent.change(input, { target: { value: 'model-y' } });
+    change(input, { target: { value: 'model-y' } });
     fireEvent.keyDown(input, { key: 'Enter' });
     await waitFor(() => expect(t.callsOf('SetThreadOptions')).toEqual([['th-1', { endpointId: 'ep-2', model: 'model-y' }]]));
     await waitFor(() => expect(modelButton().getAttribute('aria-label')).toBe('Model: model-y Second. Change the model'));
@@ -78,7 +79,7 @@ describe('ThreadHeader', () => {
     const box = screen.getByRole('textbox', { name: 'Instructions for this chat' }) as HTMLTextAreaElement;
     expect(box.value).toBe('Answer like a pirate.');
     expect(screen.getByText(/Applies from the next answer\. Earlier versions of this chat/)).toBeTruthy();
-    fireEvent.change(box, { target: { value: 'Be terse. ' } });
+    change(box, { target: { value: 'Be terse. ' } });
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(t.callsOf('SetThreadOptions')).toEqual([['th-1', { systemPrompt: 'Be terse.' }]]));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
@@ -95,7 +96,7 @@ describe('ThreadHeader', () => {
       throw new JunctureError('invalid-argument', 'The instructions are too long.');
     };
     fireEvent.click(screen.getByRole('button', { name: 'Instructions' }));
-    fireEvent.change(screen.getByRole('textbox', { name: 'Instructions for this chat' }), { target: { value: 'x' } });
+    change(screen.getByRole('textbox', { name: 'Instructions for this chat' }), { target: { value: 'x' } });
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(screen.getByRole('alert').textContent).toBe('Not saved: The instructions are too long.'));
     expect((screen.getByRole('textbox', { name: 'Instructions for this chat' }) as HTMLTextAreaElement).value).toBe('x');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { render, screen } from '@testing-library/react';
+import { render, screen } from '@testing-library/preact';
 import { UsageLine, costOf, formatCost, formatTokens, priceBook, priceFor } from './UsageLine';
 import { ThreadUsage } from './ThreadUsage';
 import type { UIMessage } from '../../state/types';

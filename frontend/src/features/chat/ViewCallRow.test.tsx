@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { render, screen } from '@testing-library/react';
+import { render, screen } from '@testing-library/preact';
 import { MessageRow, MessageThreadContext } from './Message';
 import { deriveThread } from '../../state/derive';
 import { emptyThreadState, type ThreadState, type ToolCallView, type UIMessage } from '../../state/types';

@@ -1,5 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { createRoot, type Root } from 'react-dom/client';
+import { createRoot } from 'react-dom/client';
+
+type Root = ReturnType<typeof createRoot>;
 import { Composer } from './Composer';
 
 // The window's first key: the composer is focused in the commit that first
@@ -8,20 +10,16 @@ import { Composer } from './Composer';
 // the page body and was lost (the desktop scripts typed "rite a note").
 describe('Composer focus', () => {
   let root: Root | null = null;
-  let prev: unknown;
   afterEach(() => {
     root?.unmount();
     root = null;
-    (globalThis as { IS_REACT_ACT_ENVIRONMENT?: unknown }).IS_REACT_ACT_ENVIRONMENT = prev;
     document.body.innerHTML = '';
   });
 
   it('TestComposerFocusedInItsFirstCommit: the textarea holds focus before any passive effect runs', async () => {
-    // A real (non-act) render: React commits, then runs passive effects in a
-    // later task. A MutationObserver's callback is a microtask right after
-    // the commit's DOM writes and layout effects, before that task.
-    prev = (globalThis as { IS_REACT_ACT_ENVIRONMENT?: unknown }).IS_REACT_ACT_ENVIRONMENT;
-    (globalThis as { IS_REACT_ACT_ENVIRONMENT?: unknown }).IS_REACT_ACT_ENVIRONMENT = false;
+    // A real (non-act) render: Preact commits, then runs passive effects
+    // after the next frame. A MutationObserver's callback is a microtask
+    // right after the commit's DOM writes and layout effects, before that.
     const host = document.createElement('div');
     document.body.appendChild(host);
     const seen = new Promise<Element | null>((resolve) => {

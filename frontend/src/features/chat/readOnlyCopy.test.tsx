@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
+import { cleanup, fireEvent, render, screen, within } from '@testing-library/preact';
 import { Composer } from './Composer';
 import { EmptyState } from './EmptyState';
 import { McpSettings } from '../mcp/McpSettings';

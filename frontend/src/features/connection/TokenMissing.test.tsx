@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { act, render, screen } from '@testing-library/react';
+import { act, render, screen } from '@testing-library/preact';
 import { TokenGate } from './TokenMissing';
 import { HttpTransport } from '../../transport/http';
 import { FakeTransport } from '../../test/fakeTransport';

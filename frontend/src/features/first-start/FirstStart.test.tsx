@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { fireEvent, render, screen, waitFor } from '@testing-library/preact';
 import { ConnectModel } from './FirstStart';
 import { TransportContext } from '../../transport';
 import { FakeTransport } from '../../test/fakeTransport';
 import type { Settings } from '../../transport/contract';
 import { JunctureError } from '../../transport/errors';
+import { change } from '../../test/change';
 
 const SETTINGS: Settings = { baseUrl: '', apiKey: '', model: '', workspace: '', loopGuard: 25, theme: 'system', enableWriteTools: false, modelAcceptsImages: false };
 
@@ -42,7 +43,7 @@ describe('ConnectModel (first start)', () => {
   it('offers the local server it finds, with its models', async () => {
     const { saved } = setup(true);
     const use = await screen.findByRole('button', { name: 'Use Ollama' });
-    fireEvent.change(screen.getByLabelText('Ollama model'), { target: { value: 'qwen3' } });
+    change(screen.getByLabelText('Ollama model'), { target: { value: 'qwen3' } });
     fireEvent.click(use);
     await waitFor(() => expect(saved).toHaveLength(1));
     expect(saved[0]).toMatchObject({ baseUrl: 'http://127.0.0.1:11434/v1', model: 'qwen3', apiKey: '' });
@@ -53,10 +54,10 @@ describe('ConnectModel (first start)', () => {
     expect(await screen.findByText('No Ollama or LM Studio is running here.')).toBeTruthy();
     for (const name of ['OpenAI', 'OpenRouter', 'Groq', 'Custom URL']) expect(screen.getByRole('radio', { name })).toBeTruthy();
     fireEvent.click(screen.getByRole('radio', { name: 'Groq' }));
-    fireEvent.change(screen.getByLabelText('API key'), { target: { value: 'sk-bad' } });
+    change(screen.getByLabelText('API key'), { target: { value: 'sk-bad' } });
     fireEvent.click(screen.getByRole('button', { name: 'Test connection' }));
     expect(await screen.findByText('The key was refused (401).')).toBeTruthy();
-    fireEvent.change(screen.getByLabelText('API key'), { target: { value: 'sk-good' } });
+    change(screen.getByLabelText('API key'), { target: { value: 'sk-good' } });
     fireEvent.click(screen.getByRole('button', { name: 'Test connection' }));
     fireEvent.click(await screen.findByRole('button', { name: 'Use Groq' }));
     await waitFor(() => expect(saved).toHaveLength(1));

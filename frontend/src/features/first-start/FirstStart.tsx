@@ -165,12 +165,12 @@ export function ConnectModel({ problem, onOpenSettings }: { problem?: string | u
           {p.id === 'custom' && (
             <div className="first-start-field">
               <label htmlFor={`${id}-url`}>Server URL</label>
-              <input id={`${id}-url`} type="url" className="mono" placeholder="http://127.0.0.1:8080/v1" value={customUrl} onChange={(e) => setCustomUrl(e.target.value)} />
+              <input id={`${id}-url`} type="url" className="mono" placeholder="http://127.0.0.1:8080/v1" value={customUrl} onChange={(e) => setCustomUrl(e.currentTarget.value)} />
             </div>
           )}
           <div className="first-start-field">
             <label htmlFor={`${id}-key`}>API key</label>
-            <input id={`${id}-key`} type="password" autoComplete="off" value={key} onChange={(e) => setKey(e.target.value)} />
+            <input id={`${id}-key`} type="password" autoComplete="off" value={key} onChange={(e) => setKey(e.currentTarget.value)} />
             <span className="first-start-muted">{p.keyHint} It is kept in your system keychain.</span>
           </div>
           <div className="first-start-row">
@@ -186,7 +186,7 @@ export function ConnectModel({ problem, onOpenSettings }: { problem?: string | u
           {models.length > 0 && (
             <div className="first-start-row">
               <label htmlFor={`${id}-model`}>Model</label>
-              <select id={`${id}-model`} value={model} onChange={(e) => setModel(e.target.value)}>
+              <select id={`${id}-model`} value={model} onChange={(e) => setModel(e.currentTarget.value)}>
                 {models.map((m) => (
                   <option key={m}>{m}</option>
                 ))}
@@ -229,7 +229,7 @@ function LocalServer({ server, busy, onUse }: { server: Found; busy: boolean; on
       <label htmlFor={id} className="visually-hidden">
         {server.name} model
       </label>
-      <select id={id} value={model} onChange={(e) => setModel(e.target.value)}>
+      <select id={id} value={model} onChange={(e) => setModel(e.currentTarget.value)}>
         {server.models.map((m) => (
           <option key={m}>{m}</option>
         ))}
@@ -272,7 +272,7 @@ export function DetectedServer({ status }: { status: Status }) {
       {models.length > 0 && (
         <>
           <label htmlFor={id}>Model</label>
-          <select id={id} value={model} onChange={(e) => setModel(e.target.value)}>
+          <select id={id} value={model} onChange={(e) => setModel(e.currentTarget.value)}>
             {models.map((m) => (
               <option key={m}>{m}</option>
             ))}

@@ -1,14 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { fireEvent, render, screen } from '@testing-library/react';
+import { render, screen } from '@testing-library/preact';
 import { ImportConversations, importSummaryText } from './ImportConversations';
 import { FakeTransport } from '../../test/fakeTransport';
 import { thread } from '../../test/builders';
 import { JunctureError } from '../../transport/errors';
+import { change } from '../../test/change';
 
 function choose(text: string, name = 'conversations.json') {
   const input = screen.getByLabelText('File to import');
   const file = new File([text], name, { type: 'application/json' });
-  fireEvent.change(input, { target: { files: [file] } });
+  change(input, { target: { files: [file] } });
 }
 
 describe('ImportConversations', () => {
@@ -63,7 +64,7 @@ describe('ImportConversations', () => {
     render(<ImportConversations transport={t} />);
     const big = new File(['x'], 'huge.json');
     Object.defineProperty(big, 'size', { value: 65 * 2 ** 20 });
-    fireEvent.change(screen.getByLabelText('File to import'), { target: { files: [big] } });
+    change(screen.getByLabelText('File to import'), { target: { files: [big] } });
     expect((await screen.findByRole('alert')).textContent).toBe('Could not import huge.json: it is 65 MiB; at most 64 MiB can be imported.');
     expect(t.calls).toEqual([]);
   });

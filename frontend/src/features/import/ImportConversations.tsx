@@ -129,8 +129,8 @@ export function ImportConversations({ transport }: ImportConversationsProps) {
           tabIndex={-1}
           disabled={busy}
           onChange={(e) => {
-            const f = e.target.files?.[0];
-            e.target.value = '';
+            const f = e.currentTarget.files?.[0];
+            e.currentTarget.value = '';
             if (f) void importFile(f);
           }}
         />

@@ -2,6 +2,7 @@ import { useEffect, useId, useRef, useState } from 'react';
 import type { Transport } from '../../transport';
 import { toJunctureError } from '../../transport';
 import type { CompleteRequest } from '../../transport/mcpOffers';
+import { focusOnMount } from '../../lib/focusOnMount';
 
 export interface ArgFieldProps {
   transport: Transport;
@@ -59,10 +60,10 @@ export function ArgField({ transport, label, name, description, required, value,
         value={value}
         required={required}
         autoComplete="off"
-        autoFocus={autoFocus}
+        ref={autoFocus ? focusOnMount : undefined}
         aria-describedby={description ? `${id}-d` : undefined}
         aria-controls={shown.length ? `${id}-s` : undefined}
-        onChange={(e) => onChange(e.target.value)}
+        onChange={(e) => onChange(e.currentTarget.value)}
         onFocus={() => setOpen(true)}
         onBlur={() => setTimeout(() => setOpen(false), 150)}
       />

@@ -28,7 +28,7 @@ export function LogLevelSelect({ server }: { server: string }) {
         id={id}
         value={level}
         onChange={(e) => {
-          const next = e.target.value;
+          const next = e.currentTarget.value;
           setLevel(next);
           transport.call('SetMCPLogLevel', server, next).then(
             () => setError(null),

@@ -1,8 +1,9 @@
-import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { act, fireEvent, render, screen, waitFor } from '@testing-library/preact';
 import { describe, expect, it, vi } from 'vitest';
 import { FakeTransport } from '../../test/fakeTransport';
 import type { PromptInfo } from '../../transport/mcpOffers';
 import { PromptForm } from './PromptCommands';
+import { change } from '../../test/change';
 
 const team: PromptInfo = {
   server: 'everything',
@@ -33,7 +34,7 @@ describe('PromptForm', () => {
 
     const dept = screen.getByLabelText(/department/);
     act(() => dept.focus());
-    fireEvent.change(dept, { target: { value: 'Sa' } });
+    change(dept, { target: { value: 'Sa' } });
     fireEvent.click(await screen.findByRole('button', { name: 'Sales' }));
     expect((dept as HTMLInputElement).value).toBe('Sales');
 

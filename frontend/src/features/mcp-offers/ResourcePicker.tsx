@@ -5,6 +5,7 @@ import { useAsyncAction } from '../../hooks/useAsyncAction';
 import type { ResourceCatalog, ResourceInfo, ResourceRead, TemplateInfo } from '../../transport/mcpOffers';
 import { ArgField } from './ArgField';
 import { filterResources, knownArgs } from './offers';
+import { focusOnMount } from '../../lib/focusOnMount';
 
 export interface ResourcePickerProps {
   transport: Transport;
@@ -90,8 +91,8 @@ export function ResourcePicker({ transport, catalog, error, onAttach, onClose }:
               placeholder="Search resources"
               aria-label="Search resources"
               value={query}
-              autoFocus
-              onChange={(e) => setQuery(e.target.value)}
+              ref={focusOnMount}
+              onChange={(e) => setQuery(e.currentTarget.value)}
             />
             <button type="button" className="btn small" onClick={onClose}>
               Close

@@ -79,16 +79,16 @@ export function AuthFields({ id, draft: d, error, set }: AuthFieldsProps) {
         <>
           <div className="set-field">
             <label htmlFor={`${id}-client-id`}>Client ID{d.auth === 'oauth' ? ' (optional)' : ''}</label>
-            <input id={`${id}-client-id`} className="mono" value={d.clientId} autoComplete="off" spellCheck={false}
+            <input id={`${id}-client-id`} className="mono" value={d.clientId} autoComplete="off" spellcheck={false}
               placeholder={d.auth === 'oauth' ? 'Leave empty: Juncture registers itself' : ''}
-              onChange={(e) => set('clientId', e.target.value)} />
+              onChange={(e) => set('clientId', e.currentTarget.value)} />
           </div>
           {d.auth === 'client_credentials' && (
             <div className={`set-field${error ? ' has-error' : ''}`}>
               <label htmlFor={`${id}-client-secret`}>Client secret</label>
               <input id={`${id}-client-secret`} type="password" className="mono" value={d.clientSecret} autoComplete="off"
                 aria-invalid={!!error || undefined} aria-describedby={`${id}-client-secret-help`}
-                onChange={(e) => set('clientSecret', e.target.value)} />
+                onChange={(e) => set('clientSecret', e.currentTarget.value)} />
               <p className="set-help" id={`${id}-client-secret-help`}>
                 {isMasked(d.clientSecret) ? 'Saved in the key storage; leave it as it is to keep it.' : 'Kept in the key storage, never in mcp.json.'}
               </p>
@@ -97,8 +97,8 @@ export function AuthFields({ id, draft: d, error, set }: AuthFieldsProps) {
           )}
           <div className="set-field">
             <label htmlFor={`${id}-scopes`}>Scopes (optional)</label>
-            <input id={`${id}-scopes`} className="mono" value={d.scopes} autoComplete="off" spellCheck={false}
-              placeholder="Separated by spaces; empty: what the server asks for" onChange={(e) => set('scopes', e.target.value)} />
+            <input id={`${id}-scopes`} className="mono" value={d.scopes} autoComplete="off" spellcheck={false}
+              placeholder="Separated by spaces; empty: what the server asks for" onChange={(e) => set('scopes', e.currentTarget.value)} />
           </div>
         </>
       )}

@@ -59,11 +59,11 @@ export function McpConfigText({ text, path, error, busy, onSave, onClose }: McpC
         ref={ref}
         className="mono"
         rows={Math.min(24, Math.max(8, value.split('\n').length + 1))}
-        spellCheck={false}
+        spellcheck={false}
         value={value}
         aria-invalid={error ? true : undefined}
         aria-describedby={`${id}-help${error ? ` ${id}-err` : ''}`}
-        onChange={(e) => setValue(e.target.value)}
+        onChange={(e) => setValue(e.currentTarget.value)}
       />
       {error && (
         <p className="set-error" id={`${id}-err`} role="alert">

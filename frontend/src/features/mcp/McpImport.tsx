@@ -39,8 +39,8 @@ export function McpImport({ claudeDesktopPath, busy, summary, error, onImport, o
           accept=".json,application/json"
           disabled={busy}
           onChange={(e) => {
-            const f = e.target.files?.[0];
-            e.target.value = '';
+            const f = e.currentTarget.files?.[0];
+            e.currentTarget.value = '';
             if (!f) return;
             setReadError(null);
             readText(f).then(onImport, (err: unknown) =>
@@ -55,10 +55,10 @@ export function McpImport({ claudeDesktopPath, busy, summary, error, onImport, o
           id={`${id}-paste`}
           className="mono"
           rows={4}
-          spellCheck={false}
+          spellcheck={false}
           value={paste}
           placeholder={'{ "mcpServers": { … } }'}
-          onChange={(e) => setPaste(e.target.value)}
+          onChange={(e) => setPaste(e.currentTarget.value)}
         />
       </div>
       <div className="mcp-actions">

@@ -232,8 +232,8 @@ export function McpServerForm({ editing, busy, serverError, onSave, onCancel }: 
         aria-required={o.required || undefined}
         placeholder={placeholder}
         autoComplete="off"
-        spellCheck={false}
-        onChange={(e) => set(k, e.target.value)}
+        spellcheck={false}
+        onChange={(e) => set(k, e.currentTarget.value)}
       />
     ));
   const textArea = (k: TextKey, label: string, placeholder: string, help: string) =>
@@ -248,9 +248,9 @@ export function McpServerForm({ editing, busy, serverError, onSave, onCancel }: 
           value={d[k]}
           aria-describedby={db}
           aria-invalid={invalid || undefined}
-          spellCheck={false}
+          spellcheck={false}
           placeholder={placeholder}
-          onChange={(e) => set(k, e.target.value)}
+          onChange={(e) => set(k, e.currentTarget.value)}
         />
       ),
       help,
@@ -271,7 +271,7 @@ export function McpServerForm({ editing, busy, serverError, onSave, onCancel }: 
           aria-required
           placeholder="e.g. filesystem"
           autoComplete="off"
-          onChange={(e) => set('name', e.target.value)}
+          onChange={(e) => set('name', e.currentTarget.value)}
         />
       ), 'The model sees its tools as <name>__<tool>.')}
       <fieldset className="set-field set-radios mcp-kind">
@@ -307,7 +307,7 @@ export function McpServerForm({ editing, busy, serverError, onSave, onCancel }: 
           id={`${id}-approval`}
           value={d.approval}
           aria-describedby={`${id}-approval-help`}
-          onChange={(e) => set('approval', e.target.value === 'ask' || e.target.value === 'trust' ? e.target.value : '')}
+          onChange={(e) => set('approval', e.currentTarget.value === 'ask' || e.currentTarget.value === 'trust' ? e.currentTarget.value : '')}
         >
           {POLICY_OPTIONS.map((o) => (
             <option key={o.value || 'default'} value={o.value}>

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/preact';
 import { McpSettings, STARTING_POLL_MS } from './McpSettings';
 import { configFromDraft, draftFromConfig, emptyDraft, parseEnv, validateDraft } from './McpServerForm';
 import { offsetOf } from './McpConfigText';
@@ -7,6 +7,7 @@ import { FakeTransport } from '../../test/fakeTransport';
 import { mcpConfigView, mcpServer } from '../../test/builders';
 import { JunctureError } from '../../transport/errors';
 import type { McpConfigView, McpServerConfig, McpServerStatus } from '../../transport/contract';
+import { change } from '../../test/change';
 
 const everything = { name: 'everything', config: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-everything'] } };
 const web = { name: 'web', config: { url: 'https://mcp.example.com/mcp', headers: { Authorization: '••••abcd' } } };
@@ -80,14 +81,14 @@ describe('McpSettings', () => {
     expect(within(form).getByText('Enter the program to run.')).toBeTruthy();
     expect(t.callsOf('SaveMCPServer')).toEqual([]);
 
-    fireEvent.change(within(form).getByLabelText('Name'), { target: { value: ' files ' } });
-    fireEvent.change(within(form).getByLabelText('Command'), { target: { value: 'npx' } });
-    fireEvent.change(within(form).getByLabelText('Arguments'), {
+    change(within(form).getByLabelText('Name'), { target: { value: ' files ' } });
+    change(within(form).getByLabelText('Command'), { target: { value: 'npx' } });
+    change(within(form).getByLabelText('Arguments'), {
       target: { value: '-y\n@modelcontextprotocol/server-filesystem\n\n/home/ada/My Notes\n' },
     });
-    fireEvent.change(within(form).getByLabelText('Environment'), { target: { value: 'LOG_LEVEL=debug\nTOKEN=a=b=c' } });
-    fireEvent.change(within(form).getByLabelText('Working folder'), { target: { value: '/home/ada' } });
-    fireEvent.change(within(form).getByLabelText('Approval'), { target: { value: 'ask' } });
+    change(within(form).getByLabelText('Environment'), { target: { value: 'LOG_LEVEL=debug\nTOKEN=a=b=c' } });
+    change(within(form).getByLabelText('Working folder'), { target: { value: '/home/ada' } });
+    change(within(form).getByLabelText('Approval'), { target: { value: 'ask' } });
     await act(async () => {
       fireEvent.click(within(form).getByRole('button', { name: 'Add server' }));
     });
@@ -133,18 +134,18 @@ describe('McpSettings', () => {
     });
     fireEvent.click(await screen.findByRole('button', { name: 'Add server…' }));
     const form = screen.getByRole('form', { name: 'Add a tool server' });
-    fireEvent.change(within(form).getByLabelText('Name'), { target: { value: 'a' } });
+    change(within(form).getByLabelText('Name'), { target: { value: 'a' } });
     fireEvent.click(within(form).getByLabelText('URL (HTTP)'));
-    fireEvent.change(within(form).getByLabelText('URL'), { target: { value: 'ftp://x' } });
+    change(within(form).getByLabelText('URL'), { target: { value: 'ftp://x' } });
     await act(async () => {
       fireEvent.click(within(form).getByRole('button', { name: 'Add server' }));
     });
     expect(within(form).getByText('Enter an http:// or https:// URL.')).toBeTruthy();
-    fireEvent.change(within(form).getByLabelText('URL'), { target: { value: 'https://x.example/mcp' } });
+    change(within(form).getByLabelText('URL'), { target: { value: 'https://x.example/mcp' } });
     await act(async () => {
       fireEvent.click(within(form).getByRole('button', { name: 'Add server' }));
     });
-    expect(within(form).getByRole('alert').textContent).toBe('Not saved: A server called "a" is already configured.');
+    expect((await within(form).findByRole('alert')).textContent).toBe('Not saved: A server called "a" is already configured.');
   });
 
   it('Restart, Disable and Remove (after a confirmation) call Go for that server', async () => {
@@ -205,7 +206,8 @@ describe('McpSettings', () => {
       "mcp.json does not parse: line 3, column 30: invalid character ',' looking for beginning of object key string; nothing from it was started. Fix it below.",
     );
     const ta = screen.getByLabelText('/home/ada/.config/juncture/mcp.json') as HTMLTextAreaElement;
-    expect(document.activeElement).toBe(ta);
+    // The caret moves in an effect, after the banner's paint.
+    await waitFor(() => expect(document.activeElement).toBe(ta));
     expect(ta.selectionStart).toBe(offsetOf(ta.value, 3, 30));
     expect(screen.queryByRole('button', { name: 'Add server…' })).toBeNull();
     // Saving the still-broken text shows Go's position.
@@ -213,7 +215,7 @@ describe('McpSettings', () => {
       fireEvent.click(screen.getByRole('button', { name: 'Save text' }));
     });
     expect(screen.getByText('line 3, column 30: still broken')).toBeTruthy();
-    fireEvent.change(ta, { target: { value: '{"mcpServers": {"a": {"command": "x"}}}' } });
+    change(ta, { target: { value: '{"mcpServers": {"a": {"command": "x"}}}' } });
     await act(async () => {
       fireEvent.click(screen.getByRole('button', { name: 'Save text' }));
     });
@@ -232,14 +234,14 @@ describe('McpSettings', () => {
     const text = '{"mcpServers":{"github":{"command":"gh-mcp"}}}';
     const file = new File([text], 'claude_desktop_config.json', { type: 'application/json' });
     await act(async () => {
-      fireEvent.change(screen.getByLabelText('Configuration file'), { target: { files: [file] } });
+      change(screen.getByLabelText('Configuration file'), { target: { files: [file] } });
     });
     await waitFor(() => expect(t.callsOf('ImportClaudeConfig')).toEqual([[text]]));
     const summary = await screen.findByRole('status');
     expect(summary.textContent).toContain('Added 1: github');
     expect(summary.textContent).toContain('everything — already configured the same way');
     // The pasted text is the other way in.
-    fireEvent.change(screen.getByLabelText('Or paste its text'), { target: { value: text } });
+    change(screen.getByLabelText('Or paste its text'), { target: { value: text } });
     await act(async () => {
       fireEvent.click(screen.getByRole('button', { name: 'Import text' }));
     });

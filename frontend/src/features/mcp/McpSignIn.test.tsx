@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { act, fireEvent, render, screen, within } from '@testing-library/react';
+import { act, fireEvent, render, screen, within } from '@testing-library/preact';
 import { McpSettings } from './McpSettings';
 import { configFromDraft, draftFromConfig, validateDraft } from './McpServerForm';
 import { FakeTransport } from '../../test/fakeTransport';

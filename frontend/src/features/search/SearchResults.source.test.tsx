@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { render, screen } from '@testing-library/react';
+import { render, screen } from '@testing-library/preact';
 import type { SearchHit } from '../../transport/contract';
 import { SearchResults } from './SearchResults';
 import { formatTime } from '../../lib/format';

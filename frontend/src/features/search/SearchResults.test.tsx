@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { fireEvent, render, screen, within } from '@testing-library/react';
+import { fireEvent, render, screen, within } from '@testing-library/preact';
 import { useRef } from 'react';
 import type { SearchHit } from '../../transport/contract';
 import { SearchResults } from './SearchResults';

@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, render, screen, waitFor, within } from '@testing-library/preact';
 import { EndpointSettings, endpointOf, draftOf, parseModels } from './EndpointSettings';
 import { FakeTransport } from '../../test/fakeTransport';
 import type { Endpoint } from '../../transport/endpoints';
 import { JunctureError } from '../../transport/errors';
+import { change } from '../../test/change';
 
 function endpoint(p: Partial<Endpoint> & { id: string }): Endpoint {
   return { name: p.id, baseUrl: `http://127.0.0.1:1/${p.id}`, apiKey: '', models: [], prices: {}, source: 'saved', isDefault: false, defaultModel: '', ...p };
@@ -67,14 +68,14 @@ describe('EndpointSettings', () => {
     await waitFor(() => expect(row('Work')).toBeTruthy());
     fireEvent.click(screen.getByRole('button', { name: 'Add an endpoint' }));
     const form = screen.getByRole('form', { name: 'Add an endpoint' });
-    fireEvent.change(within(form).getByLabelText('Server'), { target: { value: 'https://openrouter.ai/api/v1' } });
+    change(within(form).getByLabelText('Server'), { target: { value: 'https://openrouter.ai/api/v1' } });
     expect((within(form).getByLabelText('Name') as HTMLInputElement).value).toBe('OpenRouter');
-    fireEvent.change(within(form).getByLabelText('API key'), { target: { value: 'sk-or-secret-9876' } });
-    fireEvent.change(within(form).getByLabelText('Models'), { target: { value: 'a/model-1\na/model-2, a/model-1' } });
+    change(within(form).getByLabelText('API key'), { target: { value: 'sk-or-secret-9876' } });
+    change(within(form).getByLabelText('Models'), { target: { value: 'a/model-1\na/model-2, a/model-1' } });
     fireEvent.click(within(form).getByRole('button', { name: 'Add a price' }));
     expect((within(form).getByLabelText('Model of price 1') as HTMLInputElement).value).toBe('a/model-1');
-    fireEvent.change(within(form).getByLabelText('Input price of a/model-1'), { target: { value: '0.5' } });
-    fireEvent.change(within(form).getByLabelText('Output price of a/model-1'), { target: { value: '1.5' } });
+    change(within(form).getByLabelText('Input price of a/model-1'), { target: { value: '0.5' } });
+    change(within(form).getByLabelText('Output price of a/model-1'), { target: { value: '1.5' } });
     fireEvent.click(within(form).getByRole('button', { name: 'Save endpoint' }));
     await waitFor(() => expect(t.callsOf('SaveEndpoint')).toHaveLength(1));
     expect(t.callsOf('SaveEndpoint')[0]![0]).toMatchObject({
@@ -96,11 +97,11 @@ describe('EndpointSettings', () => {
     fireEvent.click(within(row('Work')).getByRole('button', { name: 'Edit Work' }));
     const form = screen.getByRole('form', { name: 'Edit Work' });
     // The masked key is sent back as it is (Go keeps the stored one).
-    fireEvent.change(within(form).getByLabelText('Base URL'), { target: { value: 'http://bad.example/v1' } });
+    change(within(form).getByLabelText('Base URL'), { target: { value: 'http://bad.example/v1' } });
     fireEvent.click(within(form).getByRole('button', { name: 'Save endpoint' }));
     await waitFor(() => expect(within(form).getByRole('alert').textContent).toBe('Enter a full http:// or https:// URL.'));
     // Checked before sending too.
-    fireEvent.change(within(form).getByLabelText('Base URL'), { target: { value: 'not a url' } });
+    change(within(form).getByLabelText('Base URL'), { target: { value: 'not a url' } });
     fireEvent.click(within(form).getByRole('button', { name: 'Save endpoint' }));
     expect(within(form).getByRole('alert').textContent).toMatch(/This is not a URL/);
   });
@@ -124,11 +125,11 @@ describe('EndpointSettings', () => {
     const form = screen.getByRole('form');
     expect(within(form).queryByLabelText('Base URL')).toBeNull();
     fireEvent.click(within(form).getByRole('button', { name: 'Add a price' }));
-    fireEvent.change(within(form).getByLabelText('Model of price 1'), { target: { value: 'fake-model' } });
-    fireEvent.change(within(form).getByLabelText('Output price of fake-model'), { target: { value: '-1' } });
+    change(within(form).getByLabelText('Model of price 1'), { target: { value: 'fake-model' } });
+    change(within(form).getByLabelText('Output price of fake-model'), { target: { value: '-1' } });
     fireEvent.click(within(form).getByRole('button', { name: 'Save endpoint' }));
     expect(within(form).getByRole('alert').textContent).toMatch(/zero or more/);
-    fireEvent.change(within(form).getByLabelText('Output price of fake-model'), { target: { value: '2' } });
+    change(within(form).getByLabelText('Output price of fake-model'), { target: { value: '2' } });
     fireEvent.click(within(form).getByRole('button', { name: 'Save endpoint' }));
     await waitFor(() => expect(t.callsOf('SaveEndpoint')).toHaveLength(1));
     expect(t.callsOf('SaveEndpoint')[0]![0]).toMatchObject({ id: 'env', source: 'environment', prices: { 'fake-model': { inputPerMTok: 0, outputPerMTok: 2 } } });

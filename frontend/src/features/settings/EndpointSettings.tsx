@@ -229,7 +229,7 @@ export function EndpointSettings({
       {!editing.readOnly && (
         <>
           {field('name', 'Name', (fid, db) => (
-            <input id={fid} type="text" value={editing.name} aria-describedby={db} placeholder="Named after the host when left empty" onChange={(e) => set('name', e.target.value)} />
+            <input id={fid} type="text" value={editing.name} aria-describedby={db} placeholder="Named after the host when left empty" onChange={(e) => set('name', e.currentTarget.value)} />
           ))}
           <div className="set-field">
             <div className="set-label-row">
@@ -239,7 +239,7 @@ export function EndpointSettings({
               id={`${id}-known`}
               value={providers.find((k) => k.url === editing.baseUrl.replace(/\/+$/, ''))?.url ?? ''}
               onChange={(e) => {
-                const k = providers.find((x) => x.url === e.target.value);
+                const k = providers.find((x) => x.url === e.currentTarget.value);
                 if (k) {
                   set('baseUrl', k.url);
                   if (!editing.name.trim()) set('name', k.name);
@@ -263,7 +263,7 @@ export function EndpointSettings({
               aria-describedby={db}
               aria-invalid={errors.baseUrl ? true : undefined}
               placeholder="https://host/v1"
-              onChange={(e) => set('baseUrl', e.target.value)}
+              onChange={(e) => set('baseUrl', e.currentTarget.value)}
             />
           ))}
           <div className="set-field">
@@ -277,7 +277,7 @@ export function EndpointSettings({
               value={editing.apiKey}
               aria-describedby={`${id}-key-help`}
               placeholder="Not needed for local servers"
-              onChange={(e) => set('apiKey', e.target.value)}
+              onChange={(e) => set('apiKey', e.currentTarget.value)}
             />
             <p className="set-help" id={`${id}-key-help`}>
               {editing.keyUnavailable && !editing.apiKey
@@ -298,7 +298,7 @@ export function EndpointSettings({
               value={editing.models}
               aria-describedby={`${id}-models-help`}
               placeholder={'gpt-4o-mini\nllama3.1'}
-              onChange={(e) => set('models', e.target.value)}
+              onChange={(e) => set('models', e.currentTarget.value)}
             />
             <p className="set-help" id={`${id}-models-help`}>
               One per line, optional: the model picker also asks the endpoint. The first is what a chat on this endpoint uses when it picks none.
@@ -326,7 +326,7 @@ export function EndpointSettings({
             ) : null}
           </div>
           <label className="set-check">
-            <input type="checkbox" checked={editing.isDefault} disabled={draftIsDefault(endpoints, editing.id)} onChange={(e) => set('isDefault', e.target.checked)} />
+            <input type="checkbox" checked={editing.isDefault} disabled={draftIsDefault(endpoints, editing.id)} onChange={(e) => set('isDefault', e.currentTarget.checked)} />
             The default endpoint (new chats, and chats that choose none; Settings → General shows it)
           </label>
         </>
@@ -355,14 +355,14 @@ export function EndpointSettings({
                       aria-label={`Model of price ${i + 1}`}
                       list={`${id}-price-models`}
                       value={r.model}
-                      onChange={(e) => setPrice(i, { model: e.target.value })}
+                      onChange={(e) => setPrice(i, { model: e.currentTarget.value })}
                     />
                   </td>
                   <td>
-                    <input type="number" min={0} step="any" aria-label={`Input price of ${r.model || `price ${i + 1}`}`} value={r.input} onChange={(e) => setPrice(i, { input: e.target.value })} />
+                    <input type="number" min={0} step="any" aria-label={`Input price of ${r.model || `price ${i + 1}`}`} value={r.input} onChange={(e) => setPrice(i, { input: e.currentTarget.value })} />
                   </td>
                   <td>
-                    <input type="number" min={0} step="any" aria-label={`Output price of ${r.model || `price ${i + 1}`}`} value={r.output} onChange={(e) => setPrice(i, { output: e.target.value })} />
+                    <input type="number" min={0} step="any" aria-label={`Output price of ${r.model || `price ${i + 1}`}`} value={r.output} onChange={(e) => setPrice(i, { output: e.currentTarget.value })} />
                   </td>
                   <td>
                     <button

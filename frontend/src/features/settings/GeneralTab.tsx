@@ -55,7 +55,7 @@ export function GeneralTab({ id, transport, status, form, presets, presetOf }: G
                   readOnly={locked('loopGuard')}
                   aria-describedby={db}
                   aria-invalid={fieldErrors.loopGuard ? true : undefined}
-                  onChange={(e) => set('loopGuard', e.target.value === '' ? Number.NaN : Number(e.target.value))}
+                  onChange={(e) => set('loopGuard', e.currentTarget.value === '' ? Number.NaN : Number(e.currentTarget.value))}
                 />
               ),
               'Juncture stops a turn that calls tools more often than this.',
@@ -66,7 +66,7 @@ export function GeneralTab({ id, transport, status, form, presets, presetOf }: G
                   type="checkbox"
                   checked={draft.enableWriteTools}
                   disabled={locked('enableWriteTools')}
-                  onChange={(e) => set('enableWriteTools', e.target.checked)}
+                  onChange={(e) => set('enableWriteTools', e.currentTarget.checked)}
                 />
                 Enable write tools (write files, run commands)
                 <SourceChip form={form} f="enableWriteTools" />
@@ -76,7 +76,7 @@ export function GeneralTab({ id, transport, status, form, presets, presetOf }: G
             </div>
             <div className="set-field set-toggle">
               <label className="set-check">
-                <input type="checkbox" checked={draft.modelAcceptsImages} onChange={(e) => set('modelAcceptsImages', e.target.checked)} />
+                <input type="checkbox" checked={draft.modelAcceptsImages} onChange={(e) => set('modelAcceptsImages', e.currentTarget.checked)} />
                 The model accepts images
               </label>
               <p className="set-help">

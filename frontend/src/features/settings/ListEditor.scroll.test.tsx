@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { render } from '@testing-library/react';
+import { render } from '@testing-library/preact';
 import { EditorForm } from './ListEditor';
 
 afterEach(() => vi.restoreAllMocks());

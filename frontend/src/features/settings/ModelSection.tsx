@@ -65,8 +65,8 @@ export function ModelSection({
             value={form.preset}
             disabled={locked('baseUrl')}
             onChange={(e) => {
-              form.setPreset(e.target.value);
-              const p = presets.find((x) => x.id === e.target.value);
+              form.setPreset(e.currentTarget.value);
+              const p = presets.find((x) => x.id === e.currentTarget.value);
               if (p) set('baseUrl', p.url);
             }}
           >
@@ -87,8 +87,8 @@ export function ModelSection({
           className: 'mono',
           placeholder: 'https://host/v1',
           onChange: (e) => {
-            set('baseUrl', e.target.value);
-            form.setPreset(presetOf(e.target.value));
+            set('baseUrl', e.currentTarget.value);
+            form.setPreset(presetOf(e.currentTarget.value));
           },
         }),
       )}

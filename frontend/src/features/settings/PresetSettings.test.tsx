@@ -1,10 +1,11 @@
 import { describe, expect, it, vi } from 'vitest';
-import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, render, screen, waitFor, within } from '@testing-library/preact';
 import { PresetSettings, presetSummary } from './PresetSettings';
 import { PresetMenu } from '../sidebar/PresetMenu';
 import { FakeTransport } from '../../test/fakeTransport';
 import type { Endpoint, Preset } from '../../transport/endpoints';
 import { JunctureError } from '../../transport/errors';
+import { change } from '../../test/change';
 
 function endpoint(p: Partial<Endpoint> & { id: string }): Endpoint {
   return { name: p.id, baseUrl: `http://127.0.0.1:1/${p.id}`, apiKey: '', models: [], prices: {}, source: 'saved', isDefault: false, defaultModel: '', ...p };
@@ -59,10 +60,10 @@ describe('PresetSettings', () => {
     await waitFor(() => expect(row('Code reviewer')).toBeTruthy());
     fireEvent.click(within(row('Code reviewer')).getByRole('button', { name: 'Edit Code reviewer' }));
     const form = screen.getByRole('form', { name: 'Edit Code reviewer' });
-    fireEvent.change(within(form).getByLabelText('Instructions'), { target: { value: 'Review strictly.' } });
-    fireEvent.change(within(form).getByLabelText('Endpoint'), { target: { value: 'ep-2' } });
+    change(within(form).getByLabelText('Instructions'), { target: { value: 'Review strictly.' } });
+    change(within(form).getByLabelText('Endpoint'), { target: { value: 'ep-2' } });
     expect(within(form).getByLabelText('Model').getAttribute('placeholder')).toBe('The endpoint’s default (model-x)');
-    fireEvent.change(within(form).getByLabelText('Model'), { target: { value: 'model-y' } });
+    change(within(form).getByLabelText('Model'), { target: { value: 'model-y' } });
     fireEvent.click(within(form).getByRole('checkbox', { name: 'Run commands' }));
     fireEvent.click(within(form).getByRole('checkbox', { name: 'List files' }));
     fireEvent.click(within(form).getByRole('button', { name: 'Save preset' }));
@@ -80,7 +81,7 @@ describe('PresetSettings', () => {
     const form = screen.getByRole('form');
     expect(within(form).queryByLabelText('Name')).toBeNull();
     expect(within(form).queryByLabelText('Endpoint')).toBeNull();
-    fireEvent.change(within(form).getByLabelText('Instructions'), { target: { value: 'Always answer in French.' } });
+    change(within(form).getByLabelText('Instructions'), { target: { value: 'Always answer in French.' } });
     fireEvent.click(within(form).getByRole('button', { name: 'Save preset' }));
     await waitFor(() => expect(t.callsOf('SavePreset')[0]![0]).toMatchObject({ id: 'default', instructions: 'Always answer in French.', tools: null }));
   });
@@ -93,7 +94,7 @@ describe('PresetSettings', () => {
     fireEvent.click(within(form).getByRole('button', { name: 'Save preset' }));
     expect(within(form).getByRole('alert').textContent).toBe('Give the preset a name.');
     expect(t.callsOf('SavePreset')).toHaveLength(0);
-    fireEvent.change(within(form).getByLabelText('Name'), { target: { value: 'Tutor' } });
+    change(within(form).getByLabelText('Name'), { target: { value: 'Tutor' } });
     fireEvent.click(within(form).getByRole('button', { name: 'Save preset' }));
     await waitFor(() => expect(row('Tutor')).toBeTruthy());
     fireEvent.click(within(row('Tutor')).getByRole('button', { name: 'Delete Tutor' }));

@@ -87,7 +87,7 @@ export function PresetSettings({ transport, locked = false }: { transport: Trans
       {!isDefault && (
         <div className={`set-field${errors.name ? ' has-error' : ''}`}>
           <label htmlFor={`${id}-name`}>Name</label>
-          <input id={`${id}-name`} type="text" value={editing.name} onChange={(e) => set('name', e.target.value)} />
+          <input id={`${id}-name`} type="text" value={editing.name} onChange={(e) => set('name', e.currentTarget.value)} />
           <AlertLine className="set-error" text={errors.name} />
         </div>
       )}
@@ -99,7 +99,7 @@ export function PresetSettings({ transport, locked = false }: { transport: Trans
           value={editing.instructions}
           aria-describedby={`${id}-instr-help`}
           placeholder="What the model should always keep in mind in these chats"
-          onChange={(e) => set('instructions', e.target.value)}
+          onChange={(e) => set('instructions', e.currentTarget.value)}
         />
         <p className="set-help" id={`${id}-instr-help`}>
           A new chat starts with these; each chat can change its own afterwards (Instructions, in its header).
@@ -111,7 +111,7 @@ export function PresetSettings({ transport, locked = false }: { transport: Trans
         <>
           <div className={`set-field${errors.endpointId ? ' has-error' : ''}`}>
             <label htmlFor={`${id}-ep`}>Endpoint</label>
-            <select id={`${id}-ep`} value={editing.endpointId} onChange={(e) => set('endpointId', e.target.value)}>
+            <select id={`${id}-ep`} value={editing.endpointId} onChange={(e) => set('endpointId', e.currentTarget.value)}>
               <option value="">The default endpoint</option>
               {(endpoints ?? []).map((e) => (
                 <option key={e.id} value={e.id}>
@@ -133,7 +133,7 @@ export function PresetSettings({ transport, locked = false }: { transport: Trans
               list={`${id}-models`}
               value={editing.model}
               placeholder={endpoint?.defaultModel ? `The endpoint’s default (${endpoint.defaultModel})` : 'The endpoint’s default'}
-              onChange={(e) => set('model', e.target.value)}
+              onChange={(e) => set('model', e.currentTarget.value)}
             />
             <datalist id={`${id}-models`}>
               {(endpoint ? modelsOf(endpoint) : []).map((m) => (
@@ -162,7 +162,7 @@ export function PresetSettings({ transport, locked = false }: { transport: Trans
                   checked={editing.tools?.includes(t.name) ?? false}
                   onChange={(e) => {
                     const cur = editing.tools ?? [];
-                    set('tools', e.target.checked ? [...cur, t.name] : cur.filter((x) => x !== t.name));
+                    set('tools', e.currentTarget.checked ? [...cur, t.name] : cur.filter((x) => x !== t.name));
                   }}
                 />
                 {t.title}

@@ -36,7 +36,7 @@ export function RuleDetails({ rule: r, onDuration }: { rule: RuleView; onDuratio
           <select
             id={`${id}-d`}
             value={current}
-            onChange={(e) => onDuration(r.id, e.target.value)}
+            onChange={(e) => onDuration(r.id, e.currentTarget.value)}
           >
             {durationsFor(r).map((d) => (
               <option key={d} value={d}>

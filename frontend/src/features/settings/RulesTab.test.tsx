@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/preact';
 import { SettingsDialog } from './SettingsDialog';
 import { FakeTransport } from '../../test/fakeTransport';
 import { JunctureError } from '../../transport/errors';
 import type { RuleView } from '../../transport/contract.gen';
 import type { SettingsView } from '../../transport/contract';
+import { change } from '../../test/change';
 
 const VIEW = {
   settings: { baseUrl: '', apiKey: '', model: '', workspace: '/w', loopGuard: 25, theme: 'system', enableWriteTools: false, modelAcceptsImages: false },
@@ -69,7 +70,7 @@ describe('Settings › Rules', () => {
     const t = setup();
     const allow = (await screen.findByText(RULES[0]!.description)).closest('li')!;
     await act(async () => {
-      fireEvent.change(within(allow).getByLabelText('How long'), { target: { value: 'today' } });
+      change(within(allow).getByLabelText('How long'), { target: { value: 'today' } });
     });
     expect(t.callsOf('SetRuleDuration')).toEqual([['r1', 'today']]);
     expect(await screen.findByText('The rule’s new duration counts from now.')).toBeTruthy();
@@ -78,9 +79,9 @@ describe('Settings › Rules', () => {
   it('adds a Never rule with a reason and a duration', async () => {
     const t = setup();
     fireEvent.click(await screen.findByRole('button', { name: 'Add a Never rule…' }));
-    fireEvent.change(screen.getByLabelText('Value'), { target: { value: 'git push' } });
-    fireEvent.change(screen.getByLabelText('Reason (the model reads it)'), { target: { value: 'ask me first' } });
-    fireEvent.change(within(screen.getByRole('group', { name: 'Add a “Never” rule' })).getByLabelText('How long'), { target: { value: '1h' } });
+    change(screen.getByLabelText('Value'), { target: { value: 'git push' } });
+    change(screen.getByLabelText('Reason (the model reads it)'), { target: { value: 'ask me first' } });
+    change(within(screen.getByRole('group', { name: 'Add a “Never” rule' })).getByLabelText('How long'), { target: { value: '1h' } });
     await act(async () => {
       fireEvent.click(screen.getByRole('button', { name: 'Add Never rule' }));
     });
@@ -100,21 +101,23 @@ describe('Settings › Rules', () => {
     const input = (await screen.findByLabelText('Rules file to import')) as HTMLInputElement;
     const file = new File(['[]'], 'rules.json', { type: 'application/json' });
     await act(async () => {
-      fireEvent.change(input, { target: { files: [file] } });
+      change(input, { target: { files: [file] } });
     });
     await waitFor(() => expect(t.callsOf('ImportRules')).toEqual([['[]']]));
     expect(await screen.findByText(/Imported 2 rules/)).toBeTruthy();
     refuse = true;
     await act(async () => {
-      fireEvent.change(input, { target: { files: [file] } });
+      change(input, { target: { files: [file] } });
     });
     expect(await screen.findByText(/Nothing was imported: rule 2: unknown scope/)).toBeTruthy();
   });
 
   it('exports through the native dialog in the desktop window', async () => {
     const t = setup({ SaveRulesExport: () => '/home/ada/juncture-rules.json' }, 'desktop');
+    // Found before act: inside it Preact holds renders until it ends.
+    const button = await screen.findByRole('button', { name: 'Export JSON…' });
     await act(async () => {
-      fireEvent.click(await screen.findByRole('button', { name: 'Export JSON…' }));
+      fireEvent.click(button);
     });
     expect(t.callsOf('SaveRulesExport')).toEqual([[]]);
     expect(await screen.findByText('Saved to /home/ada/juncture-rules.json.')).toBeTruthy();

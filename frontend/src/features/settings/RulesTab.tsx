@@ -63,12 +63,12 @@ function NeverRuleForm({ id, transport, onAdded, onCancel }: { id: string; trans
       {scope !== 'server-tools' && (
         <label>
           Tool
-          <input type="text" value={tool} onChange={(e) => setTool(e.target.value)} className="mono" />
+          <input type="text" value={tool} onChange={(e) => setTool(e.currentTarget.value)} className="mono" />
         </label>
       )}
       <label>
         Never allow
-        <select aria-label="Never allow" value={scope} onChange={(e) => setScope(e.target.value as RuleScope)}>
+        <select aria-label="Never allow" value={scope} onChange={(e) => setScope(e.currentTarget.value as RuleScope)}>
           {NEVER_SCOPES.map((s) => (
             <option key={s.scope} value={s.scope}>
               {s.label}
@@ -79,28 +79,28 @@ function NeverRuleForm({ id, transport, onAdded, onCancel }: { id: string; trans
       {kind.arg && (
         <label>
           Argument
-          <input type="text" value={arg} onChange={(e) => setArg(e.target.value)} className="mono" placeholder="e.g. path" />
+          <input type="text" value={arg} onChange={(e) => setArg(e.currentTarget.value)} className="mono" placeholder="e.g. path" />
         </label>
       )}
       {kind.pattern && (
         <label>
           {kind.glob ? 'Server' : 'Value'}
-          <input type="text" value={pattern} onChange={(e) => setPattern(e.target.value)} className="mono" placeholder={kind.pattern} />
+          <input type="text" value={pattern} onChange={(e) => setPattern(e.currentTarget.value)} className="mono" placeholder={kind.pattern} />
         </label>
       )}
       {kind.glob && (
         <label>
           Tool names
-          <input type="text" value={glob} onChange={(e) => setGlob(e.target.value)} className="mono" />
+          <input type="text" value={glob} onChange={(e) => setGlob(e.currentTarget.value)} className="mono" />
         </label>
       )}
       <label>
         Reason (the model reads it)
-        <input type="text" value={reason} maxLength={2000} onChange={(e) => setReason(e.target.value)} placeholder="e.g. never delete anything" />
+        <input type="text" value={reason} maxLength={2000} onChange={(e) => setReason(e.currentTarget.value)} placeholder="e.g. never delete anything" />
       </label>
       <label>
         How long
-        <select aria-label="How long" value={duration} onChange={(e) => setDuration(e.target.value as RuleDuration)}>
+        <select aria-label="How long" value={duration} onChange={(e) => setDuration(e.currentTarget.value as RuleDuration)}>
           {SETTINGS_DURATIONS.map((d) => (
             <option key={d} value={d}>
               {DURATION_LABELS[d]}
@@ -193,8 +193,8 @@ export function RulesTab({ id, transport, state, locked = false }: { id: string;
           hidden
           aria-label="Rules file to import"
           onChange={(e) => {
-            const f = e.target.files?.[0];
-            e.target.value = '';
+            const f = e.currentTarget.files?.[0];
+            e.currentTarget.value = '';
             if (f) importRules(f);
           }}
         />

@@ -1,10 +1,11 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/preact';
 import { SettingsDialog } from './SettingsDialog';
 import { FakeTransport } from '../../test/fakeTransport';
 import { JunctureError } from '../../transport/errors';
 import { mcpConfigView, mcpServer, settingsView } from '../../test/builders';
 import type { Settings, SettingsView } from '../../transport/contract';
+import { change } from '../../test/change';
 
 const VIEW: SettingsView = settingsView();
 
@@ -77,14 +78,14 @@ describe('SettingsDialog: Test connection', () => {
   it('says a text that is not a URL is not one, marks the field, and both go once it is fixed', async () => {
     const t = setup({ TestConnection: () => ({ ok: true, message: 'Connected: 1 model(s) available.', models: ['llama3.1'] }) });
     await screen.findAllByLabelText('Tool steps per turn (1–200)');
-    fireEvent.change(input('Base URL'), { target: { value: 'not a url' } });
+    change(input('Base URL'), { target: { value: 'not a url' } });
     fireEvent.click(screen.getByRole('button', { name: 'Test connection' }));
     const msg = 'This is not a URL: enter one like http://127.0.0.1:11434/v1';
     expect(await screen.findAllByText(`✗ ${msg}`)).toHaveLength(1);
     expect(screen.getByRole('alert').textContent).toBe(msg); // the field's own error
     expect(input('Base URL').getAttribute('aria-invalid')).toBe('true');
     expect(t.callsOf('TestConnection')).toEqual([]);
-    fireEvent.change(input('Base URL'), { target: { value: 'http://127.0.0.1:11434/v1' } });
+    change(input('Base URL'), { target: { value: 'http://127.0.0.1:11434/v1' } });
     expect(screen.queryByRole('alert')).toBeNull();
     expect(screen.queryByText(`✗ ${msg}`)).toBeNull();
     expect(input('Base URL').getAttribute('aria-invalid')).toBeNull();
@@ -97,10 +98,10 @@ describe('SettingsDialog: Test connection', () => {
   it('asks for a URL when there is none, and counts models in the plural', async () => {
     setup({ TestConnection: () => ({ ok: true, message: '', models: ['a', 'b', 'c'] }) });
     await screen.findAllByLabelText('Tool steps per turn (1–200)');
-    fireEvent.change(input('Base URL'), { target: { value: '' } });
+    change(input('Base URL'), { target: { value: '' } });
     fireEvent.click(screen.getByRole('button', { name: 'Test connection' }));
     expect(await screen.findByText('✗ Enter the endpoint’s base URL first.')).toBeTruthy();
-    fireEvent.change(input('Base URL'), { target: { value: 'https://api.openai.com/v1' } });
+    change(input('Base URL'), { target: { value: 'https://api.openai.com/v1' } });
     fireEvent.click(screen.getByRole('button', { name: 'Test connection' }));
     expect(await screen.findByText('✓ Connected: 3 models available.')).toBeTruthy();
   });
@@ -135,14 +136,14 @@ describe('SettingsDialog: Save', () => {
     try {
       const t = setup({ SaveSettings: () => VIEW });
       await screen.findAllByLabelText('Tool steps per turn (1–200)');
-      fireEvent.change(input('Tool steps per turn (1–200)'), { target: { value: '0' } });
+      change(input('Tool steps per turn (1–200)'), { target: { value: '0' } });
       fireEvent.click(screen.getByRole('button', { name: 'Save' }));
       const err = await screen.findByText('Enter a whole number from 1 to 200.');
       await waitFor(() => expect(scrolled).toContain(err.closest('.set-field')));
       expect(document.activeElement).toBe(input('Tool steps per turn (1–200)'));
       expect(t.callsOf('SaveSettings')).toEqual([]);
       expect(screen.getByText('Nothing was saved. Fix the fields marked in red.')).toBeTruthy();
-      fireEvent.change(input('Tool steps per turn (1–200)'), { target: { value: '30' } });
+      change(input('Tool steps per turn (1–200)'), { target: { value: '30' } });
       expect(screen.queryByText('Enter a whole number from 1 to 200.')).toBeNull();
       await waitFor(() => expect(screen.queryByText('Nothing was saved. Fix the fields marked in red.')).toBeNull());
     } finally {
@@ -161,7 +162,7 @@ describe('SettingsDialog: Save', () => {
     await screen.findAllByLabelText('Tool steps per turn (1–200)');
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
     expect(await screen.findByText('This path is a file, not a folder.')).toBeTruthy();
-    fireEvent.change(input('Workspace folder'), { target: { value: '/home/ada/projects' } });
+    change(input('Workspace folder'), { target: { value: '/home/ada/projects' } });
     expect(screen.queryByText('This path is a file, not a folder.')).toBeNull();
   });
 });
@@ -188,14 +189,14 @@ describe('SettingsDialog: theme, unsaved edits, revoke', () => {
     await screen.findAllByLabelText('Tool steps per turn (1–200)');
     await screen.findByText('Base URL');
     const dialog = document.querySelector('dialog')!;
-    fireEvent.change(input('Model'), { target: { value: 'qwen' } });
+    change(input('Model'), { target: { value: 'qwen' } });
     fireEvent(dialog, new Event('cancel', { cancelable: true }));
     expect(screen.getByRole('alertdialog')).toBeTruthy();
     fireEvent(dialog, new Event('cancel', { cancelable: true }));
     expect(screen.queryByRole('alertdialog')).toBeNull();
     expect(input('Model').value).toBe('qwen');
     expect(t.onClose).not.toHaveBeenCalled();
-    fireEvent.change(input('Model'), { target: { value: 'llama3.1' } });
+    change(input('Model'), { target: { value: 'llama3.1' } });
     fireEvent(dialog, new Event('cancel', { cancelable: true }));
     expect(t.onClose).toHaveBeenCalledTimes(1);
   });

@@ -44,7 +44,7 @@ export function textControl(form: GeneralSettings, f: TextField, attrs: InputHTM
       readOnly={form.locked(f)}
       aria-describedby={db}
       aria-invalid={form.fieldErrors[f] ? true : undefined}
-      onChange={(e) => form.set(f, e.target.value)}
+      onChange={(e) => form.set(f, e.currentTarget.value)}
       {...attrs}
     />
   );

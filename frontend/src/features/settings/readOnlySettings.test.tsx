@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { cleanup, fireEvent, render, screen } from '@testing-library/preact';
 import { SettingsDialog } from './SettingsDialog';
 import { FakeTransport } from '../../test/fakeTransport';
 import { mcpConfigView, settingsView } from '../../test/builders';

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { fireEvent, render, screen } from '@testing-library/react';
+import { fireEvent, render, screen } from '@testing-library/preact';
 import { ShortcutsSheet, isShortcutsKey, SHORTCUTS } from './ShortcutsSheet';
 
 describe('ShortcutsSheet (issue 22 item 14)', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { fireEvent, render, screen, within } from '@testing-library/react';
+import { fireEvent, render, screen, within } from '@testing-library/preact';
 import { PresetMenu, presetDescription } from './PresetMenu';
 import { ThreadHeader } from '../chat/ThreadHeader';
 import { FakeTransport } from '../../test/fakeTransport';

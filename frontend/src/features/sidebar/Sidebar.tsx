@@ -156,7 +156,7 @@ export const Sidebar = memo(forwardRef<SidebarHandle, SidebarProps>(function Sid
             type="search"
             placeholder={`Search (${MOD}K)`}
             value={query}
-            onChange={(e) => setQuery(e.target.value)}
+            onChange={(e) => setQuery(e.currentTarget.value)}
             onKeyDown={(e) => {
               if (e.key === 'Escape' && query) {
                 e.preventDefault();

@@ -1,9 +1,10 @@
 import { describe, expect, it, vi } from 'vitest';
-import { fireEvent, render, screen } from '@testing-library/react';
+import { fireEvent, render, screen } from '@testing-library/preact';
 import { ThreadItem } from './ThreadItem';
 import type { Activity } from '../../hooks/useThreadActivity';
 import { liveActivity } from '../../hooks/useThreadActivity';
 import { parseThreadPage, type ThreadListItem } from '../../transport/contract';
+import { change } from '../../test/change';
 
 function item(p: Partial<ThreadListItem> = {}): ThreadListItem {
   return { id: 'th-1', title: 'Plan the trip', pinned: false, createdAt: 1, updatedAt: 2, options: { systemPrompt: '' }, running: false, waiting: 0, ...p };
@@ -168,7 +169,7 @@ describe('ThreadItem keyboard: one Tab stop per chat', () => {
     fireEvent.keyDown(third, { key: 'F2' });
     const input = screen.getByRole('textbox', { name: 'Conversation title' });
     expect(document.activeElement).toBe(input);
-    fireEvent.change(input, { target: { value: 'Renamed' } });
+    change(input, { target: { value: 'Renamed' } });
     fireEvent.keyDown(input, { key: 'Enter' });
     expect(onRename).toHaveBeenCalledWith('th-3', 'Renamed');
     expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Third' }));

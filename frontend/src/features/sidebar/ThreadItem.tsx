@@ -105,7 +105,7 @@ function ThreadItemImpl({ thread, active, activity: live, onOpen, onRename, onPi
           aria-label="Conversation title"
           value={draft}
           maxLength={200}
-          onChange={(e) => setDraft(e.target.value)}
+          onChange={(e) => setDraft(e.currentTarget.value)}
           onBlur={commit}
           onKeyDown={(e) => {
             if (e.key === 'Enter') {
@@ -138,7 +138,7 @@ function ThreadItemImpl({ thread, active, activity: live, onOpen, onRename, onPi
           e.preventDefault();
           setMenu(true);
         }}
-        onDoubleClick={() => {
+        onDblClick={() => {
           setDraft(thread.title);
           setRenaming(true);
         }}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { act, fireEvent, render, screen, within } from '@testing-library/react';
+import { act, fireEvent, render, screen, within } from '@testing-library/preact';
 import { ToolBlock } from './ToolBlock';
 import { TransportContext } from '../../transport';
 import { FakeTransport } from '../../test/fakeTransport';
@@ -121,7 +121,7 @@ describe('ToolBlock', () => {
       fireEvent.click(within(screen.getByRole('group', { name: 'Open example.com?' })).getByRole('button', { name: 'Open' }));
     });
     expect(transport.opened).toEqual(['https://example.com/report?id=7']);
-    expect(screen.getByText('Opened')).toBeTruthy();
+    expect(await screen.findByText('Opened')).toBeTruthy();
   });
 
   it('a link to another scheme is shown as text, never opened', () => {

@@ -9,6 +9,7 @@ import { IconClose } from '../../ui/icons';
 import type { ToolCallView } from '../../state/types';
 import { AppView } from '../mcp-apps/AppView';
 import { AlertLine } from '../../ui/AlertLine';
+import { focusOnMount } from '../../lib/focusOnMount';
 
 // What a tool result holds besides its text (docs/contract.md "Part"):
 // images as thumbnails, structured content and embedded text resources in
@@ -204,7 +205,7 @@ export function ImageViewer({ src, alt, onClose }: { src: string; alt: string; o
     >
       <header className="tool-image-head">
         <span id={`${id}-t`}>{alt}</span>
-        <button type="button" className="icon-btn" aria-label="Close image" onClick={onClose} autoFocus>
+        <button type="button" className="icon-btn" aria-label="Close image" onClick={onClose} ref={focusOnMount}>
           <IconClose />
         </button>
       </header>

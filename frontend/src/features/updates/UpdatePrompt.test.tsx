@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fireEvent, render, screen } from '@testing-library/react';
+import { fireEvent, render, screen } from '@testing-library/preact';
 import { UpdatePrompt } from './UpdatePrompt';
 import { TransportContext } from '../../transport';
 import { JunctureError } from '../../transport/errors';

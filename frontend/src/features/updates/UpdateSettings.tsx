@@ -73,7 +73,7 @@ export function UpdateSettings() {
           checked={!off}
           disabled={locked}
           onChange={(e) => {
-            const next = !e.target.checked;
+            const next = !e.currentTarget.checked;
             setOff(next);
             save({ feedUrl, off: next });
           }}
@@ -82,7 +82,7 @@ export function UpdateSettings() {
       </label>
       <div className="update-field">
         <label htmlFor={`${id}-feed`}>Release feed</label>
-        <input id={`${id}-feed`} type="url" className="mono" value={feedUrl} disabled={off || locked} onChange={(e) => setFeedUrl(e.target.value)} />
+        <input id={`${id}-feed`} type="url" className="mono" value={feedUrl} disabled={off || locked} onChange={(e) => setFeedUrl(e.currentTarget.value)} />
       </div>
       <div className="update-row">
         {!locked && (

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { render, waitFor } from '@testing-library/react';
+import { render, waitFor } from '@testing-library/preact';
 import { Markdown } from './Markdown';
 import { safeUrl } from '../../../lib/safeUrl';
 import { fenceClosed, inertSvg, mermaidRequested } from '../../../lib/mermaid';
@@ -34,7 +34,7 @@ const HOSTILE = [
   '\\(<img src=x onerror=alert(1)>\\)',
 ].join('\n\n');
 
-function allElements(root: HTMLElement): Element[] {
+function allElements(root: Element): Element[] {
   return [root, ...root.querySelectorAll('*')];
 }
 
@@ -94,7 +94,7 @@ describe('Markdown renderer with hostile payloads', () => {
   });
 });
 
-const tex = (root: HTMLElement) =>
+const tex = (root: Element) =>
   [...root.querySelectorAll('.katex')].map((k) => [
     k.querySelector('annotation')?.textContent?.trim(),
     k.closest('.katex-display') ? 'display' : 'inline',

@@ -1,4 +1,5 @@
-import { memo, useContext, useDeferredValue, useEffect, useReducer, useRef, type ComponentPropsWithoutRef, type ReactNode } from 'react';
+import { memo, useContext, useEffect, useReducer, useRef, type ComponentPropsWithoutRef, type ReactNode } from 'react';
+import { useDeferredValue } from '../../../lib/useDeferredValue';
 import type { Components } from 'react-markdown';
 import remarkGfm from 'remark-gfm';
 import type { Element, ElementContent } from 'hast';
@@ -33,7 +34,7 @@ function urlTransform(url: string): string {
   return safeUrl(url);
 }
 
-function Link({ href, children }: ComponentPropsWithoutRef<'a'>) {
+function Link({ href, children }: { href?: string; children?: ReactNode }) {
   const transport = useContext(TransportContext);
   if (!href) return <span className="md-deadlink">{children}</span>;
   if (href.startsWith('#')) return <a href={href}>{children}</a>;
@@ -89,7 +90,7 @@ function mermaidCode(pre: Element | undefined): Element | undefined {
 }
 
 const components: Components = {
-  a: ({ node: _node, ...p }) => <Link {...p} />,
+  a: ({ href, children }) => <Link href={typeof href === 'string' ? href : undefined}>{children}</Link>,
   img: ({ node: _node, ...p }) => <Image {...p} />,
   pre: ({ node, ...p }) => {
     const mermaid = mermaidCode(node);
@@ -132,7 +133,7 @@ function OpenFenceBlock({ lang, code }: { lang: string; code: string }): ReactNo
 }
 
 function ParsedBlock({ text, highlight }: { text: string; highlight: boolean }): ReactNode {
-  const [, loaded] = useReducer((n: number) => n + 1, 0);
+  const [, loaded] = useReducer((n: number, _: void) => n + 1, 0);
   const opts = useRef<LazyHighlightOptions>({ missing: new Set() }).current;
   opts.missing.clear(); // refilled by the plugin while ReactMarkdown renders below
   useEffect(() => {

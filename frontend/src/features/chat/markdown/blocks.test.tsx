@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { render } from '@testing-library/react';
+import { render } from '@testing-library/preact';
 import { Markdown, MarkdownWhole } from './Markdown';
 import { wholeHTML } from './testing';
 import { blockTexts, openFenceBlock, splitBlocks, type Split } from './blocks';

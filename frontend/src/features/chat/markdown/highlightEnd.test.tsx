@@ -2,7 +2,7 @@
 // the blocks with a fence are parsed again; the rest render the same either
 // way and are left alone (the window's CPU in the second after an answer).
 import { describe, expect, it, vi } from 'vitest';
-import { act, render } from '@testing-library/react';
+import { act, render } from '@testing-library/preact';
 
 const parsed: string[] = [];
 // Every parse goes through renderMarkdown (render.ts, react-markdown's rendering with a cached processor).

@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { render } from '@testing-library/react';
+import { render } from '@testing-library/preact';
 import { Markdown, MarkdownWhole } from './Markdown';
 
 // Shared by the Markdown tests: the streamed render (block by block, the
@@ -19,7 +19,7 @@ export function wholeHTML(text: string): string {
  * mounted: the caller checks what it needs and unmounts with the returned
  * function).
  */
-export function streamAsWhole(text: string): { container: HTMLElement; unmount: () => void } {
+export function streamAsWhole(text: string): { container: Element; unmount: () => void } {
   const view = render(<Markdown text="" highlight={false} />);
   for (let i = 1; i <= text.length; i++) {
     const have = text.slice(0, i);
