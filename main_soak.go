@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"runtime/pprof"
 	"strconv"
 	"strings"
 	"sync"
@@ -24,7 +23,8 @@ import (
 // from the app's log. It only counts and reads /proc: nothing a frame that
 // reaches the binding can use. With JUNCTURE_BENCH_SOAK_HEAP=<dir> each
 // sample also writes the Go heap's profile there (heap-0050.pb.gz …), to
-// compare two turns with go tool pprof -base.
+// compare two turns with go tool pprof -base, in a build with -tags
+// soakheap only (main_soakheap.go): the shipped binary links no profiler.
 type BenchSoak struct {
 	total   int
 	log     *slog.Logger
@@ -60,7 +60,12 @@ func benchSoakBindings(log *slog.Logger) []any {
 	if r, err := strconv.Atoi(os.Getenv("JUNCTURE_BENCH_SOAK_HEAP_RATE")); err == nil && r > 0 {
 		runtime.MemProfileRate = r
 	}
-	return []any{&BenchSoak{total: n, log: log, heapDir: os.Getenv("JUNCTURE_BENCH_SOAK_HEAP")}}
+	heapDir := os.Getenv("JUNCTURE_BENCH_SOAK_HEAP")
+	if heapDir != "" && !heapProfiles {
+		log.Warn("bench soak: no heap profiles in this build (scripts/bench-soak.sh builds with -tags soakheap)")
+		heapDir = ""
+	}
+	return []any{&BenchSoak{total: n, log: log, heapDir: heapDir}}
 }
 
 // Step records that the page finished turn finished (-1: the page just
@@ -122,18 +127,4 @@ func (s *BenchSoak) sample(turn int) {
 			s.log.Warn("bench soak heap profile", "turn", turn, "err", err)
 		}
 	}
-}
-
-// writeHeapProfile writes the heap profile as of the last collection
-// (TakeSoakSample has just forced one).
-func writeHeapProfile(path string) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return fmt.Errorf("creating the heap profile: %w", err)
-	}
-	if err := pprof.Lookup("heap").WriteTo(f, 0); err != nil {
-		_ = f.Close()
-		return fmt.Errorf("writing the heap profile: %w", err)
-	}
-	return f.Close()
 }

@@ -39,7 +39,8 @@
 # frontend/dist and bench/, when the working tree does not build),
 # BENCH_BINSIZE=0 (skip the per-package size breakdown), BENCH_STREAM=0 (skip
 # the streaming figures), BENCH_TP_RUNS / BENCH_FH_RUNS (measured runs),
-# BENCH_ONLY=idle (binary sizes and idle memory only: no size breakdown, no
+# BENCH_ONLY=idle (binary sizes and idle memory only: no size breakdown unless
+# BENCH_BINSIZE=1, no
 # streaming, no long thread; the JSON goes to desktop-idle-<time>.json and
 # desktop-idle-latest.json, desktop-latest.json is left alone),
 # BENCH_ONLY=stream (the streaming figures and Stop only: no idle rounds, no
@@ -67,7 +68,7 @@ if [ "${BENCH_QUICK:-}" = 1 ]; then rounds=1; tp_runs=${BENCH_TP_RUNS:-2}; fh_ru
 only=${BENCH_ONLY:-}
 case "$only" in '' | idle | stream | stop | startup | soak) ;; *) echo "BENCH_ONLY: 'idle', 'stream', 'stop', 'startup' or 'soak' (got '$only')"; exit 1 ;; esac
 [ "$only" = soak ] && exec scripts/bench-soak.sh # a day's use: its own script and verdict (BENCH_SOAK_TURNS, 500)
-binsize=${BENCH_BINSIZE:-1}; [ -n "$only" ] && binsize=0
+binsize=${BENCH_BINSIZE:-1}; [ -n "$only" ] && binsize=${BENCH_BINSIZE:-0} # BENCH_ONLY=idle BENCH_BINSIZE=1: with the breakdown
 tags=desktop,production,webkit2_41
 tmp=$(mktemp -d -t bench-desktop.XXXXXX)
 raw=$tmp/raw.txt; : >"$raw"

@@ -22,7 +22,9 @@
 #                                                 diagnosis: their records add to the app's memory)
 #   BENCH_ONLY=soak scripts/bench-desktop.sh      the same, from make bench-desktop
 # JUNCTURE_DESKTOP_BIN: a desktop binary to use (default: built here with
-# -tags desktop,production,webkit2_41). Writes build/bench/soak-<time>.json
+# -tags desktop,production,webkit2_41,soakheap: the shipped build links no
+# profiler, so soakheap adds runtime/pprof for the heap profiles; a binary
+# without it runs the same soak and writes no profiles). Writes build/bench/soak-<time>.json
 # and .log (the app's log), soak-<time>-heap/ (the Go heap's profiles) and
 # soak-latest.json.
 set -euo pipefail
@@ -58,7 +60,7 @@ bin=${JUNCTURE_DESKTOP_BIN:-}
 if [ -z "$bin" ]; then
   [ -f frontend/dist/index.html ] || (cd frontend && npm run build >/dev/null)
   echo "==> Juncture desktop build"
-  go build -tags desktop,production,webkit2_41 -ldflags "-w -s" -o "$tmp/juncture" .
+  go build -tags desktop,production,webkit2_41,soakheap -ldflags "-w -s" -o "$tmp/juncture" .
   bin=$tmp/juncture
 fi
 go build -o "$tmp/fakellm" ./agent/fakellm/cmd/fakellm
