@@ -22,11 +22,13 @@
 // inherits the app's environment, so Configure must run before the
 // window's web view starts it (before wails.Run). The collector stays the
 // same, generational and concurrent; it collects the old generation
-// sooner. In 100-turn soaks with no page reload (load 8–16, 2026-12-03)
-// the web process's memory not of files stayed at 100–119 MiB where it
-// otherwise rose from 92 to 203 MiB before its first full collection, for
-// ~15% more of the web process's CPU time (70 s against 61 s) and no
-// longer pauses (99th percentile 36 ms against 62). A variable already in
+// sooner. In 500-turn soaks (scripts/bench-soak.sh side by side, load
+// 5.5–17, 2026-12-03) the web process's memory not of files from turn 50
+// was 114–145 MiB (median 126) where it otherwise went 139–302 (median
+// 213) with no page reload, and 106–146 against 142–314 with a reload
+// every 25 turns, for the same CPU time (55.2 s against 54.6 s per 100
+// turns; 71.8 against 72.4) and no longer pauses (bench/README.md). A
+// variable already in
 // the environment is left as it is: a person's or a developer's setting
 // wins. Wails v2 builds its web view on WebKit's default context, so
 // WebKit's own memory-pressure settings (a construct-only property of a
