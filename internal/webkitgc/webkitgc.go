@@ -30,7 +30,12 @@
 // turns; 71.8 against 72.4) and no longer pauses (bench/README.md). A
 // variable already in
 // the environment is left as it is: a person's or a developer's setting
-// wins. Wails v2 builds its web view on WebKit's default context, so
+// wins. The variables stay set for the app's life, since WebKit starts a
+// web process again after a crash: the agent's commands and MCP servers
+// do not see them (they get an allowlisted environment, agent/tools), but
+// a program opened for the person through xdg-open (a link's browser)
+// does, and a WebKitGTK browser started that way collects the same way.
+// Wails v2 builds its web view on WebKit's default context, so
 // WebKit's own memory-pressure settings (a construct-only property of a
 // WebKitWebContext) are out of reach without changing how Wails makes the
 // view, and WebKitGTK has no call that collects the web process's garbage
