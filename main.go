@@ -48,6 +48,7 @@ import (
 	"github.com/juncture-app/juncture/internal/benchprobe"
 	"github.com/juncture-app/juncture/internal/buildinfo"
 	"github.com/juncture-app/juncture/internal/framegate"
+	"github.com/juncture-app/juncture/internal/webkitgc"
 	"github.com/juncture-app/juncture/store"
 )
 
@@ -341,6 +342,13 @@ func desktop(logger *slog.Logger) error {
 	// After an update, the old process is still quitting: wait for it.
 	update.WaitForPredecessor(20 * time.Second)
 	launchThread, _ := links.OpenURLArg(os.Args[1:])
+	// The web process's JavaScript heap collected as on a machine with
+	// less memory, or the page's garbage piles up by ~100 MiB between full
+	// collections on 16 GB and more (internal/webkitgc; Linux only). Set
+	// before wails.Run: the web process inherits this environment.
+	if err := webkitgc.Configure(logger); err != nil {
+		logger.Warn("webkitgc: the web process keeps JavaScriptCore's defaults", "err", err)
+	}
 	a := &app.App{}
 	var svc *app.Service
 	win := &windowCtx{}

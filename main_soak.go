@@ -20,13 +20,17 @@ import (
 // the real UI and tells Step each turn it finished; BenchSoak keeps the
 // count (the page reloads along the way) and logs a sample ("bench soak
 // sample", benchprobe.TakeSoakSample) every 10 turns, which the script reads
-// from the app's log. It only counts and reads /proc: nothing a frame that
-// reaches the binding can use. With JUNCTURE_BENCH_SOAK_HEAP=<dir> each
-// sample also writes the Go heap's profile there (heap-0050.pb.gz …), to
+// from the app's log, and every turn WebKit's memory and CPU time alone
+// ("bench soak web", benchprobe.WebMem: the rise and fall between
+// JavaScriptCore's collections). JUNCTURE_BENCH_SOAK_RELOAD sets how often
+// the page reloads (SoakStep.ReloadEvery). It only counts and reads /proc:
+// nothing a frame that reaches the binding can use. With
+// JUNCTURE_BENCH_SOAK_HEAP=<dir> each sample also writes the Go heap's profile there (heap-0050.pb.gz …), to
 // compare two turns with go tool pprof -base, in a build with -tags
 // soakheap only (main_soakheap.go): the shipped binary links no profiler.
 type BenchSoak struct {
 	total   int
+	reload  int // the page reloads after every reload-th turn; 0: never
 	log     *slog.Logger
 	heapDir string
 	mu      sync.Mutex
@@ -36,10 +40,23 @@ type BenchSoak struct {
 	t0      time.Time
 }
 
-// SoakStep is the turn the page plays next, out of Total.
+// SoakStep is the turn the page plays next, out of Total, and how often
+// the page reloads (after every ReloadEvery-th turn; 0: never).
 type SoakStep struct {
-	Turn  int `json:"turn"`
-	Total int `json:"total"`
+	Turn        int `json:"turn"`
+	Total       int `json:"total"`
+	ReloadEvery int `json:"reloadEvery"`
+}
+
+// soakReloadEvery is how often the soak's page reloads: every 25 turns, as
+// a person might now and then, unless JUNCTURE_BENCH_SOAK_RELOAD says
+// otherwise; 0 never reloads, to see what WebKit keeps between collections
+// when nothing throws the page away.
+func soakReloadEvery() int {
+	if n, err := strconv.Atoi(os.Getenv("JUNCTURE_BENCH_SOAK_RELOAD")); err == nil && n >= 0 {
+		return n
+	}
+	return 25
 }
 
 // benchSoakBindings is the soak's binding when the environment asks for
@@ -65,7 +82,7 @@ func benchSoakBindings(log *slog.Logger) []any {
 		log.Warn("bench soak: no heap profiles in this build (scripts/bench-soak.sh builds with -tags soakheap)")
 		heapDir = ""
 	}
-	return []any{&BenchSoak{total: n, log: log, heapDir: heapDir}}
+	return []any{&BenchSoak{total: n, reload: soakReloadEvery(), log: log, heapDir: heapDir}}
 }
 
 // Step records that the page finished turn finished (-1: the page just
@@ -87,16 +104,18 @@ func (s *BenchSoak) Step(finished int, note string) SoakStep {
 	}
 	if finished < 0 || finished+1 <= s.next || finished >= s.total {
 		s.log.Info("bench soak resume", "turn", s.next)
-		return SoakStep{Turn: s.next, Total: s.total}
+		return SoakStep{Turn: s.next, Total: s.total, ReloadEvery: s.reload}
 	}
 	s.next = finished + 1
+	pss, anon, cpu := benchprobe.WebMem()
+	s.log.Info("bench soak web", "turn", s.next, "web_pss", pss, "web_anon", anon, "web_cpu_ms", cpu)
 	if s.next%10 == 0 || s.next == s.total {
 		s.sample(s.next)
 	}
 	if s.next == s.total {
 		s.log.Info("bench soak done", "turns", s.total, "secs", int(time.Since(s.t0).Seconds()))
 	}
-	return SoakStep{Turn: s.next, Total: s.total}
+	return SoakStep{Turn: s.next, Total: s.total, ReloadEvery: s.reload}
 }
 
 // Page records what the page holds before a sample turn ("dom=1234

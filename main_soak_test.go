@@ -26,7 +26,7 @@ func TestBenchSoakCountsTurnsAndSamples(t *testing.T) {
 		t.Fatalf("bindings = %v", b)
 	}
 	s := b[0].(*BenchSoak)
-	if got := s.Step(-1, ""); got != (SoakStep{Turn: 0, Total: 12}) {
+	if got := s.Step(-1, ""); got != (SoakStep{Turn: 0, Total: 12, ReloadEvery: 25}) {
 		t.Fatalf("first load: %+v", got)
 	}
 	for turn := 0; turn < 11; turn++ {
@@ -119,5 +119,45 @@ func TestBenchSoakNoteIsBounded(t *testing.T) {
 	}
 	if !strings.Contains(log.String(), `note="reply timed out: é`) {
 		t.Errorf("the note's start is lost:\n%.300s", log.String()[before:])
+	}
+}
+
+// JUNCTURE_BENCH_SOAK_RELOAD sets how often the page reloads (every 25
+// turns unless told; 0: never, to see what a person who never reloads
+// sees), and every finished turn logs the web process's memory on a line
+// of its own ("bench soak web"), between the full samples.
+func TestBenchSoakReloadCadenceAndPerTurnWebLine(t *testing.T) {
+	for _, tc := range []struct {
+		env  string
+		want int
+	}{
+		{"", 25},
+		{"0", 0},
+		{"10", 10},
+		{"-3", 25},
+		{"soon", 25},
+	} {
+		var log bytes.Buffer
+		t.Setenv("JUNCTURE_BENCH", "1")
+		t.Setenv("JUNCTURE_BENCH_SOAK", "3")
+		t.Setenv("JUNCTURE_BENCH_SOAK_RELOAD", tc.env)
+		s := benchSoakBindings(slog.New(slog.NewTextHandler(&log, nil)))[0].(*BenchSoak)
+		if got := s.Step(-1, ""); got.ReloadEvery != tc.want {
+			t.Errorf("JUNCTURE_BENCH_SOAK_RELOAD=%q: reloadEvery %d, want %d", tc.env, got.ReloadEvery, tc.want)
+		}
+		for turn := 0; turn < 3; turn++ {
+			if got := s.Step(turn, ""); got.ReloadEvery != tc.want {
+				t.Errorf("JUNCTURE_BENCH_SOAK_RELOAD=%q, turn %d: reloadEvery %d", tc.env, turn, got.ReloadEvery)
+			}
+		}
+		out := log.String()
+		for _, want := range []string{`msg="bench soak web" turn=1 web_pss=`, `msg="bench soak web" turn=2 `, `msg="bench soak web" turn=3 `} {
+			if !strings.Contains(out, want) {
+				t.Errorf("log lacks %q:\n%s", want, out)
+			}
+		}
+		if n := strings.Count(out, `msg="bench soak web"`); n != 3 {
+			t.Errorf("%d per-turn lines, want 3", n)
+		}
 	}
 }

@@ -21,6 +21,10 @@
 //     if the last samples happen to dip;
 //   - turns that went wrong (a timeout, a card that never came): at most
 //     2% of the turns, else the run was not a day's use.
+// Beside the verdict, not judged: WebKit's memory not of files every turn
+// from turn 50 ("bench soak web": its least, median and most, the height
+// of the sawtooth between JavaScriptCore's full collections) and the CPU
+// time WebKit's processes used per 100 turns.
 //
 //   node bench/soak-report.mjs APP_LOG OUT_JSON [--secs N] [--load TEXT]
 // Exits 1 when a goal is missed or the log has no samples.
@@ -62,8 +66,12 @@ const COUNTS = ['goroutines', 'appFds', 'kidFds', 'kids'];
 export function parseSoakLog(text) {
   const samples = [];
   const notes = [];
+  const web = [];
   for (const line of text.split('\n')) {
-    if (line.includes('msg="bench soak sample"')) {
+    if (line.includes('msg="bench soak web"')) {
+      const n = (k) => Number(new RegExp(` ${k}=(\\d+)`).exec(line)?.[1] ?? NaN);
+      web.push({ turn: n('turn'), pss: n('web_pss'), anon: n('web_anon'), cpuMs: n('web_cpu_ms') });
+    } else if (line.includes('msg="bench soak sample"')) {
       const turn = Number(/ turn=(\d+)/.exec(line)?.[1]);
       const secs = Number(/ secs=(\d+)/.exec(line)?.[1]);
       const f = {};
@@ -81,7 +89,25 @@ export function parseSoakLog(text) {
       notes.push({ turn: Number(/ turn=(-?\d+)/.exec(line)?.[1]), note: /note="((?:[^"\\]|\\.)*)"|note=(\S+)/.exec(line)?.slice(1).find(Boolean) ?? '' });
     }
   }
-  return { samples, notes };
+  return { samples, notes, web };
+}
+
+/**
+ * WebKit every turn from BASE_TURN (all turns when the run is shorter):
+ * the least, median and most of its memory not of files (KiB) and its CPU
+ * time per 100 turns (ms; WebKit's processes are the same ones throughout,
+ * so the difference of their totals); null without per-turn lines.
+ */
+export function webTurns(web) {
+  const ok = web.filter((w) => Number.isFinite(w.turn) && Number.isFinite(w.anon));
+  if (!ok.length) return null;
+  const after = ok.some((w) => w.turn >= BASE_TURN) ? ok.filter((w) => w.turn >= BASE_TURN) : ok;
+  const anon = after.map((w) => w.anon);
+  const first = after[0];
+  const last = after[after.length - 1];
+  const span = last.turn - first.turn;
+  const cpuPer100 = span > 0 && Number.isFinite(first.cpuMs) && Number.isFinite(last.cpuMs) ? ((last.cpuMs - first.cpuMs) * 100) / span : NaN;
+  return { from: first.turn, to: last.turn, min: Math.min(...anon), median: median(anon), max: Math.max(...anon), cpuPer100 };
 }
 
 export function median(xs) {
@@ -161,7 +187,7 @@ export const LABEL = {
 };
 
 /** The report's text: every sample, then the verdict table with each figure and its verdict. */
-export function formatReport(samples, notes, rows, { secs, load } = {}) {
+export function formatReport(samples, notes, rows, { secs, load, web } = {}) {
   const mib = (k) => (k / 1024).toFixed(1);
   const out = [];
   out.push('', '| turn | s | app PSS MiB | WebKit PSS MiB | other PSS MiB | app not files | WebKit not files | Go heap MiB | goroutines | app fds | child fds | children | page |');
@@ -190,6 +216,11 @@ export function formatReport(samples, notes, rows, { secs, load } = {}) {
     out.push('', 'Where the memory not of files is (not judged; MiB, the same medians):', '| part | at turn ' + base[0].turn + ' | at the end | growth |', '|---|---:|---:|---:|');
     for (const p of parts) out.push(`| ${p.label} | ${mib(p.base)} | ${mib(p.end)} | ${(p.end - p.base >= 0 ? '+' : '') + mib(p.end - p.base)} |`);
   }
+  const w = web ? webTurns(web) : null;
+  if (w) {
+    const cpu = Number.isNaN(w.cpuPer100) ? '' : `; its CPU time ${(w.cpuPer100 / 1000).toFixed(1)} s per 100 turns`;
+    out.push('', `WebKit every turn, turns ${w.from}–${w.to} (not judged): memory not of files least ${mib(w.min)}, median ${mib(w.median)}, most ${mib(w.max)} MiB${cpu}`);
+  }
   out.push(`children at the end: ${samples[samples.length - 1].kidList}`);
   out.push(`turns that went wrong: ${notes.length}${notes.length ? ` (first: turn ${notes[0].turn}: ${notes[0].note})` : ''}`);
   return out.join('\n');
@@ -201,14 +232,14 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     const i = rest.indexOf(`--${name}`);
     return i >= 0 ? rest[i + 1] : undefined;
   };
-  const { samples, notes } = parseSoakLog(readFileSync(logPath, 'utf8'));
+  const { samples, notes, web } = parseSoakLog(readFileSync(logPath, 'utf8'));
   if (!samples.length) {
     console.log('no soak samples in the log');
     process.exit(1);
   }
   const turns = Math.max(...samples.map((s) => s.turn));
   const rows = verdict(samples, notes, turns);
-  console.log(formatReport(samples, notes, rows, { secs: opt('secs'), load: opt('load') }));
-  if (outPath) writeFileSync(outPath, JSON.stringify({ secs: Number(opt('secs')), load: opt('load'), samples, notes, verdict: rows }, null, 2));
+  console.log(formatReport(samples, notes, rows, { secs: opt('secs'), load: opt('load'), web }));
+  if (outPath) writeFileSync(outPath, JSON.stringify({ secs: Number(opt('secs')), load: opt('load'), samples, notes, verdict: rows, webTurns: webTurns(web), web }, null, 2));
   process.exit(rows.every((r) => r.ok) ? 0 : 1);
 }

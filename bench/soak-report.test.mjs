@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { formatReport, median, parseSoakLog, partsTable, theilSen, verdict, windows } from './soak-report.mjs';
+import { formatReport, median, parseSoakLog, partsTable, theilSen, verdict, webTurns, windows } from './soak-report.mjs';
 
 const script = fileURLToPath(new URL('./soak-report.mjs', import.meta.url));
 
@@ -215,4 +215,20 @@ test('the memory not of files is split by allocator beside the verdict, and a lo
   const old = parseSoakLog(soakLog(500));
   assert.equal(partsTable(old.samples).length, 0);
   assert.doesNotMatch(formatReport(old.samples, old.notes, verdict(old.samples, old.notes, 500)), /Where the memory/);
+});
+
+test('WebKit every turn: its least, median and most memory not of files from turn 50, and its CPU per 100 turns', () => {
+  const line = (turn, anon, cpu) => `time=t level=INFO msg="bench soak web" turn=${turn} web_pss=${anon + 50000} web_anon=${anon} web_cpu_ms=${cpu}`;
+  const lines = [line(10, 900000, 1000)];
+  for (let t = 50; t <= 150; t++) lines.push(line(t, 100000 + (t % 25) * 4096, 5000 + (t - 50) * 600));
+  const { web } = parseSoakLog(lines.join('\n'));
+  assert.equal(web.length, 102);
+  const w = webTurns(web);
+  assert.deepEqual({ from: w.from, to: w.to, min: w.min, max: w.max }, { from: 50, to: 150, min: 100000, max: 100000 + 24 * 4096 });
+  assert.equal(w.cpuPer100, 60000);
+  assert.equal(webTurns([]), null);
+  const samples = [{ turn: 50, secs: 1, appPss: 1, webPss: 1, otherPss: 1, appAnon: 1, webAnon: 1, heapKiB: 1, goroutines: 1, appFds: 1, kidFds: 1, kids: 1, kidList: '' }];
+  const text = formatReport(samples, [], [], { web });
+  assert.match(text, /WebKit every turn, turns 50–150 \(not judged\): memory not of files least 97\.7, median [\d.]+, most 193\.7 MiB; its CPU time 60\.0 s per 100 turns/);
+  assert.doesNotMatch(formatReport(samples, [], []), /WebKit every turn/);
 });

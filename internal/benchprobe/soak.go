@@ -71,6 +71,49 @@ func TakeSoakSample() SoakSample {
 	return s
 }
 
+// WebMem is the PSS of WebKit's processes under this one and the part of
+// it not of files (KiB), and the CPU time they have used (ms, user and
+// system), without a collection or the rest of a sample: the soak logs it
+// every turn, cheaply, to show how the web process's memory rises and falls
+// between the full samples every 10 turns, and what a change to how
+// JavaScriptCore collects costs in CPU.
+func WebMem() (pss, anon, cpuMS int64) {
+	for _, k := range descendants(os.Getpid()) {
+		switch procName(k) {
+		case "WebKitWebProcess", "WebKitNetworkProcess":
+			p, a := pssKiB(k)
+			pss += p
+			anon += a
+			cpuMS += cpuMillis(k)
+		}
+	}
+	return pss, anon, cpuMS
+}
+
+// clockTick is the unit of /proc/<pid>/stat's CPU times: USER_HZ, 100 on
+// every Linux architecture Go supports.
+const clockTick = 10 // ms
+
+// cpuMillis is pid's user and system CPU time (fields 14 and 15 of
+// /proc/<pid>/stat, after the parenthesised command name); 0 when unreadable.
+func cpuMillis(pid int) int64 {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return 0
+	}
+	i := bytes.LastIndexByte(b, ')')
+	if i < 0 {
+		return 0
+	}
+	f := strings.Fields(string(b[i+1:]))
+	if len(f) < 13 {
+		return 0
+	}
+	u, _ := strconv.ParseInt(f[11], 10, 64)
+	s, _ := strconv.ParseInt(f[12], 10, 64)
+	return (u + s) * clockTick
+}
+
 // String is the sample as the log line's fields bench-soak.sh reads.
 func (s SoakSample) String() string {
 	return fmt.Sprintf("goroutines=%d heap_kib=%d app_pss=%d web_pss=%d other_pss=%d app_anon=%d web_anon=%d %s %s go_kib=%d app_fds=%d kid_fds=%d kids=%d kid_list=%s",

@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"time"
 )
 
 // A sample sees this process's goroutines, memory and fds, and a child
@@ -101,5 +102,49 @@ func TestMemPartsOfSelf(t *testing.T) {
 	sum := m.CHeap + m.Shm + m.Anon + m.Other
 	if m.Anon <= 0 || sum < anon/2 || sum > anon*2 {
 		t.Fatalf("parts %+v (sum %d KiB) against Pss_Anon+Pss_Shmem %d KiB", m, sum, anon)
+	}
+}
+
+// WebMem counts WebKit's processes under this one, by their program's
+// name, and nothing else: the soak's per-turn line of the web process's
+// memory, between two full samples.
+func TestWebMemCountsWebKitChildrenOnly(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("reads /proc")
+	}
+	if pss, anon, cpu := WebMem(); pss != 0 || anon != 0 || cpu != 0 {
+		t.Fatalf("WebMem without WebKit children = %d, %d KiB, %d ms", pss, anon, cpu)
+	}
+	other := exec.Command("sleep", "30")
+	web := exec.Command("sleep", "30")
+	web.Args[0] = "WebKitWebProcess" // what procName reads: the first argument
+	for _, c := range []*exec.Cmd{other, web} {
+		if err := c.Start(); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { _ = c.Process.Kill(); _ = c.Wait() })
+	}
+	pss, anon, _ := WebMem()
+	if pss <= 0 || anon <= 0 || anon > pss {
+		t.Fatalf("WebMem with a WebKit child = %d, %d KiB", pss, anon)
+	}
+	wpss, _ := pssKiB(web.Process.Pid)
+	if pss != wpss {
+		t.Fatalf("WebMem = %d KiB PSS, the WebKit child alone %d: the other child counted", pss, wpss)
+	}
+}
+
+// cpuMillis reads this process's CPU time, which a busy loop moves.
+func TestCPUMillisOfSelf(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("reads /proc")
+	}
+	before := cpuMillis(os.Getpid())
+	x := 0
+	for start := time.Now(); time.Since(start) < 100*time.Millisecond; {
+		x++
+	}
+	if after := cpuMillis(os.Getpid()); after <= before || x == 0 {
+		t.Fatalf("CPU time %d ms, then %d ms after 100 ms of work", before, after)
 	}
 }

@@ -49,6 +49,40 @@ describe('startBenchSoak', () => {
     expect(sent).toEqual(['hello, turn 0']);
     expect(steps).toEqual([[-1, ''], [0, '']]);
   });
+
+  // The Go side says how often to reload (JUNCTURE_BENCH_SOAK_RELOAD): 0 never, so a soak can show what
+  // WebKit keeps when nothing throws the page away; a binding that does not say keeps every 25 turns.
+  it.each([
+    { reloadEvery: 2, played: 2, reloads: 1 },
+    { reloadEvery: 0, played: 3, reloads: 0 },
+    { reloadEvery: undefined, played: 3, reloads: 0 },
+  ])('reloads after every $reloadEvery-th turn', async ({ reloadEvery, played, reloads }) => {
+    const t = new FakeTransport();
+    const sent: string[] = [];
+    page((text) => {
+      sent.push(text);
+      queueMicrotask(() => t.emit('agui', ev({ type: 'RUN_FINISHED', threadId: 'th', runId: 'r', outcome: { type: 'success' } })));
+    });
+    const reload = vi.fn();
+    (window as unknown as { runtime?: unknown }).runtime = { WindowReload: reload };
+    let next = 0;
+    const steps: number[] = [];
+    const soak: SoakBinding = {
+      Step: vi.fn(async (finished: number) => {
+        steps.push(finished);
+        if (finished >= 0) next = finished + 1;
+        return { turn: next, total: 3, reloadEvery };
+      }),
+      Page: vi.fn(async () => {}),
+    };
+    const stop = startBenchSoak(t, soak, 0);
+    await vi.waitFor(() => expect(steps).toHaveLength(played + 1), { timeout: 5000 });
+    await new Promise((r) => setTimeout(r, 50));
+    stop();
+    delete (window as unknown as { runtime?: unknown }).runtime;
+    expect(sent).toHaveLength(played);
+    expect(reload).toHaveBeenCalledTimes(reloads);
+  });
 });
 
 describe('pageFacts', () => {

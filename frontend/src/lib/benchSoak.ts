@@ -5,7 +5,8 @@ import type { Transport } from '../transport/types';
  * JUNCTURE_BENCH_SOAK=<turns>, which binds main.BenchSoak). It plays a day's
  * use by clicking the real UI — the composer, the attach button's file
  * input, the approval and question cards, the sidebar's chats — one turn
- * after another, reloading the page every RELOAD_EVERY turns. The Go side
+ * after another, reloading the page every few turns (the binding's
+ * reloadEvery, RELOAD_EVERY when it does not say; 0: never). The Go side
  * keeps the count across reloads and samples memory, goroutines, fds and
  * child processes every 10 turns (main_soak.go). Without the binding this
  * does nothing. Returns the function that stops the driver.
@@ -72,7 +73,8 @@ export function startBenchSoak(
         await soak.Page?.(pageFacts());
       }
       s = await soak.Step(turn, note);
-      if ((turn + 1) % RELOAD_EVERY === 0 && s.turn < s.total) {
+      const every = s.reloadEvery ?? RELOAD_EVERY;
+      if (every > 0 && (turn + 1) % every === 0 && s.turn < s.total) {
         reload();
         return;
       }
@@ -87,7 +89,7 @@ export function startBenchSoak(
 
 /** What main.BenchSoak offers the page (Wails binds it as window.go.main.BenchSoak). */
 export interface SoakBinding {
-  Step(finished: number, note: string): Promise<{ turn: number; total: number }>;
+  Step(finished: number, note: string): Promise<{ turn: number; total: number; reloadEvery?: number }>;
   Page?(facts: string): Promise<void>;
 }
 
