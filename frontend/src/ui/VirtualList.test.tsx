@@ -3,7 +3,7 @@ import { act, render } from '@testing-library/preact';
 import { flushSync } from 'react-dom';
 import { createRoot } from 'react-dom/client';
 import { VirtualList } from './VirtualList';
-import { afterEffects } from '../test/effects';
+import { afterPaintRan } from '../test/effects';
 
 // jsdom has no layout: a fake ResizeObserver lets the test report sizes.
 class FakeRO {
@@ -86,7 +86,7 @@ describe('VirtualList', () => {
     expect(first.length).toBeLessThan(full);
     expect(first.length).toBeGreaterThanOrEqual(800 / 50); // the viewport (800 px without layout) is filled
     expect(first[first.length - 1]!.textContent).toBe('row 499 v2');
-    await afterEffects();
+    await afterPaintRan();
     expect(rows(container).length).toBe(full);
     // Streaming changes items, not the path: every row stays mounted.
     const grown = other.map((i, n) => (n === other.length - 1 ? { ...i, text: `${i.text} more` } : i));
@@ -95,6 +95,29 @@ describe('VirtualList', () => {
     expect(rows(container).at(-1)!.textContent).toBe('row 499 v2 more');
     await act(async () => root.unmount());
     container.remove();
+  });
+
+  it('keeps observing every row mounted after the first commit, not only the newest', async () => {
+    // Rows arrive one by one (a tool's block, then the answer after it);
+    // the block grows later (its view loads): the rows after it must move.
+    const list = (n: number) => (
+      <VirtualList items={items.slice(0, n)} getKey={(i) => i.id} renderItem={(i) => <p>{i.text}</p>} estimateHeight={() => 50} />
+    );
+    const { container, rerender } = render(list(2));
+    await afterPaintRan();
+    rerender(list(3));
+    rerender(list(4));
+    const ro = FakeRO.all.find((o) => o.observed.size > 0)!;
+    const r = rows(container);
+    expect(r).toHaveLength(4);
+    expect(r.filter((el) => !ro.observed.has(el)).map((el) => el.dataset.vkey)).toEqual([]);
+    act(() => ro.resize(r[2]!, 200));
+    expect(rows(container).map((el) => el.style.transform)).toEqual([
+      'translateY(0px)',
+      'translateY(50px)',
+      'translateY(100px)',
+      'translateY(300px)',
+    ]);
   });
 
   it('observes rows mounted in the first commit and re-lays out when one grows', () => {

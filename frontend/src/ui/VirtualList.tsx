@@ -169,21 +169,38 @@ export function VirtualList<T>({
     };
   }, [getObserver]);
 
+  // One ref callback per row key, kept while the row is mounted. Preact
+  // keeps a callback ref's cleanup on the function itself: one callback
+  // shared by every row would, at each new row's mount, run the cleanup of
+  // the row mounted before it and stop observing that row (a tool block
+  // that grows once its view loads would then overlap the answer after it).
+  // A row's own callback observes it at mount and unobserves it when called
+  // with null at unmount.
+  const rowRefs = useRef(new Map<string, (el: HTMLDivElement | null) => void>());
   const rowRef = useCallback(
-    (el: HTMLDivElement | null) => {
-      if (!el) return;
-      const key = el.dataset.vkey;
-      if (key) {
+    (key: string) => {
+      let ref = rowRefs.current.get(key);
+      if (ref) return ref;
+      let mounted: HTMLDivElement | null = null;
+      ref = (el: HTMLDivElement | null) => {
+        const ro = getObserver();
+        if (!el) {
+          if (mounted) ro?.unobserve(mounted);
+          mounted = null;
+          rowRefs.current.delete(key);
+          return;
+        }
+        mounted = el;
         // Measure at mount (commit phase: the re-layout happens before paint).
         const h = el.getBoundingClientRect().height;
         if (h > 0 && heights.current.get(key) !== h) {
           heights.current.set(key, h);
           setVersion((v) => v + 1);
         }
-      }
-      const ro = getObserver();
-      ro?.observe(el);
-      return () => ro?.unobserve(el);
+        ro?.observe(el);
+      };
+      rowRefs.current.set(key, ref);
+      return ref;
     },
     [getObserver],
   );
@@ -308,7 +325,7 @@ export function VirtualList<T>({
     rows.push(
       <div
         key={k}
-        ref={rowRef}
+        ref={rowRef(k)}
         className="vlist-row"
         data-vkey={k}
         data-vindex={i}
