@@ -1,4 +1,5 @@
 import './styles/global.css';
+import './lib/effectTiming'; // before anything renders
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App';

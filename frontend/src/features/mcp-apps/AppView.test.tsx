@@ -5,7 +5,6 @@ import { TransportContext } from '../../transport';
 import { FakeTransport } from '../../test/fakeTransport';
 import type { ToolCallView } from '../../state/types';
 import type { AppViewOpen } from '../../transport/contract.gen';
-import { afterEffects } from '../../test/effects';
 
 const opened: AppViewOpen = {
   url: '/appview/abc',
@@ -47,7 +46,7 @@ describe('AppView', () => {
     noteLiveCall('call-1');
     setup();
     await waitFor(() => expect(document.querySelector('iframe')).not.toBeNull());
-    await afterEffects(); // the host's listener is a passive effect: let it run
+    await act(async () => {}); // the host's listener is a passive effect: let it run
     const frame = document.querySelector('iframe')!.contentWindow!;
     const post = vi.spyOn(frame, 'postMessage').mockImplementation(() => {});
     const init = { jsonrpc: '2.0', id: 1, method: 'ui/initialize', params: {} };

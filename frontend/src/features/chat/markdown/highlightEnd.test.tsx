@@ -3,6 +3,7 @@
 // way and are left alone (the window's CPU in the second after an answer).
 import { describe, expect, it, vi } from 'vitest';
 import { act, render } from '@testing-library/preact';
+import { afterPaintRan } from '../../../test/effects';
 
 const parsed: string[] = [];
 // Every parse goes through renderMarkdown (render.ts, react-markdown's rendering with a cached processor).
@@ -27,6 +28,9 @@ describe('TestMarkdownHighlightEndParsesOnlyFences', () => {
     view.rerender(<Markdown text={text} highlight={false} />);
     parsed.length = 0;
     await act(async () => view.rerender(<Markdown text={text} highlight />));
+    // Highlighting is a deferred render, after the frame that showed the end.
+    expect(parsed).toEqual([]);
+    await afterPaintRan();
     expect(parsed.map((t) => t.trim())).toEqual(['```go\nfunc f() {}\n```']);
     const whole = render(<MarkdownWhole text={text} highlight />);
     expect(view.container.innerHTML).toBe(whole.container.innerHTML);
