@@ -235,7 +235,11 @@ export function ChatView({ ctrl, title, status, runner, highlight, focusNonce, o
         </div>
       )}
       {loading && !ctrl.loadError ? (
-        <div className="chat-loading" aria-busy="true">
+        // Keyed, as is chat-bottom: Preact matches an unkeyed child to an old
+        // one of the same type anywhere among its siblings (React: at the
+        // same place only), so this div, appearing as a chat loads, took over
+        // chat-bottom's and the composer was mounted again (and took focus).
+        <div key="loading" className="chat-loading" aria-busy="true">
           Loading…
         </div>
       ) : (
@@ -252,7 +256,7 @@ export function ChatView({ ctrl, title, status, runner, highlight, focusNonce, o
           />
         </MessageThreadContext.Provider>
       )}
-      <div className="chat-bottom">
+      <div key="bottom" className="chat-bottom">
         {/* Cards wait for the conversation above them: appearing first, they
             would be pushed down (and a focused one cut off) when it loads. */}
         {readOnlyCopy && ctrl.threadId && !loading && view.interrupts.length > 0 && (
