@@ -91,6 +91,23 @@ describe('EndpointSettings', () => {
     expect(screen.queryByRole('form')).toBeNull();
   });
 
+  // The Server select shows the server of the Base URL. Choosing "Custom"
+  // changes nothing (the URL stays until the person types another): React
+  // put the select back; Preact leaves the DOM as chosen unless told, and
+  // the select showed Custom over OpenRouter's URL, which Save then kept.
+  it('keeps the Server select on the URL’s server when Custom changes nothing', async () => {
+    setup();
+    await waitFor(() => expect(row('Work')).toBeTruthy());
+    fireEvent.click(screen.getByRole('button', { name: 'Add an endpoint' }));
+    const form = screen.getByRole('form', { name: 'Add an endpoint' });
+    const server = within(form).getByLabelText('Server') as HTMLSelectElement;
+    change(server, { target: { value: 'https://openrouter.ai/api/v1' } });
+    change(server, { target: { value: '' } });
+    await Promise.resolve();
+    expect((within(form).getByLabelText('Base URL') as HTMLInputElement).value).toBe('https://openrouter.ai/api/v1');
+    expect(server.value).toBe('https://openrouter.ai/api/v1');
+  });
+
   it('shows Go’s field errors and keeps the form', async () => {
     setup();
     await waitFor(() => expect(row('Work')).toBeTruthy());

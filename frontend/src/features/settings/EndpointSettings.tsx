@@ -209,6 +209,8 @@ export function EndpointSettings({
     );
   };
 
+  // The Server select shows the well-known server the base URL is, or Custom.
+  const knownUrl = (editing && providers.find((k) => k.url === editing.baseUrl.replace(/\/+$/, ''))?.url) ?? '';
   const form = editing && (
     <EditorForm
       label={editing.id ? `Edit ${editing.name}` : 'Add an endpoint'}
@@ -237,12 +239,17 @@ export function EndpointSettings({
             </div>
             <select
               id={`${id}-known`}
-              value={providers.find((k) => k.url === editing.baseUrl.replace(/\/+$/, ''))?.url ?? ''}
+              value={knownUrl}
               onChange={(e) => {
                 const k = providers.find((x) => x.url === e.currentTarget.value);
                 if (k) {
                   set('baseUrl', k.url);
                   if (!editing.name.trim()) set('name', k.name);
+                } else {
+                  // "Custom" leaves the URL as it is. Nothing renders again,
+                  // and Preact (unlike React) leaves a refused choice on
+                  // screen: put the select back on the URL's server.
+                  e.currentTarget.value = knownUrl;
                 }
               }}
             >
