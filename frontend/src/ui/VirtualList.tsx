@@ -183,9 +183,9 @@ export function VirtualList<T>({
       if (ref) return ref;
       let mounted: HTMLDivElement | null = null;
       ref = (el: HTMLDivElement | null) => {
-        const ro = getObserver();
         if (!el) {
-          if (mounted) ro?.unobserve(mounted);
+          // At the list's own unmount its observer is already gone: none is made to unobserve.
+          if (mounted) observer.current?.unobserve(mounted);
           mounted = null;
           rowRefs.current.delete(key);
           return;
@@ -197,7 +197,7 @@ export function VirtualList<T>({
           heights.current.set(key, h);
           setVersion((v) => v + 1);
         }
-        ro?.observe(el);
+        getObserver()?.observe(el);
       };
       rowRefs.current.set(key, ref);
       return ref;
