@@ -506,11 +506,16 @@ test('without its token the page says to open the link Juncture printed (not a l
   await page.goto(base);
   await check();
   // A token the server refuses (Juncture restarted with a new one): the same page.
-  await page.goto(`${base}/#token=stale`);
-  await page.reload();
+  await page.goto('about:blank'); // so the next address is a full load, not a same-page fragment change
+  await page.goto(`${base}#token=stale`);
   // The refusal arrives with the server's answer, after the page loaded.
   await page.getByText(/did not accept this page’s access token/).waitFor({ timeout: 10000 });
   assert.equal(await page.getByRole('heading', { name: 'Open the link Juncture printed' }).count(), 1);
+  // A reload of the refused page (its token is forgotten by then) still says the token was refused,
+  // not that the page was opened without one.
+  await page.reload();
+  await page.getByRole('heading', { name: 'Open the link Juncture printed' }).waitFor({ timeout: 10000 });
+  assert.match(await page.evaluate(() => document.body.innerText), /did not accept this page’s access token/);
   // The printed link works.
   await page.goto(app.url);
   await page.reload(); // only the #fragment changed: load the page again

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { HttpTransport, resolveToken } from './http';
+import { HttpTransport, forgetToken, resolveToken, tokenWasRefused } from './http';
 import { WailsTransport } from './wails';
 import { JunctureError, toJunctureError } from './errors';
 import type { EventMap } from './events';
@@ -271,6 +271,23 @@ describe('resolveToken', () => {
     expect(window.location.search).toBe('?x=1');
     // A reload (no fragment) still works.
     expect(resolveToken()).toBe('s3cret');
+  });
+
+  it('remembers a refusal across a reload until a new token comes in the fragment', () => {
+    window.history.replaceState(null, '', '/#token=stale');
+    expect(resolveToken()).toBe('stale');
+    expect(tokenWasRefused()).toBe(false);
+    forgetToken(); // the server said 401
+    // The reload: no fragment, no stored token, but the page must still say "refused", not "missing".
+    expect(resolveToken()).toBe('');
+    expect(tokenWasRefused()).toBe(true);
+    expect(new HttpTransport({ token: '', refused: true }).tokenState()).toBe('rejected');
+    expect(new HttpTransport({ token: '' }).tokenState()).toBe('missing');
+    // The printed link again: a fresh token clears the refusal.
+    window.history.replaceState(null, '', '/#token=fresh');
+    expect(resolveToken()).toBe('fresh');
+    expect(tokenWasRefused()).toBe(false);
+    expect(new HttpTransport({ token: 'fresh', refused: tokenWasRefused() }).tokenState()).toBe('ok');
   });
 
   it('keeps other fragment parameters', () => {

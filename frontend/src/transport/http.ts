@@ -7,6 +7,8 @@ import { isObject, isString, tryParseJson } from './json';
 import { webCopyText, webOpenExternal } from './platform';
 
 const TOKEN_KEY = 'juncture.token';
+/** Set when the server refused this tab's token, so a reload still says why (see tokenWasRefused). */
+const REFUSED_KEY = 'juncture.token.refused';
 
 /**
  * The access token comes from the page's fragment (`#token=…`), is kept in
@@ -20,6 +22,7 @@ export function resolveToken(loc: Location = window.location, store: Storage | u
   if (fromHash) {
     try {
       store?.setItem(TOKEN_KEY, fromHash);
+      store?.removeItem(REFUSED_KEY);
     } catch {
       // storage disabled: the token still works for this page's lifetime
     }
@@ -39,12 +42,27 @@ export function resolveToken(loc: Location = window.location, store: Storage | u
   }
 }
 
-/** Drops the stored token (the server refused it), so a reload does not try it again. */
+/**
+ * Drops the stored token (the server refused it), so a reload does not try
+ * it again, and remembers the refusal: the reloaded page has no token, and
+ * must still say the token was refused, not that the page was opened
+ * without one (which would send the person looking for the wrong fault).
+ */
 export function forgetToken(store: Storage | undefined = safeSession()): void {
   try {
     store?.removeItem(TOKEN_KEY);
+    store?.setItem(REFUSED_KEY, '1');
   } catch {
     // storage disabled
+  }
+}
+
+/** Whether this tab's last token was refused and no new one came since (a fragment token clears it). */
+export function tokenWasRefused(store: Storage | undefined = safeSession()): boolean {
+  try {
+    return store?.getItem(REFUSED_KEY) === '1';
+  } catch {
+    return false;
   }
 }
 
@@ -58,6 +76,8 @@ function safeSession(): Storage | undefined {
 
 export interface HttpTransportOptions {
   token: string;
+  /** The tab's previous token was refused (tokenWasRefused): with no token, say so rather than "missing". */
+  refused?: boolean;
   baseUrl?: string;
   /** Backoff before reconnect attempt n (0-based), in ms. */
   backoff?: (attempt: number) => number;
@@ -92,6 +112,7 @@ export class HttpTransport implements Transport {
 
   constructor(opts: HttpTransportOptions) {
     this.token = opts.token;
+    this.rejected = !opts.token && (opts.refused ?? false);
     this.baseUrl = opts.baseUrl ?? '';
     this.backoff = opts.backoff ?? defaultBackoff;
     this.opened = new Promise((resolve) => {
@@ -108,11 +129,12 @@ export class HttpTransport implements Transport {
   /**
    * Whether this page can talk to Juncture: "missing" when it was opened
    * without the token (the address lacks #token=…), "rejected" once the
-   * server refused it (Juncture was restarted with a new one).
+   * server refused it (Juncture was restarted with a new one) — also after
+   * a reload of the refused page, which no longer has the token.
    */
   tokenState(): 'ok' | 'missing' | 'rejected' {
-    if (!this.token) return 'missing';
-    return this.rejected ? 'rejected' : 'ok';
+    if (this.rejected) return 'rejected';
+    return this.token ? 'ok' : 'missing';
   }
 
   /** Calls `fn` when tokenState() changes to "rejected". */

@@ -1,7 +1,7 @@
 import { createContext, useContext } from 'react';
 import type { Transport } from './types';
 import { WailsTransport } from './wails';
-import { HttpTransport, resolveToken } from './http';
+import { HttpTransport, resolveToken, tokenWasRefused } from './http';
 
 export type { Transport } from './types';
 export type { MethodArgs, MethodName, Result } from './methods';
@@ -13,7 +13,8 @@ export function createTransport(): Transport {
   // The Wails runtime without bindings is still the desktop window: calls
   // then fail with "not-implemented" instead of going to a missing server.
   if (typeof window !== 'undefined' && (window.go?.app?.DesktopGate || window.runtime?.EventsOn)) return new WailsTransport();
-  return new HttpTransport({ token: resolveToken() });
+  const token = resolveToken(); // first: a token in the fragment clears an earlier refusal
+  return new HttpTransport({ token, refused: tokenWasRefused() });
 }
 
 export const TransportContext = createContext<Transport | null>(null);
