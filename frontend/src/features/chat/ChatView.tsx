@@ -2,7 +2,9 @@ import type { PendingFile } from '../../lib/attachments';
 import { Suspense, lazy, useCallback, useContext, useEffect, useMemo, useRef, useState } from 'react';
 import type { ThreadController } from '../../hooks/useThread';
 import type { Status } from '../../transport/contract';
-import type { MessageItem } from '../../state/derive';
+import type { MessageItem, ThreadDerived } from '../../state/derive';
+import type { ThreadState } from '../../state/types';
+import { useRunEndStaged } from './useRunEndStaged';
 import type { ClientToolRunner } from '../../lib/clientTools';
 import { ThreadView } from './ThreadView';
 import { ThreadHeader } from './ThreadHeader';
@@ -36,11 +38,11 @@ export interface ChatViewProps {
 }
 
 
-function statusLine(ctrl: ThreadController, catalog: McpCatalog): string {
-  const v = ctrl.view;
+function statusLine(shown: { state: ThreadState; view: ThreadDerived }, catalog: McpCatalog): string {
+  const v = shown.view;
   switch (v.status) {
     case 'running': {
-      const running = Object.values(ctrl.state.toolCalls).find((t) => t.state === 'running');
+      const running = Object.values(shown.state.toolCalls).find((t) => t.state === 'running');
       // An MCP tool is named as its server names it, not everything__echo.
       if (running) return `Running ${toolDisplay(catalog, running.name).title}…`;
       return v.streaming ? 'Juncture is writing…' : 'Juncture is working…';
@@ -64,7 +66,12 @@ function statusLine(ctrl: ThreadController, catalog: McpCatalog): string {
 
 /** The open conversation: header, messages, pending decisions and the composer. */
 export function ChatView({ ctrl, title, status, runner, highlight, focusNonce, onOpenSettings, onActionError }: ChatViewProps) {
-  const { view } = ctrl;
+  // What is shown follows the live state, but a run's end is staged: its
+  // first frame shows only the composer's Send (useRunEndStaged). The
+  // composer and what decides (Send, the queue, the pending note) read the live view.
+  const live = ctrl.view;
+  const shown = useRunEndStaged(ctrl.state, live);
+  const { view } = shown;
   const transport = useContext(TransportContext);
   const catalog = useMcpServers(transport);
   // The controller's functions are stable; the object is not.
@@ -194,8 +201,8 @@ export function ChatView({ ctrl, title, status, runner, highlight, focusNonce, o
   const markdownReady = useMarkdownLoaded(holdFor !== null);
   const loading = opening || (holdFor !== null && holdFor === ctrl.threadId && !markdownReady);
 
-  const line = statusLine(ctrl, catalog);
-  const pendingNote = view.actionable.length
+  const line = statusLine(shown, catalog);
+  const pendingNote = live.actionable.length
     ? 'Answer above · Stop cancels it · sending a message skips it'
     : null;
   const configured = status ? status.configured : true;
@@ -219,13 +226,13 @@ export function ChatView({ ctrl, title, status, runner, highlight, focusNonce, o
           onChanged={reload}
           readOnly={!!status?.readOnly}
           usageTotal={
-            ctrl.state.usage?.answers ? (
-              <ThreadUsage usage={ctrl.state.usage} messages={ctrl.state.messages} prices={prices} endpointId={endpointId} />
+            shown.state.usage?.answers ? (
+              <ThreadUsage usage={shown.state.usage} messages={shown.state.messages} prices={prices} endpointId={endpointId} />
             ) : null
           }
         />
       </header>
-      <Announcer state={ctrl.state} />
+      <Announcer state={shown.state} />
       {ctrl.loadError && (
         <div className="chat-banner error" role="alert">
           Could not open this conversation: {ctrl.loadError.message}{' '}
@@ -286,11 +293,11 @@ export function ChatView({ ctrl, title, status, runner, highlight, focusNonce, o
           </p>
         )}
         <Composer
-          status={view.status}
+          status={live.status}
           configured={configured}
           problem={status?.problem}
           onOpenSettings={onOpenSettings}
-          queued={view.queued}
+          queued={live.queued}
           onRemoveQueued={removeQueued}
           onSend={send}
           acceptsImages={status?.modelAcceptsImages === true || imagesOn}
