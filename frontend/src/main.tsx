@@ -1,5 +1,6 @@
 import './styles/global.css';
 import './lib/effectTiming'; // before anything renders
+import './lib/emptyText'; // before anything renders
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App';
