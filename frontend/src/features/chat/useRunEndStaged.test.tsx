@@ -49,6 +49,7 @@ function Probe({ state }: { state: ThreadState }) {
       <span data-testid="composer">{live.status}</span>
       <span data-testid="shown">{shown.view.status}</span>
       <span data-testid="text">{last?.content ?? ''}</span>
+      <span data-testid="thread">{shown.state.threadId ?? ''}</span>
     </p>
   );
 }
@@ -103,4 +104,34 @@ describe('useRunEndStaged', () => {
     unmount();
     await paintFrame(); // no state update on an unmounted component
   });
+});
+
+describe('useRunEndStaged: what a hold must not cover', () => {
+  it("never shows the chat left behind: a switch away from a running chat shows the new chat at once", () => {
+    const running = start();
+    const { getByTestId, rerender } = render(<Probe state={running} />);
+    // Another chat opened (useThread resets the state for it): its status is idle, not running.
+    const other = threadReducer(emptyThreadState('th-2'), { type: 'reset', threadId: 'th-2', thread: thread('th-2') });
+    rerender(<Probe state={other} />);
+    expect(getByTestId('thread').textContent).toBe('th-2');
+    expect(getByTestId('shown').textContent).toBe(deriveThread(other).status);
+    expect(getByTestId('text').textContent).toBe('');
+    // New chat (no thread at all): the same.
+    rerender(<Probe state={running} />);
+    rerender(<Probe state={emptyThreadState(null)} />);
+    expect(getByTestId('thread').textContent).toBe('');
+    expect(getByTestId('text').textContent).toBe('');
+  });
+
+  it('drops a hold when another chat opens before its frame (the held state is the old chat\'s)', () => {
+    const running = start();
+    const { getByTestId, rerender } = render(<Probe state={running} />);
+    rerender(<Probe state={events(running, { type: 'RUN_FINISHED', threadId: 'th-1', runId: 'r', outcome: { type: 'success', pendingToolCallIds: [] } })} />);
+    expect(getByTestId('shown').textContent).toBe('running'); // held
+    const other = threadReducer(emptyThreadState('th-2'), { type: 'reset', threadId: 'th-2', thread: thread('th-2') });
+    rerender(<Probe state={other} />);
+    expect(getByTestId('thread').textContent).toBe('th-2');
+    expect(getByTestId('text').textContent).toBe('');
+  });
+
 });

@@ -20,6 +20,8 @@ import type { ThreadState } from '../../state/types';
  *
  * The composer reads the live status: only what is shown is staged, never
  * what is decided (Send, typing and the queue act on the live state).
+ * A hold is of one chat: another chat opened (or New chat) is shown at
+ * once, never with the state of the chat left behind.
  */
 export function useRunEndStaged(state: ThreadState, view: ThreadDerived): { state: ThreadState; view: ThreadDerived } {
   const prev = useRef<ThreadState>(state);
@@ -29,18 +31,27 @@ export function useRunEndStaged(state: ThreadState, view: ThreadDerived): { stat
     // Only the first render of the end holds (a later update during the
     // hold keeps the held state; the next render after the paint shows
     // whatever is live by then).
-    if (held.current === null && deriveThread(prev.current).status === 'running' && view.status !== 'running') {
+    if (
+      held.current === null &&
+      prev.current.threadId === state.threadId &&
+      deriveThread(prev.current).status === 'running' &&
+      view.status !== 'running'
+    ) {
       held.current = prev.current;
     }
     prev.current = state;
   }
+  // Another chat opened during a hold: what was held is the old chat's.
+  if (held.current && held.current.threadId !== state.threadId) held.current = null;
   const holding = held.current;
   useEffect(() => {
     if (!holding) return;
-    return afterPaint(() => {
+    const release = () => {
+      if (held.current !== holding) return;
       held.current = null;
       setRenders((n) => n + 1); // render again, now with the live state
-    });
+    };
+    return afterPaint(release);
   }, [holding]);
   return holding ? { state: holding, view: deriveThread(holding) } : { state, view };
 }
