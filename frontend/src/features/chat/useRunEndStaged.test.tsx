@@ -134,4 +134,32 @@ describe('useRunEndStaged: what a hold must not cover', () => {
     expect(getByTestId('text').textContent).toBe('');
   });
 
+  it('holds nothing in a hidden tab (no frame is painted there, so the end would wait until the tab is shown)', () => {
+    const hidden = vi.spyOn(document, 'hidden', 'get').mockReturnValue(true);
+    vi.spyOn(document, 'visibilityState', 'get').mockReturnValue('hidden');
+    const running = start();
+    const { getByTestId, rerender } = render(<Probe state={running} />);
+    const ended = events(running, { type: 'RUN_FINISHED', threadId: 'th-1', runId: 'r', outcome: { type: 'success', pendingToolCallIds: [] } });
+    rerender(<Probe state={ended} />);
+    expect(getByTestId('shown').textContent).toBe('idle');
+    hidden.mockRestore();
+  });
+
+  it('ends a hold whose frame never comes (the tab was hidden just after the end): animation frames stop there', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      const running = start();
+      const { getByTestId, rerender } = render(<Probe state={running} />);
+      const ended = events(running, { type: 'RUN_FINISHED', threadId: 'th-1', runId: 'r', outcome: { type: 'success', pendingToolCallIds: [] } });
+      rerender(<Probe state={ended} />);
+      expect(getByTestId('shown').textContent).toBe('running');
+      // No frame is ever painted (frames are never run here).
+      await act(async () => {
+        await vi.advanceTimersByTimeAsync(2000);
+      });
+      expect(getByTestId('shown').textContent).toBe('idle');
+    } finally {
+      vi.useRealTimers();
+    }
+  });
 });

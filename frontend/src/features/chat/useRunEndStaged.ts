@@ -4,6 +4,19 @@ import { deriveThread, type ThreadDerived } from '../../state/derive';
 import type { ThreadState } from '../../state/types';
 
 /**
+ * The longest a hold waits for its frame. A hidden tab (or a minimised
+ * window) runs no animation frame: without a limit the chat would show the
+ * run going on until it is looked at again, and then for one more frame.
+ * Far above a frame, even one painted in software on a busy machine.
+ */
+const HOLD_LIMIT_MS = 500;
+
+/** No frame is painted while the page is hidden: there is nothing to stage. */
+function pageHidden(): boolean {
+  return typeof document !== 'undefined' && document.visibilityState === 'hidden';
+}
+
+/**
  * The frame in which a run ends (Stop, or the answer finished) shows one
  * change: the composer's Send back in place of Stop. Everything else the
  * end brings (the answer's actions row and final rendering, the header's
@@ -35,7 +48,8 @@ export function useRunEndStaged(state: ThreadState, view: ThreadDerived): { stat
       held.current === null &&
       prev.current.threadId === state.threadId &&
       deriveThread(prev.current).status === 'running' &&
-      view.status !== 'running'
+      view.status !== 'running' &&
+      !pageHidden()
     ) {
       held.current = prev.current;
     }
@@ -51,7 +65,12 @@ export function useRunEndStaged(state: ThreadState, view: ThreadDerived): { stat
       held.current = null;
       setRenders((n) => n + 1); // render again, now with the live state
     };
-    return afterPaint(release);
+    const cancel = afterPaint(release);
+    const limit = setTimeout(release, HOLD_LIMIT_MS);
+    return () => {
+      cancel();
+      clearTimeout(limit);
+    };
   }, [holding]);
   return holding ? { state: holding, view: deriveThread(holding) } : { state, view };
 }
