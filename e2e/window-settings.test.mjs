@@ -516,9 +516,9 @@ test('without its token the page says to open the link Juncture printed (not a l
   await page.reload();
   await page.getByRole('heading', { name: 'Open the link Juncture printed' }).waitFor({ timeout: 10000 });
   assert.match(await page.evaluate(() => document.body.innerText), /did not accept this page’s access token/);
-  // The printed link works.
+  // The printed link works, pasted into this tab's address bar as the page says: only the #fragment
+  // changes, so the browser does not load the page again (the page itself must take the new token).
   await page.goto(app.url);
-  await page.reload(); // only the #fragment changed: load the page again
   await page.getByRole('textbox', { name: /message/i }).waitFor({ timeout: 15000 });
   await page.evaluate(() => sessionStorage.clear()); // forget the token this tab keeps
   await shots(app, 'token', async () => {

@@ -66,6 +66,12 @@ export function tokenWasRefused(store: Storage | undefined = safeSession()): boo
   }
 }
 
+/** The token in the page's #fragment, if any (a link pasted into the address bar). */
+export function fragmentToken(loc: Location = window.location): string {
+  const hash = loc.hash.startsWith('#') ? loc.hash.slice(1) : loc.hash;
+  return new URLSearchParams(hash).get('token') ?? '';
+}
+
 function safeSession(): Storage | undefined {
   try {
     return window.sessionStorage;
@@ -135,6 +141,11 @@ export class HttpTransport implements Transport {
   tokenState(): 'ok' | 'missing' | 'rejected' {
     if (this.rejected) return 'rejected';
     return this.token ? 'ok' : 'missing';
+  }
+
+  /** Whether `token` is the one this page uses (a link pasted again brings nothing new). */
+  usesToken(token: string): boolean {
+    return token === this.token;
   }
 
   /** Calls `fn` when tokenState() changes to "rejected". */

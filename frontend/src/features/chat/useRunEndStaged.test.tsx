@@ -49,6 +49,7 @@ function Probe({ state }: { state: ThreadState }) {
       <span data-testid="composer">{live.status}</span>
       <span data-testid="shown">{shown.view.status}</span>
       <span data-testid="text">{last?.content ?? ''}</span>
+      <span data-testid="thread">{shown.state.threadId ?? ''}</span>
     </p>
   );
 }
@@ -102,5 +103,63 @@ describe('useRunEndStaged', () => {
     rerender(<Probe state={events(running, { type: 'RUN_FINISHED', threadId: 'th-1', runId: 'r', outcome: { type: 'success', pendingToolCallIds: [] } })} />);
     unmount();
     await paintFrame(); // no state update on an unmounted component
+  });
+});
+
+describe('useRunEndStaged: what a hold must not cover', () => {
+  it("never shows the chat left behind: a switch away from a running chat shows the new chat at once", () => {
+    const running = start();
+    const { getByTestId, rerender } = render(<Probe state={running} />);
+    // Another chat opened (useThread resets the state for it): its status is idle, not running.
+    const other = threadReducer(emptyThreadState('th-2'), { type: 'reset', threadId: 'th-2', thread: thread('th-2') });
+    rerender(<Probe state={other} />);
+    expect(getByTestId('thread').textContent).toBe('th-2');
+    expect(getByTestId('shown').textContent).toBe(deriveThread(other).status);
+    expect(getByTestId('text').textContent).toBe('');
+    // New chat (no thread at all): the same.
+    rerender(<Probe state={running} />);
+    rerender(<Probe state={emptyThreadState(null)} />);
+    expect(getByTestId('thread').textContent).toBe('');
+    expect(getByTestId('text').textContent).toBe('');
+  });
+
+  it('drops a hold when another chat opens before its frame (the held state is the old chat\'s)', () => {
+    const running = start();
+    const { getByTestId, rerender } = render(<Probe state={running} />);
+    rerender(<Probe state={events(running, { type: 'RUN_FINISHED', threadId: 'th-1', runId: 'r', outcome: { type: 'success', pendingToolCallIds: [] } })} />);
+    expect(getByTestId('shown').textContent).toBe('running'); // held
+    const other = threadReducer(emptyThreadState('th-2'), { type: 'reset', threadId: 'th-2', thread: thread('th-2') });
+    rerender(<Probe state={other} />);
+    expect(getByTestId('thread').textContent).toBe('th-2');
+    expect(getByTestId('text').textContent).toBe('');
+  });
+
+  it('holds nothing in a hidden tab (no frame is painted there, so the end would wait until the tab is shown)', () => {
+    const hidden = vi.spyOn(document, 'hidden', 'get').mockReturnValue(true);
+    vi.spyOn(document, 'visibilityState', 'get').mockReturnValue('hidden');
+    const running = start();
+    const { getByTestId, rerender } = render(<Probe state={running} />);
+    const ended = events(running, { type: 'RUN_FINISHED', threadId: 'th-1', runId: 'r', outcome: { type: 'success', pendingToolCallIds: [] } });
+    rerender(<Probe state={ended} />);
+    expect(getByTestId('shown').textContent).toBe('idle');
+    hidden.mockRestore();
+  });
+
+  it('ends a hold whose frame never comes (the tab was hidden just after the end): animation frames stop there', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      const running = start();
+      const { getByTestId, rerender } = render(<Probe state={running} />);
+      const ended = events(running, { type: 'RUN_FINISHED', threadId: 'th-1', runId: 'r', outcome: { type: 'success', pendingToolCallIds: [] } });
+      rerender(<Probe state={ended} />);
+      expect(getByTestId('shown').textContent).toBe('running');
+      // No frame is ever painted (frames are never run here).
+      await act(async () => {
+        await vi.advanceTimersByTimeAsync(2000);
+      });
+      expect(getByTestId('shown').textContent).toBe('idle');
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

@@ -4,6 +4,19 @@ import { deriveThread, type ThreadDerived } from '../../state/derive';
 import type { ThreadState } from '../../state/types';
 
 /**
+ * The longest a hold waits for its frame. A hidden tab (or a minimised
+ * window) runs no animation frame: without a limit the chat would show the
+ * run going on until it is looked at again, and then for one more frame.
+ * Far above a frame, even one painted in software on a busy machine.
+ */
+const HOLD_LIMIT_MS = 500;
+
+/** No frame is painted while the page is hidden: there is nothing to stage. */
+function pageHidden(): boolean {
+  return typeof document !== 'undefined' && document.visibilityState === 'hidden';
+}
+
+/**
  * The frame in which a run ends (Stop, or the answer finished) shows one
  * change: the composer's Send back in place of Stop. Everything else the
  * end brings (the answer's actions row and final rendering, the header's
@@ -20,6 +33,8 @@ import type { ThreadState } from '../../state/types';
  *
  * The composer reads the live status: only what is shown is staged, never
  * what is decided (Send, typing and the queue act on the live state).
+ * A hold is of one chat: another chat opened (or New chat) is shown at
+ * once, never with the state of the chat left behind.
  */
 export function useRunEndStaged(state: ThreadState, view: ThreadDerived): { state: ThreadState; view: ThreadDerived } {
   const prev = useRef<ThreadState>(state);
@@ -29,18 +44,33 @@ export function useRunEndStaged(state: ThreadState, view: ThreadDerived): { stat
     // Only the first render of the end holds (a later update during the
     // hold keeps the held state; the next render after the paint shows
     // whatever is live by then).
-    if (held.current === null && deriveThread(prev.current).status === 'running' && view.status !== 'running') {
+    if (
+      held.current === null &&
+      prev.current.threadId === state.threadId &&
+      deriveThread(prev.current).status === 'running' &&
+      view.status !== 'running' &&
+      !pageHidden()
+    ) {
       held.current = prev.current;
     }
     prev.current = state;
   }
+  // Another chat opened during a hold: what was held is the old chat's.
+  if (held.current && held.current.threadId !== state.threadId) held.current = null;
   const holding = held.current;
   useEffect(() => {
     if (!holding) return;
-    return afterPaint(() => {
+    const release = () => {
+      if (held.current !== holding) return;
       held.current = null;
       setRenders((n) => n + 1); // render again, now with the live state
-    });
+    };
+    const cancel = afterPaint(release);
+    const limit = setTimeout(release, HOLD_LIMIT_MS);
+    return () => {
+      cancel();
+      clearTimeout(limit);
+    };
   }, [holding]);
   return holding ? { state: holding, view: deriveThread(holding) } : { state, view };
 }

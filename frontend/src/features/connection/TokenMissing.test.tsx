@@ -39,4 +39,38 @@ describe('TokenGate', () => {
     );
     expect(screen.getByText('desktop app')).toBeTruthy();
   });
+
+  it('takes a new link pasted into the address bar: only the #fragment changes, so the browser does not load the page', async () => {
+    const reload = vi.fn();
+    render(
+      <TokenGate transport={new HttpTransport({ token: '', refused: true })} reload={reload}>
+        <p>the app</p>
+      </TokenGate>,
+    );
+    expect(screen.getByText(/did not accept this page’s access token/)).toBeTruthy();
+    // Another fragment without a token: nothing to take.
+    window.history.replaceState(null, '', '/#view=1');
+    window.dispatchEvent(new HashChangeEvent('hashchange'));
+    expect(reload).not.toHaveBeenCalled();
+    window.history.replaceState(null, '', '/#token=fresh');
+    window.dispatchEvent(new HashChangeEvent('hashchange'));
+    expect(reload).toHaveBeenCalledTimes(1); // the page loads again and reads the token (resolveToken)
+    window.history.replaceState(null, '', '/');
+  });
+
+  it('takes a new link on a working page too (Juncture restarted: the page still shows "Reconnecting…"), not its own again', () => {
+    const reload = vi.fn();
+    render(
+      <TokenGate transport={new HttpTransport({ token: 'ok' })} reload={reload}>
+        <p>the app</p>
+      </TokenGate>,
+    );
+    window.history.replaceState(null, '', '/#token=ok');
+    window.dispatchEvent(new HashChangeEvent('hashchange'));
+    expect(reload).not.toHaveBeenCalled(); // the link this page was opened with: nothing new
+    window.history.replaceState(null, '', '/#token=other');
+    window.dispatchEvent(new HashChangeEvent('hashchange'));
+    expect(reload).toHaveBeenCalledTimes(1);
+    window.history.replaceState(null, '', '/');
+  });
 });

@@ -1,6 +1,6 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import type { Transport } from '../../transport';
-import { HttpTransport } from '../../transport/http';
+import { HttpTransport, fragmentToken } from '../../transport/http';
 import './TokenMissing.css';
 
 /**
@@ -33,8 +33,19 @@ export function TokenMissing({ reason }: { reason: 'missing' | 'rejected' }) {
   );
 }
 
+const loadAgain = () => window.location.reload();
+
 /** The app, or the token page when browser mode has no usable token. */
-export function TokenGate({ transport, children }: { transport: Transport; children: ReactNode }) {
+export function TokenGate({
+  transport,
+  children,
+  reload = loadAgain,
+}: {
+  transport: Transport;
+  children: ReactNode;
+  /** Loads the page again (tests replace it). */
+  reload?: () => void;
+}) {
   const http = transport instanceof HttpTransport ? transport : null;
   const [state, setState] = useState(() => http?.tokenState() ?? 'ok');
   useEffect(() => {
@@ -42,6 +53,19 @@ export function TokenGate({ transport, children }: { transport: Transport; child
     setState(http.tokenState());
     return http.onTokenRejected(() => setState(http.tokenState()));
   }, [http]);
+  // The new link pasted into this tab's address bar, as the page says to:
+  // only the #fragment differs, so the browser does not load the page, and
+  // the token is read at load (resolveToken). Load it again to take it.
+  // The load removes the token from the address, so this cannot repeat.
+  useEffect(() => {
+    if (!http) return;
+    const onHash = () => {
+      const t = fragmentToken();
+      if (t && !(http.tokenState() === 'ok' && http.usesToken(t))) reload();
+    };
+    window.addEventListener('hashchange', onHash);
+    return () => window.removeEventListener('hashchange', onHash);
+  }, [http, reload]);
   useEffect(() => {
     if (state !== 'ok') document.title = 'Open the link Juncture printed — Juncture';
   }, [state]);
