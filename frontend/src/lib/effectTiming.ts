@@ -11,7 +11,51 @@ import { options } from 'preact';
  * Work that must wait for the paint waits itself (lib/afterPaint.ts, used
  * by lib/useDeferredValue.ts). Imported once, by main.tsx and by the tests'
  * setup, before anything renders.
+ *
+ * The hazard, and its guard: an effect that sets state on every render (a
+ * bug) would chain microtasks forever, and no task, input or paint would
+ * ever run again: the window would hang. After chainedFlushLimit flushes
+ * with no task between them, flushes go back to Preact's own timing (after
+ * the next frame: one render per frame, the page stays usable) and the
+ * console says so, once per runaway.
  */
+export const chainedFlushLimit = 1000;
+
+let chained = 0;
+let resetQueued = false;
+let reported = false;
+
+const afterFrame = (flush: () => void) => {
+  // Preact's default: the next frame, or a timeout when frames do not run (a hidden page).
+  let done = false;
+  const run = () => {
+    if (done) return;
+    done = true;
+    clearTimeout(timer);
+    cancelAnimationFrame(frame);
+    flush();
+  };
+  const timer = setTimeout(run, 35);
+  const frame = requestAnimationFrame(run);
+};
+
 options.requestAnimationFrame = (flush) => {
+  if (!resetQueued) {
+    // The first task after this chain ends it.
+    resetQueued = true;
+    setTimeout(() => {
+      chained = 0;
+      resetQueued = false;
+      reported = false;
+    }, 0);
+  }
+  if (++chained > chainedFlushLimit) {
+    if (!reported) {
+      reported = true;
+      console.error(`Juncture: effects kept scheduling effects (${chainedFlushLimit} times in one task); running them once a frame instead.`);
+    }
+    afterFrame(flush);
+    return;
+  }
   queueMicrotask(flush);
 };

@@ -1,0 +1,50 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { render } from 'preact';
+import { useEffect, useState } from 'react';
+import { chainedFlushLimit } from './effectTiming';
+
+afterEach(() => vi.restoreAllMocks());
+
+// An effect that sets state on every render: a bug, but it must cost a
+// render per frame (as with Preact's default timing), never hang the page.
+function Runaway({ renders }: { renders: { n: number } }) {
+  const [n, setN] = useState(0);
+  renders.n++;
+  useEffect(() => {
+    setN(n + 1);
+  }, [n]);
+  return <p>{n}</p>;
+}
+
+describe('effectTiming', () => {
+  it('runs effects before the next task, and a runaway effect lets tasks run after the limit instead of hanging', async () => {
+    const error = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const renders = { n: 0 };
+    // Preact's own render, not testing-library's: its act() flushes effects until none are left, forever here.
+    const host = document.createElement('div');
+    render(<Runaway renders={renders} />, host);
+    // Without the limit this timer would never run: each effect flush queues the next as a microtask.
+    await new Promise((r) => setTimeout(r, 0));
+    expect(renders.n).toBeGreaterThan(chainedFlushLimit / 2);
+    expect(renders.n).toBeLessThan(chainedFlushLimit * 3);
+    expect(error).toHaveBeenCalledWith(expect.stringContaining('effects kept scheduling effects'));
+    render(null, host);
+  });
+
+  it('still runs ordinary effects in the same task as their commit', async () => {
+    await new Promise((r) => setTimeout(r, 100)); // any earlier chain ended, and its last flush (a frame later) ran
+    const seen: string[] = [];
+    function Focus() {
+      useEffect(() => {
+        seen.push('effect');
+      }, []);
+      return null;
+    }
+    render(<Focus />, document.createElement('div'));
+    await Promise.resolve();
+    await Promise.resolve();
+    seen.push('microtasks done');
+    await new Promise((r) => setTimeout(r, 0));
+    expect(seen[0]).toBe('effect');
+  });
+});
