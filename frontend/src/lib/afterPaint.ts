@@ -29,3 +29,29 @@ export function afterPaint(fn: () => void, win: Window = window): () => void {
     cancelTask?.();
   };
 }
+
+/**
+ * Runs fn once, after the next frame was painted or after `limitMs`,
+ * whichever comes first: a hidden page (or a minimised window) runs no
+ * animation frame, and what waits for a paint must not wait for ever.
+ * The returned function cancels both.
+ */
+export function afterPaintWithin(fn: () => void, limitMs: number, win: Window = window): () => void {
+  let done = false;
+  const once = () => {
+    if (done) return;
+    done = true;
+    cancel();
+    fn();
+  };
+  const cancelPaint = afterPaint(once, win);
+  const timer = win.setTimeout(once, limitMs);
+  const cancel = () => {
+    cancelPaint();
+    win.clearTimeout(timer);
+  };
+  return () => {
+    done = true;
+    cancel();
+  };
+}

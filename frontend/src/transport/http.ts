@@ -16,8 +16,7 @@ const REFUSED_KEY = 'juncture.token.refused';
  * from the address bar (and so from history and screenshots).
  */
 export function resolveToken(loc: Location = window.location, store: Storage | undefined = safeSession()): string {
-  const hash = loc.hash.startsWith('#') ? loc.hash.slice(1) : loc.hash;
-  const params = new URLSearchParams(hash);
+  const params = fragmentParams(loc);
   const fromHash = params.get('token');
   if (fromHash) {
     try {
@@ -68,8 +67,11 @@ export function tokenWasRefused(store: Storage | undefined = safeSession()): boo
 
 /** The token in the page's #fragment, if any (a link pasted into the address bar). */
 export function fragmentToken(loc: Location = window.location): string {
-  const hash = loc.hash.startsWith('#') ? loc.hash.slice(1) : loc.hash;
-  return new URLSearchParams(hash).get('token') ?? '';
+  return fragmentParams(loc).get('token') ?? '';
+}
+
+function fragmentParams(loc: Location): URLSearchParams {
+  return new URLSearchParams(loc.hash.startsWith('#') ? loc.hash.slice(1) : loc.hash);
 }
 
 function safeSession(): Storage | undefined {

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import { afterPaint } from '../../lib/afterPaint';
+import { afterPaintWithin } from '../../lib/afterPaint';
 import { deriveThread, type ThreadDerived } from '../../state/derive';
 import type { ThreadState } from '../../state/types';
 
@@ -60,17 +60,11 @@ export function useRunEndStaged(state: ThreadState, view: ThreadDerived): { stat
   const holding = held.current;
   useEffect(() => {
     if (!holding) return;
-    const release = () => {
+    return afterPaintWithin(() => {
       if (held.current !== holding) return;
       held.current = null;
       setRenders((n) => n + 1); // render again, now with the live state
-    };
-    const cancel = afterPaint(release);
-    const limit = setTimeout(release, HOLD_LIMIT_MS);
-    return () => {
-      cancel();
-      clearTimeout(limit);
-    };
+    }, HOLD_LIMIT_MS);
   }, [holding]);
   return holding ? { state: holding, view: deriveThread(holding) } : { state, view };
 }
