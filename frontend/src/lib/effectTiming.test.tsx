@@ -28,7 +28,25 @@ describe('effectTiming', () => {
     expect(renders.n).toBeGreaterThan(chainedFlushLimit / 2);
     expect(renders.n).toBeLessThan(chainedFlushLimit * 3);
     expect(error).toHaveBeenCalledWith(expect.stringContaining('effects kept scheduling effects'));
+    // From then on, once a frame (jsdom's frames are ~16 ms), not a new chain of a thousand each time.
+    const before = renders.n;
+    await new Promise((r) => setTimeout(r, 200));
+    expect(renders.n - before).toBeLessThan(40);
+    expect(error).toHaveBeenCalledTimes(1);
     render(null, host);
+    // The runaway gone, effects run before the next task again.
+    await new Promise((r) => setTimeout(r, 100));
+    const seen: string[] = [];
+    function Once() {
+      useEffect(() => {
+        seen.push('effect');
+      }, []);
+      return null;
+    }
+    render(<Once />, document.createElement('div'));
+    await Promise.resolve();
+    seen.push('microtask');
+    expect(seen).toEqual(['effect', 'microtask']);
   });
 
   it('still runs ordinary effects in the same task as their commit', async () => {

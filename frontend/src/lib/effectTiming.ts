@@ -1,4 +1,5 @@
 import { options } from 'preact';
+import { afterPaintWithin } from './afterPaint';
 
 /**
  * Passive effects (useEffect) run in a microtask right after the commit
@@ -15,46 +16,49 @@ import { options } from 'preact';
  * The hazard, and its guard: an effect that sets state on every render (a
  * bug) would chain microtasks forever, and no task, input or paint would
  * ever run again: the window would hang. After chainedFlushLimit flushes
- * with no task between them, flushes go back to Preact's own timing (after
- * the next frame: one render per frame, the page stays usable) and the
- * console says so, once per runaway.
+ * with no task between them, flushes wait for the next painted frame
+ * (lib/afterPaint, at most 35 ms as Preact's own timing: a hidden page
+ * paints none) and keep doing so while each flush schedules the next: one
+ * render a frame, and the page stays usable. The first flush that
+ * schedules nothing more ends it. The console says so once per runaway.
  */
 export const chainedFlushLimit = 1000;
 
-let chained = 0;
+let chained = 0; // flushes scheduled since the last task began
 let resetQueued = false;
-let reported = false;
+let runaway = false; // tripped: flushes wait for a frame until one schedules nothing
+let scheduledSince = false; // a flush was scheduled since the last runaway flush began
 
-const afterFrame = (flush: () => void) => {
-  // Preact's default: the next frame, or a timeout when frames do not run (a hidden page).
-  let done = false;
-  const run = () => {
-    if (done) return;
-    done = true;
-    clearTimeout(timer);
-    cancelAnimationFrame(frame);
+function onceAFrame(flush: () => void): void {
+  afterPaintWithin(() => {
+    scheduledSince = false;
     flush();
-  };
-  const timer = setTimeout(run, 35);
-  const frame = requestAnimationFrame(run);
-};
+    // The effects' state changes render in a microtask, and that commit
+    // schedules the next flush: look once those have run.
+    setTimeout(() => {
+      if (!scheduledSince) runaway = false; // the chain ended by itself
+    }, 0);
+  }, 35);
+}
 
 options.requestAnimationFrame = (flush) => {
+  scheduledSince = true;
+  if (runaway) {
+    onceAFrame(flush);
+    return;
+  }
   if (!resetQueued) {
     // The first task after this chain ends it.
     resetQueued = true;
     setTimeout(() => {
       chained = 0;
       resetQueued = false;
-      reported = false;
     }, 0);
   }
   if (++chained > chainedFlushLimit) {
-    if (!reported) {
-      reported = true;
-      console.error(`Juncture: effects kept scheduling effects (${chainedFlushLimit} times in one task); running them once a frame instead.`);
-    }
-    afterFrame(flush);
+    runaway = true;
+    console.error(`Juncture: effects kept scheduling effects (${chainedFlushLimit} times in one task); running them once a frame instead.`);
+    onceAFrame(flush);
     return;
   }
   queueMicrotask(flush);
