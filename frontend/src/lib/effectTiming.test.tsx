@@ -48,3 +48,35 @@ describe('effectTiming', () => {
     expect(seen[0]).toBe('effect');
   });
 });
+
+describe('effectTiming: the end of a chain', () => {
+  it('is seen even when the chain began under fake timers (a test that fakes setTimeout, then gives it back)', async () => {
+    const seen: string[] = [];
+    function Effect({ n }: { n: number }) {
+      useEffect(() => {
+        seen.push(`effect ${n}`);
+      }, [n]);
+      return null;
+    }
+    const host = document.createElement('div');
+    vi.useFakeTimers();
+    try {
+      render(<Effect n={0} />, host); // a chain starts while setTimeout is the fake one
+      await Promise.resolve();
+    } finally {
+      vi.useRealTimers(); // its pending fake timers are dropped
+    }
+    // Ordinary work, one commit per task, as many tasks as the limit allows chained flushes.
+    for (let n = 1; n <= chainedFlushLimit + 1; n++) {
+      render(<Effect n={n} />, host);
+      await new Promise((r) => setTimeout(r, 0));
+    }
+    seen.length = 0;
+    render(<Effect n={-1} />, host);
+    await Promise.resolve();
+    await Promise.resolve();
+    seen.push('microtasks done');
+    expect(seen[0]).toBe('effect -1');
+    render(null, host);
+  });
+});

@@ -1,4 +1,5 @@
 import { options } from 'preact';
+import { postTask } from './afterPaint';
 
 /**
  * Passive effects (useEffect) run in a microtask right after the commit
@@ -41,13 +42,17 @@ const afterFrame = (flush: () => void) => {
 
 options.requestAnimationFrame = (flush) => {
   if (!resetQueued) {
-    // The first task after this chain ends it.
+    // The first task after this chain ends it. A posted message, not a
+    // timer: a hidden page's timers wait a second or more (and a test's
+    // fake timers forever, dropped when it gives the real ones back), and
+    // every flush meanwhile would count as chained: past the limit, every
+    // effect would wait for a frame.
     resetQueued = true;
-    setTimeout(() => {
+    postTask(() => {
       chained = 0;
       resetQueued = false;
       reported = false;
-    }, 0);
+    });
   }
   if (++chained > chainedFlushLimit) {
     if (!reported) {
