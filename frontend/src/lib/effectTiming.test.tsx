@@ -66,3 +66,51 @@ describe('effectTiming', () => {
     expect(seen[0]).toBe('effect');
   });
 });
+
+describe('effectTiming: the end of a chain', () => {
+  it('keeps a runaway at one render per frame after the limit, and says so once', async () => {
+    const error = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const renders = { n: 0 };
+    const host = document.createElement('div');
+    render(<Runaway renders={renders} />, host);
+    await new Promise((r) => setTimeout(r, 0));
+    const atLimit = renders.n;
+    // A few frames: each may run the runaway's flush once (one render), never another chain of a thousand.
+    for (let f = 0; f < 4; f++) await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
+    await new Promise((r) => setTimeout(r, 50));
+    render(null, host);
+    expect(renders.n - atLimit).toBeLessThan(chainedFlushLimit / 2);
+    expect(error).toHaveBeenCalledTimes(1);
+    await new Promise((r) => setTimeout(r, 100)); // its last flush ran
+  });
+
+  it('is seen even when the chain began under fake timers (a test that fakes setTimeout, then gives it back)', async () => {
+    const seen: string[] = [];
+    function Effect({ n }: { n: number }) {
+      useEffect(() => {
+        seen.push(`effect ${n}`);
+      }, [n]);
+      return null;
+    }
+    const host = document.createElement('div');
+    vi.useFakeTimers();
+    try {
+      render(<Effect n={0} />, host); // a chain starts while setTimeout is the fake one
+      await Promise.resolve();
+    } finally {
+      vi.useRealTimers(); // its pending fake timers are dropped
+    }
+    // Ordinary work, one commit per task, as many tasks as the limit allows chained flushes.
+    for (let n = 1; n <= chainedFlushLimit + 1; n++) {
+      render(<Effect n={n} />, host);
+      await new Promise((r) => setTimeout(r, 0));
+    }
+    seen.length = 0;
+    render(<Effect n={-1} />, host);
+    await Promise.resolve();
+    await Promise.resolve();
+    seen.push('microtasks done');
+    expect(seen[0]).toBe('effect -1');
+    render(null, host);
+  });
+});

@@ -3,6 +3,8 @@ import { act, render, screen } from '@testing-library/preact';
 import { TokenGate } from './TokenMissing';
 import { HttpTransport } from '../../transport/http';
 import { FakeTransport } from '../../test/fakeTransport';
+import { Markdown } from '../chat/markdown/Markdown';
+import { TransportContext } from '../../transport';
 
 afterEach(() => vi.unstubAllGlobals());
 
@@ -71,6 +73,27 @@ describe('TokenGate', () => {
     window.history.replaceState(null, '', '/#token=other');
     window.dispatchEvent(new HashChangeEvent('hashchange'));
     expect(reload).toHaveBeenCalledTimes(1);
+    window.history.replaceState(null, '', '/');
+  });
+
+  // A model's answer is not trusted (a prompt injection in a page it read):
+  // an in-page link it wrote must not change the page's token. Followed, it
+  // put #token=… in the address, the page loaded again, took the planted
+  // token, was refused, and the person's working tab was logged out.
+  it("is not logged out by a link in a model's answer that carries a #token", async () => {
+    const reload = vi.fn();
+    const t = new HttpTransport({ token: 'good' });
+    render(
+      <TransportContext.Provider value={t}>
+        <TokenGate transport={t} reload={reload}>
+          <Markdown text={'Done. [Continue](#token=planted) · note[^1]\n\n[^1]: a footnote'} highlight={false} />
+        </TokenGate>
+      </TransportContext.Provider>,
+    );
+    screen.getByText('Continue').click();
+    await new Promise((r) => setTimeout(r, 20)); // hashchange is a task
+    expect(window.location.hash).not.toContain('token');
+    expect(reload).not.toHaveBeenCalled();
     window.history.replaceState(null, '', '/');
   });
 });

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { render, waitFor } from '@testing-library/preact';
 import { Markdown } from './Markdown';
 import { safeUrl } from '../../../lib/safeUrl';
@@ -248,5 +248,35 @@ describe('safeUrl', () => {
     ['relative/path', ''],
   ])('%j → %j', (input, out) => {
     expect(safeUrl(input)).toBe(out);
+  });
+});
+
+describe('Markdown links', () => {
+  it("follows a footnote within its own answer and leaves the page's address alone", () => {
+    const text = 'See[^1].\n\n[^1]: the note';
+    const { container } = render(
+      <div>
+        <Markdown text={text} highlight={false} />
+        <Markdown text={text} highlight={false} />
+      </div>,
+    );
+    const answers = container.querySelectorAll('.md');
+    const ref = answers[1]!.querySelector<HTMLAnchorElement>('a[href^="#"]')!;
+    const scrolled: Element[] = [];
+    const spy = vi.fn(function (this: Element) {
+      scrolled.push(this);
+    });
+    const had = Element.prototype.scrollIntoView; // jsdom has none
+    Element.prototype.scrollIntoView = spy;
+    const before = window.location.href;
+    try {
+      ref.click();
+    } finally {
+      Element.prototype.scrollIntoView = had;
+    }
+    expect(window.location.href).toBe(before);
+    expect(scrolled).toHaveLength(1);
+    expect(answers[1]!.contains(scrolled[0]!)).toBe(true);
+    expect(scrolled[0]!.id).toBe(ref.getAttribute('href')!.slice(1));
   });
 });

@@ -34,10 +34,35 @@ function urlTransform(url: string): string {
   return safeUrl(url);
 }
 
+/**
+ * An in-page link the model wrote (a GFM footnote and its way back) scrolls
+ * to its target in the same answer and leaves the address alone. Followed,
+ * it set the page's #fragment to whatever the model wrote: `#token=…`
+ * made the page load again with that token (TokenGate takes a new link
+ * pasted into the address bar), be refused, and forget the person's own.
+ * Every answer numbers its footnotes from 1: the target is looked up in
+ * the link's own answer, not the first in the page.
+ */
+function jumpInAnswer(e: { preventDefault(): void; currentTarget: EventTarget | null }) {
+  e.preventDefault();
+  const a = e.currentTarget as HTMLAnchorElement | null;
+  const raw = a?.getAttribute('href')?.slice(1) ?? '';
+  let id = raw;
+  try {
+    id = decodeURIComponent(raw);
+  } catch {
+    // a malformed escape: look the text up as written
+  }
+  if (!a || !id) return;
+  const scope = a.closest('.md') ?? a.ownerDocument;
+  const target = [...scope.querySelectorAll('[id]')].find((el) => el.id === id);
+  target?.scrollIntoView?.({ block: 'nearest' });
+}
+
 function Link({ href, children }: { href?: string; children?: ReactNode }) {
   const transport = useContext(TransportContext);
   if (!href) return <span className="md-deadlink">{children}</span>;
-  if (href.startsWith('#')) return <a href={href}>{children}</a>;
+  if (href.startsWith('#')) return <a href={href} onClick={jumpInAnswer}>{children}</a>;
   return (
     <a
       href={href}
