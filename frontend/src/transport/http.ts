@@ -16,8 +16,7 @@ const REFUSED_KEY = 'juncture.token.refused';
  * from the address bar (and so from history and screenshots).
  */
 export function resolveToken(loc: Location = window.location, store: Storage | undefined = safeSession()): string {
-  const params = fragmentParams(loc);
-  const fromHash = params.get('token');
+  const fromHash = fragmentToken(loc);
   if (fromHash) {
     try {
       store?.setItem(TOKEN_KEY, fromHash);
@@ -25,13 +24,7 @@ export function resolveToken(loc: Location = window.location, store: Storage | u
     } catch {
       // storage disabled: the token still works for this page's lifetime
     }
-    params.delete('token');
-    const rest = params.toString();
-    try {
-      window.history.replaceState(window.history.state, '', loc.pathname + loc.search + (rest ? `#${rest}` : ''));
-    } catch {
-      // non-browser test environments
-    }
+    dropFragmentToken(loc);
     return fromHash;
   }
   try {
@@ -68,6 +61,18 @@ export function tokenWasRefused(store: Storage | undefined = safeSession()): boo
 /** The token in the page's #fragment, if any (a link pasted into the address bar). */
 export function fragmentToken(loc: Location = window.location): string {
   return fragmentParams(loc).get('token') ?? '';
+}
+
+/** Takes the token out of the page's #fragment, keeping its other parameters. */
+export function dropFragmentToken(loc: Location = window.location): void {
+  const params = fragmentParams(loc);
+  params.delete('token');
+  const rest = params.toString();
+  try {
+    window.history.replaceState(window.history.state, '', loc.pathname + loc.search + (rest ? `#${rest}` : ''));
+  } catch {
+    // non-browser test environments
+  }
 }
 
 function fragmentParams(loc: Location): URLSearchParams {
@@ -148,6 +153,25 @@ export class HttpTransport implements Transport {
   /** Whether `token` is the one this page uses (a link pasted again brings nothing new). */
   usesToken(token: string): boolean {
     return token === this.token;
+  }
+
+  /**
+   * Whether the server accepts `token` (a Status call made with it). A page
+   * that works asks before it trades its token for one that appeared in its
+   * address: whatever put it there (a link, a script) is not trusted to
+   * log the tab out. Network failures count as not accepted.
+   */
+  async acceptsToken(token: string): Promise<boolean> {
+    try {
+      const res = await fetch(`${this.baseUrl}/api/call/Status`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+        body: '[]',
+      });
+      return res.ok;
+    } catch {
+      return false;
+    }
   }
 
   /** Calls `fn` when tokenState() changes to "rejected". */

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { act, render, screen } from '@testing-library/preact';
+import { act, render, screen, waitFor } from '@testing-library/preact';
 import { TokenGate } from './TokenMissing';
 import { HttpTransport } from '../../transport/http';
 import { FakeTransport } from '../../test/fakeTransport';
@@ -60,8 +60,13 @@ describe('TokenGate', () => {
     window.history.replaceState(null, '', '/');
   });
 
-  it('takes a new link on a working page too (Juncture restarted: the page still shows "Reconnecting…"), not its own again', () => {
+  it('takes a new link on a working page too (Juncture restarted: the page still shows "Reconnecting…"), not its own again', async () => {
     const reload = vi.fn();
+    const asked: string[] = [];
+    vi.stubGlobal('fetch', (_url: string, init: RequestInit) => {
+      asked.push(String((init.headers as Record<string, string>).Authorization));
+      return Promise.resolve(new Response('{}', { status: 200 }));
+    });
     render(
       <TokenGate transport={new HttpTransport({ token: 'ok' })} reload={reload}>
         <p>the app</p>
@@ -69,10 +74,31 @@ describe('TokenGate', () => {
     );
     window.history.replaceState(null, '', '/#token=ok');
     window.dispatchEvent(new HashChangeEvent('hashchange'));
+    await act(async () => {});
     expect(reload).not.toHaveBeenCalled(); // the link this page was opened with: nothing new
+    expect(asked).toEqual([]);
     window.history.replaceState(null, '', '/#token=other');
     window.dispatchEvent(new HashChangeEvent('hashchange'));
-    expect(reload).toHaveBeenCalledTimes(1);
+    await waitFor(() => expect(reload).toHaveBeenCalledTimes(1)); // the server accepted it first
+    expect(asked).toEqual(['Bearer other']);
+    window.history.replaceState(null, '', '/');
+  });
+
+  it('keeps its own token on a working page when the server refuses the new one, and takes it out of the address', async () => {
+    const reload = vi.fn();
+    vi.stubGlobal('fetch', () => Promise.resolve(new Response('', { status: 401 })));
+    const t = new HttpTransport({ token: 'mine' });
+    render(
+      <TokenGate transport={t} reload={reload}>
+        <p>the app</p>
+      </TokenGate>,
+    );
+    window.history.replaceState(null, '', '/#token=planted&view=1');
+    window.dispatchEvent(new HashChangeEvent('hashchange'));
+    await waitFor(() => expect(window.location.hash).toBe('#view=1'));
+    expect(reload).not.toHaveBeenCalled();
+    expect(t.tokenState()).toBe('ok');
+    expect(screen.getByText('the app')).toBeTruthy();
     window.history.replaceState(null, '', '/');
   });
 

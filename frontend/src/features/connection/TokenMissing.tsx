@@ -1,6 +1,6 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import type { Transport } from '../../transport';
-import { HttpTransport, fragmentToken } from '../../transport/http';
+import { HttpTransport, dropFragmentToken, fragmentToken } from '../../transport/http';
 import './TokenMissing.css';
 
 /**
@@ -57,14 +57,30 @@ export function TokenGate({
   // only the #fragment differs, so the browser does not load the page, and
   // the token is read at load (resolveToken). Load it again to take it.
   // The load removes the token from the address, so this cannot repeat.
+  // A page that works (or only reconnects) takes the new token only once
+  // the server accepted it; a refused one is taken out of the address and
+  // the page keeps its own, so no planted #token=… logs the tab out.
   useEffect(() => {
     if (!http) return;
+    let live = true;
     const onHash = () => {
       const t = fragmentToken();
-      if (t && !(http.tokenState() === 'ok' && http.usesToken(t))) reload();
+      if (!t || (http.tokenState() === 'ok' && http.usesToken(t))) return;
+      if (http.tokenState() !== 'ok') {
+        reload();
+        return;
+      }
+      void http.acceptsToken(t).then((ok) => {
+        if (!live || fragmentToken() !== t) return; // gone, or another link since
+        if (ok) reload();
+        else dropFragmentToken();
+      });
     };
     window.addEventListener('hashchange', onHash);
-    return () => window.removeEventListener('hashchange', onHash);
+    return () => {
+      live = false;
+      window.removeEventListener('hashchange', onHash);
+    };
   }, [http, reload]);
   useEffect(() => {
     if (state !== 'ok') document.title = 'Open the link Juncture printed — Juncture';
