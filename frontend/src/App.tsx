@@ -420,6 +420,10 @@ export function App() {
   }, []);
   const openActivity = useCallback(() => setActivityOpen(true), []);
   const openShortcuts = useCallback(() => setShortcutsOpen(true), []);
+  const closeShortcuts = useCallback(() => setShortcutsOpen(false), []);
+  // Stable, as the ones above: the memoised toggle button skips the frames of a streaming answer.
+  const { toggle: toggleLayout } = layout;
+  const toggleSidebar = useCallback(() => toggleLayout(), [toggleLayout]);
   const presetMenu = useMemo(
     () => (
       <PresetMenu
@@ -445,7 +449,7 @@ export function App() {
   return (
     <ReadOnlyCopyContext.Provider value={!!status?.readOnly}>
       <div ref={appRef} className={`app${layout.narrow ? ' is-narrow' : ''}${layout.mode === 'docked' ? '' : ' sidebar-undocked'}`}>
-        <SidebarToggle ref={sidebarToggle} shown={layout.shown} onToggle={() => layout.toggle()} />
+        <SidebarToggle ref={sidebarToggle} shown={layout.shown} onToggle={toggleSidebar} />
         <Sidebar
           ref={sidebar}
           mode={layout.mode}
@@ -512,7 +516,7 @@ export function App() {
             />
           </Suspense>
         )}
-        <ShortcutsSheet open={shortcutsOpen} onClose={() => setShortcutsOpen(false)} />
+        <ShortcutsSheet open={shortcutsOpen} onClose={closeShortcuts} />
         {activityOpen && (
           <Suspense fallback={null}>
             <ActivityView

@@ -36,6 +36,10 @@ function runFrame(t: number) {
 
 const perToken: Record<'window' | 'floor', number[]> = { window: [], floor: [] };
 const commits: number[] = [];
+const renders: number[] = [];
+// Component renders per frame, by name (printed with BENCH_RENDERS=1):
+// what renders again with a streaming answer, and should not.
+const byName = new Map<string, number>();
 
 async function streamWindow() {
   const origRaf = globalThis.requestAnimationFrame;
@@ -58,11 +62,23 @@ async function streamWindow() {
   // Preact's commit hook (options._commit, "__c" once mangled; the one its
   // devtools use) counts the page's commits, as React's Profiler did.
   let n = 0;
-  const hooks = options as unknown as { __c?: (...a: unknown[]) => void };
+  let r = 0;
+  let counting = false;
+  const hooks = options as unknown as { __c?: (...a: unknown[]) => void; __r?: (v: { type?: unknown }) => void };
   const prevCommit = hooks.__c;
   hooks.__c = (...a: unknown[]) => {
     n++;
     prevCommit?.(...a);
+  };
+  // Preact's render hook (options._render, "__r"): once per component render.
+  const prevRender = hooks.__r;
+  hooks.__r = (v) => {
+    r++;
+    if (counting && typeof v.type === 'function') {
+      const name = (v.type as { displayName?: string; name?: string }).displayName || (v.type as { name?: string }).name || '?';
+      byName.set(name, (byName.get(name) ?? 0) + 1);
+    }
+    prevRender?.(v);
   };
   flushSync(() =>
     root.render(
@@ -85,18 +101,23 @@ async function streamWindow() {
   runFrame(0);
   await new Promise((r) => setTimeout(r, 20));
   n = 0;
+  r = 0;
+  counting = true;
   const t0 = performance.now();
   for (let i = 0; i < TOKENS; i++) {
     emit({ type: 'TEXT_MESSAGE_CONTENT', messageId: 'a', delta: tokenText(i) });
     if ((i + 1) % PER_FRAME === 0 || i === TOKENS - 1) runFrame(performance.now());
   }
   perToken.window.push(((performance.now() - t0) * 1000) / TOKENS);
+  counting = false;
   commits.push(n / Math.ceil(TOKENS / PER_FRAME));
+  renders.push(r / Math.ceil(TOKENS / PER_FRAME));
   if (!host.querySelector('article[aria-label="Juncture said"] pre')) throw new Error('no code block rendered');
   emit({ type: 'RUN_FINISHED', threadId: 'th-1', runId: 'r', outcome: { type: 'success', pendingToolCallIds: [] } });
   runFrame(0);
   root.unmount();
   hooks.__c = prevCommit;
+  hooks.__r = prevRender;
   host.remove();
   globalThis.requestAnimationFrame = origRaf;
   globalThis.cancelAnimationFrame = origCancel;
@@ -126,8 +147,13 @@ describe(`the window streaming ${TOKENS} tokens of Markdown, ${PER_FRAME} per fr
       const f = med(perToken.floor);
       console.log(
         `window streaming [Preact]: µs per token window ${w.toFixed(1)}, floor ${f.toFixed(2)}; window/floor ${(w / f).toFixed(0)}×; ` +
-          `commits per frame ${med(commits).toFixed(2)} (goal ≤ 1)`,
+          `commits per frame ${med(commits).toFixed(2)} (goal ≤ 1); component renders per frame ${med(renders).toFixed(1)}`,
       );
+      if (process.env.BENCH_RENDERS) {
+        const frames = Math.ceil(TOKENS / PER_FRAME) * perToken.window.length;
+        const rows = [...byName].sort((a, b) => b[1] - a[1]).map(([k, v]) => `${k} ${(v / frames).toFixed(2)}`);
+        console.log(`renders per frame by component: ${rows.join(', ')}`);
+      }
     },
   });
 });

@@ -88,6 +88,41 @@ function itemFor(
 
 const EMPTY_TOOLS: ToolCallView[] = [];
 
+/** What the decision cards read, derived from the parts of the state it depends on. */
+interface Decisions {
+  interrupts: ClassifiedInterrupt[];
+  actionable: ClassifiedInterrupt[];
+  unbound: ClassifiedInterrupt[];
+  answered: ReadonlySet<string>;
+  waiting: string[];
+}
+interface DecisionsFrom {
+  toolCalls: ThreadState['toolCalls'];
+  answered: ThreadState['answered'];
+  waiting: ThreadState['waiting'];
+  clientTools: ThreadState['clientTools'];
+  d: Decisions;
+}
+// Keyed by the state's interrupts: a streamed token makes a new state but
+// leaves these parts as they were, and the cards (memoized on these arrays)
+// then skip the frame.
+const decisionsCache = new WeakMap<ThreadState['interrupts'], DecisionsFrom>();
+
+function decisionsOf(s: ThreadState): Decisions {
+  const hit = decisionsCache.get(s.interrupts);
+  if (hit && hit.toolCalls === s.toolCalls && hit.answered === s.answered && hit.waiting === s.waiting && hit.clientTools === s.clientTools) return hit.d;
+  const interrupts = s.interrupts.map((it) => classifyInterrupt(it, s.toolCalls));
+  const actionable = interrupts.filter((c) => c.kind !== 'unbound');
+  const unbound = interrupts.filter((c) => c.kind === 'unbound');
+  const answered = new Set(s.answered);
+  const waiting =
+    s.waiting ??
+    [...actionable.map((c) => c.interrupt.id), ...s.clientTools.map((c) => c.toolCallId)].filter((id) => !answered.has(id));
+  const d = { interrupts, actionable, unbound, answered, waiting };
+  decisionsCache.set(s.interrupts, { toolCalls: s.toolCalls, answered: s.answered, waiting: s.waiting, clientTools: s.clientTools, d });
+  return d;
+}
+
 export function deriveThread(s: ThreadState): ThreadDerived {
   const hit = derivedCache.get(s);
   if (hit) return hit;
@@ -128,18 +163,12 @@ export function deriveThread(s: ThreadState): ThreadDerived {
     }
     items[i] = itemFor(m, tools, i === lastUser, i === lastAssistant, turnEnd[i] === 1, viewCall[i] === 1);
   }
-  const interrupts = s.interrupts.map((it) => classifyInterrupt(it, s.toolCalls));
-  const actionable = interrupts.filter((c) => c.kind !== 'unbound');
-  const unbound = interrupts.filter((c) => c.kind === 'unbound');
+  const { interrupts, actionable, unbound, answered, waiting } = decisionsOf(s);
   let status: RunStatus;
   if (s.phase === 'running') status = 'running';
   else if (actionable.length) status = 'awaiting-decisions';
   else if (s.phase === 'error') status = 'error';
   else status = 'idle';
-  const answered = new Set(s.answered);
-  const waiting =
-    s.waiting ??
-    [...actionable.map((c) => c.interrupt.id), ...s.clientTools.map((c) => c.toolCallId)].filter((id) => !answered.has(id));
   const d: ThreadDerived = {
     items,
     status,

@@ -1,4 +1,4 @@
-import { useEffect, useLayoutEffect, useRef, useState, type CSSProperties } from 'react';
+import { memo, useEffect, useLayoutEffect, useRef, useState, type CSSProperties } from 'react';
 import './Toast.css';
 
 export interface ToastData {
@@ -95,7 +95,8 @@ export function toastSlot(doc: Document = document): { where: 'sidebar' | 'chat'
  * toastSlot). Each stays its `duration`, paused while the pointer is on it
  * or it has the focus.
  */
-export function Toasts({ toasts, onDismiss }: { toasts: readonly ToastData[]; onDismiss: (id: number) => void }) {
+// Memoized: App renders once per frame while an answer streams.
+export const Toasts = memo(function Toasts({ toasts, onDismiss }: { toasts: readonly ToastData[]; onDismiss: (id: number) => void }) {
   const region = useRef<HTMLDivElement>(null);
   const [slot, setSlot] = useState<ReturnType<typeof toastSlot>>(null);
   const any = toasts.length > 0;
@@ -155,4 +156,4 @@ export function Toasts({ toasts, onDismiss }: { toasts: readonly ToastData[]; on
       ))}
     </div>
   );
-}
+});

@@ -1,4 +1,4 @@
-import { useCallback, useContext, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { memo, useCallback, useContext, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { TransportContext } from '../../transport';
 import { toolDisplay, useMcpServers } from '../../hooks/useMcpServers';
 import type { AnswerBatch, AnswerResult } from '../../transport/contract';
@@ -42,7 +42,9 @@ function without<T>(r: Record<string, T>, id: string): Record<string, T> {
  * replaces it). Only the form drafts are local. Unbound items are a status
  * line only.
  */
-export function InterruptPanel({ threadId, items, runError, answered = NONE, waiting, onAnswer }: InterruptPanelProps) {
+// Memoized: the chat view renders once per frame while an answer streams,
+// and the decisions it is given stay the same arrays meanwhile (state/derive).
+export const InterruptPanel = memo(function InterruptPanel({ threadId, items, runError, answered = NONE, waiting, onAnswer }: InterruptPanelProps) {
   const catalog = useMcpServers(useContext(TransportContext));
   const actionable = useMemo(() => items.filter((i) => i.kind !== 'unbound'), [items]);
   const unbound = useMemo(() => items.filter((i) => i.kind === 'unbound'), [items]);
@@ -251,4 +253,4 @@ export function InterruptPanel({ threadId, items, runError, answered = NONE, wai
       ))}
     </section>
   );
-}
+});

@@ -1,9 +1,9 @@
 import type { PendingFile } from '../../lib/attachments';
 import { Suspense, lazy, useCallback, useContext, useEffect, useMemo, useRef, useState } from 'react';
 import type { ThreadController } from '../../hooks/useThread';
-import type { Status } from '../../transport/contract';
+import type { Status, Thread } from '../../transport/contract';
 import type { MessageItem, ThreadDerived } from '../../state/derive';
-import type { ThreadState } from '../../state/types';
+import type { ThreadState, UIMessage } from '../../state/types';
 import { useRunEndStaged } from './useRunEndStaged';
 import type { ClientToolRunner } from '../../lib/clientTools';
 import { ThreadView } from './ThreadView';
@@ -64,6 +64,15 @@ function statusLine(shown: { state: ThreadState; view: ThreadDerived }, catalog:
   }
 }
 
+/** The answers that reported usage (what ThreadUsage prices), the same array while they stay the same. */
+function usePricedAnswers(messages: readonly UIMessage[]): readonly UIMessage[] {
+  const last = useRef<readonly UIMessage[]>([]);
+  const now = messages.filter((m) => m.role === 'assistant' && m.usage);
+  const prev = last.current;
+  if (now.length !== prev.length || now.some((m, i) => m !== prev[i])) last.current = now;
+  return last.current;
+}
+
 /** The open conversation: header, messages, pending decisions and the composer. */
 export function ChatView({ ctrl, title, status, runner, highlight, focusNonce, onOpenSettings, onActionError }: ChatViewProps) {
   // What is shown follows the live state, but a run's end is staged: its
@@ -75,7 +84,7 @@ export function ChatView({ ctrl, title, status, runner, highlight, focusNonce, o
   const transport = useContext(TransportContext);
   const catalog = useMcpServers(transport);
   // The controller's functions are stable; the object is not.
-  const { send: ctrlSend, answer, noteAnswered, removeQueued, stop, reload, continueAnswer } = ctrl;
+  const { send: ctrlSend, answer, noteAnswered, removeQueued, stop, reload, continueAnswer, open: ctrlOpen } = ctrl;
   const [actionError, setActionError] = useState<string | null>(null);
   const prices = usePriceBook(transport, status);
   // Bumped on send: the conversation shows the message and follows the answer.
@@ -201,6 +210,17 @@ export function ChatView({ ctrl, title, status, runner, highlight, focusNonce, o
   const markdownReady = useMarkdownLoaded(holdFor !== null);
   const loading = opening || (holdFor !== null && holdFor === ctrl.threadId && !markdownReady);
 
+  // The header is memoized: while an answer streams (the messages change
+  // every frame) its props stay the same objects. The streaming answer has
+  // no usage yet, so the priced answers do not change with it.
+  const onThreadCreated = useCallback((t: Thread) => ctrlOpen(t.id), [ctrlOpen]);
+  const usage = shown.state.usage;
+  const pricedAnswers = usePricedAnswers(shown.state.messages);
+  const usageTotal = useMemo(
+    () => (usage?.answers ? <ThreadUsage usage={usage} messages={pricedAnswers} prices={prices} endpointId={endpointId} /> : null),
+    [usage, pricedAnswers, prices, endpointId],
+  );
+
   const line = statusLine(shown, catalog);
   const pendingNote = live.actionable.length
     ? 'Answer above · Stop cancels it · sending a message skips it'
@@ -222,14 +242,10 @@ export function ChatView({ ctrl, title, status, runner, highlight, focusNonce, o
         <ThreadHeader
           threadId={ctrl.threadId}
           options={ctrl.state.thread?.options}
-          onThreadCreated={(t) => ctrl.open(t.id)}
+          onThreadCreated={onThreadCreated}
           onChanged={reload}
           readOnly={!!status?.readOnly}
-          usageTotal={
-            shown.state.usage?.answers ? (
-              <ThreadUsage usage={shown.state.usage} messages={shown.state.messages} prices={prices} endpointId={endpointId} />
-            ) : null
-          }
+          usageTotal={usageTotal}
         />
       </header>
       <Announcer state={shown.state} />

@@ -1,4 +1,4 @@
-import { useContext, useEffect, useRef, useState, type ReactNode } from 'react';
+import { memo, useContext, useEffect, useRef, useState, type ReactNode } from 'react';
 import { TransportContext, toJunctureError, type Transport } from '../../transport';
 import type { Thread } from '../../transport/contract';
 import { effectiveModel, type ThreadOptions, type ThreadOptionsInput } from '../../transport/endpoints';
@@ -32,7 +32,9 @@ type Open = 'model' | 'instructions' | null;
  * button opening the model picker), its instructions, and its usage total.
  * A change applies from the thread's next model call.
  */
-export function ThreadHeader({ threadId, options, onThreadCreated, onChanged, usageTotal, transport: given, readOnly = false }: ThreadHeaderProps) {
+// Memoized: the chat view renders once per frame while an answer streams,
+// and the header changes only with the thread's options and usage.
+export const ThreadHeader = memo(function ThreadHeader({ threadId, options, onThreadCreated, onChanged, usageTotal, transport: given, readOnly = false }: ThreadHeaderProps) {
   const ctxTransport = useContext(TransportContext);
   const transport = given === undefined ? ctxTransport : given;
   const { endpoints, refresh } = useEndpoints(transport);
@@ -176,4 +178,4 @@ export function ThreadHeader({ threadId, options, onThreadCreated, onChanged, us
       )}
     </div>
   );
-}
+});

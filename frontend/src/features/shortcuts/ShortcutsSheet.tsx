@@ -1,4 +1,4 @@
-import { useId, useMemo, useRef } from 'react';
+import { memo, useId, useMemo, useRef } from 'react';
 import { useModalDialog } from '../../hooks/useModalDialog';
 import { IconClose } from '../../ui/icons';
 import './ShortcutsSheet.css';
@@ -28,7 +28,8 @@ export interface ShortcutsSheetProps {
 }
 
 /** A modal list of the keyboard shortcuts, opened with "?" or from the sidebar. */
-export function ShortcutsSheet({ open, onClose }: ShortcutsSheetProps) {
+// Memoized (App passes a stable onClose): App renders once per frame while an answer streams.
+export const ShortcutsSheet = memo(function ShortcutsSheet({ open, onClose }: ShortcutsSheetProps) {
   const ref = useRef<HTMLDialogElement>(null);
   const id = useId();
   useModalDialog(ref, open);
@@ -61,7 +62,7 @@ export function ShortcutsSheet({ open, onClose }: ShortcutsSheetProps) {
       {body}
     </dialog>
   );
-}
+});
 
 function ShortcutsBody({ id }: { id: string }) {
   const groups = [...new Set(SHORTCUTS.map((s) => s.group))];

@@ -1,4 +1,4 @@
-import { forwardRef } from 'react';
+import { forwardRef, memo } from 'react';
 import { MOD } from './Sidebar';
 import { IconSidebar } from '../../ui/icons';
 
@@ -12,7 +12,9 @@ export interface SidebarToggleProps {
  * left corner in every layout: in the sidebar's brand row when the sidebar
  * is shown, at the start of the chat header when it is hidden.
  */
-export const SidebarToggle = forwardRef<HTMLButtonElement, SidebarToggleProps>(function SidebarToggle(
+// Memoized (with a stable onToggle): App renders once per frame while an
+// answer streams, and this button does not change with it.
+export const SidebarToggle = memo(forwardRef<HTMLButtonElement, SidebarToggleProps>(function SidebarToggle(
   { shown, onToggle },
   ref,
 ) {
@@ -32,4 +34,4 @@ export const SidebarToggle = forwardRef<HTMLButtonElement, SidebarToggleProps>(f
       <IconSidebar open={shown} />
     </button>
   );
-});
+}));

@@ -1,5 +1,5 @@
 import './Updates.css';
-import { useContext, useEffect, useState } from 'react';
+import { memo, useContext, useEffect, useState } from 'react';
 import { TransportContext, toJunctureError } from '../../transport';
 import type { UpdateStatus } from '../../transport/updates';
 import { AlertLine } from '../../ui/AlertLine';
@@ -8,8 +8,9 @@ import { AlertLine } from '../../ui/AlertLine';
  * "Version X is available — what's new", with Update. Asks the app to check
  * once when the window opens (the app itself limits checks to one a day
  * and makes none when updates are off), and stays out of the way otherwise.
+ * Memoized: App renders once per frame while an answer streams.
  */
-export function UpdatePrompt({ threadId }: { threadId: string | null }) {
+export const UpdatePrompt = memo(function UpdatePrompt({ threadId }: { threadId: string | null }) {
   const transport = useContext(TransportContext);
   const [status, setStatus] = useState<UpdateStatus | null>(null);
   const [notesOpen, setNotesOpen] = useState(false);
@@ -103,4 +104,4 @@ export function UpdatePrompt({ threadId }: { threadId: string | null }) {
       <AlertLine className="update-prompt-error" text={error} />
     </div>
   );
-}
+});
