@@ -14,6 +14,7 @@ import { MathText } from './MathText';
 import { MermaidBlock } from './MermaidBlock';
 import { blockText, openFenceBlock, splitBlocks, type Split } from './blocks';
 import { renderMarkdown } from './render';
+import { mayUseExtensions } from './syntax';
 import './Markdown.css';
 
 // Model output is rendered through mdast → hast → React elements. There is
@@ -29,6 +30,8 @@ import './Markdown.css';
 // the model's text as HTML.
 
 const remarkPlugins = [remarkGfm, remarkMath, remarkFenceState];
+// A block in which no extension's syntax can start is parsed without them (syntax.ts).
+const plainRemarkPlugins = [remarkFenceState];
 
 function urlTransform(url: string): string {
   return safeUrl(url);
@@ -174,7 +177,7 @@ function ParsedBlock({ text, highlight }: { text: string; highlight: boolean }):
   });
   // react-markdown's rendering with its processor built once (render.ts).
   return renderMarkdown(text, {
-    remarkPlugins,
+    remarkPlugins: mayUseExtensions(text) ? remarkPlugins : plainRemarkPlugins,
     rehypePlugins: highlight ? [[rehypeLazyHighlight, opts]] : undefined,
     urlTransform,
     components,

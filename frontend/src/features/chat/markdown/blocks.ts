@@ -2,6 +2,7 @@ import { unified } from 'unified';
 import remarkParse from 'remark-parse';
 import remarkGfm from 'remark-gfm';
 import { remarkMath } from '../../../lib/mathSyntax';
+import { mayUseExtensions } from './syntax';
 
 // A streamed answer is rendered block by block (Markdown.tsx): the text is
 // cut where its top-level Markdown blocks start, the blocks before the last
@@ -18,6 +19,8 @@ import { remarkMath } from '../../../lib/mathSyntax';
 // end changes a link at the start), so a text that has one is not cut.
 
 const parser = unified().use(remarkParse).use(remarkGfm).use(remarkMath);
+// A text in which no extension's syntax can start is parsed without them (syntax.ts).
+const plainParser = unified().use(remarkParse);
 
 /** A definition line ("[x]: …", "[^x]: …"), also inside quotes and list items. */
 const DEFINITION = /^[ \t>*+\-\d.)]*\[[^\]\n]+\]:/m;
@@ -48,7 +51,7 @@ function openFence(n: Node, src: string): boolean {
 
 /** Offsets where the top-level blocks of `src` start (a block after one with an open fence is not cut off). */
 function blockStarts(src: string): number[] {
-  const tree = parser.parse(src) as Node;
+  const tree = (mayUseExtensions(src) ? parser : plainParser).parse(src) as Node;
   const out: number[] = [];
   let prevOpen = false;
   for (const c of tree.children ?? []) {
