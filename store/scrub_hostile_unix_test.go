@@ -188,3 +188,25 @@ func TestReadingAFileKeepsTheLocksOfItsOpenDatabase(t *testing.T) {
 		t.Errorf("the open database's locks: %d before ReadSettingsFile, %d after; want them kept", before, after)
 	}
 }
+
+// TestTheDatabaseMayBeASymlink: a person may keep the database elsewhere
+// behind a symlink; reading and rebuilding it follow the link (only a
+// migration backup, which Juncture writes itself, is refused as one).
+func TestTheDatabaseMayBeASymlink(t *testing.T) {
+	ctx := context.Background()
+	real := filepath.Join(t.TempDir(), "elsewhere.db")
+	settingsFile(t, real, map[string]string{"theme": "dark"})
+	link := filepath.Join(t.TempDir(), "juncture.db")
+	if err := os.Symlink(real, link); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := ReadSettingsFile(ctx, link); err != nil || got["theme"] != "dark" {
+		t.Fatalf("ReadSettingsFile(link) = %v, %v; want the rows of the file it points to", got, err)
+	}
+	if err := RebuildFile(ctx, link); err != nil {
+		t.Fatalf("RebuildFile(link) = %v", err)
+	}
+	if fi, err := os.Lstat(link); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Errorf("the link after RebuildFile: %v, %v; want it still a link", fi, err)
+	}
+}
