@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"strings"
 
@@ -39,7 +40,7 @@ const scrubBusyTimeout = "_pragma=busy_timeout(2000)"
 // known to need one). Errors wrap ErrFileBusy or ErrNotADatabase when
 // that is the cause.
 func ScrubSettings(ctx context.Context, path string, scrub func(rows map[string]string) (map[string]string, bool)) (needed bool, err error) {
-	db, err := openFileWith(path, scrubBusyTimeout)
+	db, err := openFileWith(path, false, scrubBusyTimeout)
 	if err != nil {
 		return false, classifyFileErr(err)
 	}
@@ -193,25 +194,65 @@ func vacuum(ctx context.Context, db *sql.DB) error {
 	return nil
 }
 
-// openFile opens an existing SQLite file with one connection.
+// beforeSQLiteOpens runs between the check of the file at path and
+// SQLite's own open of it: the tests put something else there.
+var beforeSQLiteOpens = func(path string) {}
+
+// errFileChanged: the path named another file once SQLite had opened it
+// (replaced, or a link swapped in, meanwhile). Nothing was read or
+// written through it; a later try may succeed.
+var errFileChanged = errors.New("the file changed while it was being opened; nothing was read from it")
+
+// openFile opens an existing SQLite file with one connection. A symlink
+// is followed: the database itself may be one (a person may keep it
+// elsewhere).
 func openFile(path string) (*sql.DB, error) {
-	return openFileWith(path, "_pragma=busy_timeout(10000)")
+	return openFileWith(path, true, "_pragma=busy_timeout(10000)")
 }
 
-func openFileWith(path string, params ...string) (*sql.DB, error) {
-	// SQLite opens read-write, which a FIFO does not block, but its first
-	// read would wait forever: only a regular file is opened.
-	fi, err := os.Stat(path)
+// openFileWith opens the SQLite file at path with one connection; follow
+// false refuses a symlink at path (a migration backup is never one).
+//
+// SQLite opens the path itself, so no descriptor of ours can be handed to
+// it: what it opens is judged on both sides of its open. Before, the file
+// at path must be a regular file (a named pipe would give SQLite only "disk
+// I/O error"; a link swapped in would have another file rewritten). Then
+// SQLite opens it (the Ping: the one connection stays open, and every
+// query of the DB goes through it). After, path must still name that same
+// file, or the DB is closed unused (errFileChanged). What is left: a path
+// swapped away and back while SQLite opens it, which no check by path can
+// see.
+func openFileWith(path string, follow bool, params ...string) (*sql.DB, error) {
+	pin, before, err := pinFile(path, follow)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("opening %s: %w", path, err)
 	}
-	if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("opening %s: %w", path, plainfile.NotRegular(fi.Mode()))
+	defer pin.Close()
+	if !before.Mode().IsRegular() {
+		return nil, fmt.Errorf("opening %s: %w", path, plainfile.NotRegular(before.Mode()))
 	}
+	beforeSQLiteOpens(path)
 	db, err := sql.Open("sqlite", dsn(path, params...))
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("opening %s: %w", path, err)
 	}
 	db.SetMaxOpenConns(1)
+	perr := db.Ping()
+	if after, err := statAt(path, follow); err != nil || !after.Mode().IsRegular() || !os.SameFile(before, after) {
+		db.Close()
+		return nil, fmt.Errorf("opening %s: %w", path, errFileChanged)
+	}
+	if perr != nil {
+		db.Close()
+		return nil, fmt.Errorf("opening %s: %w", path, perr)
+	}
 	return db, nil
+}
+
+// statAt is os.Stat, or os.Lstat with follow false (a symlink is itself).
+func statAt(path string, follow bool) (fs.FileInfo, error) {
+	if follow {
+		return os.Stat(path)
+	}
+	return os.Lstat(path)
 }

@@ -85,6 +85,8 @@ func NotRegular(m fs.FileMode) error {
 		what = "a device"
 	case m&fs.ModeSocket != 0:
 		what = "a socket"
+	case m&fs.ModeSymlink != 0:
+		what = "a symbolic link"
 	case m.IsDir():
 		what = "a folder"
 	}

@@ -79,3 +79,27 @@ describe('Activity', () => {
     expect(t.callsOf('ClearLedger')).toEqual([['clear']]);
   });
 });
+
+describe('Activity: the chat filter on a chat that is gone', () => {
+  it('shows the chat as not listed, keeps filtering by it, and Every chat stays a click away', async () => {
+    const t = new FakeTransport({ ListLedger: () => ENTRIES }, 'browser');
+    const props = { open: true, transport: t, onClose: vi.fn(), onOpenCall: vi.fn() };
+    const two = [
+      { id: 't1', title: 'Repo status' },
+      { id: 't2', title: 'Release notes' },
+    ];
+    const { rerender } = render(<ActivityView {...props} threads={two} />);
+    await screen.findByText('Approved once', { selector: '.activity-kind' });
+    const chat = screen.getByLabelText('Chat') as HTMLSelectElement;
+    change(chat, { target: { value: 't2' } });
+    await waitFor(() => expect((t.callsOf('ListLedger').at(-1)![0] as LedgerFilter).threadId).toBe('t2'));
+    // The chat is deleted (elsewhere) while the view is open: the list loses it.
+    rerender(<ActivityView {...props} threads={[two[0]!]} />);
+    expect(chat.selectedOptions[0]?.textContent).toBe('A chat not listed');
+    expect(chat.value).toBe('t2');
+    expect((t.callsOf('ListLedger').at(-1)![0] as LedgerFilter).threadId).toBe('t2');
+    change(chat, { target: { value: '' } });
+    expect(chat.selectedOptions[0]?.textContent).toBe('Every chat');
+    await waitFor(() => expect((t.callsOf('ListLedger').at(-1)![0] as LedgerFilter).threadId).toBeUndefined());
+  });
+});

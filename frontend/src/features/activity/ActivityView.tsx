@@ -11,6 +11,7 @@ import { IconClose } from '../../ui/icons';
 import { LEDGER_KINDS, argsLine, kindLabel, kindTone, transportLabel } from './ledgerWords';
 import './ActivityView.css';
 import { AlertLine } from '../../ui/AlertLine';
+import { unlisted } from '../../ui/unlisted';
 
 const PAGE = 100;
 
@@ -230,6 +231,16 @@ export function ActivityView({ open, transport, threads, onClose, onOpenCall, re
             {threads.map((t) => (
               <option key={t.id} value={t.id}>
                 {t.title || 'Untitled'}
+              </option>
+            ))}
+            {/* The chosen chat left the list (deleted while this is open).
+                Its entries stay in the ledger and the list still shows only
+                them, so the filter keeps it and says so, in the entries'
+                own words, rather than switch to every chat under the
+                person's eyes; Every chat is one choice away. */}
+            {unlisted(['', ...threads.map((t) => t.id)], threadId).map((tid) => (
+              <option key={`unlisted:${tid}`} value={tid}>
+                A chat not listed
               </option>
             ))}
           </select>

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { fireEvent, render, screen, waitFor } from '@testing-library/preact';
-import { ConnectModel } from './FirstStart';
+import { ConnectModel, DetectedServer } from './FirstStart';
 import { TransportContext } from '../../transport';
 import { FakeTransport } from '../../test/fakeTransport';
-import type { Settings } from '../../transport/contract';
+import type { Settings, Status } from '../../transport/contract';
 import { JunctureError } from '../../transport/errors';
 import { change } from '../../test/change';
 
@@ -78,5 +78,75 @@ describe('ConnectModel (first start)', () => {
     setup(false, true);
     fireEvent.click(screen.getByRole('button', { name: 'Try the offline demo' }));
     expect((await screen.findByRole('alert')).textContent).toContain('Could not start the offline demo');
+  });
+});
+
+/** What a select shows: its chosen option's text ("" when none is chosen, as a browser shows a blank box). */
+function shown(el: HTMLElement): string {
+  return (el as HTMLSelectElement).selectedOptions[0]?.textContent ?? '';
+}
+
+const OLLAMA = { id: 'ollama', name: 'Ollama', baseUrl: 'http://127.0.0.1:11434/v1', apiKey: '', prices: {}, source: 'detected' as const, isDefault: false, defaultModel: 'llama3.2' };
+
+describe('a model the server does not list is shown, not a blank box', () => {
+  it('the found server: the model in force (saved or from the environment) shows as not listed, stays choosable, and is what Keep saves', async () => {
+    const saved: Settings[] = [];
+    const t = new FakeTransport({
+      GetSettings: () => ({ settings: SETTINGS, sources: {} }),
+      ListEndpoints: () => [{ ...OLLAMA, models: ['llama3.2', 'qwen3'] }],
+      SaveSettings: (s) => {
+        saved.push(s);
+        return { settings: s, sources: {} };
+      },
+    });
+    const status: Status = { mode: 'desktop', configured: true, endpoint: OLLAMA.baseUrl, model: 'mistral:7b', detected: 'Ollama at 127.0.0.1:11434' };
+    render(
+      <TransportContext.Provider value={t}>
+        <DetectedServer status={status} />
+      </TransportContext.Provider>,
+    );
+    const select = await screen.findByLabelText('Model');
+    await waitFor(() => expect((select as HTMLSelectElement).options.length).toBeGreaterThan(1));
+    expect(shown(select)).toBe('mistral:7b (not listed by the server)');
+    expect((select as HTMLSelectElement).value).toBe('mistral:7b');
+    change(select, { target: { value: 'qwen3' } });
+    expect(shown(select)).toBe('qwen3');
+    // Choosing another model does not take the first one away.
+    change(select, { target: { value: 'mistral:7b' } });
+    expect(shown(select)).toBe('mistral:7b (not listed by the server)');
+    fireEvent.click(screen.getByRole('button', { name: 'Keep using it' }));
+    await waitFor(() => expect(saved).toHaveLength(1));
+    expect(saved[0]).toMatchObject({ baseUrl: OLLAMA.baseUrl, model: 'mistral:7b' });
+  });
+
+  it('a local server looked up again: the box shows the model Use saves (the first one it lists now)', async () => {
+    const saved: Settings[] = [];
+    const transport = (models: string[]) =>
+      new FakeTransport({
+        GetSettings: () => ({ settings: SETTINGS, sources: {} }),
+        ListEndpoints: () => [{ ...OLLAMA, models }],
+        SaveSettings: (s) => {
+          saved.push(s);
+          return { settings: s, sources: {} };
+        },
+      });
+    const { rerender } = render(
+      <TransportContext.Provider value={transport(['llama3.2', 'qwen3'])}>
+        <ConnectModel />
+      </TransportContext.Provider>,
+    );
+    await screen.findByRole('button', { name: 'Use Ollama' });
+    expect(shown(screen.getByLabelText('Ollama model'))).toBe('llama3.2');
+    // The app's connection changes (a new transport): the servers are looked up again.
+    rerender(
+      <TransportContext.Provider value={transport(['qwen3'])}>
+        <ConnectModel />
+      </TransportContext.Provider>,
+    );
+    await waitFor(() => expect((screen.getByLabelText('Ollama model') as HTMLSelectElement).options[0]?.textContent).toBe('qwen3'));
+    expect(shown(screen.getByLabelText('Ollama model'))).toBe('qwen3');
+    fireEvent.click(screen.getByRole('button', { name: 'Use Ollama' }));
+    await waitFor(() => expect(saved).toHaveLength(1));
+    expect(saved[0]).toMatchObject({ model: 'qwen3' });
   });
 });

@@ -5,6 +5,7 @@ import type { Settings, Status } from '../../transport/contract';
 import { PROVIDERS } from './providers';
 import { endpointsChanged } from '../../hooks/useEndpoints';
 import { AlertLine } from '../../ui/AlertLine';
+import { unlisted } from '../../ui/unlisted';
 
 type Transport = NonNullable<React.ContextType<typeof TransportContext>>;
 
@@ -13,6 +14,29 @@ async function saveEndpoint(transport: Transport, baseUrl: string, apiKey: strin
   const view = await transport.call('GetSettings');
   const next: Settings = { ...view.settings, baseUrl, apiKey, model };
   await transport.call('SaveSettings', next);
+}
+
+/**
+ * The options of a model select: the server's models, then each of `keep`
+ * the server does not list (the model in force, the one chosen), labelled
+ * as such, so the box never shows a blank or another model than the one
+ * that will be saved.
+ */
+function ModelOptions({ models, keep }: { models: readonly string[]; keep: readonly string[] }) {
+  return (
+    <>
+      {models.map((m) => (
+        <option key={m} value={m}>
+          {m}
+        </option>
+      ))}
+      {unlisted(models, ...keep).map((m) => (
+        <option key={`unlisted:${m}`} value={m}>
+          {m ? `${m} (not listed by the server)` : 'No model chosen'}
+        </option>
+      ))}
+    </>
+  );
 }
 
 async function probe(transport: Transport, baseUrl: string, apiKey: string): Promise<{ ok: boolean; message: string; models: string[] }> {
@@ -187,9 +211,7 @@ export function ConnectModel({ problem, onOpenSettings }: { problem?: string | u
             <div className="first-start-row">
               <label htmlFor={`${id}-model`}>Model</label>
               <select id={`${id}-model`} value={model} onChange={(e) => setModel(e.currentTarget.value)}>
-                {models.map((m) => (
-                  <option key={m}>{m}</option>
-                ))}
+                <ModelOptions models={models} keep={[model]} />
               </select>
               <button type="button" className="btn primary" disabled={busy || !model} onClick={() => void save(baseUrl, key.trim(), model)}>
                 Use {p.id === 'custom' ? 'this server' : p.name}
@@ -230,9 +252,7 @@ function LocalServer({ server, busy, onUse }: { server: Found; busy: boolean; on
         {server.name} model
       </label>
       <select id={id} value={model} onChange={(e) => setModel(e.currentTarget.value)}>
-        {server.models.map((m) => (
-          <option key={m}>{m}</option>
-        ))}
+        <ModelOptions models={server.models} keep={[model]} />
       </select>
       <button type="button" className="btn primary small" disabled={busy || !model} onClick={() => onUse(model)}>
         Use {server.name}
@@ -272,10 +292,10 @@ export function DetectedServer({ status }: { status: Status }) {
       {models.length > 0 && (
         <>
           <label htmlFor={id}>Model</label>
+          {/* The model in force (saved, or from the environment) may be one
+              the server does not list: it stays a choice after another is tried. */}
           <select id={id} value={model} onChange={(e) => setModel(e.currentTarget.value)}>
-            {models.map((m) => (
-              <option key={m}>{m}</option>
-            ))}
+            <ModelOptions models={models} keep={[status.model, model]} />
           </select>
         </>
       )}

@@ -4,7 +4,7 @@ import type { Status, Theme } from '../../transport/contract';
 import { notificationsSupported } from '../../hooks/useAttention';
 import { previewTheme } from '../../lib/theme';
 import { ImportConversations } from '../import/ImportConversations';
-import { generalField, SourceChip, textControl } from './generalField';
+import { generalField, numberControl, SourceChip, textControl } from './generalField';
 import { ModelSection, type KnownServer } from './ModelSection';
 import type { GeneralSettings } from './useGeneralSettings';
 
@@ -44,20 +44,7 @@ export function GeneralTab({ id, transport, status, form, presets, presetOf }: G
             {field(
               'loopGuard',
               'Tool steps per turn (1–200)',
-              (fid, db) => (
-                <input
-                  id={fid}
-                  type="number"
-                  min={1}
-                  max={200}
-                  step={1}
-                  value={Number.isFinite(draft.loopGuard) ? draft.loopGuard : ''}
-                  readOnly={locked('loopGuard')}
-                  aria-describedby={db}
-                  aria-invalid={fieldErrors.loopGuard ? true : undefined}
-                  onChange={(e) => set('loopGuard', e.currentTarget.value === '' ? Number.NaN : Number(e.currentTarget.value))}
-                />
-              ),
+              numberControl(form, 'loopGuard', { min: 1, max: 200, step: 1 }),
               'Juncture stops a turn that calls tools more often than this.',
             )}
             <div className={`set-field set-toggle${fieldErrors.enableWriteTools ? ' has-error' : ''}`}>

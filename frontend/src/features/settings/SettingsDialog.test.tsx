@@ -167,6 +167,67 @@ describe('SettingsDialog: Save', () => {
   });
 });
 
+describe('SettingsDialog: the tool-steps number is typed freely, checked when left or saved', () => {
+  const LOOP = 'Tool steps per turn (1–200)';
+  /** The person leaves the field (focus goes elsewhere: blur, and the focusout preact/compat listens to). */
+  const leave = (el: HTMLElement) => {
+    act(() => el.focus());
+    act(() => el.blur());
+  };
+
+  it('keeps a leading zero while typing; leaving the field shows the number it is, and Save sends it', async () => {
+    const saved: Settings[] = [];
+    setup({
+      SaveSettings: (st) => {
+        saved.push(st);
+        return { ...VIEW, settings: { ...VIEW.settings, loopGuard: st.loopGuard } };
+      },
+    });
+    await screen.findAllByLabelText(LOOP);
+    change(input(LOOP), { target: { value: '0' } });
+    change(input(LOOP), { target: { value: '05' } });
+    expect(input(LOOP).value).toBe('05');
+    // Nothing is wrong while typing: a 0 on the way to 05 is no error.
+    expect(screen.queryByText('Enter a whole number from 1 to 200.')).toBeNull();
+    leave(input(LOOP));
+    expect(input(LOOP).value).toBe('5');
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await screen.findByText('Saved.');
+    expect(saved[0]).toMatchObject({ loopGuard: 5 });
+  });
+
+  it('saved without leaving the field: it shows the number saved', async () => {
+    setup({ SaveSettings: (st) => ({ ...VIEW, settings: { ...VIEW.settings, loopGuard: st.loopGuard } }) });
+    await screen.findAllByLabelText(LOOP);
+    change(input(LOOP), { target: { value: '040' } });
+    expect(input(LOOP).value).toBe('040');
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await screen.findByText('Saved.');
+    expect(input(LOOP).value).toBe('40');
+  });
+
+  it.each([
+    { name: 'a fraction', typed: '2.50' },
+    { name: 'nothing', typed: '' },
+    { name: 'zero', typed: '0' },
+  ])('$name: kept as typed, and leaving the field says what is wrong; a fix takes the error away', async ({ typed }) => {
+    const t = setup({ SaveSettings: () => VIEW });
+    await screen.findAllByLabelText(LOOP);
+    change(input(LOOP), { target: { value: typed } });
+    expect(input(LOOP).value).toBe(typed);
+    expect(screen.queryByText('Enter a whole number from 1 to 200.')).toBeNull();
+    leave(input(LOOP));
+    expect(input(LOOP).value).toBe(typed);
+    expect(screen.getByText('Enter a whole number from 1 to 200.')).toBeTruthy();
+    expect(input(LOOP).getAttribute('aria-invalid')).toBe('true');
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('Nothing was saved. Fix the fields marked in red.')).toBeTruthy();
+    expect(t.callsOf('SaveSettings')).toEqual([]);
+    change(input(LOOP), { target: { value: '12' } });
+    expect(screen.queryByText('Enter a whole number from 1 to 200.')).toBeNull();
+  });
+});
+
 describe('SettingsDialog: theme, unsaved edits, revoke', () => {
   it('previews a theme at once and puts the saved one back on Close without saving', async () => {
     const t = setup();

@@ -100,6 +100,9 @@ export function useGeneralSettings(
     }
   };
 
+  /** Checks a field from now on (as a Save does): the person left it, and its error, if any, shows. */
+  const check = (f: SettingsField) => setLive((l) => (l.has(f) ? l : new Set(l).add(f)));
+
   // Save keeps its own slots: its error is also the form's check, and goes once the fields are fixed.
   const save = async () => {
     if (!draft || !view) return;
@@ -182,6 +185,7 @@ export function useGeneralSettings(
     scrollNonce,
     locked,
     set,
+    check,
     chipOf,
     dirty: isDirty(draft, view),
     save,
