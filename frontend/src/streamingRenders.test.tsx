@@ -1,5 +1,5 @@
 import { afterEach, expect, test } from 'vitest';
-import { createRoot, type Root } from 'react-dom/client';
+import { createRoot } from 'react-dom/client';
 import { flushSync } from 'react-dom';
 import { options } from 'preact';
 import { App } from './App';
@@ -21,7 +21,7 @@ const SKIP = ['Sidebar', 'SidebarToggle', 'UpdatePrompt', 'ShortcutsSheet', 'Toa
 
 type Hooks = { __r?: (v: { type?: unknown }) => void };
 const hooks = options as unknown as Hooks;
-let root: Root | null = null;
+let root: ReturnType<typeof createRoot> | null = null;
 let host: HTMLElement | null = null;
 const prevRender = hooks.__r;
 const origRaf = globalThis.requestAnimationFrame;
