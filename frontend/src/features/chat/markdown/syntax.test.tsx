@@ -59,6 +59,27 @@ describe('mayUseExtensions', () => {
     for (const s of ['# Title', 'plain *prose* with `code`', '- a\n- b', '> quote', '```go\nx\n```', '[link](/a)']) expect(mayUseExtensions(s), s).toBe(false);
   });
 
+  it('sees an autolink literal spelled with character references (GFM links the decoded text)', () => {
+    // mdast-util-gfm-autolink-literal finds links in the text nodes, after
+    // &#46; &colon; &commat; … are decoded: the source has no www. nor @.
+    for (const s of [
+      'www&#46;example.com', 'see www&#x2e;a.org now', 'WWW&period;example&period;com', 'https&#58;//example.com',
+      'http&colon;&sol;&sol;a.b', 'me&#64;example.com', 'me&commat;example.com', '&#119;ww.example.com',
+    ]) {
+      expect(mayUseExtensions(s), s).toBe(true);
+      expect(render(s, full), s).toContain('<a href=');
+    }
+    for (const s of ['Tom & Jerry', 'a && b', '& then']) expect(mayUseExtensions(s), s).toBe(false);
+  });
+
+  it('sees a table without pipes: one column, its delimiter row aligned (`:-`, `-:`)', () => {
+    // GFM reads "a\n:-" as a table (a bare "---" would be a setext heading).
+    for (const s of ['a\n:-', 'Name\n:--', 'a\n-:', 'a\n:-:\nb', ' é1  \n-:', '> a\n> :-', '- a\n  ---:']) {
+      expect(mayUseExtensions(s), s).toBe(true);
+      expect(render(s, full), s).toContain('<table>');
+    }
+  });
+
   it('renders random texts without them the same with and without the extensions', () => {
     const next = rng(26);
     let compared = 0;
