@@ -92,6 +92,33 @@ describe('mayUseExtensions', () => {
     expect(compared).toBeGreaterThan(1000);
   }, 120_000);
 
+  // Character by character from a wider alphabet (entities, the pieces of
+  // URLs and emails, unicode white space, containers, table cells): found
+  // the character-reference autolinks and the one-column tables without
+  // pipes that the line pieces above never make.
+  const CHARS = [
+    'a', 'b', 'w', 'W', 'x', 'X', 'h', 't', 'p', 's', 'm', ':', '/', '.', '-', '_', '+', '*', '#', '>', '<', '!', '[', ']', '(', ')', '^',
+    '`', '"', '=', '%', ';', ',', ' ', ' ', '\t', '\n', '\n', '\r', '\r\n', '\u00a0', '\u3000', '1', '&', '&amp;', '&#46;', '&#x40;',
+    '&nbsp;', 'www', 'http', 'mailto', 'xmpp', '    ', '```', '~~~', '  \n', '1.', '- ', '> ', '# ', '<div>', '</a>', '[x]: /u', '[x]',
+    '<http://a.b>', 'é', 'ß', 'İ', 'K', 'ﬀ', '\u200b', '\ufeff', '\f',
+  ];
+  it('renders random characters without them the same with and without the extensions, whole and cut into blocks', () => {
+    const next = rng(7);
+    let compared = 0;
+    for (let i = 0; i < 40_000 && compared < 6000; i++) {
+      let t = '';
+      for (let n = 1 + Math.floor(next() * 40); n > 0; n--) t += CHARS[Math.floor(next() * CHARS.length)]!;
+      if (mayUseExtensions(t)) continue;
+      compared++;
+      expect(render(t, plain), JSON.stringify(t)).toBe(render(t, full));
+      if (compared % 10) continue;
+      let split: Split | undefined;
+      for (let k = 1; k <= t.length; k++) split = splitBlocks(t.slice(0, k), split);
+      for (const b of blockTexts(split!)) expect(render(b, plain), JSON.stringify(b)).toBe(render(b, full));
+    }
+    expect(compared).toBe(6000);
+  }, 120_000);
+
   it('renders the bench stream’s blocks without extensions the same, at every prefix cut into blocks', () => {
     let text = '';
     let split: Split | undefined;
