@@ -5,6 +5,7 @@ package store
 import (
 	"io"
 	"io/fs"
+	"os"
 )
 
 type noPin struct{}
@@ -24,5 +25,10 @@ func pinFile(path string, follow bool) (pin io.Closer, fi fs.FileInfo, err error
 	if err != nil {
 		return nil, nil, err
 	}
+	// Windows reads a Stat's file identity lazily, from the path, when
+	// SameFile first needs it: read now, it is the file's seen here, not
+	// whatever the path names at the check after SQLite's open (which then
+	// compared that file with itself). A cheap no-op elsewhere.
+	os.SameFile(fi, fi)
 	return noPin{}, fi, nil
 }

@@ -232,7 +232,10 @@ func openFileWith(path string, follow bool, params ...string) (*sql.DB, error) {
 		return nil, fmt.Errorf("opening %s: %w", path, plainfile.NotRegular(before.Mode()))
 	}
 	beforeSQLiteOpens(path)
-	db, err := sql.Open("sqlite", dsn(path, params...))
+	// mode=rw: SQLite creates a file it does not find, and the file checked
+	// may be gone by now (removed, or a link to nowhere swapped in): an empty
+	// database would be left behind there.
+	db, err := sql.Open("sqlite", dsn(path, append([]string{"mode=rw"}, params...)...))
 	if err != nil {
 		return nil, fmt.Errorf("opening %s: %w", path, err)
 	}

@@ -210,3 +210,45 @@ func TestTheDatabaseMayBeASymlink(t *testing.T) {
 		t.Errorf("the link after RebuildFile: %v, %v; want it still a link", fi, err)
 	}
 }
+
+// TestOpeningAFileCreatesNone: SQLite creates a database file that is not
+// there when it opens one. A backup removed (or a link to nowhere swapped
+// in) between the check and SQLite's open left an empty database behind,
+// at the backup's name or where the link pointed, which each later start
+// then found and warned about. The open may only find a file, never make one.
+func TestOpeningAFileCreatesNone(t *testing.T) {
+	ctx := context.Background()
+	for _, tc := range []struct {
+		name string
+		// put changes path between the check and SQLite's open; it returns
+		// the paths that must not exist afterwards.
+		put func(t *testing.T, path string) []string
+	}{
+		{name: "the backup removed", put: func(t *testing.T, path string) []string {
+			if err := os.Remove(path); err != nil {
+				t.Fatal(err)
+			}
+			return []string{path}
+		}},
+		{name: "a symlink to nowhere swapped in", put: func(t *testing.T, path string) []string {
+			nowhere := filepath.Join(t.TempDir(), "nowhere.db")
+			symlinkTo(t, path, nowhere)
+			return []string{nowhere}
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			backup := filepath.Join(t.TempDir(), "juncture.db.bak-v3")
+			settingsFile(t, backup, map[string]string{"apiKey": "sk-backup"})
+			var absent []string
+			swapBeforeSQLite(t, func(path string) { absent = tc.put(t, path) })
+			if _, err := ScrubSettings(ctx, backup, clearKey); err == nil {
+				t.Fatal("ScrubSettings = nil; want an error (the file went)")
+			}
+			for _, p := range absent {
+				if fi, err := os.Stat(p); err == nil {
+					t.Errorf("%s exists after ScrubSettings (%d bytes); want nothing created", p, fi.Size())
+				}
+			}
+		})
+	}
+}

@@ -59,6 +59,27 @@ describe('mayUseExtensions', () => {
     for (const s of ['# Title', 'plain *prose* with `code`', '- a\n- b', '> quote', '```go\nx\n```', '[link](/a)']) expect(mayUseExtensions(s), s).toBe(false);
   });
 
+  it('sees an autolink literal spelled with character references (GFM links the decoded text)', () => {
+    // mdast-util-gfm-autolink-literal finds links in the text nodes, after
+    // &#46; &colon; &commat; … are decoded: the source has no www. nor @.
+    for (const s of [
+      'www&#46;example.com', 'see www&#x2e;a.org now', 'WWW&period;example&period;com', 'https&#58;//example.com',
+      'http&colon;&sol;&sol;a.b', 'me&#64;example.com', 'me&commat;example.com', '&#119;ww.example.com',
+    ]) {
+      expect(mayUseExtensions(s), s).toBe(true);
+      expect(render(s, full), s).toContain('<a href=');
+    }
+    for (const s of ['Tom & Jerry', 'a && b', '& then']) expect(mayUseExtensions(s), s).toBe(false);
+  });
+
+  it('sees a table without pipes: one column, its delimiter row aligned (`:-`, `-:`)', () => {
+    // GFM reads "a\n:-" as a table (a bare "---" would be a setext heading).
+    for (const s of ['a\n:-', 'Name\n:--', 'a\n-:', 'a\n:-:\nb', ' é1  \n-:', '> a\n> :-', '- a\n  ---:']) {
+      expect(mayUseExtensions(s), s).toBe(true);
+      expect(render(s, full), s).toContain('<table>');
+    }
+  });
+
   it('renders random texts without them the same with and without the extensions', () => {
     const next = rng(26);
     let compared = 0;
@@ -69,6 +90,33 @@ describe('mayUseExtensions', () => {
       expect(render(t, plain), JSON.stringify(t)).toBe(render(t, full));
     }
     expect(compared).toBeGreaterThan(1000);
+  }, 120_000);
+
+  // Character by character from a wider alphabet (entities, the pieces of
+  // URLs and emails, unicode white space, containers, table cells): found
+  // the character-reference autolinks and the one-column tables without
+  // pipes that the line pieces above never make.
+  const CHARS = [
+    'a', 'b', 'w', 'W', 'x', 'X', 'h', 't', 'p', 's', 'm', ':', '/', '.', '-', '_', '+', '*', '#', '>', '<', '!', '[', ']', '(', ')', '^',
+    '`', '"', '=', '%', ';', ',', ' ', ' ', '\t', '\n', '\n', '\r', '\r\n', '\u00a0', '\u3000', '1', '&', '&amp;', '&#46;', '&#x40;',
+    '&nbsp;', 'www', 'http', 'mailto', 'xmpp', '    ', '```', '~~~', '  \n', '1.', '- ', '> ', '# ', '<div>', '</a>', '[x]: /u', '[x]',
+    '<http://a.b>', 'é', 'ß', 'İ', 'K', 'ﬀ', '\u200b', '\ufeff', '\f',
+  ];
+  it('renders random characters without them the same with and without the extensions, whole and cut into blocks', () => {
+    const next = rng(7);
+    let compared = 0;
+    for (let i = 0; i < 40_000 && compared < 6000; i++) {
+      let t = '';
+      for (let n = 1 + Math.floor(next() * 40); n > 0; n--) t += CHARS[Math.floor(next() * CHARS.length)]!;
+      if (mayUseExtensions(t)) continue;
+      compared++;
+      expect(render(t, plain), JSON.stringify(t)).toBe(render(t, full));
+      if (compared % 10) continue;
+      let split: Split | undefined;
+      for (let k = 1; k <= t.length; k++) split = splitBlocks(t.slice(0, k), split);
+      for (const b of blockTexts(split!)) expect(render(b, plain), JSON.stringify(b)).toBe(render(b, full));
+    }
+    expect(compared).toBe(6000);
   }, 120_000);
 
   it('renders the bench stream’s blocks without extensions the same, at every prefix cut into blocks', () => {

@@ -12,12 +12,14 @@
 
 /**
  * Whether `text` may hold syntax that only an extension parses:
- * - GFM tables need `|`; strikethrough `~`; footnotes `[^`; task items `[ ]`, `[x]` (any white space inside);
+ * - GFM tables need `|`, or (one column, no pipes: "a\n:-") an aligned delimiter cell `:-` or `-:`; strikethrough `~`; footnotes `[^`; task items `[ ]`, `[x]` (any white space inside);
  * - GFM autolink literals need `://` (http, https), `www.` or `@` (email, mailto:, xmpp:);
- * - math needs `$`, or a backslash (`\(`, `\[`; plain CommonMark reads `\(` as an escape).
+ * - math needs `$`, or a backslash (`\(`, `\[`; plain CommonMark reads `\(` as an escape);
+ * - a character reference (`&#46;`, `&commat;`) may decode into the text GFM
+ *   finds autolink literals in (`www&#46;a.org` is linked): `&` before `#` or a letter.
  */
 export function mayUseExtensions(text: string): boolean {
   return EXTENDED.test(text);
 }
 
-const EXTENDED = /[|~$@\\]|\[\^|\[[\sx]\]|:\/\/|www\./i;
+const EXTENDED = /[|~$@\\]|\[\^|\[[\sx]\]|:\/\/|www\.|&[#a-z]|:-|-:/i;
