@@ -290,6 +290,23 @@ describe('resolveToken', () => {
     expect(new HttpTransport({ token: 'fresh', refused: tokenWasRefused() }).tokenState()).toBe('ok');
   });
 
+  it('a new token clears the refusal even when storing the token fails (storage full)', () => {
+    // A Storage whose setItem throws, as a full quota does; removeItem works.
+    const m = new Map<string, string>([['juncture.token.refused', '1']]);
+    const full = {
+      getItem: (k: string) => m.get(k) ?? null,
+      setItem: () => {
+        throw new DOMException('full', 'QuotaExceededError');
+      },
+      removeItem: (k: string) => void m.delete(k),
+    } as unknown as Storage;
+    window.history.replaceState(null, '', '/#token=fresh');
+    expect(resolveToken(window.location, full)).toBe('fresh');
+    expect(window.location.hash).toBe('');
+    // Not stored, so a reload has no token: it says "missing", not a refusal that no longer holds.
+    expect(tokenWasRefused(full)).toBe(false);
+  });
+
   it('keeps other fragment parameters', () => {
     window.history.replaceState(null, '', '/#token=abc&view=1');
     expect(resolveToken()).toBe('abc');

@@ -19,10 +19,12 @@ export function resolveToken(loc: Location = window.location, store: Storage | u
   const fromHash = fragmentToken(loc);
   if (fromHash) {
     try {
-      store?.setItem(TOKEN_KEY, fromHash);
+      // The refusal mark first: a full storage throws on setItem, and a
+      // mark left behind would make a reload say the new token was refused.
       store?.removeItem(REFUSED_KEY);
+      store?.setItem(TOKEN_KEY, fromHash);
     } catch {
-      // storage disabled: the token still works for this page's lifetime
+      // storage disabled or full: the token still works for this page's lifetime
     }
     dropFragmentToken(loc);
     return fromHash;
