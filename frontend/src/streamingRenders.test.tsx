@@ -4,8 +4,7 @@ import { flushSync } from 'react-dom';
 import { options } from 'preact';
 import { App } from './App';
 import { TransportContext } from './transport';
-import { FakeTransport } from './test/fakeTransport';
-import { emptyView, settingsView, thread, threadResponders } from './test/builders';
+import { oneChatTransport } from './test/streamingWindow';
 import { preloadMarkdown } from './features/chat/MessageBody';
 import type { AguiEvent } from './transport/agui';
 
@@ -51,12 +50,7 @@ test('a streamed frame renders only what changes with the text', async () => {
     for (const cb of q) cb(performance.now());
   };
   await preloadMarkdown();
-  const t = new FakeTransport({
-    Status: () => ({ mode: 'desktop', configured: true, endpoint: 'http://127.0.0.1:11434/v1', model: 'fake' }),
-    GetSettings: () => settingsView({}, { baseUrl: 'environment', model: 'saved', loopGuard: 'default' }),
-    ...threadResponders({ 'th-1': emptyView(thread('th-1', 'Streaming')) }),
-    SearchHistory: () => [],
-  });
+  const t = oneChatTransport('Streaming');
   host = document.createElement('div');
   document.body.appendChild(host);
   root = createRoot(host);

@@ -4,8 +4,7 @@ import { flushSync } from 'react-dom';
 import { options } from 'preact';
 import { App } from '../App';
 import { TransportContext } from '../transport';
-import { FakeTransport } from '../test/fakeTransport';
-import { emptyView, settingsView, thread, threadResponders } from '../test/builders';
+import { oneChatTransport } from '../test/streamingWindow';
 import { preloadMarkdown } from '../features/chat/MessageBody';
 import type { AguiEvent } from '../transport/agui';
 // The desktop bench's Markdown stream (bench/mdfake.mjs: headings, lists,
@@ -50,12 +49,7 @@ async function streamWindow() {
   };
   globalThis.cancelAnimationFrame = () => {};
   await preloadMarkdown();
-  const t = new FakeTransport({
-    Status: () => ({ mode: 'desktop', configured: true, endpoint: 'http://127.0.0.1:11434/v1', model: 'fake' }),
-    GetSettings: () => settingsView({}, { baseUrl: 'environment', model: 'saved', loopGuard: 'default' }),
-    ...threadResponders({ 'th-1': emptyView(thread('th-1', 'Bench')) }),
-    SearchHistory: () => [],
-  });
+  const t = oneChatTransport('Bench');
   const host = document.createElement('div');
   document.body.appendChild(host);
   const root = createRoot(host);
