@@ -58,7 +58,8 @@ describe('Settings › Rules', () => {
   it('lists each rule with its reach, end, last use and count; a Never rule with its reason', async () => {
     setup();
     const allow = (await screen.findByText(RULES[0]!.description)).closest('li')!;
-    expect(allow.textContent).toMatch(/until \d/);
+    // An hour from now: a time today ("until 14:32"), or with its date after 23:00 ("until Dec 4, 00:18").
+    expect(allow.textContent).toMatch(/until (\d|[A-Z][a-z]{2} \d)/);
     expect(allow.textContent).toContain('3 calls let through');
     expect(allow.textContent).toContain('Still asks for, e.g.: git status && rm -rf ~');
     const never = screen.getByText(RULES[1]!.description).closest('li')!;
