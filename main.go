@@ -124,7 +124,7 @@ func serve(args []string, logger *slog.Logger) error {
 		return fmt.Errorf("listening on %s: %w", *addr, err)
 	}
 	srv := web.NewServer(svc, frontend.Dist(), token).HTTPServer(web.DefaultHTTPLimits)
-	fmt.Printf("Juncture is running. Open http://%s/#token=%s\n", ln.Addr(), token)
+	fmt.Printf("Juncture is running. Open %s\n", web.Link(ln.Addr().String(), token))
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(web.LimitListener(ln, web.DefaultHTTPLimits.MaxConns)) }()
 	select {

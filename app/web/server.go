@@ -23,6 +23,7 @@ import (
 	"io/fs"
 	"net"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -342,4 +343,12 @@ func (s *Server) handleAGUI(w http.ResponseWriter, r *http.Request) {
 func (s *Server) reportError(err error) (string, string) {
 	e := s.app.AsError(err)
 	return e.Message, e.Code
+}
+
+// Link is the address Juncture prints for browser mode. The token is
+// escaped: a JUNCTURE_TOKEN with "+", "%" or "&" printed raw would be read
+// back by the page as another token (a space, a decoded byte, a cut-off
+// value), and every request would be refused.
+func Link(addr, token string) string {
+	return "http://" + addr + "/#token=" + url.QueryEscape(token)
 }

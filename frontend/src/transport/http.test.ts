@@ -273,6 +273,19 @@ describe('resolveToken', () => {
     expect(resolveToken()).toBe('s3cret');
   });
 
+  it('ignores a fragment token no request could carry, keeping the stored one', () => {
+    // "✓" cannot go in an Authorization header (fetch throws TypeError, never
+    // a 401): the page would reconnect forever, the token stored for reloads.
+    // A planted link must not replace a working token with it.
+    for (const bad of ['%E2%9C%93', 'a%0Ab', 'a%00b', '%C3%A9']) {
+      sessionStorage.setItem('juncture.token', 'good');
+      window.history.replaceState(null, '', `/#token=${bad}&x=1`);
+      expect(resolveToken(), bad).toBe('good');
+      expect(sessionStorage.getItem('juncture.token'), bad).toBe('good');
+      expect(window.location.hash, bad).toBe('#x=1');
+    }
+  });
+
   it('remembers a refusal across a reload until a new token comes in the fragment', () => {
     window.history.replaceState(null, '', '/#token=stale');
     expect(resolveToken()).toBe('stale');

@@ -17,7 +17,11 @@ const REFUSED_KEY = 'juncture.token.refused';
  */
 export function resolveToken(loc: Location = window.location, store: Storage | undefined = safeSession()): string {
   const fromHash = fragmentToken(loc);
-  if (fromHash) {
+  if (fromHash && !usableToken(fromHash)) {
+    // Never sendable (see usableToken): keep the stored token, and take
+    // the fragment out of the address so a reload does not see it again.
+    dropFragmentToken(loc);
+  } else if (fromHash) {
     try {
       // The refusal mark first: a full storage throws on setItem, and a
       // mark left behind would make a reload say the new token was refused.
@@ -58,6 +62,16 @@ export function tokenWasRefused(store: Storage | undefined = safeSession()): boo
   } catch {
     return false;
   }
+}
+
+/**
+ * Whether `token` can be sent at all: visible ASCII (spaces only inside,
+ * as a header's ends are trimmed). Anything else
+ * makes fetch throw (not a 401) or is sent as other bytes than Juncture's,
+ * so the page would say "Reconnecting…" forever instead of the token page.
+ */
+export function usableToken(token: string): boolean {
+  return /^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/.test(token);
 }
 
 /** The token in the page's #fragment, if any (a link pasted into the address bar). */
