@@ -344,3 +344,38 @@ describe('SettingsDialog: set by the environment', () => {
     expect(screen.queryByLabelText('Endpoint')).toBeNull(); // the preset menu would do nothing
   });
 });
+
+describe('SettingsDialog: the tool-steps field steps with the arrow keys, as a number box did', () => {
+  const LOOP = 'Tool steps per turn (1–200)';
+  const key = (el: HTMLElement, k: string) => fireEvent.keyDown(el, { key: k });
+
+  it('is a spin button from 1 to 200 whose ↑ and ↓ step by one, within the range', async () => {
+    setup({ SaveSettings: () => VIEW });
+    await screen.findAllByLabelText(LOOP);
+    const box = input(LOOP);
+    expect(box.getAttribute('role')).toBe('spinbutton');
+    expect(box.getAttribute('aria-valuemin')).toBe('1');
+    expect(box.getAttribute('aria-valuemax')).toBe('200');
+    expect(box.getAttribute('aria-valuenow')).toBe(String(VIEW.settings.loopGuard));
+    key(box, 'ArrowUp');
+    expect(input(LOOP).value).toBe(String(VIEW.settings.loopGuard + 1));
+    key(input(LOOP), 'ArrowDown');
+    key(input(LOOP), 'ArrowDown');
+    expect(input(LOOP).value).toBe(String(VIEW.settings.loopGuard - 1));
+    change(input(LOOP), { target: { value: '200' } });
+    key(input(LOOP), 'ArrowUp');
+    expect(input(LOOP).value).toBe('200');
+    change(input(LOOP), { target: { value: '1' } });
+    key(input(LOOP), 'ArrowDown');
+    expect(input(LOOP).value).toBe('1');
+    // Text that is no whole number in range steps from the nearest end.
+    change(input(LOOP), { target: { value: '1e' } });
+    expect(input(LOOP).getAttribute('aria-valuenow')).toBeNull();
+    key(input(LOOP), 'ArrowUp');
+    expect(input(LOOP).value).toBe('1');
+    change(input(LOOP), { target: { value: '999' } });
+    key(input(LOOP), 'ArrowDown');
+    expect(input(LOOP).value).toBe('200');
+    expect(screen.getByText('Unsaved changes')).toBeTruthy();
+  });
+});

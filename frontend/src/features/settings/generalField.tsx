@@ -50,9 +50,28 @@ export function textControl(form: GeneralSettings, f: TextField, attrs: InputHTM
   );
 }
 
+/** The whole numbers a number field takes, which its arrow keys step through. */
+export type NumberRange = { min: number; max: number };
+
 /** A number field's input: see NumberInput. */
-export function numberControl(form: GeneralSettings, f: NumberField, attrs: InputHTMLAttributes<HTMLInputElement> = {}): FieldControl {
-  return (fid, db) => <NumberInput form={form} f={f} fid={fid} describedBy={db} attrs={attrs} />;
+export function numberControl(
+  form: GeneralSettings,
+  f: NumberField,
+  range: NumberRange,
+  attrs: InputHTMLAttributes<HTMLInputElement> = {},
+): FieldControl {
+  return (fid, db) => <NumberInput form={form} f={f} range={range} fid={fid} describedBy={db} attrs={attrs} />;
+}
+
+/**
+ * The number an arrow key steps to: one up or down from what the field reads
+ * as, kept within the range. Text that is not a whole number within it
+ * (empty, "1e", "2.5", "999") steps from the nearest end of the range.
+ */
+export function stepNumber(text: string, by: 1 | -1, { min, max }: NumberRange): number {
+  const n = text.trim() === '' ? Number.NaN : Number(text);
+  if (!Number.isInteger(n) || n < min || n > max) return by > 0 ? min : max;
+  return Math.min(max, Math.max(min, n + by));
 }
 
 /**
@@ -63,14 +82,28 @@ export function numberControl(form: GeneralSettings, f: NumberField, attrs: Inpu
  * A text input, not type="number": a browser reports text it cannot read
  * ("1e") as "", so that text could neither be kept nor shown again.
  */
-function NumberInput({ form, f, fid, describedBy, attrs }: { form: GeneralSettings; f: NumberField; fid: string; describedBy: string | undefined; attrs: InputHTMLAttributes<HTMLInputElement> }) {
+function NumberInput({ form, f, range, fid, describedBy, attrs }: { form: GeneralSettings; f: NumberField; range: NumberRange; fid: string; describedBy: string | undefined; attrs: InputHTMLAttributes<HTMLInputElement> }) {
+  const text = form.numberText(f);
+  const value = Number(text);
+  const locked = form.locked(f);
   return (
+    // A text box with the spin button's role and keys (↑/↓ step by one):
+    // what a number input gave, without its turning unreadable text into "".
     <input
       id={fid}
       type="text"
       inputMode="numeric"
-      value={form.numberText(f)}
-      readOnly={form.locked(f)}
+      role="spinbutton"
+      aria-valuemin={range.min}
+      aria-valuemax={range.max}
+      aria-valuenow={text.trim() !== '' && Number.isFinite(value) ? value : undefined}
+      value={text}
+      onKeyDown={(e) => {
+        if (locked || (e.key !== 'ArrowUp' && e.key !== 'ArrowDown')) return;
+        e.preventDefault();
+        form.typeNumber(f, String(stepNumber(e.currentTarget.value, e.key === 'ArrowUp' ? 1 : -1, range)));
+      }}
+      readOnly={locked}
       aria-describedby={describedBy}
       aria-invalid={form.fieldErrors[f] ? true : undefined}
       onChange={(e) => form.typeNumber(f, e.currentTarget.value)}
