@@ -68,6 +68,21 @@ function findFirst(offsets: Float64Array, n: number, y: number): number {
   return ans;
 }
 
+/**
+ * A row's key: getKey's, or, for an item whose key an earlier item already
+ * has (two messages with one id, from an imported thread), that key with a
+ * count ("m1~2"), past any key the list already uses. Rows are told apart by
+ * this key in the diff, the measured heights and the row refs: shared, the
+ * namesakes took each other's height, and the diff warned about them and
+ * could mix them up. The first keeps getKey's key, which scrollTo names.
+ */
+function uniqueKey(key: string, seen: Set<string>): string {
+  let k = key;
+  for (let n = 2; seen.has(k); n++) k = `${key}~${n}`;
+  seen.add(k);
+  return k;
+}
+
 export function VirtualList<T>({
   items,
   getKey,
@@ -114,9 +129,10 @@ export function VirtualList<T>({
     const n = items.length;
     const ks = new Array<string>(n);
     const off = new Float64Array(n + 1);
+    const seen = new Set<string>();
     for (let i = 0; i < n; i++) {
       const it = items[i]!;
-      const k = getKey(it);
+      const k = uniqueKey(getKey(it), seen);
       ks[i] = k;
       const h = heights.current.get(k) ?? (estimateHeight ? estimateHeight(it) : DEFAULT_ESTIMATE);
       off[i + 1] = off[i]! + h;

@@ -150,3 +150,87 @@ describe('a model the server does not list is shown, not a blank box', () => {
     expect(saved[0]).toMatchObject({ model: 'qwen3' });
   });
 });
+
+describe('the found server follows the status until the person picks a model', () => {
+  const base: Status = { mode: 'desktop', configured: true, endpoint: OLLAMA.baseUrl, model: '', detected: 'Ollama at 127.0.0.1:11434' };
+  function found(status: Status) {
+    const saved: Settings[] = [];
+    const t = new FakeTransport({
+      GetSettings: () => ({ settings: SETTINGS, sources: {} }),
+      ListEndpoints: () => [{ ...OLLAMA, models: ['llama3.2', 'qwen3'] }],
+      SaveSettings: (s) => {
+        saved.push(s);
+        return { settings: s, sources: {} };
+      },
+    });
+    const view = (s: Status) => (
+      <TransportContext.Provider value={t}>
+        <DetectedServer status={s} />
+      </TransportContext.Provider>
+    );
+    const { rerender } = render(view(status));
+    return { saved, update: (s: Status) => rerender(view(s)) };
+  }
+  const select = () => screen.getByLabelText('Model') as HTMLSelectElement;
+  const keep = () => screen.getByRole('button', { name: 'Keep using it' }) as HTMLButtonElement;
+  /** The text the button's aria-describedby points at ("" for none). */
+  const reason = (el: HTMLElement) =>
+    (el.getAttribute('aria-describedby') ?? '')
+      .split(/\s+/)
+      .filter(Boolean)
+      .map((i) => document.getElementById(i)?.textContent ?? '')
+      .join(' ');
+
+  it('no model yet: Keep is disabled, with the reason shown and tied to it; a model the server reports later is selected and Keep saves it', async () => {
+    const { saved, update } = found(base);
+    await waitFor(() => expect(select().options.length).toBeGreaterThan(1));
+    expect(select().value).toBe('');
+    expect(keep().disabled).toBe(true);
+    expect(reason(keep())).toBe('Choose a model to keep using this server.');
+    expect(screen.getByText('Choose a model to keep using this server.')).toBeTruthy();
+    // The server has loaded a model: the status says which.
+    update({ ...base, model: 'qwen3' });
+    await waitFor(() => expect(select().value).toBe('qwen3'));
+    expect(shown(select())).toBe('qwen3');
+    expect(keep().disabled).toBe(false);
+    expect(keep().getAttribute('aria-describedby')).toBeNull();
+    expect(screen.queryByText('Choose a model to keep using this server.')).toBeNull();
+    fireEvent.click(keep());
+    await waitFor(() => expect(saved).toHaveLength(1));
+    expect(saved[0]).toMatchObject({ baseUrl: OLLAMA.baseUrl, model: 'qwen3' });
+  });
+
+  it('not picked: the select follows the model the status reports now', async () => {
+    const { saved, update } = found({ ...base, model: 'llama3.2' });
+    await waitFor(() => expect(select().options.length).toBeGreaterThan(1));
+    expect(select().value).toBe('llama3.2');
+    update({ ...base, model: 'qwen3' });
+    await waitFor(() => expect(select().value).toBe('qwen3'));
+    fireEvent.click(keep());
+    await waitFor(() => expect(saved).toHaveLength(1));
+    expect(saved[0]).toMatchObject({ model: 'qwen3' });
+  });
+
+  it('choosing a model enables Keep at once', async () => {
+    found(base);
+    await waitFor(() => expect(select().options.length).toBeGreaterThan(1));
+    expect(keep().disabled).toBe(true);
+    change(select(), { target: { value: 'llama3.2' } });
+    expect(keep().disabled).toBe(false);
+    expect(reason(keep())).toBe('');
+  });
+
+  it('once the person picked a model, a later status keeps their choice', async () => {
+    const { saved, update } = found({ ...base, model: 'llama3.2' });
+    await waitFor(() => expect(select().options.length).toBeGreaterThan(1));
+    expect(select().value).toBe('llama3.2');
+    change(select(), { target: { value: 'qwen3' } });
+    update({ ...base, model: 'mistral:7b' });
+    await waitFor(() => expect(screen.getByText('mistral:7b (not listed by the server)')).toBeTruthy());
+    expect(select().value).toBe('qwen3');
+    expect(shown(select())).toBe('qwen3');
+    fireEvent.click(keep());
+    await waitFor(() => expect(saved).toHaveLength(1));
+    expect(saved[0]).toMatchObject({ model: 'qwen3' });
+  });
+});

@@ -269,7 +269,11 @@ export function DetectedServer({ status }: { status: Status }) {
   const transport = useContext(TransportContext);
   const id = useId();
   const [models, setModels] = useState<string[]>([]);
-  const [model, setModel] = useState(status.model);
+  // The model the person picked, for the server it was picked on. Until they
+  // pick, the box shows the status's model, which may come later (a server
+  // reports its model once loaded) or change; their pick is not overridden.
+  const [picked, setPicked] = useState<{ endpoint: string; model: string } | null>(null);
+  const model = picked?.endpoint === status.endpoint ? picked.model : status.model;
   const [saved, setSaved] = useState(false);
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {
@@ -294,7 +298,7 @@ export function DetectedServer({ status }: { status: Status }) {
           <label htmlFor={id}>Model</label>
           {/* The model in force (saved, or from the environment) may be one
               the server does not list: it stays a choice after another is tried. */}
-          <select id={id} value={model} onChange={(e) => setModel(e.currentTarget.value)}>
+          <select id={id} value={model} onChange={(e) => setPicked({ endpoint: status.endpoint, model: e.currentTarget.value })}>
             <ModelOptions models={models} keep={[status.model, model]} />
           </select>
         </>
@@ -302,6 +306,8 @@ export function DetectedServer({ status }: { status: Status }) {
       <button
         type="button"
         className="btn small primary"
+        disabled={!model}
+        aria-describedby={model ? undefined : `${id}-why`}
         onClick={() =>
           saveEndpoint(transport, status.endpoint, '', model).then(
             () => setSaved(true),
@@ -311,6 +317,11 @@ export function DetectedServer({ status }: { status: Status }) {
       >
         Keep using it
       </button>
+      {!model && (
+        <span id={`${id}-why`} className="first-start-muted">
+          Choose a model to keep using this server.
+        </span>
+      )}
       {error && (
         <span className="first-start-error" role="alert">
           {error}

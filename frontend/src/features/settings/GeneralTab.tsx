@@ -44,7 +44,7 @@ export function GeneralTab({ id, transport, status, form, presets, presetOf }: G
             {field(
               'loopGuard',
               'Tool steps per turn (1–200)',
-              numberControl(form, 'loopGuard', { min: 1, max: 200, step: 1 }),
+              numberControl(form, 'loopGuard', { min: 1, max: 200 }),
               'Juncture stops a turn that calls tools more often than this.',
             )}
             <div className={`set-field set-toggle${fieldErrors.enableWriteTools ? ' has-error' : ''}`}>

@@ -226,6 +226,50 @@ describe('SettingsDialog: the tool-steps number is typed freely, checked when le
     change(input(LOOP), { target: { value: '12' } });
     expect(screen.queryByText('Enter a whole number from 1 to 200.')).toBeNull();
   });
+
+  /** The person opens another tab and comes back to General (General is unmounted meanwhile). */
+  const visitRulesAndBack = async () => {
+    fireEvent.click(screen.getByRole('tab', { name: 'Rules' }));
+    await screen.findByText(READ_FILE);
+    expect(screen.queryAllByLabelText(LOOP)).toEqual([]);
+    fireEvent.click(screen.getByRole('tab', { name: 'General' }));
+    await screen.findAllByLabelText(LOOP);
+  };
+
+  it.each([
+    { name: 'a fraction with a trailing zero', typed: '2.50', left: true },
+    { name: 'text that is no number', typed: '1e', left: true },
+    { name: 'a leading zero, still being typed', typed: '05', left: false },
+  ])('$name: another tab and back shows it as typed, with its error', async ({ typed, left }) => {
+    setup({ SaveSettings: () => VIEW });
+    await screen.findAllByLabelText(LOOP);
+    change(input(LOOP), { target: { value: typed } });
+    expect(input(LOOP).value).toBe(typed);
+    if (left) leave(input(LOOP));
+    const error = left ? 'Enter a whole number from 1 to 200.' : null;
+    await visitRulesAndBack();
+    expect(input(LOOP).value).toBe(typed);
+    expect(screen.queryByText('Enter a whole number from 1 to 200.')?.textContent ?? null).toBe(error);
+    expect(input(LOOP).getAttribute('aria-invalid')).toBe(left ? 'true' : null);
+    expect(screen.getByText('Unsaved changes')).toBeTruthy();
+  });
+
+  it('discarded, the typed text goes: opened again, the field shows the saved number', async () => {
+    const onClose = vi.fn();
+    const t = new FakeTransport({ GetSettings: () => VIEW, ListRules: () => [] });
+    const { rerender } = render(<SettingsDialog open transport={t} status={null} onClose={onClose} onSaved={() => {}} />);
+    await screen.findAllByLabelText(LOOP);
+    change(input(LOOP), { target: { value: '1e' } });
+    leave(input(LOOP));
+    fireEvent.click(screen.getByRole('button', { name: 'Close' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Discard changes' }));
+    expect(onClose).toHaveBeenCalledTimes(1);
+    rerender(<SettingsDialog open={false} transport={t} status={null} onClose={onClose} onSaved={() => {}} />);
+    rerender(<SettingsDialog open transport={t} status={null} onClose={onClose} onSaved={() => {}} />);
+    await waitFor(() => expect(t.callsOf('GetSettings')).toHaveLength(2));
+    await waitFor(() => expect(input(LOOP).value).toBe(String(VIEW.settings.loopGuard)));
+    expect(screen.queryByText('Enter a whole number from 1 to 200.')).toBeNull();
+  });
 });
 
 describe('SettingsDialog: theme, unsaved edits, revoke', () => {
@@ -298,5 +342,40 @@ describe('SettingsDialog: set by the environment', () => {
     expect(input('Model').readOnly).toBe(true);
     expect(screen.getByText('Set by JUNCTURE_MODEL; change it there and restart Juncture.')).toBeTruthy();
     expect(screen.queryByLabelText('Endpoint')).toBeNull(); // the preset menu would do nothing
+  });
+});
+
+describe('SettingsDialog: the tool-steps field steps with the arrow keys, as a number box did', () => {
+  const LOOP = 'Tool steps per turn (1–200)';
+  const key = (el: HTMLElement, k: string) => fireEvent.keyDown(el, { key: k });
+
+  it('is a spin button from 1 to 200 whose ↑ and ↓ step by one, within the range', async () => {
+    setup({ SaveSettings: () => VIEW });
+    await screen.findAllByLabelText(LOOP);
+    const box = input(LOOP);
+    expect(box.getAttribute('role')).toBe('spinbutton');
+    expect(box.getAttribute('aria-valuemin')).toBe('1');
+    expect(box.getAttribute('aria-valuemax')).toBe('200');
+    expect(box.getAttribute('aria-valuenow')).toBe(String(VIEW.settings.loopGuard));
+    key(box, 'ArrowUp');
+    expect(input(LOOP).value).toBe(String(VIEW.settings.loopGuard + 1));
+    key(input(LOOP), 'ArrowDown');
+    key(input(LOOP), 'ArrowDown');
+    expect(input(LOOP).value).toBe(String(VIEW.settings.loopGuard - 1));
+    change(input(LOOP), { target: { value: '200' } });
+    key(input(LOOP), 'ArrowUp');
+    expect(input(LOOP).value).toBe('200');
+    change(input(LOOP), { target: { value: '1' } });
+    key(input(LOOP), 'ArrowDown');
+    expect(input(LOOP).value).toBe('1');
+    // Text that is no whole number in range steps from the nearest end.
+    change(input(LOOP), { target: { value: '1e' } });
+    expect(input(LOOP).getAttribute('aria-valuenow')).toBeNull();
+    key(input(LOOP), 'ArrowUp');
+    expect(input(LOOP).value).toBe('1');
+    change(input(LOOP), { target: { value: '999' } });
+    key(input(LOOP), 'ArrowDown');
+    expect(input(LOOP).value).toBe('200');
+    expect(screen.getByText('Unsaved changes')).toBeTruthy();
   });
 });

@@ -1,8 +1,8 @@
-import { useEffect, useState, type InputHTMLAttributes, type ReactNode } from 'react';
+import type { InputHTMLAttributes, ReactNode } from 'react';
 import type { SettingsField } from '../../transport/contract';
 import { ENV_VARS } from '../../lib/settingsForm';
 import { SetField } from './SetField';
-import { SOURCE_TEXT, type GeneralSettings } from './useGeneralSettings';
+import { SOURCE_TEXT, type GeneralSettings, type NumberField } from './useGeneralSettings';
 
 export type FieldControl = (fid: string, describedBy: string | undefined) => ReactNode;
 
@@ -50,51 +50,64 @@ export function textControl(form: GeneralSettings, f: TextField, attrs: InputHTM
   );
 }
 
-type NumberField = 'loopGuard';
+/** The whole numbers a number field takes, which its arrow keys step through. */
+export type NumberRange = { min: number; max: number };
 
 /** A number field's input: see NumberInput. */
-export function numberControl(form: GeneralSettings, f: NumberField, attrs: InputHTMLAttributes<HTMLInputElement> = {}): FieldControl {
-  return (fid, db) => <NumberInput form={form} f={f} fid={fid} describedBy={db} attrs={attrs} />;
+export function numberControl(
+  form: GeneralSettings,
+  f: NumberField,
+  range: NumberRange,
+  attrs: InputHTMLAttributes<HTMLInputElement> = {},
+): FieldControl {
+  return (fid, db) => <NumberInput form={form} f={f} range={range} fid={fid} describedBy={db} attrs={attrs} />;
 }
 
-/** The text a number shows as ("" for none: NaN stands for an empty or unreadable field). */
-const shown = (n: number) => (Number.isFinite(n) ? String(n) : '');
-/** The number a field's text is (NaN when empty; a browser reports unreadable text, "1e", as empty). */
-const numberOf = (text: string) => (text.trim() === '' ? Number.NaN : Number(text));
-const same = (a: number, b: number) => a === b || (Number.isNaN(a) && Number.isNaN(b));
+/**
+ * The number an arrow key steps to: one up or down from what the field reads
+ * as, kept within the range. Text that is not a whole number within it
+ * (empty, "1e", "2.5", "999") steps from the nearest end of the range.
+ */
+export function stepNumber(text: string, by: 1 | -1, { min, max }: NumberRange): number {
+  const n = text.trim() === '' ? Number.NaN : Number(text);
+  if (!Number.isInteger(n) || n < min || n > max) return by > 0 ? min : max;
+  return Math.min(max, Math.max(min, n + by));
+}
 
 /**
  * A number field that takes what the person types as typed. The draft gets
- * the number at each keystroke (Save, the chip and the checks see it), but
- * the box shows the person's own text, not the draft's number written back:
- * written back, "05" became "5" under the caret, and "2.50" "2.5". The text
- * becomes the number when the field is left (a whole one; one that is not
- * stays as typed, its error shown) or the settings are loaded or saved.
+ * the number at each keystroke, but the box shows the person's own text
+ * (useGeneralSettings keeps it, so it outlives a visit to another tab): written
+ * back from the number, "05" became "5" under the caret, and "2.50" "2.5".
+ * A text input, not type="number": a browser reports text it cannot read
+ * ("1e") as "", so that text could neither be kept nor shown again.
  */
-function NumberInput({ form, f, fid, describedBy, attrs }: { form: GeneralSettings; f: NumberField; fid: string; describedBy: string | undefined; attrs: InputHTMLAttributes<HTMLInputElement> }) {
-  const value = form.draft?.[f] ?? Number.NaN;
-  const [text, setText] = useState(() => shown(value));
-  // Loaded or saved (a new view): show what Go holds. Not on each keystroke's value.
-  // eslint-disable-next-line react-hooks/exhaustive-deps
-  useEffect(() => setText(shown(value)), [form.view]);
-  // The draft changed from elsewhere (put back): show it, unless the text already reads as it.
-  useEffect(() => setText((t) => (same(numberOf(t), value) ? t : shown(value))), [value]);
+function NumberInput({ form, f, range, fid, describedBy, attrs }: { form: GeneralSettings; f: NumberField; range: NumberRange; fid: string; describedBy: string | undefined; attrs: InputHTMLAttributes<HTMLInputElement> }) {
+  const text = form.numberText(f);
+  const value = Number(text);
+  const locked = form.locked(f);
   return (
+    // A text box with the spin button's role and keys (↑/↓ step by one):
+    // what a number input gave, without its turning unreadable text into "".
     <input
       id={fid}
-      type="number"
+      type="text"
+      inputMode="numeric"
+      role="spinbutton"
+      aria-valuemin={range.min}
+      aria-valuemax={range.max}
+      aria-valuenow={text.trim() !== '' && Number.isFinite(value) ? value : undefined}
       value={text}
-      readOnly={form.locked(f)}
+      onKeyDown={(e) => {
+        if (locked || (e.key !== 'ArrowUp' && e.key !== 'ArrowDown')) return;
+        e.preventDefault();
+        form.typeNumber(f, String(stepNumber(e.currentTarget.value, e.key === 'ArrowUp' ? 1 : -1, range)));
+      }}
+      readOnly={locked}
       aria-describedby={describedBy}
       aria-invalid={form.fieldErrors[f] ? true : undefined}
-      onChange={(e) => {
-        setText(e.currentTarget.value);
-        form.set(f, numberOf(e.currentTarget.value));
-      }}
-      onBlur={() => {
-        if (Number.isInteger(value)) setText(shown(value));
-        form.check(f);
-      }}
+      onChange={(e) => form.typeNumber(f, e.currentTarget.value)}
+      onBlur={() => form.leaveNumber(f)}
       {...attrs}
     />
   );

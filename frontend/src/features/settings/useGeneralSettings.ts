@@ -17,6 +17,15 @@ export const SOURCE_TEXT: Record<Chip, string> = {
   detected: 'detected',
 };
 
+/** A setting that is a number (typed as text in the form). */
+export type NumberField = { [K in SettingsField]: Settings[K] extends number ? K : never }[SettingsField];
+
+/** The text a number shows as ("" for none: NaN stands for an empty or unreadable field). */
+const shown = (n: number) => (Number.isFinite(n) ? String(n) : '');
+/** The number a field's text is (NaN when empty or unreadable, "1e"). */
+const numberOf = (text: string) => (text.trim() === '' ? Number.NaN : Number(text));
+const same = (a: number, b: number) => a === b || (Number.isNaN(a) && Number.isNaN(b));
+
 /** Settings › General's form: what Go holds, the draft, its checks, Save and Test connection. */
 export type GeneralSettings = ReturnType<typeof useGeneralSettings>;
 
@@ -34,6 +43,10 @@ export function useGeneralSettings(
 ) {
   const [view, setView] = useState<SettingsView | null>(null);
   const [draft, setDraft] = useState<Settings | null>(null);
+  // A number field's text as the person typed it ("2.50", "05", "1e"): the
+  // draft holds only its number, and the tab is unmounted while another is
+  // open, so the text is kept here to come back as typed.
+  const [typed, setTyped] = useState<Partial<Record<NumberField, string>>>({});
   const [loadError, setLoadError] = useState<string | null>(null);
   // Go's answer to the last Save, per field (a field's goes when it changes).
   const [serverErrors, setServerErrors] = useState<FieldErrors>({});
@@ -60,6 +73,7 @@ export function useGeneralSettings(
       .then((v) => {
         setView(v);
         setDraft(v.settings);
+        setTyped({});
         setPreset(presetOf(v.settings.baseUrl, v.providers));
         setLoadError(null);
       })
@@ -103,6 +117,29 @@ export function useGeneralSettings(
   /** Checks a field from now on (as a Save does): the person left it, and its error, if any, shows. */
   const check = (f: SettingsField) => setLive((l) => (l.has(f) ? l : new Set(l).add(f)));
 
+  /** What a number field shows: the text typed while it still reads as the draft's number, else that number. */
+  const numberText = (f: NumberField): string => {
+    const n = draft?.[f] ?? Number.NaN;
+    const t = typed[f];
+    return t !== undefined && same(numberOf(t), n) ? t : shown(n);
+  };
+  /** The person typed in a number field: the draft gets the number (Save, the chip and the checks see it), the text stays. */
+  const typeNumber = (f: NumberField, text: string) => {
+    setTyped((t) => ({ ...t, [f]: text }));
+    set(f, numberOf(text));
+  };
+  /** The person left a number field: a whole number shows as the number it is ("05" as "5"); other text stays, its error shown. */
+  const leaveNumber = (f: NumberField) => {
+    if (draft && Number.isInteger(draft[f])) {
+      setTyped((t) => {
+        const rest = { ...t };
+        delete rest[f];
+        return rest;
+      });
+    }
+    check(f);
+  };
+
   // Save keeps its own slots: its error is also the form's check, and goes once the fields are fixed.
   const save = async () => {
     if (!draft || !view) return;
@@ -118,6 +155,7 @@ export function useGeneralSettings(
       const v = await transport.call('SaveSettings', savePayload(draft, view));
       setView(v);
       setDraft(v.settings);
+      setTyped({});
       setServerErrors({});
       setLive(new Set());
       setSaved(true);
@@ -175,6 +213,7 @@ export function useGeneralSettings(
   /** Puts the draft back to what is saved (closing without saving). */
   const discard = () => {
     if (view && draft) setDraft(view.settings);
+    setTyped({});
   };
 
   return {
@@ -186,6 +225,9 @@ export function useGeneralSettings(
     locked,
     set,
     check,
+    numberText,
+    typeNumber,
+    leaveNumber,
     chipOf,
     dirty: isDirty(draft, view),
     save,

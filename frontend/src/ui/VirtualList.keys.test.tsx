@@ -1,0 +1,98 @@
+// preact/debug warns about children sharing a key, as React does: loaded
+// here, in a file of its own, so that the warning can be asked for.
+import 'preact/debug';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { act, render } from '@testing-library/preact';
+import { VirtualList } from './VirtualList';
+
+// jsdom has no layout: a fake ResizeObserver lets the test report sizes.
+class FakeRO {
+  static all: FakeRO[] = [];
+  observed = new Set<Element>();
+  constructor(public cb: ResizeObserverCallback) {
+    FakeRO.all.push(this);
+  }
+  observe(el: Element) {
+    this.observed.add(el);
+  }
+  unobserve(el: Element) {
+    this.observed.delete(el);
+  }
+  disconnect() {
+    this.observed.clear();
+  }
+  resize(el: Element, h: number) {
+    const entry = { target: el, borderBoxSize: [{ blockSize: h, inlineSize: 100 }] } as unknown as ResizeObserverEntry;
+    this.cb([entry], this as unknown as ResizeObserver);
+  }
+}
+
+interface Item {
+  id: string;
+  text: string;
+}
+
+const list = (xs: readonly Item[]) => <VirtualList items={xs} getKey={(i) => i.id} renderItem={(i) => <p>{i.text}</p>} estimateHeight={() => 50} />;
+const rows = (container: Element) => [...container.querySelectorAll<HTMLElement>('.vlist-row')];
+const texts = (container: Element) => rows(container).map((r) => r.textContent);
+const observer = () => FakeRO.all.find((o) => o.observed.size > 0)!;
+
+// An imported thread may hold two messages with the same id: the list must
+// still show each once, measure each as itself, and warn about nothing.
+describe('VirtualList: items that share a key', () => {
+  let warn: ReturnType<typeof vi.spyOn>;
+  let error: ReturnType<typeof vi.spyOn>;
+  beforeEach(() => {
+    FakeRO.all = [];
+    vi.stubGlobal('ResizeObserver', FakeRO);
+    warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    error = vi.spyOn(console, 'error').mockImplementation(() => {});
+  });
+  afterEach(() => {
+    vi.unstubAllGlobals();
+    vi.restoreAllMocks();
+  });
+
+  const A = { id: 'm1', text: 'first with m1' };
+  const B = { id: 'm2', text: 'between' };
+  const A2 = { id: 'm1', text: 'second with m1' };
+  const C = { id: 'm3', text: 'last' };
+  const A3 = { id: 'm1', text: 'third with m1' };
+
+  it('shows every row once, in order, through inserts, removals and moves, with no warning', () => {
+    const { container, rerender } = render(list([A, B, A2, C]));
+    expect(texts(container)).toEqual(['first with m1', 'between', 'second with m1', 'last']);
+    const steps: Item[][] = [
+      [A, B, A2, A3, C], // a third one
+      [{ id: 'm0', text: 'new first' }, A, B, A2, A3, C], // one inserted before them all
+      [A2, A, C, A3], // moved about, one removed
+      [A, C], // the others gone
+      [A, { id: 'm1~2', text: 'named like a copy' }, A2, A3], // a key like the one a copy gets
+      [A, A2, A3, B, C],
+    ];
+    for (const xs of steps) {
+      rerender(list(xs));
+      expect(texts(container)).toEqual(xs.map((x) => x.text));
+    }
+    expect(warn).not.toHaveBeenCalled();
+    expect(error).not.toHaveBeenCalled();
+  });
+
+  it('measures each row as itself: one growing moves the rows after it, not its namesake', () => {
+    const { container } = render(list([A, B, A2, C]));
+    act(() => observer().resize(rows(container)[0]!, 200));
+    expect(rows(container).map((el) => el.style.transform)).toEqual(['translateY(0px)', 'translateY(200px)', 'translateY(250px)', 'translateY(300px)']);
+    act(() => observer().resize(rows(container)[2]!, 80));
+    expect(rows(container).map((el) => el.style.transform)).toEqual(['translateY(0px)', 'translateY(200px)', 'translateY(250px)', 'translateY(330px)']);
+  });
+
+  it('keeps observing a row when its namesake goes', () => {
+    const { container, rerender } = render(list([A, B, A2, C]));
+    rerender(list([A, B, C]));
+    expect(texts(container)).toEqual(['first with m1', 'between', 'last']);
+    const ro = observer();
+    expect(rows(container).filter((el) => !ro.observed.has(el)).map((el) => el.textContent)).toEqual([]);
+    act(() => ro.resize(rows(container)[0]!, 200));
+    expect(rows(container).map((el) => el.style.transform)).toEqual(['translateY(0px)', 'translateY(200px)', 'translateY(250px)']);
+  });
+});
