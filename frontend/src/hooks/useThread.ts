@@ -216,17 +216,17 @@ export function useThread(transport: Transport, onThreadCreated?: (t: Thread) =>
   // what arrived is applied first, then the answer ends in the frame after
   // the key; the runtime's cancelled RUN_FINISHED confirms it.
   const stop = useCallback(async () => {
-    if (threadRef.current) {
-      batcher.flush();
-      dispatch({ type: 'stopping' });
-    }
+    const id = threadRef.current;
+    if (!id) return;
+    batcher.flush();
+    dispatch({ type: 'stopping' });
     try {
-      await withThread((id) => transport.call('Interrupt', id));
+      await transport.call('Interrupt', id);
     } catch (e) {
-      dispatch({ type: 'stopFailed' });
-      throw e;
+      dispatch({ type: 'stopFailed', threadId: id });
+      throw toJunctureError(e);
     }
-  }, [transport, withThread, batcher]);
+  }, [transport, batcher]);
 
   const continueAnswer = useCallback(async () => {
     await withThread((id) => transport.call('ContinueAnswer', id));

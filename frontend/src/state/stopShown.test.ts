@@ -48,9 +48,16 @@ describe('TestStopShownBeforeTheRuntimeConfirms', () => {
   it('does nothing when no run streams, and a failed Interrupt asks for the store', () => {
     const idle = emptyThreadState('th');
     expect(threadReducer(idle, { type: 'stopping' })).toBe(idle);
-    expect(threadReducer(idle, { type: 'stopFailed' })).toBe(idle);
+    expect(threadReducer(idle, { type: 'stopFailed', threadId: 'th' })).toBe(idle);
     const shown = threadReducer(ev(streaming), { type: 'stopping' });
-    expect(threadReducer(shown, { type: 'stopFailed' }).needsResync).toBe(true);
+    expect(threadReducer(shown, { type: 'stopFailed', threadId: 'th' }).needsResync).toBe(true);
+  });
+
+  it("a failed Interrupt of a chat left meanwhile changes nothing in the chat open now", () => {
+    // Esc in chat A, then chat B opened before A's Interrupt call failed:
+    // B (shown stopped too, from its own Stop) is not A's to resync.
+    const other = threadReducer(ev(streaming, emptyThreadState('th')), { type: 'stopping' });
+    expect(threadReducer(other, { type: 'stopFailed', threadId: 'A' })).toBe(other);
   });
 });
 

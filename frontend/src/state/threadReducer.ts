@@ -62,7 +62,9 @@ export function threadReducer(state: ThreadState, action: ThreadAction): ThreadS
     case 'stopping':
       return stopShown(state);
     case 'stopFailed':
-      // Shown stopped, and no RUN_FINISHED came: what runs is the store's to say.
-      return state.phase === 'idle' && state.runId !== null && !state.needsResync ? { ...state, needsResync: true } : state;
+      // Shown stopped, and no RUN_FINISHED came: what runs is the store's to
+      // say. Only of the chat whose Stop failed: the person may have opened
+      // another while the Interrupt call was out.
+      return state.threadId === action.threadId && state.phase === 'idle' && state.runId !== null && !state.needsResync ? { ...state, needsResync: true } : state;
   }
 }

@@ -179,7 +179,7 @@ export type ThreadAction =
    */
   | { type: 'stopping' }
   /** The Interrupt call failed: read the thread again to show what runs. */
-  | { type: 'stopFailed' };
+  | { type: 'stopFailed'; threadId: string };
 
 export function emptyThreadState(threadId: string | null = null, thread: Thread | null = null): ThreadState {
   return {
