@@ -22,26 +22,38 @@ import (
 // checks that happen before a handler runs.
 type stubApp struct{}
 
-func (stubApp) Calls() map[string]Call                    { return map[string]Call{} }
-func (stubApp) Runtime() *agent.Runtime                   { return nil }
-func (stubApp) AsError(err error) *Error                  { return errorf(CodeInternal, err.Error()) }
-func (stubApp) AppViews() http.Handler                    { return http.NotFoundHandler() }
-func (c *fakeClock) Now() time.Time                       { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
-func (c *fakeClock) Add(d time.Duration)                  { c.mu.Lock(); c.t = c.t.Add(d); c.mu.Unlock() }
-func newFakeClock() *fakeClock                            { return &fakeClock{t: time.Unix(1_700_000_000, 0)} }
-func streamOpened(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusNoContent) }
+func (stubApp) Calls() map[string]Call   { return map[string]Call{} }
+func (stubApp) Runtime() *agent.Runtime  { return nil }
+func (stubApp) AsError(err error) *Error { return errorf(CodeInternal, err.Error()) }
+func (stubApp) AppViews() http.Handler   { return http.NotFoundHandler() }
 
+// fakeClock is the tickets' clock, moved by hand.
 type fakeClock struct {
 	mu sync.Mutex
 	t  time.Time
 }
+
+func (c *fakeClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.t
+}
+
+func (c *fakeClock) Add(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.t = c.t.Add(d)
+}
+
+// streamOpened stands for the event stream behind streamAuth.
+func streamOpened(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusNoContent) }
 
 const testToken = "0123456789abcdef0123456789abcdef0123456789abcdef"
 
 func ticketServer(t *testing.T) (*Server, *fakeClock) {
 	t.Helper()
 	s := NewServer(stubApp{}, fstest.MapFS{"index.html": {Data: []byte("<!doctype html>")}}, testToken)
-	clock := newFakeClock()
+	clock := &fakeClock{t: time.Unix(1_700_000_000, 0)}
 	s.tickets.now = clock.Now
 	return s, clock
 }
@@ -227,9 +239,8 @@ func TestFrontendBuildsNoURLWithTheToken(t *testing.T) {
 }
 
 // A request whose headers are over the server's budget (a page opened with
-// a #token= of a megabyte) gets 431, the status the page takes as "token
-// refused", and the connection stays usable for nothing else: it is not
-// served, never hangs.
+// a #token= of a megabyte) is answered 431 at once, never served and never
+// left hanging: the page takes 431 as "token refused" (http.ts).
 func TestOversizeAuthorizationIsAnswered431(t *testing.T) {
 	s, _ := ticketServer(t)
 	srv := s.HTTPServer(HTTPLimits{})
