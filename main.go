@@ -117,6 +117,11 @@ func serve(args []string, logger *slog.Logger) error {
 	token := os.Getenv("JUNCTURE_TOKEN")
 	if token == "" {
 		token = web.NewToken()
+	} else if err := web.CheckToken(token); err != nil {
+		// The page would drop it from its address: refuse it now, not
+		// with a page that says its token was refused.
+		_ = svc.Shutdown(context.Background())
+		return fmt.Errorf("JUNCTURE_TOKEN: %w", err)
 	}
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {

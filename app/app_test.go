@@ -242,7 +242,8 @@ func TestCallErrorsAreStructured(t *testing.T) {
 // events reads /api/events frames in the background.
 func (f *fixture) events(ctx context.Context) <-chan map[string]any {
 	ch := make(chan map[string]any, 1024)
-	req, _ := http.NewRequestWithContext(ctx, "GET", f.srv.URL+"/api/events?token="+f.token, nil)
+	req, _ := http.NewRequestWithContext(ctx, "GET", f.srv.URL+"/api/events", nil)
+	req.Header.Set("Authorization", "Bearer "+f.token)
 	resp, err := http.DefaultClient.Do(req) //nolint:bodyclose // the reading goroutine closes it
 	if err != nil {
 		f.t.Fatal(err)

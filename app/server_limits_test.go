@@ -113,7 +113,8 @@ func TestBrowserServerDropsIdleAndStalledConnections(t *testing.T) {
 	// The event stream first: it must keep its slot and keep going.
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	req, _ := http.NewRequestWithContext(ctx, "GET", "http://"+addr+"/api/events?token="+f.token, nil)
+	req, _ := http.NewRequestWithContext(ctx, "GET", "http://"+addr+"/api/events", nil)
+	req.Header.Set("Authorization", "Bearer "+f.token)
 	client := &http.Client{Transport: &http.Transport{}}
 	defer client.CloseIdleConnections()
 	resp, err := client.Do(req)

@@ -64,12 +64,25 @@ type sseFrame struct {
 	data map[string]any
 }
 
-// eventStream connects to /api/events (with lastID as Last-Event-ID, or
-// as ?lastEventId= when query is set) and returns once the server has
-// subscribed it.
+// streamTicket asks for a single-use stream ticket, as the page does
+// before it opens /api/events.
+func (f *fixture) streamTicket() string {
+	f.t.Helper()
+	resp := f.request("POST", "/api/events/ticket", nil, nil)
+	defer resp.Body.Close()
+	var body struct{ Ticket string }
+	if err := json.NewDecoder(resp.Body).Decode(&body); err != nil || resp.StatusCode != http.StatusOK || body.Ticket == "" {
+		f.t.Fatalf("asking for a stream ticket: %d %v", resp.StatusCode, err)
+	}
+	return body.Ticket
+}
+
+// eventStream connects to /api/events as the page does, with a stream
+// ticket (and lastID as Last-Event-ID, or as ?lastEventId= when query is
+// set), and returns once the server has subscribed it.
 func (f *fixture) eventStream(ctx context.Context, lastID string, query bool) <-chan sseFrame {
 	f.t.Helper()
-	url := f.srv.URL + "/api/events?token=" + f.token
+	url := f.srv.URL + "/api/events?ticket=" + f.streamTicket()
 	if query && lastID != "" {
 		url += "&lastEventId=" + lastID
 	}

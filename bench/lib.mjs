@@ -164,7 +164,7 @@ export async function aguiRun(j, input, { onEvent } = {}) {
 export class EventsStream {
   constructor(j) { this.j = j; this.runs = new Map(); this.frames = 0; }
   async open() {
-    this.res = await request(this.j, 'GET', `/api/events?token=${this.j.token}`, undefined, { stream: true, headers: { Accept: 'text/event-stream' } });
+    this.res = await request(this.j, 'GET', `/api/events`, undefined, { stream: true, headers: { Accept: 'text/event-stream' } });
     if (this.res.statusCode !== 200) throw new Error(`/api/events ${this.res.statusCode}`);
     this.res.setEncoding('utf8');
     const parse = sseParser((d) => this.onData(d));

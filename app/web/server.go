@@ -1,7 +1,10 @@
 // Package web is browser mode's transport: the built frontend, the JSON
 // method calls (/api/call), the event stream (/api/events) and the AG-UI
 // endpoint (/agui) over loopback HTTP, behind a bearer token, with every
-// connection's budgets. It knows the app only through Facade, which it
+// connection's budgets. The token travels only in the Authorization
+// header, never in a URL: the page opens the event stream (EventSource
+// sends no headers) with a single-use stream ticket it asks for first
+// (POST /api/events/ticket; see streamTickets). It knows the app only through Facade, which it
 // defines: the method table (with the app's read-only guard already
 // applied), the runtime and the error mapping; the window's event names
 // are package events'.
@@ -57,12 +60,39 @@ func NewToken() string {
 	return hex.EncodeToString(b[:])
 }
 
+// MaxTokenLength is the longest token the page takes from its address
+// (frontend/src/transport/http.ts, usableToken): NewToken's 48 characters
+// with room for a JUNCTURE_TOKEN of one's own. A longer #token= (one of a
+// megabyte makes every request's headers too large to be served) is
+// dropped there like a token no request can carry.
+const MaxTokenLength = 512
+
+// CheckToken says why a JUNCTURE_TOKEN cannot be browser mode's token:
+// the page drops a token longer than MaxTokenLength or with characters a
+// header cannot carry (not visible ASCII, or spaces at its ends), so it
+// would never be sent.
+func CheckToken(token string) error {
+	if len(token) > MaxTokenLength {
+		return fmt.Errorf("the token is %d characters long; the page takes at most %d", len(token), MaxTokenLength)
+	}
+	if token == "" || token[0] == ' ' || token[len(token)-1] == ' ' {
+		return errors.New("the token is empty or starts or ends with a space")
+	}
+	for i := 0; i < len(token); i++ {
+		if token[i] < 0x20 || token[i] > 0x7e {
+			return fmt.Errorf("the token has a character a request header cannot carry at byte %d (only visible ASCII and inner spaces)", i)
+		}
+	}
+	return nil
+}
+
 // Server is browser mode: the built frontend plus the JSON API, the event
 // stream and the AG-UI endpoint, all behind a bearer token.
 //
 // Static files are served without the token (a page cannot send a header
 // when it is first opened; the token travels in the URL fragment, which the
-// browser never sends). Every API request needs it, and requests whose
+// browser never sends). Every API request needs it in its Authorization
+// header (the event stream: it or a stream ticket), and requests whose
 // Origin is not the server's own are refused, so a web page open in the
 // person's browser cannot drive the agent.
 type Server struct {
@@ -75,13 +105,16 @@ type Server struct {
 	KeepAlive time.Duration
 	// limits are the deadlines handlers set (HTTPServer).
 	limits HTTPLimits
+	// tickets open the event stream without the token in its URL.
+	tickets *streamTickets
 }
 
 // NewServer builds the browser-mode handler over the app's facade.
 func NewServer(app Facade, assets fs.FS, token string) *Server {
-	s := &Server{app: app, calls: app.Calls(), token: token, assets: assets, mux: http.NewServeMux(), KeepAlive: 15 * time.Second, limits: DefaultHTTPLimits}
+	s := &Server{app: app, calls: app.Calls(), token: token, assets: assets, mux: http.NewServeMux(), KeepAlive: 15 * time.Second, limits: DefaultHTTPLimits, tickets: newStreamTickets()}
 	s.mux.HandleFunc("POST /api/call/{method}", s.auth(s.handleCall))
-	s.mux.HandleFunc("GET /api/events", s.auth(s.handleEvents))
+	s.mux.HandleFunc("POST /api/events/ticket", s.auth(s.handleTicket))
+	s.mux.HandleFunc("GET /api/events", s.streamAuth(s.handleEvents))
 	s.mux.HandleFunc("POST /agui", s.auth(s.handleAGUI))
 	s.mux.Handle("GET /appview/", app.AppViews())
 	s.mux.Handle("GET /", static(assets))
@@ -120,18 +153,61 @@ func loopbackHost(hostport string) bool {
 	return ip != nil && ip.IsLoopback()
 }
 
+// auth lets through a request with the token in its Authorization
+// header. The token is never taken from the URL (?token=): a URL ends up
+// in logs, history, proxies and Referer; the event stream takes a ticket
+// there instead (streamAuth).
 func (s *Server) auth(next http.HandlerFunc) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		got := strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer ")
-		if got == "" && r.URL.Path == "/api/events" {
-			got = r.URL.Query().Get("token") // EventSource cannot send headers
-		}
-		if subtle.ConstantTimeCompare([]byte(got), []byte(s.token)) != 1 {
-			writeError(w, errorf("unauthorized", "A valid bearer token is required (open the address Juncture printed, with #token=…)."), http.StatusUnauthorized)
+		if !s.bearer(r) {
+			refuse(w)
 			return
 		}
 		next(w, r)
 	}
+}
+
+// streamAuth lets the event stream through with a stream ticket in its
+// URL (?ticket=, spent here: EventSource cannot send headers), or with
+// the token in its Authorization header (a client that can send one).
+func (s *Server) streamAuth(next http.HandlerFunc) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		if ticket := r.URL.Query().Get("ticket"); ticket != "" {
+			if !s.tickets.use(ticket) {
+				writeError(w, errorf("unauthorized", "This stream ticket was used or has expired; ask for a new one (POST /api/events/ticket)."), http.StatusUnauthorized)
+				return
+			}
+		} else if !s.bearer(r) {
+			refuse(w)
+			return
+		}
+		next(w, r)
+	}
+}
+
+func (s *Server) bearer(r *http.Request) bool {
+	got := strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer ")
+	return subtle.ConstantTimeCompare([]byte(got), []byte(s.token)) == 1
+}
+
+func refuse(w http.ResponseWriter) {
+	writeError(w, errorf("unauthorized", "A valid bearer token is required (open the address Juncture printed, with #token=…)."), http.StatusUnauthorized)
+}
+
+// handleTicket gives a stream ticket (see streamTickets) to a page that
+// has the token, or 429 when too many are waiting to be used.
+func (s *Server) handleTicket(w http.ResponseWriter, _ *http.Request) {
+	ticket, ok := s.tickets.issue()
+	if !ok {
+		w.Header().Set("Retry-After", strconv.Itoa(int(ticketTTL/time.Second)))
+		writeError(w, errorf("too-many-tickets", "Too many stream tickets wait to be used; try again shortly."), http.StatusTooManyRequests)
+		return
+	}
+	w.Header().Set("Cache-Control", "no-store")
+	w.Header().Set("Content-Type", "application/json")
+	_ = json.NewEncoder(w).Encode(struct {
+		Ticket string `json:"ticket"`
+	}{ticket})
 }
 
 // handleCall calls an App method with the JSON array of its arguments.

@@ -3,37 +3,11 @@ import { HttpTransport, forgetToken, resolveToken, tokenWasRefused } from './htt
 import { WailsTransport } from './wails';
 import { JunctureError, toJunctureError } from './errors';
 import type { EventMap } from './events';
+import { FakeEventSource, settle, ticketFetch } from '../test/fakeEventSource';
 
 // fetch and EventSource are mocked at the global boundary; the real server
-// path is covered end to end by the Playwright suite on the Go side.
-
-class FakeEventSource {
-  static instances: FakeEventSource[] = [];
-  readyState = 0;
-  onopen: ((ev: Event) => void) | null = null;
-  onmessage: ((ev: MessageEvent) => void) | null = null;
-  onerror: ((ev: Event) => void) | null = null;
-  closed = false;
-  constructor(public url: string) {
-    FakeEventSource.instances.push(this);
-  }
-  open() {
-    this.readyState = 1;
-    this.onopen?.(new Event('open'));
-  }
-  frame(data: unknown, lastEventId = '') {
-    this.onmessage?.(
-      new MessageEvent('message', { data: typeof data === 'string' ? data : JSON.stringify(data), lastEventId }),
-    );
-  }
-  fail() {
-    this.onerror?.(new Event('error'));
-  }
-  close() {
-    this.closed = true;
-    this.readyState = 2;
-  }
-}
+// path is covered end to end by the Playwright suite on the Go side. The
+// stream opens with a ticket asked for first (streamTicket.test.ts).
 
 function jsonResponse(status: number, body: unknown): Response {
   return new Response(body === undefined ? '' : JSON.stringify(body), {
@@ -167,6 +141,7 @@ describe('HttpTransport events', () => {
   beforeEach(() => {
     FakeEventSource.instances = [];
     vi.stubGlobal('EventSource', FakeEventSource);
+    vi.stubGlobal('fetch', ticketFetch());
     vi.useFakeTimers();
   });
   afterEach(() => {
@@ -174,7 +149,7 @@ describe('HttpTransport events', () => {
     vi.unstubAllGlobals();
   });
 
-  it('opens one EventSource with the token and dispatches {name,data} frames', () => {
+  it('opens one EventSource with a stream ticket (never the token) and dispatches {name,data} frames', async () => {
     const t = new HttpTransport({ token: 'a b', backoff: () => 100 });
     const agui: EventMap['agui'][] = [];
     const queue: EventMap['queue'][] = [];
@@ -182,9 +157,10 @@ describe('HttpTransport events', () => {
     t.subscribe('agui', (d) => agui.push(d));
     t.subscribe('queue', (d) => queue.push(d));
     t.subscribe('threads', (d) => threads.push(d));
+    await settle();
     expect(FakeEventSource.instances).toHaveLength(1);
     const es = FakeEventSource.instances[0]!;
-    expect(es.url).toBe('/api/events?token=a%20b');
+    expect(es.url).toBe('/api/events?ticket=ticket-1');
     es.open();
     es.frame({ name: 'agui', data: { threadId: 'th', event: { type: 'RUN_STARTED', threadId: 'th', runId: 'r' } } });
     es.frame({ name: 'queue', data: { threadId: 'th', queued: ['x'] } });
@@ -203,10 +179,11 @@ describe('HttpTransport events', () => {
     expect(es.closed).toBe(true);
   });
 
-  it('delivers the "mcp" event (a server or the configuration changed) with an empty payload', () => {
+  it('delivers the "mcp" event (a server or the configuration changed) with an empty payload', async () => {
     const t = new HttpTransport({ token: 't', backoff: () => 100 });
     const got: EventMap['mcp'][] = [];
     t.subscribe('mcp', (d) => got.push(d));
+    await settle();
     const es = FakeEventSource.instances[0]!;
     es.open();
     es.frame({ name: 'mcp', data: {} });
@@ -215,7 +192,7 @@ describe('HttpTransport events', () => {
     t.close();
   });
 
-  it('reconnects with backoff and reports disconnected / reconnected', () => {
+  it('reconnects with backoff and reports disconnected / reconnected', async () => {
     const delays: number[] = [];
     const t = new HttpTransport({
       token: 't',
@@ -227,22 +204,25 @@ describe('HttpTransport events', () => {
     const states: string[] = [];
     t.subscribe('connection', (d) => states.push(d.state));
     t.subscribe('agui', () => undefined);
+    await settle();
     FakeEventSource.instances[0]!.open();
     expect(states).toEqual(['connected']);
 
     FakeEventSource.instances[0]!.fail();
     expect(FakeEventSource.instances[0]!.closed).toBe(true);
     expect(states).toEqual(['connected', 'disconnected']);
-    vi.advanceTimersByTime(999);
+    await vi.advanceTimersByTimeAsync(999);
     expect(FakeEventSource.instances).toHaveLength(1);
-    vi.advanceTimersByTime(1);
+    await vi.advanceTimersByTimeAsync(1);
+    await settle();
     expect(FakeEventSource.instances).toHaveLength(2);
 
     // Fails again before opening: a longer wait, no duplicate "disconnected".
     FakeEventSource.instances[1]!.fail();
-    vi.advanceTimersByTime(1999);
+    await vi.advanceTimersByTimeAsync(1999);
     expect(FakeEventSource.instances).toHaveLength(2);
-    vi.advanceTimersByTime(1);
+    await vi.advanceTimersByTimeAsync(1);
+    await settle();
     expect(FakeEventSource.instances).toHaveLength(3);
     FakeEventSource.instances[2]!.open();
     expect(states).toEqual(['connected', 'disconnected', 'reconnected']);
@@ -252,7 +232,7 @@ describe('HttpTransport events', () => {
     FakeEventSource.instances[2]!.fail();
     expect(delays).toEqual([0, 1, 0]);
     t.close();
-    vi.advanceTimersByTime(10_000);
+    await vi.advanceTimersByTimeAsync(10_000);
     expect(FakeEventSource.instances).toHaveLength(3);
   });
 });
@@ -422,24 +402,27 @@ describe('HttpTransport event replay', () => {
     vi.useFakeTimers();
     FakeEventSource.instances = [];
     vi.stubGlobal('EventSource', FakeEventSource);
+    vi.stubGlobal('fetch', ticketFetch());
   });
   afterEach(() => {
     vi.useRealTimers();
     vi.unstubAllGlobals();
   });
 
-  it('reconnects with the last event id it saw, and treats "resync" as a reload', () => {
+  it('reconnects with the last event id it saw, and treats "resync" as a reload', async () => {
     const t = new HttpTransport({ token: 't', backoff: () => 10 });
     const states: string[] = [];
     t.subscribe('connection', (d) => states.push(d.state));
     t.subscribe('agui', () => undefined);
+    await settle();
     const first = FakeEventSource.instances[0]!;
     first.open();
     expect(first.url).not.toContain('lastEventId');
     first.frame({ name: 'threads', data: {} }, 'boot1.41');
     first.frame({ name: 'threads', data: {} }, 'boot1.42');
     first.fail();
-    vi.advanceTimersByTime(10);
+    await vi.advanceTimersByTimeAsync(10);
+    await settle();
     const second = FakeEventSource.instances[1]!;
     expect(second.url).toContain('lastEventId=boot1.42');
     second.open();
@@ -470,10 +453,12 @@ describe('HttpTransport without a usable token', () => {
 
   it('a refused token (401) turns "rejected": listeners hear it, the stream stops, the stored token is dropped', async () => {
     window.sessionStorage.setItem('juncture.token', 'old');
+    fetchMock.mockImplementation(ticketFetch());
     const t = new HttpTransport({ token: 'old' });
     const states: string[] = [];
     t.onTokenRejected(() => states.push(t.tokenState()));
     t.subscribe('connection', () => {});
+    await settle();
     expect(FakeEventSource.instances).toHaveLength(1);
     expect(t.tokenState()).toBe('ok');
     fetchMock.mockResolvedValue(jsonResponse(401, { error: { code: 'unauthorized', message: 'A valid bearer token is required' } }));

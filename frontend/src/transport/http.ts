@@ -34,7 +34,9 @@ export function resolveToken(loc: Location = window.location, store: Storage | u
     return fromHash;
   }
   try {
-    return store?.getItem(TOKEN_KEY) ?? '';
+    // A token stored by an older page may be one no request can carry.
+    const stored = store?.getItem(TOKEN_KEY) ?? '';
+    return usableToken(stored) ? stored : '';
   } catch {
     return '';
   }
@@ -65,13 +67,30 @@ export function tokenWasRefused(store: Storage | undefined = safeSession()): boo
 }
 
 /**
+ * The longest token the page takes (app/web MaxTokenLength, which Juncture
+ * checks JUNCTURE_TOKEN against): its own are 48 characters. A longer one
+ * (a #token= of a megabyte) makes every request's headers larger than the
+ * server reads (431), so it can never work.
+ */
+export const MAX_TOKEN_LENGTH = 512;
+
+/**
  * Whether `token` can be sent at all: visible ASCII (spaces only inside,
- * as a header's ends are trimmed). Anything else
- * makes fetch throw (not a 401) or is sent as other bytes than Juncture's,
- * so the page would say "Reconnecting…" forever instead of the token page.
+ * as a header's ends are trimmed), at most MAX_TOKEN_LENGTH long. Anything
+ * else makes fetch throw (not a 401), is sent as other bytes than
+ * Juncture's, or is too large for the server to read, so the page would
+ * say "Reconnecting…" forever instead of the token page.
  */
 export function usableToken(token: string): boolean {
-  return /^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/.test(token);
+  return token.length <= MAX_TOKEN_LENGTH && /^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/.test(token);
+}
+
+/**
+ * Whether an answer means the server will not take this token: 401, or
+ * 431 (the request's headers, the token in them, are too large to read).
+ */
+function tokenRefused(status: number): boolean {
+  return status === 401 || status === 431;
 }
 
 /** The token in the page's #fragment, if any (a link pasted into the address bar). */
@@ -117,11 +136,21 @@ export function defaultBackoff(attempt: number): number {
   return base / 2 + Math.random() * (base / 2);
 }
 
-/** Browser mode: POST /api/call/<Method> and one EventSource on /api/events. */
+/**
+ * Browser mode: POST /api/call/<Method> and one EventSource on /api/events.
+ * The token goes only in Authorization headers, never in a URL (logs,
+ * history, proxies): EventSource cannot send headers, so each connection
+ * of the stream first asks for a single-use ticket (POST
+ * /api/events/ticket) and opens /api/events?ticket=…. A failed stream is
+ * closed at once and reconnected here with a fresh ticket, never by the
+ * browser's own retry, which would send the spent one again.
+ */
 export class HttpTransport implements Transport {
   readonly kind = 'browser' as const;
   private hub = new EventHub();
   private es: EventSource | null = null;
+  /** A ticket is being asked for: the stream is opening. */
+  private connecting = false;
   private attempt = 0;
   private timer: ReturnType<typeof setTimeout> | null = null;
   private everConnected = false;
@@ -224,12 +253,12 @@ export class HttpTransport implements Transport {
     }
     const parsed = text.trim() === '' ? { ok: true as const, value: null } : tryParseJson(text);
     if (!res.ok) {
-      if (res.status === 401 && this.token) this.reject();
+      if (tokenRefused(res.status) && this.token) this.reject();
       if (parsed.ok && isObject(parsed.value)) {
         const err = errorFromObject(parsed.value);
         if (err) throw err;
       }
-      if (res.status === 401 || res.status === 403) {
+      if (tokenRefused(res.status) || res.status === 403) {
         throw new JunctureError(
           'unauthorized',
           'This page is not authorised. Open Juncture from the link it printed when it started.',
@@ -249,9 +278,42 @@ export class HttpTransport implements Transport {
 
   private connect(): void {
     this.timer = null;
-    if (this.closed || !this.token) return; // without a token the server refuses: the page says so instead
+    if (this.closed || !this.token || this.connecting) return; // without a token the server refuses: the page says so instead
+    this.connecting = true;
+    void this.streamTicket().then((ticket) => {
+      this.connecting = false;
+      if (this.closed) return; // closed meanwhile, or the token was refused
+      if (ticket) this.open(ticket);
+      else this.lost();
+    });
+  }
+
+  /**
+   * A single-use ticket for one connection of the stream, or '' when none
+   * came (the stream retries with backoff). A refused token makes the page
+   * say so, as a refused call does.
+   */
+  private async streamTicket(): Promise<string> {
+    try {
+      const res = await fetch(`${this.baseUrl}/api/events/ticket`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${this.token}` },
+      });
+      if (tokenRefused(res.status)) {
+        this.reject();
+        return '';
+      }
+      if (!res.ok) return '';
+      const body = tryParseJson(await res.text());
+      return body.ok && isObject(body.value) && isString(body.value.ticket) ? body.value.ticket : '';
+    } catch {
+      return ''; // the network, or a closed server
+    }
+  }
+
+  private open(ticket: string): void {
     const resume = this.lastEventId ? `&lastEventId=${encodeURIComponent(this.lastEventId)}` : '';
-    const es = new EventSource(`${this.baseUrl}/api/events?token=${encodeURIComponent(this.token)}${resume}`);
+    const es = new EventSource(`${this.baseUrl}/api/events?ticket=${encodeURIComponent(ticket)}${resume}`);
     this.es = es;
     es.onopen = () => {
       this.markOpened();
@@ -277,17 +339,23 @@ export class HttpTransport implements Transport {
       if (data) this.hub.emit(name, data);
     };
     es.onerror = () => {
-      // Take over from the browser's fixed-interval retry: close and
-      // reconnect with backoff; after reconnecting the UI refetches.
+      // Take over from the browser's retry, which would send the spent
+      // ticket again at a fixed interval: close and reconnect with a new
+      // ticket and backoff; after reconnecting the UI refetches.
       if (this.es !== es) return;
       es.close();
       this.es = null;
-      if (!this.disconnected) {
-        this.disconnected = true;
-        this.hub.emit('connection', { state: 'disconnected' });
-      }
-      this.scheduleReconnect();
+      this.lost();
     };
+  }
+
+  /** The stream is down (or never came up): say so once, and try again later. */
+  private lost(): void {
+    if (!this.disconnected) {
+      this.disconnected = true;
+      this.hub.emit('connection', { state: 'disconnected' });
+    }
+    this.scheduleReconnect();
   }
 
   private scheduleReconnect(): void {

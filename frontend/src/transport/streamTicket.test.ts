@@ -1,0 +1,127 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { HttpTransport } from './http';
+import { FakeEventSource, ticketFetch, settle, type FetchMock } from '../test/fakeEventSource';
+
+// The event stream never carries the long-lived token in its URL (URLs
+// end up in logs, history, proxies): each connection asks for a
+// single-use ticket with the token in its Authorization header, and opens
+// /api/events?ticket=…. A reconnect asks for a new one (app/web
+// tickets.go spends a ticket on first use).
+
+const TOKEN = '0123456789abcdef0123456789abcdef0123456789abcdef';
+
+/** Every URL the page asked for: fetches and EventSources. */
+function urlsBuilt(fetchMock: FetchMock): string[] {
+  return [...fetchMock.mock.calls.map((c) => String(c[0])), ...FakeEventSource.instances.map((es) => es.url)];
+}
+
+describe('HttpTransport stream tickets', () => {
+  beforeEach(() => {
+    FakeEventSource.instances = [];
+    vi.stubGlobal('EventSource', FakeEventSource);
+    vi.useFakeTimers();
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+    vi.unstubAllGlobals();
+  });
+
+  it('opens the stream with a ticket asked for with the token in a header, never with the token in the URL', async () => {
+    const fetchMock = ticketFetch();
+    vi.stubGlobal('fetch', fetchMock);
+    const t = new HttpTransport({ token: TOKEN, backoff: () => 10 });
+    t.subscribe('agui', () => undefined);
+    t.subscribe('queue', () => undefined);
+    await settle();
+    expect(fetchMock).toHaveBeenCalledTimes(1); // two subscriptions, one stream
+    const [url, init] = fetchMock.mock.calls[0]!;
+    expect(url).toBe('/api/events/ticket');
+    expect(init?.method).toBe('POST');
+    expect(new Headers(init?.headers).get('Authorization')).toBe(`Bearer ${TOKEN}`);
+    expect(FakeEventSource.instances.map((es) => es.url)).toEqual(['/api/events?ticket=ticket-1']);
+    for (const u of urlsBuilt(fetchMock)) expect(u).not.toContain(TOKEN);
+    t.close();
+  });
+
+  it('reconnects with a new ticket (the spent one is refused), keeping the last event id', async () => {
+    const fetchMock = ticketFetch();
+    vi.stubGlobal('fetch', fetchMock);
+    const t = new HttpTransport({ token: TOKEN, backoff: () => 10 });
+    const states: string[] = [];
+    t.subscribe('connection', (d) => states.push(d.state));
+    await settle();
+    const first = FakeEventSource.instances[0]!;
+    first.open();
+    first.frame({ name: 'threads', data: {} }, 'boot1.42');
+    first.fail();
+    // Closed at once: the browser's own retry would send ticket-1 again.
+    expect(first.closed).toBe(true);
+    await vi.advanceTimersByTimeAsync(10);
+    await settle();
+    expect(FakeEventSource.instances.map((es) => es.url)).toEqual([
+      '/api/events?ticket=ticket-1',
+      '/api/events?ticket=ticket-2&lastEventId=boot1.42',
+    ]);
+    FakeEventSource.instances[1]!.open();
+    expect(states).toEqual(['connected', 'disconnected', 'reconnected']);
+    for (const u of urlsBuilt(fetchMock)) expect(u).not.toContain(TOKEN);
+    t.close();
+  });
+
+  it('retries with backoff when no ticket comes (network, 429, an unreadable answer)', async () => {
+    const answers: Array<() => Response> = [
+      () => {
+        throw new TypeError('Failed to fetch');
+      },
+      () => new Response('', { status: 429 }),
+      () => new Response('{"ticket":', { status: 200 }),
+      () => new Response('{"ticket":"ticket-ok"}', { status: 200 }),
+    ];
+    const fetchMock: FetchMock = vi.fn(async () => answers.shift()!());
+    vi.stubGlobal('fetch', fetchMock);
+    const delays: number[] = [];
+    const t = new HttpTransport({
+      token: TOKEN,
+      backoff: (n) => {
+        delays.push(n);
+        return 100;
+      },
+    });
+    const states: string[] = [];
+    t.subscribe('connection', (d) => states.push(d.state));
+    for (let i = 0; i < 3; i++) {
+      await settle();
+      expect(FakeEventSource.instances).toHaveLength(0);
+      await vi.advanceTimersByTimeAsync(100);
+    }
+    await settle();
+    expect(FakeEventSource.instances.map((es) => es.url)).toEqual(['/api/events?ticket=ticket-ok']);
+    expect(delays).toEqual([0, 1, 2]);
+    expect(states).toEqual(['disconnected']); // said once
+    expect(t.tokenState()).toBe('ok');
+    t.close();
+  });
+
+  it.each([401, 431])('a token refused when asking for a ticket (%i) turns "rejected" and stops the stream', async (status) => {
+    const fetchMock = ticketFetch({ refuse: () => status });
+    vi.stubGlobal('fetch', fetchMock);
+    const t = new HttpTransport({ token: TOKEN, backoff: () => 10 });
+    const heard: string[] = [];
+    t.onTokenRejected(() => heard.push(t.tokenState()));
+    t.subscribe('connection', () => undefined);
+    await settle();
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(heard).toEqual(['rejected']);
+    expect(FakeEventSource.instances).toHaveLength(0);
+    expect(fetchMock).toHaveBeenCalledTimes(1); // no retrying a refused token
+  });
+
+  it('closed while the ticket is on its way: no stream is opened', async () => {
+    vi.stubGlobal('fetch', ticketFetch());
+    const t = new HttpTransport({ token: TOKEN });
+    t.subscribe('agui', () => undefined);
+    t.close();
+    await settle();
+    expect(FakeEventSource.instances).toHaveLength(0);
+  });
+});
