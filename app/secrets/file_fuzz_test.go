@@ -89,3 +89,60 @@ func TestFileHoldsAcrossItsReadBoundary(t *testing.T) {
 		}
 	}
 }
+
+// growingFile is a backup someone keeps appending to: each read first adds
+// 2 MiB more to the file (faster than any read can reach its end).
+type growingFile struct {
+	*os.File
+	path  string
+	more  []byte // what each read adds (made once: the budget counts fileHolds' allocations)
+	added int
+}
+
+func (g *growingFile) Read(p []byte) (int, error) {
+	if g.added < 1<<30 { // a safety stop for the code under test: 1 GiB
+		w, err := os.OpenFile(g.path, os.O_APPEND|os.O_WRONLY, 0)
+		if err != nil {
+			return 0, err
+		}
+		_, err = w.Write(g.more)
+		w.Close()
+		if err != nil {
+			return 0, err
+		}
+		g.added += len(g.more)
+	}
+	return g.File.Read(p)
+}
+
+// TestFileHoldsReadsWhatTheFileHeldWhenOpened: a backup that grows while
+// it is searched is read up to the size it had when opened, not until
+// it stops growing (a start-up held for as long as another process
+// writes). Budget: 2 s and 4 MiB, as for any file. What was appended is
+// not searched: the file is judged as it was.
+func TestFileHoldsReadsWhatTheFileHeldWhenOpened(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "juncture.db.bak")
+	if err := os.WriteFile(path, bytes.Repeat([]byte{'.'}, 3<<20), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var g *growingFile
+	more := bytes.Repeat([]byte{'+'}, 2<<20)
+	openBackup = func(p string) (backupFile, error) {
+		f, err := os.Open(p)
+		if err != nil {
+			return nil, err
+		}
+		g = &growingFile{File: f, path: p, more: more}
+		return g, nil
+	}
+	t.Cleanup(func() { openBackup = openPlainBackup })
+	var got bool
+	var err error
+	testkit.Budget(t, "fileHolds on a growing file", 2*time.Second, 4<<20+64, func() { got, err = fileHolds(path, []string{"sk-never"}) })
+	if got || err != nil {
+		t.Fatalf("fileHolds = %v, %v; want false, nil", got, err)
+	}
+	if g.added > 8<<20 {
+		t.Fatalf("read on while the file grew by %d bytes: the file was searched past the size it had when opened", g.added)
+	}
+}

@@ -149,8 +149,23 @@ func scrubBackup(ctx context.Context, path string) (needed bool, err error) {
 	return needed, err
 }
 
+// backupFile is what fileHolds reads: an open backup and its size.
+type backupFile interface {
+	io.ReadCloser
+	Stat() (os.FileInfo, error)
+}
+
+// openPlainBackup opens a regular file only: a FIFO named like a backup is
+// refused, not waited on.
+func openPlainBackup(path string) (backupFile, error) { return plainfile.Open(path) }
+
+// openBackup is openPlainBackup; tests replace it.
+var openBackup = openPlainBackup
+
 // fileHolds reports whether the file's bytes contain any of secrets,
-// reading it in 1 MiB chunks (backups can be large).
+// reading it in 1 MiB chunks (backups can be large), up to the size it had
+// when opened: a file that another process keeps growing would otherwise be
+// read for as long as it grows, and a start-up waits on it.
 func fileHolds(path string, secrets []string) (bool, error) {
 	longest := 0
 	for _, s := range secrets {
@@ -159,15 +174,20 @@ func fileHolds(path string, secrets []string) (bool, error) {
 	if longest == 0 {
 		return false, nil
 	}
-	f, err := plainfile.Open(path) // a FIFO named like a backup is refused, not waited on
+	f, err := openBackup(path)
 	if err != nil {
 		return false, err
 	}
 	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		return false, fmt.Errorf("reading the size of %s: %w", path, err)
+	}
+	r := io.LimitReader(f, info.Size())
 	buf := make([]byte, 0, 1<<20+longest)
 	chunk := make([]byte, 1<<20)
 	for {
-		n, err := f.Read(chunk)
+		n, err := r.Read(chunk)
 		buf = append(buf, chunk[:n]...)
 		for _, s := range secrets {
 			if s != "" && bytes.Contains(buf, []byte(s)) {
