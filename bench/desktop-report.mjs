@@ -10,7 +10,8 @@
 //   stop TRIAL PAINTED_MS RECEIVED_MS SHOWN_MS RUNTIME_US ESC_TO_GO_MS FRAME_MS TASK_MS   (the page's
 //        Esc → cancelled state painted, → the cancelled RUN_FINISHED received, → the DOM showing it;
 //        the runtime's share in Go; Esc → the Interrupt call reaching Go; → the callback of the frame
-//        that renders it; → the task posted from that callback, lib/benchTitle.ts)
+//        that renders it; → the task posted from that callback, lib/benchTitle.ts; SCREEN_MS: the X
+//        server's Esc → the Stop button's pixels changed on the screen, bench/xstop, '-' without it)
 //
 //   node bench/desktop-report.mjs RAW OUT.json
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
@@ -188,8 +189,10 @@ if (stopRows.length) {
   const escToGo = stat(col(6));
   const began = stat(col(7));
   const task = stat(col(8));
+  const screen = stat(col(9));
   const never = stopRows.filter((l) => l[2] === 'never').length;
-  stop = { painted, received, shown, runtime, escToGo, began, task, never, frame: 16.7 };
+  const screenNone = stopRows.filter((l) => l[9] === 'none').length;
+  stop = { painted, received, shown, runtime, escToGo, began, task, screen, screenNone, never, frame: 16.7 };
   const ms = (x) => (Number.isFinite(x) ? x.toFixed(2) : '-');
   console.log(`\nDesktop Stop in WebKitGTK, ${received.n} trials (ms from the Esc key in the page; runtime: the Interrupt call reaching Go → the cancelled RUN_FINISHED handed to Wails)`);
   table(
@@ -202,10 +205,14 @@ if (stopRows.length) {
       ['Esc → task posted from it ran', ms(task.p50), ms(task.p99), ms(task.max), '-', ''],
       ['Esc → Interrupt call reaching Go', ms(escToGo.p50), ms(escToGo.p99), ms(escToGo.max), '-', ''],
       ["runtime's share (Go)", ms(runtime.p50), ms(runtime.p99), ms(runtime.max), '-', ''],
+      ...(screen.n
+        ? [['Esc in X → Send on the screen (xstop)', ms(screen.p50), ms(screen.p99), ms(screen.max), '≤ 16.7', screen.p99 <= 16.7 && !screenNone ? 'yes' : 'NO']]
+        : []),
     ],
     [38, 7, 7, 7, 6, 9],
   );
   if (never) console.log(`${never} trials never painted the cancelled state`);
+  if (screen.n) console.log(`on the screen: ${screen.n} trials timed by bench/xstop from the key in the X server (before the page's keydown)${screenNone ? `; ${screenNone} saw no change in 3 s` : ''}`);
 }
 
 // Start-up: launch → the first key taken, against the floor app.

@@ -108,6 +108,7 @@ if [ -z "$bin" ]; then
 fi
 case "$only" in idle | stop) ;; *) (cd "$src" && CGO_ENABLED=0 go build -o "$tmp/seedthread" ./bench/seedthread) ;; esac
 case "$only" in idle | stop | startup) ;; *) [ "${BENCH_STREAM:-1}" = 0 ] || (cd "$src" && go build -tags $tags -ldflags "-w -s" -o "$tmp/floorstream" ./bench/floorstream) ;; esac
+case "$only" in idle | startup) ;; *) [ "${BENCH_STREAM:-1}" = 0 ] || (cd "$src" && go build -o "$tmp/xstop" ./bench/xstop) || echo "bench/xstop did not build (X11, Xdamage, Xtst headers): Stop is timed by the page only" ;; esac
 # The fair floor: the same bare window linking Juncture's libraries
 # (bench/floorfair, built from Juncture's go.mod).
 fair=${BENCH_FAIR:-1}; case "$only" in stop | startup | stream) fair=0 ;; esac
@@ -293,9 +294,10 @@ stream_bench() {
 # the Interrupt call reaching Go → the cancelled RUN_FINISHED handed to
 # Wails), and Esc → the Interrupt call reaching Go (the page's Esc on the
 # wall clock against the app's log). Raw: "stop TRIAL painted_ms
-# received_ms shown_ms runtime_us esc_to_go_ms frame_ms task_ms".
+# received_ms shown_ms runtime_us esc_to_go_ms frame_ms task_ms screen_ms"
+# (screen: the X server's Esc → the Stop button's pixels changed, bench/xstop).
 stop_bench() {
-  local trials=$1 d r c s n ms n0 ms0 deadline rt ego line logs=0 l
+  local trials=$1 d r c s n ms n0 ms0 deadline rt ego line logs=0 l btn scr
   d=$tmp/stop; mkdir -p "$d/ws"
   export XDG_DATA_HOME=$d/d XDG_CONFIG_HOME=$d/c XDG_CACHE_HOME=$d/k JUNCTURE_WORKSPACE=$d/ws
   export OPENAI_BASE_URL=http://127.0.0.1:$port/n=100000/d=5/v1 JUNCTURE_MODEL=fake-model OPENAI_API_KEY=bench JUNCTURE_BENCH=1
@@ -312,7 +314,16 @@ stop_bench() {
       sleep 0.02
     done
     sleep 1
-    xdotool key Escape
+    # Esc from the X server (bench/xstop presses it) to the Stop button's
+    # pixels changing on the screen (the page gives the button's rectangle
+    # in its title, btn=x,y,w,h); without xstop, the key alone.
+    btn=$(xdotool getwindowname "$win" 2>/dev/null | grep -o 'btn=[0-9,]*' | cut -d= -f2 || true)
+    if [ -n "$btn" ] && [ -x "$tmp/xstop" ]; then
+      scr=$("$tmp/xstop" -window "$win" -rect "$btn" -timeout 3s 2>>"$tmp/xstop.err" || echo -)
+    else
+      xdotool key Escape
+      scr=-
+    fi
     # the title's stop field changes once the cancelled state painted
     deadline=$(($(date +%s) + 30))
     while read -r c s n ms _ < <(bench_title) && { [ "$s" = running ] || [ "$ms" = "$ms0" ]; }; do
@@ -331,8 +342,8 @@ stop_bench() {
     # Only a new figure of all six fields: a title still showing '-' (or the
     # last trial's figure) when the wait ran out made a row whose columns
     # shifted (runtime_us read as received_ms) or counted a trial twice.
-    [ "$r" -gt 0 ] && [ "$s" = cancelled ] && [ "$ms" != "$ms0" ] && [[ $ms =~ ^[^/]+(/[^/]+){5}$ ]] && echo "stop $r $(cut -d/ -f1-3 <<<"$ms" | tr / ' ') $rt $ego $(cut -d/ -f4-5 <<<"$ms" | tr / ' ')" >>"$raw"
-    echo "  stop trial $r: $s after Esc, painted/received/shown/frame/task/esc $ms ms in the page, runtime $rt µs, Esc → Interrupt in Go $ego ms"
+    [ "$r" -gt 0 ] && [ "$s" = cancelled ] && [ "$ms" != "$ms0" ] && [[ $ms =~ ^[^/]+(/[^/]+){5}$ ]] && echo "stop $r $(cut -d/ -f1-3 <<<"$ms" | tr / ' ') $rt $ego $(cut -d/ -f4-5 <<<"$ms" | tr / ' ') $scr" >>"$raw"
+    echo "  stop trial $r: $s after Esc, painted/received/shown/frame/task/esc $ms ms in the page, runtime $rt µs, Esc → Interrupt in Go $ego ms, on the screen $scr ms"
     sleep 0.5
   done
   stop_app "$app"; app=

@@ -161,6 +161,51 @@ describe('startBenchTitle', () => {
   });
 });
 
+describe('the Stop button field', () => {
+  beforeEach(() => vi.useFakeTimers({ toFake: ['requestAnimationFrame', 'cancelAnimationFrame'] }));
+  afterEach(() => {
+    vi.useRealTimers();
+    document.body.innerHTML = '';
+  });
+
+  it('gives the Stop button\'s rectangle (whole pixels covering it) once a run shows it, read once per run', () => {
+    document.body.innerHTML = '<form class="composer"><button class="composer-btn stop">Stop</button></form>';
+    const b = document.querySelector('button')!;
+    const reads = vi.fn(() => ({ left: 100.4, top: 500.6, right: 132.2, bottom: 532.9, width: 31.8, height: 32.3 }) as DOMRect);
+    b.getBoundingClientRect = reads;
+    const t = new FakeTransport();
+    const titles: string[] = [];
+    const stop = startBenchTitle(t, (s) => titles.push(s));
+    expect(titles.at(-1)).toBe('bench 0 idle 0 -'); // no run: no field
+    t.emit('agui', ev({ type: 'RUN_STARTED', threadId: 'th', runId: 'r' }));
+    vi.advanceTimersToNextFrame();
+    expect(titles.at(-1)).toBe('bench 0 running 1 - btn=100,500,33,33');
+    t.emit('agui', ev({ type: 'TEXT_MESSAGE_START', messageId: 'a', role: 'assistant' }));
+    t.emit('agui', ev({ type: 'TEXT_MESSAGE_CONTENT', messageId: 'a', delta: 'abc' }));
+    vi.advanceTimersToNextFrame();
+    expect(titles.at(-1)).toBe('bench 3 running 1 - btn=100,500,33,33');
+    expect(reads).toHaveBeenCalledTimes(1); // no layout read in each streamed frame
+    // The next run reads it again (the window may have been resized).
+    reads.mockReturnValue({ left: 10, top: 20, right: 40, bottom: 50, width: 30, height: 30 } as DOMRect);
+    t.emit('agui', ev({ type: 'RUN_FINISHED', threadId: 'th', runId: 'r', outcome: { type: 'success' } }));
+    t.emit('agui', ev({ type: 'RUN_STARTED', threadId: 'th', runId: 'r2' }));
+    vi.advanceTimersToNextFrame();
+    expect(titles.at(-1)).toBe('bench 3 running 2 - btn=10,20,30,30');
+    stop();
+  });
+
+  it('has no field while no Stop button shows', () => {
+    document.body.innerHTML = '<form class="composer"><button class="composer-btn send">Send</button></form>';
+    const t = new FakeTransport();
+    const titles: string[] = [];
+    const stop = startBenchTitle(t, (s) => titles.push(s));
+    t.emit('agui', ev({ type: 'RUN_STARTED', threadId: 'th', runId: 'r' }));
+    vi.advanceTimersToNextFrame();
+    expect(titles.at(-1)).toBe('bench 0 running 1 -');
+    stop();
+  });
+});
+
 describe('the start-up field', () => {
   beforeEach(() => vi.useFakeTimers({ toFake: ['requestAnimationFrame', 'cancelAnimationFrame'] }));
   afterEach(() => vi.useRealTimers());

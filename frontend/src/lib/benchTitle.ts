@@ -48,11 +48,16 @@ export function startBenchTitle(
   let typed = firstComposerInput() ? String(firstComposerInput()) : ''; // a key taken before the counter started counts when it was taken
   // The page's start-up marks (lib/startupMarks.ts) as last written: an eighth field once typed.
   let marked = '';
+  // The composer's Stop button, as `btn=x,y,w,h` in CSS pixels, read once
+  // per run (a layout read each frame would cost the streaming bench): the
+  // Stop bench watches those pixels on the screen (bench/xstop).
+  let btn = '';
   const write = () => {
     frame = 0;
     marked = typed ? startupMarks() : '';
+    if (state === 'running' && !btn) btn = stopButton();
     const tail = typed ? ` ${view || '-'} ${typed} ${marked}` : view ? ` ${view}` : '';
-    setTitle(`bench ${chars} ${state} ${runs} ${stopMs}${tail}`);
+    setTitle(`bench ${chars} ${state} ${runs} ${stopMs}${tail}${btn ? ` ${btn}` : ''}`);
   };
   const probe = () => {
     const v = viewCheck();
@@ -96,6 +101,7 @@ export function startBenchTitle(
       case 'RUN_STARTED':
         runs++;
         state = 'running';
+        btn = '';
         return true;
       case 'RUN_FINISHED':
         state = e.outcome.type === 'success' ? 'done' : e.outcome.type === 'interrupt' ? 'interrupted' : 'cancelled';
@@ -227,6 +233,17 @@ export function viewCheck(root: ParentNode = document): string {
 
 /** The cancelled (or any ended) run as the person sees it: the composer's
  *  Send button is back where Stop was. */
+/** The Stop button's rectangle as `btn=x,y,w,h` (whole CSS pixels, covering it), or '' when none shows. */
+function stopButton(): string {
+  const b = document.querySelector('.composer .composer-btn.stop');
+  if (!b) return '';
+  const r = b.getBoundingClientRect();
+  if (r.width <= 0 || r.height <= 0) return '';
+  const x = Math.floor(r.left);
+  const y = Math.floor(r.top);
+  return `btn=${x},${y},${Math.ceil(r.right) - x},${Math.ceil(r.bottom) - y}`;
+}
+
 function composerIdle(): boolean {
   return document.querySelector('.composer .composer-btn.send') !== null;
 }
