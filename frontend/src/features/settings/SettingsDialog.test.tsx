@@ -378,4 +378,15 @@ describe('SettingsDialog: the tool-steps field steps with the arrow keys, as a n
     expect(input(LOOP).value).toBe('200');
     expect(screen.getByText('Unsaved changes')).toBeTruthy();
   });
+
+  it('leaves ↑ and ↓ to an input method while it composes (they pick among its candidates)', async () => {
+    setup({ SaveSettings: () => VIEW });
+    await screen.findAllByLabelText(LOOP);
+    change(input(LOOP), { target: { value: '12' } });
+    for (const k of ['ArrowUp', 'ArrowDown']) {
+      const taken = !fireEvent.keyDown(input(LOOP), { key: k, isComposing: true });
+      expect(taken).toBe(false);
+      expect(input(LOOP).value).toBe('12');
+    }
+  });
 });
