@@ -379,6 +379,17 @@ describe('SettingsDialog: the tool-steps field steps with the arrow keys, as a n
     expect(screen.getByText('Unsaved changes')).toBeTruthy();
   });
 
+  it('set by the environment, the field does not step: ↑ and ↓ change nothing and nothing is unsaved', async () => {
+    setup({}, { ...VIEW, sources: { loopGuard: 'environment' } });
+    await screen.findAllByLabelText(LOOP);
+    expect(input(LOOP).readOnly).toBe(true);
+    for (const k of ['ArrowUp', 'ArrowDown']) {
+      key(input(LOOP), k);
+      expect(input(LOOP).value).toBe(String(VIEW.settings.loopGuard));
+    }
+    expect(screen.queryByText('Unsaved changes')).toBeNull();
+  });
+
   it('leaves ↑ and ↓ to an input method while it composes (they pick among its candidates)', async () => {
     setup({ SaveSettings: () => VIEW });
     await screen.findAllByLabelText(LOOP);
