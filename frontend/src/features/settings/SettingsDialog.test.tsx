@@ -210,6 +210,9 @@ describe('SettingsDialog: the tool-steps number is typed freely, checked when le
     { name: 'a fraction', typed: '2.50' },
     { name: 'nothing', typed: '' },
     { name: 'zero', typed: '0' },
+    // JavaScript reads these as 16 and 5; a number box took them as nothing.
+    { name: 'hexadecimal', typed: '0x10' },
+    { name: 'binary', typed: '0b101' },
   ])('$name: kept as typed, and leaving the field says what is wrong; a fix takes the error away', async ({ typed }) => {
     const t = setup({ SaveSettings: () => VIEW });
     await screen.findAllByLabelText(LOOP);
@@ -224,6 +227,19 @@ describe('SettingsDialog: the tool-steps number is typed freely, checked when le
     expect(await screen.findByText('Nothing was saved. Fix the fields marked in red.')).toBeTruthy();
     expect(t.callsOf('SaveSettings')).toEqual([]);
     change(input(LOOP), { target: { value: '12' } });
+    expect(screen.queryByText('Enter a whole number from 1 to 200.')).toBeNull();
+  });
+
+  it.each([
+    { typed: '  7  ', shown: '7' },
+    { typed: '+5', shown: '5' },
+    { typed: '5e1', shown: '50' },
+  ])('pasted $typed: read as the decimal number it writes, shown as $shown once left', async ({ typed, shown }) => {
+    setup({ SaveSettings: () => VIEW });
+    await screen.findAllByLabelText(LOOP);
+    change(input(LOOP), { target: { value: typed } });
+    leave(input(LOOP));
+    expect(input(LOOP).value).toBe(shown);
     expect(screen.queryByText('Enter a whole number from 1 to 200.')).toBeNull();
   });
 
