@@ -16,15 +16,17 @@ describe('stepNumber', () => {
     { text: '', by: 1, want: 1 },
     { text: '1e', by: 1, want: 1 },
     { text: '1e', by: -1, want: 200 },
+    { text: '0x10', by: 1, want: 1 }, // not decimal: no number, as in the field
+    { text: 'Infinity', by: -1, want: 200 },
     // Past an end: back to that end, whichever arrow.
     { text: '999', by: 1, want: 200 },
     { text: '999', by: -1, want: 200 },
-    { text: 'Infinity', by: 1, want: 200 },
+    { text: '1e400', by: 1, want: 200 },
     { text: '9'.repeat(400), by: 1, want: 200 },
     { text: '0', by: -1, want: 1 },
     { text: '0', by: 1, want: 1 },
     { text: '-5', by: -1, want: 1 },
-    { text: '-Infinity', by: 1, want: 1 },
+    { text: '-1e400', by: 1, want: 1 },
     // A fraction within the range: to the whole number in the arrow's direction.
     { text: '2.5', by: 1, want: 3 },
     { text: '2.5', by: -1, want: 2 },

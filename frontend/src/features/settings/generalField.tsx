@@ -2,7 +2,7 @@ import type { InputHTMLAttributes, ReactNode } from 'react';
 import type { SettingsField } from '../../transport/contract';
 import { ENV_VARS } from '../../lib/settingsForm';
 import { SetField } from './SetField';
-import { SOURCE_TEXT, type GeneralSettings, type NumberField } from './useGeneralSettings';
+import { SOURCE_TEXT, numberOf, type GeneralSettings, type NumberField } from './useGeneralSettings';
 
 export type FieldControl = (fid: string, describedBy: string | undefined) => ReactNode;
 
@@ -66,13 +66,13 @@ export function numberControl(
 /**
  * The number an arrow key steps to, as a number box's arrows do: one up or
  * down, kept within the range. Text past an end of the range ("999",
- * "-5", "Infinity") comes back to that end, whichever the arrow (never to
+ * "-5", "1e400") comes back to that end, whichever the arrow (never to
  * the far end: 250 and ↑ is 200, not 1); a fraction steps to the whole
  * number in the arrow's direction ("2.5": 3 or 2). Unreadable or empty
- * text ("1e") starts from the end the arrow points away from.
+ * text ("1e", "0x10") starts from the end the arrow points away from.
  */
 export function stepNumber(text: string, by: 1 | -1, { min, max }: NumberRange): number {
-  const n = text.trim() === '' ? Number.NaN : Number(text);
+  const n = numberOf(text);
   if (Number.isNaN(n)) return by > 0 ? min : max;
   if (n < min) return min;
   if (n > max) return max;
@@ -90,7 +90,7 @@ export function stepNumber(text: string, by: 1 | -1, { min, max }: NumberRange):
  */
 function NumberInput({ form, f, range, fid, describedBy, attrs }: { form: GeneralSettings; f: NumberField; range: NumberRange; fid: string; describedBy: string | undefined; attrs: InputHTMLAttributes<HTMLInputElement> }) {
   const text = form.numberText(f);
-  const value = Number(text);
+  const value = numberOf(text);
   const locked = form.locked(f);
   return (
     // A text box with the spin button's role and keys (↑/↓ step by one):
@@ -102,7 +102,7 @@ function NumberInput({ form, f, range, fid, describedBy, attrs }: { form: Genera
       role="spinbutton"
       aria-valuemin={range.min}
       aria-valuemax={range.max}
-      aria-valuenow={text.trim() !== '' && Number.isFinite(value) ? value : undefined}
+      aria-valuenow={Number.isFinite(value) ? value : undefined}
       value={text}
       onKeyDown={(e) => {
         // While an input method composes, its arrows pick among candidates.
