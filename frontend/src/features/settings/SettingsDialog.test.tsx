@@ -234,6 +234,9 @@ describe('SettingsDialog: the tool-steps number is typed freely, checked when le
     { typed: '  7  ', shown: '7' },
     { typed: '+5', shown: '5' },
     { typed: '5e1', shown: '50' },
+    // Full-width digits, as an input method for Japanese or Chinese types them.
+    { typed: '１２', shown: '12' },
+    { typed: '＋５', shown: '5' },
   ])('pasted $typed: read as the decimal number it writes, shown as $shown once left', async ({ typed, shown }) => {
     setup({ SaveSettings: () => VIEW });
     await screen.findAllByLabelText(LOOP);
