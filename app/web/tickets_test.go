@@ -336,3 +336,45 @@ func TestStreamTicketRefusedToOtherPages(t *testing.T) {
 		t.Errorf("%d tickets issued to other pages, want 0", n)
 	}
 }
+
+// Pages reconnecting all at once, while others' tickets expire: every
+// ticket given opens its one stream, and no more than maxTickets are ever
+// held. Run with -race.
+func TestStreamTicketsUnderLoad(t *testing.T) {
+	s, clock := ticketServer(t)
+	var wg sync.WaitGroup
+	errs := make(chan string, 64)
+	for g := 0; g < 16; g++ {
+		wg.Add(1)
+		go func(g int) {
+			defer wg.Done()
+			for i := 0; i < 100; i++ {
+				ticket, ok := s.tickets.issue()
+				if !ok {
+					continue // the cap, reached by the ones left unused below
+				}
+				if g%4 == 0 {
+					clock.Add(time.Second) // left unused, to expire
+					continue
+				}
+				if !s.tickets.use(ticket) && clock.Now().Before(time.Unix(1_700_000_000, 0).Add(ticketTTL)) {
+					errs <- "a fresh ticket was refused"
+					return
+				}
+				if s.tickets.use(ticket) {
+					errs <- "a ticket was used twice"
+					return
+				}
+				if n := s.tickets.outstanding(); n > maxTickets {
+					errs <- "more tickets held than maxTickets"
+					return
+				}
+			}
+		}(g)
+	}
+	wg.Wait()
+	close(errs)
+	for e := range errs {
+		t.Error(e)
+	}
+}
