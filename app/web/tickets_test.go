@@ -263,3 +263,118 @@ func TestOversizeAuthorizationIsAnswered431(t *testing.T) {
 		t.Errorf("a megabyte of Authorization: %d, want 431", resp.StatusCode)
 	}
 }
+
+// Many requests racing with one ticket (a reconnect and a replay of a
+// logged URL at once): exactly one opens the stream. Run with -race.
+func TestStreamTicketRaceOpensOneStream(t *testing.T) {
+	s, _ := ticketServer(t)
+	for round := 0; round < 50; round++ {
+		ticket := ticketOf(t, askTicket(s, "Bearer "+testToken, ""))
+		const racers = 8
+		codes := make(chan int, racers)
+		start := make(chan struct{})
+		var wg sync.WaitGroup
+		for i := 0; i < racers; i++ {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				<-start
+				codes <- openStream(s, "ticket="+ticket)
+			}()
+		}
+		close(start)
+		wg.Wait()
+		close(codes)
+		opened := 0
+		for code := range codes {
+			if code == http.StatusNoContent {
+				opened++
+			} else if code != http.StatusUnauthorized {
+				t.Fatalf("round %d: a racer got %d, want 204 or 401", round, code)
+			}
+		}
+		if opened != 1 {
+			t.Fatalf("round %d: one ticket opened %d streams, want 1", round, opened)
+		}
+	}
+}
+
+// A web page on another origin, or reached through a foreign name that
+// resolves to 127.0.0.1 (DNS rebinding), gets no ticket even with the
+// token: so it can neither open the stream nor use up the tickets the
+// person's page needs.
+func TestStreamTicketRefusedToOtherPages(t *testing.T) {
+	s, _ := ticketServer(t)
+	tests := []struct {
+		name, host, origin string
+	}{
+		{"another origin", "127.0.0.1:8765", "http://evil.example"},
+		{"another port on loopback", "127.0.0.1:8765", "http://127.0.0.1:9999"},
+		{"an opaque origin (sandboxed frame, file:)", "127.0.0.1:8765", "null"},
+		{"a rebound name", "evil.example:8765", ""},
+		{"a rebound name, its own origin", "evil.example:8765", "http://evil.example:8765"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := httptest.NewRequest(http.MethodPost, "http://127.0.0.1:8765/api/events/ticket", nil)
+			r.Host = tt.host
+			if tt.origin != "" {
+				r.Header.Set("Origin", tt.origin)
+			}
+			r.Header.Set("Authorization", "Bearer "+testToken)
+			rec := httptest.NewRecorder()
+			s.ServeHTTP(rec, r)
+			if rec.Code != http.StatusForbidden || strings.Contains(rec.Body.String(), "ticket\":") {
+				t.Errorf("%d %s, want 403 and no ticket", rec.Code, rec.Body)
+			}
+			if rec.Header().Get("Access-Control-Allow-Origin") != "" {
+				t.Errorf("answer allows origin %q", rec.Header().Get("Access-Control-Allow-Origin"))
+			}
+		})
+	}
+	if n := s.tickets.outstanding(); n != 0 {
+		t.Errorf("%d tickets issued to other pages, want 0", n)
+	}
+}
+
+// Pages reconnecting all at once, while others' tickets expire: every
+// ticket given opens its one stream, and no more than maxTickets are ever
+// held. Run with -race.
+func TestStreamTicketsUnderLoad(t *testing.T) {
+	s, clock := ticketServer(t)
+	var wg sync.WaitGroup
+	errs := make(chan string, 64)
+	for g := 0; g < 16; g++ {
+		wg.Add(1)
+		go func(g int) {
+			defer wg.Done()
+			for i := 0; i < 100; i++ {
+				ticket, ok := s.tickets.issue()
+				if !ok {
+					continue // the cap, reached by the ones left unused below
+				}
+				if g%4 == 0 {
+					clock.Add(time.Second) // left unused, to expire
+					continue
+				}
+				if !s.tickets.use(ticket) && clock.Now().Before(time.Unix(1_700_000_000, 0).Add(ticketTTL)) {
+					errs <- "a fresh ticket was refused"
+					return
+				}
+				if s.tickets.use(ticket) {
+					errs <- "a ticket was used twice"
+					return
+				}
+				if n := s.tickets.outstanding(); n > maxTickets {
+					errs <- "more tickets held than maxTickets"
+					return
+				}
+			}
+		}(g)
+	}
+	wg.Wait()
+	close(errs)
+	for e := range errs {
+		t.Error(e)
+	}
+}

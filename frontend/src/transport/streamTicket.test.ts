@@ -116,6 +116,61 @@ describe('HttpTransport stream tickets', () => {
     expect(fetchMock).toHaveBeenCalledTimes(1); // no retrying a refused token
   });
 
+  it('a server restart mid-stream: tickets fail while it is down, the stream comes back resuming from the last event id', async () => {
+    let down = false;
+    const fetchMock = ticketFetch({ refuse: () => (down ? 503 : undefined) });
+    vi.stubGlobal('fetch', fetchMock);
+    const t = new HttpTransport({ token: TOKEN, backoff: (n) => 100 * 2 ** n });
+    const states: string[] = [];
+    t.subscribe('connection', (d) => states.push(d.state));
+    await settle();
+    FakeEventSource.instances[0]!.open();
+    FakeEventSource.instances[0]!.frame({ name: 'threads', data: {} }, 'boot1.7');
+    down = true;
+    FakeEventSource.instances[0]!.fail();
+    await vi.advanceTimersByTimeAsync(100 + 200 + 400);
+    await settle();
+    expect(FakeEventSource.instances).toHaveLength(1);
+    down = false;
+    await vi.advanceTimersByTimeAsync(800);
+    await settle();
+    expect(FakeEventSource.instances.map((es) => es.url).at(-1)).toMatch(/^\/api\/events\?ticket=ticket-\d+&lastEventId=boot1\.7$/);
+    FakeEventSource.instances.at(-1)!.open();
+    expect(states).toEqual(['connected', 'disconnected', 'reconnected']);
+    t.close();
+  });
+
+  it('closed while waiting to reconnect, or with the stream open: nothing more is asked for, ever', async () => {
+    const fetchMock = ticketFetch();
+    vi.stubGlobal('fetch', fetchMock);
+    const t = new HttpTransport({ token: TOKEN, backoff: () => 100 });
+    t.subscribe('agui', () => undefined);
+    await settle();
+    FakeEventSource.instances[0]!.open();
+    FakeEventSource.instances[0]!.fail();
+    t.close(); // during the backoff
+    await vi.advanceTimersByTimeAsync(60_000);
+    await settle();
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+    expect(vi.getTimerCount()).toBe(0);
+    t.subscribe('queue', () => undefined); // a late subscriber opens nothing
+    void t.ready(); // nor does asking whether it is ready
+    await settle();
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+
+    const t2 = new HttpTransport({ token: TOKEN, backoff: () => 100 });
+    t2.subscribe('agui', () => undefined);
+    await settle();
+    const es = FakeEventSource.instances.at(-1)!;
+    es.open();
+    t2.close();
+    expect(es.closed).toBe(true);
+    es.fail(); // an error after close
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(fetchMock).toHaveBeenCalledTimes(2);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
   it('closed while the ticket is on its way: no stream is opened', async () => {
     vi.stubGlobal('fetch', ticketFetch());
     const t = new HttpTransport({ token: TOKEN });

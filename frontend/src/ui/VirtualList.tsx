@@ -75,10 +75,22 @@ function findFirst(offsets: Float64Array, n: number, y: number): number {
  * this key in the diff, the measured heights and the row refs: shared, the
  * namesakes took each other's height, and the diff warned about them and
  * could mix them up. The first keeps getKey's key, which scrollTo names.
+ *
+ * `next` is each shared key's next count to try, so the n-th namesake does
+ * not count up past the n-1 before it: the keys are worked out at every
+ * layout, and a thread whose items all share one key (imported without ids)
+ * would take quadratic time. Each count skipped is a key in `seen`, so the
+ * work is linear.
  */
-function uniqueKey(key: string, seen: Set<string>): string {
-  let k = key;
-  for (let n = 2; seen.has(k); n++) k = `${key}~${n}`;
+function uniqueKey(key: string, seen: Set<string>, next: Map<string, number>): string {
+  if (!seen.has(key)) {
+    seen.add(key);
+    return key;
+  }
+  let n = next.get(key) ?? 2;
+  while (seen.has(`${key}~${n}`)) n++;
+  const k = `${key}~${n}`;
+  next.set(key, n + 1);
   seen.add(k);
   return k;
 }
@@ -130,9 +142,10 @@ export function VirtualList<T>({
     const ks = new Array<string>(n);
     const off = new Float64Array(n + 1);
     const seen = new Set<string>();
+    const next = new Map<string, number>();
     for (let i = 0; i < n; i++) {
       const it = items[i]!;
-      const k = uniqueKey(getKey(it), seen);
+      const k = uniqueKey(getKey(it), seen, next);
       ks[i] = k;
       const h = heights.current.get(k) ?? (estimateHeight ? estimateHeight(it) : DEFAULT_ESTIMATE);
       off[i + 1] = off[i]! + h;

@@ -210,6 +210,9 @@ describe('SettingsDialog: the tool-steps number is typed freely, checked when le
     { name: 'a fraction', typed: '2.50' },
     { name: 'nothing', typed: '' },
     { name: 'zero', typed: '0' },
+    // JavaScript reads these as 16 and 5; a number box took them as nothing.
+    { name: 'hexadecimal', typed: '0x10' },
+    { name: 'binary', typed: '0b101' },
   ])('$name: kept as typed, and leaving the field says what is wrong; a fix takes the error away', async ({ typed }) => {
     const t = setup({ SaveSettings: () => VIEW });
     await screen.findAllByLabelText(LOOP);
@@ -224,6 +227,22 @@ describe('SettingsDialog: the tool-steps number is typed freely, checked when le
     expect(await screen.findByText('Nothing was saved. Fix the fields marked in red.')).toBeTruthy();
     expect(t.callsOf('SaveSettings')).toEqual([]);
     change(input(LOOP), { target: { value: '12' } });
+    expect(screen.queryByText('Enter a whole number from 1 to 200.')).toBeNull();
+  });
+
+  it.each([
+    { typed: '  7  ', shown: '7' },
+    { typed: '+5', shown: '5' },
+    { typed: '5e1', shown: '50' },
+    // Full-width digits, as an input method for Japanese or Chinese types them.
+    { typed: '１２', shown: '12' },
+    { typed: '＋５', shown: '5' },
+  ])('pasted $typed: read as the decimal number it writes, shown as $shown once left', async ({ typed, shown }) => {
+    setup({ SaveSettings: () => VIEW });
+    await screen.findAllByLabelText(LOOP);
+    change(input(LOOP), { target: { value: typed } });
+    leave(input(LOOP));
+    expect(input(LOOP).value).toBe(shown);
     expect(screen.queryByText('Enter a whole number from 1 to 200.')).toBeNull();
   });
 
@@ -377,5 +396,27 @@ describe('SettingsDialog: the tool-steps field steps with the arrow keys, as a n
     key(input(LOOP), 'ArrowDown');
     expect(input(LOOP).value).toBe('200');
     expect(screen.getByText('Unsaved changes')).toBeTruthy();
+  });
+
+  it('set by the environment, the field does not step: ↑ and ↓ change nothing and nothing is unsaved', async () => {
+    setup({}, { ...VIEW, sources: { loopGuard: 'environment' } });
+    await screen.findAllByLabelText(LOOP);
+    expect(input(LOOP).readOnly).toBe(true);
+    for (const k of ['ArrowUp', 'ArrowDown']) {
+      key(input(LOOP), k);
+      expect(input(LOOP).value).toBe(String(VIEW.settings.loopGuard));
+    }
+    expect(screen.queryByText('Unsaved changes')).toBeNull();
+  });
+
+  it('leaves ↑ and ↓ to an input method while it composes (they pick among its candidates)', async () => {
+    setup({ SaveSettings: () => VIEW });
+    await screen.findAllByLabelText(LOOP);
+    change(input(LOOP), { target: { value: '12' } });
+    for (const k of ['ArrowUp', 'ArrowDown']) {
+      const taken = !fireEvent.keyDown(input(LOOP), { key: k, isComposing: true });
+      expect(taken).toBe(false);
+      expect(input(LOOP).value).toBe('12');
+    }
   });
 });

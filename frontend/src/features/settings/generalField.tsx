@@ -2,7 +2,7 @@ import type { InputHTMLAttributes, ReactNode } from 'react';
 import type { SettingsField } from '../../transport/contract';
 import { ENV_VARS } from '../../lib/settingsForm';
 import { SetField } from './SetField';
-import { SOURCE_TEXT, type GeneralSettings, type NumberField } from './useGeneralSettings';
+import { SOURCE_TEXT, numberOf, type GeneralSettings, type NumberField } from './useGeneralSettings';
 
 export type FieldControl = (fid: string, describedBy: string | undefined) => ReactNode;
 
@@ -64,14 +64,20 @@ export function numberControl(
 }
 
 /**
- * The number an arrow key steps to: one up or down from what the field reads
- * as, kept within the range. Text that is not a whole number within it
- * (empty, "1e", "2.5", "999") steps from the nearest end of the range.
+ * The number an arrow key steps to, as a number box's arrows do: one up or
+ * down, kept within the range. Text past an end of the range ("999",
+ * "-5", "1e400") comes back to that end, whichever the arrow (never to
+ * the far end: 250 and ↑ is 200, not 1); a fraction steps to the whole
+ * number in the arrow's direction ("2.5": 3 or 2). Unreadable or empty
+ * text ("1e", "0x10") starts from the end the arrow points away from.
  */
 export function stepNumber(text: string, by: 1 | -1, { min, max }: NumberRange): number {
-  const n = text.trim() === '' ? Number.NaN : Number(text);
-  if (!Number.isInteger(n) || n < min || n > max) return by > 0 ? min : max;
-  return Math.min(max, Math.max(min, n + by));
+  const n = numberOf(text);
+  if (Number.isNaN(n)) return by > 0 ? min : max;
+  if (n < min) return min;
+  if (n > max) return max;
+  const whole = Number.isInteger(n) ? n + by : by > 0 ? Math.ceil(n) : Math.floor(n);
+  return Math.min(max, Math.max(min, whole));
 }
 
 /**
@@ -84,7 +90,7 @@ export function stepNumber(text: string, by: 1 | -1, { min, max }: NumberRange):
  */
 function NumberInput({ form, f, range, fid, describedBy, attrs }: { form: GeneralSettings; f: NumberField; range: NumberRange; fid: string; describedBy: string | undefined; attrs: InputHTMLAttributes<HTMLInputElement> }) {
   const text = form.numberText(f);
-  const value = Number(text);
+  const value = numberOf(text);
   const locked = form.locked(f);
   return (
     // A text box with the spin button's role and keys (↑/↓ step by one):
@@ -96,10 +102,11 @@ function NumberInput({ form, f, range, fid, describedBy, attrs }: { form: Genera
       role="spinbutton"
       aria-valuemin={range.min}
       aria-valuemax={range.max}
-      aria-valuenow={text.trim() !== '' && Number.isFinite(value) ? value : undefined}
+      aria-valuenow={Number.isFinite(value) ? value : undefined}
       value={text}
       onKeyDown={(e) => {
-        if (locked || (e.key !== 'ArrowUp' && e.key !== 'ArrowDown')) return;
+        // While an input method composes, its arrows pick among candidates.
+        if (locked || e.isComposing || (e.key !== 'ArrowUp' && e.key !== 'ArrowDown')) return;
         e.preventDefault();
         form.typeNumber(f, String(stepNumber(e.currentTarget.value, e.key === 'ArrowUp' ? 1 : -1, range)));
       }}

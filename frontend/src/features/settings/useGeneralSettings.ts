@@ -22,8 +22,21 @@ export type NumberField = { [K in SettingsField]: Settings[K] extends number ? K
 
 /** The text a number shows as ("" for none: NaN stands for an empty or unreadable field). */
 const shown = (n: number) => (Number.isFinite(n) ? String(n) : '');
-/** The number a field's text is (NaN when empty or unreadable, "1e"). */
-const numberOf = (text: string) => (text.trim() === '' ? Number.NaN : Number(text));
+/**
+ * Decimal notation, as a number box takes it ("7", "+5", "2.50", "5e1"),
+ * with spaces around it. Not what else Number() reads: "0x10", "0b101" and
+ * "0o7" would be saved as 16, 5 and 7 with no word to the person.
+ */
+const DECIMAL = /^\s*[+-]?(?:\d+\.?\d*|\.\d+)(?:e[+-]?\d+)?\s*$/i;
+/**
+ * The number a field's text is (NaN when empty or unreadable: "1e", "0x10").
+ * Full-width digits and signs ("１２", as an input method for Japanese or
+ * Chinese types them) read as the ASCII ones they stand for.
+ */
+export const numberOf = (text: string) => {
+  const ascii = text.normalize('NFKC');
+  return DECIMAL.test(ascii) ? Number(ascii) : Number.NaN;
+};
 const same = (a: number, b: number) => a === b || (Number.isNaN(a) && Number.isNaN(b));
 
 /** Settings › General's form: what Go holds, the draft, its checks, Save and Test connection. */
