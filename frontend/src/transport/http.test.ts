@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { HttpTransport, forgetToken, resolveToken, tokenWasRefused } from './http';
+import { HttpTransport, STABLE_MS, forgetToken, resolveToken, tokenWasRefused } from './http';
 import { WailsTransport } from './wails';
 import { JunctureError, toJunctureError } from './errors';
 import type { EventMap } from './events';
@@ -228,12 +228,43 @@ describe('HttpTransport events', () => {
     expect(states).toEqual(['connected', 'disconnected', 'reconnected']);
     expect(delays).toEqual([0, 1]);
 
-    // The attempt counter resets after a successful open.
+    // The attempt counter resets after a successful open that stayed up.
+    await vi.advanceTimersByTimeAsync(STABLE_MS);
     FakeEventSource.instances[2]!.fail();
     expect(delays).toEqual([0, 1, 0]);
     t.close();
     await vi.advanceTimersByTimeAsync(10_000);
     expect(FakeEventSource.instances).toHaveLength(3);
+  });
+
+  it('backs off further from a stream that opens and drops at once, and starts over after one that stayed up', async () => {
+    const delays: number[] = [];
+    const t = new HttpTransport({
+      token: 't',
+      backoff: (n) => {
+        delays.push(n);
+        return 1000;
+      },
+    });
+    let reloads = 0;
+    t.subscribe('connection', (d) => void (d.state === 'reconnected' && reloads++));
+    t.subscribe('agui', () => undefined);
+    await settle();
+    // A server that accepts each stream and closes it at once.
+    for (let i = 0; i < 4; i++) {
+      FakeEventSource.instances[i]!.open();
+      FakeEventSource.instances[i]!.fail();
+      await vi.advanceTimersByTimeAsync(1000);
+      await settle();
+    }
+    expect(delays).toEqual([0, 1, 2, 3]);
+    expect(reloads).toBe(3);
+    // One that stays up: the next drop is the first step again.
+    FakeEventSource.instances[4]!.open();
+    await vi.advanceTimersByTimeAsync(STABLE_MS);
+    FakeEventSource.instances[4]!.fail();
+    expect(delays).toEqual([0, 1, 2, 3, 0]);
+    t.close();
   });
 });
 

@@ -131,6 +131,9 @@ export interface HttpTransportOptions {
   backoff?: (attempt: number) => number;
 }
 
+/** How long a stream must stay up before a drop starts the backoff again from its first step. */
+export const STABLE_MS = 5_000;
+
 export function defaultBackoff(attempt: number): number {
   const base = Math.min(10_000, 500 * 2 ** attempt);
   return base / 2 + Math.random() * (base / 2);
@@ -152,6 +155,8 @@ export class HttpTransport implements Transport {
   /** A ticket is being asked for: the stream is opening. */
   private connecting = false;
   private attempt = 0;
+  /** When the open stream came up (Date.now()), 0 while none is open: see STABLE_MS. */
+  private openedAt = 0;
   private timer: ReturnType<typeof setTimeout> | null = null;
   private everConnected = false;
   private disconnected = false;
@@ -317,7 +322,7 @@ export class HttpTransport implements Transport {
     this.es = es;
     es.onopen = () => {
       this.markOpened();
-      this.attempt = 0;
+      this.openedAt = Date.now();
       const wasDown = this.disconnected;
       this.disconnected = false;
       if (this.everConnected && wasDown) this.hub.emit('connection', { state: 'reconnected' });
@@ -345,6 +350,11 @@ export class HttpTransport implements Transport {
       if (this.es !== es) return;
       es.close();
       this.es = null;
+      // Backoff starts again only after a stream that stayed up: one that a
+      // server (or proxy) accepts and drops at once would otherwise be
+      // reopened, and the window reloaded, every half second for ever.
+      if (this.openedAt && Date.now() - this.openedAt >= STABLE_MS) this.attempt = 0;
+      this.openedAt = 0;
       this.lost();
     };
   }
