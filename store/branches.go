@@ -246,7 +246,12 @@ func (db *DB) SetActiveLeaf(ctx context.Context, threadID, messageID string) err
 // SelectBranch makes the path through messageID the active one, down to
 // the message of that branch the person was last at, and returns that
 // leaf. Selecting a message already on the active path changes nothing.
+// A read-only copy writes nothing: it shows the version chosen
+// (viewBranch).
 func (db *DB) SelectBranch(ctx context.Context, threadID, messageID string) (leaf string, err error) {
+	if db.readOnly {
+		return db.viewBranch(ctx, threadID, messageID)
+	}
 	err = db.writeTx(ctx, func(tx *sql.Tx) error {
 		t, err := readTree(ctx, tx, threadID, true)
 		if err != nil {

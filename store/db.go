@@ -64,7 +64,8 @@ type DB struct {
 	w        *sql.DB // exactly one connection: every change goes through it
 	r        *sql.DB // read pool (the same pool as w for a read-only copy)
 	readOnly bool
-	tmpDir   string // removed on Close (read-only copies)
+	tmpDir   string   // removed on Close (read-only copies)
+	viewed   sync.Map // thread id → the version a read-only copy shows (viewed.go)
 	now      func() int64
 
 	prefixBudget time.Duration // see DefaultPrefixBudget; 0 = unlimited

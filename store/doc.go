@@ -29,7 +29,8 @@
 // 15 ms per MB here, 9 s for a 600 MB history of a million messages.)
 // OpenReadOnlyCopy opens a copy of such a file for browsing (a copy of an
 // older schema is migrated first, one migration at a time, as far as the
-// damage lets it: only the copy is written). Before
+// damage lets it: only the copy is written); SelectBranch on a copy keeps
+// the version chosen in memory instead (viewed.go). Before
 // migrating an existing database Open copies it to <path>.pre-vN.bak with
 // VACUUM INTO; migrations (migrations/NNNN_*.sql, embedded, forward-only,
 // never deleting data) then run in one transaction, so a failed upgrade

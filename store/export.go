@@ -84,7 +84,7 @@ func (db *DB) threadWithMessages(ctx context.Context, threadID string, activePat
 		if err != nil {
 			return err
 		}
-		tr, err := readTree(ctx, tx, threadID, false)
+		tr, err := db.shownTree(ctx, tx, threadID, false)
 		if err != nil {
 			return err
 		}

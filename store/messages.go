@@ -75,7 +75,7 @@ func scanMessage(s interface{ Scan(...any) error }) (history.Message, error) {
 func (db *DB) Messages(ctx context.Context, threadID string) ([]history.Message, error) {
 	var msgs []history.Message
 	err := db.readTx(ctx, func(tx *sql.Tx) error {
-		t, err := readTree(ctx, tx, threadID, false)
+		t, err := db.shownTree(ctx, tx, threadID, false)
 		if err != nil {
 			return err
 		}

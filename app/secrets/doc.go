@@ -15,7 +15,9 @@
 //     database, so two databases never share a key.
 //   - No error, log line or KeyStorage detail holds a secret.
 //   - A vault opened for a read-only copy of damaged data (Open with
-//     writable false) moves and scrubs nothing, and its settings may be
+//     writable false) moves and scrubs nothing, and does not probe the
+//     keychain by writing a test entry: it only reads, to learn whether
+//     the keychain answers (ProbeReading). Its settings may be
 //     unreadable (the damage): then it names no vault, and no key is read
 //     or written. When the copy's settings name the vault, its MCP servers'
 //     OAuth refreshes are written to the storage like the live app's:

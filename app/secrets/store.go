@@ -106,23 +106,42 @@ func Probe(s Store) error {
 	b := make([]byte, 8)
 	_, _ = rand.Read(b)
 	account, want := "probe-"+hex.EncodeToString(b), hex.EncodeToString(b)
+	return withinProbeTimeout(func() error {
+		if err := s.Set(account, want); err != nil {
+			return err
+		}
+		got, err := s.Get(account)
+		_ = s.Delete(account)
+		if err != nil {
+			return err
+		}
+		if got != want {
+			return errors.New("it returned another value than was stored")
+		}
+		return nil
+	})
+}
+
+// ProbeReading asks for an entry that was never stored, and writes
+// nothing: a read-only copy of a damaged history saves no key, so it only
+// needs to know that the keychain answers (the live app's Probe writes).
+func ProbeReading(s Store) error {
+	b := make([]byte, 8)
+	_, _ = rand.Read(b)
+	return withinProbeTimeout(func() error {
+		if _, err := s.Get("probe-" + hex.EncodeToString(b)); err != nil && !errors.Is(err, ErrNotFound) {
+			return err
+		}
+		return nil
+	})
+}
+
+// withinProbeTimeout runs probe, giving up after keychainProbeTimeout
+// (the probe goes on in the background: a keychain call cannot be
+// cancelled).
+func withinProbeTimeout(probe func() error) error {
 	done := make(chan error, 1)
-	go func() {
-		done <- func() error {
-			if err := s.Set(account, want); err != nil {
-				return err
-			}
-			got, err := s.Get(account)
-			_ = s.Delete(account)
-			if err != nil {
-				return err
-			}
-			if got != want {
-				return errors.New("it returned another value than was stored")
-			}
-			return nil
-		}()
-	}()
+	go func() { done <- probe() }()
 	select {
 	case err := <-done:
 		return err
@@ -143,13 +162,24 @@ func FilePath() (string, error) {
 // Choose picks the OS keychain when it answers a probe, else the file.
 // JUNCTURE_KEY_STORAGE=file (the process environment) forces the file.
 func Choose(service string) (Store, KeyStorage, error) {
+	return choose(keyringStore{service: service}, true)
+}
+
+// choose is Choose over the keychain kc. When not writable (a read-only
+// copy) the keychain is only read from, never probed by writing: the
+// copy still finds its keys where the live app keeps them, as long as
+// the keychain answers a read.
+func choose(kc Store, writable bool) (Store, KeyStorage, error) {
+	probe := Probe
+	if !writable {
+		probe = ProbeReading
+	}
 	reason := ""
-	kc := keyringStore{service: service}
 	if os.Getenv("JUNCTURE_KEY_STORAGE") == "file" {
 		reason = "JUNCTURE_KEY_STORAGE=file is set"
 	} else if r := KeychainUnavailable(); r != "" {
 		reason = r
-	} else if err := Probe(kc); err != nil {
+	} else if err := probe(kc); err != nil {
 		reason = "the " + KeychainName() + " did not work: " + err.Error()
 	}
 	if reason == "" {

@@ -31,12 +31,19 @@ function waitingThread(): ThreadView {
   return view;
 }
 
+/** The stopped answer is the second of two versions ("‹ 2/2 ›"). */
+function withVersions(view: ThreadView): ThreadView {
+  const [q, a] = view.messages;
+  return { ...view, messages: [q!, { ...a!, branch: { index: 2, count: 2, siblings: ['a0', 'a'] } }] };
+}
+
 async function openStopped(status: Status, view: ThreadView = stoppedThread()) {
   const t = new FakeTransport({
     Status: () => status,
     GetSettings: () => settingsView({}, { baseUrl: 'environment', model: 'saved', loopGuard: 'default' }),
     ...threadResponders({ 'th-1': view }),
     SearchHistory: () => [],
+    SelectBranch: () => view,
   });
   render(
     <TransportContext.Provider value={t}>
@@ -77,6 +84,27 @@ describe('a chat opened in a read-only copy', () => {
   it('offers no new chat from a preset (it is made at once, in the copy)', async () => {
     await openStopped(READ_ONLY);
     expect(screen.queryByRole('button', { name: 'New chat from a preset' })).toBeNull();
+  });
+
+  // A copy shows another version without writing it (Go keeps the choice
+  // in the copy's memory): the arrows work as in the live app.
+  it('switches versions for reading', async () => {
+    const t = await openStopped(READ_ONLY, withVersions(stoppedThread()));
+    const prev = screen.getByRole('button', { name: 'Previous version' }) as HTMLButtonElement;
+    expect(prev.disabled).toBe(false);
+    fireEvent.click(prev);
+    expect(t.callsOf('SelectBranch')).toEqual([['th-1', 'a0']]);
+  });
+
+  // Go refuses to leave a version decisions wait on, and a copy cannot
+  // answer them: the arrows are not offered, and say why.
+  it('keeps the version decisions wait on, and says why', async () => {
+    const t = await openStopped(READ_ONLY, withVersions(waitingThread()));
+    const prev = screen.getByRole('button', { name: 'Previous version' }) as HTMLButtonElement;
+    expect(prev.disabled).toBe(true);
+    expect(prev.title).toMatch(/^A read-only copy shows the version that was chosen/);
+    fireEvent.click(prev);
+    expect(t.callsOf('SelectBranch')).toEqual([]);
   });
 
   it('says decisions were waiting, and offers no answer to them', async () => {

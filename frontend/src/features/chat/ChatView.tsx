@@ -21,6 +21,9 @@ import type { SettingsTarget } from '../../lib/settingsTarget';
 import './ChatView.css';
 import { AlertLine } from '../../ui/AlertLine';
 
+/** The version arrows' title in a read-only copy whose chat waits for decisions. */
+const COPY_KEEPS_VERSION = 'A read-only copy shows the version that was chosen: decisions wait on it, and a copy cannot answer them';
+
 // Approval and question cards (with the diff view and the schema form) are
 // not needed by an empty chat: loaded when a conversation is open.
 const InterruptPanel = lazy(() => import('../approvals/InterruptPanel').then((m) => ({ default: m.InterruptPanel })));
@@ -179,16 +182,23 @@ export function ChatView({ ctrl, title, status, runner, highlight, focusNonce, o
   );
   // A read-only copy of damaged data is for reading: what would write a
   // new version or grow an answer is not offered (Go refuses it anyway).
+  // Its version arrows stay: Go shows another version of a copy without
+  // writing it (the choice is held in the copy's memory, store/viewed.go).
+  // Only where decisions wait are they held, as Go refuses to leave that
+  // version until they are answered, which a copy cannot do.
   const readOnlyCopy = !!status?.readOnly;
+  const decisionsWait = view.interrupts.length > 0 || view.clientTools.length > 0;
+  const versionsHeld = readOnlyCopy && decisionsWait ? COPY_KEEPS_VERSION : undefined;
   const rowContext = useMemo<MessageThread>(
     () => ({
       running,
       threadId: threadId ?? undefined,
       onEdit: readOnlyCopy ? undefined : onEdit,
       onSelectBranch,
+      versionsHeld,
       priceOf: (model) => priceFor(prices, model, endpointId),
     }),
-    [running, threadId, onEdit, onSelectBranch, prices, endpointId, readOnlyCopy],
+    [running, threadId, onEdit, onSelectBranch, versionsHeld, prices, endpointId, readOnlyCopy],
   );
 
   // Results the client tool runner reported for this thread count as answers here too.

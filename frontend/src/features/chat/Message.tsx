@@ -33,6 +33,8 @@ export interface MessageThread {
   onEdit?: ((messageId: string, text: string) => Promise<void>) | undefined;
   /** Makes the path through this message the one shown (SelectBranch). */
   onSelectBranch?: (messageId: string) => void;
+  /** Why the versions cannot be switched, a run aside (the arrows' title); unset: they can. */
+  versionsHeld?: string | undefined;
   /** The price of the model that wrote an answer, if the endpoint settings set one. */
   priceOf?: (model: string | undefined) => Price | null;
 }
@@ -118,7 +120,7 @@ function MessageRowImpl({ item, highlighted, idle, onContinue, onRegenerate, onO
   }`;
   const switcher =
     m.branch && ctx.onSelectBranch ? (
-      <BranchSwitcher branch={m.branch} onSelect={ctx.onSelectBranch} disabledReason={running ? WAIT_FOR_RUN : null} />
+      <BranchSwitcher branch={m.branch} onSelect={ctx.onSelectBranch} disabledReason={running ? WAIT_FOR_RUN : (ctx.versionsHeld ?? null)} />
     ) : null;
 
   if (m.role === 'user') {

@@ -63,7 +63,12 @@ export function GeneralTab({ id, transport, status, form, presets, presetOf }: G
             </div>
             <div className="set-field set-toggle">
               <label className="set-check">
-                <input type="checkbox" checked={draft.modelAcceptsImages} onChange={(e) => set('modelAcceptsImages', e.currentTarget.checked)} />
+                <input
+                  type="checkbox"
+                  checked={draft.modelAcceptsImages}
+                  disabled={locked('modelAcceptsImages')}
+                  onChange={(e) => set('modelAcceptsImages', e.currentTarget.checked)}
+                />
                 The model accepts images
               </label>
               <p className="set-help">

@@ -33,7 +33,7 @@ export function ModelSection({
     <section aria-labelledby={`${id}-sec-model`}>
       <h3 id={`${id}-sec-model`}>Model</h3>
       {status?.detected && <p className="set-banner info">Detected: {status.detected}</p>}
-      {(locked('baseUrl') || locked('model')) && (
+      {(form.fromEnvironment('baseUrl') || form.fromEnvironment('model')) && (
         <div className="set-banner info set-env-note">
           {draft.model === DEMO_MODEL ? (
             <>
@@ -55,7 +55,8 @@ export function ModelSection({
           Test connection still checks the endpoint.
         </div>
       )}
-      {!locked('baseUrl') && (
+      {/* Shown, disabled, in a read-only copy; the environment's URL has no choice to show. */}
+      {!form.fromEnvironment('baseUrl') && (
         <div className="set-field">
           <div className="set-label-row">
             <label htmlFor={`${id}-preset`}>Endpoint</label>

@@ -81,7 +81,7 @@ export function SettingsDialog({ open, transport, status, focusField = null, onC
   useModalDialog(ref, open, refocusField);
 
   // After the effect above: the dialog is shown before its contents are read.
-  const form = useGeneralSettings(transport, open, reloadNonce, onSaved, presetOf);
+  const form = useGeneralSettings(transport, open, reloadNonce, onSaved, presetOf, !!status?.readOnly);
   const rules = usePermissionRules(transport, open, reloadNonce);
   const { dirty, saving } = form;
 

@@ -16,7 +16,7 @@ export function generalField(id: string, form: GeneralSettings) {
         fid={fid}
         label={label}
         badge={shownSrc && <span className={`set-source src-${shownSrc}`}>{SOURCE_TEXT[shownSrc]}</span>}
-        help={form.locked(f) ? `Set by ${ENV_VARS[f] ?? 'an environment variable'}; change it there and restart Juncture.` : help}
+        help={form.fromEnvironment(f) ? `Set by ${ENV_VARS[f] ?? 'an environment variable'}; change it there and restart Juncture.` : help}
         error={form.fieldErrors[f]}
       >
         {(db) => control(fid, db)}

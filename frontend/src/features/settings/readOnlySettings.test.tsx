@@ -74,10 +74,33 @@ describe('Settings in a read-only copy', () => {
     expect(screen.getByRole('button', { name: 'Export JSON…' })).toBeTruthy();
   });
 
+  it('General shows what the copy holds in fields that take no typing, with no environment’s reason', async () => {
+    setup(STATUS);
+    await screen.findAllByLabelText('Tool steps per turn (1–200)');
+    for (const name of ['Base URL', 'API key', 'Model', 'Workspace folder', 'Tool steps per turn (1–200)']) {
+      const input = screen.getByLabelText(name, { selector: 'input' }) as HTMLInputElement;
+      expect(input.readOnly, name).toBe(true);
+    }
+    expect(screen.getByLabelText<HTMLInputElement>('Tool steps per turn (1–200)').value).toBe('25');
+    expect(screen.getByLabelText<HTMLInputElement>('Base URL').value).toBe('http://127.0.0.1:11434/v1');
+    expect(screen.getByLabelText<HTMLSelectElement>('Endpoint').disabled).toBe(true);
+    for (const box of screen.getAllByRole('checkbox')) expect((box as HTMLInputElement).disabled, box.parentElement?.textContent ?? '').toBe(true);
+    for (const radio of screen.getAllByRole('radio')) expect(radio.matches(':disabled'), radio.parentElement?.textContent ?? '').toBe(true);
+    // The copy's line says why; the environment's ("Set by …; restart") would not be true.
+    expect(screen.queryByText(/Set by|environment variables Juncture was started with/)).toBeNull();
+    expect(screen.getByRole('button', { name: 'Test connection' })).toBeTruthy();
+  });
+
   it('offers Save and says nothing of a copy when it is no copy', async () => {
     setup({ ...STATUS, readOnly: undefined });
     await screen.findAllByLabelText('Tool steps per turn (1–200)');
     expect(screen.getByRole('button', { name: 'Save' })).toBeTruthy();
     expect(screen.queryByText(/read-only copy/)).toBeNull();
+    for (const name of ['Base URL', 'API key', 'Model', 'Workspace folder', 'Tool steps per turn (1–200)']) {
+      expect((screen.getByLabelText(name, { selector: 'input' }) as HTMLInputElement).readOnly, name).toBe(false);
+    }
+    expect(screen.getByLabelText<HTMLSelectElement>('Endpoint').disabled).toBe(false);
+    for (const box of screen.getAllByRole('checkbox')) expect((box as HTMLInputElement).disabled).toBe(false);
+    for (const radio of screen.getAllByRole('radio')) expect(radio.matches(':disabled')).toBe(false);
   });
 });

@@ -46,6 +46,8 @@ export type GeneralSettings = ReturnType<typeof useGeneralSettings>;
  * The General tab's state, read again each time the dialog opens (and when
  * `reloadNonce` changes). It lives in the dialog, not the tab, so that the
  * draft survives a visit to another tab and the footer can save it.
+ * `readOnlyCopy`: the window shows a read-only copy of damaged data, which
+ * Go refuses to save, so every field is locked (shown, not typed in).
  */
 export function useGeneralSettings(
   transport: Transport,
@@ -53,6 +55,7 @@ export function useGeneralSettings(
   reloadNonce: number,
   onSaved: (v: SettingsView) => void,
   presetOf: (url: string, providers?: readonly Provider[]) => string,
+  readOnlyCopy = false,
 ) {
   const [view, setView] = useState<SettingsView | null>(null);
   const [draft, setDraft] = useState<Settings | null>(null);
@@ -93,7 +96,10 @@ export function useGeneralSettings(
       .catch((e: unknown) => setLoadError(toJunctureError(e).message));
   }, [open, transport, reloadNonce]); // presetOf and testing.setError do not change
 
-  const locked = (f: SettingsField) => view?.sources[f] === 'environment';
+  /** The environment sets the field: change it there and restart. */
+  const fromEnvironment = (f: SettingsField) => view?.sources[f] === 'environment';
+  /** The field cannot be changed here (the environment sets it, or this is a read-only copy): shown, not typed in. */
+  const locked = (f: SettingsField) => readOnlyCopy || fromEnvironment(f);
 
   // What is wrong now: Go's last answer for fields not changed since, and the
   // live checks (so an error goes as soon as the value is fixed).
@@ -236,6 +242,7 @@ export function useGeneralSettings(
     fieldErrors,
     scrollNonce,
     locked,
+    fromEnvironment,
     set,
     check,
     numberText,

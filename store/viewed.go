@@ -1,0 +1,48 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+)
+
+// A read-only copy of a damaged database writes nothing, yet its version
+// arrows still switch what is shown: the version chosen in a copy is held
+// in the copy's memory (DB.viewed, thread id → leaf) and read in place of
+// the stored active leaf (shownTree). It goes with the copy; the damaged
+// database's own app still opens where the person last was in it.
+
+// shownTree is readTree with the leaf the window shows: the stored active
+// leaf, or in a read-only copy the version chosen in it.
+func (db *DB) shownTree(ctx context.Context, tx *sql.Tx, threadID string, withClock bool) (*tree, error) {
+	t, err := readTree(ctx, tx, threadID, withClock)
+	if err != nil || !db.readOnly {
+		return t, err
+	}
+	if leaf, ok := db.viewed.Load(threadID); ok {
+		t.leaf = leaf.(string)
+	}
+	return t, nil
+}
+
+// viewBranch is SelectBranch in a read-only copy: the same leaf, kept in
+// memory instead of the file.
+func (db *DB) viewBranch(ctx context.Context, threadID, messageID string) (leaf string, err error) {
+	err = db.readTx(ctx, func(tx *sql.Tx) error {
+		t, err := db.shownTree(ctx, tx, threadID, true)
+		if err != nil {
+			return err
+		}
+		i, ok := t.index(messageID)
+		if !ok {
+			return fmt.Errorf("message %s: %w", messageID, ErrNotFound)
+		}
+		leaf = t.rows[t.latestIn(i)].m.ID
+		return nil
+	})
+	if err != nil {
+		return "", fmt.Errorf("store: show the branch of %s in thread %s of a read-only copy: %w", messageID, threadID, err)
+	}
+	db.viewed.Store(threadID, leaf)
+	return leaf, nil
+}
