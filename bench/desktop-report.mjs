@@ -11,7 +11,8 @@
 //        Esc → cancelled state painted, → the cancelled RUN_FINISHED received, → the DOM showing it;
 //        the runtime's share in Go; Esc → the Interrupt call reaching Go; → the callback of the frame
 //        that renders it; → the task posted from that callback, lib/benchTitle.ts; SCREEN_MS: the X
-//        server's Esc → the Stop button's pixels changed on the screen, bench/xstop, '-' without it)
+//        server's Esc → the Stop button's pixels changed on the screen, bench/xstop, '-' without it;
+//        KEY_MS: the X server's Esc → the page's keydown)
 //
 //   node bench/desktop-report.mjs RAW OUT.json
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
@@ -190,9 +191,10 @@ if (stopRows.length) {
   const began = stat(col(7));
   const task = stat(col(8));
   const screen = stat(col(9));
+  const key = stat(col(10));
   const never = stopRows.filter((l) => l[2] === 'never').length;
   const screenNone = stopRows.filter((l) => l[9] === 'none').length;
-  stop = { painted, received, shown, runtime, escToGo, began, task, screen, screenNone, never, frame: 16.7 };
+  stop = { painted, received, shown, runtime, escToGo, began, task, screen, key, screenNone, never, frame: 16.7 };
   const ms = (x) => (Number.isFinite(x) ? x.toFixed(2) : '-');
   console.log(`\nDesktop Stop in WebKitGTK, ${received.n} trials (ms from the Esc key in the page; runtime: the Interrupt call reaching Go → the cancelled RUN_FINISHED handed to Wails)`);
   table(
@@ -206,7 +208,10 @@ if (stopRows.length) {
       ['Esc → Interrupt call reaching Go', ms(escToGo.p50), ms(escToGo.p99), ms(escToGo.max), '-', ''],
       ["runtime's share (Go)", ms(runtime.p50), ms(runtime.p99), ms(runtime.max), '-', ''],
       ...(screen.n
-        ? [['Esc in X → Send on the screen (xstop)', ms(screen.p50), ms(screen.p99), ms(screen.max), '≤ 16.7', screen.p99 <= 16.7 && !screenNone ? 'yes' : 'NO']]
+        ? [
+            ['Esc in X → Send on the screen (xstop)', ms(screen.p50), ms(screen.p99), ms(screen.max), '≤ 16.7', screen.p99 <= 16.7 && !screenNone ? 'yes' : 'NO'],
+            ['Esc in X → the page\'s keydown', ms(key.p50), ms(key.p99), ms(key.max), '-', ''],
+          ]
         : []),
     ],
     [38, 7, 7, 7, 6, 9],

@@ -294,10 +294,11 @@ stream_bench() {
 # the Interrupt call reaching Go → the cancelled RUN_FINISHED handed to
 # Wails), and Esc → the Interrupt call reaching Go (the page's Esc on the
 # wall clock against the app's log). Raw: "stop TRIAL painted_ms
-# received_ms shown_ms runtime_us esc_to_go_ms frame_ms task_ms screen_ms"
-# (screen: the X server's Esc → the Stop button's pixels changed, bench/xstop).
+# received_ms shown_ms runtime_us esc_to_go_ms frame_ms task_ms screen_ms key_ms"
+# (screen: the X server's Esc → the Stop button's pixels changed, bench/xstop;
+# key: the X server's Esc → the page's keydown).
 stop_bench() {
-  local trials=$1 d r c s n ms n0 ms0 deadline rt ego line logs=0 l btn scr
+  local trials=$1 d r c s n ms n0 ms0 deadline rt ego line logs=0 l btn scr xkey key
   d=$tmp/stop; mkdir -p "$d/ws"
   export XDG_DATA_HOME=$d/d XDG_CONFIG_HOME=$d/c XDG_CACHE_HOME=$d/k JUNCTURE_WORKSPACE=$d/ws
   export OPENAI_BASE_URL=http://127.0.0.1:$port/n=100000/d=5/v1 JUNCTURE_MODEL=fake-model OPENAI_API_KEY=bench JUNCTURE_BENCH=1
@@ -319,10 +320,10 @@ stop_bench() {
     # in its title, btn=x,y,w,h); without xstop, the key alone.
     btn=$(xdotool getwindowname "$win" 2>/dev/null | grep -o 'btn=[0-9,]*' | cut -d= -f2 || true)
     if [ -n "$btn" ] && [ -x "$tmp/xstop" ]; then
-      scr=$("$tmp/xstop" -window "$win" -rect "$btn" -timeout 3s 2>>"$tmp/xstop.err" || echo -)
+      read -r scr xkey < <("$tmp/xstop" -window "$win" -rect "$btn" -timeout 3s 2>>"$tmp/xstop.err" || echo - -)
     else
       xdotool key Escape
-      scr=-
+      scr=- xkey=-
     fi
     # the title's stop field changes once the cancelled state painted
     deadline=$(($(date +%s) + 30))
@@ -339,11 +340,13 @@ stop_bench() {
       ego=$(awk -v go="$(sed -E 's/.*interrupt_epoch_us=([0-9]+).*/\1/' <<<"$line")" -v esc="${ms##*/}" 'BEGIN { if (esc ~ /^[0-9.]+$/) printf "%.2f", go / 1000 - esc; else print "-" }')
     fi
     logs=$l
+    # The key in the X server (xstop's moment) → the page's keydown (the title's esc, epoch ms)
+    key=$(awk -v x="$xkey" -v esc="${ms##*/}" 'BEGIN { if (x ~ /^[0-9.]+$/ && esc ~ /^[0-9.]+$/) printf "%.2f", esc - x; else print "-" }')
     # Only a new figure of all six fields: a title still showing '-' (or the
     # last trial's figure) when the wait ran out made a row whose columns
     # shifted (runtime_us read as received_ms) or counted a trial twice.
-    [ "$r" -gt 0 ] && [ "$s" = cancelled ] && [ "$ms" != "$ms0" ] && [[ $ms =~ ^[^/]+(/[^/]+){5}$ ]] && echo "stop $r $(cut -d/ -f1-3 <<<"$ms" | tr / ' ') $rt $ego $(cut -d/ -f4-5 <<<"$ms" | tr / ' ') $scr" >>"$raw"
-    echo "  stop trial $r: $s after Esc, painted/received/shown/frame/task/esc $ms ms in the page, runtime $rt µs, Esc → Interrupt in Go $ego ms, on the screen $scr ms"
+    [ "$r" -gt 0 ] && [ "$s" = cancelled ] && [ "$ms" != "$ms0" ] && [[ $ms =~ ^[^/]+(/[^/]+){5}$ ]] && echo "stop $r $(cut -d/ -f1-3 <<<"$ms" | tr / ' ') $rt $ego $(cut -d/ -f4-5 <<<"$ms" | tr / ' ') $scr $key" >>"$raw"
+    echo "  stop trial $r: $s after Esc, painted/received/shown/frame/task/esc $ms ms in the page, runtime $rt µs, Esc → Interrupt in Go $ego ms, on the screen $scr ms (key X → page $key ms)"
     sleep 0.5
   done
   stop_app "$app"; app=

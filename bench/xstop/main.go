@@ -134,6 +134,8 @@ func grab(d *C.Display, w C.Window, r rect) ([]byte, error) {
 	return C.GoBytes(unsafe.Pointer(p), n), nil
 }
 
+func epochMs(t time.Time) float64 { return float64(t.UnixMicro()) / 1000 }
+
 func run(w C.Window, r rect, timeout time.Duration) error {
 	d := C.XOpenDisplay(nil)
 	if d == nil {
@@ -161,7 +163,7 @@ func run(w C.Window, r rect, timeout time.Duration) error {
 	for {
 		left := timeout - time.Since(t0)
 		if left <= 0 {
-			fmt.Println("none")
+			fmt.Printf("none %.3f\n", epochMs(t0))
 			return nil
 		}
 		if C.wait_event(d, C.int(left.Milliseconds()+1)) == 0 {
@@ -177,7 +179,7 @@ func run(w C.Window, r rect, timeout time.Duration) error {
 			return err
 		}
 		if !bytes.Equal(now, before) {
-			fmt.Printf("%.2f\n", float64(at.Microseconds())/1000)
+			fmt.Printf("%.2f %.3f\n", float64(at.Microseconds())/1000, epochMs(t0))
 			return nil
 		}
 	}
