@@ -9,6 +9,8 @@ BIN       := build/bin/juncture
 DESKTOP_TAGS := desktop,production,webkit2_41
 APT_RUN   := libgtk-3-dev libwebkit2gtk-4.1-dev pkg-config build-essential bubblewrap
 APT_DIST  := nsis p7zip-full
+# bench/xstop (the Stop bench on the screen): X Damage and XTest headers.
+APT_BENCH := libxtst-dev libxdamage-dev
 APT_TEST  := xvfb xauth xdotool imagemagick x11-apps chromium fonts-dejavu-core fonts-noto-color-emoji dbus-daemon dbus-bin gnome-keyring xclip
 # Stamped into the binary at link time (juncture --version; internal/buildinfo).
 # The version is wails.json's productVersion; the update key is the release
@@ -169,6 +171,7 @@ bench-transports:
 	scripts/bench-transports.sh
 
 bench-desktop: deps-run frontend
+	@scripts/apt-ensure.sh $(APT_BENCH)
 	scripts/bench-desktop.sh
 
 screenshots: web e2e-deps

@@ -108,7 +108,7 @@ if [ -z "$bin" ]; then
 fi
 case "$only" in idle | stop) ;; *) (cd "$src" && CGO_ENABLED=0 go build -o "$tmp/seedthread" ./bench/seedthread) ;; esac
 case "$only" in idle | stop | startup) ;; *) [ "${BENCH_STREAM:-1}" = 0 ] || (cd "$src" && go build -tags $tags -ldflags "-w -s" -o "$tmp/floorstream" ./bench/floorstream) ;; esac
-case "$only" in idle | startup) ;; *) [ "${BENCH_STREAM:-1}" = 0 ] || (cd "$src" && go build -o "$tmp/xstop" ./bench/xstop) || echo "bench/xstop did not build (X11, Xdamage, Xtst headers): Stop is timed by the page only" ;; esac
+case "$only" in idle | startup) ;; *) [ "${BENCH_STREAM:-1}" = 0 ] || (cd "$src" && go build -tags desktop -o "$tmp/xstop" ./bench/xstop) || echo "bench/xstop did not build (X11, Xdamage, Xtst headers): Stop is timed by the page only" ;; esac
 # The fair floor: the same bare window linking Juncture's libraries
 # (bench/floorfair, built from Juncture's go.mod).
 fair=${BENCH_FAIR:-1}; case "$only" in stop | startup | stream) fair=0 ;; esac

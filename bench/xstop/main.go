@@ -1,4 +1,4 @@
-//go:build linux && cgo
+//go:build desktop && linux && cgo
 
 // Command xstop times Stop as the screen shows it (issue 26): it presses
 // Esc in the X server (XTest) and waits for the pixels of one rectangle of

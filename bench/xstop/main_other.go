@@ -1,4 +1,4 @@
-//go:build !(linux && cgo)
+//go:build !(desktop && linux && cgo)
 
 // Command xstop needs X11 (Linux, cgo): see main.go.
 package main
