@@ -6,6 +6,7 @@
 //   thread before|after KIND PSS_KIB RSS_KIB               thread opened CHANGED_PIXELS
 //   expect N CHARS    expectmd N CHARS (bench/mdfake.mjs's text)
 //   stream MODE RUN N MICROS CHARS STATE APP0 KIDS0 APP1 KIDS1 APP2 KIDS2
+//   area MODE RUN RECTS PX LARGEST_PX   (what the window redrew in the answer's first 4 s, bench/xstop -area)
 //   startup floor|juncture cold|warm ROUND MS WINDOW_MS   (launch → the first key taken, → the window shown)
 //   stop TRIAL PAINTED_MS RECEIVED_MS SHOWN_MS RUNTIME_US ESC_TO_GO_MS FRAME_MS TASK_MS   (the page's
 //        Esc → cancelled state painted, → the cancelled RUN_FINISHED received, → the DOM showing it;
@@ -170,6 +171,11 @@ if (streams['md-juncture'] && streams['md-floor']) {
     row('WebKit incl. 1 s after', 'webkitUsPerTokenTail', '≤ 100 µs'),
     row('app incl. 1 s after', 'appUsPerTokenTail', '≤ 60 µs'),
   ];
+  // What the window redrew on the screen in the answer's first 4 s (bench/xstop -area): px per s.
+  const area = (mode) => med(get('area', mode).map((l) => num(l[4]) / 4).filter(Number.isFinite));
+  const aj = area('md-juncture');
+  const af = area('md-floor');
+  if (Number.isFinite(aj) && Number.isFinite(af)) rows.push(['screen redrawn, Mpx per s', (aj / 1e6).toFixed(2), (af / 1e6).toFixed(2), ratio(aj, af), '-', '']);
   console.log('\nMarkdown with code blocks at 1,000 tokens/s (bench/mdfake.mjs, N=5000): Juncture against the floor page (bench/floorstream: one Wails event per token appended to one text node), medians');
   table(['figure', 'Juncture', 'floor', 'ratio', 'goal', 'goal met?'], rows, [26, 9, 7, 7, 9, 9]);
   markdown = Object.fromEntries(rows.map(([figure, j, f, r, goal, met]) => [figure, { juncture: j, floor: f, ratio: r, goal, met }]));

@@ -269,11 +269,21 @@ stream_bench() {
     perf=$!
   fi
   for r in $(seq 1 "$runs"); do
+    # The Markdown runs: what the window redraws on the screen over the
+    # first 4 s of the answer (bench/xstop -area; X Damage rectangles).
+    local area=
+    case "$mode" in md-*) [ -x "$tmp/xstop" ] && { "$tmp/xstop" -window "$win" -area 4s >"$d/area-$r" 2>/dev/null & area=$!; } ;; esac
     res=$(send_and_wait)
     sleep 1
     cpu2=$(cpu_ticks "$app")
     echo "stream $mode $r $n $res $cpu2" >>"$raw"
     echo "  $mode run $r: µs chars state ticks(app kids) at send, at end, 1 s later = $res $cpu2"
+    if [ -n "$area" ]; then
+      wait "$area" 2>/dev/null || true
+      read -r a_rects a_px a_largest < <(sed -E 's/[a-z]+=//g' "$d/area-$r" 2>/dev/null || echo - - -)
+      echo "area $mode $r ${a_rects:--} ${a_px:--} ${a_largest:--}" >>"$raw"
+      echo "  $mode run $r: redrawn in the first 4 s: ${a_rects:--} rectangles, ${a_px:--} px (largest ${a_largest:--})"
+    fi
     sleep 0.5
   done
   if [ -n "$perf" ]; then

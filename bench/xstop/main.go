@@ -14,6 +14,7 @@
 // sees the pixels arrive.
 //
 //	xstop -window ID -rect X,Y,W,H [-timeout 2s]
+//	xstop -window ID -area 5s   (the area the window redraws in 5 s)
 //
 // X,Y are relative to the window (CSS pixels at a device pixel ratio of 1,
 // as under Xvfb).
@@ -88,8 +89,16 @@ func main() {
 	winArg := flag.String("window", "", "the X window id (decimal or 0x…)")
 	rectArg := flag.String("rect", "", "X,Y,W,H of the rectangle to watch, relative to the window")
 	timeout := flag.Duration("timeout", 2*time.Second, "how long to wait for the change")
+	area := flag.Duration("area", 0, "instead of Stop: for this long, sum the area the window redraws (what a streamed frame costs on the screen)")
 	flag.Parse()
 	win, err := strconv.ParseUint(*winArg, 0, 64)
+	if err == nil && *area > 0 {
+		if err := redrawn(C.Window(win), *area); err != nil {
+			fmt.Fprintln(os.Stderr, "xstop:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	r, rerr := parseRect(*rectArg)
 	if err != nil || rerr != nil {
 		fmt.Fprintln(os.Stderr, "usage: xstop -window ID -rect X,Y,W,H [-timeout 2s]")
@@ -132,6 +141,40 @@ func grab(d *C.Display, w C.Window, r rect) ([]byte, error) {
 	}
 	defer C.free(unsafe.Pointer(p))
 	return C.GoBytes(unsafe.Pointer(p), n), nil
+}
+
+// redrawn prints what the window redrew in d: the damage rectangles, their
+// summed area in pixels and the largest.
+func redrawn(w C.Window, d time.Duration) error {
+	dpy := C.XOpenDisplay(nil)
+	if dpy == nil {
+		return fmt.Errorf("no X display (DISPLAY=%q)", os.Getenv("DISPLAY"))
+	}
+	defer C.XCloseDisplay(dpy)
+	base := C.damage_event_base(dpy)
+	if base < 0 {
+		return fmt.Errorf("the X server has no Damage extension")
+	}
+	dmg := C.XDamageCreate(dpy, C.Drawable(w), C.XDamageReportRawRectangles)
+	defer C.XDamageDestroy(dpy, dmg)
+	C.XSync(dpy, C.False)
+	var rects, px, largest int
+	t0 := time.Now()
+	for left := d; left > 0; left = d - time.Since(t0) {
+		if C.wait_event(dpy, C.int(left.Milliseconds()+1)) == 0 {
+			continue
+		}
+		var a C.XRectangle
+		if C.damage_area(dpy, base, &a) == 0 {
+			continue
+		}
+		n := int(a.width) * int(a.height)
+		rects++
+		px += n
+		largest = max(largest, n)
+	}
+	fmt.Printf("rects=%d px=%d largest=%d\n", rects, px, largest)
+	return nil
 }
 
 func epochMs(t time.Time) float64 { return float64(t.UnixMicro()) / 1000 }
