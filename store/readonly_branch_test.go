@@ -95,7 +95,9 @@ func TestReadOnlyCopyKeepsTheVersionShownWhenAMessageOnItIsSelected(t *testing.T
 		{"the first question of an older version", "a1", "q1", "a2", "q1,a1,q2,a2"},
 		{"the answer of an older version", "a1", "a1", "a2", "q1,a1,q2,a2"},
 		{"the leaf itself", "a1", "a2", "a2", "q1,a1,q2,a2"},
-		{"the regenerated answer's question", "q1", "q1", "a1b", "q1,a1b"},
+		{"the newest version's question", "q1b", "q1b", "a1c", "q1b,a1c"},
+		// Off the path shown: where the live app was last in that version.
+		{"another version of the question", "q1b", "q1", "a1b", "q1,a1b"},
 	} {
 		if _, err := ro.SelectBranch(ctx, "t", c.view); err != nil {
 			t.Fatalf("%s: viewing %s: %v", c.name, c.view, err)
