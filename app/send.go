@@ -136,7 +136,17 @@ func (a *App) SelectBranch(threadID, messageID string) (ThreadView, error) {
 	ctx, cancel := a.ctx()
 	defer cancel()
 	if err := a.rt.SelectBranch(ctx, threadID, messageID); err != nil {
+		if a.readOnly != "" && errors.Is(err, agent.ErrBranchWaits) {
+			// The live app's words ("answer or dismiss it") ask for what a
+			// copy refuses.
+			return ThreadView{}, errorf(CodeConflict, copyKeepsWaitingVersion)
+		}
 		return ThreadView{}, errmap.Branch(err)
 	}
 	return a.GetThread(threadID)
 }
+
+// copyKeepsWaitingVersion is a read-only copy's refusal to leave a version
+// where something waits: the live app holds it until answered, and a copy
+// cannot answer.
+const copyKeepsWaitingVersion = "This is a read-only copy of a damaged database: something on this version waits for an answer (an approval, a question or a client tool), which a copy cannot give, so it stays on this version."

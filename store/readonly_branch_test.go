@@ -73,3 +73,41 @@ func TestReadOnlyCopyShowsAnotherVersionWithoutWriting(t *testing.T) {
 		t.Errorf("the live database shows %s, want q1b,a1c (a copy's choice is its own)", got)
 	}
 }
+
+// TestReadOnlyCopyKeepsTheVersionShownWhenAMessageOnItIsSelected: as in
+// the live database, selecting a message already on the path shown (a
+// search hit on it) changes nothing. The copy's stored clock does not
+// know the version viewed, so going by it alone jumped to the branch the
+// live app was last at.
+func TestReadOnlyCopyKeepsTheVersionShownWhenAMessageOnItIsSelected(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	live := openTest(t)
+	branchCorpus(t, live)
+	ro, _, err := OpenReadOnlyCopy(ctx, live.Path())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ro.Close()
+	for _, c := range []struct {
+		name, view, selectID, wantLeaf, wantPath string
+	}{
+		{"the first question of an older version", "a1", "q1", "a2", "q1,a1,q2,a2"},
+		{"the answer of an older version", "a1", "a1", "a2", "q1,a1,q2,a2"},
+		{"the leaf itself", "a1", "a2", "a2", "q1,a1,q2,a2"},
+		{"the newest version's question", "q1b", "q1b", "a1c", "q1b,a1c"},
+		// Off the path shown: where the live app was last in that version.
+		{"another version of the question", "q1b", "q1", "a1b", "q1,a1b"},
+	} {
+		if _, err := ro.SelectBranch(ctx, "t", c.view); err != nil {
+			t.Fatalf("%s: viewing %s: %v", c.name, c.view, err)
+		}
+		leaf, err := ro.SelectBranch(ctx, "t", c.selectID)
+		if err != nil {
+			t.Fatalf("%s: SelectBranch: %v", c.name, err)
+		}
+		if got := ids(mustMessages(t, ro, "t")); leaf != c.wantLeaf || got != c.wantPath {
+			t.Errorf("%s: leaf %s, shown %s; want %s, %s", c.name, leaf, got, c.wantLeaf, c.wantPath)
+		}
+	}
+}

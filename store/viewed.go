@@ -26,7 +26,9 @@ func (db *DB) shownTree(ctx context.Context, tx *sql.Tx, threadID string, withCl
 }
 
 // viewBranch is SelectBranch in a read-only copy: the same leaf, kept in
-// memory instead of the file.
+// memory instead of the file. A message on the path shown keeps it, as in
+// the live database; there the leaf is always the latest by the stored
+// clock, but a copy's clock does not know the version viewed.
 func (db *DB) viewBranch(ctx context.Context, threadID, messageID string) (leaf string, err error) {
 	err = db.readTx(ctx, func(tx *sql.Tx) error {
 		t, err := db.shownTree(ctx, tx, threadID, true)
@@ -38,6 +40,9 @@ func (db *DB) viewBranch(ctx context.Context, threadID, messageID string) (leaf 
 			return fmt.Errorf("message %s: %w", messageID, ErrNotFound)
 		}
 		leaf = t.rows[t.latestIn(i)].m.ID
+		if shown := t.leafIndex(); t.onPathTo(shown, i) {
+			leaf = t.rows[shown].m.ID
+		}
 		return nil
 	})
 	if err != nil {
@@ -45,4 +50,16 @@ func (db *DB) viewBranch(ctx context.Context, threadID, messageID string) (leaf 
 	}
 	db.viewed.Store(threadID, leaf)
 	return leaf, nil
+}
+
+// onPathTo reports whether row i is on the path from a first message to
+// row leaf (-1: the empty path).
+func (t *tree) onPathTo(leaf, i int) bool {
+	for steps := 0; leaf >= 0 && steps <= len(t.rows); steps++ {
+		if leaf == i {
+			return true
+		}
+		leaf = int(t.parent[leaf])
+	}
+	return false
 }

@@ -107,6 +107,23 @@ describe('a chat opened in a read-only copy', () => {
     expect(t.callsOf('SelectBranch')).toEqual([]);
   });
 
+  // Go counts only what can be answered (an unbound item, one whose call
+  // is gone, holds no version: Stop leaves it), so neither do the arrows.
+  it('switches versions where only unbound items are left', async () => {
+    const waiting = waitingThread();
+    // Recorded by another program: no binding to a call of this thread.
+    const unbound: ThreadView = {
+      ...waiting,
+      interrupts: waiting.interrupts.map(({ metadata: _binding, ...it }) => it),
+      interruptKinds: Object.fromEntries(waiting.interrupts.map((i) => [i.id, 'unbound' as const])),
+    };
+    const t = await openStopped(READ_ONLY, withVersions(unbound));
+    const prev = screen.getByRole('button', { name: 'Previous version' }) as HTMLButtonElement;
+    expect(prev.disabled).toBe(false);
+    fireEvent.click(prev);
+    expect(t.callsOf('SelectBranch')).toEqual([['th-1', 'a0']]);
+  });
+
   it('says decisions were waiting, and offers no answer to them', async () => {
     await openStopped(READ_ONLY, waitingThread());
     expect(await screen.findByText(/waiting for your decisions; they cannot be answered in a read-only copy/)).toBeTruthy();

@@ -266,6 +266,38 @@ describe('HttpTransport events', () => {
     expect(delays).toEqual([0, 1, 2, 3, 0]);
     t.close();
   });
+
+  // How long a stream stayed up is measured on a clock that only goes
+  // forward: the wall clock set back (by hand, or by a time server) while a
+  // stream was up for minutes must not make it count as one that dropped
+  // at once, nor a clock set forward make one that did count as stable.
+  it.each([
+    ['set back while a stream stayed up', 60 * STABLE_MS, -3_600_000, 0],
+    ['set forward while a stream dropped at once', 0, 3_600_000, 3],
+  ])('measures how long a stream stayed up whatever the wall clock does: %s', async (_name, upFor, clockJump, wantStep) => {
+    const delays: number[] = [];
+    const t = new HttpTransport({
+      token: 't',
+      backoff: (n) => {
+        delays.push(n);
+        return 1000;
+      },
+    });
+    t.subscribe('agui', () => undefined);
+    await settle();
+    for (let i = 0; i < 3; i++) {
+      FakeEventSource.instances[i]!.open();
+      FakeEventSource.instances[i]!.fail();
+      await vi.advanceTimersByTimeAsync(1000);
+      await settle();
+    }
+    FakeEventSource.instances[3]!.open();
+    await vi.advanceTimersByTimeAsync(upFor);
+    vi.setSystemTime(Date.now() + clockJump);
+    FakeEventSource.instances[3]!.fail();
+    expect(delays).toEqual([0, 1, 2, wantStep]);
+    t.close();
+  });
 });
 
 describe('resolveToken', () => {

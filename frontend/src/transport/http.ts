@@ -155,8 +155,11 @@ export class HttpTransport implements Transport {
   /** A ticket is being asked for: the stream is opening. */
   private connecting = false;
   private attempt = 0;
-  /** When the open stream came up (Date.now()), 0 while none is open: see STABLE_MS. */
-  private openedAt = 0;
+  /**
+   * When the open stream came up (performance.now(): a clock the person or a
+   * time server cannot set back or forward), null while none is open: see STABLE_MS.
+   */
+  private openedAt: number | null = null;
   private timer: ReturnType<typeof setTimeout> | null = null;
   private everConnected = false;
   private disconnected = false;
@@ -322,7 +325,7 @@ export class HttpTransport implements Transport {
     this.es = es;
     es.onopen = () => {
       this.markOpened();
-      this.openedAt = Date.now();
+      this.openedAt = performance.now();
       const wasDown = this.disconnected;
       this.disconnected = false;
       if (this.everConnected && wasDown) this.hub.emit('connection', { state: 'reconnected' });
@@ -353,8 +356,8 @@ export class HttpTransport implements Transport {
       // Backoff starts again only after a stream that stayed up: one that a
       // server (or proxy) accepts and drops at once would otherwise be
       // reopened, and the window reloaded, every half second for ever.
-      if (this.openedAt && Date.now() - this.openedAt >= STABLE_MS) this.attempt = 0;
-      this.openedAt = 0;
+      if (this.openedAt !== null && performance.now() - this.openedAt >= STABLE_MS) this.attempt = 0;
+      this.openedAt = null;
       this.lost();
     };
   }

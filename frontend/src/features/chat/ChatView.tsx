@@ -187,7 +187,8 @@ export function ChatView({ ctrl, title, status, runner, highlight, focusNonce, o
   // Only where decisions wait are they held, as Go refuses to leave that
   // version until they are answered, which a copy cannot do.
   const readOnlyCopy = !!status?.readOnly;
-  const decisionsWait = view.interrupts.length > 0 || view.clientTools.length > 0;
+  // As Go counts them (agent hasWaiting): an unbound item, whose call is gone, holds nothing.
+  const decisionsWait = view.interrupts.some((i) => i.kind !== 'unbound') || view.clientTools.length > 0;
   const versionsHeld = readOnlyCopy && decisionsWait ? COPY_KEEPS_VERSION : undefined;
   const rowContext = useMemo<MessageThread>(
     () => ({
