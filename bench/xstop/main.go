@@ -143,21 +143,34 @@ func grab(d *C.Display, w C.Window, r rect) ([]byte, error) {
 	return C.GoBytes(unsafe.Pointer(p), n), nil
 }
 
+// watchDamage opens the display and asks it for the window's damage, one
+// event per rectangle drawn; done closes both.
+func watchDamage(w C.Window) (dpy *C.Display, base C.int, done func(), err error) {
+	dpy = C.XOpenDisplay(nil)
+	if dpy == nil {
+		return nil, 0, nil, fmt.Errorf("no X display (DISPLAY=%q)", os.Getenv("DISPLAY"))
+	}
+	base = C.damage_event_base(dpy)
+	if base < 0 {
+		C.XCloseDisplay(dpy)
+		return nil, 0, nil, fmt.Errorf("the X server has no Damage extension")
+	}
+	dmg := C.XDamageCreate(dpy, C.Drawable(w), C.XDamageReportRawRectangles)
+	C.XSync(dpy, C.False)
+	return dpy, base, func() {
+		C.XDamageDestroy(dpy, dmg)
+		C.XCloseDisplay(dpy)
+	}, nil
+}
+
 // redrawn prints what the window redrew in d: the damage rectangles, their
 // summed area in pixels and the largest.
 func redrawn(w C.Window, d time.Duration) error {
-	dpy := C.XOpenDisplay(nil)
-	if dpy == nil {
-		return fmt.Errorf("no X display (DISPLAY=%q)", os.Getenv("DISPLAY"))
+	dpy, base, done, err := watchDamage(w)
+	if err != nil {
+		return err
 	}
-	defer C.XCloseDisplay(dpy)
-	base := C.damage_event_base(dpy)
-	if base < 0 {
-		return fmt.Errorf("the X server has no Damage extension")
-	}
-	dmg := C.XDamageCreate(dpy, C.Drawable(w), C.XDamageReportRawRectangles)
-	defer C.XDamageDestroy(dpy, dmg)
-	C.XSync(dpy, C.False)
+	defer done()
 	var rects, px, largest int
 	t0 := time.Now()
 	for left := d; left > 0; left = d - time.Since(t0) {
@@ -180,18 +193,11 @@ func redrawn(w C.Window, d time.Duration) error {
 func epochMs(t time.Time) float64 { return float64(t.UnixMicro()) / 1000 }
 
 func run(w C.Window, r rect, timeout time.Duration) error {
-	d := C.XOpenDisplay(nil)
-	if d == nil {
-		return fmt.Errorf("no X display (DISPLAY=%q)", os.Getenv("DISPLAY"))
+	d, base, done, err := watchDamage(w)
+	if err != nil {
+		return err
 	}
-	defer C.XCloseDisplay(d)
-	base := C.damage_event_base(d)
-	if base < 0 {
-		return fmt.Errorf("the X server has no Damage extension")
-	}
-	dmg := C.XDamageCreate(d, C.Drawable(w), C.XDamageReportRawRectangles)
-	defer C.XDamageDestroy(d, dmg)
-	C.XSync(d, C.False)
+	defer done()
 	before, err := grab(d, w, r)
 	if err != nil {
 		return err
