@@ -45,13 +45,17 @@ function isAbsolutePath(p: string): boolean {
  * Field errors for `d`, checked as Go checks them (fields set by the
  * environment are not the person's to fix and are skipped).
  */
+/** The tool steps a turn may take (Go's loop guard): the check below and the field's arrow keys. */
+export const LOOP_GUARD_RANGE = { min: 1, max: 200 } as const;
+
 export function validateSettings(d: Settings, locked: (f: SettingsField) => boolean = () => false): FieldErrors {
   const e: FieldErrors = {};
   const url = d.baseUrl.trim();
   if (url && !locked('baseUrl') && urlProblem(url)) e.baseUrl = urlProblem(url);
   if (url && !d.model.trim() && !locked('model')) e.model = 'Choose a model: Test connection lists the endpoint’s models.';
-  if (!locked('loopGuard') && (!Number.isInteger(d.loopGuard) || d.loopGuard < 1 || d.loopGuard > 200)) {
-    e.loopGuard = 'Enter a whole number from 1 to 200.';
+  const { min, max } = LOOP_GUARD_RANGE;
+  if (!locked('loopGuard') && (!Number.isInteger(d.loopGuard) || d.loopGuard < min || d.loopGuard > max)) {
+    e.loopGuard = `Enter a whole number from ${min} to ${max}.`;
   }
   const ws = d.workspace.trim();
   if (ws && !locked('workspace') && !isAbsolutePath(ws)) e.workspace = 'Enter a full folder path, starting with /.';

@@ -3,6 +3,7 @@ import type { Transport } from '../../transport';
 import type { Status, Theme } from '../../transport/contract';
 import { notificationsSupported } from '../../hooks/useAttention';
 import { previewTheme } from '../../lib/theme';
+import { LOOP_GUARD_RANGE } from '../../lib/settingsForm';
 import { ImportConversations } from '../import/ImportConversations';
 import { generalField, numberControl, SourceChip, textControl } from './generalField';
 import { ModelSection, type KnownServer } from './ModelSection';
@@ -44,7 +45,7 @@ export function GeneralTab({ id, transport, status, form, presets, presetOf }: G
             {field(
               'loopGuard',
               'Tool steps per turn (1–200)',
-              numberControl(form, 'loopGuard', { min: 1, max: 200 }),
+              numberControl(form, 'loopGuard', LOOP_GUARD_RANGE),
               'Juncture stops a turn that calls tools more often than this.',
             )}
             <div className={`set-field set-toggle${fieldErrors.enableWriteTools ? ' has-error' : ''}`}>
