@@ -95,6 +95,22 @@ function uniqueKey(key: string, seen: Set<string>, next: Map<string, number>): s
   return k;
 }
 
+/** The items' own keys and the row keys made of them (uniqueKey). */
+type RowKeys = { own: readonly string[]; rows: string[] };
+
+/**
+ * The row keys of items: the last ones when the items' own keys are the
+ * same, in the same order. A streamed frame changes an item, not the keys,
+ * so the layout it runs does not build the set of keys again.
+ */
+function rowKeys<T>(items: readonly T[], getKey: (item: T) => string, last: RowKeys | null): RowKeys {
+  const own = items.map(getKey);
+  if (last && last.own.length === own.length && own.every((k, i) => k === last.own[i])) return last;
+  const seen = new Set<string>();
+  const next = new Map<string, number>();
+  return { own, rows: own.map((k) => uniqueKey(k, seen, next)) };
+}
+
 export function VirtualList<T>({
   items,
   getKey,
@@ -137,17 +153,13 @@ export function VirtualList<T>({
   );
 
   // Layout: prefix sums of measured-or-estimated heights.
+  const rowKeysRef = useRef<RowKeys | null>(null);
   const { keys, offsets, total } = useMemo(() => {
     const n = items.length;
-    const ks = new Array<string>(n);
+    const ks = (rowKeysRef.current = rowKeys(items, getKey, rowKeysRef.current)).rows;
     const off = new Float64Array(n + 1);
-    const seen = new Set<string>();
-    const next = new Map<string, number>();
     for (let i = 0; i < n; i++) {
-      const it = items[i]!;
-      const k = uniqueKey(getKey(it), seen, next);
-      ks[i] = k;
-      const h = heights.current.get(k) ?? (estimateHeight ? estimateHeight(it) : DEFAULT_ESTIMATE);
+      const h = heights.current.get(ks[i]!) ?? (estimateHeight ? estimateHeight(items[i]!) : DEFAULT_ESTIMATE);
       off[i + 1] = off[i]! + h;
     }
     return { keys: ks, offsets: off, total: off[n]! };
