@@ -126,6 +126,14 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	// Every answer gets its own write deadline (a kept-alive connection
 	// must not inherit the last call's); the event stream extends it.
 	s.extendWrite(w)
+	if r.ContentLength != 0 {
+		// A body bounded before anything answers: net/http drains a body
+		// left unread (a refusal, the ticket endpoint) before it writes the
+		// answer, with no deadline of its own, so a peer dripping one would
+		// hold a connection (one of MaxConns) for ever. Handlers that read
+		// a body set this again.
+		s.readDeadline(w)
+	}
 	if !loopbackHost(r.Host) {
 		// DNS rebinding: a foreign name resolving to 127.0.0.1.
 		writeError(w, errorf("forbidden-host", "This server only answers to localhost addresses."), http.StatusForbidden)

@@ -131,6 +131,14 @@ export interface HttpTransportOptions {
   backoff?: (attempt: number) => number;
 }
 
+/**
+ * How long the page waits for a stream ticket. A request to a server that
+ * stopped answering (SIGSTOP, a laptop woken with a dead connection) may
+ * never settle, and while it is out no reconnect is tried: the page would
+ * say "Reconnecting…" for ever.
+ */
+export const TICKET_TIMEOUT_MS = 10_000;
+
 /** How long a stream must stay up before a drop starts the backoff again from its first step. */
 export const STABLE_MS = 5_000;
 
@@ -302,10 +310,13 @@ export class HttpTransport implements Transport {
    * say so, as a refused call does.
    */
   private async streamTicket(): Promise<string> {
+    const abort = new AbortController();
+    const giveUp = setTimeout(() => abort.abort(), TICKET_TIMEOUT_MS);
     try {
       const res = await fetch(`${this.baseUrl}/api/events/ticket`, {
         method: 'POST',
         headers: { Authorization: `Bearer ${this.token}` },
+        signal: abort.signal,
       });
       if (tokenRefused(res.status)) {
         this.reject();
@@ -315,7 +326,9 @@ export class HttpTransport implements Transport {
       const body = tryParseJson(await res.text());
       return body.ok && isObject(body.value) && isString(body.value.ticket) ? body.value.ticket : '';
     } catch {
-      return ''; // the network, or a closed server
+      return ''; // the network, a closed server, or no answer in time
+    } finally {
+      clearTimeout(giveUp);
     }
   }
 

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { HttpTransport } from './http';
+import { HttpTransport, TICKET_TIMEOUT_MS } from './http';
 import { FakeEventSource, ticketFetch, settle, type FetchMock } from '../test/fakeEventSource';
 
 // The event stream never carries the long-lived token in its URL (URLs
@@ -178,5 +178,31 @@ describe('HttpTransport stream tickets', () => {
     t.close();
     await settle();
     expect(FakeEventSource.instances).toHaveLength(0);
+  });
+  it('gives up on a ticket request that never answers (a server stopped mid-request, a laptop woken) and tries again', async () => {
+    let asked = 0;
+    const fetchMock: FetchMock = vi.fn((_url: RequestInfo | URL, init?: RequestInit) => {
+      asked += 1;
+      if (asked === 1) {
+        // Hangs until aborted, as a request to a stopped server does.
+        return new Promise<Response>((_resolve, reject) => {
+          init?.signal?.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError')));
+        });
+      }
+      return Promise.resolve(new Response('{"ticket":"ticket-late"}', { status: 200 }));
+    });
+    vi.stubGlobal('fetch', fetchMock);
+    const t = new HttpTransport({ token: TOKEN, backoff: () => 10 });
+    const states: string[] = [];
+    t.subscribe('connection', (d) => states.push(d.state));
+    await settle();
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+    await vi.advanceTimersByTimeAsync(TICKET_TIMEOUT_MS + 10);
+    await settle();
+    expect(fetchMock).toHaveBeenCalledTimes(2);
+    expect(FakeEventSource.instances.map((es) => es.url)).toEqual(['/api/events?ticket=ticket-late']);
+    FakeEventSource.instances[0]!.open();
+    expect(states).toEqual(['disconnected', 'connected']);
+    t.close();
   });
 });
