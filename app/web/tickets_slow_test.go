@@ -1,6 +1,7 @@
 package web
 
 import (
+	"errors"
 	"fmt"
 	"net"
 	"testing"
@@ -46,7 +47,7 @@ func TestTicketEndpointDropsADrippedBody(t *testing.T) {
 				}
 				_ = conn.SetReadDeadline(time.Now().Add(100 * time.Millisecond))
 				if _, err := conn.Read(buf); err != nil {
-					if ne, ok := err.(net.Error); !ok || !ne.Timeout() {
+					if ne := net.Error(nil); !errors.As(err, &ne) || !ne.Timeout() {
 						return // closed by the server
 					}
 				}
