@@ -219,7 +219,7 @@ test('item 21: at 800×600 an approval card leaves room for the conversation; "A
   const card = page.getByRole('article', { name: 'Approval for write_file' });
   await card.waitFor({ timeout: 15000 });
   await page.waitForTimeout(500);
-  const room = await visibleIn(page, '.vlist-inner');
+  const room = await visibleIn(page, '.vlist');
   assert.ok(room >= 150, `the conversation keeps ${room} px`);
   await card.getByRole('button', { name: /Always allow/ }).click();
   await card.getByRole('button', { name: 'Always allow', exact: true }).waitFor();

@@ -89,6 +89,7 @@ func main() {
 	winArg := flag.String("window", "", "the X window id (decimal or 0x…)")
 	rectArg := flag.String("rect", "", "X,Y,W,H of the rectangle to watch, relative to the window")
 	timeout := flag.Duration("timeout", 2*time.Second, "how long to wait for the change")
+	listRects = flag.Bool("list", false, "with -area: every rectangle on stderr (ms x y w h), to see what a frame redraws")
 	area := flag.Duration("area", 0, "instead of Stop: for this long, sum the area the window redraws (what a streamed frame costs on the screen)")
 	flag.Parse()
 	win, err := strconv.ParseUint(*winArg, 0, 64)
@@ -182,6 +183,9 @@ func redrawn(w C.Window, d time.Duration) error {
 			continue
 		}
 		n := int(a.width) * int(a.height)
+		if *listRects {
+			fmt.Fprintf(os.Stderr, "%d %d %d %d %d\n", time.Since(t0).Milliseconds(), a.x, a.y, a.width, a.height)
+		}
 		rects++
 		px += n
 		largest = max(largest, n)
@@ -189,6 +193,9 @@ func redrawn(w C.Window, d time.Duration) error {
 	fmt.Printf("rects=%d px=%d largest=%d\n", rects, px, largest)
 	return nil
 }
+
+// listRects is -list: redrawn prints every rectangle as well as the sums.
+var listRects *bool
 
 func epochMs(t time.Time) float64 { return float64(t.UnixMicro()) / 1000 }
 

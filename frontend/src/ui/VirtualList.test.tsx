@@ -226,4 +226,20 @@ describe('VirtualList', () => {
     expect(shown).toContain('row 60'); // at 3000 px of 50 px rows
     expect(shown).not.toContain('row 0');
   });
+
+  // WebKitGTK repaints the whole of a box whose own size changes: the box
+  // holding the rows keeps no height of its own, and a 1 px marker at the
+  // content's end gives the list its extent (see VirtualList.tsx).
+  it('TestVirtualListExtentIsAMarker: a row that grows moves the end marker, not the rows\' box', () => {
+    const list = (xs: typeof items) => <VirtualList items={xs} getKey={(i) => i.id} renderItem={(i) => <p>{i.text}</p>} estimateHeight={() => 50} />;
+    const { container } = render(list(items.slice(0, 20)));
+    const inner = container.querySelector<HTMLElement>('.vlist-inner')!;
+    const marker = container.querySelector<HTMLElement>('.vlist-end')!;
+    expect(inner.style.height).toBe('');
+    expect(marker.style.top).toBe(`${20 * 50 + 24 - 1}px`);
+    const last = container.querySelector<HTMLElement>('[data-vkey="k19"]')!;
+    act(() => FakeRO.all[0]!.resize(last, 130));
+    expect(inner.style.height).toBe('');
+    expect(marker.style.top).toBe(`${19 * 50 + 130 + 24 - 1}px`);
+  });
 });

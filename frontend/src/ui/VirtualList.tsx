@@ -8,6 +8,18 @@ import './VirtualList.css';
 // the measured heights (kept by key) replace the estimate. The list sticks
 // to the bottom while new content arrives unless the person scrolled up,
 // and keeps what they are reading in place when rows above it resize.
+//
+// What a streamed frame repaints (issue 26). WebKitGTK draws the desktop
+// window without GPU compositing and repaints the whole of a box whose own
+// size changes. The list's extent used to be the height of the box holding
+// the rows, set at every layout: each streamed line changed it, and the
+// whole conversation on screen was repainted ~25 times a second even while
+// the person read further up and nothing they saw changed. The extent is
+// now given by a 1 px marker placed at the content's end (.vlist-end): a
+// row that grows moves the marker, and only the row's new lines and the
+// marker are repainted. Each row's layout is contained (VirtualList.css).
+// Measured with bench/xstop -area -list (bench/README.md, "What a streamed
+// frame repaints").
 
 export interface VirtualListProps<T> {
   items: readonly T[];
@@ -380,8 +392,9 @@ export function VirtualList<T>({
   return (
     <div className={`vlist-wrap ${className ?? ''}`}>
       <div ref={scrollRef} className="vlist" onScroll={onScroll} role="log" aria-label={label} aria-live="off" tabIndex={0}>
-        <div className="vlist-inner" style={{ height: total + bottomPadding }}>
+        <div className="vlist-inner">
           {rows}
+          <div className="vlist-end" aria-hidden="true" style={{ top: total + bottomPadding - 1 }} />
         </div>
       </div>
       {showJump && n > 0 && (
