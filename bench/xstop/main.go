@@ -89,12 +89,12 @@ func main() {
 	winArg := flag.String("window", "", "the X window id (decimal or 0x…)")
 	rectArg := flag.String("rect", "", "X,Y,W,H of the rectangle to watch, relative to the window")
 	timeout := flag.Duration("timeout", 2*time.Second, "how long to wait for the change")
-	listRects = flag.Bool("list", false, "with -area: every rectangle on stderr (ms x y w h), to see what a frame redraws")
+	list := flag.Bool("list", false, "with -area: every rectangle on stderr (ms x y w h), to see what a frame redraws")
 	area := flag.Duration("area", 0, "instead of Stop: for this long, sum the area the window redraws (what a streamed frame costs on the screen)")
 	flag.Parse()
 	win, err := strconv.ParseUint(*winArg, 0, 64)
 	if err == nil && *area > 0 {
-		if err := redrawn(C.Window(win), *area); err != nil {
+		if err := redrawn(C.Window(win), *area, *list); err != nil {
 			fmt.Fprintln(os.Stderr, "xstop:", err)
 			os.Exit(1)
 		}
@@ -166,7 +166,8 @@ func watchDamage(w C.Window) (dpy *C.Display, base C.int, done func(), err error
 
 // redrawn prints what the window redrew in d: the damage rectangles, their
 // summed area in pixels and the largest.
-func redrawn(w C.Window, d time.Duration) error {
+// With list (-list), every rectangle also goes to stderr as it comes.
+func redrawn(w C.Window, d time.Duration, list bool) error {
 	dpy, base, done, err := watchDamage(w)
 	if err != nil {
 		return err
@@ -183,7 +184,7 @@ func redrawn(w C.Window, d time.Duration) error {
 			continue
 		}
 		n := int(a.width) * int(a.height)
-		if *listRects {
+		if list {
 			fmt.Fprintf(os.Stderr, "%d %d %d %d %d\n", time.Since(t0).Milliseconds(), a.x, a.y, a.width, a.height)
 		}
 		rects++
@@ -193,9 +194,6 @@ func redrawn(w C.Window, d time.Duration) error {
 	fmt.Printf("rects=%d px=%d largest=%d\n", rects, px, largest)
 	return nil
 }
-
-// listRects is -list: redrawn prints every rectangle as well as the sums.
-var listRects *bool
 
 func epochMs(t time.Time) float64 { return float64(t.UnixMicro()) / 1000 }
 
