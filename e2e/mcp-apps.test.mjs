@@ -121,11 +121,41 @@ describe('a server with MCP Apps', () => {
     await page.emulateMedia({ colorScheme: 'dark' });
     await view.locator('#theme').filter({ hasText: 'dark' }).waitFor({ timeout: 5000 });
     await shot(page, 'dark');
-    // Open larger, and back.
+    // Open larger, and back. Larger is a modal in the top layer: it covers
+    // the window, not the message row that holds it (the row's transform
+    // and containment once squeezed it to a 20 px frame under a backdrop
+    // the size of the row).
+    const geometry = () =>
+      page.evaluate(() => {
+        const f = [...document.querySelectorAll('iframe.app-view-frame')].pop().getBoundingClientRect();
+        const c = document.querySelector('.composer textarea').getBoundingClientRect();
+        const hit = document.elementFromPoint(c.left + c.width / 2, c.top + c.height / 2);
+        return { w: f.width, h: f.height, vw: innerWidth, vh: innerHeight, composerHit: !!hit?.closest('.composer'), modal: !!document.querySelector('dialog.app-view-frame-wrap:modal') };
+      });
+    const inline = await geometry();
+    assert.equal(inline.modal, false);
+    assert.ok(inline.composerHit, JSON.stringify(inline));
     await viewBlock(page).getByRole('button', { name: 'Open larger' }).click();
     await view.locator('#theme').waitFor();
+    const large = await geometry();
+    assert.ok(large.modal && large.w >= 0.8 * large.vw && large.h >= 0.7 * large.vh, `the larger view: ${JSON.stringify(large)}`);
+    assert.ok(!large.composerHit, 'the window behind the larger view takes no clicks');
     await shot(page, 'larger');
+    // Back inline, the view sizes itself for the chat again (it asks, after
+    // the host tells it its new place).
+    const backInline = async () => {
+      for (let i = 0; i < 50 && JSON.stringify(await geometry()) !== JSON.stringify(inline); i++) await page.waitForTimeout(100);
+      assert.deepEqual(await geometry(), inline);
+    };
     await page.getByRole('button', { name: 'Back to the chat' }).click();
+    await backInline();
+    // Esc goes back too, and the view lives on (a reload would have stopped it).
+    await viewBlock(page).getByRole('button', { name: 'Open larger' }).click();
+    assert.ok((await geometry()).modal);
+    await page.keyboard.press('Escape');
+    await backInline();
+    await view.locator('#theme').filter({ hasText: 'dark' }).waitFor({ timeout: 5000 });
+    assert.equal(await page.getByRole('button', { name: /View stopped/ }).count(), 0);
     await page.emulateMedia({ colorScheme: 'light' });
 
     // After a reload the view is inert until the person clicks it.

@@ -183,6 +183,31 @@ describe('App', () => {
     expect(screen.getByText('line one')).toBeTruthy();
   });
 
+  it("Esc in an open dialog (an MCP App view opened larger) is the dialog's, not Stop; in a closed one shown inline it stops", async () => {
+    const { t } = setup({ 'th-1': emptyView(thread('th-1', 'Busy')) });
+    await openThread('Busy');
+    emit(t, 'th-1', [{ type: 'RUN_STARTED', threadId: 'th-1', runId: 'r' }]);
+    await screen.findByRole('button', { name: 'Stop (Esc)' });
+    const dialog = document.createElement('dialog');
+    const button = document.createElement('button');
+    dialog.appendChild(button);
+    document.body.appendChild(dialog);
+    try {
+      dialog.setAttribute('open', '');
+      await act(async () => {
+        fireEvent.keyDown(button, { key: 'Escape' });
+      });
+      expect(t.callsOf('Interrupt')).toEqual([]);
+      dialog.removeAttribute('open');
+      await act(async () => {
+        fireEvent.keyDown(button, { key: 'Escape' });
+      });
+      expect(t.callsOf('Interrupt')).toEqual([['th-1']]);
+    } finally {
+      dialog.remove();
+    }
+  });
+
   it('Stop and Esc call Interrupt while a turn runs; queued inputs show as removable chips', async () => {
     const { t } = setup({ 'th-1': emptyView(thread('th-1', 'Busy')) });
     await openThread('Busy');

@@ -74,6 +74,64 @@ describe('AppView', () => {
     expect(await screen.findByText('The view tried to load another page and was stopped.')).toBeTruthy();
     expect(document.querySelector('iframe')).toBeNull();
   });
+
+  // "Open larger" puts the frame's dialog in the top layer as a modal: out of
+  // the message row, whose transform and containment held the old position:
+  // fixed box to the row (a 20 px frame under a backdrop the size of the
+  // row). The e2e test (e2e/mcp-apps.test.mjs) measures it in chromium.
+  it('opens larger as a modal dialog around the same frame, and back by the button or Esc', async () => {
+    // (hidden: true — jsdom has no AppView.css: its closed dialog shows nothing)
+    noteLiveCall('call-1');
+    setup();
+    await waitFor(() => expect(document.querySelector('iframe')).not.toBeNull());
+    const frame = document.querySelector('iframe')!;
+    const dialog = document.querySelector('dialog.app-view-frame-wrap') as HTMLDialogElement;
+    expect(dialog.contains(frame)).toBe(true);
+    expect(dialog.open).toBe(false); // inline: a closed dialog shown by its CSS
+    fireEvent.click(screen.getByRole('button', { name: 'Open larger', hidden: true }));
+    await waitFor(() => expect(dialog.open).toBe(true));
+    expect(dialog.getAttribute('aria-label')).toBe('View from srv, larger');
+    expect(document.querySelector('iframe')).toBe(frame); // not remade: the view is not reloaded
+    fireEvent.click(screen.getByRole('button', { name: 'Back to the chat', hidden: true }));
+    await waitFor(() => expect(dialog.open).toBe(false));
+    fireEvent.click(screen.getByRole('button', { name: 'Open larger', hidden: true }));
+    await waitFor(() => expect(dialog.open).toBe(true));
+    const cancel = new Event('cancel', { cancelable: true });
+    act(() => {
+      dialog.dispatchEvent(cancel);
+    });
+    expect(cancel.defaultPrevented).toBe(true); // React's state closes it, not the browser
+    await waitFor(() => expect(dialog.open).toBe(false));
+    expect(screen.getByRole('button', { name: 'Open larger', hidden: true }).getAttribute('aria-pressed')).toBe('false');
+    expect(document.querySelector('iframe')).toBe(frame);
+  });
+
+  it('comes back into the chat when a call from the large view waits for an approval', async () => {
+    noteLiveCall('call-1');
+    const t = setup(new FakeTransport({ OpenAppView: () => opened, CallToolFromView: () => 'view-1' }));
+    await waitFor(() => expect(document.querySelector('iframe')).not.toBeNull());
+    await act(async () => {});
+    const frame = document.querySelector('iframe')!.contentWindow!;
+    vi.spyOn(frame, 'postMessage').mockImplementation(() => {});
+    const dialog = document.querySelector('dialog.app-view-frame-wrap') as HTMLDialogElement;
+    fireEvent.click(screen.getByRole('button', { name: 'Open larger', hidden: true }));
+    await waitFor(() => expect(dialog.open).toBe(true));
+    act(() => {
+      window.dispatchEvent(new MessageEvent('message', { data: { jsonrpc: '2.0', id: 1, method: 'ui/initialize', params: {} }, source: frame }));
+      window.dispatchEvent(new MessageEvent('message', { data: { jsonrpc: '2.0', method: 'ui/notifications/initialized' }, source: frame }));
+      window.dispatchEvent(new MessageEvent('message', { data: { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'stamp', arguments: {} } }, source: frame }));
+    });
+    await waitFor(() => expect(t.callsOf('CallToolFromView')).toHaveLength(1));
+    act(() => {
+      t.emit('agui', { threadId: 'th', event: { type: 'CUSTOM', name: 'juncture.tool_state', value: { toolCallId: 'view-1', state: 'running' } } } as never);
+    });
+    expect(dialog.open).toBe(true); // a call that runs by itself leaves the view large
+    act(() => {
+      t.emit('agui', { threadId: 'th', event: { type: 'CUSTOM', name: 'juncture.tool_state', value: { toolCallId: 'view-1', state: 'awaiting-approval' } } } as never);
+    });
+    await waitFor(() => expect(dialog.open).toBe(false));
+    expect(screen.getByText(/The view asked to call stamp/)).toBeTruthy();
+  });
 });
 
 describe('callFromView', () => {
@@ -86,6 +144,25 @@ describe('callFromView', () => {
     t.emit('agui', { threadId: 'th', event: { type: 'CUSTOM', name: 'juncture.tool_state', value: { toolCallId: 'view-1', state: 'done', parts: [{ kind: 'structured', json: { ok: true } }] } } } as never);
     t.emit('agui', { threadId: 'th', event: { type: 'TOOL_CALL_RESULT', messageId: 'x', toolCallId: 'view-1', content: 'stamped' } } as never);
     await expect(p).resolves.toEqual({ content: [{ type: 'text', text: 'stamped' }], structuredContent: { ok: true } });
+  });
+
+  it("tells each state the call reaches, once, and only its own call's", async () => {
+    const t = new FakeTransport({ CallToolFromView: () => 'view-1' });
+    const states: string[] = [];
+    const state = (id: string, st: string) =>
+      t.emit('agui', { threadId: 'th', event: { type: 'CUSTOM', name: 'juncture.tool_state', value: { toolCallId: id, state: st } } } as never);
+    const p = callFromView(t, 'th', 'call-1', 'stamp', {}, (s) => states.push(s));
+    // A state that arrives before the call's id is known is told when it is.
+    state('view-1', 'awaiting-approval');
+    expect(states).toEqual([]);
+    await waitFor(() => expect(states).toEqual(['awaiting-approval']));
+    state('view-1', 'awaiting-approval');
+    state('view-2', 'running');
+    state('view-1', 'running');
+    state('view-1', 'done');
+    t.emit('agui', { threadId: 'th', event: { type: 'TOOL_CALL_RESULT', messageId: 'x', toolCallId: 'view-1', content: 'ok' } } as never);
+    await expect(p).resolves.toEqual({ content: [{ type: 'text', text: 'ok' }] });
+    expect(states).toEqual(['awaiting-approval', 'running', 'done']);
   });
 
   it('passes a refusal on', async () => {

@@ -1,7 +1,7 @@
-import { useCallback, useContext, useEffect, useRef, useState } from 'react';
+import { useCallback, useContext, useEffect, useRef, useState, type MouseEvent as ReactMouseEvent } from 'react';
 import type { Transport } from '../../transport';
 import { TransportContext } from '../../transport';
-import type { AppViewOpen, ToolStateEvent } from '../../transport/contract.gen';
+import type { AppViewOpen, ToolState, ToolStateEvent } from '../../transport/contract.gen';
 import type { ToolPart } from '../../transport/contract';
 import { toJunctureError } from '../../transport/errors';
 import type { ToolCallView } from '../../state/types';
@@ -10,6 +10,7 @@ import { LinkConfirm } from '../tools/ToolParts';
 import { AppHost, MAX_INLINE_HEIGHT, acceptMessage, type CallToolResult, type HostContext } from './bridge';
 import './AppView.css';
 import { AlertLine } from '../../ui/AlertLine';
+import { useModalDialog } from '../../hooks/useModalDialog';
 
 // An MCP App's view inside its tool block (README "MCP servers" → Apps).
 //
@@ -24,6 +25,13 @@ import { AlertLine } from '../../ui/AlertLine';
 // A view starts by itself only when its result arrived while this page was
 // open; after a reload (or in an old chat) it is a placeholder until the
 // person clicks it.
+//
+// "Open larger" shows the frame's <dialog> as a modal: the top layer puts it
+// above the whole window, out of the message row (whose transform and layout
+// containment would hold a position: fixed box to the row), and makes the
+// rest of the window inert while it is open. The iframe never moves, so the
+// view is not reloaded. A call from the view that waits for the person's
+// approval or answer brings the view back into the chat, where the card is.
 
 /** Calls seen without a result in this page: their views may start on their own. */
 const liveCalls = new Set<string>();
@@ -67,7 +75,8 @@ function resultOf(content: string, isError: boolean, parts: readonly ToolPart[] 
 /**
  * A view's tools/call: CallToolFromView starts it in the thread (an
  * approval card when it needs one); its result comes back on the event
- * stream, as the window sees every call's.
+ * stream, as the window sees every call's. onState hears each state the
+ * call reaches (an approval waiting, running, done…).
  */
 export function callFromView(
   transport: Transport,
@@ -75,10 +84,18 @@ export function callFromView(
   parentCallId: string,
   tool: string,
   args: Record<string, unknown>,
+  onState?: (state: ToolState) => void,
 ): Promise<CallToolResult> {
   return new Promise((resolve, reject) => {
     let callId: string | null = null;
     let done = false;
+    let told: ToolState | null = null;
+    const tell = () => {
+      const st = callId === null ? undefined : parts.get(callId);
+      if (done || !st || st.state === told) return;
+      told = st.state;
+      onState?.(st.state);
+    };
     const results = new Map<string, { content: string; failed: boolean }>();
     const parts = new Map<string, ToolStateEvent>();
     const finish = () => {
@@ -96,7 +113,10 @@ export function callFromView(
       if (tid !== threadId) return;
       if (event.type === 'CUSTOM' && event.name === 'juncture.tool_state') {
         const v = event.value as ToolStateEvent | null;
-        if (v && typeof v.toolCallId === 'string') parts.set(v.toolCallId, v);
+        if (v && typeof v.toolCallId === 'string') {
+          parts.set(v.toolCallId, v);
+          tell();
+        }
       } else if (event.type === 'TOOL_CALL_RESULT') {
         results.set(event.toolCallId, { content: event.content, failed: false });
         // The final state (with the parts) follows the result at once.
@@ -112,6 +132,7 @@ export function callFromView(
     transport.call('CallToolFromView', { threadId, parentCallId, tool, arguments: args as never }).then(
       (id) => {
         callId = id;
+        tell();
         finish();
       },
       (e: unknown) => {
@@ -139,6 +160,7 @@ export function AppView({ threadId, tool, part }: { threadId: string | undefined
   const [question, setQuestion] = useState<Question | null>(null);
   const [calling, setCalling] = useState<string | null>(null);
   const frameRef = useRef<HTMLIFrameElement>(null);
+  const wrapRef = useRef<HTMLDialogElement>(null);
   const hostRef = useRef<AppHost | null>(null);
   const loads = useRef(0);
   const largeRef = useRef(false);
@@ -201,14 +223,21 @@ export function AppView({ threadId, tool, part }: { threadId: string | undefined
       callTool: async (name, args) => {
         setCalling(name);
         try {
-          return await callFromView(transport, threadId, tool.id, name, args);
+          return await callFromView(transport, threadId, tool.id, name, args, (state) => {
+            if (state === 'awaiting-approval' || state === 'awaiting-answer') setLarge(false);
+          });
         } finally {
           setCalling(null);
         }
       },
       confirmLink: (url) => ask({ kind: 'link', url }),
       confirmMessage: (text) => ask({ kind: 'message', text }),
-      resize: setHeight,
+      // The view's own height is for the chat: larger, the host sizes the
+      // frame, and what the view measures there (often the frame itself)
+      // would keep the inline frame that tall after "Back to the chat".
+      resize: (h) => {
+        if (!largeRef.current) setHeight(h);
+      },
       context,
       onFlood: () => stop('This view sent too many messages and was stopped.'),
       toolInput: parseArgs(tool.args),
@@ -233,14 +262,19 @@ export function AppView({ threadId, tool, part }: { threadId: string | undefined
     hostRef.current?.contextChanged();
   }, [large]);
 
-  useEffect(() => {
-    if (!large) return;
-    const onKey = (e: KeyboardEvent) => {
-      if (e.key === 'Escape') setLarge(false);
-    };
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  }, [large]);
+  useModalDialog(wrapRef, large);
+  // Esc in the large view: back to the chat (the dialog's cancel, kept from
+  // closing it behind React's back).
+  const onCancel = (e: Event) => {
+    e.preventDefault();
+    setLarge(false);
+  };
+  // A click on the backdrop (the dialog is the target, the point outside its box).
+  const onWrapClick = (e: ReactMouseEvent<HTMLDialogElement>) => {
+    if (!large || e.target !== e.currentTarget) return;
+    const r = e.currentTarget.getBoundingClientRect();
+    if (e.clientX < r.left || e.clientX > r.right || e.clientY < r.top || e.clientY > r.bottom) setLarge(false);
+  };
 
   const begin = () => {
     started.add(tool.id);
@@ -269,8 +303,7 @@ export function AppView({ threadId, tool, part }: { threadId: string | undefined
   const frameHeight = large ? LARGE_HEIGHT() : height;
   return (
     <div className={`tool-part app-view${large ? ' is-large' : ''}${view?.prefersBorder ? ' has-border' : ''}`} role="group" aria-label={`View from ${server}`}>
-      {large && <div className="app-view-backdrop" onClick={() => setLarge(false)} />}
-      <div className="app-view-frame-wrap">
+      <dialog ref={wrapRef} className="app-view-frame-wrap" aria-label={large ? `View from ${server}, larger` : undefined} onCancel={onCancel} onClick={onWrapClick}>
         <div className="app-view-bar">
           <span className="app-view-label">View · {server}</span>
           <button type="button" className="btn subtle small" onClick={() => setLarge((l) => !l)} aria-pressed={large}>
@@ -341,7 +374,7 @@ export function AppView({ threadId, tool, part }: { threadId: string | undefined
             }}
           />
         )}
-      </div>
+      </dialog>
     </div>
   );
 }
