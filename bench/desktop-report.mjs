@@ -152,7 +152,7 @@ if (Object.keys(streams).length) {
       bad.length ? `NO (${bad.map((r) => `run ${r.run}: ${r.chars} chars, ${r.state}`).join('; ')})` : 'yes',
     ]);
   }
-  table(['mode', 'tokens/s', 'app µs/tok', 'WebKit µs/tok', 'incl. 1 s after: app / WebKit', 'app CPU', 'text complete?'], rows, [30, 8, 10, 13, 29, 7, 14]);
+  table(['mode', 'tokens/s', 'app µs/tok', 'WebKit µs/tok', 'incl. 1 s after: app / WebKit', 'app CPU', 'text complete?'], rows, [33, 8, 10, 13, 29, 7, 14]);
   console.log('(app = the Juncture process: Go runtime, Wails, the GTK main thread that hands each event to WebKit; WebKit = its WebKitWebProcess + WebKitNetworkProcess children. Timed from the Return key to the title showing the run\'s terminal state.)');
 }
 
