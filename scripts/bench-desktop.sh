@@ -23,7 +23,9 @@
 #     Juncture and to bench/floorstream (a bare Wails window whose Go side
 #     emits one event per token and whose page appends it to one text node),
 #     one after the other in the same run: app and WebKit CPU µs per token
-#     of each and their ratios.
+#     of each and their ratios; then against the same floor page following
+#     its text (BENCH_FLOOR_FOLLOW=box), the fair anchor for a list that
+#     follows the answer.
 #   - Juncture with a 2,000-message thread open: seeded before start with
 #     bench/seedthread, selected with the keyboard (Ctrl+K, Tab to the thread,
 #     Enter), checked on screenshots (build/bench/desktop-thread-*.png).
@@ -48,7 +50,8 @@
 # BENCH_ONLY=soak (scripts/bench-soak.sh: 500 turns of a day's use, memory,
 # goroutines, fds and child processes every 10 turns, its own verdict),
 # BENCH_MD_RUNS (measured Markdown runs per app, 3), BENCH_PLAIN=0 (skip the
-# anchor's plain-word streams), BENCH_PROFILE=1 (perf record -g of the app
+# anchor's plain-word streams), BENCH_FOLLOW_FLOOR=0 (skip the floor page that
+# follows its text, the second anchor of the Markdown runs), BENCH_PROFILE=1 (perf record -g of the app
 # process over the Markdown runs; the top symbols by self time).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -386,8 +389,15 @@ if [ "${BENCH_STREAM:-1}" = 1 ] && [ "$only" != startup ]; then
   mdport=$(awk '/LISTENING/{print $2}' "$tmp/mdfake.log")
   [ -n "$mdport" ] || { echo "mdfake.mjs did not start:"; cat "$tmp/mdfake.log"; exit 1; }
   echo "expectmd 5000 $(node bench/mdfake.mjs --expect 5000)" >>"$raw"
-  echo "==> Markdown at 1,000 tokens/s, N=5,000: the floor page, then Juncture ($md_runs runs each)"
+  echo "==> Markdown at 1,000 tokens/s, N=5,000: the floor page, the floor page following its text, then Juncture ($md_runs runs each)"
   stream_bench md-floor /n=5000/d=1/v1 5000 "$md_runs" "$tmp/floorstream"
+  # The same page in a scrolled box that it scrolls to the end in every
+  # frame, as Juncture's list follows an answer (bench/floorstream/main.go).
+  if [ "${BENCH_FOLLOW_FLOOR:-1}" = 1 ]; then
+    export BENCH_FLOOR_FOLLOW=box
+    stream_bench md-floor-follow /n=5000/d=1/v1 5000 "$md_runs" "$tmp/floorstream"
+    unset BENCH_FLOOR_FOLLOW
+  fi
   stream_bench md-juncture /n=5000/d=1/v1 5000 "$md_runs"
   fi
   echo "==> desktop Stop: Esc → cancelled state painted in the page ($stop_trials trials)"

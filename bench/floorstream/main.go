@@ -69,11 +69,26 @@ func stream(ctx context.Context, base string) error {
 	return sc.Err()
 }
 
+// follow answers the page's GET /follow with BENCH_FLOOR_FOLLOW: how the page
+// keeps the end of the text on the screen. "" (the floor the issue names):
+// it does not; the text runs off the bottom of the window and nothing more
+// is drawn. "box": the text is in a scrolled box filling the window, and
+// each frame scrolls the box to its end (what Juncture's list does).
+// "page": the document itself scrolls to its end each frame.
+func follow(w http.ResponseWriter, r *http.Request) {
+	if r.URL.Path != "/follow" {
+		http.NotFound(w, r)
+		return
+	}
+	w.Header().Set("Content-Type", "text/plain")
+	fmt.Fprint(w, os.Getenv("BENCH_FLOOR_FOLLOW"))
+}
+
 func main() {
 	base := os.Getenv("OPENAI_BASE_URL")
 	err := wails.Run(&options.App{
 		Title: "floorstream", Width: 1024, Height: 768,
-		AssetServer: &assetserver.Options{Assets: assets},
+		AssetServer: &assetserver.Options{Assets: assets, Handler: http.HandlerFunc(follow)},
 		OnStartup: func(ctx context.Context) {
 			runtime.EventsOn(ctx, "go", func(...any) {
 				go func() {
