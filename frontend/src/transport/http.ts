@@ -169,6 +169,8 @@ export class HttpTransport implements Transport {
    */
   private openedAt: number | null = null;
   private timer: ReturnType<typeof setTimeout> | null = null;
+  /** Ends the ticket request in flight, if any: close() must not leave it out (see streamTicket). */
+  private ticketAbort: AbortController | null = null;
   private everConnected = false;
   private disconnected = false;
   private closed = false;
@@ -307,17 +309,22 @@ export class HttpTransport implements Transport {
   /**
    * A single-use ticket for one connection of the stream, or '' when none
    * came (the stream retries with backoff). A refused token makes the page
-   * say so, as a refused call does.
+   * say so, as a refused call does. close() aborts the request and its
+   * give-up timer at once; an answer that was already on its way when it
+   * did counts for nothing.
    */
   private async streamTicket(): Promise<string> {
     const abort = new AbortController();
     const giveUp = setTimeout(() => abort.abort(), TICKET_TIMEOUT_MS);
+    abort.signal.addEventListener('abort', () => clearTimeout(giveUp));
+    this.ticketAbort = abort;
     try {
       const res = await fetch(`${this.baseUrl}/api/events/ticket`, {
         method: 'POST',
         headers: { Authorization: `Bearer ${this.token}` },
         signal: abort.signal,
       });
+      if (this.closed) return '';
       if (tokenRefused(res.status)) {
         this.reject();
         return '';
@@ -326,9 +333,10 @@ export class HttpTransport implements Transport {
       const body = tryParseJson(await res.text());
       return body.ok && isObject(body.value) && isString(body.value.ticket) ? body.value.ticket : '';
     } catch {
-      return ''; // the network, a closed server, or no answer in time
+      return ''; // the network, a closed server, no answer in time, or close()
     } finally {
       clearTimeout(giveUp);
+      if (this.ticketAbort === abort) this.ticketAbort = null;
     }
   }
 
@@ -403,6 +411,8 @@ export class HttpTransport implements Transport {
     this.closed = true;
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
+    this.ticketAbort?.abort();
+    this.ticketAbort = null;
     this.es?.close();
     this.es = null;
   }

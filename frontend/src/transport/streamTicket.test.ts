@@ -171,6 +171,42 @@ describe('HttpTransport stream tickets', () => {
     expect(vi.getTimerCount()).toBe(0);
   });
 
+  // close() ends a ticket request at once: nothing it brings afterwards
+  // (a ticket, a refusal, a failure) opens, says or schedules anything.
+  it.each([
+    ['that never answers', 'hang'],
+    ['already answered "refused" (401)', 401],
+    ['already answered with a ticket', 200],
+    ['already failed (the network)', 'network'],
+  ] as const)('closed while a ticket request %s: it is aborted, nothing opens, nothing is said, no timer is left', async (_name, answer) => {
+    const signals: AbortSignal[] = [];
+    const fetchMock: FetchMock = vi.fn((_url: RequestInfo | URL, init?: RequestInit) => {
+      if (init?.signal) signals.push(init.signal);
+      if (answer === 'hang') return new Promise<Response>(() => {}); // ignores its signal, as a stopped server would
+      if (answer === 'network') return Promise.reject(new TypeError('Failed to fetch'));
+      return Promise.resolve(new Response(answer === 200 ? '{"ticket":"ticket-late"}' : '', { status: answer }));
+    });
+    vi.stubGlobal('fetch', fetchMock);
+    const t = new HttpTransport({ token: TOKEN, backoff: () => 10 });
+    const heard: string[] = [];
+    t.onTokenRejected(() => heard.push(t.tokenState()));
+    const states: string[] = [];
+    t.subscribe('connection', (d) => states.push(d.state));
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+    t.close();
+    expect(signals).toHaveLength(1);
+    expect(signals[0]!.aborted).toBe(true);
+    expect(vi.getTimerCount()).toBe(0); // the give-up timer too, at once
+    await settle();
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+    expect(FakeEventSource.instances).toHaveLength(0);
+    expect(heard).toEqual([]);
+    expect(t.tokenState()).toBe('ok');
+    expect(states).toEqual([]);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
   it('closed while the ticket is on its way: no stream is opened', async () => {
     vi.stubGlobal('fetch', ticketFetch());
     const t = new HttpTransport({ token: TOKEN });
