@@ -86,11 +86,42 @@ export function usableToken(token: string): boolean {
 }
 
 /**
- * Whether an answer means the server will not take this token: 401, or
- * 431 (the request's headers, the token in them, are too large to read).
+ * Whether an answer means the server will not take `token`: 401, or 431
+ * (headers too large to read) for a token longer than MAX_TOKEN_LENGTH.
+ * One the page takes is at most 512 bytes of the server's 64 KiB of
+ * headers, so a 431 for it is not the token's doing (headersTooLarge):
+ * calling it refused would send the person after a new link that cannot help.
  */
-function tokenRefused(status: number): boolean {
-  return status === 401 || status === 431;
+function tokenRefused(status: number, token: string): boolean {
+  return status === 401 || (status === 431 && token.length > MAX_TOKEN_LENGTH);
+}
+
+/** A 431 that the token cannot explain (see tokenRefused): something else fills the headers. */
+function headersTooLarge(status: number, token: string): boolean {
+  return status === 431 && !tokenRefused(status, token);
+}
+
+/**
+ * What the page says for headersTooLarge. The usual cause is cookies: the
+ * browser sends every cookie kept for this host, whatever the port, and
+ * other apps served on 127.0.0.1 or localhost may have left many.
+ */
+function headersTooLargeError(baseUrl: string): JunctureError {
+  return new JunctureError(
+    'headers-too-large',
+    `Juncture could not read the request: its headers are too large (HTTP 431), which the page's token alone cannot make. ` +
+      `The likely cause is cookies the browser keeps for ${cookieHost(baseUrl)}, left by other apps served there: ` +
+      `clear that site's cookies in the browser and reload.`,
+  );
+}
+
+/** The host the page's requests go to, whose cookies they carry. */
+function cookieHost(baseUrl: string): string {
+  try {
+    return new URL(baseUrl || window.location.href, window.location.href).hostname || 'this address';
+  } catch {
+    return 'this address';
+  }
 }
 
 /** The token in the page's #fragment, if any (a link pasted into the address bar). */
@@ -169,6 +200,8 @@ export class HttpTransport implements Transport {
    */
   private openedAt: number | null = null;
   private timer: ReturnType<typeof setTimeout> | null = null;
+  /** Ends the ticket request in flight, if any: close() must not leave it out (see streamTicket). */
+  private ticketAbort: AbortController | null = null;
   private everConnected = false;
   private disconnected = false;
   private closed = false;
@@ -269,12 +302,14 @@ export class HttpTransport implements Transport {
     }
     const parsed = text.trim() === '' ? { ok: true as const, value: null } : tryParseJson(text);
     if (!res.ok) {
-      if (tokenRefused(res.status) && this.token) this.reject();
+      const refused = tokenRefused(res.status, this.token);
+      if (refused && this.token) this.reject();
       if (parsed.ok && isObject(parsed.value)) {
         const err = errorFromObject(parsed.value);
         if (err) throw err;
       }
-      if (tokenRefused(res.status) || res.status === 403) {
+      if (headersTooLarge(res.status, this.token)) throw headersTooLargeError(this.baseUrl);
+      if (refused || res.status === 403) {
         throw new JunctureError(
           'unauthorized',
           'This page is not authorised. Open Juncture from the link it printed when it started.',
@@ -306,19 +341,25 @@ export class HttpTransport implements Transport {
 
   /**
    * A single-use ticket for one connection of the stream, or '' when none
-   * came (the stream retries with backoff). A refused token makes the page
-   * say so, as a refused call does.
+   * came (the stream retries with backoff; a 431 the token cannot explain,
+   * headersTooLarge, too: cookies may be cleared meanwhile). A refused
+   * token makes the page say so, as a refused call does. close() aborts
+   * the request and its give-up timer at once; an answer that was already
+   * on its way when it did counts for nothing.
    */
   private async streamTicket(): Promise<string> {
     const abort = new AbortController();
     const giveUp = setTimeout(() => abort.abort(), TICKET_TIMEOUT_MS);
+    abort.signal.addEventListener('abort', () => clearTimeout(giveUp));
+    this.ticketAbort = abort;
     try {
       const res = await fetch(`${this.baseUrl}/api/events/ticket`, {
         method: 'POST',
         headers: { Authorization: `Bearer ${this.token}` },
         signal: abort.signal,
       });
-      if (tokenRefused(res.status)) {
+      if (this.closed) return '';
+      if (tokenRefused(res.status, this.token)) {
         this.reject();
         return '';
       }
@@ -326,9 +367,10 @@ export class HttpTransport implements Transport {
       const body = tryParseJson(await res.text());
       return body.ok && isObject(body.value) && isString(body.value.ticket) ? body.value.ticket : '';
     } catch {
-      return ''; // the network, a closed server, or no answer in time
+      return ''; // the network, a closed server, no answer in time, or close()
     } finally {
       clearTimeout(giveUp);
+      if (this.ticketAbort === abort) this.ticketAbort = null;
     }
   }
 
@@ -403,6 +445,8 @@ export class HttpTransport implements Transport {
     this.closed = true;
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
+    this.ticketAbort?.abort();
+    this.ticketAbort = null;
     this.es?.close();
     this.es = null;
   }

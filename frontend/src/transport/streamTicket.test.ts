@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { HttpTransport, TICKET_TIMEOUT_MS } from './http';
+import { HttpTransport, MAX_TOKEN_LENGTH, TICKET_TIMEOUT_MS } from './http';
 import { FakeEventSource, ticketFetch, settle, type FetchMock } from '../test/fakeEventSource';
 
 // The event stream never carries the long-lived token in its URL (URLs
@@ -102,10 +102,16 @@ describe('HttpTransport stream tickets', () => {
     t.close();
   });
 
-  it.each([401, 431])('a token refused when asking for a ticket (%i) turns "rejected" and stops the stream', async (status) => {
+  // A 431 is a refused token only for a token longer than any the page
+  // takes (resolveToken never gives one; a transport made with it may):
+  // one of normal length is a few hundred bytes of the server's 64 KiB.
+  it.each([
+    ['401', TOKEN, 401],
+    ['431 for a token longer than any the page takes', 'a'.repeat(MAX_TOKEN_LENGTH + 1), 431],
+  ])('a token refused when asking for a ticket (%s) turns "rejected" and stops the stream', async (_name, token, status) => {
     const fetchMock = ticketFetch({ refuse: () => status });
     vi.stubGlobal('fetch', fetchMock);
-    const t = new HttpTransport({ token: TOKEN, backoff: () => 10 });
+    const t = new HttpTransport({ token, backoff: () => 10 });
     const heard: string[] = [];
     t.onTokenRejected(() => heard.push(t.tokenState()));
     t.subscribe('connection', () => undefined);
@@ -168,6 +174,71 @@ describe('HttpTransport stream tickets', () => {
     es.fail(); // an error after close
     await vi.advanceTimersByTimeAsync(60_000);
     expect(fetchMock).toHaveBeenCalledTimes(2);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it('a 431 for a token of normal length (big cookies for this address) is no refusal: the stream retries with backoff', async () => {
+    const fetchMock = ticketFetch({ refuse: () => 431 });
+    vi.stubGlobal('fetch', fetchMock);
+    const delays: number[] = [];
+    const t = new HttpTransport({
+      token: TOKEN,
+      backoff: (n) => {
+        delays.push(n);
+        return 1000 * 2 ** n;
+      },
+    });
+    const heard: string[] = [];
+    t.onTokenRejected(() => heard.push(t.tokenState()));
+    const states: string[] = [];
+    t.subscribe('connection', (d) => states.push(d.state));
+    await settle();
+    // 1 s + 2 s + 4 s + 8 s of backoff: five asks in 15 s, not a tight loop.
+    await vi.advanceTimersByTimeAsync(15_000);
+    await settle();
+    expect(fetchMock).toHaveBeenCalledTimes(5);
+    expect(delays).toEqual([0, 1, 2, 3, 4]);
+    expect(heard).toEqual([]);
+    expect(t.tokenState()).toBe('ok');
+    expect(states).toEqual(['disconnected']); // said once
+    expect(FakeEventSource.instances).toHaveLength(0);
+    t.close();
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  // close() ends a ticket request at once: nothing it brings afterwards
+  // (a ticket, a refusal, a failure) opens, says or schedules anything.
+  it.each([
+    ['that never answers', 'hang'],
+    ['already answered "refused" (401)', 401],
+    ['already answered with a ticket', 200],
+    ['already failed (the network)', 'network'],
+  ] as const)('closed while a ticket request %s: it is aborted, nothing opens, nothing is said, no timer is left', async (_name, answer) => {
+    const signals: AbortSignal[] = [];
+    const fetchMock: FetchMock = vi.fn((_url: RequestInfo | URL, init?: RequestInit) => {
+      if (init?.signal) signals.push(init.signal);
+      if (answer === 'hang') return new Promise<Response>(() => {}); // ignores its signal, as a stopped server would
+      if (answer === 'network') return Promise.reject(new TypeError('Failed to fetch'));
+      return Promise.resolve(new Response(answer === 200 ? '{"ticket":"ticket-late"}' : '', { status: answer }));
+    });
+    vi.stubGlobal('fetch', fetchMock);
+    const t = new HttpTransport({ token: TOKEN, backoff: () => 10 });
+    const heard: string[] = [];
+    t.onTokenRejected(() => heard.push(t.tokenState()));
+    const states: string[] = [];
+    t.subscribe('connection', (d) => states.push(d.state));
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+    t.close();
+    expect(signals).toHaveLength(1);
+    expect(signals[0]!.aborted).toBe(true);
+    expect(vi.getTimerCount()).toBe(0); // the give-up timer too, at once
+    await settle();
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+    expect(FakeEventSource.instances).toHaveLength(0);
+    expect(heard).toEqual([]);
+    expect(t.tokenState()).toBe('ok');
+    expect(states).toEqual([]);
     expect(vi.getTimerCount()).toBe(0);
   });
 

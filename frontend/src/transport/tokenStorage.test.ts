@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { HttpTransport, MAX_TOKEN_LENGTH, forgetToken, resolveToken, tokenWasRefused, usableToken } from './http';
+import { JunctureError } from './errors';
 import { FakeEventSource, settle, ticketFetch } from '../test/fakeEventSource';
 
 const TOKEN = '0123456789abcdef0123456789abcdef0123456789abcdef';
@@ -56,17 +57,49 @@ describe('a 431 answer (headers too large to read)', () => {
     sessionStorage.clear();
   });
 
-  it('is a refused token: the page says so instead of a generic error', async () => {
+  it('for a token longer than any the page takes, is a refused token: the page says so instead of a generic error', async () => {
     // What Go's net/http sends for headers over MaxHeaderBytes, before any handler.
     const fetchMock = vi.fn(async () => new Response('431 Request Header Fields Too Large', { status: 431 }));
     vi.stubGlobal('fetch', fetchMock);
-    const t = new HttpTransport({ token: 'x'.repeat(400) });
+    const t = new HttpTransport({ token: 'x'.repeat(MAX_TOKEN_LENGTH + 1) });
     const heard: string[] = [];
     t.onTokenRejected(() => heard.push(t.tokenState()));
     await expect(t.call('Status')).rejects.toMatchObject({ code: 'unauthorized' });
     expect(heard).toEqual(['rejected']);
     expect(tokenWasRefused()).toBe(true);
     await expect(t.acceptsToken('y'.repeat(400))).resolves.toBe(false);
+  });
+});
+
+describe('a 431 answer for a token of normal length', () => {
+  afterEach(() => {
+    vi.unstubAllGlobals();
+    sessionStorage.clear();
+  });
+
+  // A token the page takes is at most 512 of the server's 64 KiB of
+  // headers: the rest is something else, most often cookies other local
+  // apps left for 127.0.0.1. "Your token was refused" would send the
+  // person after a new link that cannot help.
+  it.each([TOKEN, 'x'.repeat(MAX_TOKEN_LENGTH)])('says the headers are too large, likely cookies, and keeps the token', async (token) => {
+    sessionStorage.setItem('juncture.token', token);
+    const fetchMock = vi.fn(async () => new Response('431 Request Header Fields Too Large', { status: 431 }));
+    vi.stubGlobal('fetch', fetchMock);
+    const t = new HttpTransport({ token });
+    const heard: string[] = [];
+    t.onTokenRejected(() => heard.push(t.tokenState()));
+    const err: unknown = await t.call('Status').catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(JunctureError);
+    expect(err).toMatchObject({ code: 'headers-too-large' });
+    const message = (err as JunctureError).message;
+    expect(message).toContain('431');
+    expect(message).toMatch(/cookies/i);
+    expect(message).toContain(window.location.hostname);
+    expect(message).not.toMatch(/not authori[sz]ed|link it printed/i);
+    expect(heard).toEqual([]);
+    expect(t.tokenState()).toBe('ok');
+    expect(tokenWasRefused()).toBe(false);
+    expect(sessionStorage.getItem('juncture.token')).toBe(token);
   });
 });
 
