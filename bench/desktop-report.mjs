@@ -244,6 +244,23 @@ if (stopRows.length) {
   );
   if (never) console.log(`${never} trials never painted the cancelled state`);
   if (screen.n) console.log(`on the screen: ${screen.n} trials timed by bench/xstop from the key in the X server (before the page's keydown)${screenNone ? `; ${screenNone} saw no change in 3 s` : ''}`);
+  // The floor of Stop on the screen: the following floor page's Stop
+  // button, turned into Send by its keydown handler alone (no round trip),
+  // timed by bench/xstop the same way against the same paced stream.
+  const floorScreen = stat(get('floorstop').map((l) => num(l[2])).filter(Number.isFinite).sort((a, b) => a - b));
+  if (floorScreen.n && screen.n) {
+    stop.floorScreen = floorScreen;
+    console.log(`\nStop on the screen against its floor (the floor page following its text, Esc turning its Stop button into Send in the keydown handler; ${floorScreen.n} trials), ms`);
+    table(
+      ['Esc in X → Send on the screen', 'p50', 'p99', 'max'],
+      [
+        ['Juncture', ms(screen.p50), ms(screen.p99), ms(screen.max)],
+        ['the floor page', ms(floorScreen.p50), ms(floorScreen.p99), ms(floorScreen.max)],
+        ['ratio', ratio(screen.p50, floorScreen.p50), ratio(screen.p99, floorScreen.p99), ''],
+      ],
+      [30, 7, 7, 7],
+    );
+  }
 }
 
 // Start-up: launch → the first key taken, against the floor app.

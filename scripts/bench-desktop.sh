@@ -110,7 +110,7 @@ if [ -z "$bin" ]; then
   fi
 fi
 case "$only" in idle | stop) ;; *) (cd "$src" && CGO_ENABLED=0 go build -o "$tmp/seedthread" ./bench/seedthread) ;; esac
-case "$only" in idle | stop | startup) ;; *) [ "${BENCH_STREAM:-1}" = 0 ] || (cd "$src" && go build -tags $tags -ldflags "-w -s" -o "$tmp/floorstream" ./bench/floorstream) ;; esac
+case "$only" in idle | startup) ;; *) [ "${BENCH_STREAM:-1}" = 0 ] || (cd "$src" && go build -tags $tags -ldflags "-w -s" -o "$tmp/floorstream" ./bench/floorstream) ;; esac
 case "$only" in idle | startup) ;; *) [ "${BENCH_STREAM:-1}" = 0 ] || (cd "$src" && go build -tags desktop -o "$tmp/xstop" ./bench/xstop) || echo "bench/xstop did not build (X11, Xdamage, Xtst headers): Stop is timed by the page only" ;; esac
 # The fair floor: the same bare window linking Juncture's libraries
 # (bench/floorfair, built from Juncture's go.mod).
@@ -365,6 +365,44 @@ stop_bench() {
   stop_app "$app"; app=
 }
 
+# floor_stop_bench TRIALS: the floor of Stop on the screen. The floor page
+# following its text (BENCH_FLOOR_FOLLOW=box) has a bar with a Stop button
+# that its keydown handler turns into Send; against the same paced stream as
+# stop_bench, each trial starts a run, waits 1 s, and bench/xstop presses Esc
+# in the X server and times the button's pixels changing. Raw: "floorstop
+# TRIAL screen_ms".
+floor_stop_bench() {
+  local trials=$1 r c s n n0 deadline btn scr xkey t
+  [ -x "$tmp/xstop" ] || { echo "  (no bench/xstop: no floor for Stop on the screen)"; return 0; }
+  export OPENAI_BASE_URL=http://127.0.0.1:$port/n=100000/d=5/v1 BENCH_FLOOR_FOLLOW=box
+  run_bin=$tmp/floorstream open_app "$tmp/floorstop.log"
+  unset OPENAI_BASE_URL BENCH_FLOOR_FOLLOW
+  for _ in $(seq 1 60); do [ "$(bench_title)" != "- - - -" ] && break; sleep 0.5; done
+  for r in $(seq 0 "$trials"); do # trial 0 is a warm-up
+    read -r _ _ n0 _ < <(bench_title)
+    xdotool key Return
+    deadline=$(($(date +%s) + 30))
+    while read -r c s n _ < <(bench_title) && { [ "$n" = - ] || [ "$n" -le "$n0" ] || [ "$s" != running ]; }; do
+      [ "$(date +%s)" -lt $deadline ] || { echo "  floor stop trial $r: the run never started"; break; }
+      sleep 0.02
+    done
+    sleep 1
+    t=$(xdotool getwindowname "$win" 2>/dev/null || true)
+    btn=$(grep -o 'btn=[0-9,]*' <<<"$t" | cut -d= -f2 || true)
+    [ -n "$btn" ] || { echo "  floor stop: the page gives no button rectangle: $t"; break; }
+    read -r scr xkey < <("$tmp/xstop" -window "$win" -rect "$btn" -timeout 3s 2>>"$tmp/xstop.err" || echo - -)
+    deadline=$(($(date +%s) + 30))
+    while read -r c s n _ < <(bench_title) && [ "$s" = running ]; do
+      [ "$(date +%s)" -lt $deadline ] || break
+      sleep 0.02
+    done
+    [ "$r" -gt 0 ] && [ "$s" = cancelled ] && [[ $scr =~ ^[0-9.]+$ ]] && echo "floorstop $r $scr" >>"$raw"
+    echo "  floor stop trial $r: $s after Esc, on the screen $scr ms"
+    sleep 0.5
+  done
+  stop_app "$app"; app= run_bin=
+}
+
 if [ "${BENCH_STREAM:-1}" = 1 ] && [ "$only" != startup ]; then
   [ -f "$anchor_src/fake.mjs" ] || { echo "no fake.mjs at $anchor_src (set ANCHOR_SRC)"; exit 1; }
   mkdir -p "$tmp/anchor" && cp "$anchor_src/fake.mjs" "$tmp/anchor/"
@@ -402,6 +440,10 @@ if [ "${BENCH_STREAM:-1}" = 1 ] && [ "$only" != startup ]; then
   fi
   echo "==> desktop Stop: Esc → cancelled state painted in the page ($stop_trials trials)"
   stop_bench "$stop_trials"
+  if [ "${BENCH_FOLLOW_FLOOR:-1}" = 1 ]; then
+    echo "==> the floor of Stop on the screen: the following floor page's Stop button ($stop_trials trials)"
+    floor_stop_bench "$stop_trials"
+  fi
 fi
 
 case "$only" in stream | stop)

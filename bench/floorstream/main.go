@@ -20,6 +20,7 @@ import (
 	"net/http"
 	"os"
 	"strings"
+	"sync"
 
 	"github.com/wailsapp/wails/v2"
 	"github.com/wailsapp/wails/v2/pkg/options"
@@ -74,7 +75,9 @@ func stream(ctx context.Context, base string) error {
 // it does not; the text runs off the bottom of the window and nothing more
 // is drawn. "box": the text is in a scrolled box filling the window, and
 // each frame scrolls the box to its end (what Juncture's list does).
-// "page": the document itself scrolls to its end each frame.
+// "page": the document itself scrolls to its end each frame. Both following
+// pages have a bar with a Stop button that Esc turns into Send (the floor
+// of Stop on the screen, scripts/bench-desktop.sh floor_stop_bench).
 func follow(w http.ResponseWriter, r *http.Request) {
 	if r.URL.Path != "/follow" {
 		http.NotFound(w, r)
@@ -90,15 +93,32 @@ func main() {
 		Title: "floorstream", Width: 1024, Height: 768,
 		AssetServer: &assetserver.Options{Assets: assets, Handler: http.HandlerFunc(follow)},
 		OnStartup: func(ctx context.Context) {
+			var mu sync.Mutex
+			cancel := context.CancelFunc(func() {})
 			runtime.EventsOn(ctx, "go", func(...any) {
+				run, stop := context.WithCancel(ctx)
+				mu.Lock()
+				cancel = stop
+				mu.Unlock()
 				go func() {
+					defer stop()
 					state := "done"
-					if err := stream(ctx, base); err != nil {
-						fmt.Fprintln(os.Stderr, err)
-						state = "error"
+					if err := stream(run, base); err != nil {
+						if run.Err() != nil {
+							state = "cancelled"
+						} else {
+							fmt.Fprintln(os.Stderr, err)
+							state = "error"
+						}
 					}
 					runtime.EventsEmit(ctx, "end", state)
 				}()
+			})
+			// Esc in the page with the Stop bar (BENCH_FLOOR_FOLLOW set): end the stream.
+			runtime.EventsOn(ctx, "stop", func(...any) {
+				mu.Lock()
+				defer mu.Unlock()
+				cancel()
 			})
 		},
 		OnDomReady: func(context.Context) { fmt.Println("desktop window ready") },
