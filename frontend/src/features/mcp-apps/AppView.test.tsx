@@ -141,6 +141,23 @@ describe('AppView', () => {
     await waitFor(() => expect(dialog.open).toBe(false));
   });
 
+  // Stop (from the larger view or inline) takes the view's buttons away: the
+  // focus lands on the button that loads it again, not on the page body
+  // (where it is lost to a keyboard, and Esc would stop the run).
+  it('keeps the focus on the view when Stop is pressed while larger', async () => {
+    noteLiveCall('call-1');
+    setup();
+    await waitFor(() => expect(document.querySelector('iframe')).not.toBeNull());
+    const dialog = document.querySelector('dialog.app-view-frame-wrap') as HTMLDialogElement;
+    fireEvent.click(screen.getByRole('button', { name: 'Open larger', hidden: true }));
+    await waitFor(() => expect(dialog.open).toBe(true));
+    const stopButton = screen.getByRole('button', { name: 'Stop', hidden: true });
+    stopButton.focus();
+    fireEvent.click(stopButton);
+    const again = await screen.findByRole('button', { name: /View stopped · srv/ });
+    await waitFor(() => expect(document.activeElement).toBe(again));
+  });
+
   it('comes back into the chat when a call from the large view waits for an approval', async () => {
     noteLiveCall('call-1');
     const t = setup(new FakeTransport({ OpenAppView: () => opened, CallToolFromView: () => 'view-1' }));

@@ -166,7 +166,14 @@ export function AppView({ threadId, tool, part }: { threadId: string | undefined
   const largeRef = useRef(false);
   largeRef.current = large;
 
+  // Stopping takes the frame and its buttons away: focus held there moves
+  // to the button that loads the view again (not the page body, where a
+  // keyboard loses its place).
+  const startRef = useRef<HTMLButtonElement>(null);
+  const refocus = useRef(false);
   const stop = useCallback((why: string) => {
+    const active = document.activeElement;
+    refocus.current = !!active && !!wrapRef.current?.contains(active);
     hostRef.current?.stop();
     hostRef.current = null;
     setQuestion((q) => {
@@ -262,6 +269,12 @@ export function AppView({ threadId, tool, part }: { threadId: string | undefined
     hostRef.current?.contextChanged();
   }, [large]);
 
+  useEffect(() => {
+    if (phase !== 'stopped' || !refocus.current) return;
+    refocus.current = false;
+    startRef.current?.focus();
+  }, [phase]);
+
   useModalDialog(wrapRef, large);
   // Esc in the large view: back to the chat (the dialog's cancel, kept from
   // closing it behind React's back).
@@ -296,7 +309,7 @@ export function AppView({ threadId, tool, part }: { threadId: string | undefined
   if (phase === 'inert' || phase === 'stopped' || phase === 'error') {
     return (
       <div className="tool-part app-view is-inert">
-        <button type="button" className="app-view-start" onClick={begin}>
+        <button ref={startRef} type="button" className="app-view-start" onClick={begin}>
           <span className="app-view-start-title">
             {phase === 'inert' ? 'Interactive view' : phase === 'stopped' ? 'View stopped' : 'View not shown'} · {server}
           </span>
