@@ -8,7 +8,8 @@ import { test, before, after, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { createServer } from 'node:http';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import { buildBinaries, launch, send, latestThread } from './harness.mjs';
 import { freePort } from './procs.mjs';
@@ -17,6 +18,7 @@ import { newChat, serverReady } from './mcpstory.mjs';
 const root = resolve(import.meta.dirname, '..');
 const appserver = join(root, 'build/bin/e2e-appserver');
 const artifacts = join(import.meta.dirname, 'artifacts');
+const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 // The other origin a hostile view tries to reach: every request is recorded.
 const probeHits = [];
@@ -156,6 +158,50 @@ describe('a server with MCP Apps', () => {
     await backInline();
     await view.locator('#theme').filter({ hasText: 'dark' }).waitFor({ timeout: 5000 });
     assert.equal(await page.getByRole('button', { name: /View stopped/ }).count(), 0);
+    // Larger, the view asks to send a message: the question under the frame
+    // is where the person sees it (not below the dialog's fold).
+    await viewBlock(page).getByRole('button', { name: 'Open larger' }).click();
+    await view.getByRole('button', { name: 'Say hi in the chat' }).click();
+    const askLarge = page.getByRole('group', { name: 'The view asks to send a message' });
+    await askLarge.waitFor({ timeout: 5000 });
+    const seen = await askLarge.evaluate((q) => {
+      const d = q.closest('dialog').getBoundingClientRect();
+      const r = q.getBoundingClientRect();
+      const hit = document.elementFromPoint(r.left + 10, r.bottom - 5);
+      return { bottom: r.bottom, dialogBottom: d.bottom, hit: !!hit && q.contains(hit) };
+    });
+    assert.ok(seen.hit && seen.bottom <= seen.dialogBottom, `the question is out of sight: ${JSON.stringify(seen)}`);
+    await askLarge.getByRole('button', { name: 'Cancel' }).click();
+    await view.locator('#status').filter({ hasText: 'Message not sent' }).waitFor({ timeout: 5000 });
+    // A drag from the bar let go over the backdrop stays larger (the click's
+    // target is the dialog, outside its box); a click on the backdrop goes back.
+    const label = await page.locator('dialog.app-view-frame-wrap:modal .app-view-label').boundingBox();
+    await page.mouse.move(label.x + 5, label.y + 5);
+    await page.mouse.down();
+    await page.mouse.move(3, 3, { steps: 4 });
+    await page.mouse.up();
+    assert.ok((await geometry()).modal, 'a drag let go over the backdrop sent the view back');
+    // axe, larger and inline (a closed <dialog> shown by CSS): nothing serious.
+    const axe = async () => {
+      if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axeSource);
+      return page.evaluate(async () =>
+        (await window.axe.run(document.querySelector('.app-view'), { resultTypes: ['violations'] })).violations
+          .filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.impact})`));
+    };
+    assert.deepEqual(await axe(), [], 'axe, larger');
+    await page.mouse.click(3, 3);
+    await backInline();
+    assert.deepEqual(await axe(), [], 'axe, inline');
+    // Stopped while larger: nothing is left modal, and the focus is on the
+    // button that loads the view again (not lost to the body).
+    await viewBlock(page).getByRole('button', { name: 'Open larger' }).click();
+    await page.locator('dialog.app-view-frame-wrap:modal').getByRole('button', { name: 'Stop' }).click();
+    const again = page.getByRole('button', { name: /View stopped/ }).last();
+    await again.waitFor({ timeout: 5000 });
+    assert.equal(await page.evaluate(() => document.querySelectorAll(':modal').length), 0);
+    assert.ok(await again.evaluate((b) => b === document.activeElement), 'the focus was lost when the larger view stopped');
+    await again.click();
+    await view.locator('#time').filter({ hasText: '12:00' }).waitFor({ timeout: 15000 });
     await page.emulateMedia({ colorScheme: 'light' });
 
     // After a reload the view is inert until the person clicks it.

@@ -208,6 +208,30 @@ describe('App', () => {
     }
   });
 
+  // A click on the larger view's label or padding (nothing focusable) leaves
+  // the focus on the body, behind the modal: Esc there is still the dialog's.
+  it('Esc with the focus on the body while a modal dialog is open does not stop the run', async () => {
+    const { t } = setup({ 'th-1': emptyView(thread('th-1', 'Busy')) });
+    await openThread('Busy');
+    emit(t, 'th-1', [{ type: 'RUN_STARTED', threadId: 'th-1', runId: 'r' }]);
+    await screen.findByRole('button', { name: 'Stop (Esc)' });
+    const dialog = document.createElement('dialog');
+    dialog.setAttribute('open', '');
+    document.body.appendChild(dialog);
+    try {
+      await act(async () => {
+        fireEvent.keyDown(document.body, { key: 'Escape' });
+      });
+      expect(t.callsOf('Interrupt')).toEqual([]);
+    } finally {
+      dialog.remove();
+    }
+    await act(async () => {
+      fireEvent.keyDown(document.body, { key: 'Escape' });
+    });
+    expect(t.callsOf('Interrupt')).toEqual([['th-1']]);
+  });
+
   it('Stop and Esc call Interrupt while a turn runs; queued inputs show as removable chips', async () => {
     const { t } = setup({ 'th-1': emptyView(thread('th-1', 'Busy')) });
     await openThread('Busy');

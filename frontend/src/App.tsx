@@ -388,8 +388,12 @@ export function App() {
       // that is open or holds input (the page body, the message list, a plain
       // button). In a text field, a menu, a dialog or a decision card, Esc
       // belongs to that thing (it closes it): it never cancels the turn there.
+      // An open <dialog> (Juncture's are modal: the rest of the window is
+      // inert) owns Esc even with the focus on the body behind it, as after
+      // a click on a larger MCP App view's label.
       if (
         e.key === 'Escape' && !e.defaultPrevented && busy && !settingsOpen && !activityOpen &&
+        !document.querySelector('dialog[open]') &&
         !(e.target instanceof Element && !e.target.closest('.composer') &&
           e.target.closest('input, textarea, select, [contenteditable="true"], dialog[open], [role="dialog"], [role="alertdialog"], [role="menu"], [role="listbox"], .interrupts, .ctools'))
       ) {

@@ -106,6 +106,58 @@ describe('AppView', () => {
     expect(document.querySelector('iframe')).toBe(frame);
   });
 
+  // A click's target is the nearest box holding both its press and its
+  // release: a drag that starts in the larger view (selecting the bar's
+  // text) and is let go over the backdrop "clicks" the dialog outside its
+  // box, as a click on the backdrop does. Only a press on the backdrop goes back.
+  it('goes back on a click on the backdrop, not on a drag from inside that ends there', async () => {
+    noteLiveCall('call-1');
+    setup();
+    await waitFor(() => expect(document.querySelector('iframe')).not.toBeNull());
+    const dialog = document.querySelector('dialog.app-view-frame-wrap') as HTMLDialogElement;
+    vi.spyOn(dialog, 'getBoundingClientRect').mockReturnValue(new DOMRect(50, 50, 500, 400));
+    fireEvent.click(screen.getByRole('button', { name: 'Open larger', hidden: true }));
+    await waitFor(() => expect(dialog.open).toBe(true));
+    const label = dialog.querySelector('.app-view-label')!;
+    fireEvent.mouseDown(label, { clientX: 60, clientY: 60 });
+    fireEvent.mouseUp(dialog, { clientX: 10, clientY: 10 });
+    fireEvent.click(dialog, { clientX: 10, clientY: 10 });
+    await act(async () => {});
+    expect(dialog.open).toBe(true);
+    // A press on the dialog's own padding, let go on the backdrop: not a backdrop click either.
+    fireEvent.mouseDown(dialog, { clientX: 55, clientY: 55 });
+    fireEvent.mouseUp(dialog, { clientX: 10, clientY: 10 });
+    fireEvent.click(dialog, { clientX: 10, clientY: 10 });
+    await act(async () => {});
+    expect(dialog.open).toBe(true);
+    // A click on the dialog's padding stays.
+    fireEvent.mouseDown(dialog, { clientX: 55, clientY: 55 });
+    fireEvent.click(dialog, { clientX: 55, clientY: 55 });
+    await act(async () => {});
+    expect(dialog.open).toBe(true);
+    fireEvent.mouseDown(dialog, { clientX: 10, clientY: 10 });
+    fireEvent.mouseUp(dialog, { clientX: 10, clientY: 10 });
+    fireEvent.click(dialog, { clientX: 10, clientY: 10 });
+    await waitFor(() => expect(dialog.open).toBe(false));
+  });
+
+  // Stop (from the larger view or inline) takes the view's buttons away: the
+  // focus lands on the button that loads it again, not on the page body
+  // (where it is lost to a keyboard, and Esc would stop the run).
+  it('keeps the focus on the view when Stop is pressed while larger', async () => {
+    noteLiveCall('call-1');
+    setup();
+    await waitFor(() => expect(document.querySelector('iframe')).not.toBeNull());
+    const dialog = document.querySelector('dialog.app-view-frame-wrap') as HTMLDialogElement;
+    fireEvent.click(screen.getByRole('button', { name: 'Open larger', hidden: true }));
+    await waitFor(() => expect(dialog.open).toBe(true));
+    const stopButton = screen.getByRole('button', { name: 'Stop', hidden: true });
+    stopButton.focus();
+    fireEvent.click(stopButton);
+    const again = await screen.findByRole('button', { name: /View stopped · srv/ });
+    await waitFor(() => expect(document.activeElement).toBe(again));
+  });
+
   it('comes back into the chat when a call from the large view waits for an approval', async () => {
     noteLiveCall('call-1');
     const t = setup(new FakeTransport({ OpenAppView: () => opened, CallToolFromView: () => 'view-1' }));

@@ -166,7 +166,14 @@ export function AppView({ threadId, tool, part }: { threadId: string | undefined
   const largeRef = useRef(false);
   largeRef.current = large;
 
+  // Stopping takes the frame and its buttons away: focus held there moves
+  // to the button that loads the view again (not the page body, where a
+  // keyboard loses its place).
+  const startRef = useRef<HTMLButtonElement>(null);
+  const refocus = useRef(false);
   const stop = useCallback((why: string) => {
+    const active = document.activeElement;
+    refocus.current = !!active && !!wrapRef.current?.contains(active);
     hostRef.current?.stop();
     hostRef.current = null;
     setQuestion((q) => {
@@ -262,6 +269,12 @@ export function AppView({ threadId, tool, part }: { threadId: string | undefined
     hostRef.current?.contextChanged();
   }, [large]);
 
+  useEffect(() => {
+    if (phase !== 'stopped' || !refocus.current) return;
+    refocus.current = false;
+    startRef.current?.focus();
+  }, [phase]);
+
   useModalDialog(wrapRef, large);
   // Esc in the large view: back to the chat (the dialog's cancel, kept from
   // closing it behind React's back).
@@ -269,11 +282,22 @@ export function AppView({ threadId, tool, part }: { threadId: string | undefined
     e.preventDefault();
     setLarge(false);
   };
-  // A click on the backdrop (the dialog is the target, the point outside its box).
-  const onWrapClick = (e: ReactMouseEvent<HTMLDialogElement>) => {
-    if (!large || e.target !== e.currentTarget) return;
+  // A click on the backdrop (the dialog is the target, the point outside its
+  // box) goes back, when the press was there too: a drag from inside the view
+  // let go over the backdrop clicks the dialog (the box holding both ends).
+  const pressedBackdrop = useRef(false);
+  const onBackdrop = (e: ReactMouseEvent<HTMLDialogElement>) => {
+    if (e.target !== e.currentTarget) return false;
     const r = e.currentTarget.getBoundingClientRect();
-    if (e.clientX < r.left || e.clientX > r.right || e.clientY < r.top || e.clientY > r.bottom) setLarge(false);
+    return e.clientX < r.left || e.clientX > r.right || e.clientY < r.top || e.clientY > r.bottom;
+  };
+  const onWrapMouseDown = (e: ReactMouseEvent<HTMLDialogElement>) => {
+    pressedBackdrop.current = large && onBackdrop(e);
+  };
+  const onWrapClick = (e: ReactMouseEvent<HTMLDialogElement>) => {
+    const pressed = pressedBackdrop.current;
+    pressedBackdrop.current = false;
+    if (large && pressed && onBackdrop(e)) setLarge(false);
   };
 
   const begin = () => {
@@ -285,7 +309,7 @@ export function AppView({ threadId, tool, part }: { threadId: string | undefined
   if (phase === 'inert' || phase === 'stopped' || phase === 'error') {
     return (
       <div className="tool-part app-view is-inert">
-        <button type="button" className="app-view-start" onClick={begin}>
+        <button ref={startRef} type="button" className="app-view-start" onClick={begin}>
           <span className="app-view-start-title">
             {phase === 'inert' ? 'Interactive view' : phase === 'stopped' ? 'View stopped' : 'View not shown'} · {server}
           </span>
@@ -303,7 +327,7 @@ export function AppView({ threadId, tool, part }: { threadId: string | undefined
   const frameHeight = large ? LARGE_HEIGHT() : height;
   return (
     <div className={`tool-part app-view${large ? ' is-large' : ''}${view?.prefersBorder ? ' has-border' : ''}`} role="group" aria-label={`View from ${server}`}>
-      <dialog ref={wrapRef} className="app-view-frame-wrap" aria-label={large ? `View from ${server}, larger` : undefined} onCancel={onCancel} onClick={onWrapClick}>
+      <dialog ref={wrapRef} className="app-view-frame-wrap" aria-label={large ? `View from ${server}, larger` : undefined} onCancel={onCancel} onMouseDown={onWrapMouseDown} onClick={onWrapClick}>
         <div className="app-view-bar">
           <span className="app-view-label">View · {server}</span>
           <button type="button" className="btn subtle small" onClick={() => setLarge((l) => !l)} aria-pressed={large}>
