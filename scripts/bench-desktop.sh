@@ -299,6 +299,16 @@ stream_bench() {
   stop_app "$app"; app= run_bin=
 }
 
+# wait_run_start N0: polls the title (30 s at most) until a run after the
+# N0th is running; fails if none started.
+wait_run_start() {
+  local c s n deadline=$(($(date +%s) + 30))
+  while read -r c s n _ < <(bench_title) && { [ "$n" = - ] || [ "$n" -le "$1" ] || [ "$s" != running ]; }; do
+    [ "$(date +%s)" -lt $deadline ] || return 1
+    sleep 0.02
+  done
+}
+
 # stop_bench TRIALS: one app start against the paced stream (200 tokens/s);
 # each trial sends a message, presses Esc 1 s into the answer, and reads
 # the page's own measure from the title (benchTitle.ts: Esc → the cancelled
@@ -322,11 +332,7 @@ stop_bench() {
     read -r _ _ n0 ms0 _ < <(bench_title)
     xdotool type --delay 15 'go'
     xdotool key Return
-    deadline=$(($(date +%s) + 30))
-    while read -r c s n _ < <(bench_title) && { [ "$n" = - ] || [ "$n" -le "$n0" ] || [ "$s" != running ]; }; do
-      [ "$(date +%s)" -lt $deadline ] || { echo "  stop trial $r: the run never started"; break; }
-      sleep 0.02
-    done
+    wait_run_start "$n0" || echo "  stop trial $r: the run never started"
     sleep 1
     # Esc from the X server (bench/xstop presses it) to the Stop button's
     # pixels changing on the screen (the page gives the button's rectangle
@@ -381,11 +387,7 @@ floor_stop_bench() {
   for r in $(seq 0 "$trials"); do # trial 0 is a warm-up
     read -r _ _ n0 _ < <(bench_title)
     xdotool key Return
-    deadline=$(($(date +%s) + 30))
-    while read -r c s n _ < <(bench_title) && { [ "$n" = - ] || [ "$n" -le "$n0" ] || [ "$s" != running ]; }; do
-      [ "$(date +%s)" -lt $deadline ] || { echo "  floor stop trial $r: the run never started"; break; }
-      sleep 0.02
-    done
+    wait_run_start "$n0" || echo "  floor stop trial $r: the run never started"
     sleep 1
     t=$(xdotool getwindowname "$win" 2>/dev/null || true)
     btn=$(grep -o 'btn=[0-9,]*' <<<"$t" | cut -d= -f2 || true)
