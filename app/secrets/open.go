@@ -235,7 +235,7 @@ func fileHolds(path string, secrets []string) (bool, error) {
 			if s.feed(chunk[:n]) {
 				return true, nil
 			}
-			if err == io.EOF {
+			if errors.Is(err, io.EOF) {
 				return false, nil // shrunk since it was opened: searched whole
 			}
 			if err != nil {
