@@ -11,6 +11,14 @@
 //     reference (an endpoint's "apiKeyRef"). Open moves the keys of older
 //     databases into the store, then rebuilds the file (store.RebuildFile)
 //     and scrubs its migration backups (store.ScrubSettings).
+//   - The live app's probe (Probe) removes its test entry however late the
+//     keychain answers; one left by a run that exited mid-probe is noted
+//     in $XDG_CONFIG_HOME/juncture/keychain-probes and removed by a later
+//     start whose probe works (only "probe-<16 hex>" entries so noted).
+//   - A migration backup that is not a readable database is searched for
+//     known keys by its data only (Linux skips a sparse file's holes), at
+//     most 1 GiB; one not searched whole is kept and logged as possibly
+//     holding a key, never deleted on a guess.
 //   - Accounts are "<vault id>/<name>": the vault id is saved in the
 //     database, so two databases never share a key.
 //   - No error, log line or KeyStorage detail holds a secret.

@@ -113,7 +113,18 @@ func scrubBackups(ctx context.Context, dbPath string, known []string, log *slog.
 			log.Warn("a migration backup is busy; its keys are cleared at the next start", "path", b, "err", err)
 			continue
 		case !needed:
-			if holds, rerr := fileHolds(b, known); rerr != nil || !holds {
+			holds, rerr := fileHolds(b, known)
+			if rerr != nil {
+				// Not searched whole (too large, unreadable): it may hold a
+				// key, so it is not "holds none" — but it is kept, not
+				// deleted. Deleting is final and decided on a guess about a
+				// file that is not a database we can read (someone's copy, a
+				// damaged history); keeping leaves what was already on disk,
+				// and the warning names the file for the person to decide.
+				log.Warn("a migration backup could not be searched whole for keys; kept, and it may hold one: delete it if it is not needed", "path", b, "err", rerr)
+				continue
+			}
+			if !holds {
 				log.Warn("a migration backup could not be read; kept (it holds none of the keys stored now)", "path", b, "err", err)
 				continue
 			}
@@ -162,10 +173,25 @@ func openPlainBackup(path string) (backupFile, error) { return plainfile.Open(pa
 // openBackup is openPlainBackup; tests replace it.
 var openBackup = openPlainBackup
 
+// maxSearchedBytes caps the data fileHolds searches in one backup: 1 GiB,
+// more than a history's database holds (a var: tests lower it). Holes of
+// a sparse file are not data where they can be skipped (Linux); elsewhere
+// they are read as zeros and count. A start-up so reads at most this much.
+var maxSearchedBytes int64 = 1 << 30
+
+// errBackupTooLarge: the backup holds more data than maxSearchedBytes and
+// no key was found in what was searched. It is not "holds no key": the
+// caller keeps the file and says it could not be searched whole.
+var errBackupTooLarge = errors.New("it holds more data than a history could; searched only in part")
+
 // fileHolds reports whether the file's bytes contain any of secrets,
 // reading it in 1 MiB chunks (backups can be large), up to the size it had
 // when opened: a file that another process keeps growing would otherwise be
-// read for as long as it grows, and a start-up waits on it.
+// read for as long as it grows, and a start-up waits on it. Only data is
+// read: the holes of a sparse file (a `truncate -s 1T` file named like a
+// backup) are skipped where the system says where they are, and searched
+// as the zeros they read as. At most maxSearchedBytes are read; a file
+// with more, where no key was found, is errBackupTooLarge.
 func fileHolds(path string, secrets []string) (bool, error) {
 	longest := 0
 	for _, s := range secrets {
@@ -183,28 +209,72 @@ func fileHolds(path string, secrets []string) (bool, error) {
 	if err != nil {
 		return false, fmt.Errorf("reading the size of %s: %w", path, err)
 	}
-	r := io.LimitReader(f, info.Size())
-	buf := make([]byte, 0, 1<<20+longest)
+	size := info.Size()
+	s := &bytesSearch{secrets: secrets, longest: longest, buf: make([]byte, 0, 1<<20+longest)}
 	chunk := make([]byte, 1<<20)
-	for {
-		n, err := r.Read(chunk)
-		buf = append(buf, chunk[:n]...)
-		for _, s := range secrets {
-			if s != "" && bytes.Contains(buf, []byte(s)) {
-				return true, nil
-			}
+	var off, searched int64
+	for off < size {
+		start, end, err := nextData(f, off, size)
+		if err != nil {
+			return false, fmt.Errorf("finding the data of %s: %w", path, err)
 		}
-		if err == io.EOF {
+		if start > off && s.zeros(start-off) {
+			return true, nil
+		}
+		if start >= size {
 			return false, nil
 		}
-		if err != nil {
-			return false, err
+		if searched >= maxSearchedBytes {
+			return false, fmt.Errorf("searching %s for keys: %w", path, errBackupTooLarge)
 		}
-		// Keep the tail: a secret may straddle two chunks.
-		if keep := longest - 1; len(buf) > keep {
-			buf = append(buf[:0], buf[len(buf)-keep:]...)
+		end = min(end, start+maxSearchedBytes-searched)
+		for off = start; off < end; {
+			n, err := f.Read(chunk[:min(int64(len(chunk)), end-off)])
+			off += int64(n)
+			searched += int64(n)
+			if s.feed(chunk[:n]) {
+				return true, nil
+			}
+			if errors.Is(err, io.EOF) {
+				return false, nil // shrunk since it was opened: searched whole
+			}
+			if err != nil {
+				return false, fmt.Errorf("reading %s: %w", path, err)
+			}
 		}
 	}
+	return false, nil
+}
+
+// bytesSearch looks for secrets in bytes fed in order, keeping the tail of
+// what it was fed: a secret may straddle two chunks.
+type bytesSearch struct {
+	secrets []string
+	longest int
+	buf     []byte
+}
+
+// feed reports whether a secret ends in p.
+func (s *bytesSearch) feed(p []byte) bool {
+	s.buf = append(s.buf, p...)
+	for _, sec := range s.secrets {
+		if sec != "" && bytes.Contains(s.buf, []byte(sec)) {
+			return true
+		}
+	}
+	if keep := s.longest - 1; len(s.buf) > keep {
+		s.buf = append(s.buf[:0], s.buf[len(s.buf)-keep:]...)
+	}
+	return false
+}
+
+// zeros feeds a hole of n zero bytes: no more than the longest secret of
+// them can be part of one, so a hole of a terabyte costs that much.
+func (s *bytesSearch) zeros(n int64) bool {
+	for range min(n, int64(s.longest)) {
+		s.buf = append(s.buf, 0)
+	}
+	return s.feed(nil)
 }
 
 // knownSecrets are the keys this vault holds for the settings rows saved

@@ -98,29 +98,9 @@ func KeychainUnavailable() string {
 }
 
 // keychainProbeTimeout bounds the start-up probe of the keychain (a
-// locked Secret Service may wait for a password prompt).
-const keychainProbeTimeout = 5 * time.Second
-
-// Probe writes, reads back and deletes a test entry.
-func Probe(s Store) error {
-	b := make([]byte, 8)
-	_, _ = rand.Read(b)
-	account, want := "probe-"+hex.EncodeToString(b), hex.EncodeToString(b)
-	return withinProbeTimeout(func() error {
-		if err := s.Set(account, want); err != nil {
-			return err
-		}
-		got, err := s.Get(account)
-		_ = s.Delete(account)
-		if err != nil {
-			return err
-		}
-		if got != want {
-			return errors.New("it returned another value than was stored")
-		}
-		return nil
-	})
-}
+// locked Secret Service may wait for a password prompt; a var: tests
+// shorten it).
+var keychainProbeTimeout = 5 * time.Second
 
 // ProbeReading asks for an entry that was never stored, and writes
 // nothing: a read-only copy of a damaged history saves no key, so it only
@@ -133,15 +113,23 @@ func ProbeReading(s Store) error {
 			return err
 		}
 		return nil
-	})
+	}, nil)
 }
 
 // withinProbeTimeout runs probe, giving up after keychainProbeTimeout
 // (the probe goes on in the background: a keychain call cannot be
-// cancelled).
-func withinProbeTimeout(probe func() error) error {
+// cancelled). after, when not nil, runs once probe has answered, in the
+// background, given probe's answer: what must be done however late the
+// keychain answers, and what no start-up should wait on.
+func withinProbeTimeout(probe func() error, after func(probeErr error)) error {
 	done := make(chan error, 1)
-	go func() { done <- probe() }()
+	go func() {
+		err := probe()
+		done <- err
+		if after != nil {
+			after(err)
+		}
+	}()
 	select {
 	case err := <-done:
 		return err
