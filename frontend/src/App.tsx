@@ -395,7 +395,7 @@ export function App() {
         e.key === 'Escape' && !e.defaultPrevented && busy && !settingsOpen && !activityOpen &&
         !document.querySelector('dialog[open]') &&
         !(e.target instanceof Element && !e.target.closest('.composer') &&
-          e.target.closest('input, textarea, select, [contenteditable="true"], dialog[open], [role="dialog"], [role="alertdialog"], [role="menu"], [role="listbox"], .interrupts, .ctools'))
+          e.target.closest('input, textarea, select, [contenteditable="true"], [role="dialog"], [role="alertdialog"], [role="menu"], [role="listbox"], .interrupts, .ctools'))
       ) {
         e.preventDefault();
         void stop().catch((err: unknown) => fail('Could not stop', err));
