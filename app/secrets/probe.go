@@ -23,8 +23,13 @@ const probeLeftoverAge = 10 * time.Minute
 // a probe's entry when deleting it failed (a keychain still busy).
 var probeDeleteWaits = []time.Duration{100 * time.Millisecond, time.Second}
 
-// maxLeftoversPerStart bounds the notes one start reads and acts on.
-const maxLeftoversPerStart = 64
+// maxLeftoversPerStart bounds the leftovers one start removes; it reads
+// at most maxNotesReadPerStart names to find them (names it skips, other
+// files or young notes, must not hide older leftovers behind them).
+const (
+	maxLeftoversPerStart = 64
+	maxNotesReadPerStart = 4096
+)
 
 // Probe writes, reads back and deletes a test entry. Its entry is removed
 // however late the keychain answers: the delete follows the Set, whatever
@@ -111,15 +116,25 @@ func (n probeNotes) removeLeftovers(s Store) {
 	if err != nil {
 		return
 	}
-	entries, _ := d.ReadDir(maxLeftoversPerStart)
+	entries, _ := d.ReadDir(maxNotesReadPerStart)
 	d.Close()
+	removed := 0
 	for _, e := range entries {
+		if removed == maxLeftoversPerStart {
+			break
+		}
 		if !e.Type().IsRegular() || !probeAccount.MatchString(e.Name()) {
 			continue
 		}
-		if info, err := e.Info(); err != nil || time.Since(info.ModTime()) < probeLeftoverAge {
+		// A note dated ahead of the clock (the clock set back) is not young.
+		info, err := e.Info()
+		if err != nil {
 			continue
 		}
+		if age := time.Since(info.ModTime()); age >= 0 && age < probeLeftoverAge {
+			continue
+		}
+		removed++
 		if s.Delete(e.Name()) == nil {
 			n.done(e.Name())
 		}

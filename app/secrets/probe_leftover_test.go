@@ -140,6 +140,12 @@ func TestProbeEntriesLeftByAnEarlierRunAreRemoved(t *testing.T) {
 		t.Fatal(err)
 	}
 	old := time.Now().Add(-time.Hour)
+	// A note dated ahead of the clock (set back since) is a leftover too.
+	const ahead = "probe-1111111111111111"
+	kc.entries[ahead] = "w"
+	if p := filepath.Join(dir, ahead); os.WriteFile(p, nil, 0o600) != nil || os.Chtimes(p, time.Now().Add(48*time.Hour), time.Now().Add(48*time.Hour)) != nil {
+		t.Fatal("writing the note dated ahead")
+	}
 	for _, name := range []string{leftover, fresh, "probe-notours", "apiKey@0123456789abcdef"} {
 		p := filepath.Join(dir, name)
 		if err := os.WriteFile(p, nil, 0o600); err != nil {
@@ -153,6 +159,9 @@ func TestProbeEntriesLeftByAnEarlierRunAreRemoved(t *testing.T) {
 	}
 	if err := Probe(kc); err != nil {
 		t.Fatalf("Probe: %v", err)
+	}
+	if !eventually(func() bool { _, ok := kc.accounts()[ahead]; return !ok }) {
+		t.Fatalf("the entry of a note dated ahead of the clock is still there: %v", kc.accounts())
 	}
 	if !eventually(func() bool { _, ok := kc.accounts()[leftover]; return !ok }) {
 		t.Fatalf("the entry left by an earlier run is still there: %v", kc.accounts())
