@@ -292,6 +292,85 @@ test('a focused approval card and a focused question card show their whole focus
   }
 }));
 
+/** The composer's boxes: the section (a layout boundary), its inner box, the list above it, the chat column. */
+function composerBoxes(page) {
+  return page.evaluate(() => {
+    const r = (sel) => {
+      const b = document.querySelector(sel)?.getBoundingClientRect();
+      return b ? { top: b.top, bottom: b.bottom, height: b.height } : null;
+    };
+    const sec = document.querySelector('section.composer');
+    const inner = document.querySelector('.composer-inner');
+    const cs = inner ? getComputedStyle(inner) : null;
+    return {
+      boundary: sec?.hasAttribute('data-boundary') ?? false,
+      contain: sec ? getComputedStyle(sec).contain : '',
+      section: r('section.composer'),
+      inner: r('.composer-inner'),
+      list: r('main .vlist-wrap'),
+      bottom: r('main .chat-bottom'),
+      main: r('main.chat'),
+      pad: cs ? [cs.paddingTop, cs.paddingRight, cs.paddingBottom, cs.paddingLeft].join(' ') : '',
+    };
+  });
+}
+
+/** The section is exactly as tall as its content, nothing overlaps, and the column ends at the window's bottom. */
+function assertComposerFits(b, what) {
+  assert.ok(b.boundary, `${what}: the composer is not a layout boundary`);
+  assert.match(b.contain, /size/, `${what}: contain is ${b.contain}`);
+  assert.ok(Math.abs(b.section.height - b.inner.height) < 0.5, `${what}: section ${b.section.height} px against its content ${b.inner.height}`);
+  assert.ok(Math.abs(b.section.bottom - b.bottom.bottom) < 0.5, `${what}: the composer ends at ${b.section.bottom}, its column at ${b.bottom.bottom}`);
+  if (b.list) assert.ok(Math.abs(b.list.bottom - b.bottom.top) < 0.5, `${what}: the list ends at ${b.list.bottom}, the bottom part starts at ${b.bottom.top}`);
+}
+
+// The composer is a layout boundary (hooks/useLayoutBoundary: what changes in
+// it is laid out inside it, not in the whole column, which WebKitGTK repaints
+// whole); its height still follows its content, from one line to many, with
+// a card's sticky composer and in a narrow window.
+test('the composer follows its content as a layout boundary: lines typed, a card above it, a narrow window', inApp({ settings: { enableWriteTools: true } }, async (app) => {
+  const { page } = app;
+  const t = await chat(app, 'hello there');
+  await page.reload();
+  await openThread(page, t.title);
+  const composer = composerOf(page);
+  await composer.waitFor();
+  const one = await composerBoxes(page);
+  assertComposerFits(one, 'one line');
+  assert.equal(one.pad, '0px 24px 10px 24px');
+
+  await composer.fill('one\ntwo\nthree\nfour');
+  await page.waitForFunction((h) => document.querySelector('section.composer').getBoundingClientRect().height > h + 40, one.section.height, { timeout: 5000 });
+  const four = await composerBoxes(page);
+  assertComposerFits(four, 'four lines');
+  assert.ok(four.list.bottom < one.list.bottom - 40, `the list did not make room: ${one.list.bottom} → ${four.list.bottom}`);
+
+  await composer.fill('');
+  await page.waitForFunction((h) => Math.abs(document.querySelector('section.composer').getBoundingClientRect().height - h) < 0.5, one.section.height, { timeout: 5000 });
+  assertComposerFits(await composerBoxes(page), 'back to one line');
+
+  // A pending approval: the chat column scrolls and the composer sticks to its bottom.
+  const w = await pendingWrite(app);
+  await page.reload();
+  await openThread(page, w.title);
+  await page.getByRole('article', { name: 'Approval for write_file' }).waitFor({ timeout: 15000 });
+  await page.evaluate(() => document.querySelector('main.chat').scrollTo(0, 0));
+  await page.waitForTimeout(200);
+  const card = await composerBoxes(page);
+  assert.ok(card.boundary, 'with a card: the composer is not a layout boundary');
+  assert.ok(Math.abs(card.section.height - card.inner.height) < 0.5, `with a card: section ${card.section.height} against ${card.inner.height}`);
+  assert.equal(card.pad.split(' ')[0], '8px', 'with a card: the composer keeps its room above');
+  assert.ok(Math.abs(card.section.bottom - card.main.bottom) < 1, `with a card: the composer ends at ${card.section.bottom}, the column at ${card.main.bottom}`);
+
+  // A narrow window (the same chat): the narrow padding is the inner box's.
+  await page.setViewportSize({ width: 700, height: 600 });
+  await page.waitForTimeout(300);
+  const narrow = await composerBoxes(page);
+  assert.ok(Math.abs(narrow.section.height - narrow.inner.height) < 0.5, `at 700 px: section ${narrow.section.height} against ${narrow.inner.height}`);
+  assert.equal(narrow.pad, '8px 12px 10px 12px');
+  await page.setViewportSize({ width: 1280, height: 800 });
+}));
+
 /** The sidebar's box, or null when it cannot be seen. */
 function sidebarBox(page) {
   return page.evaluate(() => {

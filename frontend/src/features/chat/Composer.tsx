@@ -6,6 +6,7 @@ import { IconClose, IconPaperclip, IconSend, IconStop } from '../../ui/icons';
 import { AttachmentChips } from '../attachments/AttachmentChips';
 import { usePdfCheck } from '../attachments/usePdfCheck';
 import { ImagesAsk } from './ImagesAsk';
+import { useLayoutBoundary } from '../../hooks/useLayoutBoundary';
 import { useMcpComposer } from '../mcp-offers/useMcpComposer';
 import './Composer.css';
 
@@ -72,6 +73,10 @@ function ComposerImpl({
   const refused = new Set(files.filter((f) => problemsOf([f], acceptsImages).length > 0).map((f) => f.key));
   const pickRef = useRef<HTMLInputElement>(null);
   const sectionRef = useRef<HTMLElement>(null);
+  const innerRef = useRef<HTMLDivElement>(null);
+  // The composer's changes (Stop ↔ Send, a key typed, the hint) are laid
+  // out inside it, not in the whole chat column (hooks/useLayoutBoundary).
+  useLayoutBoundary(sectionRef, innerRef);
   const ref = useRef<HTMLTextAreaElement>(null);
   const hintId = useId();
   const busy = status === 'running' || status === 'awaiting-decisions';
@@ -220,137 +225,139 @@ function ComposerImpl({
 
   return (
     <section ref={sectionRef} className={`composer${dropping ? ' is-dropping' : ''}`} aria-label="Message composer">
-      {readOnlyCopy ? (
-        <div className="composer-setup" role="status">
-          <div>
-            <strong>You are browsing a read-only copy of Juncture’s damaged history.</strong> Its chats can be read,
-            searched and exported; nothing can be sent or changed. The damaged file was kept as it was; the copy is{' '}
-            <span className="mono">{readOnlyCopy}</span>.
+      <div ref={innerRef} className="composer-inner">
+        {readOnlyCopy ? (
+          <div className="composer-setup" role="status">
+            <div>
+              <strong>You are browsing a read-only copy of Juncture’s damaged history.</strong> Its chats can be read,
+              searched and exported; nothing can be sent or changed. The damaged file was kept as it was; the copy is{' '}
+              <span className="mono">{readOnlyCopy}</span>.
+            </div>
           </div>
-        </div>
-      ) : !configured && (
-        <div className="composer-setup" role="status">
-          <div>
-            <strong>Juncture is not connected to a model yet.</strong>{' '}
-            {problem || 'Choose an endpoint (OpenAI, Ollama, LM Studio…) and a model in Settings.'}
+        ) : !configured && (
+          <div className="composer-setup" role="status">
+            <div>
+              <strong>Juncture is not connected to a model yet.</strong>{' '}
+              {problem || 'Choose an endpoint (OpenAI, Ollama, LM Studio…) and a model in Settings.'}
+            </div>
+            <button type="button" className="btn primary small" onClick={() => onOpenSettings()}>
+              Open settings
+            </button>
           </div>
-          <button type="button" className="btn primary small" onClick={() => onOpenSettings()}>
-            Open settings
-          </button>
-        </div>
-      )}
-      {queued.length > 0 && (
-        <ul className="composer-queue" aria-label="Queued messages">
-          {queued.map((q, i) => (
-            <li key={`${i}-${q}`} className="queue-chip">
-              <span className="queue-label">Queued</span>
-              <span className="queue-text" title={q}>
-                {q}
-              </span>
-              <button
-                type="button"
-                className="queue-remove"
-                aria-label={`Remove queued message: ${q.slice(0, 40)}`}
-                onClick={() => {
-                  void onRemoveQueued(i).catch((e: unknown) => setError(e instanceof Error ? e.message : String(e)));
-                }}
-              >
-                <IconClose />
-              </button>
-            </li>
-          ))}
-        </ul>
-      )}
-      {mcp.panel}
-      {imagesAsk && !acceptsImages && files.some((f) => f.kind === 'image') && (
-        <ImagesAsk key={imagesAsk.model} model={imagesAsk.model} onAllow={imagesAsk.onAllow} />
-      )}
-      <AttachmentChips files={files} refused={refused} onRemove={(key) => {
-          setFiles((fs) => fs.filter((f) => f.key !== key));
-          setError(null);
-        }} />
-      <div className={`composer-box${disabled ? ' is-disabled' : ''}`}>
-        <button
-          type="button"
-          className="composer-btn composer-attach"
-          onClick={() => pickRef.current?.click()}
-          disabled={disabled}
-          aria-label="Attach files"
-          title={`Attach files (or paste, or drop them on the chat). ${LIMITS_TEXT}`}
-        >
-          <IconPaperclip />
-        </button>
-        <input
-          ref={pickRef}
-          type="file"
-          multiple
-          hidden
-          aria-label="Choose files to attach"
-          onChange={(e) => {
-            const list = e.currentTarget.files;
-            const picked = list ? Array.from(list) : [];
-            e.currentTarget.value = '';
-            void addFiles(picked);
-          }}
-        />
-        {mcp.button}
-        <label className="visually-hidden" htmlFor={`${hintId}-input`}>
-          Message
-        </label>
-        <textarea
-          id={`${hintId}-input`}
-          ref={ref}
-          rows={1}
-          value={text}
-          placeholder={placeholder}
-          disabled={disabled}
-          aria-describedby={hintId}
-          onChange={(e) => setText(e.currentTarget.value)}
-          onKeyDown={onKeyDown}
-          onPaste={onPaste}
-        />
-        {busy ? (
+        )}
+        {queued.length > 0 && (
+          <ul className="composer-queue" aria-label="Queued messages">
+            {queued.map((q, i) => (
+              <li key={`${i}-${q}`} className="queue-chip">
+                <span className="queue-label">Queued</span>
+                <span className="queue-text" title={q}>
+                  {q}
+                </span>
+                <button
+                  type="button"
+                  className="queue-remove"
+                  aria-label={`Remove queued message: ${q.slice(0, 40)}`}
+                  onClick={() => {
+                    void onRemoveQueued(i).catch((e: unknown) => setError(e instanceof Error ? e.message : String(e)));
+                  }}
+                >
+                  <IconClose />
+                </button>
+              </li>
+            ))}
+          </ul>
+        )}
+        {mcp.panel}
+        {imagesAsk && !acceptsImages && files.some((f) => f.kind === 'image') && (
+          <ImagesAsk key={imagesAsk.model} model={imagesAsk.model} onAllow={imagesAsk.onAllow} />
+        )}
+        <AttachmentChips files={files} refused={refused} onRemove={(key) => {
+            setFiles((fs) => fs.filter((f) => f.key !== key));
+            setError(null);
+          }} />
+        <div className={`composer-box${disabled ? ' is-disabled' : ''}`}>
           <button
             type="button"
-            className="composer-btn stop"
-            onClick={() => void stop()}
-            disabled={stopping}
-            aria-label={stopping ? 'Stopping' : 'Stop (Esc)'}
-            title="Stop (Esc)"
+            className="composer-btn composer-attach"
+            onClick={() => pickRef.current?.click()}
+            disabled={disabled}
+            aria-label="Attach files"
+            title={`Attach files (or paste, or drop them on the chat). ${LIMITS_TEXT}`}
           >
-            <IconStop />
+            <IconPaperclip />
           </button>
-        ) : (
-          <button
-            type="button"
-            className="composer-btn send"
-            onClick={() => void send()}
-            disabled={disabled || sending || (!text.trim() && !files.length) || problems.length > 0}
-            aria-label="Send (Enter)"
-            title="Send (Enter)"
-          >
-            <IconSend />
-          </button>
-        )}
-      </div>
-      <div className="composer-hint" id={hintId}>
-        {readOnlyCopy ? null : error ? (
-          <span className="composer-error" role="alert">
-            {error}
-          </span>
-        ) : problems.length ? (
-          <span className="composer-error" role="alert">
-            {problems.join(' ')}
-          </span>
-        ) : files.length ? (
-          LIMITS_TEXT
-        ) : pendingNote ? (
-          pendingNote
-        ) : busy ? (
-          'Enter queues a follow-up · Esc stops'
-        ) : (
-          'Enter to send · Shift+Enter for a new line'
-        )}
+          <input
+            ref={pickRef}
+            type="file"
+            multiple
+            hidden
+            aria-label="Choose files to attach"
+            onChange={(e) => {
+              const list = e.currentTarget.files;
+              const picked = list ? Array.from(list) : [];
+              e.currentTarget.value = '';
+              void addFiles(picked);
+            }}
+          />
+          {mcp.button}
+          <label className="visually-hidden" htmlFor={`${hintId}-input`}>
+            Message
+          </label>
+          <textarea
+            id={`${hintId}-input`}
+            ref={ref}
+            rows={1}
+            value={text}
+            placeholder={placeholder}
+            disabled={disabled}
+            aria-describedby={hintId}
+            onChange={(e) => setText(e.currentTarget.value)}
+            onKeyDown={onKeyDown}
+            onPaste={onPaste}
+          />
+          {busy ? (
+            <button
+              type="button"
+              className="composer-btn stop"
+              onClick={() => void stop()}
+              disabled={stopping}
+              aria-label={stopping ? 'Stopping' : 'Stop (Esc)'}
+              title="Stop (Esc)"
+            >
+              <IconStop />
+            </button>
+          ) : (
+            <button
+              type="button"
+              className="composer-btn send"
+              onClick={() => void send()}
+              disabled={disabled || sending || (!text.trim() && !files.length) || problems.length > 0}
+              aria-label="Send (Enter)"
+              title="Send (Enter)"
+            >
+              <IconSend />
+            </button>
+          )}
+        </div>
+        <div className="composer-hint" id={hintId}>
+          {readOnlyCopy ? null : error ? (
+            <span className="composer-error" role="alert">
+              {error}
+            </span>
+          ) : problems.length ? (
+            <span className="composer-error" role="alert">
+              {problems.join(' ')}
+            </span>
+          ) : files.length ? (
+            LIMITS_TEXT
+          ) : pendingNote ? (
+            pendingNote
+          ) : busy ? (
+            'Enter queues a follow-up · Esc stops'
+          ) : (
+            'Enter to send · Shift+Enter for a new line'
+          )}
+        </div>
       </div>
     </section>
   );

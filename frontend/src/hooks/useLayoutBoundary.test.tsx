@@ -1,0 +1,84 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { act, render } from '@testing-library/preact';
+import { useRef } from 'react';
+import { useLayoutBoundary } from './useLayoutBoundary';
+
+// jsdom has no layout: a fake ResizeObserver reports the inner box's size.
+class FakeRO {
+  static all: FakeRO[] = [];
+  observed = new Set<Element>();
+  constructor(public cb: ResizeObserverCallback) {
+    FakeRO.all.push(this);
+  }
+  observe(el: Element) {
+    this.observed.add(el);
+  }
+  unobserve(el: Element) {
+    this.observed.delete(el);
+  }
+  disconnect() {
+    this.observed.clear();
+  }
+  resize(el: Element, h: number) {
+    const entry = { target: el, borderBoxSize: [{ blockSize: h, inlineSize: 600 }] } as unknown as ResizeObserverEntry;
+    this.cb([entry], this as unknown as ResizeObserver);
+  }
+}
+
+function Box() {
+  const outer = useRef<HTMLElement>(null);
+  const inner = useRef<HTMLDivElement>(null);
+  useLayoutBoundary(outer, inner);
+  return (
+    <section ref={outer} data-testid="outer">
+      <div ref={inner} data-testid="inner">
+        text
+      </div>
+    </section>
+  );
+}
+
+describe('useLayoutBoundary', () => {
+  beforeEach(() => {
+    FakeRO.all = [];
+  });
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('marks the outer box a boundary at once and follows the inner box’s height', () => {
+    vi.stubGlobal('ResizeObserver', FakeRO);
+    const { getByTestId, unmount } = render(<Box />);
+    const outer = getByTestId('outer');
+    const inner = getByTestId('inner');
+    // In the commit, before any observation: the first paint has the boundary.
+    expect(outer.hasAttribute('data-boundary')).toBe(true);
+    expect(outer.style.getPropertyValue('--boundary-h')).toBe('0px');
+    const ro = FakeRO.all.at(-1)!;
+    expect([...ro.observed]).toEqual([inner]);
+    act(() => ro.resize(inner, 84.5));
+    expect(outer.style.getPropertyValue('--boundary-h')).toBe('84.5px');
+    act(() => ro.resize(inner, 130));
+    expect(outer.style.getPropertyValue('--boundary-h')).toBe('130px');
+    unmount();
+    expect(ro.observed.size).toBe(0);
+    expect(outer.hasAttribute('data-boundary')).toBe(false);
+    expect(outer.style.getPropertyValue('--boundary-h')).toBe('');
+  });
+
+  it('leaves the box as it is without ResizeObserver', () => {
+    vi.stubGlobal('ResizeObserver', undefined);
+    const { getByTestId } = render(<Box />);
+    expect(getByTestId('outer').hasAttribute('data-boundary')).toBe(false);
+    expect(getByTestId('outer').style.getPropertyValue('--boundary-h')).toBe('');
+  });
+
+  it('keeps the boundary across renders of the owner (Preact never sets data-boundary)', () => {
+    vi.stubGlobal('ResizeObserver', FakeRO);
+    const { getByTestId, rerender } = render(<Box />);
+    const ro = FakeRO.all.at(-1)!;
+    act(() => ro.resize(getByTestId('inner'), 60));
+    rerender(<Box />);
+    expect(getByTestId('outer').hasAttribute('data-boundary')).toBe(true);
+    expect(getByTestId('outer').style.getPropertyValue('--boundary-h')).toBe('60px');
+    expect(FakeRO.all).toHaveLength(1);
+  });
+});
