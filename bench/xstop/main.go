@@ -15,6 +15,8 @@
 //
 //	xstop -window ID -rect X,Y,W,H [-timeout 2s]
 //	xstop -window ID -area 5s   (the area the window redraws in 5 s)
+//	-list with either: every damage rectangle on stderr (ms x y w h), from
+//	the key (with -rect) or the start (with -area), to see what a frame redraws
 //
 // X,Y are relative to the window (CSS pixels at a device pixel ratio of 1,
 // as under Xvfb).
@@ -89,7 +91,7 @@ func main() {
 	winArg := flag.String("window", "", "the X window id (decimal or 0x…)")
 	rectArg := flag.String("rect", "", "X,Y,W,H of the rectangle to watch, relative to the window")
 	timeout := flag.Duration("timeout", 2*time.Second, "how long to wait for the change")
-	list := flag.Bool("list", false, "with -area: every rectangle on stderr (ms x y w h), to see what a frame redraws")
+	list := flag.Bool("list", false, "every rectangle on stderr (ms x y w h), to see what a frame redraws (with -rect: from the key until the change)")
 	area := flag.Duration("area", 0, "instead of Stop: for this long, sum the area the window redraws (what a streamed frame costs on the screen)")
 	flag.Parse()
 	win, err := strconv.ParseUint(*winArg, 0, 64)
@@ -105,7 +107,7 @@ func main() {
 		fmt.Fprintln(os.Stderr, "usage: xstop -window ID -rect X,Y,W,H [-timeout 2s]")
 		os.Exit(2)
 	}
-	if err := run(C.Window(win), r, *timeout); err != nil {
+	if err := run(C.Window(win), r, *timeout, *list); err != nil {
 		fmt.Fprintln(os.Stderr, "xstop:", err)
 		os.Exit(1)
 	}
@@ -197,7 +199,7 @@ func redrawn(w C.Window, d time.Duration, list bool) error {
 
 func epochMs(t time.Time) float64 { return float64(t.UnixMicro()) / 1000 }
 
-func run(w C.Window, r rect, timeout time.Duration) error {
+func run(w C.Window, r rect, timeout time.Duration, list bool) error {
 	d, base, done, err := watchDamage(w)
 	if err != nil {
 		return err
@@ -224,7 +226,13 @@ func run(w C.Window, r rect, timeout time.Duration) error {
 			continue
 		}
 		var a C.XRectangle
-		if C.damage_area(d, base, &a) == 0 || !r.touches(a) {
+		if C.damage_area(d, base, &a) == 0 {
+			continue
+		}
+		if list {
+			fmt.Fprintf(os.Stderr, "%.1f %d %d %d %d\n", float64(time.Since(t0).Microseconds())/1000, a.x, a.y, a.width, a.height)
+		}
+		if !r.touches(a) {
 			continue
 		}
 		at := time.Since(t0)
