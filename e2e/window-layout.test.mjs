@@ -335,6 +335,8 @@ test('the composer follows its content as a layout boundary: lines typed, a card
   await openThread(page, t.title);
   const composer = composerOf(page);
   await composer.waitFor();
+  await page.locator('main .vlist-wrap').waitFor({ timeout: 10000 });
+  await page.waitForTimeout(200);
   const one = await composerBoxes(page);
   assertComposerFits(one, 'one line');
   assert.equal(one.pad, '0px 24px 10px 24px');

@@ -7,11 +7,13 @@ import { useLayoutBoundary } from './useLayoutBoundary';
 class FakeRO {
   static all: FakeRO[] = [];
   observed = new Set<Element>();
+  options: ResizeObserverOptions | undefined;
   constructor(public cb: ResizeObserverCallback) {
     FakeRO.all.push(this);
   }
-  observe(el: Element) {
+  observe(el: Element, options?: ResizeObserverOptions) {
     this.observed.add(el);
+    this.options = options;
   }
   unobserve(el: Element) {
     this.observed.delete(el);
@@ -54,6 +56,8 @@ describe('useLayoutBoundary', () => {
     expect(outer.style.getPropertyValue('--boundary-h')).toBe('0px');
     const ro = FakeRO.all.at(-1)!;
     expect([...ro.observed]).toEqual([inner]);
+    // Its border box: padding added alone (a card's room above the composer) changes no content box.
+    expect(ro.options).toEqual({ box: 'border-box' });
     act(() => ro.resize(inner, 84.5));
     expect(outer.style.getPropertyValue('--boundary-h')).toBe('84.5px');
     act(() => ro.resize(inner, 130));

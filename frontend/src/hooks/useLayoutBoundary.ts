@@ -42,7 +42,9 @@ export function useLayoutBoundary(outer: RefObject<HTMLElement | null>, inner: R
         follow(box ? box.blockSize : e.target.getBoundingClientRect().height);
       }
     });
-    ro.observe(i);
+    // The border box: a change of padding alone (a card's room above the
+    // composer) leaves the content box as it was and would not be reported.
+    ro.observe(i, { box: 'border-box' });
     return () => {
       ro.disconnect();
       delete o.dataset.boundary;
