@@ -58,6 +58,7 @@ describe('useLayoutBoundary', () => {
     expect([...ro.observed]).toEqual([inner]);
     // Its border box: padding added alone (a card's room above the composer) changes no content box.
     expect(ro.options).toEqual({ box: 'border-box' });
+    // Heights the engine reports without a render of the owner (a window resized).
     act(() => ro.resize(inner, 84.5));
     expect(outer.style.getPropertyValue('--boundary-h')).toBe('84.5px');
     act(() => ro.resize(inner, 130));
@@ -75,6 +76,24 @@ describe('useLayoutBoundary', () => {
     expect(getByTestId('outer').style.getPropertyValue('--boundary-h')).toBe('');
   });
 
+  it('takes the height again in the commit of every render of the owner', () => {
+    vi.stubGlobal('ResizeObserver', FakeRO);
+    let h = 40;
+    const rect = vi.spyOn(HTMLElement.prototype, 'getBoundingClientRect').mockImplementation(function (this: HTMLElement) {
+      return { height: this.dataset.testid === 'inner' ? h : 0 } as DOMRect;
+    });
+    try {
+      const { getByTestId, rerender } = render(<Box />);
+      const outer = getByTestId('outer');
+      expect(outer.style.getPropertyValue('--boundary-h')).toBe('40px');
+      h = 64; // a line typed: the owner renders, and its commit has the new height
+      rerender(<Box />);
+      expect(outer.style.getPropertyValue('--boundary-h')).toBe('64px');
+    } finally {
+      rect.mockRestore();
+    }
+  });
+
   it('keeps the boundary across renders of the owner (Preact never sets data-boundary)', () => {
     vi.stubGlobal('ResizeObserver', FakeRO);
     const { getByTestId, rerender } = render(<Box />);
@@ -82,7 +101,8 @@ describe('useLayoutBoundary', () => {
     act(() => ro.resize(getByTestId('inner'), 60));
     rerender(<Box />);
     expect(getByTestId('outer').hasAttribute('data-boundary')).toBe(true);
-    expect(getByTestId('outer').style.getPropertyValue('--boundary-h')).toBe('60px');
+    // Measured again in the commit (jsdom lays nothing out: 0).
+    expect(getByTestId('outer').style.getPropertyValue('--boundary-h')).toBe('0px');
     expect(FakeRO.all).toHaveLength(1);
   });
 });

@@ -1,11 +1,11 @@
-import { useLayoutEffect, type RefObject } from 'react';
+import { useLayoutEffect, useRef, type RefObject } from 'react';
 
 /**
  * Makes `outer` a layout boundary whose height follows `inner`'s: `outer`
  * gets `data-boundary` and the CSS variable `--boundary-h` (the inner box's
- * border-box height), and its stylesheet gives it `contain: size layout;
- * height: var(--boundary-h)`. `outer` must have no vertical padding or
- * border of its own (they belong on `inner`), so the two heights are one.
+ * border-box height), and its stylesheet gives it `contain: size layout`
+ * and a height of `--boundary-h` plus its own vertical padding (in CSS, so
+ * that a padding set by a rule elsewhere takes effect in the same layout).
  *
  * Why (issue 26, bench/README "Stop on the screen: the composer's layout"):
  * a change of layout inside a box whose height is `auto` is laid out again
@@ -16,39 +16,53 @@ import { useLayoutEffect, type RefObject } from 'react';
  * for a 34 px button, and every key typed into the composer did the same.
  * With size and layout containment the composer's own changes stay inside
  * it; only a change of its height (a new line, a file attached) reaches the
- * column, from the ResizeObserver's callback, which runs after layout and
- * before the paint, so no frame shows the old height.
+ * column.
+ *
+ * When the height is taken: after every render of the owner, in the commit
+ * (the owner's own changes, such as a line typed, are laid out with the new
+ * height in the same frame, and a script that reads the layout next sees
+ * it); and from a ResizeObserver for what changes the inner box without a
+ * render (the window's width wrapping a long draft, a font loaded).
+ * ResizeObserver alone would lag where it matters: it delivers after
+ * layout, and the list above, observed at a shallower depth, would learn
+ * of its new height only in the next frame.
  *
  * Without ResizeObserver (jsdom in tests, an old engine) nothing is set and
  * `outer` lays out as a plain box.
  */
 export function useLayoutBoundary(outer: RefObject<HTMLElement | null>, inner: RefObject<HTMLElement | null>): void {
+  const follow = useRef<((h: number) => void) | null>(null);
   useLayoutEffect(() => {
     const o = outer.current;
     const i = inner.current;
     if (!o || !i || typeof ResizeObserver === 'undefined') return;
     let last = -1;
-    const follow = (h: number) => {
+    follow.current = (h: number) => {
       if (h === last) return;
       last = h;
       o.style.setProperty('--boundary-h', `${h}px`);
       if (!('boundary' in o.dataset)) o.dataset.boundary = '';
     };
-    // The first height now, in the commit: the first paint has the boundary.
-    follow(i.getBoundingClientRect().height);
     const ro = new ResizeObserver((entries) => {
       for (const e of entries) {
         const box = e.borderBoxSize?.[0];
-        follow(box ? box.blockSize : e.target.getBoundingClientRect().height);
+        follow.current?.(box ? box.blockSize : e.target.getBoundingClientRect().height);
       }
     });
-    // The border box: a change of padding alone (a card's room above the
-    // composer) leaves the content box as it was and would not be reported.
+    // The border box: a change of the inner box's padding or border alone
+    // leaves its content box as it was and would not be reported.
     ro.observe(i, { box: 'border-box' });
     return () => {
       ro.disconnect();
+      follow.current = null;
       delete o.dataset.boundary;
       o.style.removeProperty('--boundary-h');
     };
   }, [outer, inner]);
+  // Every render of the owner (declared after the effect above, so the
+  // first one already has it): the height now, in the commit.
+  useLayoutEffect(() => {
+    const i = inner.current;
+    if (i) follow.current?.(i.getBoundingClientRect().height);
+  });
 }

@@ -74,9 +74,6 @@ function ComposerImpl({
   const pickRef = useRef<HTMLInputElement>(null);
   const sectionRef = useRef<HTMLElement>(null);
   const innerRef = useRef<HTMLDivElement>(null);
-  // The composer's changes (Stop ↔ Send, a key typed, the hint) are laid
-  // out inside it, not in the whole chat column (hooks/useLayoutBoundary).
-  useLayoutBoundary(sectionRef, innerRef);
   const ref = useRef<HTMLTextAreaElement>(null);
   const hintId = useId();
   const busy = status === 'running' || status === 'awaiting-decisions';
@@ -88,6 +85,11 @@ function ComposerImpl({
     el.style.height = 'auto';
     el.style.height = `${Math.min(el.scrollHeight, Math.round(window.innerHeight * 0.4))}px`;
   }, [text]);
+
+  // The composer's changes (Stop ↔ Send, a key typed, the hint) are laid
+  // out inside it, not in the whole chat column (hooks/useLayoutBoundary).
+  // After the textarea's own height is set: the boundary's follows it.
+  useLayoutBoundary(sectionRef, innerRef);
 
   // In the commit, not after the paint: at start-up a key pressed between
   // the first paint and a passive effect landed on the page and was lost.
