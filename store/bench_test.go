@@ -12,8 +12,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/juncture-app/juncture/agent/history"
 	"modernc.org/sqlite"
+
+	"github.com/juncture-app/juncture/agent/history"
 )
 
 // Benchmarks run against one generated history, built once per test

@@ -12,8 +12,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/juncture-app/juncture/agent/history"
 	"modernc.org/sqlite"
+
+	"github.com/juncture-app/juncture/agent/history"
 )
 
 // BenchmarkTurnMemory measures what a day of turns leaves in the app's

@@ -5,8 +5,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/juncture-app/juncture/agent/history"
 	"modernc.org/sqlite"
+
+	"github.com/juncture-app/juncture/agent/history"
 )
 
 // The writer keeps a small page cache (db.go, "The page caches"): over a
