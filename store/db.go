@@ -51,7 +51,7 @@ const readers = 4
 // The writer now keeps 500 KiB (2026-12-04). Its 2 MiB still filled over a
 // day of turns: ~4 MiB of the app's memory, the largest part of SQLite's
 // share of the desktop soak's growth (BenchmarkTurnMemory, 500 turns with
-// the window's reads beside them: +3.4–4.3 MiB from turn 50 to 500 with
+// the window's reads beside them: +3.3–4.3 MiB from turn 50 to 500 with
 // 2 MiB, +0.8–1.4 MiB with 500 KiB). A turn's writes touch few pages
 // (BenchmarkPutMessageSpread, random ids over 100 k messages: 2.6 cache
 // misses per append with 2 MiB, 4.4 with 500 KiB, each a read from the
