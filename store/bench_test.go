@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"modernc.org/sqlite"
+
 	"github.com/juncture-app/juncture/agent/history"
 )
 
@@ -208,12 +210,14 @@ func BenchmarkPutMessageAppend(b *testing.B) {
 	db := benchData(b)
 	ctx := context.Background()
 	run := time.Now().UnixNano()
+	miss0 := writerStatus(b, db, sqlite.DBStatusCacheMiss)
 	measure(b, func(i int) error {
 		return db.PutMessage(ctx, history.Message{
 			ID: fmt.Sprintf("append-%d-%d", run, i), ThreadID: "t00042", Role: history.RoleUser,
 			Content: "a freshly typed question about the build error in main.go", Status: history.StatusComplete, CreatedAt: 1,
 		})
 	})
+	b.ReportMetric(float64(writerStatus(b, db, sqlite.DBStatusCacheMiss)-miss0)/float64(b.N), "misses/op")
 }
 
 // BenchmarkCheckpointerUpdate is the cost per streamed token on the
@@ -251,4 +255,23 @@ func BenchmarkListThreadsFirstPageWithCounts(b *testing.B) {
 		_, err = db.PendingCounts(ctx, ids)
 		return err
 	})
+}
+
+// writerStatus reads one of sqlite3_db_status's counters on the writer
+// connection.
+func writerStatus(b testing.TB, db *DB, op sqlite.DBStatusOp) int {
+	c, err := db.w.Conn(context.Background())
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer c.Close()
+	var cur int
+	if err := c.Raw(func(dc any) error {
+		var err error
+		cur, _, err = dc.(sqlite.DBStatus).Status(op, false)
+		return err
+	}); err != nil {
+		b.Fatal(err)
+	}
+	return cur
 }

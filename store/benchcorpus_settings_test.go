@@ -25,8 +25,8 @@ func TestGenerateGivesTheWriterItsSettingsBack(t *testing.T) {
 		}
 		before[p] = v
 	}
-	if before["cache_size"] != "-2000" {
-		t.Fatalf("a new writer's cache_size = %s, want -2000 (db.go)", before["cache_size"])
+	if before["cache_size"] != "-500" {
+		t.Fatalf("a new writer's cache_size = %s, want -500 (db.go)", before["cache_size"])
 	}
 	if _, _, err := generateCorpus(db, 200, 6, 30); err != nil {
 		t.Fatal(err)

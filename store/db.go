@@ -32,9 +32,10 @@ const readers = 4
 // The page caches are the app's memory that grows with use (issue 26): a
 // connection keeps up to cache_size of pages for its whole life, and each
 // 4 KiB page costs about twice that in the process (with its header it
-// falls in the 8 KiB size class of modernc's allocator). Every connection
-// keeps SQLite's default 2 MiB: the pages it reads come from the OS's file
-// cache when they are not in its own. For search that costs no measurable
+// falls in the 8 KiB size class of modernc's allocator). The readers keep
+// SQLite's default 2 MiB, the writer 500 KiB (below): the pages a
+// connection reads come from the OS's file cache when they are not in its
+// own. For search that costs no measurable
 // CPU (BenchmarkSearchScale at 100 k messages: the same CPU p50 per kind of
 // query with 16 MiB and with 2 MiB). The writer used to keep 16 MiB: filled
 // over a day of turns, that was ~32 MiB of the app's memory
@@ -46,9 +47,29 @@ const readers = 4
 // the same as 2). Appends run on the writer's goroutine, off the stream and
 // a few times per turn, so a fraction of a millisecond there is not felt;
 // 28 MiB held all day is.
+//
+// The writer now keeps 500 KiB (2026-12-04). Its 2 MiB still filled over a
+// day of turns: ~4 MiB of the app's memory, the largest part of SQLite's
+// share of the desktop soak's growth (BenchmarkTurnMemory, 500 turns with
+// the window's reads beside them: +3.3–4.3 MiB from turn 50 to 500 with
+// 2 MiB, +0.8–1.4 MiB with 500 KiB). A turn's writes touch few pages
+// (BenchmarkPutMessageSpread, random ids over 100 k messages: 2.6 cache
+// misses per append with 2 MiB, 4.4 with 500 KiB, each a read from the
+// OS's file cache, for the same CPU per append within the machine's noise:
+// 780–785 µs against 770–849, load 9–11); a large transaction (2,000 messages at once) spills to the -wal
+// as much with either. The readers' caches do not last: a reader drops
+// its cache whenever it starts a transaction after another write
+// (SQLite's WAL check), so in use they hold what was read since the last
+// write, and their size or number moved nothing (BenchmarkTurnMemory with
+// 2 readers or 500 KiB each: as with 4 of 2 MiB). Not taken: emptying the
+// writer's cache after every commit (PRAGMA shrink_memory): as flat, but
+// 28 misses and 850–952 µs of CPU per append (~+10%). PRAGMA
+// soft_heap_limit would do nothing here: modernc builds SQLite with
+// SQLITE_DEFAULT_MEMSTATUS=0, and without memory statistics the limit is
+// never checked.
 const (
 	pragmaBusy        = "_pragma=busy_timeout(5000)"
-	pragmaWriterCache = "_pragma=cache_size(-2000)" // 2 MiB page cache
+	pragmaWriterCache = "_pragma=cache_size(-500)"  // 500 KiB page cache
 	pragmaReaderCache = "_pragma=cache_size(-2000)" // 2 MiB page cache per reader
 )
 
