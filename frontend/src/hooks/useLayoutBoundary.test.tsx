@@ -2,30 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, render } from '@testing-library/preact';
 import { useRef } from 'react';
 import { useLayoutBoundary } from './useLayoutBoundary';
-
-// jsdom has no layout: a fake ResizeObserver reports the inner box's size.
-class FakeRO {
-  static all: FakeRO[] = [];
-  observed = new Set<Element>();
-  options: ResizeObserverOptions | undefined;
-  constructor(public cb: ResizeObserverCallback) {
-    FakeRO.all.push(this);
-  }
-  observe(el: Element, options?: ResizeObserverOptions) {
-    this.observed.add(el);
-    this.options = options;
-  }
-  unobserve(el: Element) {
-    this.observed.delete(el);
-  }
-  disconnect() {
-    this.observed.clear();
-  }
-  resize(el: Element, h: number) {
-    const entry = { target: el, borderBoxSize: [{ blockSize: h, inlineSize: 600 }] } as unknown as ResizeObserverEntry;
-    this.cb([entry], this as unknown as ResizeObserver);
-  }
-}
+import { FakeRO } from '../test/fakeResizeObserver';
 
 function Box() {
   const outer = useRef<HTMLElement>(null);
@@ -59,7 +36,7 @@ describe('useLayoutBoundary', () => {
     // Its border box: padding added alone (a card's room above the composer) changes no content box.
     expect(ro.options).toEqual({ box: 'border-box' });
     // Heights the engine reports without a render of the owner (a window resized).
-    act(() => ro.resize(inner, 84.5));
+    act(() => ro.resize(inner, 84.5, 600));
     expect(outer.style.getPropertyValue('--boundary-h')).toBe('84.5px');
     act(() => ro.resize(inner, 130));
     expect(outer.style.getPropertyValue('--boundary-h')).toBe('130px');

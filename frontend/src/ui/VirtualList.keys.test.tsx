@@ -4,28 +4,7 @@ import 'preact/debug';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, render } from '@testing-library/preact';
 import { VirtualList } from './VirtualList';
-
-// jsdom has no layout: a fake ResizeObserver lets the test report sizes.
-class FakeRO {
-  static all: FakeRO[] = [];
-  observed = new Set<Element>();
-  constructor(public cb: ResizeObserverCallback) {
-    FakeRO.all.push(this);
-  }
-  observe(el: Element) {
-    this.observed.add(el);
-  }
-  unobserve(el: Element) {
-    this.observed.delete(el);
-  }
-  disconnect() {
-    this.observed.clear();
-  }
-  resize(el: Element, h: number) {
-    const entry = { target: el, borderBoxSize: [{ blockSize: h, inlineSize: 100 }] } as unknown as ResizeObserverEntry;
-    this.cb([entry], this as unknown as ResizeObserver);
-  }
-}
+import { FakeRO } from '../test/fakeResizeObserver';
 
 interface Item {
   id: string;

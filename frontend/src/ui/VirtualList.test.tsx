@@ -4,28 +4,7 @@ import { flushSync } from 'react-dom';
 import { createRoot } from 'react-dom/client';
 import { VirtualList } from './VirtualList';
 import { afterPaintRan } from '../test/effects';
-
-// jsdom has no layout: a fake ResizeObserver lets the test report sizes.
-class FakeRO {
-  static all: FakeRO[] = [];
-  observed = new Set<Element>();
-  constructor(public cb: ResizeObserverCallback) {
-    FakeRO.all.push(this);
-  }
-  observe(el: Element) {
-    this.observed.add(el);
-  }
-  unobserve(el: Element) {
-    this.observed.delete(el);
-  }
-  disconnect() {
-    this.observed.clear();
-  }
-  resize(el: Element, h: number) {
-    const entry = { target: el, borderBoxSize: [{ blockSize: h, inlineSize: 100 }] } as unknown as ResizeObserverEntry;
-    this.cb([entry], this as unknown as ResizeObserver);
-  }
-}
+import { FakeRO } from '../test/fakeResizeObserver';
 
 const items = Array.from({ length: 500 }, (_, i) => ({ id: `k${i}`, text: `row ${i}` }));
 
