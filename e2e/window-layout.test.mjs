@@ -443,6 +443,20 @@ test('the composer follows what changes in it without a render of its own, with 
   await page.waitForTimeout(300);
   assertComposerFits(await composerBoxes(page), 'back at 1280 px');
   assert.deepEqual(await page.evaluate(() => window.__windowErrors), [], 'back at 1280 px');
+
+  // The sidebar hidden (its button) at 900 px: the column widens, the hint
+  // takes one line fewer; the window is not resized and the composer does not render.
+  await page.setViewportSize({ width: 900, height: 700 });
+  await page.waitForTimeout(300);
+  const docked = await composerBoxes(page);
+  await page.getByRole('button', { name: 'Hide sidebar' }).click();
+  await page.waitForTimeout(300);
+  const hidden = await composerBoxes(page);
+  assert.ok(hidden.inner.height < docked.inner.height - 5, `the hint did not unwrap: ${docked.inner.height} → ${hidden.inner.height}`);
+  assertComposerFits(hidden, 'the sidebar hidden');
+  assert.deepEqual(await page.evaluate(() => window.__windowErrors), [], 'the sidebar hidden');
+  await page.getByRole('button', { name: 'Show sidebar' }).click();
+  await page.setViewportSize({ width: 1280, height: 800 });
 }));
 
 /** The sidebar's box, or null when it cannot be seen. */
