@@ -383,6 +383,82 @@ test('the composer follows its content as a layout boundary: lines typed, a card
   await page.setViewportSize({ width: 1280, height: 800 });
 }));
 
+/** Pastes a 64×40 PNG into the composer. */
+async function pasteImage(page) {
+  await page.evaluate(async () => {
+    const c = document.createElement('canvas');
+    c.width = 64;
+    c.height = 40;
+    c.getContext('2d').fillRect(0, 0, 64, 40);
+    const blob = await new Promise((r) => c.toBlob(r, 'image/png'));
+    const dt = new DataTransfer();
+    dt.items.add(new File([blob], 'screenshot.png', { type: 'image/png' }));
+    const box = document.querySelector('textarea');
+    box.focus();
+    box.dispatchEvent(new ClipboardEvent('paste', { clipboardData: dt, bubbles: true, cancelable: true }));
+  });
+}
+
+// What changes the composer's content without a render of the composer (a
+// part of it with its own state: the images question answered "No"; the
+// window narrowed, wrapping its lines) reaches the list above in the same
+// frame too: a height taken only by the composer's ResizeObserver changes
+// the list (observed at a shallower depth) after the list's observation,
+// and the browser says "ResizeObserver loop completed with undelivered
+// notifications" (the list's viewport is a frame late).
+test('the composer follows what changes in it without a render of its own, with no ResizeObserver loop', inApp({ settings: { modelAcceptsImages: false } }, async (app) => {
+  const { page } = app;
+  const t = await chat(app, 'hello there');
+  await page.reload();
+  await openThread(page, t.title);
+  const composer = composerOf(page);
+  await composer.waitFor();
+  await page.locator('main .vlist-wrap').waitFor({ timeout: 10000 });
+  await page.waitForTimeout(200);
+  await page.evaluate(() => {
+    window.__windowErrors = [];
+    window.addEventListener('error', (e) => window.__windowErrors.push(String(e.message)));
+  });
+  await pasteImage(page);
+  const ask = page.getByRole('group', { name: 'Images and this model' });
+  await ask.waitFor({ timeout: 5000 });
+  await page.waitForTimeout(200);
+  const asked = await composerBoxes(page);
+  assertComposerFits(asked, 'the images question shown');
+  assert.deepEqual(await page.evaluate(() => window.__windowErrors), [], 'the images question shown');
+
+  // ImagesAsk's own state: the composer does not render.
+  await ask.getByRole('button', { name: 'No' }).click();
+  await page.waitForFunction((h) => document.querySelector('section.composer').getBoundingClientRect().height < h - 10, asked.section.height, { timeout: 5000 });
+  await page.waitForTimeout(200);
+  assertComposerFits(await composerBoxes(page), 'the images question answered');
+  assert.deepEqual(await page.evaluate(() => window.__windowErrors), [], 'the images question answered');
+
+  // A narrow window wraps the refusal in the hint: no render of the composer either.
+  await page.setViewportSize({ width: 420, height: 700 });
+  await page.waitForTimeout(300);
+  assertComposerFits(await composerBoxes(page), 'at 420 px');
+  assert.deepEqual(await page.evaluate(() => window.__windowErrors), [], 'at 420 px');
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.waitForTimeout(300);
+  assertComposerFits(await composerBoxes(page), 'back at 1280 px');
+  assert.deepEqual(await page.evaluate(() => window.__windowErrors), [], 'back at 1280 px');
+
+  // The sidebar hidden (its button) at 900 px: the column widens, the hint
+  // takes one line fewer; the window is not resized and the composer does not render.
+  await page.setViewportSize({ width: 900, height: 700 });
+  await page.waitForTimeout(300);
+  const docked = await composerBoxes(page);
+  await page.getByRole('button', { name: 'Hide sidebar' }).click();
+  await page.waitForTimeout(300);
+  const hidden = await composerBoxes(page);
+  assert.ok(hidden.inner.height < docked.inner.height - 5, `the hint did not unwrap: ${docked.inner.height} → ${hidden.inner.height}`);
+  assertComposerFits(hidden, 'the sidebar hidden');
+  assert.deepEqual(await page.evaluate(() => window.__windowErrors), [], 'the sidebar hidden');
+  await page.getByRole('button', { name: 'Show sidebar' }).click();
+  await page.setViewportSize({ width: 1280, height: 800 });
+}));
+
 /** The sidebar's box, or null when it cannot be seen. */
 function sidebarBox(page) {
   return page.evaluate(() => {

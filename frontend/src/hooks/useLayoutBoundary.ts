@@ -25,7 +25,15 @@ import { useLayoutEffect, useRef, type RefObject } from 'react';
  * render (the window's width wrapping a long draft, a font loaded).
  * ResizeObserver alone would lag where it matters: it delivers after
  * layout, and the list above, observed at a shallower depth, would learn
- * of its new height only in the next frame.
+ * of its new height only in the next frame (and the browser reports
+ * "ResizeObserver loop completed with undelivered notifications"). So what
+ * changes the inner box without a render of the owner is measured before
+ * the frame's layout too: a MutationObserver on the inner box (a part of it
+ * with its own state renders alone: the images question answered, a
+ * picker's search, a prompt argument's suggestions) and the window's
+ * resize event (lines wrapped again; it runs before the frame's layout).
+ * The ResizeObserver stays for the rest (a font loaded): it finds the
+ * height already set when one of these took it.
  *
  * Without ResizeObserver (jsdom in tests, an old engine) nothing is set and
  * `outer` lays out as a plain box.
@@ -52,8 +60,16 @@ export function useLayoutBoundary(outer: RefObject<HTMLElement | null>, inner: R
     // The border box: a change of the inner box's padding or border alone
     // leaves its content box as it was and would not be reported.
     ro.observe(i, { box: 'border-box' });
+    // Mutations are delivered in a microtask after the change (a child's
+    // commit), before the frame; reading the height there lays out early.
+    const measure = () => follow.current?.(i.getBoundingClientRect().height);
+    const mo = typeof MutationObserver === 'undefined' ? null : new MutationObserver(measure);
+    mo?.observe(i, { childList: true, subtree: true, characterData: true, attributes: true });
+    window.addEventListener('resize', measure);
     return () => {
       ro.disconnect();
+      mo?.disconnect();
+      window.removeEventListener('resize', measure);
       follow.current = null;
       delete o.dataset.boundary;
       o.style.removeProperty('--boundary-h');
