@@ -9,6 +9,7 @@ import type { AguiEvent } from './transport/agui';
 import { fixtures } from './test/fixtures';
 import { JunctureError } from './transport/errors';
 import { change } from './test/change';
+import { afterPaintRan } from './test/effects';
 
 const STATUS: Status = { mode: 'desktop', configured: true, endpoint: 'http://127.0.0.1:11434/v1', model: 'llama3.1' };
 
@@ -77,6 +78,8 @@ describe('App', () => {
     emit(t, 'th-1', [
       { type: 'RUN_FINISHED', threadId: 'th-1', runId: 'r', outcome: { type: 'success', pendingToolCallIds: [] } },
     ]);
+    // A run's end reaches the sidebar one painted frame late (useThreadActivity).
+    await afterPaintRan();
     expect(screen.getByRole('button', { name: 'Maths' }).getAttribute('aria-describedby')).toBeNull();
     // …until the list is read again.
     waiting = 2;

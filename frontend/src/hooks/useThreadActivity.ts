@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { afterPaintWithin } from '../lib/afterPaint';
 import type { Transport } from '../transport';
 import type { ThreadListItem } from '../transport/contract';
 
@@ -40,26 +41,59 @@ export function threadActivity(
   return null;
 }
 
-/** What live run events say about each thread (sidebar indicators). */
+/**
+ * The longest an end waits for its frame (a hidden window paints none):
+ * as in the chat's own staging (features/chat/useRunEndStaged).
+ */
+const END_HOLD_LIMIT_MS = 500;
+
+/**
+ * What live run events say about each thread (sidebar indicators).
+ *
+ * A run's end reaches the sidebar one painted frame late (lib/afterPaint).
+ * Its RUN_FINISHED arrives 15–40 ms after Stop, often before the frame that
+ * shows the composer's Send has been painted; applied at once, the item's
+ * running dot going away (and its title widening) joined that frame, and
+ * WebKitGTK painted the box around both, from the sidebar to the composer
+ * (bench/README.md, "Stop on the screen: the composer's layout"). A start
+ * is shown at once, and an end never overwrites a later event.
+ */
 export function useThreadActivity(transport: Transport): ReadonlyMap<string, LiveActivity> {
   const [map, setMap] = useState<ReadonlyMap<string, LiveActivity>>(new Map());
-  useEffect(
-    () =>
-      transport.subscribe('agui', ({ threadId, event }) => {
-        let next: Activity | null | undefined;
-        if (event.type === 'RUN_STARTED') next = 'running';
-        else if (event.type === 'RUN_FINISHED')
-          next =
-            event.outcome.type === 'interrupt' ||
-            (event.outcome.type === 'success' && event.outcome.pendingToolCallIds.length > 0)
-              ? 'awaiting'
-              : null;
-        else if (event.type === 'RUN_ERROR') next = null;
-        if (next === undefined) return;
-        const entry: LiveActivity = { activity: next, at: activityClock() };
-        setMap((m) => new Map(m).set(threadId, entry));
-      }),
-    [transport],
-  );
+  useEffect(() => {
+    const pending = new Set<() => void>();
+    const put = (threadId: string, entry: LiveActivity) =>
+      setMap((m) => {
+        const cur = m.get(threadId);
+        return cur && cur.at > entry.at ? m : new Map(m).set(threadId, entry);
+      });
+    const off = transport.subscribe('agui', ({ threadId, event }) => {
+      let next: Activity | null | undefined;
+      if (event.type === 'RUN_STARTED') next = 'running';
+      else if (event.type === 'RUN_FINISHED')
+        next =
+          event.outcome.type === 'interrupt' ||
+          (event.outcome.type === 'success' && event.outcome.pendingToolCallIds.length > 0)
+            ? 'awaiting'
+            : null;
+      else if (event.type === 'RUN_ERROR') next = null;
+      if (next === undefined) return;
+      const entry: LiveActivity = { activity: next, at: activityClock() };
+      if (next === 'running') {
+        put(threadId, entry);
+        return;
+      }
+      const cancel = afterPaintWithin(() => {
+        pending.delete(cancel);
+        put(threadId, entry);
+      }, END_HOLD_LIMIT_MS);
+      pending.add(cancel);
+    });
+    return () => {
+      off();
+      for (const cancel of pending) cancel();
+      pending.clear();
+    };
+  }, [transport]);
   return map;
 }
