@@ -7,7 +7,7 @@ import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { buildBinaries, launch, latestThread } from './harness.mjs';
+import { buildBinaries, launch, latestThread, pasteImage } from './harness.mjs';
 import { inApp } from './story.mjs';
 
 before(() => buildBinaries());
@@ -17,25 +17,6 @@ const pdf = readFileSync(join(root, 'store/testdata/attachments/two-pages.pdf'))
 const artifacts = join(import.meta.dirname, 'artifacts');
 mkdirSync(artifacts, { recursive: true });
 
-// A 64×40 PNG drawn in the page (a blue block with a yellow bar).
-async function pasteImage(page) {
-  await page.evaluate(async () => {
-    const c = document.createElement('canvas');
-    c.width = 64;
-    c.height = 40;
-    const g = c.getContext('2d');
-    g.fillStyle = '#2f6fde';
-    g.fillRect(0, 0, 64, 40);
-    g.fillStyle = '#f5c400';
-    g.fillRect(8, 16, 48, 8);
-    const blob = await new Promise((r) => c.toBlob(r, 'image/png'));
-    const dt = new DataTransfer();
-    dt.items.add(new File([blob], 'screenshot.png', { type: 'image/png' }));
-    const box = document.querySelector('textarea');
-    box.focus();
-    box.dispatchEvent(new ClipboardEvent('paste', { clipboardData: dt, bubbles: true, cancelable: true }));
-  });
-}
 
 async function dropPDF(page) {
   await page.evaluate((b64) => {

@@ -205,3 +205,24 @@ export async function askUserLanded(app) {
   const tool = v.messages.find((m) => m.role === 'tool');
   return `ask_user not landed (${tool ? tool.content.slice(0, 120) : v.messages.at(-1)?.content.slice(0, 120)})`;
 }
+
+// Pastes into the composer a 64×40 PNG drawn in the page (a blue block with
+// a yellow bar), as a person pasting a screenshot.
+export async function pasteImage(page) {
+  await page.evaluate(async () => {
+    const c = document.createElement('canvas');
+    c.width = 64;
+    c.height = 40;
+    const g = c.getContext('2d');
+    g.fillStyle = '#2f6fde';
+    g.fillRect(0, 0, 64, 40);
+    g.fillStyle = '#f5c400';
+    g.fillRect(8, 16, 48, 8);
+    const blob = await new Promise((r) => c.toBlob(r, 'image/png'));
+    const dt = new DataTransfer();
+    dt.items.add(new File([blob], 'screenshot.png', { type: 'image/png' }));
+    const box = document.querySelector('textarea');
+    box.focus();
+    box.dispatchEvent(new ClipboardEvent('paste', { clipboardData: dt, bubbles: true, cancelable: true }));
+  });
+}

@@ -12,7 +12,7 @@
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
-import { buildBinaries, openThread } from './harness.mjs';
+import { buildBinaries, openThread, pasteImage } from './harness.mjs';
 import { inApp } from './story.mjs';
 
 before(() => {
@@ -383,21 +383,6 @@ test('the composer follows its content as a layout boundary: lines typed, a card
   await page.setViewportSize({ width: 1280, height: 800 });
 }));
 
-/** Pastes a 64×40 PNG into the composer. */
-async function pasteImage(page) {
-  await page.evaluate(async () => {
-    const c = document.createElement('canvas');
-    c.width = 64;
-    c.height = 40;
-    c.getContext('2d').fillRect(0, 0, 64, 40);
-    const blob = await new Promise((r) => c.toBlob(r, 'image/png'));
-    const dt = new DataTransfer();
-    dt.items.add(new File([blob], 'screenshot.png', { type: 'image/png' }));
-    const box = document.querySelector('textarea');
-    box.focus();
-    box.dispatchEvent(new ClipboardEvent('paste', { clipboardData: dt, bubbles: true, cancelable: true }));
-  });
-}
 
 // What changes the composer's content without a render of the composer (a
 // part of it with its own state: the images question answered "No"; the

@@ -39,6 +39,13 @@ function BoxWithChild() {
   );
 }
 
+/** jsdom lays nothing out: the inner box reports height() px high. */
+function mockInnerHeight(height: () => number) {
+  return vi.spyOn(HTMLElement.prototype, 'getBoundingClientRect').mockImplementation(function (this: HTMLElement) {
+    return { height: this.dataset.testid === 'inner' ? height() : 0 } as DOMRect;
+  });
+}
+
 describe('useLayoutBoundary', () => {
   beforeEach(() => {
     FakeRO.all = [];
@@ -78,9 +85,7 @@ describe('useLayoutBoundary', () => {
   it('takes the height again in the commit of every render of the owner', () => {
     vi.stubGlobal('ResizeObserver', FakeRO);
     let h = 40;
-    const rect = vi.spyOn(HTMLElement.prototype, 'getBoundingClientRect').mockImplementation(function (this: HTMLElement) {
-      return { height: this.dataset.testid === 'inner' ? h : 0 } as DOMRect;
-    });
+    const rect = mockInnerHeight(() => h);
     try {
       const { getByTestId, rerender } = render(<Box />);
       const outer = getByTestId('outer');
@@ -120,9 +125,7 @@ describe('useLayoutBoundary', () => {
   ])('takes the height before the frame when %s', async (_, change) => {
     vi.stubGlobal('ResizeObserver', FakeRO);
     let h = 90;
-    const rect = vi.spyOn(HTMLElement.prototype, 'getBoundingClientRect').mockImplementation(function (this: HTMLElement) {
-      return { height: this.dataset.testid === 'inner' ? h : 0 } as DOMRect;
-    });
+    const rect = mockInnerHeight(() => h);
     try {
       const { getByTestId, unmount } = render(<BoxWithChild />);
       const outer = getByTestId('outer');
