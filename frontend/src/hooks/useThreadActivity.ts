@@ -62,11 +62,12 @@ export function useThreadActivity(transport: Transport): ReadonlyMap<string, Liv
   const [map, setMap] = useState<ReadonlyMap<string, LiveActivity>>(new Map());
   useEffect(() => {
     const pending = new Set<() => void>();
-    const put = (threadId: string, entry: LiveActivity) =>
-      setMap((m) => {
-        const cur = m.get(threadId);
-        return cur && cur.at > entry.at ? m : new Map(m).set(threadId, entry);
-      });
+    // Which event is later is decided by arrival, not by `at`: WebKit
+    // coarsens performance.now(), and an end followed by a start in the
+    // same tick read the same time (the held end then hid the start).
+    let arrivals = 0;
+    const latest = new Map<string, number>();
+    const put = (threadId: string, entry: LiveActivity) => setMap((m) => new Map(m).set(threadId, entry));
     const off = transport.subscribe('agui', ({ threadId, event }) => {
       let next: Activity | null | undefined;
       if (event.type === 'RUN_STARTED') next = 'running';
@@ -79,13 +80,16 @@ export function useThreadActivity(transport: Transport): ReadonlyMap<string, Liv
       else if (event.type === 'RUN_ERROR') next = null;
       if (next === undefined) return;
       const entry: LiveActivity = { activity: next, at: activityClock() };
+      const arrival = ++arrivals;
+      latest.set(threadId, arrival);
       if (next === 'running') {
         put(threadId, entry);
         return;
       }
       const cancel = afterPaintWithin(() => {
         pending.delete(cancel);
-        put(threadId, entry);
+        // An event that came after this end (a start, another end) wins.
+        if (latest.get(threadId) === arrival) put(threadId, entry);
       }, END_HOLD_LIMIT_MS);
       pending.add(cancel);
     });
