@@ -34,8 +34,8 @@ func (r *deleteRecorder) all() []string {
 	return append([]string(nil), r.deleted...)
 }
 
-// oldNote writes an empty note dated an hour back.
-func oldNote(t testing.TB, dir, name string) {
+// writeOldNote writes an empty note dated an hour back.
+func writeOldNote(t testing.TB, dir, name string) {
 	t.Helper()
 	p := filepath.Join(dir, name)
 	old := time.Now().Add(-time.Hour)
@@ -81,7 +81,7 @@ func TestLeftoverSweepOnAHostileNotesDirectory(t *testing.T) {
 			name: "20,000 old probe notes",
 			fill: func(t *testing.T, dir string) {
 				for i := range 20000 {
-					oldNote(t, dir, fmt.Sprintf("probe-%016x", i))
+					writeOldNote(t, dir, fmt.Sprintf("probe-%016x", i))
 				}
 			},
 			maxDels: maxLeftoversPerStart,
@@ -93,7 +93,7 @@ func TestLeftoverSweepOnAHostileNotesDirectory(t *testing.T) {
 					t.Fatal(err)
 				}
 				target := filepath.Join(t.TempDir(), "elsewhere")
-				oldNote(t, filepath.Dir(target), "elsewhere")
+				writeOldNote(t, filepath.Dir(target), "elsewhere")
 				if err := os.Symlink(target, filepath.Join(dir, "probe-000000000000000e")); err != nil {
 					t.Fatal(err)
 				}
@@ -101,7 +101,7 @@ func TestLeftoverSweepOnAHostileNotesDirectory(t *testing.T) {
 					t.Fatal(err)
 				}
 				for _, key := range []string{"apiKey@0123456789abcdef", "probe-", "probe-0123", "probe-0123456789ABCDEF", "probe-0123456789abcdef0", "probe-0123456789abcdefx"} {
-					oldNote(t, dir, key)
+					writeOldNote(t, dir, key)
 				}
 			},
 			maxDels: 0,
@@ -142,7 +142,7 @@ func TestTwoLeftoverSweepsAtOnce(t *testing.T) {
 	for range 20 {
 		dir := t.TempDir()
 		for i := range 40 {
-			oldNote(t, dir, fmt.Sprintf("probe-%016x", i))
+			writeOldNote(t, dir, fmt.Sprintf("probe-%016x", i))
 		}
 		rec := &deleteRecorder{}
 		var wg sync.WaitGroup
