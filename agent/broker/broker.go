@@ -22,9 +22,12 @@
 // reload what it shows); publishing never blocks on a subscriber.
 //
 // The broker keeps the last ringSize envelopes, at most ringBytes of them
-// (large tool results would otherwise pile up over a day), so a client
-// that reconnects with the id of the last envelope it saw gets what it
-// missed (SubscribeSince). Every envelope's JSON is encoded at most once, however
+// (large tool results would otherwise pile up over a day) and none older
+// than ringAge, so a client that reconnects with the id of the last
+// envelope it saw gets what it missed (SubscribeSince). It keeps them only
+// while such a client could come back (SubscribeOptions.Resumable): the
+// desktop window alone keeps nothing, neither the memory nor the work of
+// preparing a snapshot for replay. Every envelope's JSON is encoded at most once, however
 // many subscribers write it.
 package broker
 
@@ -37,6 +40,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/juncture-app/juncture/agent/agui"
@@ -127,14 +131,22 @@ type SubscribeOptions struct {
 	// must be delivered (a log of how runs end), so a stream does not
 	// wake it once per token.
 	NoDeltas bool
+	// Resumable: the subscriber may lose its connection and come back with
+	// the id of the last envelope it saw (a browser's event stream). The
+	// ring keeps envelopes only while such a subscriber is connected, for
+	// ringAge after the last one left, and for ringAge after boot (a page
+	// that lost the app to a restart); the desktop window, which reloads
+	// what it shows instead, costs the ring nothing.
+	Resumable bool
 }
 
 // Subscription receives the envelopes of one thread, or of every thread.
 type Subscription struct {
-	b        *Broker
-	threadID string // "" = all threads
-	coalesce int
-	noDeltas bool
+	b         *Broker
+	threadID  string // "" = all threads
+	coalesce  int
+	noDeltas  bool
+	resumable bool
 
 	mu     sync.Mutex
 	q      []queued
@@ -167,13 +179,26 @@ type Broker struct {
 	held  int
 	subs  map[*Subscription]struct{}
 	now   func() time.Time // the clock of the ring's age (tests set it)
+
+	// Whether anyone could resume (SubscribeOptions.Resumable): resumers
+	// is how many such subscribers are connected, replayUntil until when
+	// one that left (or a page of the last boot) may come back. retaining
+	// is Publish's hint, read before b.mu, of whether to prepare an
+	// envelope for the ring: set when a resumer subscribes, cleared by the
+	// first Publish that finds nobody could resume (b.mu held for both).
+	resumers    int
+	replayUntil time.Time
+	retaining   atomic.Bool
 }
 
 // NewBroker returns a broker with a fresh boot id.
 func NewBroker() *Broker {
 	var b [6]byte
 	_, _ = rand.Read(b[:])
-	return &Broker{boot: hex.EncodeToString(b[:]), subs: make(map[*Subscription]struct{}), first: 1, now: time.Now}
+	br := &Broker{boot: hex.EncodeToString(b[:]), subs: make(map[*Subscription]struct{}), first: 1, now: time.Now}
+	br.replayUntil = time.Now().Add(ringAge) // a page of the last boot reconnects to this one
+	br.retaining.Store(true)
+	return br
 }
 
 // EventID names an envelope for a client that may reconnect: "<boot>.<seq>".
@@ -185,13 +210,26 @@ func (b *Broker) EventID(e Envelope) string {
 func (b *Broker) Publish(e Envelope) {
 	env := &e
 	env.enc = &encoded{}
-	kept := keptForm(env)
+	var kept *Envelope
+	if b.retaining.Load() {
+		kept = keptForm(env) // a snapshot's JSON: done before b.mu, it takes milliseconds
+	}
 	b.mu.Lock()
 	env.at = b.now()
 	b.seq++
 	env.Seq = b.seq
-	kept.at, kept.Seq = env.at, env.Seq
-	b.keep(kept)
+	if b.replayWanted(env.at) {
+		if kept == nil {
+			// A resumer subscribed after the hint was read (rare: once
+			// per page that connects while none was).
+			kept = keptForm(env)
+		}
+		kept.at, kept.Seq = env.at, env.Seq
+		b.keep(kept)
+	} else {
+		b.retaining.Store(false)
+		b.forget()
+	}
 	for s := range b.subs {
 		if s.threadID == "" || s.threadID == env.ThreadID {
 			s.push(env)
@@ -223,9 +261,13 @@ func (b *Broker) SubscribeSince(threadID, lastID string, o SubscribeOptions) (s 
 	if o.Coalesce <= 0 {
 		o.Coalesce = defaultCoalesce
 	}
-	s = &Subscription{b: b, threadID: threadID, coalesce: o.Coalesce, noDeltas: o.NoDeltas, wake: make(chan struct{}, 1)}
+	s = &Subscription{b: b, threadID: threadID, coalesce: o.Coalesce, noDeltas: o.NoDeltas, resumable: o.Resumable, wake: make(chan struct{}, 1)}
 	b.mu.Lock()
 	defer b.mu.Unlock()
+	if s.resumable {
+		b.resumers++
+		b.retaining.Store(true)
+	}
 	complete = true
 	if lastID != "" {
 		var from uint64
@@ -284,10 +326,41 @@ func (b *Broker) keep(env *Envelope) {
 	}
 }
 
+// replayWanted reports whether a client could still resume at now: a
+// resumer is connected, or one left (or the app booted) within ringAge.
+// b.mu is held.
+func (b *Broker) replayWanted(now time.Time) bool {
+	return b.resumers > 0 || !now.After(b.replayUntil)
+}
+
+// forget empties the ring: nobody can resume from what it held, and a
+// replay from before the newest envelope is incomplete. b.mu is held.
+func (b *Broker) forget() {
+	for ; b.first <= b.seq; b.first++ {
+		b.ring[b.first%ringSize] = nil
+	}
+	b.held = 0
+}
+
 func (b *Broker) remove(s *Subscription) {
 	b.mu.Lock()
-	delete(b.subs, s)
+	if _, ok := b.subs[s]; ok {
+		delete(b.subs, s)
+		b.leftLocked(s)
+	}
 	b.mu.Unlock()
+}
+
+// leftLocked notes that s is gone: a resumer may come back within ringAge.
+// b.mu is held.
+func (b *Broker) leftLocked(s *Subscription) {
+	if !s.resumable {
+		return
+	}
+	b.resumers--
+	if until := b.now().Add(ringAge); until.After(b.replayUntil) {
+		b.replayUntil = until
+	}
 }
 
 // CloseAll closes every subscription (the runtime shut down).
@@ -295,6 +368,9 @@ func (b *Broker) CloseAll() {
 	b.mu.Lock()
 	subs := b.subs
 	b.subs = make(map[*Subscription]struct{})
+	for s := range subs {
+		b.leftLocked(s)
+	}
 	b.mu.Unlock()
 	for s := range subs {
 		s.close(ErrClosed)

@@ -276,7 +276,7 @@ func (s *Server) handleEvents(w http.ResponseWriter, r *http.Request) {
 	// each write gets one, so a page that stops reading is dropped.
 	s.extendWrite(w)
 	sse := agui.NewSSEWriter(w)
-	sub, complete := rt.Events().SubscribeSince("", last, broker.SubscribeOptions{Coalesce: 1})
+	sub, complete := rt.Events().SubscribeSince("", last, broker.SubscribeOptions{Coalesce: 1, Resumable: true})
 	defer sub.Close()
 	if err := sse.Comment("connected"); err != nil {
 		return
