@@ -23,14 +23,16 @@ import (
 // from the app's log, and every turn WebKit's memory and CPU time alone
 // ("bench soak web", benchprobe.WebMem: the rise and fall between
 // JavaScriptCore's collections). JUNCTURE_BENCH_SOAK_RELOAD sets how often
-// the page reloads (SoakStep.ReloadEvery). It only counts and reads /proc:
+// the page reloads (SoakStep.ReloadEvery), JUNCTURE_BENCH_SOAK_KINDS which
+// kinds of turn it plays (SoakStep.Kinds). It only counts and reads /proc:
 // nothing a frame that reaches the binding can use. With
 // JUNCTURE_BENCH_SOAK_HEAP=<dir> each sample also writes the Go heap's profile there (heap-0050.pb.gz …), to
 // compare two turns with go tool pprof -base, in a build with -tags
 // soakheap only (main_soakheap.go): the shipped binary links no profiler.
 type BenchSoak struct {
 	total   int
-	reload  int // the page reloads after every reload-th turn; 0: never
+	reload  int   // the page reloads after every reload-th turn; 0: never
+	kinds   []int // the plan's kinds of turn to play, in a cycle (nil: all ten)
 	log     *slog.Logger
 	heapDir string
 	mu      sync.Mutex
@@ -43,9 +45,34 @@ type BenchSoak struct {
 // SoakStep is the turn the page plays next, out of Total, and how often
 // the page reloads (after every ReloadEvery-th turn; 0: never).
 type SoakStep struct {
-	Turn        int `json:"turn"`
-	Total       int `json:"total"`
-	ReloadEvery int `json:"reloadEvery"`
+	Turn        int   `json:"turn"`
+	Total       int   `json:"total"`
+	ReloadEvery int   `json:"reloadEvery"`
+	Kinds       []int `json:"kinds,omitempty"`
+}
+
+// soakPlanKinds is how many kinds of turn the page's plan has
+// (PLAN in frontend/src/lib/benchSoak.ts).
+const soakPlanKinds = 10
+
+// soakKinds is the kinds of turn JUNCTURE_BENCH_SOAK_KINDS asks for
+// ("3" or "0,2,7": indexes into the page's plan), to find which kind of
+// turn makes memory grow; nil (all of them, in order) when it is unset or
+// names anything else.
+func soakKinds() []int {
+	v := strings.TrimSpace(os.Getenv("JUNCTURE_BENCH_SOAK_KINDS"))
+	if v == "" {
+		return nil
+	}
+	var kinds []int
+	for _, f := range strings.Split(v, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil || n < 0 || n >= soakPlanKinds || len(kinds) >= 64 {
+			return nil
+		}
+		kinds = append(kinds, n)
+	}
+	return kinds
 }
 
 // soakReloadEvery is how often the soak's page reloads: every 25 turns, as
@@ -82,7 +109,7 @@ func benchSoakBindings(log *slog.Logger) []any {
 		log.Warn("bench soak: no heap profiles in this build (scripts/bench-soak.sh builds with -tags soakheap)")
 		heapDir = ""
 	}
-	return []any{&BenchSoak{total: n, reload: soakReloadEvery(), log: log, heapDir: heapDir}}
+	return []any{&BenchSoak{total: n, reload: soakReloadEvery(), kinds: soakKinds(), log: log, heapDir: heapDir}}
 }
 
 // Step records that the page finished turn finished (-1: the page just
@@ -104,7 +131,7 @@ func (s *BenchSoak) Step(finished int, note string) SoakStep {
 	}
 	if finished < 0 || finished+1 <= s.next || finished >= s.total {
 		s.log.Info("bench soak resume", "turn", s.next)
-		return SoakStep{Turn: s.next, Total: s.total, ReloadEvery: s.reload}
+		return SoakStep{Turn: s.next, Total: s.total, ReloadEvery: s.reload, Kinds: s.kinds}
 	}
 	s.next = finished + 1
 	pss, anon, cpu := benchprobe.WebMem()
@@ -115,7 +142,7 @@ func (s *BenchSoak) Step(finished int, note string) SoakStep {
 	if s.next == s.total {
 		s.log.Info("bench soak done", "turns", s.total, "secs", int(time.Since(s.t0).Seconds()))
 	}
-	return SoakStep{Turn: s.next, Total: s.total, ReloadEvery: s.reload}
+	return SoakStep{Turn: s.next, Total: s.total, ReloadEvery: s.reload, Kinds: s.kinds}
 }
 
 // Page records what the page holds before a sample turn ("dom=1234

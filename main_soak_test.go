@@ -2,9 +2,12 @@ package main
 
 import (
 	"bytes"
+	"io"
 	"log/slog"
 	"os"
 	"path/filepath"
+	"reflect"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -26,7 +29,7 @@ func TestBenchSoakCountsTurnsAndSamples(t *testing.T) {
 		t.Fatalf("bindings = %v", b)
 	}
 	s := b[0].(*BenchSoak)
-	if got := s.Step(-1, ""); got != (SoakStep{Turn: 0, Total: 12, ReloadEvery: 25}) {
+	if got := s.Step(-1, ""); !reflect.DeepEqual(got, SoakStep{Turn: 0, Total: 12, ReloadEvery: 25}) {
 		t.Fatalf("first load: %+v", got)
 	}
 	for turn := 0; turn < 11; turn++ {
@@ -158,6 +161,34 @@ func TestBenchSoakReloadCadenceAndPerTurnWebLine(t *testing.T) {
 		}
 		if n := strings.Count(out, `msg="bench soak web"`); n != 3 {
 			t.Errorf("%d per-turn lines, want 3", n)
+		}
+	}
+}
+
+// JUNCTURE_BENCH_SOAK_KINDS picks the kinds of turn the page plays (indexes
+// into its plan of ten), to find which one makes memory grow; anything
+// else plays them all.
+func TestBenchSoakKinds(t *testing.T) {
+	for _, tc := range []struct {
+		env  string
+		want []int
+	}{
+		{"", nil},
+		{"3", []int{3}},
+		{" 0, 2 ,7", []int{0, 2, 7}},
+		{"10", nil},
+		{"-1", nil},
+		{"1,x", nil},
+		{strings.Repeat("1,", 64) + "1", nil},
+	} {
+		t.Setenv("JUNCTURE_BENCH", "1")
+		t.Setenv("JUNCTURE_BENCH_SOAK", "3")
+		t.Setenv("JUNCTURE_BENCH_SOAK_KINDS", tc.env)
+		s := benchSoakBindings(slog.New(slog.NewTextHandler(io.Discard, nil)))[0].(*BenchSoak)
+		for _, got := range []SoakStep{s.Step(-1, ""), s.Step(0, "")} {
+			if !slices.Equal(got.Kinds, tc.want) {
+				t.Errorf("JUNCTURE_BENCH_SOAK_KINDS=%q: kinds %v, want %v", tc.env, got.Kinds, tc.want)
+			}
 		}
 	}
 }

@@ -24,6 +24,9 @@
 #                                                 diagnosis: their records add to the app's memory)
 #   BENCH_SOAK_RELOAD=0 scripts/bench-soak.sh     never reload the page (every 25 turns unless
 #                                                 told): what a person who never reloads sees
+#   BENCH_SOAK_KINDS=3 scripts/bench-soak.sh      play only these kinds of turn ("3", "0,7": indexes
+#                                                 into PLAN in frontend/src/lib/benchSoak.ts), to find
+#                                                 which one makes memory grow
 #   BENCH_ONLY=soak scripts/bench-desktop.sh      the same, from make bench-desktop
 # JUNCTURE_DESKTOP_BIN: a desktop binary to use (default: built here with
 # -tags desktop,production,webkit2_41,soakheap: the shipped build links no
@@ -40,7 +43,7 @@ if [ -z "${IN_XVFB:-}" ]; then
   IN_XVFB=1 exec xvfb-run -a -s '-screen 0 1280x800x24' "$0" "$@"
 fi
 export IN_XVFB NO_AT_BRIDGE=1
-unset OPENAI_BASE_URL OPENAI_API_KEY JUNCTURE_MODEL JUNCTURE_BENCH JUNCTURE_BENCH_SOAK JUNCTURE_BENCH_SOAK_HEAP JUNCTURE_BENCH_SOAK_HEAP_RATE JUNCTURE_BENCH_SOAK_RELOAD
+unset OPENAI_BASE_URL OPENAI_API_KEY JUNCTURE_MODEL JUNCTURE_BENCH JUNCTURE_BENCH_SOAK JUNCTURE_BENCH_SOAK_HEAP JUNCTURE_BENCH_SOAK_HEAP_RATE JUNCTURE_BENCH_SOAK_RELOAD JUNCTURE_BENCH_SOAK_KINDS
 turns=${BENCH_SOAK_TURNS:-500}
 everything=$root/agent/mcp/testdata/servers/node_modules/@modelcontextprotocol/server-everything/dist/index.js
 [ -f "$everything" ] || { echo "missing $everything: make mcp-deps (npm ci in agent/mcp/testdata/servers)"; exit 1; }
@@ -82,7 +85,7 @@ echo "==> soak: $turns turns (load $load0)"
 t0=$(date +%s)
 XDG_DATA_HOME=$d/d XDG_CONFIG_HOME=$d/c XDG_CACHE_HOME=$d/k JUNCTURE_WORKSPACE=$d/ws \
   OPENAI_BASE_URL=http://127.0.0.1:$port/v1 JUNCTURE_MODEL=fake-model OPENAI_API_KEY=bench \
-  JUNCTURE_BENCH=1 JUNCTURE_BENCH_SOAK=$turns JUNCTURE_BENCH_SOAK_HEAP=$heap JUNCTURE_BENCH_SOAK_HEAP_RATE=${BENCH_SOAK_HEAP_RATE:-} JUNCTURE_BENCH_SOAK_RELOAD=${BENCH_SOAK_RELOAD:-25} "$bin" >"$log" 2>&1 &
+  JUNCTURE_BENCH=1 JUNCTURE_BENCH_SOAK=$turns JUNCTURE_BENCH_SOAK_HEAP=$heap JUNCTURE_BENCH_SOAK_HEAP_RATE=${BENCH_SOAK_HEAP_RATE:-} JUNCTURE_BENCH_SOAK_RELOAD=${BENCH_SOAK_RELOAD:-25} JUNCTURE_BENCH_SOAK_KINDS=${BENCH_SOAK_KINDS:-} "$bin" >"$log" 2>&1 &
 app=$!
 find_window '^(Juncture$|bench )' >/dev/null || { echo "no Juncture window appeared in 30 s"; tail -20 "$log"; exit 1; }
 # A turn takes a few seconds; a stuck one gives up after 60 s inside the page.

@@ -83,6 +83,27 @@ describe('startBenchSoak', () => {
     expect(sent).toHaveLength(played);
     expect(reload).toHaveBeenCalledTimes(reloads);
   });
+  // JUNCTURE_BENCH_SOAK_KINDS: only the kinds of turn the Go side names, in a cycle.
+  it('plays only the kinds of turn the Go side names', async () => {
+    const t = new FakeTransport();
+    const sent: string[] = [];
+    page((text) => {
+      sent.push(text);
+      queueMicrotask(() => t.emit('agui', ev({ type: 'RUN_FINISHED', threadId: 'th', runId: 'r', outcome: { type: 'success' } })));
+    });
+    let next = 0;
+    const soak: SoakBinding = {
+      Step: vi.fn(async (finished: number) => {
+        if (finished >= 0) next = finished + 1;
+        return { turn: next, total: 3, reloadEvery: 0, kinds: [5, 4] };
+      }),
+      Page: vi.fn(async () => {}),
+    };
+    const stop = startBenchSoak(t, soak, 0);
+    await vi.waitFor(() => expect(sent).toHaveLength(3), { timeout: 5000 });
+    stop();
+    expect(sent).toEqual(['think about it, turn 0', 'list files', 'think about it, turn 2']);
+  });
 });
 
 describe('pageFacts', () => {

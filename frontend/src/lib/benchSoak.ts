@@ -35,8 +35,9 @@ export function startBenchSoak(
       });
     });
 
+  let kinds: readonly number[] | undefined; // the Go side's JUNCTURE_BENCH_SOAK_KINDS
   const play = async (turn: number): Promise<string> => {
-    const step: Step = PLAN[turn % PLAN.length] ?? { text: 'hello' };
+    const step: Step = PLAN[kinds?.length ? kinds[turn % kinds.length]! : turn % PLAN.length] ?? { text: 'hello' };
     if (step.before === 'new') await clickNewChat();
     if (step.before === 'switch') await switchChat();
     if (step.attach) await attach(`soak-${turn}.txt`, `Notes from soak turn ${turn}\n`.repeat(20));
@@ -56,6 +57,7 @@ export function startBenchSoak(
   void (async () => {
     await sleep(startDelayMs); // the page's first chat list, MCP status
     let s = await soak.Step(-1, '');
+    kinds = s.kinds;
     while (!stopped && s.turn < s.total) {
       const turn = s.turn;
       let note = '';
@@ -89,7 +91,8 @@ export function startBenchSoak(
 
 /** What main.BenchSoak offers the page (Wails binds it as window.go.main.BenchSoak). */
 export interface SoakBinding {
-  Step(finished: number, note: string): Promise<{ turn: number; total: number; reloadEvery?: number }>;
+  /** kinds: the plan's kinds of turn to play, in a cycle (JUNCTURE_BENCH_SOAK_KINDS); all when absent. */
+  Step(finished: number, note: string): Promise<{ turn: number; total: number; reloadEvery?: number; kinds?: number[] }>;
   Page?(facts: string): Promise<void>;
 }
 
