@@ -103,7 +103,7 @@ func TestBrokerRingKeepsWhileAResumerIsConnectedAndForAgeAfter(t *testing.T) {
 		seen = publishRun(b, "th-1")
 	}
 	drainNow(t, page)
-	page.Close() // the page lost its connection
+	page.Close()          // the page lost its connection
 	publishRun(b, "th-1") // what it missed
 
 	*now = now.Add(ringAge - time.Second) // comes back just within ringAge
