@@ -205,11 +205,7 @@ func TestBrokerNoResumerKeepsAndEncodesNoSnapshot(t *testing.T) {
 // the id it sent, in order, with no gap. Run with -race, many times.
 func TestBrokerResumeIsExactOrIncompleteRace(t *testing.T) {
 	clk := newTestClock()
-	b := NewBroker()
-	b.now = clk.Now
-	b.mu.Lock()
-	b.replayUntil = clk.Now().Add(ringAge)
-	b.mu.Unlock()
+	b := newBroker(clk.Now)
 
 	const total = 12000 // about three laps of the ring
 	big := strings.Repeat("<x>", 400_000)
