@@ -16,8 +16,11 @@ import (
 // what it missed.
 func TestBrokerReplayRingForgetsEnvelopesOlderThanItsAge(t *testing.T) {
 	now := time.Unix(1_700_000_000, 0)
-	b := NewBroker()
-	b.now = func() time.Time { return now }
+	b := newBroker(func() time.Time { return now })
+	// A page connected throughout: with nobody able to resume, the ring
+	// would keep nothing once the boot's window closed (resume_test.go).
+	page := b.Subscribe("", SubscribeOptions{Resumable: true})
+	defer page.Close()
 	publish := func() string {
 		b.Publish(Envelope{Name: EnvelopeAGUI, ThreadID: "th-1", Event: &agui.RunStarted{ThreadID: "th-1", RunID: "r"}})
 		return b.EventID(Envelope{Seq: b.LastSeq()})

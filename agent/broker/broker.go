@@ -192,11 +192,17 @@ type Broker struct {
 }
 
 // NewBroker returns a broker with a fresh boot id.
-func NewBroker() *Broker {
+func NewBroker() *Broker { return newBroker(time.Now) }
+
+// newBroker is NewBroker on the clock now (tests pass theirs): the ring's
+// ages and the boot's replay window are both measured on it, so a test
+// clock set after NewBroker cannot leave the window open for ever (a
+// clock behind the wall's) or shut from the start (one ahead of it).
+func newBroker(now func() time.Time) *Broker {
 	var b [6]byte
 	_, _ = rand.Read(b[:])
-	br := &Broker{boot: hex.EncodeToString(b[:]), subs: make(map[*Subscription]struct{}), first: 1, now: time.Now}
-	br.replayUntil = time.Now().Add(ringAge) // a page of the last boot reconnects to this one
+	br := &Broker{boot: hex.EncodeToString(b[:]), subs: make(map[*Subscription]struct{}), first: 1, now: now}
+	br.replayUntil = now().Add(ringAge) // a page of the last boot reconnects to this one
 	br.retaining.Store(true)
 	return br
 }

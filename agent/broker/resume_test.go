@@ -21,11 +21,7 @@ import (
 func clockedBroker(t *testing.T) (*Broker, *time.Time) {
 	t.Helper()
 	now := time.Unix(1_700_000_000, 0)
-	b := NewBroker()
-	b.now = func() time.Time { return now }
-	b.mu.Lock()
-	b.replayUntil = now.Add(ringAge)
-	b.mu.Unlock()
+	b := newBroker(func() time.Time { return now })
 	return b, &now
 }
 

@@ -125,9 +125,19 @@ const ResyncEvent = "resync"
 // (only strings), and a merged delta has no shared encoding, so checking
 // would encode every one again on the stream's hot path. Any other event's
 // JSON is encoded once per published envelope and shared (the browser's
-// stream, the replay ring's snapshots).
+// stream, the replay ring's snapshots). A MESSAGES_SNAPSHOT without
+// metadata is not checked either: its messages are strings only, so its
+// JSON cannot fail, and with no page able to resume nothing else encodes
+// it (the window gets it typed): checking would encode the whole thread
+// for nothing on every pause (TestCannotEncodeDoesNotEncodeASnapshot).
 func cannotEncode(env broker.Envelope) bool {
-	return env.Name == broker.EnvelopeAGUI && env.Event != nil && !env.IsDelta() && env.EventJSON() == nil
+	if env.Name != broker.EnvelopeAGUI || env.Event == nil || env.IsDelta() {
+		return false
+	}
+	if s, ok := env.Event.(*agui.MessagesSnapshot); ok && s.Metadata == nil {
+		return false
+	}
+	return env.EventJSON() == nil
 }
 
 // gather adds to a batch of deltas what arrives until the gap ends at
