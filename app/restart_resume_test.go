@@ -13,16 +13,9 @@ import (
 // keeps its events for such a page by itself.
 func TestEventsPageOfThePreviousBootResumes(t *testing.T) {
 	f := newFixture(t, nil)
-	newThread := func() string {
-		var th struct{ ID string }
-		if e := f.call(&th, "NewThread", ""); e != nil {
-			t.Fatal(e)
-		}
-		return th.ID
-	}
 	ctx1, cancel1 := context.WithCancel(context.Background())
 	first := f.eventStream(ctx1, "", false)
-	a := newThread()
+	a := f.newThread("").ID
 	var seen sseFrame
 	for seen.data["threadId"] != a {
 		seen = next(t, first)
@@ -33,7 +26,7 @@ func TestEventsPageOfThePreviousBootResumes(t *testing.T) {
 
 	f.stop()
 	f.start(f.env) // the app restarts on the same data: another boot
-	b := newThread()
+	b := f.newThread("").ID
 	ctx2, cancel2 := context.WithCancel(context.Background())
 	defer cancel2()
 	second := f.eventStream(ctx2, seen.id, false)
@@ -49,7 +42,7 @@ func TestEventsPageOfThePreviousBootResumes(t *testing.T) {
 			break // published by the new boot before the page came back: replayed
 		}
 	}
-	c := newThread()
+	c := f.newThread("").ID
 	for fr := next(t, second); fr.data["threadId"] != c; fr = next(t, second) {
 		if fr.name == "resync" {
 			t.Fatal("resync after the replay")

@@ -148,13 +148,6 @@ func next(t *testing.T, ch <-chan sseFrame) sseFrame {
 // from gets a resync first.
 func TestEventsReplayFromLastEventID(t *testing.T) {
 	f := newFixture(t, nil)
-	newThread := func() string {
-		var th struct{ ID string }
-		if e := f.call(&th, "NewThread", ""); e != nil {
-			t.Fatal(e)
-		}
-		return th.ID
-	}
 	expect := func(ch <-chan sseFrame, threadID string) sseFrame {
 		t.Helper()
 		fr := next(t, ch)
@@ -169,7 +162,7 @@ func TestEventsReplayFromLastEventID(t *testing.T) {
 
 	ctx1, cancel1 := context.WithCancel(context.Background())
 	first := f.eventStream(ctx1, "", false)
-	a, b := newThread(), newThread()
+	a, b := f.newThread("").ID, f.newThread("").ID
 	expect(first, a)
 	seen := expect(first, b)
 	cancel1()
@@ -177,7 +170,7 @@ func TestEventsReplayFromLastEventID(t *testing.T) {
 	}
 
 	// Missed while disconnected.
-	c, d, e := newThread(), newThread(), newThread()
+	c, d, e := f.newThread("").ID, f.newThread("").ID, f.newThread("").ID
 	ctx2, cancel2 := context.WithCancel(context.Background())
 	defer cancel2()
 	second := f.eventStream(ctx2, seen.id, false)
@@ -186,7 +179,7 @@ func TestEventsReplayFromLastEventID(t *testing.T) {
 		ids = append(ids, expect(second, want).id)
 	}
 	// Then live, with nothing replayed twice in between.
-	g := newThread()
+	g := f.newThread("").ID
 	ids = append(ids, expect(second, g).id)
 	for k := 1; k < len(ids); k++ {
 		if ids[k] == ids[k-1] || ids[k] == seen.id {
@@ -213,7 +206,7 @@ func TestEventsReplayFromLastEventID(t *testing.T) {
 			t.Errorf("Last-Event-ID %q (query %v): first frame %+v, want resync", tc.id, tc.query, fr)
 		}
 		// Live events follow the resync.
-		h := newThread()
+		h := f.newThread("").ID
 		expect(ch, h)
 		cancel()
 	}

@@ -16,6 +16,17 @@ function page(onSend: (text: string) => void) {
   document.querySelector('.send')?.addEventListener('click', () => onSend(text));
 }
 
+// The page, with each message sent answered at once by a run that ends in success.
+function answeredPage(): { t: FakeTransport; sent: string[] } {
+  const t = new FakeTransport();
+  const sent: string[] = [];
+  page((text) => {
+    sent.push(text);
+    queueMicrotask(() => t.emit('agui', ev({ type: 'RUN_FINISHED', threadId: 'th', runId: 'r', outcome: { type: 'success' } })));
+  });
+  return { t, sent };
+}
+
 describe('startBenchSoak', () => {
   afterEach(() => {
     document.body.innerHTML = '';
@@ -28,12 +39,7 @@ describe('startBenchSoak', () => {
   });
 
   it('types each turn into the composer, clicks Send, and reports the turn once its run ended', async () => {
-    const t = new FakeTransport();
-    const sent: string[] = [];
-    page((text) => {
-      sent.push(text);
-      queueMicrotask(() => t.emit('agui', ev({ type: 'RUN_FINISHED', threadId: 'th', runId: 'r', outcome: { type: 'success' } })));
-    });
+    const { t, sent } = answeredPage();
     let next = 0;
     const steps: [number, string][] = [];
     const soak: SoakBinding = {
@@ -57,12 +63,7 @@ describe('startBenchSoak', () => {
     { reloadEvery: 0, played: 3, reloads: 0 },
     { reloadEvery: undefined, played: 3, reloads: 0 },
   ])('reloads after every $reloadEvery-th turn', async ({ reloadEvery, played, reloads }) => {
-    const t = new FakeTransport();
-    const sent: string[] = [];
-    page((text) => {
-      sent.push(text);
-      queueMicrotask(() => t.emit('agui', ev({ type: 'RUN_FINISHED', threadId: 'th', runId: 'r', outcome: { type: 'success' } })));
-    });
+    const { t, sent } = answeredPage();
     const reload = vi.fn();
     (window as unknown as { runtime?: unknown }).runtime = { WindowReload: reload };
     let next = 0;
@@ -85,12 +86,7 @@ describe('startBenchSoak', () => {
   });
   // JUNCTURE_BENCH_SOAK_KINDS: only the kinds of turn the Go side names, in a cycle.
   it('plays only the kinds of turn the Go side names', async () => {
-    const t = new FakeTransport();
-    const sent: string[] = [];
-    page((text) => {
-      sent.push(text);
-      queueMicrotask(() => t.emit('agui', ev({ type: 'RUN_FINISHED', threadId: 'th', runId: 'r', outcome: { type: 'success' } })));
-    });
+    const { t, sent } = answeredPage();
     let next = 0;
     const soak: SoakBinding = {
       Step: vi.fn(async (finished: number) => {
