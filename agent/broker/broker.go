@@ -189,6 +189,10 @@ type Broker struct {
 	resumers    int
 	replayUntil time.Time
 	retaining   atomic.Bool
+	// expiry runs expire once the replay window has closed: Publish alone
+	// empties the ring only when something is published, and an idle app
+	// would otherwise keep up to ringBytes for nobody (TestBrokerForgetsTheRingWhenIdle).
+	expiry *time.Timer
 }
 
 // NewBroker returns a broker with a fresh boot id.
@@ -204,6 +208,7 @@ func newBroker(now func() time.Time) *Broker {
 	br := &Broker{boot: hex.EncodeToString(b[:]), subs: make(map[*Subscription]struct{}), first: 1, now: now}
 	br.replayUntil = now().Add(ringAge) // a page of the last boot reconnects to this one
 	br.retaining.Store(true)
+	br.expiry = time.AfterFunc(ringAge+time.Second, br.expire)
 	return br
 }
 
@@ -366,6 +371,22 @@ func (b *Broker) leftLocked(s *Subscription) {
 	b.resumers--
 	if until := b.now().Add(ringAge); until.After(b.replayUntil) {
 		b.replayUntil = until
+	}
+	if b.resumers == 0 {
+		// A second past the window, so the timer (on the wall's clock)
+		// does not fire just before it closes on b.now.
+		b.expiry.Reset(ringAge + time.Second)
+	}
+}
+
+// expire empties the ring when nobody can resume any more: run by b.expiry
+// once the replay window closed with nothing published since.
+func (b *Broker) expire() {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if !b.replayWanted(b.now()) {
+		b.retaining.Store(false)
+		b.forget()
 	}
 }
 
