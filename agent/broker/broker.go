@@ -398,6 +398,7 @@ func (b *Broker) CloseAll() {
 	for s := range subs {
 		b.leftLocked(s)
 	}
+	b.expiry.Stop() // the runtime is gone: nothing to expire for
 	b.mu.Unlock()
 	for s := range subs {
 		s.close(ErrClosed)
