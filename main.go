@@ -354,6 +354,13 @@ func desktop(logger *slog.Logger) error {
 	if err := webkitgc.Configure(logger); err != nil {
 		logger.Warn("webkitgc: the web process keeps JavaScriptCore's defaults", "err", err)
 	}
+	// And it gives back what a day of turns gathers (compiled code, caches,
+	// freed blocks) when its footprint passes a bound, instead of at a third
+	// of the machine's RAM (internal/webkitgc; WebKitGTK only). Before
+	// wails.Run: the setting goes into the web context Wails makes.
+	if err := webkitgc.ConfigurePressure(logger); err != nil {
+		logger.Warn("webkitgc: the web process keeps WebKit's memory-pressure defaults", "err", err)
+	}
 	a := &app.App{}
 	var svc *app.Service
 	win := &windowCtx{}
@@ -411,6 +418,7 @@ func desktop(logger *slog.Logger) error {
 			startupMark(logger, "onstartup")
 			runtime.EventsOn(ctx, pageReadyEvent, func(...any) { win.pageReady() })
 			gate.Install()
+			webkitgc.ReportPressure(logger)
 			win.set(ctx)
 			cfg := app.Config{DataDir: dataDir(), Mode: "desktop", Version: buildinfo.Version, UpdateKey: buildinfo.UpdateKey, Logger: logger, DetectLocal: true,
 				SchemeRedirect: links.SchemeRegistered(), MCPAtWindow: true}

@@ -18,6 +18,8 @@ colours=$(identify -format %k "$out/02-answer.png")
 echo "unique colours: $colours"
 grep 'run finished' "$out/app.log" || { echo "no run finished in the app log"; cat "$out/app.log"; exit 1; }
 grep -q 'outcome=success' "$out/app.log" || { echo "the run did not succeed"; exit 1; }
+# The web process's memory-pressure settings reached the context Wails made (internal/webkitgc).
+grep -q 'web process gives memory back above a bound' "$out/app.log" || { echo "the window's web context did not take the memory-pressure settings"; exit 1; }
 [ "$colours" -ge 50 ] || { echo "the window looks blank"; exit 1; }
 # The answer must be on screen: the screenshot after the answer differs from the first.
 diff=$(compare -metric AE "$out/01-start.png" "$out/02-answer.png" null: 2>&1 || true)

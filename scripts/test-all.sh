@@ -26,6 +26,7 @@ step "fake model build"         go build -o build/bin/fakellm ./agent/fakellm/cm
 step "TanStack client interop"  bash -c 'cd interop && JUNCTURE_WEB_BIN=$PWD/../build/bin/juncture-web FAKELLM_BIN=$PWD/../build/bin/fakellm npm test --silent'
 step "bindings up to date"      bash -c 'make -s bindings >/dev/null && git diff --exit-code --stat frontend/wailsjs'
 step "end-to-end (Playwright)"  bash -c 'cd e2e && node --test --test-concurrency=1'
+step "web context memory settings (Xvfb)" xvfb-run -a go test -count=1 -tags desktop,webkit2_41 ./internal/webkitgc/
 step "desktop window (Xvfb)"    bash -c 'go build -tags desktop,production,webkit2_41 -o build/bin/juncture . && scripts/desktop-smoke.sh build/bin/juncture'
 step "desktop approval (Xvfb)"  scripts/desktop-approval.sh build/bin/juncture
 step "desktop reload (Xvfb)"    scripts/desktop-reload.sh build/bin/juncture

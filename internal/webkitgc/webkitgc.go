@@ -35,11 +35,17 @@
 // do not see them (they get an allowlisted environment, agent/tools), but
 // a program opened for the person through xdg-open (a link's browser)
 // does, and a WebKitGTK browser started that way collects the same way.
-// Wails v2 builds its web view on WebKit's default context, so
-// WebKit's own memory-pressure settings (a construct-only property of a
-// WebKitWebContext) are out of reach without changing how Wails makes the
-// view, and WebKitGTK has no call that collects the web process's garbage
-// from the app.
+//
+// The collector's pace is not all a day of turns leaves behind: compiled
+// code, JavaScriptCore's blocks and WebCore's caches add a few MiB per 100
+// turns that only a release under memory pressure gives back, and WebKit
+// feels that pressure only at a third of the machine's RAM.
+// ConfigurePressure (pressure.go; WebKitGTK desktop builds) sets WebKit's
+// memory-pressure handler for the window's web process to release above a
+// bound of its own footprint (WindowPressure). That setting is a
+// construct-only property of a WebKitWebContext and Wails v2 makes its view
+// on WebKit's default context with none, so ConfigurePressure puts a
+// constructor in front of the context class's that fills it in.
 //
 // Other platforms are unchanged: macOS starts WKWebView's web process
 // through launchd, without the app's environment, and Windows' WebView2

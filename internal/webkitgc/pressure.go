@@ -1,0 +1,91 @@
+package webkitgc
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Pressure is when the window's web process gives memory back on its own,
+// through WebKit's memory-pressure handler (WebKitMemoryPressureSettings).
+//
+// WebKit's web process measures its own footprint (its private dirty
+// memory) every Poll. Above ReleaseAtMiB it releases as under critical
+// memory pressure: a full JavaScript collection at once, the compiled code
+// dropped (it is compiled again when it runs), WebCore's caches emptied
+// and the freed pages handed back to the system. Above TrimAtMiB it only
+// empties caches. Nothing the page holds is lost: the DOM, the
+// JavaScript objects, the scroll position and the composer's text stay.
+// The handler never kills the process here (no kill threshold).
+//
+// By default WebKitGTK sets these at a third and at half of the machine's
+// RAM (at most 3 GB): a window's web process never reaches them, and what
+// it gathers over a day of turns stays (bench/README.md, "A day's use":
+// compiled code, JavaScriptCore's blocks, caches; one critical release in
+// the middle of a soak gave back ~21 MiB of ~115).
+type Pressure struct {
+	TrimAtMiB    uint
+	ReleaseAtMiB uint
+	Poll         time.Duration
+}
+
+// WindowPressure is what Juncture's window uses. The web process's
+// footprint is ~50 MiB with a chat open and ~75–85 MiB once the page has
+// run a few dozen turns; what a day adds on top of that is what a release
+// gives back. ReleaseAtMiB sits above the level of a page in use so that
+// a release comes once per many turns, not every poll, and a page that
+// really holds more (a 2,000-message thread) is released at most once
+// per Poll: a collection and code compiled again, not a loss.
+var WindowPressure = Pressure{TrimAtMiB: 73, ReleaseAtMiB: 80, Poll: time.Minute}
+
+// pressureEnv overrides WindowPressure: "off" (WebKit's own defaults) or
+// the release threshold in MiB ("128"); the trim threshold follows it.
+const pressureEnv = "JUNCTURE_WEB_MEMORY_MIB"
+
+// limitMiB is the memory limit handed to WebKit; the thresholds are
+// fractions of it, so it is set well above both and has no meaning of its
+// own (the kill threshold, the only other use, stays off).
+const limitMiB = 4096
+
+// settings returns WebKit's memory limit, conservative and strict
+// fractions and poll interval in seconds.
+func (p Pressure) settings() (limit uint, conservative, strict, poll float64) {
+	return limitMiB, float64(p.TrimAtMiB) / limitMiB, float64(p.ReleaseAtMiB) / limitMiB, p.Poll.Seconds()
+}
+
+// valid reports whether WebKit accepts p: both thresholds inside (0, limit),
+// trim below release, and a poll of at least a second.
+func (p Pressure) valid() error {
+	switch {
+	case p.ReleaseAtMiB == 0 || p.ReleaseAtMiB >= limitMiB:
+		return fmt.Errorf("release threshold %d MiB out of range (1–%d)", p.ReleaseAtMiB, limitMiB-1)
+	case p.TrimAtMiB == 0 || p.TrimAtMiB >= p.ReleaseAtMiB:
+		return fmt.Errorf("trim threshold %d MiB must be above 0 and below the release threshold %d MiB", p.TrimAtMiB, p.ReleaseAtMiB)
+	case p.Poll < time.Second:
+		return fmt.Errorf("poll interval %s shorter than a second", p.Poll)
+	}
+	return nil
+}
+
+// pressureFrom returns the settings to use given the environment's value
+// of pressureEnv (set reports whether it is there): ok false means leave
+// WebKit's defaults.
+func pressureFrom(value string, set bool) (p Pressure, ok bool, err error) {
+	if !set || strings.TrimSpace(value) == "" {
+		return WindowPressure, true, nil
+	}
+	v := strings.TrimSpace(value)
+	if v == "off" || v == "0" {
+		return Pressure{}, false, nil
+	}
+	n, err := strconv.ParseUint(v, 10, 32)
+	if err != nil {
+		return WindowPressure, true, fmt.Errorf("%s=%q: want a number of MiB or off: %w", pressureEnv, value, err)
+	}
+	p = Pressure{ReleaseAtMiB: uint(n), TrimAtMiB: uint(n) * 11 / 12, Poll: WindowPressure.Poll}
+	if err := p.valid(); err != nil {
+		return WindowPressure, true, fmt.Errorf("%s=%q: %w", pressureEnv, value, err)
+	}
+	return p, true, nil
+}

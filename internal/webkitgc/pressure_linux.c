@@ -1,0 +1,74 @@
+//go:build desktop && linux && cgo
+
+#include <string.h>
+#include <webkit2/webkit2.h>
+
+enum { PRESSURE_INSTALLED = 0, PRESSURE_ALREADY = 1, PRESSURE_NO_PROPERTY = 2 };
+
+// Wails v2 builds its web view on webkit_web_context_get_default(), which
+// makes the context with g_object_new and no properties, so the context's
+// construct-only "memory-pressure-settings" is left at NULL (WebKit's
+// defaults). pressure_install puts a constructor in front of the class's:
+// it fills that one construct property, when nobody gave it a value, with
+// the settings made here, then hands over to the class's own constructor.
+// GObject passes a custom constructor every construct property, with its
+// default value when the caller gave none, and unsets those values after
+// construction (so the copy g_value_set_boxed makes is freed there).
+
+static GObject *(*pressure_parent_constructor)(GType, guint, GObjectConstructParam *);
+static WebKitMemoryPressureSettings *pressure_settings;
+static volatile gint pressure_applied;
+
+static GObject *pressure_constructor(GType type, guint n, GObjectConstructParam *params) {
+    for (guint i = 0; i < n; i++) {
+        if (strcmp(params[i].pspec->name, "memory-pressure-settings") == 0 &&
+            G_VALUE_HOLDS(params[i].value, WEBKIT_TYPE_MEMORY_PRESSURE_SETTINGS) &&
+            g_value_get_boxed(params[i].value) == NULL) {
+            g_value_set_boxed(params[i].value, pressure_settings);
+            g_atomic_int_inc(&pressure_applied);
+        }
+    }
+    return pressure_parent_constructor(type, n, params);
+}
+
+int pressure_install(unsigned int limit_mib, double conservative, double strict, double poll_seconds) {
+    if (pressure_settings != NULL)
+        return PRESSURE_ALREADY;
+    GObjectClass *klass = G_OBJECT_CLASS(g_type_class_ref(WEBKIT_TYPE_WEB_CONTEXT));
+    GParamSpec *spec = g_object_class_find_property(klass, "memory-pressure-settings");
+    if (spec == NULL || !(spec->flags & G_PARAM_CONSTRUCT_ONLY) ||
+        G_PARAM_SPEC_VALUE_TYPE(spec) != WEBKIT_TYPE_MEMORY_PRESSURE_SETTINGS) {
+        g_type_class_unref(klass);
+        return PRESSURE_NO_PROPERTY;
+    }
+    pressure_settings = webkit_memory_pressure_settings_new();
+    webkit_memory_pressure_settings_set_memory_limit(pressure_settings, limit_mib);
+    webkit_memory_pressure_settings_set_conservative_threshold(pressure_settings, conservative);
+    webkit_memory_pressure_settings_set_strict_threshold(pressure_settings, strict);
+    webkit_memory_pressure_settings_set_poll_interval(pressure_settings, poll_seconds);
+    // The class reference is kept: the class must outlive the pointer to
+    // the replaced constructor.
+    pressure_parent_constructor = klass->constructor;
+    klass->constructor = pressure_constructor;
+    return PRESSURE_INSTALLED;
+}
+
+int pressure_applied_count(void) { return g_atomic_int_get(&pressure_applied); }
+
+// pressure_kill_threshold is the settings' kill threshold: 0 means WebKit
+// never kills the web process for its memory (the page would be lost).
+double pressure_kill_threshold(void) {
+    return pressure_settings ? webkit_memory_pressure_settings_get_kill_threshold(pressure_settings) : -1;
+}
+
+// pressure_new_context makes a web context the way Wails' default one is
+// made (g_object_new, no properties) and drops it: for the tests.
+// GTK is started first (a web context needs a display), from the calling
+// thread; returns 0 without a display.
+int pressure_new_context(void) {
+    if (!gtk_init_check(NULL, NULL))
+        return 0;
+    GObject *ctx = g_object_new(WEBKIT_TYPE_WEB_CONTEXT, NULL);
+    g_object_unref(ctx);
+    return 1;
+}

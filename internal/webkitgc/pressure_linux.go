@@ -1,0 +1,90 @@
+//go:build desktop && linux && cgo
+
+package webkitgc
+
+/*
+#cgo linux pkg-config: gtk+-3.0
+#cgo !webkit2_41 pkg-config: webkit2gtk-4.0
+#cgo webkit2_41 pkg-config: webkit2gtk-4.1
+
+int pressure_install(unsigned int limit_mib, double conservative, double strict, double poll_seconds);
+int pressure_applied_count(void);
+double pressure_kill_threshold(void);
+int pressure_new_context(void);
+*/
+import "C"
+
+import (
+	"errors"
+	"log/slog"
+	"os"
+	"sync/atomic"
+)
+
+// Outcomes of pressure_install (pressure_linux.c).
+const (
+	pressureInstalled  = 0
+	pressureAlready    = 1
+	pressureNoProperty = 2
+)
+
+// ConfigurePressure gives the window's web context WindowPressure (or what
+// JUNCTURE_WEB_MEMORY_MIB says) as its memory-pressure settings. Call it
+// before wails.Run: the settings reach a web context made after it, and
+// the web processes that context starts.
+func ConfigurePressure(log *slog.Logger) error {
+	value, set := os.LookupEnv(pressureEnv)
+	p, ok, err := pressureFrom(value, set)
+	if err != nil {
+		log.Warn("webkitgc: ignoring the memory setting", "err", err)
+	}
+	if !ok {
+		log.Info("webkitgc: the web process keeps WebKit's memory-pressure defaults", "env", pressureEnv)
+		return nil
+	}
+	return installPressure(p, log)
+}
+
+// installed is what installPressure handed WebKit, for ReportPressure.
+var installed atomic.Pointer[Pressure]
+
+// ReportPressure logs whether the window's web context took the settings.
+// Call it once the window exists (OnStartup): Wails has made its context.
+func ReportPressure(log *slog.Logger) {
+	p := installed.Load()
+	switch {
+	case p == nil:
+		return
+	case pressureApplied() > 0:
+		log.Info("webkitgc: the window's web process gives memory back above a bound", "release_mib", p.ReleaseAtMiB, "trim_mib", p.TrimAtMiB, "poll", p.Poll)
+	default:
+		log.Warn("webkitgc: the window's web context was made without the memory-pressure settings; WebKit's defaults apply")
+	}
+}
+
+func installPressure(p Pressure, log *slog.Logger) error {
+	if err := p.valid(); err != nil {
+		return err
+	}
+	limit, conservative, strict, poll := p.settings()
+	switch C.pressure_install(C.uint(limit), C.double(conservative), C.double(strict), C.double(poll)) {
+	case pressureInstalled:
+		installed.Store(&p)
+		log.Debug("webkitgc: the web process releases memory above a bound", "trim_mib", p.TrimAtMiB, "release_mib", p.ReleaseAtMiB, "poll", p.Poll)
+		return nil
+	case pressureAlready:
+		return errors.New("memory-pressure settings already installed")
+	default:
+		return errors.New("this WebKitGTK's web context has no memory-pressure-settings property (WebKitGTK 2.34 or later has)")
+	}
+}
+
+// pressureApplied counts the web contexts made with the settings.
+func pressureApplied() int { return int(C.pressure_applied_count()) }
+
+// killThreshold is the installed settings' kill threshold (0: never).
+func killThreshold() float64 { return float64(C.pressure_kill_threshold()) }
+
+// newContext makes and drops a web context as Wails' default one is made;
+// false without a display.
+func newContext() bool { return C.pressure_new_context() == 1 }
