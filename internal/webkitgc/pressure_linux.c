@@ -72,3 +72,17 @@ int pressure_new_context(void) {
     g_object_unref(ctx);
     return 1;
 }
+
+// pressure_new_context_with_own makes and drops a web context given its own
+// memory-pressure settings, as an embedder that sets them would: those
+// must be kept (the constructor only fills a value nobody gave).
+int pressure_new_context_with_own(void) {
+    if (!gtk_init_check(NULL, NULL))
+        return 0;
+    WebKitMemoryPressureSettings *own = webkit_memory_pressure_settings_new();
+    webkit_memory_pressure_settings_set_memory_limit(own, 2048);
+    GObject *ctx = g_object_new(WEBKIT_TYPE_WEB_CONTEXT, "memory-pressure-settings", own, NULL);
+    webkit_memory_pressure_settings_free(own);
+    g_object_unref(ctx);
+    return 1;
+}

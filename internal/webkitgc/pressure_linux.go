@@ -11,6 +11,7 @@ int pressure_install(unsigned int limit_mib, double conservative, double strict,
 int pressure_applied_count(void);
 double pressure_kill_threshold(void);
 int pressure_new_context(void);
+int pressure_new_context_with_own(void);
 */
 import "C"
 
@@ -88,3 +89,6 @@ func killThreshold() float64 { return float64(C.pressure_kill_threshold()) }
 // newContext makes and drops a web context as Wails' default one is made;
 // false without a display.
 func newContext() bool { return C.pressure_new_context() == 1 }
+
+// newContextWithOwn makes and drops a web context given its own settings.
+func newContextWithOwn() bool { return C.pressure_new_context_with_own() == 1 }

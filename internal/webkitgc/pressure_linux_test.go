@@ -30,6 +30,11 @@ func TestPressureReachesANewWebContext(t *testing.T) {
 	if got := pressureApplied() - before; got != 2 {
 		t.Fatalf("settings applied to %d of 2 new web contexts", got)
 	}
+	// A context given its own settings keeps them.
+	newContextWithOwn()
+	if got := pressureApplied() - before; got != 2 {
+		t.Fatalf("a context given its own settings had them replaced (%d applied)", got)
+	}
 	if err := installPressure(WindowPressure, log); err == nil {
 		t.Fatal("a second install was accepted")
 	}
