@@ -3,7 +3,7 @@
 #include <string.h>
 #include <webkit2/webkit2.h>
 
-enum { PRESSURE_INSTALLED = 0, PRESSURE_ALREADY = 1, PRESSURE_NO_PROPERTY = 2 };
+enum { PRESSURE_INSTALLED = 0, PRESSURE_ALREADY = 1, PRESSURE_NO_PROPERTY = 2, PRESSURE_REFUSED = 3 };
 
 // Wails v2 builds its web view on webkit_web_context_get_default(), which
 // makes the context with g_object_new and no properties, so the context's
@@ -31,6 +31,44 @@ static GObject *pressure_constructor(GType type, guint n, GObjectConstructParam 
     return pressure_parent_constructor(type, n, params);
 }
 
+// pressure_make makes the settings, or returns NULL if WebKit refused a
+// value. WebKit's setters check each threshold against the other one
+// already there (conservative below strict, strict above conservative;
+// 0.33 and 0.5 by default) and ignore a value that fails, so the order
+// matters: conservative first when it is below the strict one already
+// there (lowering both), strict first otherwise (raising both).
+static WebKitMemoryPressureSettings *pressure_make(unsigned int limit_mib, double conservative, double strict, double poll_seconds) {
+    WebKitMemoryPressureSettings *s = webkit_memory_pressure_settings_new();
+    webkit_memory_pressure_settings_set_memory_limit(s, limit_mib);
+    if (conservative < webkit_memory_pressure_settings_get_strict_threshold(s)) {
+        webkit_memory_pressure_settings_set_conservative_threshold(s, conservative);
+        webkit_memory_pressure_settings_set_strict_threshold(s, strict);
+    } else {
+        webkit_memory_pressure_settings_set_strict_threshold(s, strict);
+        webkit_memory_pressure_settings_set_conservative_threshold(s, conservative);
+    }
+    webkit_memory_pressure_settings_set_poll_interval(s, poll_seconds);
+    if (webkit_memory_pressure_settings_get_memory_limit(s) != limit_mib ||
+        webkit_memory_pressure_settings_get_conservative_threshold(s) != conservative ||
+        webkit_memory_pressure_settings_get_strict_threshold(s) != strict ||
+        webkit_memory_pressure_settings_get_kill_threshold(s) != 0 ||
+        webkit_memory_pressure_settings_get_poll_interval(s) != poll_seconds) {
+        webkit_memory_pressure_settings_free(s);
+        return NULL;
+    }
+    return s;
+}
+
+// pressure_settings_taken reports whether WebKit keeps every value, made
+// as pressure_install makes them: for the tests.
+int pressure_settings_taken(unsigned int limit_mib, double conservative, double strict, double poll_seconds) {
+    WebKitMemoryPressureSettings *s = pressure_make(limit_mib, conservative, strict, poll_seconds);
+    if (s == NULL)
+        return 0;
+    webkit_memory_pressure_settings_free(s);
+    return 1;
+}
+
 int pressure_install(unsigned int limit_mib, double conservative, double strict, double poll_seconds) {
     if (pressure_settings != NULL)
         return PRESSURE_ALREADY;
@@ -41,11 +79,11 @@ int pressure_install(unsigned int limit_mib, double conservative, double strict,
         g_type_class_unref(klass);
         return PRESSURE_NO_PROPERTY;
     }
-    pressure_settings = webkit_memory_pressure_settings_new();
-    webkit_memory_pressure_settings_set_memory_limit(pressure_settings, limit_mib);
-    webkit_memory_pressure_settings_set_conservative_threshold(pressure_settings, conservative);
-    webkit_memory_pressure_settings_set_strict_threshold(pressure_settings, strict);
-    webkit_memory_pressure_settings_set_poll_interval(pressure_settings, poll_seconds);
+    pressure_settings = pressure_make(limit_mib, conservative, strict, poll_seconds);
+    if (pressure_settings == NULL) {
+        g_type_class_unref(klass);
+        return PRESSURE_REFUSED;
+    }
     // The class reference is kept: the class must outlive the pointer to
     // the replaced constructor.
     pressure_parent_constructor = klass->constructor;

@@ -12,11 +12,13 @@ int pressure_applied_count(void);
 double pressure_kill_threshold(void);
 int pressure_new_context(void);
 int pressure_new_context_with_own(void);
+int pressure_settings_taken(unsigned int limit_mib, double conservative, double strict, double poll_seconds);
 */
 import "C"
 
 import (
 	"errors"
+	"fmt"
 	"log/slog"
 	"os"
 	"sync/atomic"
@@ -27,6 +29,7 @@ const (
 	pressureInstalled  = 0
 	pressureAlready    = 1
 	pressureNoProperty = 2
+	pressureRefused    = 3
 )
 
 // ConfigurePressure gives the window's web context WindowPressure (or what
@@ -75,6 +78,8 @@ func installPressure(p Pressure, log *slog.Logger) error {
 		return nil
 	case pressureAlready:
 		return errors.New("memory-pressure settings already installed")
+	case pressureRefused:
+		return fmt.Errorf("WebKit refused the memory-pressure settings %+v", p)
 	default:
 		return errors.New("this WebKitGTK's web context has no memory-pressure-settings property (WebKitGTK 2.34 or later has)")
 	}
@@ -92,3 +97,11 @@ func newContext() bool { return C.pressure_new_context() == 1 }
 
 // newContextWithOwn makes and drops a web context given its own settings.
 func newContextWithOwn() bool { return C.pressure_new_context_with_own() == 1 }
+
+// settingsTaken reports whether WebKit keeps every value of p when the
+// settings are made as pressure_install makes them (WebKit's setters
+// refuse a value out of order with the ones already there).
+func settingsTaken(p Pressure) bool {
+	limit, conservative, strict, poll := p.settings()
+	return C.pressure_settings_taken(C.uint(limit), C.double(conservative), C.double(strict), C.double(poll)) == 1
+}

@@ -43,3 +43,20 @@ func TestPressureReachesANewWebContext(t *testing.T) {
 		t.Fatalf("after a refused second install, settings applied to %d of 3 contexts", got)
 	}
 }
+
+// WebKit keeps every threshold it is given, whatever JUNCTURE_WEB_MEMORY_MIB
+// says: its setters refuse a trim threshold at or above the strict one
+// already there (0.5 of the limit by default) and a release threshold at
+// or below the trim one already there (0.33), so the order they are set
+// in matters.
+func TestPressureSettingsTaken(t *testing.T) {
+	for _, v := range []string{"", "12", "80", "2234", "2235", "3000", "4095"} {
+		p, ok, err := pressureFrom(v, v != "")
+		if err != nil || !ok {
+			t.Fatalf("%q: %v %v", v, ok, err)
+		}
+		if !settingsTaken(p) {
+			t.Errorf("JUNCTURE_WEB_MEMORY_MIB=%q: WebKit did not keep %+v", v, p)
+		}
+	}
+}
