@@ -69,7 +69,13 @@ int pressure_settings_taken(unsigned int limit_mib, double conservative, double 
     return 1;
 }
 
-int pressure_install(unsigned int limit_mib, double conservative, double strict, double poll_seconds) {
+// pressure_lock makes pressure_install one at a time: two first installs
+// at once would both pass the check, and the second would take
+// pressure_constructor for the parent constructor it chains to (a
+// constructor calling itself).
+G_LOCK_DEFINE_STATIC(pressure_lock);
+
+static int pressure_install_locked(unsigned int limit_mib, double conservative, double strict, double poll_seconds) {
     if (pressure_settings != NULL)
         return PRESSURE_ALREADY;
     GObjectClass *klass = G_OBJECT_CLASS(g_type_class_ref(WEBKIT_TYPE_WEB_CONTEXT));
@@ -89,6 +95,13 @@ int pressure_install(unsigned int limit_mib, double conservative, double strict,
     pressure_parent_constructor = klass->constructor;
     klass->constructor = pressure_constructor;
     return PRESSURE_INSTALLED;
+}
+
+int pressure_install(unsigned int limit_mib, double conservative, double strict, double poll_seconds) {
+    G_LOCK(pressure_lock);
+    int status = pressure_install_locked(limit_mib, conservative, strict, poll_seconds);
+    G_UNLOCK(pressure_lock);
+    return status;
 }
 
 int pressure_applied_count(void) { return g_atomic_int_get(&pressure_applied); }

@@ -3,8 +3,14 @@
 package webkitgc
 
 import (
+	"fmt"
 	"log/slog"
+	"os"
+	"os/exec"
 	"runtime"
+	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -58,5 +64,53 @@ func TestPressureSettingsTaken(t *testing.T) {
 		if !settingsTaken(p) {
 			t.Errorf("JUNCTURE_WEB_MEMORY_MIB=%q: WebKit did not keep %+v", v, p)
 		}
+	}
+}
+
+// Installs at once are one at a time: every web context made after them
+// takes the settings once, and no constructor chains to itself (the
+// second of two unguarded installs would take pressure_constructor for
+// its parent). In a process of its own: the first install is the one
+// that races.
+func TestPressureInstallsAtOnce(t *testing.T) {
+	if os.Getenv("WEBKITGC_INSTALLS_AT_ONCE") == "1" {
+		installsAtOnce()
+		return
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^TestPressureInstallsAtOnce$", "-test.count=1")
+	cmd.Env = append(os.Environ(), "WEBKITGC_INSTALLS_AT_ONCE=1")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if strings.Contains(string(out), "SKIP") {
+		t.Skip("no display: run under xvfb-run (scripts/test-all.sh does)")
+	}
+}
+
+func installsAtOnce() {
+	log := slog.New(slog.DiscardHandler)
+	var wg sync.WaitGroup
+	var ok atomic.Int32
+	for range 8 {
+		wg.Go(func() {
+			if installPressure(WindowPressure, log) == nil {
+				ok.Add(1)
+			}
+		})
+	}
+	wg.Wait()
+	if ok.Load() != 1 {
+		fmt.Printf("%d installs succeeded\n", ok.Load())
+		os.Exit(1)
+	}
+	runtime.LockOSThread()
+	if !newContext() {
+		fmt.Println("SKIP")
+		return
+	}
+	if pressureApplied() != 1 {
+		fmt.Printf("settings applied %d times to one context\n", pressureApplied())
+		os.Exit(1)
 	}
 }
