@@ -106,8 +106,9 @@ int pressure_install(unsigned int limit_mib, double conservative, double strict,
 
 int pressure_applied_count(void) { return g_atomic_int_get(&pressure_applied); }
 
-// pressure_kill_threshold is the settings' kill threshold: 0 means WebKit
-// never kills the web process for its memory (the page would be lost).
+// pressure_kill_threshold is the settings' kill threshold: 0 means none is
+// set, and WebKit keeps its own (several GB) instead of one of ours near
+// the release threshold (which would lose the page).
 double pressure_kill_threshold(void) {
     return pressure_settings ? webkit_memory_pressure_settings_get_kill_threshold(pressure_settings) : -1;
 }

@@ -88,7 +88,8 @@ func installPressure(p Pressure, log *slog.Logger) error {
 // pressureApplied counts the web contexts made with the settings.
 func pressureApplied() int { return int(C.pressure_applied_count()) }
 
-// killThreshold is the installed settings' kill threshold (0: never).
+// killThreshold is the installed settings' kill threshold (0: none set,
+// WebKit's own applies).
 func killThreshold() float64 { return float64(C.pressure_kill_threshold()) }
 
 // newContext makes and drops a web context as Wails' default one is made;

@@ -27,7 +27,7 @@ func TestPressureReachesANewWebContext(t *testing.T) {
 		t.Fatal(err)
 	}
 	if k := killThreshold(); k != 0 {
-		t.Fatalf("kill threshold %v: WebKit could kill the window's web process for its memory", k)
+		t.Fatalf("kill threshold %v: WebKit would kill the window's web process near the release threshold", k)
 	}
 	if !newContext() {
 		t.Skip("no display: run under xvfb-run (scripts/test-all.sh does)")
