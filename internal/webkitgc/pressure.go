@@ -83,7 +83,7 @@ func pressureFrom(value string, set bool) (p Pressure, ok bool, err error) {
 		return WindowPressure, true, nil
 	}
 	v := strings.TrimSpace(value)
-	if v == "off" || v == "0" {
+	if strings.EqualFold(v, "off") || v == "0" {
 		return Pressure{}, false, nil
 	}
 	n, err := strconv.ParseUint(v, 10, 32)
