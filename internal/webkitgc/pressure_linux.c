@@ -1,6 +1,8 @@
 //go:build desktop && linux && cgo
 
 #include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 #include <webkit2/webkit2.h>
 
 enum { PRESSURE_INSTALLED = 0, PRESSURE_ALREADY = 1, PRESSURE_NO_PROPERTY = 2, PRESSURE_REFUSED = 3 };
@@ -18,6 +20,13 @@ enum { PRESSURE_INSTALLED = 0, PRESSURE_ALREADY = 1, PRESSURE_NO_PROPERTY = 2, P
 static GObject *(*pressure_parent_constructor)(GType, guint, GObjectConstructParam *);
 static WebKitMemoryPressureSettings *pressure_settings;
 static volatile gint pressure_applied;
+// The thread pressure_install ran on: it set WebKit up (the class's
+// initialization runs webkitInitialize, which makes the calling thread
+// WebKit's main thread), so the window's context must be made, and GTK
+// run, on that thread too. pressure_elsewhere counts contexts made on
+// another.
+static long pressure_thread;
+static volatile gint pressure_elsewhere;
 
 static GObject *pressure_constructor(GType type, guint n, GObjectConstructParam *params) {
     for (guint i = 0; i < n; i++) {
@@ -26,6 +35,8 @@ static GObject *pressure_constructor(GType type, guint n, GObjectConstructParam 
             g_value_get_boxed(params[i].value) == NULL) {
             g_value_set_boxed(params[i].value, pressure_settings);
             g_atomic_int_inc(&pressure_applied);
+            if (syscall(SYS_gettid) != pressure_thread)
+                g_atomic_int_inc(&pressure_elsewhere);
         }
     }
     return pressure_parent_constructor(type, n, params);
@@ -92,6 +103,7 @@ static int pressure_install_locked(unsigned int limit_mib, double conservative, 
     }
     // The class reference is kept: the class must outlive the pointer to
     // the replaced constructor.
+    pressure_thread = syscall(SYS_gettid);
     pressure_parent_constructor = klass->constructor;
     klass->constructor = pressure_constructor;
     return PRESSURE_INSTALLED;
@@ -105,6 +117,8 @@ int pressure_install(unsigned int limit_mib, double conservative, double strict,
 }
 
 int pressure_applied_count(void) { return g_atomic_int_get(&pressure_applied); }
+
+int pressure_elsewhere_count(void) { return g_atomic_int_get(&pressure_elsewhere); }
 
 // pressure_kill_threshold is the settings' kill threshold: 0 means none is
 // set, and WebKit keeps its own (several GB) instead of one of ours near

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -113,4 +114,56 @@ func installsAtOnce() {
 		fmt.Printf("settings applied %d times to one context\n", pressureApplied())
 		os.Exit(1)
 	}
+}
+
+// ConfigurePressure sets WebKit up on the calling thread (the context
+// class's initialization makes it WebKit's main thread), and Wails makes
+// the window's context and runs GTK later on the goroutine that called
+// it: that goroutine must stay on that thread in between, however often
+// it waits. In a process of its own: the first install is the one.
+func TestPressureKeepsItsThread(t *testing.T) {
+	if os.Getenv("WEBKITGC_KEEPS_ITS_THREAD") == "1" {
+		keepsItsThread()
+		return
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^TestPressureKeepsItsThread$", "-test.count=1")
+	cmd.Env = append(os.Environ(), "WEBKITGC_KEEPS_ITS_THREAD=1", pressureEnv+"=")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if strings.Contains(string(out), "SKIP") {
+		t.Skip("no display: run under xvfb-run (scripts/test-all.sh does)")
+	}
+}
+
+func keepsItsThread() {
+	done := make(chan struct{})
+	go func() { // as main's goroutine, which nothing locks before wails.Run
+		defer close(done)
+		if err := ConfigurePressure(slog.New(slog.DiscardHandler)); err != nil {
+			fmt.Println(err)
+			os.Exit(1)
+		}
+		// What happens before Wails makes its window: the goroutine
+		// waits (D-Bus for the single-instance lock, files, channels)
+		// while others run. Here its thread is free while it waits, and
+		// taken by a goroutine in a blocking system call when it wakes:
+		// unless locked to its thread, it goes on on another.
+		var wg sync.WaitGroup
+		for range 8 {
+			wg.Go(func() { _ = syscall.Nanosleep(&syscall.Timespec{Nsec: 200e6}, nil) })
+		}
+		time.Sleep(50 * time.Millisecond)
+		wg.Wait()
+		if !newContext() {
+			fmt.Println("SKIP")
+			return
+		}
+		if n := pressureElsewhere(); n != 0 {
+			fmt.Printf("%d web contexts made on another thread than WebKit was set up on\n", n)
+			os.Exit(1)
+		}
+	}()
+	<-done
 }
