@@ -355,9 +355,11 @@ func desktop(logger *slog.Logger) error {
 		logger.Warn("webkitgc: the web process keeps JavaScriptCore's defaults", "err", err)
 	}
 	// And it gives back what a day of turns gathers (compiled code, caches,
-	// freed blocks) when its footprint passes a bound, instead of at a third
-	// of the machine's RAM (internal/webkitgc; WebKitGTK only). Before
-	// wails.Run: the setting goes into the web context Wails makes.
+	// freed blocks) when its footprint passes a bound, instead of at half of
+	// the machine's RAM or of 3 GB (internal/webkitgc; WebKitGTK only). Before
+	// wails.Run: the setting goes into the web context Wails makes. It sets
+	// WebKit up on this thread and locks this goroutine, which runs
+	// wails.Run, to it: GTK and the view must be on that thread too.
 	if err := webkitgc.ConfigurePressure(logger); err != nil {
 		logger.Warn("webkitgc: the web process keeps WebKit's memory-pressure defaults", "err", err)
 	}

@@ -12,15 +12,22 @@ import (
 //
 // WebKit's web process measures its own footprint (its private dirty
 // memory) every Poll. Above ReleaseAtMiB it releases as under critical
-// memory pressure: a full JavaScript collection at once, the compiled code
-// dropped (it is compiled again when it runs), WebCore's caches emptied
-// and the freed pages handed back to the system. Above TrimAtMiB it only
-// empties caches. Nothing the page holds is lost: the DOM, the
-// JavaScript objects, the scroll position and the composer's text stay.
-// The handler never kills the process here (no kill threshold).
+// memory pressure: the next full JavaScript collection brought forward
+// (not run there and then: the release is asynchronous), the compiled code
+// dropped unless a collection is under way (it is compiled again when it
+// runs), WebCore's caches emptied and the freed pages handed back to the
+// system. Above TrimAtMiB it only empties caches. Nothing the page holds
+// is lost: the DOM, the JavaScript objects, the scroll position and the
+// composer's text stay.
+// These settings add no kill threshold; WebKit's own stays as it was
+// (WTF's MemoryPressureHandler::thresholdForMemoryKill, 2025: 7 GB plus
+// 1 GB a page for a process with a visible page, 15 GB plus 1 GB a page
+// above 16 GB of RAM; for one without, 3 GB plus 1 GB a page or 90% of
+// RAM, whichever is less).
 //
 // By default WebKitGTK sets these at a third and at half of the machine's
-// RAM (at most 3 GB): a window's web process never reaches them, and what
+// RAM or of 3 GB, whichever is less (~1 GB and 1.5 GB on most machines):
+// a window's web process never reaches them, and what
 // it gathers over a day of turns stays (bench/README.md, "A day's use":
 // compiled code, JavaScriptCore's blocks, caches; one critical release in
 // the middle of a soak gave back ~21 MiB of ~115).
@@ -45,7 +52,7 @@ const pressureEnv = "JUNCTURE_WEB_MEMORY_MIB"
 
 // limitMiB is the memory limit handed to WebKit; the thresholds are
 // fractions of it, so it is set well above both and has no meaning of its
-// own (the kill threshold, the only other use, stays off).
+// own (a kill threshold, the only other use, is not set).
 const limitMiB = 4096
 
 // settings returns WebKit's memory limit, conservative and strict
@@ -76,7 +83,7 @@ func pressureFrom(value string, set bool) (p Pressure, ok bool, err error) {
 		return WindowPressure, true, nil
 	}
 	v := strings.TrimSpace(value)
-	if v == "off" || v == "0" {
+	if strings.EqualFold(v, "off") || v == "0" {
 		return Pressure{}, false, nil
 	}
 	n, err := strconv.ParseUint(v, 10, 32)

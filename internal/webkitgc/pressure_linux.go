@@ -9,16 +9,20 @@ package webkitgc
 
 int pressure_install(unsigned int limit_mib, double conservative, double strict, double poll_seconds);
 int pressure_applied_count(void);
+int pressure_elsewhere_count(void);
 double pressure_kill_threshold(void);
 int pressure_new_context(void);
 int pressure_new_context_with_own(void);
+int pressure_settings_taken(unsigned int limit_mib, double conservative, double strict, double poll_seconds);
 */
 import "C"
 
 import (
 	"errors"
+	"fmt"
 	"log/slog"
 	"os"
+	"runtime"
 	"sync/atomic"
 )
 
@@ -27,12 +31,22 @@ const (
 	pressureInstalled  = 0
 	pressureAlready    = 1
 	pressureNoProperty = 2
+	pressureRefused    = 3
 )
 
 // ConfigurePressure gives the window's web context WindowPressure (or what
 // JUNCTURE_WEB_MEMORY_MIB says) as its memory-pressure settings. Call it
 // before wails.Run: the settings reach a web context made after it, and
 // the web processes that context starts.
+//
+// Call it on the goroutine that then calls wails.Run (main's), which it
+// locks to its OS thread for good: putting the constructor in place
+// initializes WebKit's web context class, and with it WebKit (its main
+// thread and main run loop are the calling thread's), and Wails makes
+// the window's view and runs GTK on that goroutine later. Unlocked, the
+// goroutine may go on on another thread after any wait in between (the
+// single-instance lock's D-Bus call, files), and WebKit's main thread
+// would not be the one GTK runs on.
 func ConfigurePressure(log *slog.Logger) error {
 	value, set := os.LookupEnv(pressureEnv)
 	p, ok, err := pressureFrom(value, set)
@@ -43,6 +57,7 @@ func ConfigurePressure(log *slog.Logger) error {
 		log.Info("webkitgc: the web process keeps WebKit's memory-pressure defaults", "env", pressureEnv)
 		return nil
 	}
+	runtime.LockOSThread() // never unlocked: see above
 	return installPressure(p, log)
 }
 
@@ -56,6 +71,8 @@ func ReportPressure(log *slog.Logger) {
 	switch {
 	case p == nil:
 		return
+	case pressureElsewhere() > 0:
+		log.Error("webkitgc: the window's web context was made on another thread than the one ConfigurePressure set WebKit up on", "contexts", pressureElsewhere())
 	case pressureApplied() > 0:
 		log.Info("webkitgc: the window's web process gives memory back above a bound", "release_mib", p.ReleaseAtMiB, "trim_mib", p.TrimAtMiB, "poll", p.Poll)
 	default:
@@ -75,6 +92,8 @@ func installPressure(p Pressure, log *slog.Logger) error {
 		return nil
 	case pressureAlready:
 		return errors.New("memory-pressure settings already installed")
+	case pressureRefused:
+		return fmt.Errorf("WebKit refused the memory-pressure settings %+v", p)
 	default:
 		return errors.New("this WebKitGTK's web context has no memory-pressure-settings property (WebKitGTK 2.34 or later has)")
 	}
@@ -83,7 +102,11 @@ func installPressure(p Pressure, log *slog.Logger) error {
 // pressureApplied counts the web contexts made with the settings.
 func pressureApplied() int { return int(C.pressure_applied_count()) }
 
-// killThreshold is the installed settings' kill threshold (0: never).
+// pressureElsewhere counts those made on another thread than the install's.
+func pressureElsewhere() int { return int(C.pressure_elsewhere_count()) }
+
+// killThreshold is the installed settings' kill threshold (0: none set,
+// WebKit's own applies).
 func killThreshold() float64 { return float64(C.pressure_kill_threshold()) }
 
 // newContext makes and drops a web context as Wails' default one is made;
@@ -92,3 +115,11 @@ func newContext() bool { return C.pressure_new_context() == 1 }
 
 // newContextWithOwn makes and drops a web context given its own settings.
 func newContextWithOwn() bool { return C.pressure_new_context_with_own() == 1 }
+
+// settingsTaken reports whether WebKit keeps every value of p when the
+// settings are made as pressure_install makes them (WebKit's setters
+// refuse a value out of order with the ones already there).
+func settingsTaken(p Pressure) bool {
+	limit, conservative, strict, poll := p.settings()
+	return C.pressure_settings_taken(C.uint(limit), C.double(conservative), C.double(strict), C.double(poll)) == 1
+}

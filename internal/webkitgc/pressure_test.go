@@ -18,6 +18,7 @@ func TestPressureFrom(t *testing.T) {
 		{name: "empty: the window's", value: " ", set: true, want: WindowPressure, ok: true},
 		{name: "off", value: "off", set: true},
 		{name: "zero is off", value: "0", set: true},
+		{name: "OFF is off", value: " OFF ", set: true},
 		{name: "a bound", value: "240", set: true, want: Pressure{TrimAtMiB: 220, ReleaseAtMiB: 240, Poll: WindowPressure.Poll}, ok: true},
 		{name: "spaces", value: " 120 ", set: true, want: Pressure{TrimAtMiB: 110, ReleaseAtMiB: 120, Poll: WindowPressure.Poll}, ok: true},
 		{name: "not a number", value: "lots", set: true, want: WindowPressure, ok: true, err: "want a number of MiB or off"},

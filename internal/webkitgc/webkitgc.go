@@ -39,7 +39,8 @@
 // The collector's pace is not all a day of turns leaves behind: compiled
 // code, JavaScriptCore's blocks and WebCore's caches add a few MiB per 100
 // turns that only a release under memory pressure gives back, and WebKit
-// feels that pressure only at a third of the machine's RAM.
+// feels that pressure on its own only at half of the machine's RAM or of
+// 3 GB, whichever is less (caches alone at a third).
 // ConfigurePressure (pressure.go; WebKitGTK desktop builds) sets WebKit's
 // memory-pressure handler for the window's web process to release above a
 // bound of its own footprint (WindowPressure). That setting is a
