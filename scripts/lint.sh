@@ -3,7 +3,7 @@
 # module, tools/lint, so its dependencies stay out of the app's go.mod; it is
 # built once into build/bin/golangci-lint and rebuilt only when the pinned
 # version changes. Checks lint findings, then formatting (gofmt, goimports).
-#   scripts/lint.sh          lint + format check
+#   scripts/lint.sh          lint (also with the desktop tags) + format check
 #   scripts/lint.sh --fix    apply the automatic fixes and formatting
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -28,6 +28,9 @@ if [ "${1:-}" = "--fix" ]; then
 fi
 status=0
 "$bin" run --allow-parallel-runners ./... || status=1
+# The window's code (main.go's desktop half, internal/framegate's and
+# internal/webkitgc's cgo) builds only with the desktop tags: lint it too.
+"$bin" run --allow-parallel-runners --build-tags desktop,production,webkit2_41 . ./internal/... || status=1
 # fmt --diff prints what would change and exits non-zero if anything would.
 "$bin" fmt --diff ./... || status=1
 exit $status
