@@ -41,10 +41,10 @@ type Pressure struct {
 // footprint (WebKit's measure, read with gdb in soaks) is ~50 MiB with a
 // chat open and 86–91 MiB after 80–100 turns of the soak; what a day adds
 // on top of that is what a release gives back. ReleaseAtMiB sits near the
-// level of a page in use so that a release comes once per many turns (every
-// ~30 turns at the soak's pace of a turn each 2 s), not every poll, and a page that
-// really holds more (a 2,000-message thread) is released at most once
-// per Poll: a collection and code compiled again, not a loss.
+// level of a page in use so that a release comes once per many turns
+// (every ~30 turns at the soak's pace of a turn each 2 s), not every poll,
+// and a page that really holds more (a 2,000-message thread) is released
+// at most once per Poll: a collection and code compiled again, not a loss.
 var WindowPressure = Pressure{TrimAtMiB: 73, ReleaseAtMiB: 80, Poll: time.Minute}
 
 // pressureEnv overrides WindowPressure: "off" (WebKit's own defaults) or
