@@ -38,8 +38,8 @@ type Pressure struct {
 }
 
 // WindowPressure is what Juncture's window uses. The web process's
-// footprint (WebKit's measure, read with gdb in soaks) is ~50 MiB with a
-// chat open and 86–91 MiB after 80–100 turns of the soak; what a day adds
+// footprint (WebKit's own measure, read with gdb) is ~17 MiB in a window
+// just opened and 86–91 MiB after 80–100 turns of the soak; what a day adds
 // on top of that is what a release gives back. ReleaseAtMiB sits near the
 // level of a page in use so that a release comes once per many turns
 // (every ~30 turns at the soak's pace of a turn each 2 s), not every poll,
