@@ -238,7 +238,6 @@ func (b *Broker) Publish(e Envelope) {
 		kept.at, kept.Seq = env.at, env.Seq
 		b.keep(kept)
 	} else {
-		b.retaining.Store(false)
 		b.forget()
 	}
 	for s := range b.subs {
@@ -344,9 +343,11 @@ func (b *Broker) replayWanted(now time.Time) bool {
 	return b.resumers > 0 || !now.After(b.replayUntil)
 }
 
-// forget empties the ring: nobody can resume from what it held, and a
+// forget empties the ring and tells Publish to stop preparing kept forms
+// (until a resumer subscribes): nobody can resume from what it held, and a
 // replay from before the newest envelope is incomplete. b.mu is held.
 func (b *Broker) forget() {
+	b.retaining.Store(false)
 	for ; b.first <= b.seq; b.first++ {
 		b.ring[b.first%ringSize] = nil
 	}
@@ -385,7 +386,6 @@ func (b *Broker) expire() {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if !b.replayWanted(b.now()) {
-		b.retaining.Store(false)
 		b.forget()
 	}
 }

@@ -74,12 +74,20 @@ func TestPressureSettingsTaken(t *testing.T) {
 // its parent). In a process of its own: the first install is the one
 // that races.
 func TestPressureInstallsAtOnce(t *testing.T) {
-	if os.Getenv("WEBKITGC_INSTALLS_AT_ONCE") == "1" {
-		installsAtOnce()
+	inOwnProcess(t, "WEBKITGC_INSTALLS_AT_ONCE", installsAtOnce)
+}
+
+// inOwnProcess runs the calling test again in a process of its own, with
+// marker=1 and env added, where it runs child instead (a process's first
+// install is the one these tests need). The child exits non-zero on a
+// failure and prints SKIP without a display.
+func inOwnProcess(t *testing.T, marker string, child func(), env ...string) {
+	if os.Getenv(marker) == "1" {
+		child()
 		return
 	}
-	cmd := exec.Command(os.Args[0], "-test.run=^TestPressureInstallsAtOnce$", "-test.count=1")
-	cmd.Env = append(os.Environ(), "WEBKITGC_INSTALLS_AT_ONCE=1")
+	cmd := exec.Command(os.Args[0], "-test.run=^"+t.Name()+"$", "-test.count=1")
+	cmd.Env = append(append(os.Environ(), marker+"=1"), env...)
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		t.Fatalf("%v\n%s", err, out)
@@ -122,19 +130,7 @@ func installsAtOnce() {
 // it: that goroutine must stay on that thread in between, however often
 // it waits. In a process of its own: the first install is the one.
 func TestPressureKeepsItsThread(t *testing.T) {
-	if os.Getenv("WEBKITGC_KEEPS_ITS_THREAD") == "1" {
-		keepsItsThread()
-		return
-	}
-	cmd := exec.Command(os.Args[0], "-test.run=^TestPressureKeepsItsThread$", "-test.count=1")
-	cmd.Env = append(os.Environ(), "WEBKITGC_KEEPS_ITS_THREAD=1", pressureEnv+"=")
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("%v\n%s", err, out)
-	}
-	if strings.Contains(string(out), "SKIP") {
-		t.Skip("no display: run under xvfb-run (scripts/test-all.sh does)")
-	}
+	inOwnProcess(t, "WEBKITGC_KEEPS_ITS_THREAD", keepsItsThread, pressureEnv+"=")
 }
 
 func keepsItsThread() {
