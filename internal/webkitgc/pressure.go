@@ -84,16 +84,34 @@ func pressureFrom(value string, set bool) (p Pressure, ok bool, err error) {
 		return WindowPressure, true, nil
 	}
 	v := strings.TrimSpace(value)
-	if strings.EqualFold(v, "off") || v == "0" {
+	if strings.EqualFold(v, "off") {
 		return Pressure{}, false, nil
 	}
 	n, err := strconv.ParseUint(v, 10, 32)
 	if err != nil {
-		return WindowPressure, true, fmt.Errorf("%s=%q: want a number of MiB or off: %w", pressureEnv, value, err)
+		// The value is logged: a few characters of it, once (strconv's
+		// error would quote it whole again), whatever was pasted there.
+		if ne, ok := err.(*strconv.NumError); ok {
+			err = ne.Err
+		}
+		return WindowPressure, true, fmt.Errorf("%s=%q: want a number of MiB or off: %w", pressureEnv, shortened(value), err)
+	}
+	if n == 0 { // "0", "00": off
+		return Pressure{}, false, nil
 	}
 	p = Pressure{ReleaseAtMiB: uint(n), TrimAtMiB: uint(n) * 11 / 12, Poll: WindowPressure.Poll}
 	if err := p.valid(); err != nil {
-		return WindowPressure, true, fmt.Errorf("%s=%q: %w", pressureEnv, value, err)
+		return WindowPressure, true, fmt.Errorf("%s=%q: %w", pressureEnv, shortened(value), err)
 	}
 	return p, true, nil
+}
+
+// shortened is value cut to its first 16 bytes (a number of MiB needs
+// fewer), for the log.
+func shortened(value string) string {
+	const max = 16
+	if len(value) <= max {
+		return value
+	}
+	return value[:max] + "…"
 }

@@ -60,3 +60,20 @@ func TestPressureSettings(t *testing.T) {
 		}
 	}
 }
+
+// A hostile JUNCTURE_WEB_MEMORY_MIB (a pasted token, a megabyte of text)
+// is not copied whole into the log, twice (the message and strconv's own),
+// and "00" is off as "0" is.
+func TestPressureFromHostileValue(t *testing.T) {
+	long := strings.Repeat("sk-secretsecret", 10000)
+	_, ok, err := pressureFrom(long, true)
+	if !ok || err == nil {
+		t.Fatalf("ok=%v err=%v", ok, err)
+	}
+	if len(err.Error()) > 200 || strings.Count(err.Error(), "sk-secret") > 1 {
+		t.Fatalf("the error echoes the value: %d bytes, %d copies of its start", len(err.Error()), strings.Count(err.Error(), "sk-secret"))
+	}
+	if _, ok, err := pressureFrom("00", true); ok || err != nil {
+		t.Fatalf(`"00": ok=%v err=%v, want off as "0"`, ok, err)
+	}
+}
