@@ -1,6 +1,7 @@
 package webkitgc
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -91,7 +92,7 @@ func pressureFrom(value string, set bool) (p Pressure, ok bool, err error) {
 	if err != nil {
 		// The value is logged: a few characters of it, once (strconv's
 		// error would quote it whole again), whatever was pasted there.
-		if ne, ok := err.(*strconv.NumError); ok {
+		if ne := (*strconv.NumError)(nil); errors.As(err, &ne) {
 			err = ne.Err
 		}
 		return WindowPressure, true, fmt.Errorf("%s=%q: want a number of MiB or off: %w", pressureEnv, shortened(value), err)
