@@ -23,9 +23,10 @@ for _ in $(seq 1 60); do
 done
 sleep 1
 changed() { compare -metric AE "$out/round2-$1.png" "$out/round2-$2.png" null: 2>&1 | cut -d' ' -f1 || true; }
-# wait_change FROM TO: shoot TO until it differs from FROM (up to 20 s).
+# wait_change FROM TO [TRIES]: shoot TO until it differs from FROM (TRIES
+# shots 0.5 s apart, 40 by default: up to 20 s).
 wait_change() {
-  for _ in $(seq 1 40); do
+  for _ in $(seq 1 "${3:-40}"); do
     shot "$2"
     [ "$(changed "$1" "$2")" -gt 20000 ] && return 0
     sleep 0.5
@@ -65,12 +66,7 @@ for _ in 1 2 3; do
   xdotool mousemove --window "$win" $((WIDTH * 2 / 3)) $((HEIGHT / 3)) click 1
   sleep 0.3
   xdotool key Home
-  for _ in $(seq 1 12); do
-    shot 03-scrolled-up
-    [ "$(changed 03-at-end 03-scrolled-up)" -gt 20000 ] && { scrolled=1; break; }
-    sleep 0.5
-  done
-  [ -n "$scrolled" ] && break
+  wait_change 03-at-end 03-scrolled-up 12 && { scrolled=1; break; }
 done
 [ -n "$scrolled" ] || { echo "could not scroll the conversation up"; exit 1; }
 xdotool mousemove --window "$win" $((WIDTH * 2 / 3)) $((HEIGHT - 60)) click 1

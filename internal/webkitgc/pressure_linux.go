@@ -68,11 +68,12 @@ var installed atomic.Pointer[Pressure]
 // Call it once the window exists (OnStartup): Wails has made its context.
 func ReportPressure(log *slog.Logger) {
 	p := installed.Load()
-	switch {
-	case p == nil:
+	if p == nil {
 		return
-	case pressureElsewhere() > 0:
-		log.Error("webkitgc: the window's web context was made on another thread than the one ConfigurePressure set WebKit up on", "contexts", pressureElsewhere())
+	}
+	switch elsewhere := pressureElsewhere(); {
+	case elsewhere > 0:
+		log.Error("webkitgc: the window's web context was made on another thread than the one ConfigurePressure set WebKit up on", "contexts", elsewhere)
 	case pressureApplied() > 0:
 		log.Info("webkitgc: the window's web process gives memory back above a bound", "release_mib", p.ReleaseAtMiB, "trim_mib", p.TrimAtMiB, "poll", p.Poll)
 	default:
