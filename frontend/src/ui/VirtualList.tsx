@@ -149,6 +149,10 @@ export function VirtualList<T>({
   const layoutRef = useRef<{ keys: string[]; offsets: Float64Array }>({ keys: [], offsets: new Float64Array(1) });
   const observer = useRef<ResizeObserver | null>(null);
   const rafRef = useRef<number | null>(null);
+  // Where following last left the scroll position: a position above it,
+  // away from the bottom, is the person's scroll (Home, the wheel) whose
+  // event has not fired yet (WebKit fires it at the next frame).
+  const followedTop = useRef(0);
 
   const setBottom = useCallback(
     (v: boolean) => {
@@ -312,12 +316,18 @@ export function VirtualList<T>({
     // top fires no scroll event): nothing below to jump to. A hidden list
     // has no layout (every size 0): not the person reaching the bottom.
     if (!atBottom.current && el.clientHeight > 0 && el.scrollHeight - el.clientHeight < BOTTOM_SLACK) setBottom(true);
-    if (atBottom.current) {
+    if (atBottom.current && el.scrollTop < followedTop.current - 1 && !nearBottom(el)) {
+      // The person scrolled up since the list last followed, and a render
+      // (a streamed frame, a state change) came before the scroll event:
+      // following now would undo their scroll. They left the bottom.
+      setBottom(false);
+    } else if (atBottom.current) {
       const target = Math.max(0, el.scrollHeight - el.clientHeight);
       // Not kept in state here: the render reads the bottom from the layout
       // (effectiveTop), and a state update would render the list a second
       // time in every streamed frame. setBottom(false) takes the position.
       if (Math.abs(el.scrollTop - target) > 1) el.scrollTop = target;
+      followedTop.current = el.scrollTop;
     }
   });
 
@@ -333,6 +343,7 @@ export function VirtualList<T>({
     (e: UIEvent<HTMLDivElement>) => {
       const el = e.currentTarget;
       if (pendingScroll.current && pendingScroll.current.tries > 0) pendingScroll.current = null;
+      followedTop.current = el.scrollTop; // the person's position, now known
       setBottom(nearBottom(el));
       if (rafRef.current === null) {
         rafRef.current = requestAnimationFrame(() => {
