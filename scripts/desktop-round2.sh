@@ -57,16 +57,20 @@ sleep 1
 # 2. Scrolled up, a message sent is shown with its answer.
 # (The wheel does not reach WebKit under Xvfb: the list is focused with a
 # click and sent to its top with Home, then the composer clicked again.)
-# On a loaded machine Home can reach the page before the click's focus has
-# moved to the list (CI, 2026-12-04: the list outlined, not scrolled), so
-# the click and Home are tried up to three times, a few seconds each.
+# CI, 2026-12-04, the list outlined, not scrolled: the list undid Home's
+# animated scroll (its first frames stay within the list's bottom slack,
+# and the next render followed the bottom again; fixed in VirtualList).
+# The click and Home are still tried up to three times, a few seconds each,
+# for a loaded machine; a retry is printed, not hidden: Home that needs one
+# may be that product bug back.
 shot 03-at-end
 scrolled=
-for _ in 1 2 3; do
+for try in 1 2 3; do
   xdotool mousemove --window "$win" $((WIDTH * 2 / 3)) $((HEIGHT / 3)) click 1
   sleep 0.3
   xdotool key Home
   wait_change 03-at-end 03-scrolled-up 12 && { scrolled=1; break; }
+  echo "item 2: click + Home did not scroll the conversation up (try $try of 3)"
 done
 [ -n "$scrolled" ] || { echo "could not scroll the conversation up"; exit 1; }
 xdotool mousemove --window "$win" $((WIDTH * 2 / 3)) $((HEIGHT - 60)) click 1

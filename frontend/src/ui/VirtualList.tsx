@@ -149,6 +149,15 @@ export function VirtualList<T>({
   const layoutRef = useRef<{ keys: string[]; offsets: Float64Array }>({ keys: [], offsets: new Float64Array(1) });
   const observer = useRef<ResizeObserver | null>(null);
   const rafRef = useRef<number | null>(null);
+  // Where following last left the scroll position. While following, a
+  // position above it and short of the end is the person's scroll (Home,
+  // Page Up, the wheel), however small: WebKit animates a key's scroll over
+  // frames and fires the scroll event only at the next frame, and following
+  // then (a streamed frame, the render onScroll itself schedules) undid it
+  // or cut its animation off within BOTTOM_SLACK of the end.
+  const followedTop = useRef(0);
+  const scrolledUp = (el: HTMLElement) =>
+    el.scrollTop < followedTop.current - 1 && el.scrollTop < el.scrollHeight - el.clientHeight - 1;
 
   const setBottom = useCallback(
     (v: boolean) => {
@@ -312,12 +321,17 @@ export function VirtualList<T>({
     // top fires no scroll event): nothing below to jump to. A hidden list
     // has no layout (every size 0): not the person reaching the bottom.
     if (!atBottom.current && el.clientHeight > 0 && el.scrollHeight - el.clientHeight < BOTTOM_SLACK) setBottom(true);
-    if (atBottom.current) {
+    if (atBottom.current && scrolledUp(el)) {
+      // The person scrolled up since the list last followed: they left the
+      // bottom (following now would undo their scroll).
+      setBottom(false);
+    } else if (atBottom.current) {
       const target = Math.max(0, el.scrollHeight - el.clientHeight);
       // Not kept in state here: the render reads the bottom from the layout
       // (effectiveTop), and a state update would render the list a second
       // time in every streamed frame. setBottom(false) takes the position.
       if (Math.abs(el.scrollTop - target) > 1) el.scrollTop = target;
+      followedTop.current = el.scrollTop;
     }
   });
 
@@ -333,7 +347,8 @@ export function VirtualList<T>({
     (e: UIEvent<HTMLDivElement>) => {
       const el = e.currentTarget;
       if (pendingScroll.current && pendingScroll.current.tries > 0) pendingScroll.current = null;
-      setBottom(nearBottom(el));
+      setBottom(!(atBottom.current && scrolledUp(el)) && nearBottom(el));
+      if (atBottom.current) followedTop.current = el.scrollTop;
       if (rafRef.current === null) {
         rafRef.current = requestAnimationFrame(() => {
           rafRef.current = null;
