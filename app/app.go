@@ -104,6 +104,8 @@ type App struct {
 	flow    *events.Flow // the window's acknowledgements; set with the first emitter
 	desktop Desktop
 
+	startup startSignal // closed once StartWith has set the App up
+
 	bg     sync.WaitGroup // background work (titles, event forwarding)
 	stopBg context.CancelFunc
 	bgCtx  context.Context
@@ -230,8 +232,26 @@ func StartWith(ctx context.Context, a *App, cfg Config) (*Service, error) {
 	a.background(func() {
 		events.LogRuns(a.bgCtx, a.rt.SubscribeWith("", broker.SubscribeOptions{Coalesce: 1, NoDeltas: true}), a.log)
 	})
+	a.startup.finish()
 	return &Service{app: a}, nil
 }
+
+// startSignal is closed when StartWith has set its App up: the desktop
+// gate's calls (which the page can make before) wait for it. The zero value
+// is ready to use: main makes the App as a literal before the start.
+type startSignal struct {
+	once, closeOnce sync.Once
+	ch              chan struct{}
+}
+
+func (s *startSignal) done() chan struct{} {
+	s.once.Do(func() { s.ch = make(chan struct{}) })
+	return s.ch
+}
+
+// finish closes the signal; a second start (a read-only copy after a
+// refused one) changes nothing.
+func (s *startSignal) finish() { s.closeOnce.Do(func() { close(s.done()) }) }
 
 const systemPrompt = "You are Juncture, a helpful desktop assistant. Tools act on the person's workspace folder; risky ones ask the person first. Answer in Markdown."
 

@@ -4,6 +4,7 @@ import (
 	"crypto/subtle"
 	"encoding/json"
 	"fmt"
+	"time"
 
 	"github.com/juncture-app/juncture/app/web"
 )
@@ -17,15 +18,26 @@ import (
 // view's to call. Through the gate a call needs the gate's token. Any
 // frame may ask Session for it, but Wails answers a call in the top frame
 // only (the window's script), so a view never reads it.
+//
+// A call can come before OnStartup's StartWith has set the App up (Wails
+// runs OnStartup beside making the window), or after a start that failed
+// (its dialog is up while the page loads): it waits for the start, up to
+// startWait, and is then refused as unavailable.
 type DesktopGate struct {
-	token string
-	calls map[string]web.Call
+	token     string
+	calls     map[string]web.Call
+	started   <-chan struct{}
+	startWait time.Duration
 }
+
+// gateStartWait is how long a call waits for the App's start: longer than
+// opening a large history on a slow disk takes.
+const gateStartWait = 30 * time.Second
 
 // NewDesktopGate makes a's gate, with a fresh token and browser mode's
 // method table (every bound method, the read-only guard included).
 func NewDesktopGate(a *App) *DesktopGate {
-	return &DesktopGate{token: web.NewToken(), calls: a.callTable()}
+	return &DesktopGate{token: web.NewToken(), calls: a.callTable(), started: a.startup.done(), startWait: gateStartWait}
 }
 
 // Session returns the token Call needs.
@@ -40,6 +52,17 @@ func (g *DesktopGate) Call(token, method string, args []json.RawMessage) (any, e
 	c, ok := g.calls[method]
 	if !ok {
 		return nil, errorf(CodeNotImplemented, fmt.Sprintf("%.80s is not available in this build of Juncture.", method))
+	}
+	select {
+	case <-g.started:
+	default: // still starting: wait (a timer only on this path)
+		t := time.NewTimer(g.startWait)
+		defer t.Stop()
+		select {
+		case <-g.started:
+		case <-t.C:
+			return nil, errorf(CodeUnavailable, "Juncture has not started: its history could not be opened.")
+		}
 	}
 	return c(args)
 }

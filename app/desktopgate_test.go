@@ -1,10 +1,13 @@
 package app
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
+	"path/filepath"
 	"reflect"
 	"testing"
+	"time"
 
 	"github.com/juncture-app/juncture/agent/history"
 )
@@ -65,5 +68,52 @@ func TestDesktopViewFrameCannotCallBindings(t *testing.T) {
 	}
 	if _, err := g.Call(g.Session(), "ClearLedger", raw("")); !errors.As(err, &e) {
 		t.Errorf("ClearLedger without confirmation: %v, want the app's error", err)
+	}
+}
+
+// The window's page can call before OnStartup's StartWith has set the App
+// up (OnStartup runs beside Wails making the window), and after a start
+// that failed (a second Juncture on the data folder: its dialog is up while
+// the page loads). Such a call waits for the start, and gets a clear error
+// if none comes, never a nil App's panic or a race with StartWith.
+func TestDesktopCallBeforeStart(t *testing.T) {
+	dir := t.TempDir()
+	env := map[string]string{"OPENAI_BASE_URL": "http://127.0.0.1:9/v1", "JUNCTURE_MODEL": "fake-model", "JUNCTURE_WORKSPACE": t.TempDir()}
+	a := &App{}
+	g := NewDesktopGate(a)
+	type result struct {
+		v   any
+		err error
+	}
+	got := make(chan result, 1)
+	go func() {
+		v, err := g.Call(g.Session(), "Status", nil)
+		got <- result{v, err}
+	}()
+	svc, err := StartWith(context.Background(), a, Config{DataDir: dir, Mode: "desktop", Getenv: func(k string) string { return env[k] }, MCPConfigPath: filepath.Join(dir, "mcp.json")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		_ = svc.Shutdown(ctx)
+	})
+	select {
+	case r := <-got:
+		if r.err != nil || r.v == nil {
+			t.Fatalf("Status called before the start: %v, %v", r.v, r.err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("a call made before the start never returned")
+	}
+
+	// A start that never comes: a clear error after the wait.
+	never := NewDesktopGate(&App{})
+	never.startWait = 50 * time.Millisecond
+	_, err = never.Call(never.Session(), "Status", nil)
+	var ae *Error
+	if !errors.As(err, &ae) || ae.Code != CodeUnavailable {
+		t.Fatalf("a call to an App that never started: %v, want %s", err, CodeUnavailable)
 	}
 }
